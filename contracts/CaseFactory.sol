@@ -1,0 +1,239 @@
+// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.28;
+
+import {CaseState, CaseTerms, CaseView, CaseSummary, ICaseFactory} from "./ICourt.sol";
+import {DisputeCase} from "./DisputeCase.sol";
+import {CourtRegistry} from "./CourtRegistry.sol";
+
+/// @title Files cases and seats their judges; the gateway's single place to read cases from.
+/// @notice Each case is a minimal clone (EIP-1167) of one DisputeCase implementation, so every case
+/// has its own address. Filing records the filing-fee payment reference so it is used only once.
+contract CaseFactory is ICaseFactory {
+    uint256 public constant MAX_CLAIM_LENGTH = 2000;
+    uint256 public constant MAX_HASH_LENGTH = 128;
+    uint256 public constant STATE_COUNT = 8;
+
+    error OnlyOwner();
+    error OnlyCase();
+    error UnknownCase(address caseAddr);
+    error InvalidDefendant();
+    error ClaimRequired();
+    error ClaimTooLong(uint256 max);
+    error EvidenceHashInvalid();
+    error PaymentRefRequired();
+    error PaymentRefUsed(bytes32 paymentRef, address caseAddr);
+    error StakeBelowMinimum(uint256 minimum, uint256 sent);
+    error InvalidParameter();
+    error CloneFailed();
+
+    event CaseFiled(
+        address indexed caseAddr, address indexed plaintiff, address indexed defendant, bytes32 paymentRef, uint256 stake
+    );
+    /// @notice Emitted on every change to any case, so one log filter follows them all.
+    event CaseChanged(address indexed caseAddr, CaseState state);
+    event OwnershipTransferred(address indexed previousOwner, address indexed newOwner);
+
+    struct Params {
+        address owner;
+        address registry;
+        address implementation;
+        address feeRecipient;
+        uint256 filingFee;
+        uint256 minJudgeStake;
+        CaseTerms terms;
+    }
+
+    struct Stats {
+        uint256 totalCases;
+        uint256[8] byState;
+        uint256 openCases;
+    }
+
+    address public owner;
+    CourtRegistry public immutable registry;
+    address public immutable implementation;
+    address public feeRecipient;
+    uint256 public filingFee;
+    CaseTerms private terms;
+
+    address[] private cases;
+    mapping(address => bool) public isCase;
+    mapping(bytes32 => address) public paymentRefUsedBy;
+    uint256[8] private countByState;
+    /// @dev Cases that can still change (not defaulted, dismissed or settled), enumerable.
+    address[] private openCases;
+    mapping(address => uint256) private openIndexPlusOne;
+
+    constructor(CourtRegistry registry_, address feeRecipient_, uint256 filingFee_, CaseTerms memory terms_) {
+        if (
+            feeRecipient_ == address(0) || terms_.minPartyStake == 0 || terms_.courtFeeBps > 10_000
+                || terms_.judgeRewardBps > 10_000 || terms_.responseWindow == 0 || terms_.deliberationPeriod == 0
+        ) revert InvalidParameter();
+        owner = msg.sender;
+        registry = registry_;
+        implementation = address(new DisputeCase());
+        feeRecipient = feeRecipient_;
+        filingFee = filingFee_;
+        terms = terms_;
+    }
+
+    modifier onlyOwner() {
+        if (msg.sender != owner) revert OnlyOwner();
+        _;
+    }
+
+    // ----------------------------------------------------------------- writes
+
+    /// @notice Files a case against `defendant`, staking the sent value. `paymentRef` is the hash
+    /// of the filing-fee payment transaction; each one files at most one case.
+    function fileCase(
+        address defendant,
+        string calldata claimDescription,
+        string calldata evidenceIpfsHash,
+        bytes32 paymentRef
+    ) external payable returns (address caseAddr) {
+        if (defendant == address(0) || defendant == msg.sender) revert InvalidDefendant();
+        uint256 claimLength = bytes(claimDescription).length;
+        if (claimLength == 0) revert ClaimRequired();
+        if (claimLength > MAX_CLAIM_LENGTH) revert ClaimTooLong(MAX_CLAIM_LENGTH);
+        uint256 hashLength = bytes(evidenceIpfsHash).length;
+        if (hashLength == 0 || hashLength > MAX_HASH_LENGTH) revert EvidenceHashInvalid();
+        if (paymentRef == bytes32(0)) revert PaymentRefRequired();
+        address usedBy = paymentRefUsedBy[paymentRef];
+        if (usedBy != address(0)) revert PaymentRefUsed(paymentRef, usedBy);
+        if (msg.value < terms.minPartyStake) revert StakeBelowMinimum(terms.minPartyStake, msg.value);
+
+        caseAddr = _clone(implementation);
+        paymentRefUsedBy[paymentRef] = caseAddr;
+        isCase[caseAddr] = true;
+        cases.push(caseAddr);
+        registry.registerCase(caseAddr);
+        _openAdd(caseAddr);
+        countByState[uint256(CaseState.Summoned)] += 1;
+        emit CaseFiled(caseAddr, msg.sender, defendant, paymentRef, msg.value);
+        DisputeCase(caseAddr).initialize{value: msg.value}(
+            address(registry), msg.sender, defendant, claimDescription, evidenceIpfsHash, terms
+        );
+        emit CaseChanged(caseAddr, CaseState.Summoned);
+    }
+
+    /// @notice Draws the case's panel at random from the judge pool. Anyone may call it (a keeper).
+    function assignJudgesRandom(address caseAddr, uint256 seed) external {
+        DisputeCase(_known(caseAddr)).drawJudges(seed);
+    }
+
+    /// @notice The owner's manual override: seats the given judges.
+    function assignJudges(address caseAddr, address[] calldata judges) external onlyOwner {
+        DisputeCase(_known(caseAddr)).setJudges(judges);
+    }
+
+    function transferOwnership(address newOwner) external onlyOwner {
+        if (newOwner == address(0)) revert InvalidParameter();
+        emit OwnershipTransferred(owner, newOwner);
+        owner = newOwner;
+    }
+
+    function setFiling(address feeRecipient_, uint256 filingFee_) external onlyOwner {
+        if (feeRecipient_ == address(0)) revert InvalidParameter();
+        feeRecipient = feeRecipient_;
+        filingFee = filingFee_;
+    }
+
+    /// @notice Cases report every change here: counts stay exact and one event follows them all.
+    function onCaseChanged(CaseState from, CaseState to) external {
+        if (!isCase[msg.sender]) revert OnlyCase();
+        if (from != to) {
+            countByState[uint256(from)] -= 1;
+            countByState[uint256(to)] += 1;
+        }
+        if (to == CaseState.Defaulted || to == CaseState.Dismissed) _openRemove(msg.sender);
+        else if (to == CaseState.Resolved && DisputeCase(msg.sender).settled()) _openRemove(msg.sender);
+        emit CaseChanged(msg.sender, to);
+    }
+
+    // ------------------------------------------------------------------ views
+
+    /// @notice The whole case in one call; `exists` is false for an address that is not a case.
+    function getCase(address caseAddr) external view returns (bool exists, CaseView memory view_) {
+        if (!isCase[caseAddr]) return (false, view_);
+        return (true, DisputeCase(caseAddr).getCase());
+    }
+
+    /// @notice A page of case addresses in filing order, with the total.
+    function getCases(uint256 offset, uint256 limit) external view returns (uint256 total, address[] memory page) {
+        total = cases.length;
+        uint256 end = offset + limit > total ? total : offset + limit;
+        uint256 n = offset >= end ? 0 : end - offset;
+        page = new address[](n);
+        for (uint256 i = 0; i < n; i++) {
+            page[i] = cases[offset + i];
+        }
+    }
+
+    /// @notice Summaries of every case that can still change, optionally only those in `state`.
+    function getOpenCases(bool filterByState, CaseState state) external view returns (CaseSummary[] memory out) {
+        out = new CaseSummary[](openCases.length);
+        uint256 n = 0;
+        for (uint256 i = 0; i < openCases.length; i++) {
+            DisputeCase c = DisputeCase(openCases[i]);
+            if (filterByState && c.state() != state) continue;
+            out[n++] = c.getSummary();
+        }
+        assembly {
+            mstore(out, n)
+        }
+    }
+
+    function getStats() external view returns (Stats memory s) {
+        s.totalCases = cases.length;
+        s.byState = countByState;
+        s.openCases = openCases.length;
+    }
+
+    function getParams() external view returns (Params memory p) {
+        p.owner = owner;
+        p.registry = address(registry);
+        p.implementation = implementation;
+        p.feeRecipient = feeRecipient;
+        p.filingFee = filingFee;
+        p.minJudgeStake = registry.minJudgeStake();
+        p.terms = terms;
+    }
+
+    function caseCount() external view returns (uint256) {
+        return cases.length;
+    }
+
+    // --------------------------------------------------------------- internal
+
+    function _known(address caseAddr) private view returns (address) {
+        if (!isCase[caseAddr]) revert UnknownCase(caseAddr);
+        return caseAddr;
+    }
+
+    function _openAdd(address c) private {
+        openCases.push(c);
+        openIndexPlusOne[c] = openCases.length;
+    }
+
+    function _openRemove(address c) private {
+        uint256 idxPlusOne = openIndexPlusOne[c];
+        if (idxPlusOne == 0) return;
+        address last = openCases[openCases.length - 1];
+        openCases[idxPlusOne - 1] = last;
+        openIndexPlusOne[last] = idxPlusOne;
+        openCases.pop();
+        openIndexPlusOne[c] = 0;
+    }
+
+    /// @dev EIP-1167 minimal proxy: the standard 55-byte creation code delegating to `impl`.
+    function _clone(address impl) private returns (address instance) {
+        bytes memory code = abi.encodePacked(
+            hex"3d602d80600a3d3981f3363d3d373d3d3d363d73", impl, hex"5af43d82803e903d91602b57fd5bf3"
+        );
+        assembly {
+            instance := create(0, add(code, 0x20), mload(code))
+        }
+        if (instance == address(0)) revert CloneFailed();
+    }
+}

@@ -1,0 +1,381 @@
+// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.28;
+
+import {JudgeResult, ICourtRegistry} from "./ICourt.sol";
+
+/// @title Agents, judges and their records.
+/// @notice Agents register themselves; judges stake the chain's native coin to join the pool.
+/// Only case contracts created by the factory may touch judge stakes and records.
+/// Money: the registry holds exactly the judges' stakes plus the treasury (court fees and slashes).
+contract CourtRegistry is ICourtRegistry {
+    uint256 public constant MAX_NAME_LENGTH = 64;
+    uint256 public constant MAX_URI_LENGTH = 512;
+
+    error OnlyOwner();
+    error OnlyFactory();
+    error OnlyCase();
+    error FactoryAlreadySet();
+    error NameRequired();
+    error NameTooLong(uint256 max);
+    error UriTooLong(uint256 max);
+    error StakeBelowMinimum(uint256 minimum, uint256 total);
+    error NothingStaked();
+    error JudgeServingOnOpenCase(uint256 openCases);
+    error AmountExceedsTreasury(uint256 treasury);
+    error InvalidParameter();
+    error TransferFailed();
+
+    event AgentRegistered(address indexed agent, uint256 indexed agentId, string name, string metadataURI);
+    event AgentUpdated(address indexed agent, uint256 indexed agentId, string name, string metadataURI);
+    event JudgeStaked(address indexed judge, uint256 amount, uint256 totalStake);
+    event JudgeUnstaked(address indexed judge, uint256 amount);
+    event JudgeSlashed(address indexed judge, address indexed caseAddr, uint256 amount);
+    event JudgeRewarded(address indexed judge, address indexed caseAddr, uint256 amount);
+    event JudgeRecordChanged(address indexed judge);
+    event PartyRecordChanged(address indexed party);
+    event TreasuryWithdrawn(address indexed to, uint256 amount);
+
+    struct Agent {
+        uint256 agentId;
+        string name;
+        string metadataURI;
+        uint64 registeredAt;
+    }
+
+    /// @dev Outcomes as a party; kept for every address, registered or not.
+    struct PartyRecord {
+        int64 reputation;
+        uint32 casesWon;
+        uint32 casesLost;
+        uint32 noShows;
+    }
+
+    struct Judge {
+        uint256 stake;
+        uint256 rewards;
+        uint256 slashed;
+        uint32 votesCast;
+        uint32 majorityVotes;
+        uint32 minorityVotes;
+        uint32 noShows;
+        uint32 activeCases;
+        uint32 totalAssigned;
+        uint64 stakedAt;
+    }
+
+    struct AgentView {
+        address addr;
+        bool registered;
+        uint256 agentId;
+        string name;
+        string metadataURI;
+        uint64 registeredAt;
+        int64 reputation;
+        uint32 casesWon;
+        uint32 casesLost;
+        uint32 noShows;
+        uint256 judgeStake;
+        bool isJudge;
+    }
+
+    struct JudgeView {
+        address addr;
+        uint256 stake;
+        bool eligible;
+        uint256 rewards;
+        uint256 slashed;
+        uint32 votesCast;
+        uint32 majorityVotes;
+        uint32 minorityVotes;
+        uint32 noShows;
+        uint32 activeCases;
+        uint32 totalAssigned;
+        uint64 stakedAt;
+    }
+
+    struct Overview {
+        uint256 agentCount;
+        uint256 judgeCount;
+        uint256 eligibleJudgeCount;
+        uint256 totalJudgeStake;
+        uint256 treasury;
+        uint256 minJudgeStake;
+        uint16 slashBps;
+    }
+
+    int64 public constant REPUTATION_WIN = 10;
+    int64 public constant REPUTATION_LOSS = -5;
+    int64 public constant REPUTATION_NO_SHOW = -20;
+
+    address public owner;
+    address public factory;
+    uint256 public minJudgeStake;
+    uint16 public slashBps;
+    uint256 public totalJudgeStake;
+    uint256 public treasury;
+
+    mapping(address => Agent) private agents;
+    address[] private agentList;
+    mapping(address => PartyRecord) private parties;
+    mapping(address => Judge) private judges;
+    address[] private judgeList;
+    mapping(address => uint256) private judgeIndexPlusOne;
+    mapping(address => bool) public isCase;
+
+    constructor(uint256 minJudgeStake_, uint16 slashBps_) {
+        if (minJudgeStake_ == 0 || slashBps_ > 10_000) revert InvalidParameter();
+        owner = msg.sender;
+        minJudgeStake = minJudgeStake_;
+        slashBps = slashBps_;
+    }
+
+    modifier onlyCase() {
+        if (!isCase[msg.sender]) revert OnlyCase();
+        _;
+    }
+
+    /// @notice Links the factory, once, right after both are deployed.
+    function setFactory(address factory_) external {
+        if (msg.sender != owner) revert OnlyOwner();
+        if (factory != address(0)) revert FactoryAlreadySet();
+        factory = factory_;
+    }
+
+    function registerCase(address caseAddr) external {
+        if (msg.sender != factory) revert OnlyFactory();
+        isCase[caseAddr] = true;
+    }
+
+    // ------------------------------------------------------------------ agents
+
+    /// @notice Registers the caller as an agent, or updates its name and metadata URI.
+    /// The agent id (ERC-8004 style) is assigned once, in registration order, from 1.
+    function selfRegister(string calldata name, string calldata metadataURI) external {
+        uint256 nameLength = bytes(name).length;
+        if (nameLength == 0) revert NameRequired();
+        if (nameLength > MAX_NAME_LENGTH) revert NameTooLong(MAX_NAME_LENGTH);
+        if (bytes(metadataURI).length > MAX_URI_LENGTH) revert UriTooLong(MAX_URI_LENGTH);
+        Agent storage a = agents[msg.sender];
+        a.name = name;
+        a.metadataURI = metadataURI;
+        if (a.agentId == 0) {
+            agentList.push(msg.sender);
+            a.agentId = agentList.length;
+            a.registeredAt = uint64(block.timestamp);
+            emit AgentRegistered(msg.sender, a.agentId, name, metadataURI);
+        } else {
+            emit AgentUpdated(msg.sender, a.agentId, name, metadataURI);
+        }
+    }
+
+    // ------------------------------------------------------------------ judges
+
+    /// @notice Adds the sent value to the caller's judge stake; the total must reach the minimum.
+    function stakeAsJudge() external payable {
+        Judge storage j = judges[msg.sender];
+        uint256 total = j.stake + msg.value;
+        if (msg.value == 0 || total < minJudgeStake) revert StakeBelowMinimum(minJudgeStake, total);
+        j.stake = total;
+        totalJudgeStake += msg.value;
+        if (judgeIndexPlusOne[msg.sender] == 0) {
+            judgeList.push(msg.sender);
+            judgeIndexPlusOne[msg.sender] = judgeList.length;
+            j.stakedAt = uint64(block.timestamp);
+        }
+        emit JudgeStaked(msg.sender, msg.value, total);
+    }
+
+    /// @notice Withdraws the caller's whole stake and leaves the pool; refused while serving.
+    function unstake() external {
+        Judge storage j = judges[msg.sender];
+        uint256 amount = j.stake;
+        if (amount == 0) revert NothingStaked();
+        if (j.activeCases > 0) revert JudgeServingOnOpenCase(j.activeCases);
+        j.stake = 0;
+        totalJudgeStake -= amount;
+        _leavePool(msg.sender);
+        emit JudgeUnstaked(msg.sender, amount);
+        (bool ok,) = msg.sender.call{value: amount}("");
+        if (!ok) revert TransferFailed();
+    }
+
+    function isEligibleJudge(address judge) public view returns (bool) {
+        return judgeIndexPlusOne[judge] != 0 && judges[judge].stake >= minJudgeStake;
+    }
+
+    /// @notice Every judge whose stake is at least the minimum.
+    function eligibleJudges() external view returns (address[] memory out) {
+        out = new address[](judgeList.length);
+        uint256 n = 0;
+        for (uint256 i = 0; i < judgeList.length; i++) {
+            if (judges[judgeList[i]].stake >= minJudgeStake) out[n++] = judgeList[i];
+        }
+        assembly {
+            mstore(out, n)
+        }
+    }
+
+    // --------------------------------------------------------- case callbacks
+
+    function judgeAssigned(address judge) external onlyCase {
+        Judge storage j = judges[judge];
+        j.activeCases += 1;
+        j.totalAssigned += 1;
+        emit JudgeRecordChanged(judge);
+    }
+
+    function judgeVoted(address judge) external onlyCase {
+        judges[judge].votesCast += 1;
+        emit JudgeRecordChanged(judge);
+    }
+
+    /// @notice Ends a judge's service on a case; minority voters and no-shows are slashed.
+    function judgeReleased(address judge, JudgeResult result) external onlyCase {
+        Judge storage j = judges[judge];
+        j.activeCases -= 1;
+        if (result == JudgeResult.Majority) {
+            j.majorityVotes += 1;
+        } else if (result == JudgeResult.Minority) {
+            j.minorityVotes += 1;
+            _slash(judge, j);
+        } else if (result == JudgeResult.NoShow) {
+            j.noShows += 1;
+            _slash(judge, j);
+        }
+        emit JudgeRecordChanged(judge);
+    }
+
+    /// @notice Receives a case's court fee: `each` to every listed judge's stake, the rest to the treasury.
+    function creditRewards(address[] calldata rewarded, uint256 each) external payable onlyCase {
+        uint256 paid = each * rewarded.length;
+        require(paid <= msg.value, "CourtRegistry: rewards exceed the fee sent");
+        for (uint256 i = 0; i < rewarded.length; i++) {
+            Judge storage j = judges[rewarded[i]];
+            j.stake += each;
+            j.rewards += each;
+            emit JudgeRewarded(rewarded[i], msg.sender, each);
+            emit JudgeRecordChanged(rewarded[i]);
+        }
+        totalJudgeStake += paid;
+        treasury += msg.value - paid;
+    }
+
+    function recordParties(address winner, address loser, bool noShow) external onlyCase {
+        PartyRecord storage w = parties[winner];
+        w.casesWon += 1;
+        w.reputation += REPUTATION_WIN;
+        PartyRecord storage l = parties[loser];
+        l.casesLost += 1;
+        if (noShow) {
+            l.noShows += 1;
+            l.reputation += REPUTATION_NO_SHOW;
+        } else {
+            l.reputation += REPUTATION_LOSS;
+        }
+        emit PartyRecordChanged(winner);
+        emit PartyRecordChanged(loser);
+    }
+
+    // ------------------------------------------------------------------- owner
+
+    function withdrawTreasury(address to, uint256 amount) external {
+        if (msg.sender != owner) revert OnlyOwner();
+        if (amount > treasury) revert AmountExceedsTreasury(treasury);
+        treasury -= amount;
+        emit TreasuryWithdrawn(to, amount);
+        (bool ok,) = to.call{value: amount}("");
+        if (!ok) revert TransferFailed();
+    }
+
+    // ------------------------------------------------------------------- views
+
+    function getAgent(address who) public view returns (AgentView memory v) {
+        Agent storage a = agents[who];
+        PartyRecord storage p = parties[who];
+        v.addr = who;
+        v.registered = a.agentId != 0;
+        v.agentId = a.agentId;
+        v.name = a.name;
+        v.metadataURI = a.metadataURI;
+        v.registeredAt = a.registeredAt;
+        v.reputation = p.reputation;
+        v.casesWon = p.casesWon;
+        v.casesLost = p.casesLost;
+        v.noShows = p.noShows;
+        v.judgeStake = judges[who].stake;
+        v.isJudge = isEligibleJudge(who);
+    }
+
+    /// @notice A page of agents in registration order, with the total.
+    function getAgents(uint256 offset, uint256 limit) external view returns (uint256 total, AgentView[] memory page) {
+        total = agentList.length;
+        uint256 end = offset + limit > total ? total : offset + limit;
+        uint256 n = offset >= end ? 0 : end - offset;
+        page = new AgentView[](n);
+        for (uint256 i = 0; i < n; i++) {
+            page[i] = getAgent(agentList[offset + i]);
+        }
+    }
+
+    function getJudge(address who) public view returns (JudgeView memory v) {
+        Judge storage j = judges[who];
+        v.addr = who;
+        v.stake = j.stake;
+        v.eligible = isEligibleJudge(who);
+        v.rewards = j.rewards;
+        v.slashed = j.slashed;
+        v.votesCast = j.votesCast;
+        v.majorityVotes = j.majorityVotes;
+        v.minorityVotes = j.minorityVotes;
+        v.noShows = j.noShows;
+        v.activeCases = j.activeCases;
+        v.totalAssigned = j.totalAssigned;
+        v.stakedAt = j.stakedAt;
+    }
+
+    /// @notice Every judge in the pool (staked and not unstaked), eligible or not.
+    function getJudgePool() external view returns (uint256 minimumStake, JudgeView[] memory pool) {
+        minimumStake = minJudgeStake;
+        pool = new JudgeView[](judgeList.length);
+        for (uint256 i = 0; i < judgeList.length; i++) {
+            pool[i] = getJudge(judgeList[i]);
+        }
+    }
+
+    function getOverview() external view returns (Overview memory o) {
+        o.agentCount = agentList.length;
+        o.judgeCount = judgeList.length;
+        for (uint256 i = 0; i < judgeList.length; i++) {
+            if (judges[judgeList[i]].stake >= minJudgeStake) o.eligibleJudgeCount++;
+        }
+        o.totalJudgeStake = totalJudgeStake;
+        o.treasury = treasury;
+        o.minJudgeStake = minJudgeStake;
+        o.slashBps = slashBps;
+    }
+
+    function agentCount() external view returns (uint256) {
+        return agentList.length;
+    }
+
+    // ---------------------------------------------------------------- internal
+
+    function _slash(address judge, Judge storage j) private {
+        uint256 amount = (j.stake * slashBps) / 10_000;
+        if (amount == 0) return;
+        j.stake -= amount;
+        j.slashed += amount;
+        totalJudgeStake -= amount;
+        treasury += amount;
+        emit JudgeSlashed(judge, msg.sender, amount);
+    }
+
+    function _leavePool(address judge) private {
+        uint256 idx = judgeIndexPlusOne[judge] - 1;
+        address last = judgeList[judgeList.length - 1];
+        judgeList[idx] = last;
+        judgeIndexPlusOne[last] = idx + 1;
+        judgeList.pop();
+        judgeIndexPlusOne[judge] = 0;
+    }
+}

@@ -1,0 +1,506 @@
+// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.28;
+
+import {CaseState, Outcome, JudgeResult, CaseTerms, CaseView, CaseSummary, ICourtRegistry, ICaseFactory} from "./ICourt.sol";
+
+/// @title One dispute between a plaintiff and a defendant.
+/// @notice Deployed by the CaseFactory as a minimal clone, so each case has its own address.
+/// Money: the case holds the party stakes and the appeal bond, and pays them out once, when the
+/// case ends (settle, default, dismissal, or the appeal verdict). A payout that a recipient
+/// refuses is kept for it to withdraw, so no recipient can block the case.
+contract DisputeCase {
+    uint256 public constant PANEL_SIZE = 3;
+    uint256 public constant APPEAL_PANEL_SIZE = 5;
+    uint256 public constant MAX_EVIDENCE = 64;
+    uint256 public constant MAX_HASH_LENGTH = 128;
+
+    error AlreadyInitialized();
+    error OnlyFactory();
+    error OnlyDefendant();
+    error OnlyParty();
+    error OnlyLosingParty();
+    error NotAssignedJudge(address caller);
+    error AlreadyVoted(address judge);
+    error WrongState(CaseState current);
+    error ResponseWindowClosed(uint64 deadline);
+    error ResponseWindowStillOpen(uint64 deadline);
+    error DeliberationClosed(uint64 deadline);
+    error DeadlineNotReached(uint64 deadline);
+    error AppealWindowClosed(uint64 deadline);
+    error AppealWindowStillOpen(uint64 deadline);
+    error AppealAlreadyUsed();
+    error WrongAppealBond(uint256 required, uint256 sent);
+    error StakeBelowMinimum(uint256 minimum, uint256 sent);
+    error EvidenceHashInvalid();
+    error TooMuchEvidence(uint256 max);
+    error WrongPanelSize(uint256 required, uint256 given);
+    error JudgeNotEligible(address judge);
+    error JudgeIsParty(address judge);
+    error JudgeAlreadyServed(address judge);
+    error DuplicateJudge(address judge);
+    error NotEnoughJudges(uint256 available, uint256 required);
+    error NothingToWithdraw();
+    error Reentrancy();
+
+    event Responded(address indexed defendant, uint256 stake);
+    event EvidenceSubmitted(address indexed submitter, string evidenceIpfsHash);
+    event JudgesAssigned(uint8 round, address[] judges);
+    event VoteCast(address indexed judge, bool plaintiffWins, uint8 round);
+    event Verdict(Outcome outcome, uint8 round);
+    event Appealed(address indexed appellant, uint256 bond);
+    event Settled(address indexed winner, uint256 payout, uint256 courtFee, uint256 judgeRewards);
+    event Defaulted(address indexed plaintiff);
+    event Dismissed();
+    event PaymentDeferred(address indexed to, uint256 amount);
+    event Withdrawn(address indexed to, uint256 amount);
+
+    struct Evidence {
+        address submitter;
+        uint64 submittedAt;
+        string hash;
+    }
+
+    // Vote codes in `votes`.
+    uint8 private constant NO_VOTE = 0;
+    uint8 private constant FOR_PLAINTIFF = 1;
+    uint8 private constant FOR_DEFENDANT = 2;
+
+    bool private initialized;
+    bool private locked;
+    address public factory;
+    ICourtRegistry public registry;
+    CaseTerms public terms;
+
+    CaseState public state;
+    Outcome public outcome;
+    address public plaintiff;
+    address public defendant;
+    string public claimDescription;
+    string public evidenceIpfsHash;
+    uint256 public plaintiffStake;
+    uint256 public defendantStake;
+    uint64 public filedAt;
+    uint64 public resolvedAt;
+    uint64 public responseDeadline;
+    uint64 public deliberationDeadline;
+    uint64 public appealDeadline;
+    uint8 public round;
+    bool public appealUsed;
+    bool public settled;
+    address public appellant;
+    uint256 public appealBondPaid;
+    /// @dev Why the current outcome was reached; see `verdictReason()`.
+    uint8 private reasonCode;
+    /// @dev The round-1 loser, who alone may appeal.
+    address private firstRoundLoser;
+
+    mapping(uint8 => address[]) private panel;
+    mapping(uint8 => mapping(address => uint8)) private votes;
+    mapping(uint8 => uint256[2]) private tally;
+    Evidence[] private evidence;
+    mapping(address => uint256) public owed;
+
+    constructor() {
+        // The implementation behind the clones is never a case itself.
+        initialized = true;
+    }
+
+    modifier nonReentrant() {
+        if (locked) revert Reentrancy();
+        locked = true;
+        _;
+        locked = false;
+    }
+
+    modifier inState(CaseState s) {
+        if (state != s) revert WrongState(state);
+        _;
+    }
+
+    /// @notice Called once by the factory right after cloning, with the plaintiff's stake.
+    function initialize(
+        address registry_,
+        address plaintiff_,
+        address defendant_,
+        string calldata claimDescription_,
+        string calldata evidenceIpfsHash_,
+        CaseTerms calldata terms_
+    ) external payable {
+        if (initialized) revert AlreadyInitialized();
+        initialized = true;
+        factory = msg.sender;
+        registry = ICourtRegistry(registry_);
+        terms = terms_;
+        plaintiff = plaintiff_;
+        defendant = defendant_;
+        claimDescription = claimDescription_;
+        evidenceIpfsHash = evidenceIpfsHash_;
+        plaintiffStake = msg.value;
+        filedAt = uint64(block.timestamp);
+        responseDeadline = uint64(block.timestamp) + terms_.responseWindow;
+        round = 1;
+        // Filed is only the state before initialisation; a filed case is summoned at once.
+        state = CaseState.Summoned;
+    }
+
+    // ----------------------------------------------------------------- parties
+
+    /// @notice The defendant answers the summons with a stake, before the response deadline.
+    function respond() external payable nonReentrant inState(CaseState.Summoned) {
+        if (msg.sender != defendant) revert OnlyDefendant();
+        if (block.timestamp > responseDeadline) revert ResponseWindowClosed(responseDeadline);
+        if (msg.value < terms.minPartyStake) revert StakeBelowMinimum(terms.minPartyStake, msg.value);
+        defendantStake = msg.value;
+        // Judges must be drawn and must vote within one deliberation period from here.
+        deliberationDeadline = uint64(block.timestamp) + terms.deliberationPeriod;
+        emit Responded(msg.sender, msg.value);
+        _moveTo(CaseState.Active);
+    }
+
+    /// @notice Either party adds a content hash while the case is being heard.
+    function submitEvidence(string calldata hash) external {
+        if (msg.sender != plaintiff && msg.sender != defendant) revert OnlyParty();
+        if (state != CaseState.Active && state != CaseState.Deliberating) revert WrongState(state);
+        uint256 len = bytes(hash).length;
+        if (len == 0 || len > MAX_HASH_LENGTH) revert EvidenceHashInvalid();
+        if (evidence.length >= MAX_EVIDENCE) revert TooMuchEvidence(MAX_EVIDENCE);
+        evidence.push(Evidence(msg.sender, uint64(block.timestamp), hash));
+        emit EvidenceSubmitted(msg.sender, hash);
+        ICaseFactory(factory).onCaseChanged(state, state);
+    }
+
+    /// @notice After the response deadline passes unanswered, anyone may end the case for the plaintiff.
+    function triggerDefault() external nonReentrant inState(CaseState.Summoned) {
+        if (block.timestamp <= responseDeadline) revert ResponseWindowStillOpen(responseDeadline);
+        outcome = Outcome.PlaintiffWon;
+        resolvedAt = uint64(block.timestamp);
+        reasonCode = 3;
+        settled = true;
+        registry.recordParties(plaintiff, defendant, true);
+        emit Defaulted(plaintiff);
+        _moveTo(CaseState.Defaulted);
+        // No court fee on a default: the plaintiff gets the whole stake back.
+        _pay(plaintiff, plaintiffStake);
+    }
+
+    /// @notice The losing party appeals once, within the appeal window, posting the appeal bond.
+    function appeal() external payable nonReentrant inState(CaseState.Resolved) {
+        if (appealUsed) revert AppealAlreadyUsed();
+        if (msg.sender != firstRoundLoser) revert OnlyLosingParty();
+        if (block.timestamp > appealDeadline) revert AppealWindowClosed(appealDeadline);
+        if (msg.value != terms.appealBond) revert WrongAppealBond(terms.appealBond, msg.value);
+        appealUsed = true;
+        appellant = msg.sender;
+        appealBondPaid = msg.value;
+        round = 2;
+        outcome = Outcome.None;
+        resolvedAt = 0;
+        reasonCode = 0;
+        deliberationDeadline = uint64(block.timestamp) + terms.deliberationPeriod;
+        emit Appealed(msg.sender, msg.value);
+        _moveTo(CaseState.Appealed);
+    }
+
+    /// @notice After the appeal window closes unused, anyone may pay out the verdict.
+    function settle() external nonReentrant inState(CaseState.Resolved) {
+        if (settled) revert WrongState(state);
+        if (block.timestamp <= appealDeadline) revert AppealWindowStillOpen(appealDeadline);
+        (address winner, uint256 payout) = _settleBooks();
+        ICaseFactory(factory).onCaseChanged(state, state);
+        _pay(winner, payout);
+    }
+
+    /// @notice Collects a payout that could not be pushed when the case ended.
+    function withdraw() external nonReentrant {
+        uint256 amount = owed[msg.sender];
+        if (amount == 0) revert NothingToWithdraw();
+        owed[msg.sender] = 0;
+        emit Withdrawn(msg.sender, amount);
+        (bool ok,) = msg.sender.call{value: amount}("");
+        require(ok, "DisputeCase: withdrawal transfer failed");
+    }
+
+    // ------------------------------------------------------------------ judges
+
+    /// @notice Seats a panel chosen by the factory owner (manual override).
+    function setJudges(address[] calldata judges) external {
+        if (msg.sender != factory) revert OnlyFactory();
+        _requireAwaitingPanel();
+        uint256 size = _panelSize();
+        if (judges.length != size) revert WrongPanelSize(size, judges.length);
+        for (uint256 i = 0; i < judges.length; i++) {
+            address j = judges[i];
+            if (!registry.isEligibleJudge(j)) revert JudgeNotEligible(j);
+            if (j == plaintiff || j == defendant) revert JudgeIsParty(j);
+            if (round == 2 && _servedInRound(1, j)) revert JudgeAlreadyServed(j);
+            for (uint256 k = 0; k < i; k++) {
+                if (judges[k] == j) revert DuplicateJudge(j);
+            }
+        }
+        _seat(judges);
+    }
+
+    /// @notice Draws a panel at random from the eligible judges: never a party, never twice,
+    /// never a judge of the first round on appeal.
+    /// @dev The seed is mixed with prevrandao and the last block hash; see the README on what a
+    /// keeper can and cannot influence.
+    function drawJudges(uint256 seed) external {
+        if (msg.sender != factory) revert OnlyFactory();
+        _requireAwaitingPanel();
+        uint256 size = _panelSize();
+        address[] memory pool = registry.eligibleJudges();
+        address[] memory chosen = new address[](size);
+        uint256 got = 0;
+        uint256 remaining = pool.length;
+        uint256 rnd = uint256(
+            keccak256(abi.encode(block.prevrandao, blockhash(block.number - 1), seed, address(this), round))
+        );
+        while (got < size && remaining > 0) {
+            uint256 idx = rnd % remaining;
+            rnd = uint256(keccak256(abi.encode(rnd)));
+            address candidate = pool[idx];
+            pool[idx] = pool[remaining - 1];
+            remaining--;
+            if (candidate == plaintiff || candidate == defendant) continue;
+            if (round == 2 && _servedInRound(1, candidate)) continue;
+            chosen[got++] = candidate;
+        }
+        if (got < size) revert NotEnoughJudges(got, size);
+        _seat(chosen);
+    }
+
+    /// @notice An assigned judge votes once; a majority of the panel decides.
+    function vote(bool plaintiffWins) external nonReentrant inState(CaseState.Deliberating) {
+        if (!_servedInRound(round, msg.sender)) revert NotAssignedJudge(msg.sender);
+        if (votes[round][msg.sender] != NO_VOTE) revert AlreadyVoted(msg.sender);
+        if (block.timestamp > deliberationDeadline) revert DeliberationClosed(deliberationDeadline);
+        votes[round][msg.sender] = plaintiffWins ? FOR_PLAINTIFF : FOR_DEFENDANT;
+        uint256 count = ++tally[round][plaintiffWins ? 0 : 1];
+        registry.judgeVoted(msg.sender);
+        emit VoteCast(msg.sender, plaintiffWins, round);
+        if (count * 2 > _panelSize()) {
+            _verdict(plaintiffWins);
+        } else {
+            ICaseFactory(factory).onCaseChanged(state, state);
+        }
+    }
+
+    /// @notice When no verdict came by the deliberation deadline, anyone may dismiss the case:
+    /// stakes and bond are refunded and judges who never voted are slashed.
+    function resolveAfterDeadline() external nonReentrant {
+        if (state != CaseState.Active && state != CaseState.Deliberating && state != CaseState.Appealed) {
+            revert WrongState(state);
+        }
+        if (block.timestamp <= deliberationDeadline) revert DeadlineNotReached(deliberationDeadline);
+        if (state == CaseState.Deliberating) {
+            address[] storage seated = panel[round];
+            for (uint256 i = 0; i < seated.length; i++) {
+                address j = seated[i];
+                // A judge who voted is released without a score: there was no majority to agree with.
+                if (votes[round][j] == NO_VOTE) registry.judgeReleased(j, JudgeResult.NoShow);
+                else registry.judgeReleased(j, JudgeResult.Unscored);
+            }
+        }
+        outcome = Outcome.Dismissed;
+        resolvedAt = uint64(block.timestamp);
+        reasonCode = 4;
+        settled = true;
+        emit Dismissed();
+        _moveTo(CaseState.Dismissed);
+        _pay(plaintiff, plaintiffStake);
+        if (defendantStake > 0) _pay(defendant, defendantStake);
+        if (appealBondPaid > 0) _pay(appellant, appealBondPaid);
+    }
+
+    // ------------------------------------------------------------------- views
+
+    /// @notice The whole case in one call.
+    function getCase() external view returns (CaseView memory v) {
+        v.addr = address(this);
+        v.state = state;
+        v.plaintiff = plaintiff;
+        v.defendant = defendant;
+        v.claimDescription = claimDescription;
+        v.plaintiffStake = plaintiffStake;
+        v.defendantStake = defendantStake;
+        v.evidenceIpfsHash = evidenceIpfsHash;
+        v.judges = _currentPanel();
+        (v.votesForPlaintiff, v.votesForDefendant) = _currentTally();
+        v.filedAt = filedAt;
+        v.resolvedAt = resolvedAt;
+        v.outcome = outcome;
+        v.verdictReason = verdictReason();
+        v.appealWindowOpen = appealWindowOpen();
+        v.appealUsed = appealUsed;
+        v.responseDeadline = responseDeadline;
+        v.deliberationDeadline = deliberationDeadline;
+        v.appealDeadline = appealDeadline;
+        v.round = round;
+        v.settled = settled;
+        v.appellant = appellant;
+        v.appealBond = terms.appealBond;
+        v.evidenceCount = evidence.length;
+        v.chainTime = uint64(block.timestamp);
+    }
+
+    /// @notice The case without its free text, for lists.
+    function getSummary() external view returns (CaseSummary memory s) {
+        s.addr = address(this);
+        s.state = state;
+        s.plaintiff = plaintiff;
+        s.defendant = defendant;
+        s.judges = _currentPanel();
+        (s.votesForPlaintiff, s.votesForDefendant) = _currentTally();
+        s.filedAt = filedAt;
+        s.responseDeadline = responseDeadline;
+        s.deliberationDeadline = deliberationDeadline;
+        s.round = round;
+    }
+
+    function getEvidence() external view returns (Evidence[] memory) {
+        return evidence;
+    }
+
+    /// @notice The panel of a round (1, or 2 after an appeal).
+    function getPanel(uint8 r) external view returns (address[] memory judges, uint8[] memory cast) {
+        judges = panel[r];
+        cast = new uint8[](judges.length);
+        for (uint256 i = 0; i < judges.length; i++) {
+            cast[i] = votes[r][judges[i]];
+        }
+    }
+
+    function isJudge(address who) external view returns (bool) {
+        return _servedInRound(round, who);
+    }
+
+    function appealWindowOpen() public view returns (bool) {
+        return state == CaseState.Resolved && !appealUsed && !settled && block.timestamp <= appealDeadline;
+    }
+
+    function verdictReason() public view returns (string memory) {
+        if (reasonCode == 1) return outcome == Outcome.PlaintiffWon
+            ? "A majority of the panel found for the plaintiff"
+            : "A majority of the panel found for the defendant";
+        if (reasonCode == 2) return outcome == Outcome.PlaintiffWon
+            ? "On appeal, a majority of the panel found for the plaintiff"
+            : "On appeal, a majority of the panel found for the defendant";
+        if (reasonCode == 3) return "The defendant did not respond before the response deadline";
+        if (reasonCode == 4) return "No verdict before the deliberation deadline; stakes refunded";
+        return "";
+    }
+
+    // ---------------------------------------------------------------- internal
+
+    function _panelSize() private view returns (uint256) {
+        return round == 1 ? PANEL_SIZE : APPEAL_PANEL_SIZE;
+    }
+
+    function _requireAwaitingPanel() private view {
+        CaseState expected = round == 1 ? CaseState.Active : CaseState.Appealed;
+        if (state != expected) revert WrongState(state);
+        if (block.timestamp > deliberationDeadline) revert DeliberationClosed(deliberationDeadline);
+    }
+
+    function _seat(address[] memory judges) private {
+        address[] storage seated = panel[round];
+        for (uint256 i = 0; i < judges.length; i++) {
+            seated.push(judges[i]);
+            registry.judgeAssigned(judges[i]);
+        }
+        deliberationDeadline = uint64(block.timestamp) + terms.deliberationPeriod;
+        emit JudgesAssigned(round, judges);
+        _moveTo(CaseState.Deliberating);
+    }
+
+    function _servedInRound(uint8 r, address who) private view returns (bool) {
+        address[] storage seated = panel[r];
+        for (uint256 i = 0; i < seated.length; i++) {
+            if (seated[i] == who) return true;
+        }
+        return false;
+    }
+
+    function _currentPanel() private view returns (address[] memory) {
+        return panel[round];
+    }
+
+    function _currentTally() private view returns (uint256, uint256) {
+        uint256[2] storage t = tally[round];
+        return (t[0], t[1]);
+    }
+
+    function _verdict(bool plaintiffWins) private {
+        outcome = plaintiffWins ? Outcome.PlaintiffWon : Outcome.DefendantWon;
+        resolvedAt = uint64(block.timestamp);
+        reasonCode = round == 1 ? 1 : 2;
+        uint8 winning = plaintiffWins ? FOR_PLAINTIFF : FOR_DEFENDANT;
+        address[] storage seated = panel[round];
+        for (uint256 i = 0; i < seated.length; i++) {
+            address j = seated[i];
+            uint8 cast = votes[round][j];
+            // A judge who had not voted when the majority formed is released unscored.
+            if (cast == NO_VOTE) registry.judgeReleased(j, JudgeResult.Unscored);
+            else registry.judgeReleased(j, cast == winning ? JudgeResult.Majority : JudgeResult.Minority);
+        }
+        emit Verdict(outcome, round);
+        if (round == 1) {
+            firstRoundLoser = plaintiffWins ? defendant : plaintiff;
+            appealDeadline = uint64(block.timestamp) + terms.appealWindow;
+            _moveTo(CaseState.Resolved);
+        } else {
+            // The appeal verdict is final: settle the books, then pay out last.
+            (address winner, uint256 payout) = _settleBooks();
+            _moveTo(CaseState.Resolved);
+            _pay(winner, payout);
+        }
+    }
+
+    /// @dev Records the final outcome and sends the court fee to the registry; returns the
+    /// winner's payout, which the caller pushes last (checks-effects-interactions).
+    function _settleBooks() private returns (address winner, uint256 payout) {
+        settled = true;
+        bool plaintiffWins = outcome == Outcome.PlaintiffWon;
+        winner = plaintiffWins ? plaintiff : defendant;
+        address loser = plaintiffWins ? defendant : plaintiff;
+        uint256 pot = plaintiffStake + defendantStake + appealBondPaid;
+        uint256 fee = (pot * terms.courtFeeBps) / 10_000;
+        uint256 rewardPool = (fee * terms.judgeRewardBps) / 10_000;
+        uint8 winning = plaintiffWins ? FOR_PLAINTIFF : FOR_DEFENDANT;
+
+        // Judges of any round whose vote matches the final outcome share the reward pool.
+        address[] memory rewarded = new address[](PANEL_SIZE + APPEAL_PANEL_SIZE);
+        uint256 n = 0;
+        for (uint8 r = 1; r <= round; r++) {
+            address[] storage seated = panel[r];
+            for (uint256 i = 0; i < seated.length; i++) {
+                if (votes[r][seated[i]] == winning) rewarded[n++] = seated[i];
+            }
+        }
+        assembly {
+            mstore(rewarded, n)
+        }
+        uint256 each = n == 0 ? 0 : rewardPool / n;
+        registry.recordParties(winner, loser, false);
+        // The whole fee goes to the registry: `each` to every rewarded judge, the rest to the treasury.
+        registry.creditRewards{value: fee}(rewarded, each);
+        payout = pot - fee;
+        emit Settled(winner, payout, fee, each * n);
+    }
+
+    function _moveTo(CaseState next) private {
+        CaseState prev = state;
+        state = next;
+        ICaseFactory(factory).onCaseChanged(prev, next);
+    }
+
+    /// @dev Pushes a payout with bounded gas; a refusal is kept in `owed` for `withdraw()`.
+    function _pay(address to, uint256 amount) private {
+        if (amount == 0) return;
+        (bool ok,) = to.call{value: amount, gas: 50_000}("");
+        if (!ok) {
+            owed[to] += amount;
+            emit PaymentDeferred(to, amount);
+        }
+    }
+}

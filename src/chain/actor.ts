@@ -1,0 +1,66 @@
+import {
+  type Abi,
+  type Account,
+  type Address,
+  type Chain,
+  type ContractFunctionArgs,
+  type ContractFunctionName,
+  createWalletClient,
+  type Hex,
+  http,
+  type PublicClient,
+  type TransactionReceipt,
+} from "viem";
+
+/**
+ * Signs and sends transactions as one account and waits for them to be mined. The seed and the
+ * tests use it; the server never does (it holds no key).
+ */
+export class Actor {
+  readonly wallet;
+  constructor(
+    readonly account: Account,
+    readonly chain: Chain,
+    readonly reader: PublicClient,
+  ) {
+    this.wallet = createWalletClient({
+      account,
+      chain,
+      transport: http(chain.rpcUrls.default.http[0], { retryCount: 0 }),
+    });
+  }
+
+  get address(): Address {
+    return this.account.address;
+  }
+
+  async write<const abi extends Abi, name extends ContractFunctionName<abi, "payable" | "nonpayable">>(req: {
+    address: Address;
+    abi: abi;
+    functionName: name;
+    args?: ContractFunctionArgs<abi, "payable" | "nonpayable", name>;
+    value?: bigint;
+  }): Promise<TransactionReceipt> {
+    // biome-ignore lint/suspicious/noExplicitAny: viem's overloads cannot follow the generic here
+    const hash = await this.wallet.writeContract(req as any);
+    return this.mined(hash);
+  }
+
+  /** Sends a raw `{ to, value, data }`, as a wallet does with docket's unsigned_tx. */
+  async send(tx: { to: Address; value?: bigint | string; data?: Hex }): Promise<TransactionReceipt> {
+    const hash = await this.wallet.sendTransaction({
+      account: this.account,
+      chain: this.chain,
+      to: tx.to,
+      value: tx.value === undefined ? undefined : BigInt(tx.value),
+      data: tx.data,
+    });
+    return this.mined(hash);
+  }
+
+  async mined(hash: Hex): Promise<TransactionReceipt> {
+    const receipt = await this.reader.waitForTransactionReceipt({ hash, pollingInterval: 20 });
+    if (receipt.status !== "success") throw new Error(`transaction ${hash} reverted`);
+    return receipt;
+  }
+}

@@ -1,0 +1,28 @@
+import { type Chain, createPublicClient, defineChain, http, type PublicClient, type Transport } from "viem";
+
+/** Multicall3's address, the same on nearly every EVM chain (and installed on the dev chain). */
+export const MULTICALL3_ADDRESS = "0xcA11bde05977b3631167028862bE2a173976CA11" as const;
+
+export function makeChain(chainId: number, rpcUrl: string): Chain {
+  return defineChain({
+    id: chainId,
+    name: chainId === 31337 ? "docket dev chain" : `chain ${chainId}`,
+    nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 },
+    rpcUrls: { default: { http: [rpcUrl] } },
+    contracts: { multicall3: { address: MULTICALL3_ADDRESS } },
+  });
+}
+
+/**
+ * The read client: reads made in the same tick are folded into one Multicall3 `eth_call`,
+ * and a failed request is not retried (a revert would otherwise cost a second of retries).
+ */
+export function makePublicClient(chain: Chain, opts: { timeoutMs?: number; transport?: Transport } = {}): PublicClient {
+  const url = chain.rpcUrls.default.http[0];
+  return createPublicClient({
+    chain,
+    transport: opts.transport ?? http(url, { retryCount: 0, timeout: opts.timeoutMs ?? 10_000 }),
+    batch: { multicall: { wait: 0 } },
+    cacheTime: 0,
+  }) as PublicClient;
+}

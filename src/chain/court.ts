@@ -1,0 +1,67 @@
+import { type Address, type Chain, getAddress, type PublicClient } from "viem";
+import type { Config } from "../config.js";
+import { ConfigError } from "../config.js";
+import { makeChain, makePublicClient } from "./client.js";
+import { readDeployment } from "./deployments.js";
+import { type Devnet, startDevnet } from "./devnet.js";
+
+/** Everything docket needs to reach the court contracts on one chain. */
+export interface Court {
+  chain: Chain;
+  chainId: number;
+  reader: PublicClient;
+  factory: Address;
+  registry: Address;
+  /** JSON-RPC URL wallets can broadcast to; reported only for the embedded dev chain. */
+  publicRpcUrl?: string;
+  devnet?: Devnet;
+  close(): Promise<void>;
+}
+
+/**
+ * Connects to the chain the config names, or boots the embedded dev chain when RPC_URL is unset.
+ * Bad configuration fails here, at start, with one clear line.
+ */
+export async function connectCourt(config: Config, opts: { seed?: boolean } = {}): Promise<Court> {
+  if (!config.RPC_URL) {
+    const devnet = await startDevnet({ seed: opts.seed ?? true });
+    const reader = makePublicClient(devnet.chain, { timeoutMs: config.RPC_TIMEOUT_MS });
+    return {
+      chain: devnet.chain,
+      chainId: devnet.chainId,
+      reader,
+      factory: devnet.deployment.factory,
+      registry: devnet.deployment.registry,
+      publicRpcUrl: devnet.rpcUrl,
+      devnet,
+      close: devnet.stop,
+    };
+  }
+  const rpcUrl = config.RPC_URL;
+  let chainId = config.CHAIN_ID;
+  if (chainId === undefined) {
+    const probe = makePublicClient(makeChain(1, rpcUrl), { timeoutMs: config.RPC_TIMEOUT_MS });
+    try {
+      chainId = await probe.getChainId();
+    } catch (err) {
+      throw new ConfigError(`cannot reach RPC_URL to read its chain id: ${(err as Error).message.split("\n")[0]}`);
+    }
+  }
+  const fromFile = readDeployment(chainId, config.DEPLOYMENTS_DIR);
+  const factory = config.FACTORY_ADDRESS ?? fromFile?.factory;
+  const registry = config.REGISTRY_ADDRESS ?? fromFile?.registry;
+  if (!factory || !registry) {
+    throw new ConfigError(
+      `RPC_URL is set but no court addresses: set FACTORY_ADDRESS and REGISTRY_ADDRESS, or deploy with \`npm run deploy\` (writes ${config.DEPLOYMENTS_DIR}/${chainId}.json)`,
+    );
+  }
+  const chain = makeChain(chainId, rpcUrl);
+  return {
+    chain,
+    chainId,
+    reader: makePublicClient(chain, { timeoutMs: config.RPC_TIMEOUT_MS }),
+    factory: getAddress(factory),
+    registry: getAddress(registry),
+    close: async () => {},
+  };
+}

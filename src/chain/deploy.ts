@@ -1,0 +1,81 @@
+import { type Account, type Address, type Chain, getAddress, type Hex, type PublicClient, type WalletClient } from "viem";
+import { caseFactoryAbi, caseFactoryBytecode, courtRegistryAbi, courtRegistryBytecode } from "./abi/generated.js";
+import type { CourtParams } from "./terms.js";
+
+export interface Deployment {
+  chainId: number;
+  registry: Address;
+  factory: Address;
+  deployer: Address;
+  deployedAtBlock: string;
+}
+
+/**
+ * Deploys CourtRegistry and CaseFactory and links them. Used by the dev chain and by
+ * `npm run deploy` alike, so a real chain gets exactly what the tests exercise.
+ */
+export async function deployCourt(
+  wallet: WalletClient,
+  reader: PublicClient,
+  params: CourtParams,
+  feeRecipient?: Address,
+): Promise<Deployment> {
+  const account = wallet.account as Account;
+  const chain = wallet.chain as Chain;
+  const mined = async (hash: Hex) => {
+    const r = await reader.waitForTransactionReceipt({ hash, pollingInterval: 50 });
+    if (r.status !== "success") throw new Error(`deployment transaction ${hash} reverted`);
+    return r;
+  };
+
+  const registryReceipt = await mined(
+    await wallet.deployContract({
+      abi: courtRegistryAbi,
+      bytecode: courtRegistryBytecode,
+      args: [params.minJudgeStake, params.slashBps],
+      account,
+      chain,
+    }),
+  );
+  const registry = getAddress(registryReceipt.contractAddress as Address);
+  const factoryReceipt = await mined(
+    await wallet.deployContract({
+      abi: caseFactoryAbi,
+      bytecode: caseFactoryBytecode,
+      args: [
+        registry,
+        feeRecipient ?? account.address,
+        params.filingFee,
+        {
+          responseWindow: params.responseWindow,
+          deliberationPeriod: params.deliberationPeriod,
+          appealWindow: params.appealWindow,
+          courtFeeBps: params.courtFeeBps,
+          judgeRewardBps: params.judgeRewardBps,
+          minPartyStake: params.minPartyStake,
+          appealBond: params.appealBond,
+        },
+      ],
+      account,
+      chain,
+    }),
+  );
+  const factory = getAddress(factoryReceipt.contractAddress as Address);
+  await mined(
+    await wallet.writeContract({
+      address: registry,
+      abi: courtRegistryAbi,
+      functionName: "setFactory",
+      args: [factory],
+      account,
+      chain,
+    }),
+  );
+  return {
+    chainId: chain.id,
+    registry,
+    factory,
+    deployer: account.address,
+    deployedAtBlock: registryReceipt.blockNumber.toString(),
+  };
+}

@@ -1,0 +1,41 @@
+import { ConfigError } from "./config.js";
+
+const usage = `usage: docket <command>
+
+  start    dev chain (unless RPC_URL is set) + HTTP API + MCP over HTTP, on one port
+  mcp      MCP server over stdio (logs on stderr)
+  devnet   the dev chain alone, deployed and seeded; prints RPC_URL and addresses
+  deploy   deploy the court contracts to RPC_URL with DEPLOYER_PRIVATE_KEY
+`;
+
+async function main(argv: string[]): Promise<void> {
+  const [command] = argv;
+  switch (command) {
+    case "start": {
+      const { runStart } = await import("./commands/start.js");
+      return runStart();
+    }
+    case "mcp": {
+      const { runMcpStdio } = await import("./commands/mcp.js");
+      return runMcpStdio();
+    }
+    case "devnet": {
+      const { runDevnet } = await import("./commands/devnet.js");
+      return runDevnet();
+    }
+    case "deploy": {
+      const { runDeploy } = await import("./commands/deploy.js");
+      return runDeploy();
+    }
+    default:
+      process.stderr.write(usage);
+      process.exitCode = command === undefined || command === "help" || command === "--help" ? 0 : 2;
+  }
+}
+
+main(process.argv.slice(2)).catch((err: unknown) => {
+  // One clear line for configuration mistakes; a stack only for the unexpected.
+  if (err instanceof ConfigError) process.stderr.write(`docket: ${err.message}\n`);
+  else process.stderr.write(`docket: ${err instanceof Error ? err.message : String(err)}\n`);
+  process.exit(1);
+});

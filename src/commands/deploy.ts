@@ -1,0 +1,35 @@
+import { createWalletClient, http, isHex } from "viem";
+import { privateKeyToAccount } from "viem/accounts";
+import { makeChain, makePublicClient } from "../chain/client.js";
+import { deployCourt } from "../chain/deploy.js";
+import { writeDeployment } from "../chain/deployments.js";
+import { devParams, productionParams } from "../chain/terms.js";
+
+/**
+ * `npm run deploy`: deploys the court to RPC_URL with DEPLOYER_PRIVATE_KEY, taken from the
+ * environment only and never logged. Writes deployments/<chainId>.json (which docket reads) and
+ * prints the env lines to set.
+ */
+export async function runDeploy(env: NodeJS.ProcessEnv = process.env): Promise<void> {
+  const rpcUrl = env.RPC_URL;
+  const key = env.DEPLOYER_PRIVATE_KEY;
+  if (!rpcUrl) throw new Error("RPC_URL is required: the chain to deploy to");
+  if (!key || !isHex(key) || key.length !== 66) {
+    throw new Error("DEPLOYER_PRIVATE_KEY is required in the environment (0x + 64 hex digits)");
+  }
+  const preset = env.DEPLOY_PRESET ?? "production";
+  if (preset !== "production" && preset !== "dev") throw new Error("DEPLOY_PRESET must be production or dev");
+  const params = preset === "dev" ? devParams : productionParams;
+  const probe = makePublicClient(makeChain(1, rpcUrl));
+  const chain = makeChain(await probe.getChainId(), rpcUrl);
+  const reader = makePublicClient(chain);
+  const account = privateKeyToAccount(key);
+  const wallet = createWalletClient({ account, chain, transport: http(rpcUrl, { retryCount: 0 }) });
+  const feeRecipient = env.FEE_RECIPIENT as `0x${string}` | undefined;
+  const d = await deployCourt(wallet, reader, params, feeRecipient);
+  const file = writeDeployment(d, env.DEPLOYMENTS_DIR);
+  process.stderr.write(`deployed ${preset} court to chain ${d.chainId}; addresses written to ${file}\n`);
+  process.stdout.write(
+    `RPC_URL=${rpcUrl}\nCHAIN_ID=${d.chainId}\nFACTORY_ADDRESS=${d.factory}\nREGISTRY_ADDRESS=${d.registry}\n`,
+  );
+}

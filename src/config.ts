@@ -1,0 +1,42 @@
+import { z } from "zod";
+
+const address = z.string().regex(/^0x[0-9a-fA-F]{40}$/, "must be a 0x-prefixed 20-byte hex address");
+const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
+
+/** The environment docket reads, parsed once at start; see the README's config table. */
+export const configSchema = z
+  .object({
+    PORT: int(0, 65535).default(8787),
+    HOST: z.string().min(1).default("127.0.0.1"),
+    RPC_URL: z.string().optional(),
+    CHAIN_ID: int(1, Number.MAX_SAFE_INTEGER).optional(),
+    FACTORY_ADDRESS: address.optional(),
+    REGISTRY_ADDRESS: address.optional(),
+    REDIS_URL: z.string().url().optional(),
+    CACHE_MAX_ENTRIES: int(1, 10_000_000).default(10_000),
+    RATE_LIMIT_PER_MINUTE: int(0, 10_000_000).default(600),
+    LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
+    CORS_ORIGINS: z.string().default("*"),
+    DOCKET_TOOLS: z.string().optional(),
+    RPC_TIMEOUT_MS: int(100, 120_000).default(10_000),
+    DEPLOYMENTS_DIR: z.string().default("deployments"),
+  });
+
+export type Config = z.infer<typeof configSchema>;
+
+/** Thrown with one readable line when the environment is not usable. */
+export class ConfigError extends Error {
+  override name = "ConfigError";
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  // Empty strings count as unset, as a shell user expects from `FOO= npm start`.
+  const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ""));
+  const parsed = configSchema.safeParse(cleaned);
+  if (!parsed.success) {
+    const first = parsed.error.issues[0];
+    const where = first?.path.join(".") || "config";
+    throw new ConfigError(`invalid configuration: ${where}: ${first?.message ?? "invalid"}`);
+  }
+  return parsed.data;
+}
