@@ -23,7 +23,9 @@ interface SolcOutput {
 
 export function compile(): string {
   const sources: Record<string, { content: string }> = {};
-  for (const f of readdirSync(contractsDir).filter((n) => n.endsWith(".sol")).sort()) {
+  for (const f of readdirSync(contractsDir)
+    .filter((n) => n.endsWith(".sol"))
+    .sort()) {
     sources[f] = { content: readFileSync(join(contractsDir, f), "utf8") };
   }
   const input = {

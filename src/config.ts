@@ -4,23 +4,22 @@ const address = z.string().regex(/^0x[0-9a-fA-F]{40}$/, "must be a 0x-prefixed 2
 const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
 
 /** The environment docket reads, parsed once at start; see the README's config table. */
-export const configSchema = z
-  .object({
-    PORT: int(0, 65535).default(8787),
-    HOST: z.string().min(1).default("127.0.0.1"),
-    RPC_URL: z.string().optional(),
-    CHAIN_ID: int(1, Number.MAX_SAFE_INTEGER).optional(),
-    FACTORY_ADDRESS: address.optional(),
-    REGISTRY_ADDRESS: address.optional(),
-    REDIS_URL: z.string().url().optional(),
-    CACHE_MAX_ENTRIES: int(1, 10_000_000).default(10_000),
-    RATE_LIMIT_PER_MINUTE: int(0, 10_000_000).default(600),
-    LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
-    CORS_ORIGINS: z.string().default("*"),
-    DOCKET_TOOLS: z.string().optional(),
-    RPC_TIMEOUT_MS: int(100, 120_000).default(10_000),
-    DEPLOYMENTS_DIR: z.string().default("deployments"),
-  });
+export const configSchema = z.object({
+  PORT: int(0, 65535).default(8787),
+  HOST: z.string().min(1).default("127.0.0.1"),
+  RPC_URL: z.string().optional(),
+  CHAIN_ID: int(1, Number.MAX_SAFE_INTEGER).optional(),
+  FACTORY_ADDRESS: address.optional(),
+  REGISTRY_ADDRESS: address.optional(),
+  REDIS_URL: z.string().url().optional(),
+  CACHE_MAX_ENTRIES: int(1, 10_000_000).default(10_000),
+  RATE_LIMIT_PER_MINUTE: int(0, 10_000_000).default(600),
+  LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
+  CORS_ORIGINS: z.string().default("*"),
+  DOCKET_TOOLS: z.string().optional(),
+  RPC_TIMEOUT_MS: int(100, 120_000).default(10_000),
+  DEPLOYMENTS_DIR: z.string().default("deployments"),
+});
 
 export type Config = z.infer<typeof configSchema>;
 

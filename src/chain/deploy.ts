@@ -1,4 +1,12 @@
-import { type Account, type Address, type Chain, getAddress, type Hex, type PublicClient, type WalletClient } from "viem";
+import {
+  type Account,
+  type Address,
+  type Chain,
+  getAddress,
+  type Hex,
+  type PublicClient,
+  type WalletClient,
+} from "viem";
 import { caseFactoryAbi, caseFactoryBytecode, courtRegistryAbi, courtRegistryBytecode } from "./abi/generated.js";
 import type { CourtParams } from "./terms.js";
 

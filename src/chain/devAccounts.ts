@@ -15,7 +15,14 @@ export interface DevAccount {
   account: HDAccount;
 }
 
-const partyNames = ["atlas-logistics", "borealis-data", "cobalt-trading", "delta-freight", "ember-analytics", "fjord-escrow"];
+const partyNames = [
+  "atlas-logistics",
+  "borealis-data",
+  "cobalt-trading",
+  "delta-freight",
+  "ember-analytics",
+  "fjord-escrow",
+];
 const judgeNames = [
   "arbiter-aster",
   "arbiter-birch",

@@ -1,7 +1,7 @@
-import { type Chain, createWalletClient, type Hex, http, type PublicClient } from "viem";
+import { type Chain, createWalletClient, http, type PublicClient } from "viem";
 import { multicall3Bytecode } from "./abi/generated.js";
 import { type AnvilProcess, DEV_CHAIN_ID, startAnvil } from "./anvil.js";
-import { makeChain, makePublicClient, MULTICALL3_ADDRESS } from "./client.js";
+import { MULTICALL3_ADDRESS, makeChain, makePublicClient } from "./client.js";
 import { type Deployment, deployCourt } from "./deploy.js";
 import { type DevAccount, devAccount, devAccounts } from "./devAccounts.js";
 import { type SeedSummary, seedDemo } from "./seed.js";
@@ -43,7 +43,11 @@ export async function startDevnet(opts: DevnetOptions = {}): Promise<Devnet> {
     const reader = makePublicClient(chain);
     await installMulticall3(reader);
     const court = devAccount(0);
-    const wallet = createWalletClient({ account: court.account, chain, transport: http(anvil.rpcUrl, { retryCount: 0 }) });
+    const wallet = createWalletClient({
+      account: court.account,
+      chain,
+      transport: http(anvil.rpcUrl, { retryCount: 0 }),
+    });
     const deployment = await deployCourt(wallet, reader, opts.params ?? devParams);
     const seed = opts.seed === false ? undefined : await seedDemo(reader, chain, deployment);
     return {

@@ -1,4 +1,4 @@
-import { type Address, type Chain, keccak256, parseEther, type PublicClient, parseEventLogs, toHex } from "viem";
+import { type Address, type Chain, keccak256, type PublicClient, parseEther, parseEventLogs, toHex } from "viem";
 import { caseFactoryAbi, courtRegistryAbi, disputeCaseAbi } from "./abi/generated.js";
 import { Actor } from "./actor.js";
 import type { Deployment } from "./deploy.js";
@@ -44,27 +44,24 @@ export async function seedDemo(reader: PublicClient, chain: Chain, d: Deployment
   const at = (i: number) => actors[i] as Actor;
 
   const registered = accounts.filter((a) => a.name);
-  await Promise.all(
-    registered.map((a) =>
-      at(a.index).write({
-        address: d.registry,
-        abi: courtRegistryAbi,
-        functionName: "selfRegister",
-        args: [a.name as string, `https://agents.example.org/${a.name}.json`],
-      }),
-    ),
-  );
+  // One at a time, so agent ids follow account indexes.
+  for (const a of registered) {
+    await at(a.index).write({
+      address: d.registry,
+      abi: courtRegistryAbi,
+      functionName: "selfRegister",
+      args: [a.name as string, `https://agents.example.org/${a.name}.json`],
+    });
+  }
   const judges = accounts.filter((a) => a.role === "judge");
-  await Promise.all(
-    judges.map((a, i) =>
-      at(a.index).write({
-        address: d.registry,
-        abi: courtRegistryAbi,
-        functionName: "stakeAsJudge",
-        value: parseEther("0.1") + parseEther("0.05") * BigInt(i),
-      }),
-    ),
-  );
+  for (const [i, a] of judges.entries()) {
+    await at(a.index).write({
+      address: d.registry,
+      abi: courtRegistryAbi,
+      functionName: "stakeAsJudge",
+      value: parseEther("0.1") + parseEther("0.05") * BigInt(i),
+    });
+  }
 
   // Cases that need time to pass are built first, then one jump in time ends them all.
   const defaulted = await fileCase(ctx, 1, 2, "Shipment of 40 pallets never picked up; carrier kept the deposit.");
@@ -81,7 +78,8 @@ export async function seedDemo(reader: PublicClient, chain: Chain, d: Deployment
   await votes(ctx, settled, [true, true]);
   const params = await reader.readContract({ address: d.factory, abi: caseFactoryAbi, functionName: "getParams" });
   const t = params.terms;
-  const longest = [t.responseWindow, t.deliberationPeriod, t.appealWindow].reduce((a, b) => (a > b ? a : b));
+  let longest = t.responseWindow;
+  for (const w of [t.deliberationPeriod, t.appealWindow]) if (w > longest) longest = w;
   await advanceTime(reader, longest + 1n);
   await at(0).write({ address: defaulted, abi: disputeCaseAbi, functionName: "triggerDefault" });
   await at(0).write({ address: dismissed, abi: disputeCaseAbi, functionName: "resolveAfterDeadline" });

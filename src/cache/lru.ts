@@ -1,0 +1,51 @@
+import { LRUCache } from "lru-cache";
+import { type CacheEntry, type CacheStore, matches } from "./cache.js";
+
+/** The default store: bounded, in-process. */
+export class LruStore implements CacheStore {
+  private readonly lru: LRUCache<string, CacheEntry>;
+  private readonly holds = new Map<string, number>();
+
+  constructor(maxEntries: number) {
+    this.lru = new LRUCache<string, CacheEntry>({ max: maxEntries });
+  }
+
+  async get(key: string): Promise<CacheEntry | undefined> {
+    const e = this.lru.get(key);
+    if (e && e.expiresAt <= Date.now()) {
+      this.lru.delete(key);
+      return undefined;
+    }
+    return e;
+  }
+
+  async set(key: string, entry: CacheEntry): Promise<void> {
+    this.lru.set(key, entry, { ttl: Math.max(1, entry.expiresAt - Date.now()) });
+  }
+
+  async delete(patterns: string[]): Promise<void> {
+    for (const p of patterns) {
+      if (!p.endsWith("*")) {
+        this.lru.delete(p);
+        continue;
+      }
+      for (const key of [...this.lru.keys()]) if (matches(p, key)) this.lru.delete(key);
+    }
+  }
+
+  async hold(patterns: string[], until: number): Promise<void> {
+    const now = Date.now();
+    for (const [p, t] of this.holds) if (t <= now) this.holds.delete(p);
+    for (const p of patterns) this.holds.set(p, Math.max(until, this.holds.get(p) ?? 0));
+  }
+
+  async heldUntil(key: string): Promise<number> {
+    let until = 0;
+    for (const [p, t] of this.holds) if (t > until && matches(p, key)) until = t;
+    return until;
+  }
+
+  get size(): number {
+    return this.lru.size;
+  }
+}

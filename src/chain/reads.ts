@@ -1,0 +1,116 @@
+import { type Address, formatEther } from "viem";
+import { caseFactoryAbi, courtRegistryAbi, multicall3Abi } from "./abi/generated.js";
+import { MULTICALL3_ADDRESS } from "./client.js";
+import type { Court } from "./court.js";
+
+/** State names in enum order; `Deliberating` is 3, as the interface requires. */
+export const STATE_NAMES = [
+  "Filed",
+  "Summoned",
+  "Active",
+  "Deliberating",
+  "Resolved",
+  "Dismissed",
+  "Defaulted",
+  "Appealed",
+] as const;
+export type StateName = (typeof STATE_NAMES)[number];
+export const OUTCOME_NAMES = [null, "PlaintiffWon", "DefendantWon", "Dismissed"] as const;
+
+/** Each read below is exactly one JSON-RPC request (an eth_call, or one Multicall3 eth_call). */
+
+export async function readCase(court: Court, addr: Address) {
+  const [exists, view] = await court.reader.readContract({
+    address: court.factory,
+    abi: caseFactoryAbi,
+    functionName: "getCase",
+    args: [addr],
+  });
+  return exists ? view : undefined;
+}
+export type CaseView = NonNullable<Awaited<ReturnType<typeof readCase>>>;
+
+export async function readCasePage(court: Court, offset: number, limit: number) {
+  const [total, page] = await court.reader.readContract({
+    address: court.factory,
+    abi: caseFactoryAbi,
+    functionName: "getCases",
+    args: [BigInt(offset), BigInt(limit)],
+  });
+  return { total: Number(total), cases: [...page] };
+}
+
+export async function readOpenCases(court: Court, state?: StateName) {
+  return court.reader.readContract({
+    address: court.factory,
+    abi: caseFactoryAbi,
+    functionName: "getOpenCases",
+    args: [state !== undefined, state === undefined ? 0 : STATE_NAMES.indexOf(state)],
+  });
+}
+
+/** Court parameters, registry overview, case counts and the block number, in one multicall. */
+export async function readOverview(court: Court) {
+  const [params, stats, overview, blockNumber] = await court.reader.multicall({
+    allowFailure: false,
+    contracts: [
+      { address: court.factory, abi: caseFactoryAbi, functionName: "getParams" },
+      { address: court.factory, abi: caseFactoryAbi, functionName: "getStats" },
+      { address: court.registry, abi: courtRegistryAbi, functionName: "getOverview" },
+      { address: MULTICALL3_ADDRESS, abi: multicall3Abi, functionName: "getBlockNumber" },
+    ],
+  });
+  return { params, stats, overview, blockNumber };
+}
+
+export async function readParams(court: Court) {
+  return court.reader.readContract({ address: court.factory, abi: caseFactoryAbi, functionName: "getParams" });
+}
+export type CourtParamsView = Awaited<ReturnType<typeof readParams>>;
+
+export async function readAgent(court: Court, who: Address) {
+  return court.reader.readContract({
+    address: court.registry,
+    abi: courtRegistryAbi,
+    functionName: "getAgent",
+    args: [who],
+  });
+}
+
+export async function readAgents(court: Court, offset: number, limit: number) {
+  const [total, page] = await court.reader.readContract({
+    address: court.registry,
+    abi: courtRegistryAbi,
+    functionName: "getAgents",
+    args: [BigInt(offset), BigInt(limit)],
+  });
+  return { total: Number(total), agents: page };
+}
+export type AgentView = Awaited<ReturnType<typeof readAgent>>;
+
+/** A judge's record and the minimum stake, in one multicall. */
+export async function readJudge(court: Court, who: Address) {
+  const [judge, minimumStake] = await court.reader.multicall({
+    allowFailure: false,
+    contracts: [
+      { address: court.registry, abi: courtRegistryAbi, functionName: "getJudge", args: [who] },
+      { address: court.registry, abi: courtRegistryAbi, functionName: "minJudgeStake" },
+    ],
+  });
+  return { judge, minimumStake };
+}
+export type JudgeView = Awaited<ReturnType<typeof readJudge>>["judge"];
+
+export async function readJudgePool(court: Court) {
+  const [minimumStake, pool] = await court.reader.readContract({
+    address: court.registry,
+    abi: courtRegistryAbi,
+    functionName: "getJudgePool",
+  });
+  return { minimumStake, pool };
+}
+
+/** "0.05 ETH": display amounts carry the chain's coin symbol. */
+export function displayAmount(court: Court, wei: bigint): string {
+  return `${formatEther(wei)} ${court.chain.nativeCurrency.symbol}`;
+}

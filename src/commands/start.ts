@@ -1,0 +1,40 @@
+import { loadConfig } from "../config.js";
+import { startServer } from "../server.js";
+
+/** `npm start`: dev chain (unless RPC_URL is set) + HTTP API + docs + MCP on one port. */
+export async function runStart(): Promise<void> {
+  const config = loadConfig();
+  const docket = await startServer(config);
+  const { court } = docket.ctx;
+  const lines = [
+    "",
+    `docket is up on ${docket.url}`,
+    `  API docs      ${docket.url}/docs   (OpenAPI: ${docket.url}/openapi.json)`,
+    `  health        ${docket.url}/health`,
+    `  MCP           ${docket.url}/mcp (Streamable HTTP)   ${docket.url}/sse (SSE)   stdio: npx docket mcp`,
+    `  chain         ${court.chainId}${court.publicRpcUrl ? ` (embedded dev chain, JSON-RPC ${court.publicRpcUrl})` : ""}`,
+    `  contracts     factory ${court.factory}  registry ${court.registry}`,
+  ];
+  if (court.devnet) {
+    lines.push("", "Funded dev accounts (standard test mnemonic; public keys, never use them on a real chain):");
+    for (const a of court.devnet.accounts) {
+      const role = a.role === "free" ? "free to use" : `${a.role}${a.name ? ` ${a.name}` : ""}`;
+      lines.push(`  #${String(a.index).padEnd(2)} ${a.address}  ${a.privateKey}  ${role}`);
+    }
+    lines.push("", "Seeded cases:");
+    for (const c of court.devnet.seed?.cases ?? []) lines.push(`  ${c.address}  ${c.label}`);
+  }
+  lines.push("", "Ctrl-C stops docket and its dev chain.", "");
+  process.stdout.write(lines.join("\n"));
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    docket.ctx.log.info({ signal }, "shutting down");
+    await docket.close();
+    process.exit(0);
+  };
+  process.once("SIGINT", () => void stop("SIGINT"));
+  process.once("SIGTERM", () => void stop("SIGTERM"));
+}

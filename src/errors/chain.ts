@@ -1,0 +1,106 @@
+import {
+  type Abi,
+  BaseError,
+  ContractFunctionRevertedError,
+  decodeErrorResult,
+  type Hex,
+  HttpRequestError,
+  RpcRequestError,
+  TimeoutError,
+} from "viem";
+import { caseFactoryAbi, courtRegistryAbi, disputeCaseAbi } from "../chain/abi/generated.js";
+import { DocketError } from "./errors.js";
+
+/** Every court error, so a revert from any of our contracts decodes wherever it surfaces. */
+export const courtErrorsAbi = [...caseFactoryAbi, ...courtRegistryAbi, ...disputeCaseAbi].filter(
+  (x) => x.type === "error",
+) as Abi;
+
+/** "NotAssignedJudge" -> "not assigned judge" */
+function humanize(name: string): string {
+  return name
+    .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
+    .replace(/([A-Z])([A-Z][a-z])/g, "$1 $2")
+    .toLowerCase();
+}
+
+function jsonable(v: unknown): unknown {
+  if (typeof v === "bigint") return v.toString();
+  if (Array.isArray(v)) return v.map(jsonable);
+  return v;
+}
+
+function argsOf(abiName: string, args: readonly unknown[] | undefined): Record<string, unknown> {
+  const item = courtErrorsAbi.find((x) => x.type === "error" && x.name === abiName);
+  const out: Record<string, unknown> = {};
+  if (item?.type !== "error" || !args) return out;
+  item.inputs.forEach((input, i) => {
+    out[input.name || `arg${i}`] = jsonable(args[i]);
+  });
+  return out;
+}
+
+/** Revert data as raw hex, found anywhere in a viem error chain. */
+function revertData(err: BaseError): Hex | undefined {
+  let data: Hex | undefined;
+  err.walk((e) => {
+    const d = (e as { data?: unknown }).data;
+    if (typeof d === "string" && d.startsWith("0x") && d.length >= 10) data = d as Hex;
+    else if (d && typeof d === "object" && typeof (d as { data?: unknown }).data === "string") {
+      data = (d as { data: Hex }).data;
+    }
+    return false;
+  });
+  return data;
+}
+
+/**
+ * Wraps a failed chain call once, at the operation boundary: a revert becomes CONTRACT_REVERT with
+ * the contract's reason; anything else reaching the node becomes RPC_ERROR.
+ */
+export function wrapChainError(err: unknown, context: Record<string, unknown> = {}): DocketError {
+  if (err instanceof DocketError) return err;
+  if (err instanceof BaseError) {
+    const reverted = err.walk(
+      (e) => e instanceof ContractFunctionRevertedError,
+    ) as ContractFunctionRevertedError | null;
+    let name = reverted?.data?.errorName;
+    let args = reverted?.data?.args as readonly unknown[] | undefined;
+    let reasonText = reverted?.reason;
+    if (!name && !reasonText) {
+      const raw = revertData(err);
+      if (raw) {
+        try {
+          const decoded = decodeErrorResult({ abi: courtErrorsAbi, data: raw });
+          name = decoded.errorName;
+          args = decoded.args as readonly unknown[] | undefined;
+        } catch {
+          // not one of ours
+        }
+      }
+    }
+    if (name === "Error" && args?.[0] !== undefined) {
+      reasonText = String(args[0]);
+      name = undefined;
+    }
+    if (name || reasonText || reverted || /revert/i.test(err.shortMessage)) {
+      const reason = name ?? reasonText ?? "execution reverted";
+      const details: Record<string, unknown> = {
+        reason,
+        message: name ? humanize(name) : reason,
+        ...(name ? { args: argsOf(name, args) } : {}),
+        ...context,
+      };
+      return new DocketError("CONTRACT_REVERT", `the contract refused the call: ${details.message}`, details, {
+        cause: err,
+      });
+    }
+    if (err.walk((e) => e instanceof HttpRequestError || e instanceof TimeoutError || e instanceof RpcRequestError)) {
+      return new DocketError("RPC_ERROR", `the chain node could not be read: ${err.shortMessage}`, undefined, {
+        cause: err,
+      });
+    }
+    return new DocketError("RPC_ERROR", `chain call failed: ${err.shortMessage}`, undefined, { cause: err });
+  }
+  return new DocketError("INTERNAL_ERROR", "unexpected server error", undefined, { cause: err });
+}

@@ -1,0 +1,62 @@
+/** Every machine-readable error code docket answers with, and its HTTP status. */
+export const errorStatus = {
+  INVALID_ADDRESS: 400,
+  MISSING_FIELD: 400,
+  INVALID_JSON: 400,
+  INVALID_INPUT: 400,
+  PAYMENT_REQUIRED: 402,
+  PAYMENT_INVALID: 402,
+  CASE_NOT_FOUND: 404,
+  AGENT_NOT_REGISTERED: 404,
+  TX_NOT_FOUND: 404,
+  NOT_FOUND: 404,
+  METHOD_NOT_ALLOWED: 405,
+  PAYMENT_ALREADY_USED: 409,
+  PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  VALIDATION_ERROR: 422,
+  STAKE_BELOW_MINIMUM: 422,
+  RATE_LIMITED: 429,
+  CONTRACT_REVERT: 500,
+  RPC_ERROR: 500,
+  INTERNAL_ERROR: 500,
+  SERVICE_UNAVAILABLE: 503,
+} as const;
+
+export type ErrorCode = keyof typeof errorStatus;
+export const errorCodes = Object.keys(errorStatus) as ErrorCode[];
+
+export interface ErrorEnvelope {
+  error: { code: ErrorCode; message: string; details?: Record<string, unknown> };
+}
+
+/**
+ * The one error type of docket. Everything that goes wrong becomes one of these, and is turned
+ * into an HTTP response in one place (src/http/errors.ts) and an MCP tool error in one place
+ * (src/mcp/errors.ts).
+ */
+export class DocketError extends Error {
+  override name = "DocketError";
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly details?: Record<string, unknown>,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+
+  get status(): number {
+    return errorStatus[this.code];
+  }
+
+  toEnvelope(): ErrorEnvelope {
+    return { error: { code: this.code, message: this.message, ...(this.details ? { details: this.details } : {}) } };
+  }
+}
+
+/** Anything thrown becomes a DocketError; the unexpected becomes INTERNAL_ERROR without leaking internals. */
+export function asDocketError(err: unknown): DocketError {
+  if (err instanceof DocketError) return err;
+  return new DocketError("INTERNAL_ERROR", "unexpected server error", undefined, { cause: err });
+}

@@ -1,0 +1,81 @@
+import express, { type Express, type Request, type Response } from "express";
+import { DocketError } from "../errors/errors.js";
+import type { Ctx, Operation } from "../operations/operation.js";
+import { runOperation } from "../operations/run.js";
+import { mountDocs } from "./docs.js";
+import { errorMiddleware, sendError } from "./errors.js";
+import { requestInput } from "./input.js";
+
+export interface AppOptions {
+  /** Largest accepted JSON body. */
+  bodyLimit?: string;
+  /** Extra routes mounted before the 404 handler (the MCP transports). */
+  mount?: (app: Express) => void;
+}
+
+function pathRegex(path: string): RegExp {
+  return new RegExp(`^${path.replace(/:[A-Za-z_]+/g, "[^/]+")}/?$`);
+}
+
+/**
+ * The HTTP front end: one route per operation, generated from the registry. It only turns a
+ * request into input and a result into a response; operations hold the logic.
+ */
+export function createApp(ctx: Ctx, operations: Operation[], opts: AppOptions = {}): Express {
+  const app = express();
+  app.disable("x-powered-by");
+  app.set("trust proxy", false);
+  app.set("etag", false);
+
+  const json = express.json({ limit: opts.bodyLimit ?? "64kb", strict: false, type: () => true });
+  const postBody = (req: Request, res: Response, next: (err?: unknown) => void) => {
+    const hasBody = Number(req.headers["content-length"] ?? 0) > 0 || req.headers["transfer-encoding"] !== undefined;
+    if (!hasBody) return next();
+    const type = req.headers["content-type"] ?? "";
+    if (!/^application\/([\w.+-]+\+)?json\b/i.test(type)) {
+      return sendError(res, new DocketError("UNSUPPORTED_MEDIA_TYPE", "send the body as application/json"));
+    }
+    return json(req, res, next);
+  };
+
+  for (const op of operations) {
+    const method = op.http.method;
+    const route = async (req: Request, res: Response) => {
+      try {
+        const input = requestInput(op.input, req, method);
+        const result = await runOperation(op, input, ctx, {
+          transport: "http",
+          headers: req.headers as Record<string, string | undefined>,
+          resourceUrl: `${req.protocol}://${req.get("host") ?? "localhost"}${req.originalUrl}`,
+        });
+        res.status(result.status).set(result.headers);
+        if (result.cache) {
+          res.set("X-Cache", result.cache.status);
+          res.set("Cache-Control", result.cache.maxAge > 0 ? `public, max-age=${result.cache.maxAge}` : "no-cache");
+        } else {
+          res.set("Cache-Control", "no-store");
+        }
+        res.json(result.body);
+      } catch (err) {
+        sendError(res, err, ctx.log);
+      }
+    };
+    if (method === "GET") app.get(op.http.path, route);
+    else app.post(op.http.path, postBody, route);
+  }
+
+  mountDocs(app, operations);
+  opts.mount?.(app);
+
+  const known = operations.map((op) => ({ re: pathRegex(op.http.path), method: op.http.method }));
+  app.use((req: Request, res: Response) => {
+    const allowed = known.filter((k) => k.re.test(req.path)).map((k) => k.method);
+    if (allowed.length > 0) {
+      res.set("Allow", [...new Set(allowed.flatMap((m) => (m === "GET" ? ["GET", "HEAD"] : [m])))].join(", "));
+      return sendError(res, new DocketError("METHOD_NOT_ALLOWED", `${req.method} is not allowed on ${req.path}`));
+    }
+    sendError(res, new DocketError("NOT_FOUND", `no route ${req.method} ${req.path}; see /docs`));
+  });
+  app.use(errorMiddleware(ctx.log));
+  return app;
+}

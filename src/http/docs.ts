@@ -1,0 +1,49 @@
+import { createRequire } from "node:module";
+import { dirname } from "node:path";
+import express, { type Express } from "express";
+import type { Operation } from "../operations/operation.js";
+import { buildOpenApi } from "./openapi.js";
+
+const require = createRequire(import.meta.url);
+const version = (require("../../package.json") as { version: string }).version;
+
+const page = `<!doctype html>
+<html lang="en">
+<head>
+  <meta charset="utf-8">
+  <title>docket API</title>
+  <link rel="stylesheet" href="./swagger-ui.css">
+</head>
+<body>
+  <div id="swagger-ui"></div>
+  <script src="./swagger-ui-bundle.js"></script>
+  <script src="./init.js"></script>
+</body>
+</html>
+`;
+
+const init = `window.ui = SwaggerUIBundle({
+  url: "/openapi.json",
+  dom_id: "#swagger-ui",
+  deepLinking: true,
+  tryItOutEnabled: false,
+  displayOperationId: true,
+});
+`;
+
+/** /openapi.json and /docs (Swagger UI served from the swagger-ui-dist package: works offline). */
+export function mountDocs(app: Express, operations: Operation[]): void {
+  const doc = buildOpenApi(operations, { version });
+  app.get("/openapi.json", (_req, res) => {
+    res.set("Cache-Control", "no-cache").json(doc);
+  });
+  app.get(["/docs", "/docs/", "/docs/index.html"], (req, res) => {
+    if (req.path === "/docs") return res.redirect(301, "/docs/");
+    res.type("html").set("Cache-Control", "no-cache").send(page);
+  });
+  app.get("/docs/init.js", (_req, res) => {
+    res.type("application/javascript").send(init);
+  });
+  const dist = dirname(require.resolve("swagger-ui-dist/package.json"));
+  app.use("/docs", express.static(dist, { index: false, maxAge: "1h" }));
+}

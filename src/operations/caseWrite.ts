@@ -1,0 +1,65 @@
+import type { Address } from "viem";
+import { z } from "zod";
+import { disputeCaseAbi } from "../chain/abi/generated.js";
+import type { CaseView } from "../chain/reads.js";
+import { buildUnsignedTx } from "../tx/unsignedTx.js";
+import { caseAddress, caseKeys, requireCase } from "./cases.shared.js";
+import { type Ctx, defineOperation, HttpResult, type Operation } from "./operation.js";
+import { from, unsignedTxResponse } from "./schemas.js";
+
+type CaseFn = "respond" | "submitEvidence" | "vote" | "resolveAfterDeadline" | "triggerDefault" | "appeal" | "settle";
+
+/**
+ * The shape shared by every write on one case contract: check the case exists (404 otherwise),
+ * build the call, simulate it as `from` when given, and invalidate exactly what it changes.
+ */
+export function defineCaseWrite<Extra extends z.ZodRawShape>(spec: {
+  name: string;
+  title: string;
+  description: string;
+  path: string;
+  fields: Extra;
+  functionName: CaseFn;
+  action: string;
+  /** The call's arguments and value, from the input and the case as it is now. */
+  call: (
+    input: z.output<z.ZodObject<Extra>> & { address: Address; from?: Address },
+    v: CaseView,
+    ctx: Ctx,
+  ) => Promise<{ args?: readonly unknown[]; value?: bigint }> | { args?: readonly unknown[]; value?: bigint };
+  /** Whether the change can conclude the case (moves judge and party records too). */
+  concluding?: boolean;
+  /** Keys beyond the case's own. */
+  alsoInvalidates?: (v: CaseView) => string[];
+  example?: Record<string, unknown>;
+}): Operation {
+  const input = z.object({ address: caseAddress, ...spec.fields, from });
+  return defineOperation({
+    name: spec.name,
+    title: spec.title,
+    description: `${spec.description} Returns an unsigned transaction: sign it with your own wallet and broadcast it; docket never signs. Pass \`from\` to have the call checked first (a refusal comes back as CONTRACT_REVERT with the contract's reason).`,
+    kind: "write",
+    toolset: "cases",
+    http: { method: "POST", path: spec.path },
+    input,
+    output: unsignedTxResponse,
+    example: spec.example as never,
+    handler: async (raw, ctx) => {
+      const i = raw as z.output<z.ZodObject<Extra>> & { address: Address; from?: Address };
+      const v = await requireCase(ctx, i.address);
+      const { args, value } = await spec.call(i, v, ctx);
+      const tx = await buildUnsignedTx(ctx, {
+        to: i.address,
+        abi: disputeCaseAbi,
+        functionName: spec.functionName,
+        args,
+        value,
+        from: i.from,
+        action: spec.action,
+      });
+      return new HttpResult(tx, {
+        invalidate: [...caseKeys(v, { concluding: spec.concluding }), ...(spec.alsoInvalidates?.(v) ?? [])],
+      });
+    },
+  }) as unknown as Operation;
+}

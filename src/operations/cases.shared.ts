@@ -1,0 +1,104 @@
+import type { Address } from "viem";
+import { z } from "zod";
+import {
+  type CaseView,
+  type CourtParamsView,
+  OUTCOME_NAMES,
+  readCase,
+  readParams,
+  STATE_NAMES,
+} from "../chain/reads.js";
+import { DocketError } from "../errors/errors.js";
+import type { Ctx } from "./operation.js";
+import { address } from "./schemas.js";
+
+/** Shapes and helpers the case operations share. */
+
+export const caseAddress = address("Case contract address");
+
+/** A case exactly as interface.md section 2.3 lists it: 18 fields. */
+export const caseSchema = z.object({
+  address: z.string(),
+  state: z.enum(STATE_NAMES),
+  stateIndex: z.number().int(),
+  plaintiff: z.string(),
+  defendant: z.string(),
+  claimDescription: z.string(),
+  plaintiffStake: z.string().describe("wei, decimal string"),
+  defendantStake: z.string().describe("wei, decimal string"),
+  evidenceIpfsHash: z.string(),
+  judges: z.array(z.string()).describe("Judges of the current round; check here whether you are assigned"),
+  votesForPlaintiff: z.number().int(),
+  votesForDefendant: z.number().int(),
+  filedAt: z.number().int().describe("Unix seconds"),
+  resolvedAt: z.number().int().nullable().describe("Unix seconds; null while unresolved"),
+  outcome: z.enum(["PlaintiffWon", "DefendantWon", "Dismissed"]).nullable().describe("Null while unresolved"),
+  verdictReason: z.string(),
+  appealWindowOpen: z.boolean(),
+  appealUsed: z.boolean(),
+});
+export type CaseBody = z.infer<typeof caseSchema>;
+
+export function formatCase(v: CaseView): CaseBody {
+  return {
+    address: v.addr,
+    state: STATE_NAMES[v.state] as CaseBody["state"],
+    stateIndex: v.state,
+    plaintiff: v.plaintiff,
+    defendant: v.defendant,
+    claimDescription: v.claimDescription,
+    plaintiffStake: v.plaintiffStake.toString(),
+    defendantStake: v.defendantStake.toString(),
+    evidenceIpfsHash: v.evidenceIpfsHash,
+    judges: [...v.judges],
+    votesForPlaintiff: Number(v.votesForPlaintiff),
+    votesForDefendant: Number(v.votesForDefendant),
+    filedAt: Number(v.filedAt),
+    resolvedAt: v.resolvedAt === 0n ? null : Number(v.resolvedAt),
+    outcome: OUTCOME_NAMES[v.outcome] ?? null,
+    verdictReason: v.verdictReason,
+    appealWindowOpen: v.appealWindowOpen,
+    appealUsed: v.appealUsed,
+  };
+}
+
+/** A case that can no longer change what the 18 fields show. */
+export function isFinal(v: CaseView): boolean {
+  const s = STATE_NAMES[v.state];
+  return s === "Defaulted" || s === "Dismissed" || (s === "Resolved" && !v.appealWindowOpen);
+}
+
+/** Reads a case fresh from the chain, or answers 404 CASE_NOT_FOUND. */
+export async function requireCase(ctx: Ctx, addr: Address): Promise<CaseView> {
+  const v = await readCase(ctx.court, addr);
+  if (!v) throw new DocketError("CASE_NOT_FOUND", `no case at ${addr}`, { address: addr });
+  return v;
+}
+
+/** Court parameters (minimums, fee, windows), cached for 30 s: they change only by owner action. */
+export async function courtParams(ctx: Ctx): Promise<CourtParamsView> {
+  const r = await ctx.cache.wrap(
+    "params",
+    () => 30,
+    async () => serialize(await readParams(ctx.court)),
+  );
+  return deserialize(r.value) as CourtParamsView;
+}
+
+// Cached values must be JSON; bigints travel tagged.
+function serialize(v: unknown): unknown {
+  return JSON.parse(JSON.stringify(v, (_k, x) => (typeof x === "bigint" ? { $big: x.toString() } : x)));
+}
+function deserialize(v: unknown): unknown {
+  return JSON.parse(JSON.stringify(v), (_k, x) => (x && typeof x === "object" && "$big" in x ? BigInt(x.$big) : x));
+}
+
+/** Every cache key a change to this case can make stale, judges and parties included. */
+export function caseKeys(v: CaseView, opts: { concluding?: boolean } = {}): string[] {
+  const keys = [`case:${v.addr}`, `evidence:${v.addr}`, "pending", "stats"];
+  if (opts.concluding) {
+    // A verdict, settlement or dismissal moves judge stakes and records and party records.
+    keys.push("judgepool", "validator:*", "judgestake:*", `agent:${v.plaintiff}`, `agent:${v.defendant}`, "discover:*");
+  }
+  return keys;
+}

@@ -1,0 +1,27 @@
+import { z } from "zod";
+import { readAgents } from "../chain/reads.js";
+import { agentSchema, formatAgent } from "./agents.shared.js";
+import { defineOperation } from "./operation.js";
+import { paginationInput } from "./schemas.js";
+
+export const discoverAgents = defineOperation({
+  name: "discover_agents",
+  title: "Discover agents",
+  description:
+    "List registered agents in registration order, a page at a time (default 20, at most 100), with the total: name, metadata URI, agent id, reputation, case record and whether each is a staked judge. Next: get_agent for one, or file a case against one.",
+  kind: "read",
+  toolset: "agents",
+  http: { method: "GET", path: "/agent/discover" },
+  input: z.object(paginationInput),
+  output: z.object({
+    total: z.number().int(),
+    offset: z.number().int(),
+    limit: z.number().int(),
+    agents: z.array(agentSchema),
+  }),
+  cache: { key: (i) => `discover:${i.offset}:${i.limit}`, ttl: () => 60 },
+  handler: async ({ limit, offset }, ctx) => {
+    const page = await readAgents(ctx.court, offset, limit);
+    return { total: page.total, offset, limit, agents: page.agents.map(formatAgent) };
+  },
+});

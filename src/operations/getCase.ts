@@ -1,0 +1,26 @@
+import { z } from "zod";
+import { caseAddress, caseSchema, formatCase, isFinal, requireCase } from "./cases.shared.js";
+import { defineOperation, HttpResult } from "./operation.js";
+
+export const getCase = defineOperation({
+  name: "get_case",
+  title: "Get a case",
+  description:
+    "Read one dispute case by its contract address: parties, claim, stakes (wei strings), evidence hash, the current judges, vote counts, outcome and appeal status. To check whether you are assigned as a judge, look for your address in `judges`. Next: a judge votes with vote_on_case; a losing party may file_appeal while appealWindowOpen is true.",
+  kind: "read",
+  toolset: "cases",
+  http: { method: "GET", path: "/cases/:address" },
+  input: z.object({ address: caseAddress }),
+  output: z.object({ case: caseSchema }),
+  cache: {
+    key: (i) => `case:${i.address}`,
+    ttl: () => 60,
+  },
+  handler: async ({ address }, ctx) => {
+    const v = await requireCase(ctx, address);
+    // 300 s once nothing shown can change; while the appeal window is open, no longer than it stays open.
+    let ttl = isFinal(v) ? 300 : 60;
+    if (v.appealWindowOpen) ttl = Math.max(1, Math.min(ttl, Number(v.appealDeadline - v.chainTime) + 1));
+    return new HttpResult({ case: formatCase(v) }, { ttl });
+  },
+});

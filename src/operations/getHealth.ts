@@ -1,0 +1,63 @@
+import { z } from "zod";
+import { MULTICALL3_ADDRESS } from "../chain/client.js";
+import { readOverview } from "../chain/reads.js";
+import { defineOperation, HttpResult } from "./operation.js";
+
+const startedAt = Date.now();
+
+export const getHealth = defineOperation({
+  name: "get_health",
+  title: "Health check",
+  description:
+    "Whether docket can read the chain: status ok or degraded, chain id, latest block, contract addresses, the minimum stakes and fees (wei), and on the dev chain its JSON-RPC URL (rpcUrl) for wallets to broadcast to. Over HTTP a degraded answer has status 503.",
+  kind: "read",
+  toolset: "system",
+  http: { method: "GET", path: "/health" },
+  input: z.object({}),
+  output: z.object({
+    status: z.enum(["ok", "degraded"]),
+    chainId: z.number().int(),
+    blockNumber: z.number().int().nullable(),
+    contracts: z.object({ factory: z.string(), registry: z.string(), multicall3: z.string() }),
+    minimums: z
+      .object({ partyStake: z.string(), judgeStake: z.string(), appealBond: z.string(), filingFee: z.string() })
+      .nullable(),
+    rpcUrl: z.string().optional().describe("Dev chain only: where wallets broadcast"),
+    uptimeSeconds: z.number().int(),
+    error: z.string().optional(),
+  }),
+  handler: async (_input, ctx) => {
+    const base = {
+      chainId: ctx.court.chainId,
+      contracts: { factory: ctx.court.factory, registry: ctx.court.registry, multicall3: MULTICALL3_ADDRESS },
+      ...(ctx.court.publicRpcUrl ? { rpcUrl: ctx.court.publicRpcUrl } : {}),
+      uptimeSeconds: Math.floor((Date.now() - startedAt) / 1000),
+    };
+    try {
+      const { params, overview, blockNumber } = await readOverview(ctx.court);
+      return {
+        status: "ok" as const,
+        ...base,
+        blockNumber: Number(blockNumber),
+        minimums: {
+          partyStake: params.terms.minPartyStake.toString(),
+          judgeStake: overview.minJudgeStake.toString(),
+          appealBond: params.terms.appealBond.toString(),
+          filingFee: params.filingFee.toString(),
+        },
+      };
+    } catch (err) {
+      ctx.log.warn({ err: (err as Error).message }, "health: chain unreadable");
+      return new HttpResult(
+        {
+          status: "degraded" as const,
+          ...base,
+          blockNumber: null,
+          minimums: null,
+          error: "the chain node cannot be read",
+        },
+        { status: 503 },
+      );
+    }
+  },
+});

@@ -1,0 +1,62 @@
+import { z } from "zod";
+import { readOverview, STATE_NAMES } from "../chain/reads.js";
+import { defineOperation } from "./operation.js";
+
+export const getStatsOverview = defineOperation({
+  name: "get_stats_overview",
+  title: "Global statistics",
+  description:
+    "Court-wide numbers: cases in total and per state, open cases, registered agents, judges (all and eligible), total judge stake and treasury (wei strings), the court's minimums and fees, and the block they were read at.",
+  kind: "read",
+  toolset: "system",
+  http: { method: "GET", path: "/stats/overview" },
+  input: z.object({}),
+  output: z.object({
+    totalCases: z.number().int(),
+    casesByState: z.record(z.string(), z.number().int()),
+    openCases: z.number().int().describe("Cases that can still change"),
+    agents: z.number().int(),
+    judges: z.object({ total: z.number().int(), eligible: z.number().int(), totalStaked: z.string() }),
+    treasury: z.string().describe("Court fees and slashes held by the registry, wei"),
+    fees: z.object({
+      filingFee: z.string(),
+      courtFeeBps: z.number().int(),
+      judgeRewardBps: z.number().int(),
+      slashBps: z.number().int(),
+    }),
+    minimums: z.object({ partyStake: z.string(), judgeStake: z.string(), appealBond: z.string() }),
+    blockNumber: z.number().int(),
+  }),
+  cache: { key: () => "stats", ttl: () => 30 },
+  handler: async (_input, ctx) => {
+    const { params, stats, overview, blockNumber } = await readOverview(ctx.court);
+    const casesByState: Record<string, number> = {};
+    STATE_NAMES.forEach((name, i) => {
+      casesByState[name] = Number(stats.byState[i] ?? 0n);
+    });
+    return {
+      totalCases: Number(stats.totalCases),
+      casesByState,
+      openCases: Number(stats.openCases),
+      agents: Number(overview.agentCount),
+      judges: {
+        total: Number(overview.judgeCount),
+        eligible: Number(overview.eligibleJudgeCount),
+        totalStaked: overview.totalJudgeStake.toString(),
+      },
+      treasury: overview.treasury.toString(),
+      fees: {
+        filingFee: params.filingFee.toString(),
+        courtFeeBps: params.terms.courtFeeBps,
+        judgeRewardBps: params.terms.judgeRewardBps,
+        slashBps: overview.slashBps,
+      },
+      minimums: {
+        partyStake: params.terms.minPartyStake.toString(),
+        judgeStake: overview.minJudgeStake.toString(),
+        appealBond: params.terms.appealBond.toString(),
+      },
+      blockNumber: Number(blockNumber),
+    };
+  },
+});

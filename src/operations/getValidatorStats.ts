@@ -1,0 +1,42 @@
+import { z } from "zod";
+import { displayAmount, readJudge } from "../chain/reads.js";
+import { defineOperation } from "./operation.js";
+import { accuracyOf, RANKS, rankOf } from "./ranks.js";
+import { address } from "./schemas.js";
+
+export const getValidatorStats = defineOperation({
+  name: "get_validator_stats",
+  title: "Validator statistics",
+  description: `A judge's (validator's) record: votes cast, accuracy (percentage of scored votes that agreed with the panel majority), rewards and current stake as display strings ("0.05 ETH"), rank and cases won/lost as a judge. Ranks, highest first: ${RANKS.map((r) => `${r.rank} (>= ${r.minValidated} validated, >= ${r.minAccuracy}%)`).join(", ")}. An address that never judged answers zeros and UNRANKED.`,
+  kind: "read",
+  toolset: "judges",
+  http: { method: "GET", path: "/validate/stats/:address" },
+  input: z.object({ address: address("Validator (judge) address") }),
+  output: z.object({
+    address: z.string(),
+    totalValidated: z.number().int().describe("Votes cast"),
+    accuracy: z.number().int().describe("Percentage, 0-100"),
+    rewards: z.string().describe('Amount and unit, e.g. "0.05 ETH"'),
+    rank: z.enum(RANKS.map((r) => r.rank) as [string, ...string[]]),
+    staked: z.string().describe('Amount and unit, e.g. "0.5 ETH"'),
+    casesWon: z.number().int().describe("Votes that agreed with the panel majority"),
+    casesLost: z.number().int().describe("Votes in the minority (slashed)"),
+  }),
+  cache: { key: (i) => `validator:${i.address}`, ttl: () => 60 },
+  handler: async ({ address: who }, ctx) => {
+    const { judge } = await readJudge(ctx.court, who);
+    const won = judge.majorityVotes;
+    const lost = judge.minorityVotes;
+    const accuracy = accuracyOf(won, lost);
+    return {
+      address: who,
+      totalValidated: judge.votesCast,
+      accuracy,
+      rewards: displayAmount(ctx.court, judge.rewards),
+      rank: rankOf(judge.votesCast, accuracy),
+      staked: displayAmount(ctx.court, judge.stake),
+      casesWon: won,
+      casesLost: lost,
+    };
+  },
+});

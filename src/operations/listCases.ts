@@ -1,0 +1,27 @@
+import { z } from "zod";
+import { readCasePage } from "../chain/reads.js";
+import { defineOperation } from "./operation.js";
+import { paginationInput } from "./schemas.js";
+
+export const listCases = defineOperation({
+  name: "list_cases",
+  title: "List cases",
+  description:
+    "List case contract addresses in filing order, a page at a time, with the total count. Next: read a case with get_case. For cases waiting on judges' votes use list_pending_cases instead.",
+  kind: "read",
+  toolset: "cases",
+  http: { method: "GET", path: "/cases" },
+  input: z.object(paginationInput),
+  output: z.object({
+    total: z.number().int(),
+    cases: z.array(z.string()),
+    offset: z.number().int(),
+    limit: z.number().int(),
+  }),
+  cache: { key: (i) => `cases:${i.offset}:${i.limit}`, ttl: () => 30 },
+  example: { limit: 20, offset: 0 },
+  handler: async ({ limit, offset }, ctx) => {
+    const page = await readCasePage(ctx.court, offset, limit);
+    return { total: page.total, cases: page.cases, offset, limit };
+  },
+});

@@ -1,0 +1,47 @@
+import { z } from "zod";
+import { readOpenCases, STATE_NAMES } from "../chain/reads.js";
+import { defineOperation } from "./operation.js";
+
+const pendingCase = z.object({
+  address: z.string(),
+  state: z.enum(STATE_NAMES),
+  stateIndex: z.number().int(),
+  plaintiff: z.string(),
+  defendant: z.string(),
+  judges: z.array(z.string()),
+  votesForPlaintiff: z.number().int(),
+  votesForDefendant: z.number().int(),
+  round: z.number().int().describe("1, or 2 after an appeal (5 judges)"),
+  filedAt: z.number().int(),
+  deliberationDeadline: z.number().int().describe("Unix seconds; votes after it are refused"),
+});
+
+export const listPendingCases = defineOperation({
+  name: "list_pending_cases",
+  title: "Cases awaiting validation",
+  description:
+    "List every case in Deliberating: judges are seated and votes are being counted. Each entry has its judges and vote counts, so a judge can see at a glance where it is assigned. Next: get_case for the claim, then vote_on_case.",
+  kind: "read",
+  toolset: "cases",
+  http: { method: "GET", path: "/validate/pending" },
+  input: z.object({}),
+  output: z.object({ total: z.number().int(), cases: z.array(pendingCase) }),
+  cache: { key: () => "pending", ttl: () => 30 },
+  handler: async (_input, ctx) => {
+    const open = await readOpenCases(ctx.court, "Deliberating");
+    const cases = open.map((s) => ({
+      address: s.addr,
+      state: STATE_NAMES[s.state] as (typeof STATE_NAMES)[number],
+      stateIndex: s.state,
+      plaintiff: s.plaintiff,
+      defendant: s.defendant,
+      judges: [...s.judges],
+      votesForPlaintiff: Number(s.votesForPlaintiff),
+      votesForDefendant: Number(s.votesForDefendant),
+      round: s.round,
+      filedAt: Number(s.filedAt),
+      deliberationDeadline: Number(s.deliberationDeadline),
+    }));
+    return { total: cases.length, cases };
+  },
+});

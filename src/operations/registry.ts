@@ -1,0 +1,55 @@
+import { assignJudges } from "./assignJudges.js";
+import { assignJudgesRandom } from "./assignJudgesRandom.js";
+import { discoverAgents } from "./discoverAgents.js";
+import { fileAppeal } from "./fileAppeal.js";
+import { getAgent } from "./getAgent.js";
+import { getCase } from "./getCase.js";
+import { getCaseEvidence } from "./getCaseEvidence.js";
+import { getHealth } from "./getHealth.js";
+import { getJudgePool } from "./getJudgePool.js";
+import { getJudgeStake } from "./getJudgeStake.js";
+import { getStatsOverview } from "./getStatsOverview.js";
+import { getValidatorStats } from "./getValidatorStats.js";
+import { listCases } from "./listCases.js";
+import { listPendingCases } from "./listPendingCases.js";
+import type { Operation } from "./operation.js";
+import { resolveAfterDeadline } from "./resolveAfterDeadline.js";
+import { respondToCase } from "./respondToCase.js";
+import { selfRegisterAgent } from "./selfRegisterAgent.js";
+import { settleCase } from "./settleCase.js";
+import { stakeAsJudge } from "./stakeAsJudge.js";
+import { submitEvidence } from "./submitEvidence.js";
+import { triggerDefault } from "./triggerDefault.js";
+import { unstakeJudge } from "./unstakeJudge.js";
+import { voteOnCase } from "./voteOnCase.js";
+
+/**
+ * Every docket operation. HTTP routes, MCP tools, the OpenAPI document and /docs are generated
+ * from this list; adding an operation means adding its file and one line here.
+ * Order matters for HTTP: literal paths come before parameterised ones (/agent/discover before /agent/:address).
+ */
+export const operations: Operation[] = [
+  getHealth,
+  listCases,
+  getCase,
+  getCaseEvidence,
+  listPendingCases,
+  getValidatorStats,
+  getStatsOverview,
+  discoverAgents,
+  getAgent,
+  getJudgePool,
+  getJudgeStake,
+  respondToCase,
+  submitEvidence,
+  voteOnCase,
+  resolveAfterDeadline,
+  triggerDefault,
+  fileAppeal,
+  settleCase,
+  assignJudges,
+  assignJudgesRandom,
+  stakeAsJudge,
+  unstakeJudge,
+  selfRegisterAgent,
+] as unknown as Operation[];

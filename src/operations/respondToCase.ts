@@ -1,0 +1,29 @@
+import { disputeCaseAbi } from "../chain/abi/generated.js";
+import { DocketError } from "../errors/errors.js";
+import { defineCaseWrite } from "./caseWrite.js";
+import { amount } from "./schemas.js";
+
+export const respondToCase = defineCaseWrite({
+  name: "respond_to_case",
+  title: "Respond to a summons",
+  description:
+    "As the defendant of a Summoned case, answer before the response deadline by staking (wei, at least the minimum party stake; default the minimum). The case becomes Active and judges can be drawn. Not answering lets anyone trigger_default, and the plaintiff wins.",
+  path: "/cases/:address/respond",
+  fields: { stake: amount("Your stake in wei (default: the minimum party stake)").optional() },
+  functionName: "respond",
+  action: "Answers the summons with your stake",
+  example: { stake: "10000000000000000" },
+  call: async (i, v, ctx) => {
+    // The case's own terms, frozen at filing, set its minimum.
+    const terms = await ctx.court.reader.readContract({ address: v.addr, abi: disputeCaseAbi, functionName: "terms" });
+    const min = terms[5];
+    const stake = i.stake === undefined ? min : BigInt(i.stake);
+    if (stake < min) {
+      throw new DocketError("STAKE_BELOW_MINIMUM", `stake ${stake} is below the minimum party stake ${min}`, {
+        minimum: min.toString(),
+        given: stake.toString(),
+      });
+    }
+    return { value: stake };
+  },
+});

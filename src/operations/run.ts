@@ -1,0 +1,59 @@
+import type { z } from "zod";
+import type { CacheStatus } from "../cache/cache.js";
+import { wrapChainError } from "../errors/chain.js";
+import { type Ctx, HttpResult, type Operation, type RequestInfo } from "./operation.js";
+import { validationError } from "./schemas.js";
+
+export interface OperationResult {
+  body: unknown;
+  status: number;
+  headers: Record<string, string>;
+  cache?: { status: CacheStatus; maxAge: number };
+}
+
+/**
+ * Runs one operation for any front end: validate, read through the cache or call the handler,
+ * invalidate what a write makes stale. Every failure leaves as a DocketError.
+ */
+export async function runOperation(op: Operation, raw: unknown, ctx: Ctx, req: RequestInfo): Promise<OperationResult> {
+  const parsed = op.input.safeParse(raw ?? {});
+  if (!parsed.success) throw validationError(parsed.error, raw);
+  const input = parsed.data as z.output<typeof op.input>;
+  try {
+    if (op.cache) {
+      const policy = op.cache;
+      let ttl: number | undefined;
+      const cached = await ctx.cache.wrap(
+        policy.key(input),
+        (v) => ttl ?? policy.ttl(v),
+        async () => {
+          const r = unwrap(await op.handler(input, ctx, req));
+          ttl = r.ttl;
+          return r.body;
+        },
+      );
+      return { body: cached.value, status: 200, headers: {}, cache: { status: cached.status, maxAge: cached.maxAge } };
+    }
+    const { body, status, headers, invalidate } = unwrap(await op.handler(input, ctx, req));
+    if (op.kind === "write" && status < 300) {
+      await ctx.cache.invalidate([...(op.invalidates?.(input, body) ?? []), ...invalidate]);
+    }
+    return { body, status, headers };
+  } catch (err) {
+    throw wrapChainError(err, { operation: op.name });
+  }
+}
+
+function unwrap(r: unknown) {
+  if (r instanceof HttpResult) {
+    const o = r.opts;
+    return {
+      body: r.body as unknown,
+      status: o.status ?? 200,
+      headers: o.headers ?? {},
+      ttl: o.ttl,
+      invalidate: o.invalidate ?? [],
+    };
+  }
+  return { body: r, status: 200, headers: {} as Record<string, string>, ttl: undefined, invalidate: [] as string[] };
+}

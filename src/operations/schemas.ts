@@ -1,0 +1,106 @@
+import { getAddress, isAddress } from "viem";
+import { z } from "zod";
+import { DocketError, type ErrorCode } from "../errors/errors.js";
+
+export const ADDRESS_PATTERN = "^0x[0-9a-fA-F]{40}$";
+export const AMOUNT_PATTERN = "^[0-9]{1,78}$";
+export const TX_HASH_PATTERN = "^0x[0-9a-fA-F]{64}$";
+
+/** An account or contract address; mixed case must carry a valid EIP-55 checksum. Output is checksummed. */
+export const address = (description: string) =>
+  z
+    .string()
+    .max(42)
+    .regex(new RegExp(ADDRESS_PATTERN), { error: "must be a 0x-prefixed 20-byte hex address" })
+    .refine((s) => isAddress(s, { strict: true }), {
+      error: "address checksum is wrong (use all lowercase or the EIP-55 checksummed form)",
+      params: { docketCode: "INVALID_ADDRESS" },
+    })
+    .transform((s) => getAddress(s))
+    .describe(description)
+    .meta({ example: "0x70997970C51812dc3A010C7d01b50e0d17dc79C8" });
+
+/** A wei amount: a decimal integer string (JSON numbers cannot hold uint256). */
+export const amount = (description: string) =>
+  z
+    .string()
+    .max(78)
+    .regex(new RegExp(AMOUNT_PATTERN), { error: 'must be a decimal integer string in wei, e.g. "100000000000000000"' })
+    .refine((s) => BigInt(s) < 2n ** 256n, {
+      error: "amount does not fit in uint256",
+      params: { docketCode: "INVALID_INPUT" },
+    })
+    .describe(description)
+    .meta({ example: "100000000000000000" });
+
+export const txHash = (description: string) =>
+  z
+    .string()
+    .max(66)
+    .regex(new RegExp(TX_HASH_PATTERN), { error: "must be a 0x-prefixed 32-byte hex transaction hash" })
+    .describe(description);
+
+/** The optional signer every write accepts: when given, the call is simulated as that account first. */
+export const from = address(
+  "Optional: the address that will sign. When given, docket simulates the call as this account first and answers CONTRACT_REVERT with the contract's reason instead of a transaction that would fail.",
+).optional();
+
+/** Output shape of every write. */
+export const unsignedTxResponse = z.object({
+  unsigned_tx: z.object({
+    to: z.string().describe("Contract address"),
+    value: z.string().describe("Wei to send, decimal string"),
+    data: z.string().describe("Call data, 0x-prefixed hex"),
+    chainId: z.number().int().describe("Chain to sign for"),
+  }),
+  instructions: z.string().describe("How to sign and broadcast it with your own wallet"),
+});
+
+export const paginationInput = {
+  limit: z.number().int().min(1).max(100).default(20).describe("Page size, 1 to 100 (default 20)"),
+  offset: z.number().int().min(0).max(1_000_000_000).default(0).describe("Items to skip (default 0)"),
+};
+
+function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
+  let v: unknown = input;
+  for (const k of path) {
+    if (v === null || typeof v !== "object") return undefined;
+    v = (v as Record<PropertyKey, unknown>)[k];
+  }
+  return v;
+}
+
+/**
+ * Maps zod issues to the documented codes: a missing required field is 400 MISSING_FIELD; a
+ * malformed address 400 INVALID_ADDRESS; a malformed amount 400 INVALID_INPUT; a present field of
+ * the wrong type or breaking a constraint 422 VALIDATION_ERROR.
+ */
+export function validationError(err: z.ZodError, input: unknown): DocketError {
+  const issues = err.issues.map((i) => {
+    const field = i.path.map(String).join(".") || "(body)";
+    let code: ErrorCode = "VALIDATION_ERROR";
+    const value = valueAt(input, i.path);
+    if (i.code === "invalid_type" && value === undefined) code = "MISSING_FIELD";
+    else if (i.code === "invalid_format" && "pattern" in i && i.pattern === `/${ADDRESS_PATTERN}/`)
+      code = "INVALID_ADDRESS";
+    else if (i.code === "invalid_format" && "pattern" in i && i.pattern === `/${AMOUNT_PATTERN}/`)
+      code = "INVALID_INPUT";
+    else if (i.code === "invalid_format" && "pattern" in i && i.pattern === `/${TX_HASH_PATTERN}/`)
+      code = "INVALID_INPUT";
+    else if (i.code === "custom" && i.params?.docketCode) code = i.params.docketCode as ErrorCode;
+    return { field, code, message: i.message };
+  });
+  // One issue per field (the first), then the most basic problem first: missing, malformed, the rest.
+  for (let k = issues.length - 1; k >= 0; k--) {
+    const f = (issues[k] as { field: string }).field;
+    if (issues.findIndex((x) => x.field === f) !== k) issues.splice(k, 1);
+  }
+  const rank: ErrorCode[] = ["MISSING_FIELD", "INVALID_ADDRESS", "INVALID_INPUT", "VALIDATION_ERROR"];
+  issues.sort((a, b) => rank.indexOf(a.code) - rank.indexOf(b.code));
+  const first = issues[0] ?? { field: "(body)", code: "VALIDATION_ERROR" as ErrorCode, message: "invalid input" };
+  const lead =
+    first.code === "MISSING_FIELD"
+      ? `missing required field '${first.field}'`
+      : `invalid '${first.field}': ${first.message}`;
+  return new DocketError(first.code, lead, { issues });
+}
