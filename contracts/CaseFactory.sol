@@ -162,8 +162,9 @@ contract CaseFactory is ICaseFactory {
     /// @notice A page of case addresses in filing order, with the total.
     function getCases(uint256 offset, uint256 limit) external view returns (uint256 total, address[] memory page) {
         total = cases.length;
-        uint256 end = offset + limit > total ? total : offset + limit;
-        uint256 n = offset >= end ? 0 : end - offset;
+        // Written so that no offset or limit can overflow: a huge limit means "to the end".
+        uint256 n = offset >= total ? 0 : total - offset;
+        if (limit < n) n = limit;
         page = new address[](n);
         for (uint256 i = 0; i < n; i++) {
             page[i] = cases[offset + i];

@@ -309,8 +309,9 @@ contract CourtRegistry is ICourtRegistry {
     /// @notice A page of agents in registration order, with the total.
     function getAgents(uint256 offset, uint256 limit) external view returns (uint256 total, AgentView[] memory page) {
         total = agentList.length;
-        uint256 end = offset + limit > total ? total : offset + limit;
-        uint256 n = offset >= end ? 0 : end - offset;
+        // Written so that no offset or limit can overflow: a huge limit means "to the end".
+        uint256 n = offset >= total ? 0 : total - offset;
+        if (limit < n) n = limit;
         page = new AgentView[](n);
         for (uint256 i = 0; i < n; i++) {
             page[i] = getAgent(agentList[offset + i]);
@@ -371,7 +372,10 @@ contract CourtRegistry is ICourtRegistry {
     }
 
     function _leavePool(address judge) private {
-        uint256 idx = judgeIndexPlusOne[judge] - 1;
+        uint256 idxPlusOne = judgeIndexPlusOne[judge];
+        // Already out: a judge who unstaked can hold stake again, a reward credited at a later settle.
+        if (idxPlusOne == 0) return;
+        uint256 idx = idxPlusOne - 1;
         address last = judgeList[judgeList.length - 1];
         judgeList[idx] = last;
         judgeIndexPlusOne[last] = idx + 1;

@@ -93,6 +93,10 @@ contract DisputeCase {
     uint8 private reasonCode;
     /// @dev The round-1 loser, who alone may appeal.
     address private firstRoundLoser;
+    /// @dev Block entropy captured when the case became ready for a draw (respond, appeal). The
+    /// draw depends on it and the keeper's seed only, so a wallet's gas estimate runs the same draw
+    /// as the mined transaction.
+    bytes32 private drawEntropy;
 
     mapping(uint8 => address[]) private panel;
     mapping(uint8 => mapping(address => uint8)) private votes;
@@ -151,6 +155,7 @@ contract DisputeCase {
         if (block.timestamp > responseDeadline) revert ResponseWindowClosed(responseDeadline);
         if (msg.value < terms.minPartyStake) revert StakeBelowMinimum(terms.minPartyStake, msg.value);
         defendantStake = msg.value;
+        _captureEntropy();
         // Judges must be drawn and must vote within one deliberation period from here.
         deliberationDeadline = uint64(block.timestamp) + terms.deliberationPeriod;
         emit Responded(msg.sender, msg.value);
@@ -197,6 +202,7 @@ contract DisputeCase {
         resolvedAt = 0;
         reasonCode = 0;
         deliberationDeadline = uint64(block.timestamp) + terms.deliberationPeriod;
+        _captureEntropy();
         emit Appealed(msg.sender, msg.value);
         _moveTo(CaseState.Appealed);
     }
@@ -242,8 +248,8 @@ contract DisputeCase {
 
     /// @notice Draws a panel at random from the eligible judges: never a party, never twice,
     /// never a judge of the first round on appeal.
-    /// @dev The seed is mixed with prevrandao and the last block hash; see the README on what a
-    /// keeper can and cannot influence.
+    /// @dev The seed is mixed with the entropy captured when the case became ready for a draw; see
+    /// the README on what a keeper can and cannot influence.
     function drawJudges(uint256 seed) external {
         if (msg.sender != factory) revert OnlyFactory();
         _requireAwaitingPanel();
@@ -252,9 +258,7 @@ contract DisputeCase {
         address[] memory chosen = new address[](size);
         uint256 got = 0;
         uint256 remaining = pool.length;
-        uint256 rnd = uint256(
-            keccak256(abi.encode(block.prevrandao, blockhash(block.number - 1), seed, address(this), round))
-        );
+        uint256 rnd = uint256(keccak256(abi.encode(drawEntropy, seed)));
         while (got < size && remaining > 0) {
             uint256 idx = rnd % remaining;
             rnd = uint256(keccak256(abi.encode(rnd)));
@@ -391,6 +395,10 @@ contract DisputeCase {
     }
 
     // ---------------------------------------------------------------- internal
+
+    function _captureEntropy() private {
+        drawEntropy = keccak256(abi.encode(block.prevrandao, blockhash(block.number - 1), address(this), round));
+    }
 
     function _panelSize() private view returns (uint256) {
         return round == 1 ? PANEL_SIZE : APPEAL_PANEL_SIZE;

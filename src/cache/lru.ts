@@ -6,13 +6,17 @@ export class LruStore implements CacheStore {
   private readonly lru: LRUCache<string, CacheEntry>;
   private readonly holds = new Map<string, number>();
 
-  constructor(maxEntries: number) {
+  /** `now` lets tests drive time; it must be the same clock the Cache uses. */
+  constructor(
+    maxEntries: number,
+    private readonly now: () => number = Date.now,
+  ) {
     this.lru = new LRUCache<string, CacheEntry>({ max: maxEntries });
   }
 
   async get(key: string): Promise<CacheEntry | undefined> {
     const e = this.lru.get(key);
-    if (e && e.expiresAt <= Date.now()) {
+    if (e && e.expiresAt <= this.now()) {
       this.lru.delete(key);
       return undefined;
     }
@@ -20,7 +24,8 @@ export class LruStore implements CacheStore {
   }
 
   async set(key: string, entry: CacheEntry): Promise<void> {
-    this.lru.set(key, entry, { ttl: Math.max(1, entry.expiresAt - Date.now()) });
+    // Expiry is checked on read against our clock; the LRU bound keeps memory flat.
+    this.lru.set(key, entry);
   }
 
   async delete(patterns: string[]): Promise<void> {
@@ -34,7 +39,7 @@ export class LruStore implements CacheStore {
   }
 
   async hold(patterns: string[], until: number): Promise<void> {
-    const now = Date.now();
+    const now = this.now();
     for (const [p, t] of this.holds) if (t <= now) this.holds.delete(p);
     for (const p of patterns) this.holds.set(p, Math.max(until, this.holds.get(p) ?? 0));
   }

@@ -60,7 +60,10 @@ export class Actor {
 
   async mined(hash: Hex): Promise<TransactionReceipt> {
     const receipt = await this.reader.waitForTransactionReceipt({ hash, pollingInterval: 20 });
-    if (receipt.status !== "success") throw new Error(`transaction ${hash} reverted`);
+    if (receipt.status !== "success") {
+      const tx = await this.reader.getTransaction({ hash });
+      throw new Error(`transaction ${hash} reverted (gas used ${receipt.gasUsed} of ${tx.gas})`);
+    }
     return receipt;
   }
 }

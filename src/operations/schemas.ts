@@ -26,7 +26,8 @@ export const amount = (description: string) =>
     .string()
     .max(78)
     .regex(new RegExp(AMOUNT_PATTERN), { error: 'must be a decimal integer string in wei, e.g. "100000000000000000"' })
-    .refine((s) => BigInt(s) < 2n ** 256n, {
+    // zod runs refinements even after the regex fails: only judge what the regex accepted.
+    .refine((s) => !/^[0-9]{1,78}$/.test(s) || BigInt(s) < 2n ** 256n, {
       error: "amount does not fit in uint256",
       params: { docketCode: "INVALID_INPUT" },
     })

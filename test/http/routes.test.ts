@@ -1,0 +1,118 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { operations } from "../../src/operations/registry.js";
+import { TestDocket } from "../support/docket.js";
+
+/** Every operation's route answers its happy path with a body its own output schema accepts. */
+describe("every route, happy path", () => {
+  let t: TestDocket;
+  let inputs: Record<string, { path: string; body?: Record<string, unknown> }>;
+
+  beforeAll(async () => {
+    t = await TestDocket.start();
+    const at = (label: string) => t.devnet.seed?.cases.find((c) => c.label === label)?.address as string;
+    const summoned = at("summoned");
+    const active = at("active");
+    const deliberating = at("deliberating, one vote cast");
+    const resolved = at("resolved, appeal window open");
+    const judge = t.address(7);
+    const pool = await (await fetch(`${t.url}/judges/pool`)).json();
+    const idle = pool.judges.find((j: { activeCases: number }) => j.activeCases === 0).address as string;
+    const eligible = pool.judges
+      .filter((j: { eligible: boolean }) => j.eligible)
+      .map((j: { address: string }) => j.address);
+    inputs = {
+      get_health: { path: "/health" },
+      list_cases: { path: "/cases?limit=5&offset=2" },
+      get_case: { path: `/cases/${deliberating}` },
+      get_case_evidence: { path: `/cases/${active}/evidence` },
+      list_pending_cases: { path: "/validate/pending" },
+      get_validator_stats: { path: `/validate/stats/${judge}` },
+      get_stats_overview: { path: "/stats/overview" },
+      discover_agents: { path: "/agent/discover" },
+      get_agent: { path: `/agent/${t.address(1)}` },
+      get_judge_pool: { path: "/judges/pool" },
+      get_judge_stake: { path: `/judges/stake/${judge}` },
+      respond_to_case: { path: `/cases/${summoned}/respond`, body: { from: t.address(1) } },
+      submit_evidence: { path: `/cases/${active}/evidence`, body: { evidenceIpfsHash: "bafy-x", from: t.address(4) } },
+      vote_on_case: { path: `/cases/${deliberating}/vote`, body: { plaintiff_wins: true } },
+      resolve_after_deadline: { path: `/cases/${deliberating}/resolve-timeout`, body: {} },
+      trigger_default: { path: `/cases/${summoned}/trigger-default`, body: {} },
+      file_appeal: { path: `/cases/${resolved}/appeal`, body: { from: t.address(1) } },
+      settle_case: { path: `/cases/${resolved}/settle`, body: {} },
+      assign_judges: {
+        path: `/cases/${active}/assign-judges`,
+        body: { judges: eligible.slice(0, 3), from: t.address(0) },
+      },
+      assign_judges_random: { path: `/cases/${active}/assign-judges-random`, body: { from: t.address(0) } },
+      stake_as_judge: { path: "/judges/stake", body: { address: t.address(16), amount: "100000000000000000" } },
+      unstake_judge: { path: "/judges/unstake", body: { address: idle } },
+      self_register_agent: { path: "/agent/self-register", body: { address: t.address(18), name: "x" } },
+    };
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it("covers every operation in the registry", () => {
+    expect(Object.keys(inputs).sort()).toEqual(operations.map((o) => o.name).sort());
+  });
+
+  for (const op of operations) {
+    it(`${op.http.method} ${op.http.path} (${op.name})`, async () => {
+      const input = inputs[op.name];
+      if (!input) throw new Error(`no input for ${op.name}`);
+      const r = op.http.method === "GET" ? await t.get(input.path) : await t.post(input.path, input.body ?? {});
+      expect(r.status, JSON.stringify(r.body)).toBe(200);
+      const parsed = op.output.safeParse(r.body);
+      expect(parsed.success, JSON.stringify(parsed.error?.issues)).toBe(true);
+      if (op.kind === "write") {
+        expect(r.body.unsigned_tx.chainId).toBe(31337);
+        expect(r.body.unsigned_tx.data).toMatch(/^0x[0-9a-f]+$/);
+        expect(r.body.unsigned_tx.value).toMatch(/^\d+$/);
+      }
+    });
+  }
+
+  it("a Case has exactly the 18 fields of interface.md 2.3", async () => {
+    const r = await t.get(`/cases/${inputs.get_case?.path.split("/")[2]}`);
+    expect(Object.keys(r.body)).toEqual(["case"]);
+    expect(Object.keys(r.body.case).sort()).toEqual(
+      [
+        "address",
+        "state",
+        "stateIndex",
+        "plaintiff",
+        "defendant",
+        "claimDescription",
+        "plaintiffStake",
+        "defendantStake",
+        "evidenceIpfsHash",
+        "judges",
+        "votesForPlaintiff",
+        "votesForDefendant",
+        "filedAt",
+        "resolvedAt",
+        "outcome",
+        "verdictReason",
+        "appealWindowOpen",
+        "appealUsed",
+      ].sort(),
+    );
+  });
+
+  it("serves OpenAPI 3.1 with every operation, and /docs", async () => {
+    const doc = await t.get("/openapi.json");
+    expect(doc.body.openapi).toBe("3.1.0");
+    const ids = Object.values(doc.body.paths as Record<string, Record<string, { operationId: string }>>).flatMap((p) =>
+      Object.values(p).map((o) => o.operationId),
+    );
+    expect(ids.sort()).toEqual(operations.map((o) => o.name).sort());
+    expect(
+      doc.body.paths["/cases/{address}/vote"].post.requestBody.content["application/json"].schema.required,
+    ).toEqual(["plaintiff_wins"]);
+    const page = await fetch(`${t.url}/docs/`);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain("swagger-ui");
+    expect((await fetch(`${t.url}/docs/swagger-ui-bundle.js`)).status).toBe(200);
+  });
+});

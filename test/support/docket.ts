@@ -1,0 +1,92 @@
+import { type Address, type Hex, keccak256, parseEventLogs, toHex } from "viem";
+import { caseFactoryAbi } from "../../src/chain/abi/generated.js";
+import { Actor } from "../../src/chain/actor.js";
+import { loadConfig } from "../../src/config.js";
+import { type Docket, startServer } from "../../src/server.js";
+
+export interface Api {
+  status: number;
+  headers: Headers;
+  // biome-ignore lint/suspicious/noExplicitAny: test responses are checked field by field
+  body: any;
+}
+
+/** A docket on its own seeded dev chain, with helpers to call it and to sign as dev accounts. */
+export class TestDocket {
+  private constructor(readonly docket: Docket) {}
+
+  static async start(env: Record<string, string> = {}): Promise<TestDocket> {
+    return new TestDocket(await startServer(loadConfig({ PORT: "0", LOG_LEVEL: "silent", ...env })));
+  }
+
+  get url(): string {
+    return this.docket.url;
+  }
+  get court() {
+    return this.docket.ctx.court;
+  }
+  get devnet() {
+    const d = this.court.devnet;
+    if (!d) throw new Error("not on the dev chain");
+    return d;
+  }
+
+  address(index: number): Address {
+    return (this.devnet.accounts[index] as { address: Address }).address;
+  }
+
+  actor(index: number): Actor {
+    const a = this.devnet.accounts[index];
+    if (!a) throw new Error(`no dev account ${index}`);
+    return new Actor(a.account, this.court.chain, this.court.reader);
+  }
+
+  async get(path: string): Promise<Api> {
+    const res = await fetch(`${this.url}${path}`);
+    return { status: res.status, headers: res.headers, body: await res.json() };
+  }
+
+  async post(path: string, body: unknown, headers: Record<string, string> = {}): Promise<Api> {
+    const res = await fetch(`${this.url}${path}`, {
+      method: "POST",
+      headers: { "content-type": "application/json", ...headers },
+      body: typeof body === "string" ? body : JSON.stringify(body),
+    });
+    return { status: res.status, headers: res.headers, body: await res.json() };
+  }
+
+  /** POSTs a write, expects an unsigned transaction, signs it as `signer` and waits for it to be mined. */
+  async write(path: string, body: Record<string, unknown>, signer: number) {
+    const r = await this.post(path, body);
+    if (r.status !== 200) throw new Error(`${path} answered ${r.status}: ${JSON.stringify(r.body)}`);
+    const tx = r.body.unsigned_tx as { to: Address; value: string; data: Hex; chainId: number };
+    if (tx.chainId !== this.court.chainId) throw new Error("unsigned_tx is for another chain");
+    return this.actor(signer).send(tx);
+  }
+
+  /** Files a case straight on chain: pays the filing fee, then files with the payment's hash. */
+  async fileOnChain(plaintiff: number, defendant: number, claim = `claim ${Date.now()} ${Math.random()}`) {
+    const { factory } = this.court;
+    const params = await this.court.reader.readContract({
+      address: factory,
+      abi: caseFactoryAbi,
+      functionName: "getParams",
+    });
+    const p = this.actor(plaintiff);
+    const payment = await p.send({ to: params.feeRecipient, value: params.filingFee });
+    const receipt = await p.write({
+      address: factory,
+      abi: caseFactoryAbi,
+      functionName: "fileCase",
+      args: [this.address(defendant), claim, `bafk${keccak256(toHex(claim)).slice(2, 40)}`, payment.transactionHash],
+      value: params.terms.minPartyStake,
+    });
+    const [filed] = parseEventLogs({ abi: caseFactoryAbi, eventName: "CaseFiled", logs: receipt.logs });
+    if (!filed) throw new Error("no CaseFiled");
+    return filed.args.caseAddr;
+  }
+
+  async close(): Promise<void> {
+    await this.docket.close();
+  }
+}
