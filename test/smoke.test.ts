@@ -1,20 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadConfig } from "../src/config.js";
-import { type Docket, startServer } from "../src/server.js";
+import { TestDocket } from "./support/docket.js";
 
 describe("npm start's server on the seeded dev chain", () => {
-  let docket: Docket;
+  let t: TestDocket;
   beforeAll(async () => {
-    docket = await startServer(loadConfig({ PORT: "0", LOG_LEVEL: "silent" }));
+    t = await TestDocket.start();
   });
   afterAll(async () => {
-    await docket?.close();
+    await t?.close();
   });
 
   it("reports health with chain id, contracts, minimums and the dev chain's RPC URL", async () => {
-    const res = await fetch(`${docket.url}/health`);
-    expect(res.status).toBe(200);
-    const body = await res.json();
+    const { status, body } = await t.get("/health");
+    expect(status).toBe(200);
     expect(body.status).toBe("ok");
     expect(body.chainId).toBe(31337);
     expect(body.rpcUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
@@ -22,11 +20,9 @@ describe("npm start's server on the seeded dev chain", () => {
   });
 
   it("lists the seeded cases in every demo state", async () => {
-    const list = await (await fetch(`${docket.url}/cases?limit=20&offset=0`)).json();
+    const list = (await t.get("/cases?limit=20&offset=0")).body;
     expect(list).toMatchObject({ total: 8, offset: 0, limit: 20 });
-    const states = await Promise.all(
-      list.cases.map(async (a: string) => (await (await fetch(`${docket.url}/cases/${a}`)).json()).case.state),
-    );
+    const states = await Promise.all(list.cases.map(async (a: string) => (await t.get(`/cases/${a}`)).body.case.state));
     expect(new Set(states)).toEqual(
       new Set(["Summoned", "Active", "Deliberating", "Resolved", "Defaulted", "Dismissed", "Appealed"]),
     );

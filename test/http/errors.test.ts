@@ -134,7 +134,7 @@ describe("errors: the envelope, the codes and the six rules", () => {
       body: "plaintiff_wins=true",
     });
     expect(res.status).toBe(415);
-    expectEnvelope(await res.json(), "UNSUPPORTED_MEDIA_TYPE");
+    expectEnvelope((await res.json()) as never, "UNSUPPORTED_MEDIA_TYPE");
   });
 
   it("unknown routes are 404 NOT_FOUND and wrong methods 405 with Allow", async () => {
@@ -144,7 +144,7 @@ describe("errors: the envelope, the codes and the six rules", () => {
     const m = await fetch(`${t.url}/cases/${deliberating}/vote`);
     expect(m.status).toBe(405);
     expect(m.headers.get("allow")).toBe("POST");
-    expectEnvelope(await m.json(), "METHOD_NOT_ALLOWED");
+    expectEnvelope((await m.json()) as never, "METHOD_NOT_ALLOWED");
     const del = await fetch(`${t.url}/cases`, { method: "DELETE" });
     expect(del.status).toBe(405);
   });

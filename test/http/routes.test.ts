@@ -15,7 +15,7 @@ describe("every route, happy path", () => {
     const deliberating = at("deliberating, one vote cast");
     const resolved = at("resolved, appeal window open");
     const judge = t.address(7);
-    const pool = await (await fetch(`${t.url}/judges/pool`)).json();
+    const pool = (await t.get("/judges/pool")).body;
     const idle = pool.judges.find((j: { activeCases: number }) => j.activeCases === 0).address as string;
     const eligible = pool.judges
       .filter((j: { eligible: boolean }) => j.eligible)
