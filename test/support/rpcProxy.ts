@@ -1,0 +1,220 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo, Socket } from "node:net";
+
+/**
+ * A JSON-RPC proxy for tests and benchmarks: a real HTTP server on 127.0.0.1 that forwards every
+ * request to an upstream node (the anvil dev chain), counts what passes through and can be told to
+ * misbehave.
+ *
+ *   const proxy = await startRpcProxy(devnet.rpcUrl);
+ *   // point docket at proxy.url (RPC_URL), then:
+ *   proxy.reset();
+ *   await fetch(`${docket.url}/cases/${addr}`);
+ *   expect(proxy.count).toBeLessThanOrEqual(2);
+ *   proxy.setLatency(20);                      // benchmarks: 20 ms per HTTP round trip
+ *   proxy.setFault("error", { methods: ["eth_call"] });
+ *   proxy.setFault("none");
+ *
+ * Counting: `count` is JSON-RPC requests, not HTTP requests (a batch array counts each element);
+ * `byMethod` tallies them per method and `calls` keeps them in arrival order. Requests are counted
+ * when they arrive, whatever the fault mode, except in "down", where nothing arrives.
+ *
+ * Faults (`setFault`):
+ * - "none": forward to upstream (the default).
+ * - "down": the port refuses connections (the listener closes, open connections are cut); with
+ *   `{ status: 503 }` it stays up and answers every request 503 instead.
+ * - "timeout": accepts the request and never answers (until the fault is cleared or the proxy closes).
+ * - "garbage": answers 200 with a body that is not JSON.
+ * - "error": answers each JSON-RPC request with a JSON-RPC error object (`code`, `message`).
+ * `methods` limits a fault to HTTP requests carrying one of those methods; others pass through.
+ * ("down" as refusal cannot look at methods: it applies to everything.)
+ *
+ * Latency (`setLatency(ms)`) delays each HTTP request before it is answered or forwarded; a batch
+ * is one round trip and pays it once.
+ */
+
+export type FaultMode = "none" | "down" | "timeout" | "garbage" | "error";
+
+export interface FaultOptions {
+  /** Only HTTP requests carrying one of these JSON-RPC methods are faulted. */
+  methods?: string[];
+  /** "down": answer with this HTTP status instead of refusing connections (e.g. 503). */
+  status?: number;
+  /** "error": the JSON-RPC error code and message (default -32603, internal error, "injected fault"). */
+  code?: number;
+  message?: string;
+}
+
+export interface RpcCall {
+  method: string;
+  params: unknown;
+}
+
+export interface RpcProxy {
+  /** http://127.0.0.1:<port>, stable for the proxy's life (also across "down"). */
+  readonly url: string;
+  readonly upstream: string;
+  /** JSON-RPC requests received since the last reset (a batch counts each element). */
+  readonly count: number;
+  /** HTTP requests received since the last reset. */
+  readonly httpRequests: number;
+  /** JSON-RPC requests per method since the last reset. */
+  readonly byMethod: Record<string, number>;
+  /** Every JSON-RPC request since the last reset, in arrival order. */
+  readonly calls: readonly RpcCall[];
+  /** Zeroes the counters (latency and fault stay as they are). */
+  reset(): void;
+  setLatency(ms: number): void;
+  setFault(mode: FaultMode, opts?: FaultOptions): Promise<void>;
+  close(): Promise<void>;
+}
+
+const INVALID = "<invalid json>";
+
+/** Starts the proxy on 127.0.0.1 (port 0 = any free port) in front of `upstream`. */
+export async function startRpcProxy(upstream: string, opts: { port?: number } = {}): Promise<RpcProxy> {
+  let calls: RpcCall[] = [];
+  let byMethod: Record<string, number> = {};
+  let httpRequests = 0;
+  let latencyMs = 0;
+  let fault: { mode: FaultMode; opts: FaultOptions } = { mode: "none", opts: {} };
+  let closed = false;
+  const sockets = new Set<Socket>();
+  /** Requests held by "timeout"; answered with 504 when the fault is cleared, cut on close. */
+  const hanging = new Set<ServerResponse>();
+
+  const server: Server = createServer((req, res) => {
+    handle(req, res).catch((err: Error) => {
+      if (!res.headersSent) res.writeHead(502, { "content-type": "text/plain" });
+      res.end(`rpc proxy: ${err.message}`);
+    });
+  });
+  server.keepAliveTimeout = 1_000;
+  server.on("connection", (s) => {
+    sockets.add(s);
+    s.once("close", () => sockets.delete(s));
+  });
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const chunks: Buffer[] = [];
+    for await (const c of req) chunks.push(c as Buffer);
+    const body = Buffer.concat(chunks).toString("utf8");
+    httpRequests++;
+    const parsed = parse(body);
+    for (const c of parsed.calls) {
+      calls.push(c);
+      byMethod[c.method] = (byMethod[c.method] ?? 0) + 1;
+    }
+    if (latencyMs > 0) await new Promise((r) => setTimeout(r, latencyMs));
+
+    const { mode, opts: f } = fault;
+    const applies = mode !== "none" && (!f.methods || parsed.calls.some((c) => f.methods?.includes(c.method)));
+    if (applies) {
+      if (mode === "down") {
+        // A request that slipped in as the listener closed: cut it, as a dead node would.
+        if (f.status === undefined) return void req.socket.destroy();
+        return send(res, f.status, `rpc proxy: injected ${f.status}`, "text/plain");
+      }
+      if (mode === "timeout") {
+        hanging.add(res);
+        res.once("close", () => hanging.delete(res));
+        return;
+      }
+      if (mode === "garbage") return send(res, 200, "<html>not json", "application/json");
+      if (mode === "error") {
+        const error = { code: f.code ?? -32603, message: f.message ?? "injected fault" };
+        const answers = parsed.ids.map((id) => ({ jsonrpc: "2.0", id, error }));
+        return send(res, 200, JSON.stringify(parsed.batch ? answers : answers[0]), "application/json");
+      }
+    }
+
+    const up = await fetch(upstream, {
+      method: "POST",
+      headers: { "content-type": req.headers["content-type"] ?? "application/json" },
+      body,
+    });
+    send(res, up.status, await up.text(), up.headers.get("content-type") ?? "application/json");
+  }
+
+  const listen = (port: number) =>
+    new Promise<void>((resolve, reject) => {
+      server.once("error", reject);
+      server.listen(port, "127.0.0.1", () => {
+        server.off("error", reject);
+        resolve();
+      });
+    });
+  const unlisten = () =>
+    new Promise<void>((resolve) => {
+      if (!server.listening) return resolve();
+      server.close(() => resolve());
+      for (const s of sockets) s.destroy();
+    });
+
+  await listen(opts.port ?? 0);
+  const port = (server.address() as AddressInfo).port;
+
+  return {
+    url: `http://127.0.0.1:${port}`,
+    upstream,
+    get count() {
+      return calls.length;
+    },
+    get httpRequests() {
+      return httpRequests;
+    },
+    get byMethod() {
+      return { ...byMethod };
+    },
+    get calls() {
+      return calls;
+    },
+    reset() {
+      calls = [];
+      byMethod = {};
+      httpRequests = 0;
+    },
+    setLatency(ms: number) {
+      latencyMs = Math.max(0, ms);
+    },
+    async setFault(mode: FaultMode, o: FaultOptions = {}) {
+      const wasRefusing = fault.mode === "down" && fault.opts.status === undefined;
+      fault = { mode, opts: o };
+      const refusing = mode === "down" && o.status === undefined;
+      if (mode !== "timeout") {
+        for (const res of hanging) send(res, 504, "rpc proxy: timeout fault cleared", "text/plain");
+      }
+      if (refusing && !wasRefusing) await unlisten();
+      if (!refusing && wasRefusing && !closed) await listen(port);
+    },
+    async close() {
+      closed = true;
+      for (const res of hanging) res.destroy();
+      await unlisten();
+    },
+  };
+}
+
+function send(res: ServerResponse, status: number, body: string, type: string): void {
+  if (res.writableEnded || res.destroyed) return;
+  res.writeHead(status, { "content-type": type, "content-length": Buffer.byteLength(body) });
+  res.end(body);
+}
+
+/** The JSON-RPC requests in a body: one object, or a batch array counting each element. */
+function parse(body: string): { calls: RpcCall[]; ids: unknown[]; batch: boolean } {
+  let json: unknown;
+  try {
+    json = JSON.parse(body);
+  } catch {
+    return { calls: [{ method: INVALID, params: body }], ids: [null], batch: false };
+  }
+  const batch = Array.isArray(json);
+  const items = batch ? (json as unknown[]) : [json];
+  const calls = items.map((it) => {
+    const o = (it ?? {}) as { method?: unknown; params?: unknown };
+    return { method: typeof o.method === "string" ? o.method : INVALID, params: o.params };
+  });
+  const ids = items.map((it) => ((it ?? {}) as { id?: unknown }).id ?? null);
+  return { calls, ids, batch };
+}
