@@ -36,6 +36,8 @@ export function matches(pattern: string, key: string): boolean {
  */
 export class Cache {
   private readonly inflight = new Map<string, Promise<Cached<unknown>>>();
+  /** Bumped by every invalidation: a load that overlapped one may have read the old state. */
+  private epoch = 0;
 
   constructor(
     readonly store: CacheStore,
@@ -64,17 +66,24 @@ export class Cache {
   }
 
   private async fill<T>(key: string, ttlSeconds: (value: T) => number, load: () => Promise<T>): Promise<Cached<T>> {
+    const epoch = this.epoch;
     const value = await load();
     const ttl = Math.max(0, Math.floor(ttlSeconds(value)));
-    if (ttl === 0 || (await this.store.heldUntil(key)) > this.now()) return { value, status: "MISS", maxAge: 0 };
+    if (ttl === 0 || epoch !== this.epoch || (await this.store.heldUntil(key)) > this.now()) {
+      return { value, status: "MISS", maxAge: 0 };
+    }
     await this.store.set(key, { value, expiresAt: this.now() + ttl * 1000 });
     return { value, status: "MISS", maxAge: ttl };
   }
 
-  /** Drops the given keys (a trailing `*` matches a prefix) and holds them for the write's settling time. */
-  async invalidate(patterns: string[]): Promise<void> {
+  /**
+   * Drops the given keys (a trailing `*` matches a prefix). A write being built also holds them for
+   * its settling time; a change already mined (seen by the event follower) does not need to.
+   */
+  async invalidate(patterns: string[], opts: { hold?: boolean } = {}): Promise<void> {
     if (patterns.length === 0) return;
-    await this.store.hold(patterns, this.now() + this.opts.holdMs);
+    this.epoch++;
+    if (opts.hold ?? true) await this.store.hold(patterns, this.now() + this.opts.holdMs);
     await this.store.delete(patterns);
   }
 

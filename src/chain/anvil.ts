@@ -104,6 +104,8 @@ export async function startAnvil(opts: { port?: number; accounts?: number } = {}
   const stop = async () => {
     if (child.exitCode !== null || child.signalCode !== null) return;
     const exited = new Promise<void>((r) => child.once("exit", () => r()));
+    // Keep the event loop alive until it is gone (the child is unref'd while it runs).
+    child.ref();
     killGroup(child);
     await exited;
   };

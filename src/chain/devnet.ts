@@ -42,6 +42,11 @@ export async function startDevnet(opts: DevnetOptions = {}): Promise<Devnet> {
     const chain = makeChain(DEV_CHAIN_ID, anvil.rpcUrl);
     const reader = makePublicClient(chain);
     await installMulticall3(reader);
+    // Each block one second after the last: anvil would otherwise mine many blocks in the same
+    // second, and a gas estimate made in that second would not match the block the transaction
+    // lands in (a deadline written back unchanged costs less than a new one).
+    // biome-ignore lint/suspicious/noExplicitAny: anvil methods are not in viem's public schema
+    await (reader.request as any)({ method: "anvil_setBlockTimestampInterval", params: [1] });
     const court = devAccount(0);
     const wallet = createWalletClient({
       account: court.account,

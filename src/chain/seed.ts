@@ -28,7 +28,9 @@ interface Ctx {
 export async function advanceTime(reader: PublicClient, seconds: bigint | number): Promise<void> {
   // biome-ignore lint/suspicious/noExplicitAny: anvil methods are not in viem's public schema
   const request = reader.request as any;
-  await request({ method: "evm_increaseTime", params: [toHex(BigInt(seconds))] });
+  // An explicit next timestamp: the dev chain mines at a fixed interval, which evm_increaseTime does not move.
+  const latest = await reader.getBlock({ blockTag: "latest" });
+  await request({ method: "evm_setNextBlockTimestamp", params: [toHex(latest.timestamp + BigInt(seconds))] });
   await request({ method: "evm_mine", params: [] });
 }
 

@@ -101,3 +101,18 @@ describe("Cache", () => {
     expect(store.size).toBe(50);
   });
 });
+
+describe("Cache races", () => {
+  it("does not store a value whose load overlapped an invalidation", async () => {
+    const cache = new Cache(new LruStore(100), { holdMs: 0 });
+    let release: () => void = () => {};
+    const slow = cache.wrap("case:A", () => 60, () => new Promise<string>((r) => (release = () => r("old"))));
+    await new Promise((r) => setTimeout(r, 5));
+    await cache.invalidate(["case:A"], { hold: false });
+    release();
+    expect((await slow).value).toBe("old");
+    const next = await cache.wrap("case:A", () => 60, async () => "new");
+    expect(next).toMatchObject({ value: "new", status: "MISS" });
+    expect((await cache.wrap("case:A", () => 60, async () => "x")).value).toBe("new");
+  });
+});

@@ -1,0 +1,362 @@
+import { type Address, type Hex, parseEther, parseEventLogs } from "viem";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { caseFactoryBytecode, courtRegistryBytecode } from "../../src/chain/abi/generated.js";
+import type { Actor } from "../../src/chain/actor.js";
+import {
+  actor,
+  bootCourt,
+  type Court,
+  caseFactoryAbi,
+  courtRegistryAbi,
+  disputeCaseAbi,
+  expectRevert,
+  fileCase,
+  freshRef,
+  P,
+  readAgent,
+  readCase,
+  respond,
+  State,
+  seat,
+  stakeJudges,
+  ZERO,
+} from "./helpers.js";
+
+let c: Court;
+let judges: Actor[];
+const party = (i: number) => actor(c, i);
+
+beforeAll(async () => {
+  c = await bootCourt();
+  judges = c.actors.slice(7, 13);
+  await stakeJudges(c, judges);
+});
+
+afterAll(async () => {
+  await c?.stop();
+});
+
+const terms = {
+  responseWindow: P.responseWindow,
+  deliberationPeriod: P.deliberationPeriod,
+  appealWindow: P.appealWindow,
+  courtFeeBps: P.courtFeeBps,
+  judgeRewardBps: P.judgeRewardBps,
+  minPartyStake: P.minPartyStake,
+  appealBond: P.appealBond,
+};
+
+function fileAs(who: Actor, args: readonly [Address, string, string, Hex], value: bigint = P.minPartyStake) {
+  return who.write({ address: c.factory, abi: caseFactoryAbi, functionName: "fileCase", args, value });
+}
+
+describe("registry access and validation", () => {
+  it("selfRegister: name required, name and URI bounded, id kept on update", async () => {
+    const a = party(1);
+    const reg = (name: string, uri: string) =>
+      a.write({ address: c.registry, abi: courtRegistryAbi, functionName: "selfRegister", args: [name, uri] });
+    await expectRevert(reg("", "https://x"), "NameRequired");
+    await expectRevert(reg("n".repeat(65), ""), "NameTooLong", [64n]);
+    await expectRevert(reg("ok", "u".repeat(513)), "UriTooLong", [512n]);
+    const r = await reg("n".repeat(64), "u".repeat(512));
+    const [added] = parseEventLogs({ abi: courtRegistryAbi, eventName: "AgentRegistered", logs: r.logs });
+    const id = added?.args.agentId;
+    expect(id).toBeGreaterThan(0n);
+    const u = await reg("renamed", "");
+    const [updated] = parseEventLogs({ abi: courtRegistryAbi, eventName: "AgentUpdated", logs: u.logs });
+    expect(updated?.args.agentId).toBe(id);
+    const v = await readAgent(c, a.address);
+    expect([v.registered, v.agentId, v.name, v.metadataURI]).toEqual([true, id, "renamed", ""]);
+  });
+
+  it("stakeAsJudge: below the minimum, or nothing sent, is refused", async () => {
+    const a = party(2);
+    const stake = (value: bigint) =>
+      a.write({ address: c.registry, abi: courtRegistryAbi, functionName: "stakeAsJudge", value });
+    await expectRevert(stake(P.minJudgeStake - 1n), "StakeBelowMinimum", [P.minJudgeStake, P.minJudgeStake - 1n]);
+    await expectRevert(stake(0n), "StakeBelowMinimum", [P.minJudgeStake, 0n]);
+    await stake(P.minJudgeStake);
+    // A judge already staked still has to send something.
+    await expectRevert(stake(0n), "StakeBelowMinimum", [P.minJudgeStake, P.minJudgeStake]);
+    await a.write({ address: c.registry, abi: courtRegistryAbi, functionName: "unstake" });
+  });
+
+  it("unstake: nothing staked, or still serving on an open case, is refused", async () => {
+    await expectRevert(
+      party(3).write({ address: c.registry, abi: courtRegistryAbi, functionName: "unstake" }),
+      "NothingStaked",
+    );
+    const { caseAddr } = await fileCase(c, party(1), party(2).address);
+    await respond(caseAddr, party(2));
+    const [a, b, d] = judges as [Actor, Actor, Actor];
+    await seat(c, caseAddr, [a, b, d]);
+    const { caseAddr: second } = await fileCase(c, party(3), party(4).address);
+    await respond(second, party(4));
+    await seat(c, second, [a, judges[3] as Actor, judges[4] as Actor]);
+    const unstake = (j: Actor) => j.write({ address: c.registry, abi: courtRegistryAbi, functionName: "unstake" });
+    await expectRevert(unstake(a), "JudgeServingOnOpenCase", [2n]);
+    await expectRevert(unstake(b), "JudgeServingOnOpenCase", [1n]);
+  });
+
+  it("owner-only: setFactory and withdrawTreasury; the factory is set once", async () => {
+    await expectRevert(
+      party(1).write({
+        address: c.registry,
+        abi: courtRegistryAbi,
+        functionName: "setFactory",
+        args: [party(1).address],
+      }),
+      "OnlyOwner",
+    );
+    await expectRevert(
+      c.owner.write({
+        address: c.registry,
+        abi: courtRegistryAbi,
+        functionName: "setFactory",
+        args: [party(1).address],
+      }),
+      "FactoryAlreadySet",
+    );
+    await expectRevert(
+      party(1).write({
+        address: c.registry,
+        abi: courtRegistryAbi,
+        functionName: "withdrawTreasury",
+        args: [party(1).address, 0n],
+      }),
+      "OnlyOwner",
+    );
+    const treasury = await c.reader.readContract({
+      address: c.registry,
+      abi: courtRegistryAbi,
+      functionName: "treasury",
+    });
+    await expectRevert(
+      c.owner.write({
+        address: c.registry,
+        abi: courtRegistryAbi,
+        functionName: "withdrawTreasury",
+        args: [c.owner.address, treasury + 1n],
+      }),
+      "AmountExceedsTreasury",
+      [treasury],
+    );
+  });
+
+  it("only the factory registers cases; only cases touch judges and records", async () => {
+    const x = party(5);
+    const w = (p: Promise<unknown>) => expectRevert(p, "OnlyCase");
+    await expectRevert(
+      x.write({ address: c.registry, abi: courtRegistryAbi, functionName: "registerCase", args: [x.address] }),
+      "OnlyFactory",
+    );
+    await w(x.write({ address: c.registry, abi: courtRegistryAbi, functionName: "judgeAssigned", args: [x.address] }));
+    await w(x.write({ address: c.registry, abi: courtRegistryAbi, functionName: "judgeVoted", args: [x.address] }));
+    await w(
+      x.write({ address: c.registry, abi: courtRegistryAbi, functionName: "judgeReleased", args: [x.address, 1] }),
+    );
+    await w(
+      x.write({
+        address: c.registry,
+        abi: courtRegistryAbi,
+        functionName: "creditRewards",
+        args: [[x.address], 1n],
+        value: 1n,
+      }),
+    );
+    await w(
+      x.write({
+        address: c.registry,
+        abi: courtRegistryAbi,
+        functionName: "recordParties",
+        args: [x.address, party(6).address, true],
+      }),
+    );
+    // Not even the factory itself may act as a case.
+    expect(
+      await c.reader.readContract({
+        address: c.registry,
+        abi: courtRegistryAbi,
+        functionName: "isCase",
+        args: [c.factory],
+      }),
+    ).toBe(false);
+  });
+
+  it("the constructor refuses a zero minimum stake and a slash above 100%", async () => {
+    const deploy = (min: bigint, slash: number) =>
+      c.owner.wallet.deployContract({ abi: courtRegistryAbi, bytecode: courtRegistryBytecode, args: [min, slash] });
+    await expectRevert(deploy(0n, 1000), "InvalidParameter");
+    await expectRevert(deploy(1n, 10_001), "InvalidParameter");
+  });
+});
+
+describe("factory access and validation", () => {
+  it("fileCase validates defendant, claim, evidence hash, payment reference and stake", async () => {
+    const p = party(1);
+    const d = party(2).address;
+    await expectRevert(fileAs(p, [ZERO, "claim", "hash", freshRef()]), "InvalidDefendant");
+    await expectRevert(fileAs(p, [p.address, "claim", "hash", freshRef()]), "InvalidDefendant");
+    await expectRevert(fileAs(p, [d, "", "hash", freshRef()]), "ClaimRequired");
+    await expectRevert(fileAs(p, [d, "c".repeat(2001), "hash", freshRef()]), "ClaimTooLong", [2000n]);
+    await expectRevert(fileAs(p, [d, "claim", "", freshRef()]), "EvidenceHashInvalid");
+    await expectRevert(fileAs(p, [d, "claim", "h".repeat(129), freshRef()]), "EvidenceHashInvalid");
+    const zeroRef = `0x${"0".repeat(64)}` as Hex;
+    await expectRevert(fileAs(p, [d, "claim", "hash", zeroRef]), "PaymentRefRequired");
+    await expectRevert(fileAs(p, [d, "claim", "hash", freshRef()], P.minPartyStake - 1n), "StakeBelowMinimum", [
+      P.minPartyStake,
+      P.minPartyStake - 1n,
+    ]);
+    // The limits themselves are allowed.
+    const { caseAddr } = await fileCase(c, p, d, { claim: "c".repeat(2000), evidence: "h".repeat(128) });
+    expect((await readCase(c, caseAddr)).claimDescription).toHaveLength(2000);
+  });
+
+  it("a payment reference files one case only", async () => {
+    const ref = freshRef();
+    expect(
+      await c.reader.readContract({
+        address: c.factory,
+        abi: caseFactoryAbi,
+        functionName: "paymentRefUsedBy",
+        args: [ref],
+      }),
+    ).toBe(ZERO);
+    const { caseAddr } = await fileCase(c, party(3), party(4).address, { paymentRef: ref });
+    expect(
+      await c.reader.readContract({
+        address: c.factory,
+        abi: caseFactoryAbi,
+        functionName: "paymentRefUsedBy",
+        args: [ref],
+      }),
+    ).toBe(caseAddr);
+    // Reuse is refused whoever files, and names the case that used it.
+    await expectRevert(fileAs(party(3), [party(4).address, "again", "hash", ref]), "PaymentRefUsed", [ref, caseAddr]);
+    await expectRevert(fileAs(party(5), [party(6).address, "other", "hash", ref]), "PaymentRefUsed", [ref, caseAddr]);
+  });
+
+  it("owner-only: assignJudges, transferOwnership, setFiling; zero addresses refused", async () => {
+    const { caseAddr } = await fileCase(c, party(5), party(6).address);
+    await respond(caseAddr, party(6));
+    const x = party(5);
+    await expectRevert(
+      x.write({
+        address: c.factory,
+        abi: caseFactoryAbi,
+        functionName: "assignJudges",
+        args: [caseAddr, judges.slice(0, 3).map((j) => j.address)],
+      }),
+      "OnlyOwner",
+    );
+    await expectRevert(
+      x.write({ address: c.factory, abi: caseFactoryAbi, functionName: "transferOwnership", args: [x.address] }),
+      "OnlyOwner",
+    );
+    await expectRevert(
+      x.write({ address: c.factory, abi: caseFactoryAbi, functionName: "setFiling", args: [x.address, 1n] }),
+      "OnlyOwner",
+    );
+    await expectRevert(
+      c.owner.write({ address: c.factory, abi: caseFactoryAbi, functionName: "transferOwnership", args: [ZERO] }),
+      "InvalidParameter",
+    );
+    await expectRevert(
+      c.owner.write({ address: c.factory, abi: caseFactoryAbi, functionName: "setFiling", args: [ZERO, 1n] }),
+      "InvalidParameter",
+    );
+
+    // Ownership moves: the new owner may act, the old one may not; then it is handed back.
+    await c.owner.write({
+      address: c.factory,
+      abi: caseFactoryAbi,
+      functionName: "transferOwnership",
+      args: [x.address],
+    });
+    await expectRevert(
+      c.owner.write({ address: c.factory, abi: caseFactoryAbi, functionName: "setFiling", args: [x.address, 1n] }),
+      "OnlyOwner",
+    );
+    await x.write({ address: c.factory, abi: caseFactoryAbi, functionName: "setFiling", args: [x.address, 123n] });
+    const params = await c.reader.readContract({ address: c.factory, abi: caseFactoryAbi, functionName: "getParams" });
+    expect([params.owner, params.feeRecipient, params.filingFee]).toEqual([x.address, x.address, 123n]);
+    await x.write({
+      address: c.factory,
+      abi: caseFactoryAbi,
+      functionName: "setFiling",
+      args: [c.owner.address, P.filingFee],
+    });
+    await x.write({
+      address: c.factory,
+      abi: caseFactoryAbi,
+      functionName: "transferOwnership",
+      args: [c.owner.address],
+    });
+    await seat(c, caseAddr, judges.slice(3, 6));
+    expect((await readCase(c, caseAddr)).state).toBe(State.Deliberating);
+  });
+
+  it("judges are assigned to known cases only; only cases report changes", async () => {
+    const notACase = party(6).address;
+    await expectRevert(
+      c.owner.write({
+        address: c.factory,
+        abi: caseFactoryAbi,
+        functionName: "assignJudges",
+        args: [notACase, judges.slice(0, 3).map((j) => j.address)],
+      }),
+      "UnknownCase",
+      [notACase],
+    );
+    await expectRevert(
+      party(1).write({
+        address: c.factory,
+        abi: caseFactoryAbi,
+        functionName: "assignJudgesRandom",
+        args: [notACase, 1n],
+      }),
+      "UnknownCase",
+      [notACase],
+    );
+    await expectRevert(
+      party(1).write({ address: c.factory, abi: caseFactoryAbi, functionName: "onCaseChanged", args: [1, 5] }),
+      "OnlyCase",
+    );
+  });
+
+  it("the constructor refuses a zero fee recipient and out-of-range terms", async () => {
+    const deploy = (feeRecipient: Address, t: typeof terms) =>
+      c.owner.wallet.deployContract({
+        abi: caseFactoryAbi,
+        bytecode: caseFactoryBytecode,
+        args: [c.registry, feeRecipient, P.filingFee, t],
+      });
+    await expectRevert(deploy(ZERO, terms), "InvalidParameter");
+    await expectRevert(deploy(c.owner.address, { ...terms, minPartyStake: 0n }), "InvalidParameter");
+    await expectRevert(deploy(c.owner.address, { ...terms, courtFeeBps: 10_001 }), "InvalidParameter");
+    await expectRevert(deploy(c.owner.address, { ...terms, judgeRewardBps: 10_001 }), "InvalidParameter");
+    await expectRevert(deploy(c.owner.address, { ...terms, responseWindow: 0n }), "InvalidParameter");
+    await expectRevert(deploy(c.owner.address, { ...terms, deliberationPeriod: 0n }), "InvalidParameter");
+  });
+
+  it("the case implementation and every case refuse a second initialize", async () => {
+    const { caseAddr } = await fileCase(c, party(1), party(3).address);
+    const impl = await c.reader.readContract({
+      address: c.factory,
+      abi: caseFactoryAbi,
+      functionName: "implementation",
+    });
+    for (const target of [caseAddr, impl]) {
+      await expectRevert(
+        party(1).write({
+          address: target,
+          abi: disputeCaseAbi,
+          functionName: "initialize",
+          args: [c.registry, party(1).address, party(3).address, "claim", "hash", terms],
+          value: parseEther("0.01"),
+        }),
+        "AlreadyInitialized",
+      );
+    }
+  });
+});

@@ -1,0 +1,373 @@
+import { type Address, parseEther, parseEventLogs, type TransactionReceipt } from "viem";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Actor } from "../../src/chain/actor.js";
+import {
+  actor,
+  advance,
+  balance,
+  bootCourt,
+  type Court,
+  caseFactoryAbi,
+  courtRegistryAbi,
+  disputeCaseAbi,
+  expectRegistryBalanced,
+  fileCase,
+  freshRef,
+  P,
+  readJudge,
+  readOverview,
+  seat,
+} from "./helpers.js";
+import { Ledger } from "./ledger.js";
+
+let c: Court;
+let judges: Actor[];
+const party = (i: number) => actor(c, i);
+const j = (i: number) => judges[i] as Actor;
+
+beforeAll(async () => {
+  c = await bootCourt();
+  judges = c.actors.slice(7, 20);
+  // Odd, distinct stakes so every slash is a floor division with a remainder.
+  await Promise.all(
+    judges.map((x, i) =>
+      x.write({
+        address: c.registry,
+        abi: courtRegistryAbi,
+        functionName: "stakeAsJudge",
+        value: parseEther("1") + 1_234_567n * BigInt(i + 1),
+      }),
+    ),
+  );
+});
+
+afterAll(async () => {
+  await c?.stop();
+});
+
+const BPS = 10_000n;
+const feeOf = (pot: bigint) => (pot * BigInt(P.courtFeeBps)) / BPS;
+const rewardPoolOf = (pot: bigint) => (feeOf(pot) * BigInt(P.judgeRewardBps)) / BPS;
+const slashOf = (stake: bigint) => (stake * BigInt(P.slashBps)) / BPS;
+
+interface Round1 {
+  caseAddr: Address;
+  ledger: Ledger;
+}
+
+/** Files, answers and seats a round-1 panel, every transaction on the ledger. */
+async function openCase(
+  plaintiff: Actor,
+  defendant: Actor,
+  panel: Actor[],
+  pStake: bigint,
+  dStake: bigint,
+  watch: Actor[] = [],
+): Promise<Round1> {
+  const ledger = await Ledger.open(c, [plaintiff, defendant, ...panel, ...watch]);
+  const filed = await ledger.tx(
+    plaintiff,
+    plaintiff.write({
+      address: c.factory,
+      abi: caseFactoryAbi,
+      functionName: "fileCase",
+      args: [defendant.address, "Unpaid invoice", "bafkreiinvoice", freshRef()],
+      value: pStake,
+    }),
+  );
+  const [ev] = parseEventLogs({
+    abi: caseFactoryAbi,
+    eventName: "CaseFiled",
+    logs: filed.logs,
+  });
+  const caseAddr = ev?.args.caseAddr as Address;
+  expect(await balance(c, caseAddr)).toBe(pStake);
+  await ledger.tx(
+    defendant,
+    defendant.write({ address: caseAddr, abi: disputeCaseAbi, functionName: "respond", value: dStake }),
+  );
+  expect(await balance(c, caseAddr)).toBe(pStake + dStake);
+  await seat(c, caseAddr, panel);
+  return { caseAddr, ledger };
+}
+
+function castVote(l: Ledger, caseAddr: Address, judge: Actor, plaintiffWins: boolean) {
+  return l.tx(
+    judge,
+    judge.write({ address: caseAddr, abi: disputeCaseAbi, functionName: "vote", args: [plaintiffWins] }),
+  );
+}
+
+describe("stake accounting", () => {
+  it("round-one verdict, settled: pot less fee to the winner, reward split, minority slashed, rest to treasury", async () => {
+    const pStake = 12_345_678_901_234_567n;
+    const dStake = 10_000_000_000_000_014n;
+    const [p, d] = [party(1), party(2)];
+    const { caseAddr, ledger } = await openCase(p, d, [j(0), j(1), j(2)], pStake, dStake);
+    await castVote(ledger, caseAddr, j(0), true);
+    await castVote(ledger, caseAddr, j(1), false);
+    await castVote(ledger, caseAddr, j(2), true);
+    // The minority is slashed at the verdict; the money stays in the case until settle.
+    const minoritySlash = slashOf(ledger.stakeBefore(j(1)));
+    expect(await ledger.stake(j(1))).toBe(-minoritySlash);
+    expect(await balance(c, caseAddr)).toBe(pStake + dStake);
+
+    await advance(c, P.appealWindow + 1n);
+    const r = await settle(ledger, caseAddr, c.owner);
+
+    // The same figures worked out by hand, so the formulas below are not just the contract's.
+    const pot = pStake + dStake;
+    expect(feeOf(pot)).toBe(1_117_283_945_061_729n);
+    expect(rewardPoolOf(pot)).toBe(670_370_367_037_037n);
+    const fee = 1_117_283_945_061_729n;
+    const each = 335_185_183_518_518n; // floor(670_370_367_037_037 / 2)
+    const payout = 21_228_394_956_172_852n;
+    expect(pot - fee).toBe(payout);
+
+    const [ev] = parseEventLogs({ abi: disputeCaseAbi, eventName: "Settled", logs: r.logs });
+    expect(ev?.args).toEqual({ winner: p.address, payout, courtFee: fee, judgeRewards: 2n * each });
+    expect(await ledger.wallet(p)).toBe(payout - pStake);
+    expect(await ledger.wallet(d)).toBe(-dStake);
+    expect(await ledger.stake(j(0))).toBe(each);
+    expect(await ledger.stake(j(2))).toBe(each);
+    expect(await ledger.stake(j(1))).toBe(-minoritySlash);
+    for (const judge of [j(0), j(1), j(2)]) expect(await ledger.wallet(judge)).toBe(0n);
+    expect(await ledger.treasuryDelta()).toBe(fee - 2n * each + minoritySlash);
+    expect(await ledger.registryDelta()).toBe(fee);
+    expect(await balance(c, caseAddr)).toBe(0n);
+    const j0 = await readJudge(c, j(0).address);
+    expect(j0.rewards).toBe(each);
+    expect((await readJudge(c, j(1).address)).slashed).toBe(minoritySlash);
+    await expectRegistryBalanced(c);
+  });
+
+  it("defendant verdict, settled: the judge who had not voted is neither paid nor slashed", async () => {
+    const pStake = P.minPartyStake + 999n;
+    const dStake = 3n * P.minPartyStake + 1n;
+    const [p, d] = [party(3), party(4)];
+    const { caseAddr, ledger } = await openCase(p, d, [j(3), j(4), j(5)], pStake, dStake);
+    await castVote(ledger, caseAddr, j(4), false);
+    await castVote(ledger, caseAddr, j(5), false);
+    await advance(c, P.appealWindow + 1n);
+    await settle(ledger, caseAddr, p);
+    const pot = pStake + dStake;
+    const fee = feeOf(pot);
+    const each = rewardPoolOf(pot) / 2n;
+    expect(await ledger.wallet(d)).toBe(pot - fee - dStake);
+    expect(await ledger.wallet(p)).toBe(-pStake);
+    expect(await ledger.stake(j(3))).toBe(0n);
+    expect(await ledger.stake(j(4))).toBe(each);
+    expect(await ledger.stake(j(5))).toBe(each);
+    expect(await ledger.treasuryDelta()).toBe(fee - 2n * each);
+    expect(await ledger.registryDelta()).toBe(fee);
+    expect(await balance(c, caseAddr)).toBe(0n);
+    await expectRegistryBalanced(c);
+  });
+
+  it("appeal reversed: bond in the pot, three round-two judges share the reward, the deciding vote pays the winner", async () => {
+    const pStake = 11_111_111_111_111_111n;
+    const dStake = 13_131_313_131_313_131n;
+    const [p, d] = [party(5), party(6)];
+    const panel2 = [j(3), j(4), j(5), j(6), j(7)];
+    const { caseAddr, ledger } = await openCase(p, d, [j(0), j(1), j(2)], pStake, dStake, panel2);
+    await castVote(ledger, caseAddr, j(0), true);
+    await castVote(ledger, caseAddr, j(1), true);
+    await ledger.tx(
+      d,
+      d.write({ address: caseAddr, abi: disputeCaseAbi, functionName: "appeal", value: P.appealBond }),
+    );
+    expect(await balance(c, caseAddr)).toBe(pStake + dStake + P.appealBond);
+    await seat(c, caseAddr, panel2);
+    await castVote(ledger, caseAddr, j(3), false);
+    await castVote(ledger, caseAddr, j(4), true);
+    await castVote(ledger, caseAddr, j(5), false);
+    const r = await castVote(ledger, caseAddr, j(6), false);
+
+    const pot = pStake + dStake + P.appealBond;
+    const fee = feeOf(pot);
+    const pool = rewardPoolOf(pot);
+    expect(pool % 3n).not.toBe(0n); // the floor matters here
+    const each = pool / 3n;
+    const [ev] = parseEventLogs({ abi: disputeCaseAbi, eventName: "Settled", logs: r.logs });
+    expect(ev?.args).toEqual({ winner: d.address, payout: pot - fee, courtFee: fee, judgeRewards: 3n * each });
+    const minoritySlash = slashOf(ledger.stakeBefore(j(4)));
+    expect(await ledger.wallet(d)).toBe(pot - fee - dStake - P.appealBond);
+    expect(await ledger.wallet(p)).toBe(-pStake);
+    // Round one's majority voted against the final outcome: no reward, and no slash either.
+    for (const judge of [j(0), j(1), j(2)]) expect(await ledger.stake(judge)).toBe(0n);
+    for (const judge of [j(3), j(5), j(6)]) expect(await ledger.stake(judge)).toBe(each);
+    expect(await ledger.stake(j(4))).toBe(-minoritySlash);
+    expect(await ledger.stake(j(7))).toBe(0n);
+    expect(await ledger.treasuryDelta()).toBe(fee - 3n * each + minoritySlash);
+    expect(await ledger.registryDelta()).toBe(fee);
+    expect(await balance(c, caseAddr)).toBe(0n);
+    await expectRegistryBalanced(c);
+  });
+
+  it("appeal upheld: the appellant loses its bond, matching judges of both rounds share the reward", async () => {
+    const pStake = 20_000_000_000_000_001n;
+    const dStake = 10_000_000_000_000_007n;
+    const [p, d] = [party(1), party(3)];
+    const panel2 = [j(8), j(9), j(10), j(11), j(12)];
+    const { caseAddr, ledger } = await openCase(p, d, [j(0), j(1), j(2)], pStake, dStake, panel2);
+    await castVote(ledger, caseAddr, j(0), true);
+    await castVote(ledger, caseAddr, j(1), false);
+    await castVote(ledger, caseAddr, j(2), true);
+    const round1Slash = slashOf(ledger.stakeBefore(j(1)));
+    await ledger.tx(
+      d,
+      d.write({ address: caseAddr, abi: disputeCaseAbi, functionName: "appeal", value: P.appealBond }),
+    );
+    await seat(c, caseAddr, panel2);
+    await castVote(ledger, caseAddr, j(8), true);
+    await castVote(ledger, caseAddr, j(9), true);
+    await castVote(ledger, caseAddr, j(10), true);
+    const pot = pStake + dStake + P.appealBond;
+    const fee = feeOf(pot);
+    const each = rewardPoolOf(pot) / 5n;
+    expect(await ledger.wallet(p)).toBe(pot - fee - pStake);
+    expect(await ledger.wallet(d)).toBe(-dStake - P.appealBond);
+    for (const judge of [j(0), j(2), j(8), j(9), j(10)]) expect(await ledger.stake(judge)).toBe(each);
+    expect(await ledger.stake(j(1))).toBe(-round1Slash);
+    for (const judge of [j(11), j(12)]) expect(await ledger.stake(judge)).toBe(0n);
+    expect(await ledger.treasuryDelta()).toBe(fee - 5n * each + round1Slash);
+    expect(await ledger.registryDelta()).toBe(fee);
+    expect(await balance(c, caseAddr)).toBe(0n);
+    await expectRegistryBalanced(c);
+  });
+
+  it("default: the plaintiff gets its whole stake back and the court takes no fee", async () => {
+    const pStake = P.minPartyStake * 7n + 5n;
+    const [p, d] = [party(2), party(4)];
+    const ledger = await Ledger.open(c, [p, d]);
+    const { caseAddr, receipt } = await fileCase(c, p, d.address, { stake: pStake });
+    await ledger.tx(p, Promise.resolve(receipt));
+    await advance(c, P.responseWindow + 1n);
+    await c.owner.write({ address: caseAddr, abi: disputeCaseAbi, functionName: "triggerDefault" });
+    expect(await ledger.wallet(p)).toBe(0n);
+    expect(await ledger.wallet(d)).toBe(0n);
+    expect(await ledger.treasuryDelta()).toBe(0n);
+    expect(await ledger.registryDelta()).toBe(0n);
+    expect(await balance(c, caseAddr)).toBe(0n);
+    await expectRegistryBalanced(c);
+  });
+
+  it("dismissal: both stakes refunded in full, the two no-shows slashed into the treasury", async () => {
+    const pStake = P.minPartyStake + 17n;
+    const dStake = P.minPartyStake * 2n + 3n;
+    const [p, d] = [party(5), party(6)];
+    const { caseAddr, ledger } = await openCase(p, d, [j(0), j(1), j(2)], pStake, dStake);
+    await castVote(ledger, caseAddr, j(1), false);
+    await advance(c, P.deliberationPeriod + 1n);
+    await c.owner.write({ address: caseAddr, abi: disputeCaseAbi, functionName: "resolveAfterDeadline" });
+    const slash0 = slashOf(ledger.stakeBefore(j(0)));
+    const slash2 = slashOf(ledger.stakeBefore(j(2)));
+    expect(slash0).toBeGreaterThan(0n);
+    expect(await ledger.wallet(p)).toBe(0n);
+    expect(await ledger.wallet(d)).toBe(0n);
+    expect(await ledger.stake(j(0))).toBe(-slash0);
+    expect(await ledger.stake(j(1))).toBe(0n);
+    expect(await ledger.stake(j(2))).toBe(-slash2);
+    expect(await ledger.treasuryDelta()).toBe(slash0 + slash2);
+    expect(await ledger.registryDelta()).toBe(0n);
+    expect(await balance(c, caseAddr)).toBe(0n);
+    await expectRegistryBalanced(c);
+  });
+
+  it("dismissal on appeal: stakes and bond refunded, round-two no-shows slashed, round one's results stand", async () => {
+    const pStake = P.minPartyStake + 1n;
+    const dStake = P.minPartyStake + 2n;
+    const [p, d] = [party(1), party(2)];
+    const panel2 = [j(8), j(9), j(10), j(11), j(12)];
+    const { caseAddr, ledger } = await openCase(p, d, [j(3), j(4), j(5)], pStake, dStake, panel2);
+    await castVote(ledger, caseAddr, j(3), false);
+    await castVote(ledger, caseAddr, j(4), true);
+    await castVote(ledger, caseAddr, j(5), false);
+    const round1Slash = slashOf(ledger.stakeBefore(j(4)));
+    await ledger.tx(
+      p,
+      p.write({ address: caseAddr, abi: disputeCaseAbi, functionName: "appeal", value: P.appealBond }),
+    );
+    await seat(c, caseAddr, panel2);
+    await castVote(ledger, caseAddr, j(8), true);
+    await castVote(ledger, caseAddr, j(9), false);
+    await advance(c, P.deliberationPeriod + 1n);
+    await c.owner.write({ address: caseAddr, abi: disputeCaseAbi, functionName: "resolveAfterDeadline" });
+    const noShowSlash = [j(10), j(11), j(12)].reduce((sum, x) => sum + slashOf(ledger.stakeBefore(x)), 0n);
+    expect(await ledger.wallet(p)).toBe(0n);
+    expect(await ledger.wallet(d)).toBe(0n);
+    for (const judge of [j(3), j(5), j(8), j(9)]) expect(await ledger.stake(judge)).toBe(0n);
+    expect(await ledger.stake(j(4))).toBe(-round1Slash);
+    for (const judge of [j(10), j(11), j(12)])
+      expect(await ledger.stake(judge)).toBe(-slashOf(ledger.stakeBefore(judge)));
+    expect(await ledger.treasuryDelta()).toBe(round1Slash + noShowSlash);
+    expect(await ledger.registryDelta()).toBe(0n);
+    expect(await balance(c, caseAddr)).toBe(0n);
+    await expectRegistryBalanced(c);
+  });
+
+  it("staking, topping up, unstaking and a treasury withdrawal move exactly the amounts", async () => {
+    const judge = party(6);
+    const ledger = await Ledger.open(c, [judge, party(5)]);
+    const first = parseEther("0.1") + 11n;
+    const topUp = 7n;
+    const overview0 = await readOverview(c);
+    await ledger.tx(
+      judge,
+      judge.write({ address: c.registry, abi: courtRegistryAbi, functionName: "stakeAsJudge", value: first }),
+    );
+    await ledger.tx(
+      judge,
+      judge.write({ address: c.registry, abi: courtRegistryAbi, functionName: "stakeAsJudge", value: topUp }),
+    );
+    expect(await ledger.stake(judge)).toBe(first + topUp);
+    expect(await ledger.wallet(judge)).toBe(-(first + topUp));
+    expect((await readOverview(c)).totalJudgeStake).toBe(overview0.totalJudgeStake + first + topUp);
+    await expectRegistryBalanced(c);
+    await ledger.tx(judge, judge.write({ address: c.registry, abi: courtRegistryAbi, functionName: "unstake" }));
+    expect(await ledger.wallet(judge)).toBe(0n);
+    expect(await ledger.stake(judge)).toBe(0n);
+    expect((await readOverview(c)).totalJudgeStake).toBe(overview0.totalJudgeStake);
+    await expectRegistryBalanced(c);
+
+    const treasury = overview0.treasury;
+    expect(treasury).toBeGreaterThan(0n);
+    const amount = treasury / 3n;
+    await c.owner.write({
+      address: c.registry,
+      abi: courtRegistryAbi,
+      functionName: "withdrawTreasury",
+      args: [party(5).address, amount],
+    });
+    expect(await ledger.wallet(party(5))).toBe(amount);
+    expect(await ledger.treasuryDelta()).toBe(-amount);
+    expect(await ledger.registryDelta()).toBe(-amount);
+    await expectRegistryBalanced(c);
+  });
+
+  it("a judge who leaves the pool during the appeal window can still withdraw the reward credited at settle", async () => {
+    const [p, d] = [party(3), party(4)];
+    const leaver = j(6);
+    const { caseAddr, ledger } = await openCase(p, d, [leaver, j(7), j(8)], P.minPartyStake, P.minPartyStake);
+    await castVote(ledger, caseAddr, leaver, true);
+    await castVote(ledger, caseAddr, j(7), true);
+    const staked = ledger.stakeBefore(leaver);
+    await ledger.tx(leaver, leaver.write({ address: c.registry, abi: courtRegistryAbi, functionName: "unstake" }));
+    expect(await ledger.wallet(leaver)).toBe(staked);
+    await advance(c, P.appealWindow + 1n);
+    await settle(ledger, caseAddr, c.owner);
+    const each = rewardPoolOf(2n * P.minPartyStake) / 2n;
+    const after = await readJudge(c, leaver.address);
+    expect(after.stake).toBe(each);
+    expect(after.eligible).toBe(false);
+    await expectRegistryBalanced(c);
+    await ledger.tx(leaver, leaver.write({ address: c.registry, abi: courtRegistryAbi, functionName: "unstake" }));
+    expect(await ledger.wallet(leaver)).toBe(staked + each);
+    expect((await readJudge(c, leaver.address)).stake).toBe(0n);
+    await expectRegistryBalanced(c);
+  });
+});
+
+function settle(l: Ledger, caseAddr: Address, by: Actor): Promise<TransactionReceipt> {
+  return l.tx(by, by.write({ address: caseAddr, abi: disputeCaseAbi, functionName: "settle" }));
+}

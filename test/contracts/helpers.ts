@@ -1,0 +1,321 @@
+/**
+ * Shared helpers for the contract suite: each test file boots its own dev chain with the court
+ * deployed (no seed) and drives the contracts straight through viem, as dev accounts.
+ */
+import {
+  type Abi,
+  type Address,
+  BaseError,
+  type ContractFunctionArgs,
+  type ContractFunctionName,
+  ContractFunctionRevertedError,
+  decodeErrorResult,
+  type Hex,
+  keccak256,
+  type PublicClient,
+  parseEther,
+  parseEventLogs,
+  type TransactionReceipt,
+  toHex,
+} from "viem";
+import { expect } from "vitest";
+import { caseFactoryAbi, courtRegistryAbi, disputeCaseAbi } from "../../src/chain/abi/generated.js";
+import { Actor } from "../../src/chain/actor.js";
+import { type Devnet, startDevnet } from "../../src/chain/devnet.js";
+import { advanceTime } from "../../src/chain/seed.js";
+import { devParams } from "../../src/chain/terms.js";
+
+export { caseFactoryAbi, courtRegistryAbi, disputeCaseAbi };
+
+/** The parameters the dev chain deploys with; every expectation is computed from these. */
+export const P = devParams;
+
+/** CaseState, in enum order (DESIGN.md section 2). */
+export const State = {
+  Filed: 0,
+  Summoned: 1,
+  Active: 2,
+  Deliberating: 3,
+  Resolved: 4,
+  Dismissed: 5,
+  Defaulted: 6,
+  Appealed: 7,
+} as const;
+
+export const Outcome = { None: 0, PlaintiffWon: 1, DefendantWon: 2, Dismissed: 3 } as const;
+
+/** Vote codes returned by `getPanel`. */
+export const Cast = { None: 0, Plaintiff: 1, Defendant: 2 } as const;
+
+export const ZERO = "0x0000000000000000000000000000000000000000" as const;
+
+/** A booted dev chain with the court deployed; actors are the mnemonic accounts by index. */
+export interface Court {
+  devnet: Devnet;
+  reader: PublicClient;
+  factory: Address;
+  registry: Address;
+  /** Mnemonic index 0: deployer and owner of both contracts, and the factory's fee recipient. */
+  owner: Actor;
+  actors: Actor[];
+  stop(): Promise<void>;
+}
+
+/**
+ * An Actor whose transactions carry 20% gas headroom over the estimate. On the dev chain several
+ * blocks can share a timestamp; an estimate run in the latest block's second and mined in the
+ * next one can differ (a timestamp written back unchanged costs less), and an exact estimate
+ * then runs out of gas. Wallets add headroom too; a refused call still fails at the estimate,
+ * with its revert data.
+ */
+class SuiteActor extends Actor {
+  override async write<const abi extends Abi, name extends ContractFunctionName<abi, "payable" | "nonpayable">>(req: {
+    address: Address;
+    abi: abi;
+    functionName: name;
+    args?: ContractFunctionArgs<abi, "payable" | "nonpayable", name>;
+    value?: bigint;
+  }): Promise<TransactionReceipt> {
+    // biome-ignore lint/suspicious/noExplicitAny: viem's overloads cannot follow the generic here
+    const call = req as any;
+    const gas = await this.reader.estimateContractGas({ ...call, account: this.account });
+    return this.mined(await this.wallet.writeContract({ ...call, gas: gas + gas / 5n }));
+  }
+}
+
+export async function bootCourt(): Promise<Court> {
+  const devnet = await startDevnet({ seed: false });
+  const actors = devnet.accounts.map((a) => new SuiteActor(a.account, devnet.chain, devnet.reader));
+  return {
+    devnet,
+    reader: devnet.reader,
+    factory: devnet.deployment.factory,
+    registry: devnet.deployment.registry,
+    owner: actors[0] as Actor,
+    actors,
+    stop: devnet.stop,
+  };
+}
+
+/** The actor for mnemonic index `i`. */
+export function actor(c: Court, i: number): Actor {
+  const a = c.actors[i];
+  if (!a) throw new Error(`no dev account ${i}`);
+  return a;
+}
+
+let refCounter = 0;
+/** A fresh, never used payment reference (stands in for a filing-fee transaction hash). */
+export function freshRef(): Hex {
+  refCounter += 1;
+  return keccak256(toHex(`payment-${process.pid}-${Date.now()}-${refCounter}`));
+}
+
+export interface FileOpts {
+  stake?: bigint;
+  claim?: string;
+  evidence?: string;
+  paymentRef?: Hex;
+}
+
+export interface Filed {
+  caseAddr: Address;
+  receipt: TransactionReceipt;
+  paymentRef: Hex;
+}
+
+export async function fileCase(c: Court, plaintiff: Actor, defendant: Address, opts: FileOpts = {}): Promise<Filed> {
+  const paymentRef = opts.paymentRef ?? freshRef();
+  const receipt = await plaintiff.write({
+    address: c.factory,
+    abi: caseFactoryAbi,
+    functionName: "fileCase",
+    args: [
+      defendant,
+      opts.claim ?? "Goods paid for were never delivered.",
+      opts.evidence ?? "bafkreiclaim",
+      paymentRef,
+    ],
+    value: opts.stake ?? P.minPartyStake,
+  });
+  const [filed] = parseEventLogs({ abi: caseFactoryAbi, eventName: "CaseFiled", logs: receipt.logs });
+  if (!filed) throw new Error("fileCase emitted no CaseFiled");
+  return { caseAddr: filed.args.caseAddr, receipt, paymentRef };
+}
+
+export function respond(
+  caseAddr: Address,
+  defendant: Actor,
+  stake: bigint = P.minPartyStake,
+): Promise<TransactionReceipt> {
+  return defendant.write({ address: caseAddr, abi: disputeCaseAbi, functionName: "respond", value: stake });
+}
+
+/** Seats the given judges through the owner's manual override. */
+export function seat(c: Court, caseAddr: Address, judges: Actor[]): Promise<TransactionReceipt> {
+  return c.owner.write({
+    address: c.factory,
+    abi: caseFactoryAbi,
+    functionName: "assignJudges",
+    args: [caseAddr, judges.map((j) => j.address)],
+  });
+}
+
+/**
+ * A keeper's random draw, sent with headroom over the estimate: its gas depends on which judges
+ * the draw walks past, so the suite does not rely on the estimate running the very same draw.
+ */
+export async function drawJudges(c: Court, caseAddr: Address, seed: bigint, by: Actor): Promise<TransactionReceipt> {
+  const req = {
+    address: c.factory,
+    abi: caseFactoryAbi,
+    functionName: "assignJudgesRandom",
+    args: [caseAddr, seed],
+  } as const;
+  const estimate = await c.reader.estimateContractGas({ ...req, account: by.account });
+  return by.mined(await by.wallet.writeContract({ ...req, gas: estimate * 2n }));
+}
+
+export function vote(caseAddr: Address, judge: Actor, plaintiffWins: boolean): Promise<TransactionReceipt> {
+  return judge.write({ address: caseAddr, abi: disputeCaseAbi, functionName: "vote", args: [plaintiffWins] });
+}
+
+export function appeal(caseAddr: Address, who: Actor, bond: bigint = P.appealBond): Promise<TransactionReceipt> {
+  return who.write({ address: caseAddr, abi: disputeCaseAbi, functionName: "appeal", value: bond });
+}
+
+export function settle(caseAddr: Address, by: Actor): Promise<TransactionReceipt> {
+  return by.write({ address: caseAddr, abi: disputeCaseAbi, functionName: "settle" });
+}
+
+export function triggerDefault(caseAddr: Address, by: Actor): Promise<TransactionReceipt> {
+  return by.write({ address: caseAddr, abi: disputeCaseAbi, functionName: "triggerDefault" });
+}
+
+export function resolveAfterDeadline(caseAddr: Address, by: Actor): Promise<TransactionReceipt> {
+  return by.write({ address: caseAddr, abi: disputeCaseAbi, functionName: "resolveAfterDeadline" });
+}
+
+export async function stakeJudges(c: Court, judges: Actor[], amount: bigint = parseEther("1")): Promise<void> {
+  await Promise.all(
+    judges.map((j) =>
+      j.write({ address: c.registry, abi: courtRegistryAbi, functionName: "stakeAsJudge", value: amount }),
+    ),
+  );
+}
+
+/** Files a case between two fresh parties, has it answered and seats a round-1 panel. */
+export async function deliberating(
+  c: Court,
+  plaintiff: Actor,
+  defendant: Actor,
+  judges: Actor[],
+  opts: FileOpts & { defendantStake?: bigint } = {},
+): Promise<Address> {
+  const { caseAddr } = await fileCase(c, plaintiff, defendant.address, opts);
+  await respond(caseAddr, defendant, opts.defendantStake);
+  await seat(c, caseAddr, judges);
+  return caseAddr;
+}
+
+export function readCase(c: Court, caseAddr: Address) {
+  return c.reader.readContract({ address: caseAddr, abi: disputeCaseAbi, functionName: "getCase" });
+}
+
+export function readJudge(c: Court, judge: Address) {
+  return c.reader.readContract({ address: c.registry, abi: courtRegistryAbi, functionName: "getJudge", args: [judge] });
+}
+
+export function readAgent(c: Court, who: Address) {
+  return c.reader.readContract({ address: c.registry, abi: courtRegistryAbi, functionName: "getAgent", args: [who] });
+}
+
+export function readOverview(c: Court) {
+  return c.reader.readContract({ address: c.registry, abi: courtRegistryAbi, functionName: "getOverview" });
+}
+
+export function readStats(c: Court) {
+  return c.reader.readContract({ address: c.factory, abi: caseFactoryAbi, functionName: "getStats" });
+}
+
+export async function openCaseAddrs(c: Court): Promise<Address[]> {
+  const open = await c.reader.readContract({
+    address: c.factory,
+    abi: caseFactoryAbi,
+    functionName: "getOpenCases",
+    args: [false, 0],
+  });
+  return open.map((s) => s.addr);
+}
+
+export function balance(c: Court, who: Address): Promise<bigint> {
+  return c.reader.getBalance({ address: who });
+}
+
+/** What a transaction cost its sender in gas, to the wei. */
+export function gasCost(r: TransactionReceipt): bigint {
+  return r.gasUsed * r.effectiveGasPrice;
+}
+
+export function advance(c: Court, seconds: bigint | number): Promise<void> {
+  return advanceTime(c.reader, seconds);
+}
+
+/** The registry holds exactly the judges' stakes plus the treasury. */
+export async function expectRegistryBalanced(c: Court): Promise<void> {
+  const [held, o] = await Promise.all([balance(c, c.registry), readOverview(c)]);
+  expect(held).toBe(o.totalJudgeStake + o.treasury);
+}
+
+// ------------------------------------------------------------------ reverts
+
+const allErrors = [...courtRegistryAbi, ...caseFactoryAbi, ...disputeCaseAbi].filter((item) => item.type === "error");
+
+export interface DecodedRevert {
+  name: string;
+  args: readonly unknown[];
+}
+
+/**
+ * The custom error a failed contract call reverted with. viem decodes it against the called
+ * contract's ABI (`data.errorName`); an error raised by a contract it called in turn (a case
+ * behind the factory, the registry behind a case) is decoded here against all three ABIs.
+ */
+export function decodeRevert(err: unknown): DecodedRevert {
+  if (!(err instanceof BaseError)) throw err;
+  const reverted = err.walk((e) => e instanceof ContractFunctionRevertedError);
+  if (reverted instanceof ContractFunctionRevertedError) {
+    if (reverted.data?.errorName) return { name: reverted.data.errorName, args: reverted.data.args ?? [] };
+    if (reverted.raw && reverted.raw !== "0x") return decodeRaw(reverted.raw);
+    if (reverted.reason) return { name: "Error", args: [reverted.reason] };
+    throw err;
+  }
+  // Not a contract call (a deployment, a raw transaction): the revert data is on the RPC error.
+  const withData = err.walk((e) => isHex((e as { data?: unknown }).data));
+  const raw = (withData as { data?: unknown } | null)?.data;
+  if (isHex(raw) && raw !== "0x") return decodeRaw(raw);
+  throw err;
+}
+
+function decodeRaw(data: Hex): DecodedRevert {
+  const d = decodeErrorResult({ abi: allErrors, data });
+  return { name: d.errorName, args: d.args ?? [] };
+}
+
+function isHex(v: unknown): v is Hex {
+  return typeof v === "string" && /^0x[0-9a-fA-F]*$/.test(v);
+}
+
+/** Asserts that `p` rejects with the custom error `name` (and, when given, exactly these args). */
+export async function expectRevert(p: Promise<unknown>, name: string, args?: readonly unknown[]): Promise<void> {
+  let failure: unknown;
+  try {
+    await p;
+  } catch (e) {
+    failure = e;
+  }
+  if (failure === undefined) throw new Error(`expected a revert with ${name}, but the call succeeded`);
+  const got = decodeRevert(failure);
+  expect(got.name, `reverted with ${got.name}(${got.args.map(String).join(", ")})`).toBe(name);
+  if (args) expect(got.args).toEqual(args);
+}

@@ -1,0 +1,229 @@
+/**
+ * Payouts to a recipient that refuses ETH: the case must not be blocked; the money is kept in
+ * `owed` and withdrawn later. The refusing party is a tiny test-only contract compiled here.
+ */
+import { readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import solc from "solc";
+import { type Abi, type Address, encodeFunctionData, getAddress, type Hex, parseEventLogs } from "viem";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Actor } from "../../src/chain/actor.js";
+import {
+  actor,
+  advance,
+  balance,
+  bootCourt,
+  type Court,
+  caseFactoryAbi,
+  courtRegistryAbi,
+  disputeCaseAbi,
+  expectRegistryBalanced,
+  expectRevert,
+  fileCase,
+  freshRef,
+  P,
+  readCase,
+  resolveAfterDeadline,
+  respond,
+  State,
+  seat,
+  settle,
+  stakeJudges,
+  triggerDefault,
+  vote,
+} from "./helpers.js";
+
+const fixture = join(dirname(fileURLToPath(import.meta.url)), "fixtures", "RejectingParty.sol");
+
+interface Compiled {
+  abi: Abi;
+  bytecode: Hex;
+}
+
+function compileFixture(): Compiled {
+  const input = {
+    language: "Solidity",
+    sources: { "RejectingParty.sol": { content: readFileSync(fixture, "utf8") } },
+    settings: { evmVersion: "cancun", outputSelection: { "*": { "*": ["abi", "evm.bytecode.object"] } } },
+  };
+  const out = JSON.parse(solc.compile(JSON.stringify(input)));
+  const errors = (out.errors ?? []).filter((e: { severity: string }) => e.severity === "error");
+  if (errors.length > 0)
+    throw new Error(errors.map((e: { formattedMessage: string }) => e.formattedMessage).join("\n"));
+  const c = out.contracts["RejectingParty.sol"].RejectingParty;
+  return { abi: c.abi as Abi, bytecode: `0x${c.evm.bytecode.object}` };
+}
+
+let c: Court;
+let rejecting: Compiled;
+const party = (i: number) => actor(c, i);
+const judge = (i: number) => actor(c, 7 + i);
+
+beforeAll(async () => {
+  rejecting = compileFixture();
+  c = await bootCourt();
+  await stakeJudges(c, c.actors.slice(7, 15));
+});
+
+afterAll(async () => {
+  await c?.stop();
+});
+
+/** A deployed RejectingParty, driven by `operator`, that refuses ETH until told otherwise. */
+class Refuser {
+  private constructor(
+    readonly address: Address,
+    private operator: Actor,
+  ) {}
+
+  static async deploy(operator: Actor): Promise<Refuser> {
+    const hash = await operator.wallet.deployContract({ abi: rejecting.abi, bytecode: rejecting.bytecode, args: [] });
+    const r = await operator.mined(hash);
+    return new Refuser(getAddress(r.contractAddress as Address), operator);
+  }
+
+  /** Calls `target` as this contract, forwarding `value`. */
+  exec(target: Address, data: Hex, value = 0n) {
+    return this.operator.write({
+      address: this.address,
+      abi: rejecting.abi,
+      functionName: "exec",
+      args: [target, data],
+      value,
+    });
+  }
+
+  setAccepting(on: boolean) {
+    return this.operator.write({ address: this.address, abi: rejecting.abi, functionName: "setAccepting", args: [on] });
+  }
+}
+
+const call = {
+  fileCase: (defendant: Address) =>
+    encodeFunctionData({
+      abi: caseFactoryAbi,
+      functionName: "fileCase",
+      args: [defendant, "Refused delivery", "bafy-refuser", freshRef()],
+    }),
+  respond: () => encodeFunctionData({ abi: disputeCaseAbi, functionName: "respond" }),
+  appeal: () => encodeFunctionData({ abi: disputeCaseAbi, functionName: "appeal" }),
+  withdraw: () => encodeFunctionData({ abi: disputeCaseAbi, functionName: "withdraw" }),
+  stake: () => encodeFunctionData({ abi: courtRegistryAbi, functionName: "stakeAsJudge" }),
+  unstake: () => encodeFunctionData({ abi: courtRegistryAbi, functionName: "unstake" }),
+};
+
+function owed(caseAddr: Address, who: Address): Promise<bigint> {
+  return c.reader.readContract({ address: caseAddr, abi: disputeCaseAbi, functionName: "owed", args: [who] });
+}
+
+async function fileAsRefuser(r: Refuser, defendant: Address, stake: bigint): Promise<Address> {
+  const receipt = await r.exec(c.factory, call.fileCase(defendant), stake);
+  const [ev] = parseEventLogs({ abi: caseFactoryAbi, eventName: "CaseFiled", logs: receipt.logs });
+  expect(ev?.args.plaintiff).toBe(r.address);
+  return ev?.args.caseAddr as Address;
+}
+
+describe("deferred payments", () => {
+  it("a winning plaintiff that refuses ETH is owed its payout; settle still completes; it withdraws later", async () => {
+    const r = await Refuser.deploy(party(1));
+    const pStake = P.minPartyStake + 101n;
+    const dStake = P.minPartyStake + 7n;
+    const caseAddr = await fileAsRefuser(r, party(2).address, pStake);
+    await respond(caseAddr, party(2), dStake);
+    await seat(c, caseAddr, [judge(0), judge(1), judge(2)]);
+    await vote(caseAddr, judge(0), true);
+    await vote(caseAddr, judge(1), true);
+    await advance(c, P.appealWindow + 1n);
+    const settled = await settle(caseAddr, party(3));
+
+    const pot = pStake + dStake;
+    const payout = pot - (pot * BigInt(P.courtFeeBps)) / 10_000n;
+    const deferred = parseEventLogs({ abi: disputeCaseAbi, eventName: "PaymentDeferred", logs: settled.logs });
+    expect(deferred.map((e) => e.args)).toEqual([{ to: r.address, amount: payout }]);
+    const v = await readCase(c, caseAddr);
+    expect([v.state, v.settled]).toEqual([State.Resolved, true]);
+    expect(await owed(caseAddr, r.address)).toBe(payout);
+    expect(await balance(c, caseAddr)).toBe(payout);
+    expect(await balance(c, r.address)).toBe(0n);
+    await expectRegistryBalanced(c);
+
+    // Still refusing: the withdrawal fails and nothing is lost.
+    await expectRevert(r.exec(caseAddr, call.withdraw()), "Error", ["DisputeCase: withdrawal transfer failed"]);
+    expect(await owed(caseAddr, r.address)).toBe(payout);
+
+    await r.setAccepting(true);
+    const w = await r.exec(caseAddr, call.withdraw());
+    const [ev] = parseEventLogs({ abi: disputeCaseAbi, eventName: "Withdrawn", logs: w.logs });
+    expect(ev?.args).toEqual({ to: r.address, amount: payout });
+    expect(await balance(c, r.address)).toBe(payout);
+    expect(await owed(caseAddr, r.address)).toBe(0n);
+    expect(await balance(c, caseAddr)).toBe(0n);
+    await expectRevert(r.exec(caseAddr, call.withdraw()), "NothingToWithdraw");
+  });
+
+  it("dismissal on appeal with a refusing defendant: its stake and bond are owed, the plaintiff is still paid", async () => {
+    const r = await Refuser.deploy(party(4));
+    const p = party(3);
+    const dStake = P.minPartyStake * 2n + 3n;
+    const { caseAddr } = await fileCase(c, p, r.address);
+    // The plaintiff sends nothing else: the dismissal gives back exactly what it staked.
+    const refunded = (await balance(c, p.address)) + P.minPartyStake;
+    await r.exec(caseAddr, call.respond(), dStake);
+    await seat(c, caseAddr, [judge(3), judge(4), judge(5)]);
+    await vote(caseAddr, judge(3), true);
+    await vote(caseAddr, judge(4), true);
+    await r.exec(caseAddr, call.appeal(), P.appealBond);
+    expect((await readCase(c, caseAddr)).appellant).toBe(r.address);
+    await advance(c, P.deliberationPeriod + 1n);
+    const dismissed = await resolveAfterDeadline(caseAddr, party(5));
+
+    const deferred = parseEventLogs({ abi: disputeCaseAbi, eventName: "PaymentDeferred", logs: dismissed.logs });
+    expect(deferred.map((e) => e.args)).toEqual([
+      { to: r.address, amount: dStake },
+      { to: r.address, amount: P.appealBond },
+    ]);
+    expect(await balance(c, p.address)).toBe(refunded);
+    expect(await owed(caseAddr, r.address)).toBe(dStake + P.appealBond);
+    expect(await balance(c, caseAddr)).toBe(dStake + P.appealBond);
+    await r.setAccepting(true);
+    await r.exec(caseAddr, call.withdraw());
+    expect(await balance(c, r.address)).toBe(dStake + P.appealBond);
+    expect(await balance(c, caseAddr)).toBe(0n);
+  });
+
+  it("default with a refusing plaintiff: the refund is owed", async () => {
+    const r = await Refuser.deploy(party(6));
+    const caseAddr = await fileAsRefuser(r, party(1).address, P.minPartyStake);
+    await advance(c, P.responseWindow + 1n);
+    await triggerDefault(caseAddr, party(1));
+    expect((await readCase(c, caseAddr)).state).toBe(State.Defaulted);
+    expect(await owed(caseAddr, r.address)).toBe(P.minPartyStake);
+    expect(await balance(c, caseAddr)).toBe(P.minPartyStake);
+  });
+
+  it("the registry refuses to lose money to a recipient that rejects it", async () => {
+    const r = await Refuser.deploy(party(2));
+    await r.exec(c.registry, call.stake(), P.minJudgeStake);
+    await expectRevert(r.exec(c.registry, call.unstake()), "TransferFailed");
+    const treasury = await c.reader.readContract({
+      address: c.registry,
+      abi: courtRegistryAbi,
+      functionName: "treasury",
+    });
+    expect(treasury).toBeGreaterThan(0n);
+    await expectRevert(
+      c.owner.write({
+        address: c.registry,
+        abi: courtRegistryAbi,
+        functionName: "withdrawTreasury",
+        args: [r.address, 1n],
+      }),
+      "TransferFailed",
+    );
+    await r.setAccepting(true);
+    await r.exec(c.registry, call.unstake());
+    expect(await balance(c, r.address)).toBe(P.minJudgeStake);
+    await expectRegistryBalanced(c);
+  });
+});

@@ -1,0 +1,361 @@
+import { type Address, maxUint256 } from "viem";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  advance,
+  bootCourt,
+  Cast,
+  type Court,
+  caseFactoryAbi,
+  disputeCaseAbi,
+  P,
+  readCase,
+  readStats,
+  State,
+  seat,
+  settle,
+  ZERO,
+} from "./helpers.js";
+import { buildWorld, type World, type WorldCase } from "./world.js";
+
+let c: Court;
+let w: World;
+let cases: WorldCase[];
+const party = (i: number) => w.party(i);
+const judge = (i: number) => w.judge(i);
+
+beforeAll(async () => {
+  c = await bootCourt();
+  w = await buildWorld(c);
+  cases = w.cases;
+});
+
+afterAll(async () => {
+  await c?.stop();
+});
+
+describe("case views", () => {
+  it("leaves one case in each state", () => {
+    expect(cases.map((x) => x.label)).toEqual([
+      "defaulted",
+      "dismissed",
+      "settled",
+      "appeal-decided",
+      "appealed",
+      "resolved",
+      "deliberating",
+      "active",
+      "summoned",
+    ]);
+  });
+
+  it("factory.getCase equals case.getCase and every individual getter, in every state", async () => {
+    const blockNumber = await c.reader.getBlockNumber();
+    const { timestamp } = await c.reader.getBlock({ blockNumber });
+    for (const { addr, state } of cases) {
+      const read = (fn: GetterName) => readGetter(addr, fn, blockNumber);
+      const [exists, view] = await c.reader.readContract({
+        address: c.factory,
+        abi: caseFactoryAbi,
+        functionName: "getCase",
+        args: [addr],
+        blockNumber,
+      });
+      const own = await c.reader.readContract({
+        address: addr,
+        abi: disputeCaseAbi,
+        functionName: "getCase",
+        blockNumber,
+      });
+      expect(exists).toBe(true);
+      expect(view).toEqual(own);
+      expect(view.state).toBe(state);
+      expect(view.addr).toBe(addr);
+      expect(view.chainTime).toBe(timestamp);
+
+      const round = await c.reader.readContract({
+        address: addr,
+        abi: disputeCaseAbi,
+        functionName: "round",
+        blockNumber,
+      });
+      const [panel, cast] = await c.reader.readContract({
+        address: addr,
+        abi: disputeCaseAbi,
+        functionName: "getPanel",
+        args: [round],
+        blockNumber,
+      });
+      const evidence = await c.reader.readContract({
+        address: addr,
+        abi: disputeCaseAbi,
+        functionName: "getEvidence",
+        blockNumber,
+      });
+      const terms = await c.reader.readContract({
+        address: addr,
+        abi: disputeCaseAbi,
+        functionName: "terms",
+        blockNumber,
+      });
+      expect(view).toEqual({
+        addr,
+        state: await read("state"),
+        plaintiff: await read("plaintiff"),
+        defendant: await read("defendant"),
+        claimDescription: await read("claimDescription"),
+        plaintiffStake: await read("plaintiffStake"),
+        defendantStake: await read("defendantStake"),
+        evidenceIpfsHash: await read("evidenceIpfsHash"),
+        judges: panel,
+        votesForPlaintiff: BigInt(cast.filter((x) => x === Cast.Plaintiff).length),
+        votesForDefendant: BigInt(cast.filter((x) => x === Cast.Defendant).length),
+        filedAt: await read("filedAt"),
+        resolvedAt: await read("resolvedAt"),
+        outcome: await read("outcome"),
+        verdictReason: await read("verdictReason"),
+        appealWindowOpen: await read("appealWindowOpen"),
+        appealUsed: await read("appealUsed"),
+        responseDeadline: await read("responseDeadline"),
+        deliberationDeadline: await read("deliberationDeadline"),
+        appealDeadline: await read("appealDeadline"),
+        round,
+        settled: await read("settled"),
+        appellant: await read("appellant"),
+        appealBond: terms[6],
+        evidenceCount: BigInt(evidence.length),
+        chainTime: timestamp,
+      });
+      for (const j of panel) {
+        expect(
+          await c.reader.readContract({
+            address: addr,
+            abi: disputeCaseAbi,
+            functionName: "isJudge",
+            args: [j],
+            blockNumber,
+          }),
+        ).toBe(true);
+      }
+      expect(await read("factory")).toBe(c.factory);
+      expect(await read("registry")).toBe(c.registry);
+
+      const summary = await c.reader.readContract({
+        address: addr,
+        abi: disputeCaseAbi,
+        functionName: "getSummary",
+        blockNumber,
+      });
+      expect(summary).toEqual({
+        addr,
+        state: view.state,
+        plaintiff: view.plaintiff,
+        defendant: view.defendant,
+        judges: view.judges,
+        votesForPlaintiff: view.votesForPlaintiff,
+        votesForDefendant: view.votesForDefendant,
+        filedAt: view.filedAt,
+        responseDeadline: view.responseDeadline,
+        deliberationDeadline: view.deliberationDeadline,
+        round: view.round,
+      });
+    }
+  });
+
+  it("spot-checks the views of the appealed and the appeal-decided cases", async () => {
+    const appealed = w.byLabel("appealed");
+    const v = await readCase(c, appealed);
+    expect([v.round, v.appealUsed, v.appellant, v.outcome, v.judges.length]).toEqual([2, true, party(3).address, 0, 0]);
+    const [round1, cast1] = await c.reader.readContract({
+      address: appealed,
+      abi: disputeCaseAbi,
+      functionName: "getPanel",
+      args: [1],
+    });
+    expect(round1).toEqual([judge(6), judge(7), judge(8)].map((j) => j.address));
+    expect(cast1).toEqual([Cast.Defendant, Cast.None, Cast.Defendant]);
+    const decided = await readCase(c, w.byLabel("appeal-decided"));
+    expect([decided.round, decided.votesForPlaintiff, decided.votesForDefendant, decided.settled]).toEqual([
+      2,
+      3n,
+      0n,
+      true,
+    ]);
+  });
+
+  it("getCase of an address that is not a case says so, with an empty view", async () => {
+    const impl = await c.reader.readContract({
+      address: c.factory,
+      abi: caseFactoryAbi,
+      functionName: "implementation",
+    });
+    for (const addr of [party(1).address, c.registry, c.factory, impl, ZERO]) {
+      const [exists, view] = await c.reader.readContract({
+        address: c.factory,
+        abi: caseFactoryAbi,
+        functionName: "getCase",
+        args: [addr],
+      });
+      expect(exists).toBe(false);
+      expect(view.addr).toBe(ZERO);
+      expect(view.plaintiff).toBe(ZERO);
+      expect(view.judges).toEqual([]);
+      expect(view.claimDescription).toBe("");
+      expect(view.state).toBe(State.Filed);
+      expect(
+        await c.reader.readContract({ address: c.factory, abi: caseFactoryAbi, functionName: "isCase", args: [addr] }),
+      ).toBe(false);
+    }
+  });
+
+  it("getCases pages in filing order, out-of-range pages are empty", async () => {
+    const all = cases.map((x) => x.addr);
+    const page = (offset: bigint, limit: bigint) =>
+      c.reader.readContract({
+        address: c.factory,
+        abi: caseFactoryAbi,
+        functionName: "getCases",
+        args: [offset, limit],
+      });
+    const n = BigInt(all.length);
+    expect(await c.reader.readContract({ address: c.factory, abi: caseFactoryAbi, functionName: "caseCount" })).toBe(n);
+    expect(await page(0n, 100n)).toEqual([n, all]);
+    const [, a] = await page(0n, 4n);
+    const [, b] = await page(4n, 4n);
+    const [, rest] = await page(8n, 4n);
+    expect([...a, ...b, ...rest]).toEqual(all);
+    expect(rest).toHaveLength(all.length - 8);
+    expect(await page(n, 5n)).toEqual([n, []]);
+    expect(await page(n + 10n, 5n)).toEqual([n, []]);
+    expect(await page(2n, 0n)).toEqual([n, []]);
+    expect(await page(n - 1n, 10n)).toEqual([n, all.slice(-1)]);
+    // A caller asking for "everything" must not overflow.
+    expect(await page(1n, maxUint256)).toEqual([n, all.slice(1)]);
+    expect(await page(maxUint256, 1n)).toEqual([n, []]);
+  });
+
+  it("getOpenCases lists exactly the cases that can still change, and filters by state", async () => {
+    const expected = await w.expectedOpen();
+    const list = (filter: boolean, state: number) =>
+      c.reader.readContract({
+        address: c.factory,
+        abi: caseFactoryAbi,
+        functionName: "getOpenCases",
+        args: [filter, state],
+      });
+    const open = await list(false, 0);
+    expect(open.map((s) => s.addr).sort()).toEqual([...expected].sort());
+    for (const s of open) {
+      const own = await c.reader.readContract({ address: s.addr, abi: disputeCaseAbi, functionName: "getSummary" });
+      expect(s).toEqual(own);
+    }
+    for (const state of Object.values(State)) {
+      const filtered = await list(true, state);
+      const want = [];
+      for (const addr of expected) if ((await readCase(c, addr)).state === state) want.push(addr);
+      expect(filtered.map((s) => s.addr).sort()).toEqual(want.sort());
+    }
+    expect((await list(true, State.Resolved)).map((s) => s.addr)).toEqual([w.byLabel("resolved")]);
+    expect(await list(true, State.Defaulted)).toEqual([]);
+  });
+
+  it("getStats counts cases by state and the open ones", async () => {
+    const stats = await readStats(c);
+    const byState = Array.from({ length: 8 }, () => 0n);
+    for (const x of cases) byState[x.state] = (byState[x.state] ?? 0n) + 1n;
+    expect(byState).toEqual([0n, 1n, 1n, 1n, 3n, 1n, 1n, 1n]);
+    expect(stats.byState).toEqual(byState);
+    expect(stats.totalCases).toBe(BigInt(cases.length));
+    expect(stats.openCases).toBe(BigInt((await w.expectedOpen()).length));
+    expect(stats.openCases).toBe(5n);
+  });
+
+  it("getStats and getOpenCases follow further transitions", async () => {
+    const before = await readStats(c);
+    const active = w.byLabel("active");
+    const resolved = w.byLabel("resolved");
+    await seat(c, active, [judge(2), judge(3), judge(8)]);
+    w.leave(active, State.Deliberating);
+    await advance(c, P.appealWindow + 1n);
+    await settle(resolved, party(6));
+    const after = await readStats(c);
+    const delta = after.byState.map((n, i) => n - (before.byState[i] ?? 0n));
+    expect(delta).toEqual([0n, 0n, -1n, 1n, 0n, 0n, 0n, 0n]);
+    expect(after.openCases).toBe(before.openCases - 1n);
+    expect(after.totalCases).toBe(before.totalCases);
+    const open = await c.reader.readContract({
+      address: c.factory,
+      abi: caseFactoryAbi,
+      functionName: "getOpenCases",
+      args: [false, 0],
+    });
+    expect(open.map((s) => s.addr)).not.toContain(resolved);
+    expect(open.map((s) => s.addr)).toContain(active);
+  });
+
+  it("getParams reports the deployment's terms, as each case copied them", async () => {
+    const params = await c.reader.readContract({ address: c.factory, abi: caseFactoryAbi, functionName: "getParams" });
+    expect(params).toEqual({
+      owner: c.owner.address,
+      registry: c.registry,
+      implementation: await c.reader.readContract({
+        address: c.factory,
+        abi: caseFactoryAbi,
+        functionName: "implementation",
+      }),
+      feeRecipient: c.owner.address,
+      filingFee: P.filingFee,
+      minJudgeStake: P.minJudgeStake,
+      terms: {
+        responseWindow: P.responseWindow,
+        deliberationPeriod: P.deliberationPeriod,
+        appealWindow: P.appealWindow,
+        courtFeeBps: P.courtFeeBps,
+        judgeRewardBps: P.judgeRewardBps,
+        minPartyStake: P.minPartyStake,
+        appealBond: P.appealBond,
+      },
+    });
+    const terms = await c.reader.readContract({
+      address: cases[0]?.addr as Address,
+      abi: disputeCaseAbi,
+      functionName: "terms",
+    });
+    expect(terms).toEqual([
+      P.responseWindow,
+      P.deliberationPeriod,
+      P.appealWindow,
+      P.courtFeeBps,
+      P.judgeRewardBps,
+      P.minPartyStake,
+      P.appealBond,
+    ]);
+  });
+});
+
+/** One public getter of a case, read at a given block. */
+function readGetter(address: Address, functionName: GetterName, blockNumber: bigint): Promise<unknown> {
+  // biome-ignore lint/suspicious/noExplicitAny: one call for many getters of different return types
+  return c.reader.readContract({ address, abi: disputeCaseAbi, functionName, blockNumber } as any);
+}
+
+type GetterName =
+  | "state"
+  | "outcome"
+  | "plaintiff"
+  | "defendant"
+  | "claimDescription"
+  | "evidenceIpfsHash"
+  | "plaintiffStake"
+  | "defendantStake"
+  | "filedAt"
+  | "resolvedAt"
+  | "responseDeadline"
+  | "deliberationDeadline"
+  | "appealDeadline"
+  | "appealUsed"
+  | "settled"
+  | "appellant"
+  | "verdictReason"
+  | "appealWindowOpen"
+  | "factory"
+  | "registry";

@@ -1,0 +1,142 @@
+import { maxUint256 } from "viem";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { actor, bootCourt, type Court, courtRegistryAbi, P, readAgent, readJudge, readOverview } from "./helpers.js";
+import { buildWorld, type World } from "./world.js";
+
+let c: Court;
+let w: World;
+const party = (i: number) => w.party(i);
+const judge = (i: number) => w.judge(i);
+
+beforeAll(async () => {
+  c = await bootCourt();
+  w = await buildWorld(c);
+});
+
+afterAll(async () => {
+  await c?.stop();
+});
+
+describe("registry views", () => {
+  it("getAgents pages agents in registration order, each equal to getAgent", async () => {
+    const count = await c.reader.readContract({
+      address: c.registry,
+      abi: courtRegistryAbi,
+      functionName: "agentCount",
+    });
+    const [total, all] = await c.reader.readContract({
+      address: c.registry,
+      abi: courtRegistryAbi,
+      functionName: "getAgents",
+      args: [0n, 100n],
+    });
+    expect(total).toBe(count);
+    expect(total).toBe(6n);
+    expect(all.map((a) => a.addr)).toEqual([1, 2, 3, 5, 6].map((i) => party(i).address).concat(judge(0).address));
+    expect(all.map((a) => a.agentId)).toEqual([1n, 2n, 3n, 4n, 5n, 6n]);
+    for (const a of all) expect(a).toEqual(await readAgent(c, a.addr));
+    const page = async (offset: bigint, limit: bigint) =>
+      (
+        await c.reader.readContract({
+          address: c.registry,
+          abi: courtRegistryAbi,
+          functionName: "getAgents",
+          args: [offset, limit],
+        })
+      )[1];
+    expect([...(await page(0n, 4n)), ...(await page(4n, 4n))]).toEqual(all);
+    expect(await page(6n, 1n)).toEqual([]);
+    expect(await page(60n, 1n)).toEqual([]);
+    expect(await page(1n, 0n)).toEqual([]);
+    expect(await page(5n, maxUint256)).toEqual(all.slice(5));
+
+    const judgeAgent = await readAgent(c, judge(0).address);
+    expect([judgeAgent.isJudge, judgeAgent.judgeStake]).toEqual([true, (await readJudge(c, judge(0).address)).stake]);
+  });
+
+  it("getAgent keeps a party record for an unregistered address, and reflects outcomes", async () => {
+    const unregistered = await readAgent(c, party(4).address);
+    expect([unregistered.registered, unregistered.agentId, unregistered.name]).toEqual([false, 0n, ""]);
+    // Party 4 defaulted once (a no-show).
+    expect([unregistered.casesLost, unregistered.noShows, unregistered.reputation]).toEqual([1, 1, -20n]);
+    const p1 = await readAgent(c, party(1).address);
+    // Won the default and the appeal-decided case; "resolved", which it lost, is not settled yet.
+    expect([p1.casesWon, p1.casesLost, p1.reputation]).toEqual([2, 0, 20n]);
+    const stranger = await readAgent(c, actor(c, 19).address);
+    expect(stranger).toEqual({
+      addr: actor(c, 19).address,
+      registered: false,
+      agentId: 0n,
+      name: "",
+      metadataURI: "",
+      registeredAt: 0n,
+      reputation: 0n,
+      casesWon: 0,
+      casesLost: 0,
+      noShows: 0,
+      judgeStake: 0n,
+      isJudge: false,
+    });
+  });
+
+  it("getJudgePool, getJudge, eligibleJudges and getOverview agree with the raw getters", async () => {
+    const [minimum, pool] = await c.reader.readContract({
+      address: c.registry,
+      abi: courtRegistryAbi,
+      functionName: "getJudgePool",
+    });
+    expect(minimum).toBe(P.minJudgeStake);
+    expect(pool).toHaveLength(11);
+    for (const j of pool) {
+      expect(j).toEqual(await readJudge(c, j.addr));
+      expect(j.eligible).toBe(
+        await c.reader.readContract({
+          address: c.registry,
+          abi: courtRegistryAbi,
+          functionName: "isEligibleJudge",
+          args: [j.addr],
+        }),
+      );
+      expect(j.eligible).toBe(j.stake >= P.minJudgeStake);
+    }
+    // The no-show staked at the minimum was slashed below it: still in the pool, not eligible.
+    const slashed = pool.find((j) => j.addr === judge(10).address);
+    expect([slashed?.eligible, slashed?.noShows, slashed?.stake]).toEqual([
+      false,
+      1,
+      P.minJudgeStake - P.minJudgeStake / 10n,
+    ]);
+    const eligible = await c.reader.readContract({
+      address: c.registry,
+      abi: courtRegistryAbi,
+      functionName: "eligibleJudges",
+    });
+    expect([...eligible].sort()).toEqual(
+      pool
+        .filter((j) => j.eligible)
+        .map((j) => j.addr)
+        .sort(),
+    );
+
+    const o = await readOverview(c);
+    const raw = async (fn: "totalJudgeStake" | "treasury" | "minJudgeStake" | "slashBps" | "agentCount") =>
+      c.reader.readContract({ address: c.registry, abi: courtRegistryAbi, functionName: fn });
+    expect(o).toEqual({
+      agentCount: await raw("agentCount"),
+      judgeCount: BigInt(pool.length),
+      eligibleJudgeCount: BigInt(eligible.length),
+      totalJudgeStake: await raw("totalJudgeStake"),
+      treasury: await raw("treasury"),
+      minJudgeStake: await raw("minJudgeStake"),
+      slashBps: await raw("slashBps"),
+    });
+    expect(o.totalJudgeStake).toBe(pool.reduce((sum, j) => sum + j.stake, 0n));
+    expect(o.eligibleJudgeCount).toBe(10n);
+    expect(o.slashBps).toBe(P.slashBps);
+    expect(o.treasury).toBeGreaterThan(0n);
+    expect(await c.reader.getBalance({ address: c.registry })).toBe(o.totalJudgeStake + o.treasury);
+
+    const outsider = await readJudge(c, party(1).address);
+    expect([outsider.stake, outsider.eligible, outsider.stakedAt, outsider.totalAssigned]).toEqual([0n, false, 0n, 0]);
+  });
+});
