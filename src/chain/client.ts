@@ -3,13 +3,14 @@ import { type Chain, createPublicClient, defineChain, http, type PublicClient, t
 /** Multicall3's address, the same on nearly every EVM chain (and installed on the dev chain). */
 export const MULTICALL3_ADDRESS = "0xcA11bde05977b3631167028862bE2a173976CA11" as const;
 
-export function makeChain(chainId: number, rpcUrl: string): Chain {
+/** A chain definition; without Multicall3 (a bare chain), reads are made one call at a time. */
+export function makeChain(chainId: number, rpcUrl: string, opts: { multicall3?: boolean } = {}): Chain {
   return defineChain({
     id: chainId,
     name: chainId === 31337 ? "docket dev chain" : `chain ${chainId}`,
     nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 },
     rpcUrls: { default: { http: [rpcUrl] } },
-    contracts: { multicall3: { address: MULTICALL3_ADDRESS } },
+    ...(opts.multicall3 === false ? {} : { contracts: { multicall3: { address: MULTICALL3_ADDRESS } } }),
   });
 }
 
@@ -22,7 +23,7 @@ export function makePublicClient(chain: Chain, opts: { timeoutMs?: number; trans
   return createPublicClient({
     chain,
     transport: opts.transport ?? http(url, { retryCount: 0, timeout: opts.timeoutMs ?? 10_000 }),
-    batch: { multicall: { wait: 0 } },
+    ...(chain.contracts?.multicall3 ? { batch: { multicall: { wait: 0 } } } : {}),
     cacheTime: 0,
   }) as PublicClient;
 }

@@ -1,7 +1,7 @@
 import { type Address, type Chain, getAddress, type PublicClient } from "viem";
 import type { Config } from "../config.js";
 import { ConfigError } from "../config.js";
-import { makeChain, makePublicClient } from "./client.js";
+import { MULTICALL3_ADDRESS, makeChain, makePublicClient } from "./client.js";
 import { readDeployment } from "./deployments.js";
 import { type Devnet, startDevnet } from "./devnet.js";
 
@@ -12,6 +12,8 @@ export interface Court {
   reader: PublicClient;
   factory: Address;
   registry: Address;
+  /** Whether Multicall3 is deployed: reads are batched into one eth_call only when it is. */
+  hasMulticall3: boolean;
   /** JSON-RPC URL wallets can broadcast to; reported only for the embedded dev chain. */
   publicRpcUrl?: string;
   devnet?: Devnet;
@@ -32,6 +34,7 @@ export async function connectCourt(config: Config, opts: { seed?: boolean } = {}
       reader,
       factory: devnet.deployment.factory,
       registry: devnet.deployment.registry,
+      hasMulticall3: true,
       publicRpcUrl: devnet.rpcUrl,
       devnet,
       close: devnet.stop,
@@ -55,10 +58,20 @@ export async function connectCourt(config: Config, opts: { seed?: boolean } = {}
       `RPC_URL is set but no court addresses: set FACTORY_ADDRESS and REGISTRY_ADDRESS, or deploy with \`npm run deploy\` (writes ${config.DEPLOYMENTS_DIR}/${chainId}.json)`,
     );
   }
-  const chain = makeChain(chainId, rpcUrl);
+  let hasMulticall3 = true;
+  try {
+    const probe = makePublicClient(makeChain(chainId, rpcUrl, { multicall3: false }), {
+      timeoutMs: config.RPC_TIMEOUT_MS,
+    });
+    hasMulticall3 = ((await probe.getCode({ address: MULTICALL3_ADDRESS })) ?? "0x") !== "0x";
+  } catch {
+    // Unreachable right now: assume the usual (Multicall3 is on nearly every chain); reads will say if not.
+  }
+  const chain = makeChain(chainId, rpcUrl, { multicall3: hasMulticall3 });
   return {
     chain,
     chainId,
+    hasMulticall3,
     reader: makePublicClient(chain, { timeoutMs: config.RPC_TIMEOUT_MS }),
     factory: getAddress(factory),
     registry: getAddress(registry),

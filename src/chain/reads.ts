@@ -51,6 +51,15 @@ export async function readOpenCases(court: Court, state?: StateName) {
 
 /** Court parameters, registry overview, case counts and the block number, in one multicall. */
 export async function readOverview(court: Court) {
+  if (!court.hasMulticall3) {
+    const [params, stats, overview, blockNumber] = await Promise.all([
+      court.reader.readContract({ address: court.factory, abi: caseFactoryAbi, functionName: "getParams" }),
+      court.reader.readContract({ address: court.factory, abi: caseFactoryAbi, functionName: "getStats" }),
+      court.reader.readContract({ address: court.registry, abi: courtRegistryAbi, functionName: "getOverview" }),
+      court.reader.getBlockNumber({ cacheTime: 0 }),
+    ]);
+    return { params, stats, overview, blockNumber };
+  }
   const [params, stats, overview, blockNumber] = await court.reader.multicall({
     allowFailure: false,
     contracts: [
@@ -88,15 +97,17 @@ export async function readAgents(court: Court, offset: number, limit: number) {
 }
 export type AgentView = Awaited<ReturnType<typeof readAgent>>;
 
-/** A judge's record and the minimum stake, in one multicall. */
+/** A judge's record and the minimum stake, in one multicall (the client batches same-tick reads). */
 export async function readJudge(court: Court, who: Address) {
-  const [judge, minimumStake] = await court.reader.multicall({
-    allowFailure: false,
-    contracts: [
-      { address: court.registry, abi: courtRegistryAbi, functionName: "getJudge", args: [who] },
-      { address: court.registry, abi: courtRegistryAbi, functionName: "minJudgeStake" },
-    ],
-  });
+  const [judge, minimumStake] = await Promise.all([
+    court.reader.readContract({
+      address: court.registry,
+      abi: courtRegistryAbi,
+      functionName: "getJudge",
+      args: [who],
+    }),
+    court.reader.readContract({ address: court.registry, abi: courtRegistryAbi, functionName: "minJudgeStake" }),
+  ]);
   return { judge, minimumStake };
 }
 export type JudgeView = Awaited<ReturnType<typeof readJudge>>["judge"];

@@ -19,19 +19,22 @@ export const getCaseEvidence = defineOperation({
   }),
   cache: { key: (i) => `evidence:${i.address}`, ttl: () => 60 },
   handler: async ({ address }, ctx) => {
-    // One multicall: is it a case, and its evidence (which fails harmlessly for a non-case).
-    const [isCase, evidence] = await ctx.court.reader.multicall({
-      contracts: [
-        { address: ctx.court.factory, abi: caseFactoryAbi, functionName: "isCase", args: [address] },
-        { address, abi: disputeCaseAbi, functionName: "getEvidence" },
-      ],
-    });
-    if (isCase.status !== "success") throw isCase.error;
-    if (!isCase.result) throw new DocketError("CASE_NOT_FOUND", `no case at ${address}`, { address });
-    if (evidence.status !== "success") throw evidence.error;
+    // Same tick, so the client batches both into one multicall; a non-case's getEvidence fails harmlessly.
+    const [isCase, evidence] = await Promise.allSettled([
+      ctx.court.reader.readContract({
+        address: ctx.court.factory,
+        abi: caseFactoryAbi,
+        functionName: "isCase",
+        args: [address],
+      }),
+      ctx.court.reader.readContract({ address, abi: disputeCaseAbi, functionName: "getEvidence" }),
+    ]);
+    if (isCase.status === "rejected") throw isCase.reason;
+    if (!isCase.value) throw new DocketError("CASE_NOT_FOUND", `no case at ${address}`, { address });
+    if (evidence.status === "rejected") throw evidence.reason;
     return {
       address,
-      evidence: evidence.result.map((e) => ({
+      evidence: evidence.value.map((e) => ({
         hash: e.hash,
         submitter: e.submitter,
         submittedAt: Number(e.submittedAt),
