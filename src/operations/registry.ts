@@ -2,6 +2,7 @@ import { assignJudges } from "./assignJudges.js";
 import { assignJudgesRandom } from "./assignJudgesRandom.js";
 import { discoverAgents } from "./discoverAgents.js";
 import { fileAppeal } from "./fileAppeal.js";
+import { fileCase } from "./fileCase.js";
 import { getAgent } from "./getAgent.js";
 import { getCase } from "./getCase.js";
 import { getCaseEvidence } from "./getCaseEvidence.js";
@@ -21,16 +22,19 @@ import { stakeAsJudge } from "./stakeAsJudge.js";
 import { submitEvidence } from "./submitEvidence.js";
 import { triggerDefault } from "./triggerDefault.js";
 import { unstakeJudge } from "./unstakeJudge.js";
+import { verifyTransaction } from "./verifyTransaction.js";
 import { voteOnCase } from "./voteOnCase.js";
 
 /**
  * Every docket operation. HTTP routes, MCP tools, the OpenAPI document and /docs are generated
  * from this list; adding an operation means adding its file and one line here.
- * Order matters for HTTP: literal paths come before parameterised ones (/agent/discover before /agent/:address).
+ * Order matters for HTTP: literal paths come before parameterised ones (/agent/discover before /agent/:address,
+ * POST /cases/verify-tx before the POST /cases/:address/... writes).
  */
 export const operations: Operation[] = [
   getHealth,
   listCases,
+  verifyTransaction,
   getCase,
   getCaseEvidence,
   listPendingCases,
@@ -40,6 +44,7 @@ export const operations: Operation[] = [
   getAgent,
   getJudgePool,
   getJudgeStake,
+  fileCase,
   respondToCase,
   submitEvidence,
   voteOnCase,

@@ -14,6 +14,13 @@ describe("every route, happy path", () => {
     const active = at("active");
     const deliberating = at("deliberating, one vote cast");
     const resolved = at("resolved, appeal window open");
+    const filingBody = {
+      plaintiff: t.address(17),
+      defendant: t.address(1),
+      claimDescription: "x",
+      evidenceIpfsHash: "bafy-x",
+    };
+    const paid = await t.actor(17).send((await t.post("/cases", filingBody)).body.accepts[0].extra.unsigned_tx);
     const judge = t.address(7);
     const pool = (await t.get("/judges/pool")).body;
     const idle = pool.judges.find((j: { activeCases: number }) => j.activeCases === 0).address as string;
@@ -22,6 +29,8 @@ describe("every route, happy path", () => {
       .map((j: { address: string }) => j.address);
     inputs = {
       get_health: { path: "/health" },
+      file_case: { path: "/cases", body: { ...filingBody, payment_tx_hash: paid.transactionHash } },
+      verify_transaction: { path: "/cases/verify-tx", body: { txHash: paid.transactionHash } },
       list_cases: { path: "/cases?limit=5&offset=2" },
       get_case: { path: `/cases/${deliberating}` },
       get_case_evidence: { path: `/cases/${active}/evidence` },

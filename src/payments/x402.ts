@@ -1,0 +1,213 @@
+import type { Address, Hex } from "viem";
+import { z } from "zod";
+import type { Court } from "../chain/court.js";
+import { DocketError, type ErrorCode } from "../errors/errors.js";
+import { TX_HASH_PATTERN } from "../operations/schemas.js";
+
+/**
+ * x402 v1 as docket speaks it: the payment requirements of a 402, the `X-PAYMENT` header a client
+ * retries with and the `X-PAYMENT-RESPONSE` header of the answer. The field names are x402 v1's;
+ * the "exact" scheme here pays in the chain's native coin with an ordinary transaction that the
+ * payer signs and broadcasts itself, and the proof is that transaction's hash (not x402's EIP-3009
+ * signature: docket holds no key and settles nothing). Checking a proof on chain is in verify.ts.
+ */
+
+export const X402_VERSION = 1;
+/** x402's `asset` for the chain's native coin: the zero address. */
+export const NATIVE_ASSET = "0x0000000000000000000000000000000000000000";
+/** How long a client may take to pay and retry; the proof itself does not expire (it is single-use). */
+export const PAYMENT_TIMEOUT_SECONDS = 600;
+/** Beyond this an X-PAYMENT header is refused unread. */
+const MAX_HEADER_LENGTH = 4096;
+
+/** x402 v1's names for the chains it knows; any other chain is named by CAIP-2. */
+const NETWORK_NAMES: Record<number, string> = {
+  8453: "base",
+  84532: "base-sepolia",
+  43114: "avalanche",
+  43113: "avalanche-fuji",
+  137: "polygon",
+  80002: "polygon-amoy",
+  4689: "iotex",
+  1329: "sei",
+  1328: "sei-testnet",
+};
+
+/** The x402 `network` of a chain: its x402 v1 name when it has one, else CAIP-2 `eip155:<chainId>`. */
+export function networkOf(chainId: number): string {
+  return NETWORK_NAMES[chainId] ?? `eip155:${chainId}`;
+}
+
+const unsignedTxSchema = z.object({
+  to: z.string(),
+  value: z.string().describe("Wei, decimal string"),
+  data: z.string(),
+  chainId: z.number().int(),
+});
+
+/** One entry of `accepts`: x402 v1 PaymentRequirements, with docket's ready-to-sign payment in `extra`. */
+export const paymentRequirementsSchema = z.object({
+  scheme: z.literal("exact"),
+  network: z.string().describe('x402 network: "eip155:<chainId>" for the dev chain and chains x402 v1 does not name'),
+  maxAmountRequired: z.string().describe("The filing fee in wei, decimal string (pay at least this)"),
+  payTo: z.string().describe("The fee recipient: pay it directly, in one transaction"),
+  asset: z.literal(NATIVE_ASSET).describe("The zero address: the chain's native coin"),
+  resource: z.string(),
+  description: z.string(),
+  mimeType: z.string(),
+  maxTimeoutSeconds: z.number().int(),
+  extra: z.object({
+    unsigned_tx: unsignedTxSchema.describe("The fee payment, ready to sign as the payer"),
+    instructions: z.string(),
+    chainId: z.number().int(),
+    payer: z.string().describe("The account that must sign the payment (the plaintiff)"),
+    stake: z.string().describe("The stake the filing transaction will carry, wei"),
+    proof: z.string().describe("How to hand back the payment"),
+  }),
+});
+export type PaymentRequirements = z.infer<typeof paymentRequirementsSchema>;
+
+/**
+ * docket's 402 body: the x402 v1 fields at the top level plus docket's error envelope. Unlike x402's
+ * plain-string `error`, `error` is docket's `{ code, message, details? }`; x402 clients read only
+ * `x402Version` and `accepts`.
+ */
+export const paymentRequiredSchema = z.object({
+  x402Version: z.literal(X402_VERSION),
+  error: z.object({
+    code: z.string().describe("PAYMENT_REQUIRED, or why the proof given was refused (PAYMENT_NOT_FOUND...)"),
+    message: z.string(),
+    details: z.record(z.string(), z.unknown()).optional(),
+  }),
+  accepts: z.array(paymentRequirementsSchema),
+});
+export type PaymentRequiredBody = z.infer<typeof paymentRequiredSchema>;
+
+/** What the filing fee payment must be, and for what. */
+export interface FeeTerms {
+  payTo: Address;
+  filingFee: bigint;
+  payer: Address;
+  stake: bigint;
+  resource: string;
+  description: string;
+}
+
+/** The requirements of the filing fee on `court`'s chain, with the payment transaction ready to sign. */
+export function buildRequirements(court: Court, t: FeeTerms): PaymentRequirements {
+  const network = networkOf(court.chainId);
+  const rpc = court.publicRpcUrl ? ` (JSON-RPC ${court.publicRpcUrl})` : "";
+  const proof =
+    `Once it is mined, repeat the request with header X-PAYMENT: base64 of ` +
+    `{"x402Version":1,"scheme":"exact","network":"${network}","payload":{"txHash":"<the payment's hash>"}}` +
+    " (over MCP: the payment_tx_hash argument).";
+  return {
+    scheme: "exact",
+    network,
+    maxAmountRequired: t.filingFee.toString(),
+    payTo: t.payTo,
+    asset: NATIVE_ASSET,
+    resource: t.resource,
+    description: t.description,
+    mimeType: "application/json",
+    maxTimeoutSeconds: PAYMENT_TIMEOUT_SECONDS,
+    extra: {
+      unsigned_tx: { to: t.payTo, value: t.filingFee.toString(), data: "0x", chainId: court.chainId },
+      instructions:
+        `Pays the filing fee of ${t.filingFee} wei to ${t.payTo}. Sign it with the wallet of ${t.payer} ` +
+        `(the payment must come from the plaintiff) and broadcast it to chain ${court.chainId}${rpc}. ${proof}`,
+      chainId: court.chainId,
+      payer: t.payer,
+      stake: t.stake.toString(),
+      proof,
+    },
+  };
+}
+
+/** The 402 body: why (`code`), and the requirements to pay and retry. */
+export function paymentRequiredBody(
+  requirements: PaymentRequirements,
+  why: { code: ErrorCode; message: string; details?: Record<string, unknown> },
+): PaymentRequiredBody {
+  const error = { code: why.code, message: why.message, ...(why.details ? { details: why.details } : {}) };
+  return { x402Version: X402_VERSION, error, accepts: [requirements] };
+}
+
+const paymentPayloadSchema = z.object({
+  x402Version: z.literal(X402_VERSION),
+  scheme: z.literal("exact"),
+  network: z.string(),
+  payload: z.object({ txHash: z.string().regex(new RegExp(TX_HASH_PATTERN)) }),
+});
+/** The decoded `X-PAYMENT` header: `{ x402Version: 1, scheme: "exact", network, payload: { txHash } }`. */
+export type PaymentPayload = z.infer<typeof paymentPayloadSchema>;
+
+/** Base64 of JSON, as x402 headers carry it. */
+export function encodeBase64Json(value: unknown): string {
+  return Buffer.from(JSON.stringify(value), "utf8").toString("base64");
+}
+
+/** `X-PAYMENT` for a fee payment: what a client sends back once its payment is mined. */
+export function encodePaymentHeader(txHash: Hex, chainId: number): string {
+  return encodeBase64Json({
+    x402Version: X402_VERSION,
+    scheme: "exact",
+    network: networkOf(chainId),
+    payload: { txHash },
+  });
+}
+
+function malformed(reason: string): DocketError {
+  const example = { x402Version: 1, scheme: "exact", network: "<accepts[0].network>", payload: { txHash: "0x…" } };
+  return new DocketError("PAYMENT_MALFORMED", `the X-PAYMENT header is malformed: ${reason}`, {
+    reason,
+    expected: `base64 of JSON ${JSON.stringify(example)}`,
+  });
+}
+
+/**
+ * Reads an `X-PAYMENT` header: base64 (standard or URL-safe) of the JSON payload, for this chain's
+ * network (its x402 name or `eip155:<chainId>`). Anything else is 400 PAYMENT_MALFORMED.
+ */
+export function decodePaymentHeader(header: string, chainId: number): { txHash: Hex; network: string } {
+  const text = header.trim();
+  if (text.length === 0 || text.length > MAX_HEADER_LENGTH || !/^[A-Za-z0-9+/_-]+={0,2}$/.test(text)) {
+    throw malformed("not base64");
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(Buffer.from(text, "base64").toString("utf8"));
+  } catch {
+    throw malformed("base64 of something that is not JSON");
+  }
+  const parsed = paymentPayloadSchema.safeParse(json);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw malformed(`${issue?.path.join(".") || "(payload)"}: ${issue?.message ?? "wrong shape"}`);
+  }
+  const accepted = [networkOf(chainId), `eip155:${chainId}`];
+  if (!accepted.includes(parsed.data.network)) {
+    throw malformed(`network "${parsed.data.network}" is not this server's ("${accepted[0]}")`);
+  }
+  return { txHash: parsed.data.payload.txHash.toLowerCase() as Hex, network: parsed.data.network };
+}
+
+/** x402 v1 SettlementResponse, carried base64 in `X-PAYMENT-RESPONSE`. */
+export interface SettlementResponse {
+  success: boolean;
+  errorReason?: string;
+  /** The payment's hash; "" when it was refused, as x402 has it. */
+  transaction: string;
+  network: string;
+  payer: string;
+}
+
+/** The `X-PAYMENT-RESPONSE` header value. */
+export function encodePaymentResponse(s: SettlementResponse): string {
+  return encodeBase64Json(s);
+}
+
+/** Reads an `X-PAYMENT-RESPONSE` header (for clients and tests). */
+export function decodePaymentResponse(header: string): SettlementResponse {
+  return JSON.parse(Buffer.from(header, "base64").toString("utf8")) as SettlementResponse;
+}
