@@ -58,7 +58,9 @@ contract CaseFactory is ICaseFactory {
 
     address[] private cases;
     mapping(address => bool) public isCase;
-    mapping(bytes32 => address) public paymentRefUsedBy;
+    /// @dev Keyed by (paymentRef, plaintiff): a reference is single-use for the plaintiff who paid,
+    /// and nobody who sees a pending payment can burn it by filing with it first.
+    mapping(bytes32 => address) private refUsedBy;
     uint256[8] private countByState;
     /// @dev Cases that can still change (not defaulted, dismissed or settled), enumerable.
     address[] private openCases;
@@ -99,12 +101,13 @@ contract CaseFactory is ICaseFactory {
         uint256 hashLength = bytes(evidenceIpfsHash).length;
         if (hashLength == 0 || hashLength > MAX_HASH_LENGTH) revert EvidenceHashInvalid();
         if (paymentRef == bytes32(0)) revert PaymentRefRequired();
-        address usedBy = paymentRefUsedBy[paymentRef];
+        bytes32 refKey = keccak256(abi.encode(paymentRef, msg.sender));
+        address usedBy = refUsedBy[refKey];
         if (usedBy != address(0)) revert PaymentRefUsed(paymentRef, usedBy);
         if (msg.value < terms.minPartyStake) revert StakeBelowMinimum(terms.minPartyStake, msg.value);
 
         caseAddr = _clone(implementation);
-        paymentRefUsedBy[paymentRef] = caseAddr;
+        refUsedBy[refKey] = caseAddr;
         isCase[caseAddr] = true;
         cases.push(caseAddr);
         registry.registerCase(caseAddr);
@@ -199,6 +202,11 @@ contract CaseFactory is ICaseFactory {
         p.filingFee = filingFee;
         p.minJudgeStake = registry.minJudgeStake();
         p.terms = terms;
+    }
+
+    /// @notice The case `plaintiff` filed with `paymentRef`, or zero if it has not used it.
+    function paymentRefUsedBy(bytes32 paymentRef, address plaintiff) external view returns (address) {
+        return refUsedBy[keccak256(abi.encode(paymentRef, plaintiff))];
     }
 
     function caseCount() external view returns (uint256) {

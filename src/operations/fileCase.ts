@@ -84,7 +84,7 @@ export const fileCase = defineOperation({
       const message = "filing a case requires paying the filing fee first: see accepts[0]";
       return new HttpResult(paymentRequiredBody(accepts, { code: "PAYMENT_REQUIRED", message }), { status: 402 });
     }
-    const facts = await readPayment(ctx.court, proof);
+    const facts = await readPayment(ctx.court, proof, plaintiff);
     const stake = stakeOf(i.stake, facts.params);
     const failure = judgePayment(facts, plaintiff);
     const network = networkOf(ctx.court.chainId);

@@ -53,16 +53,16 @@ export interface PaymentFacts extends TxLookup {
 
 /**
  * Reads what judging a fee payment needs, in parallel: the transaction, its receipt, and the court
- * parameters with `paymentRefUsedBy(txHash)` in one multicall. 3 JSON-RPC requests.
+ * parameters with `paymentRefUsedBy(txHash, plaintiff)` in one multicall. 3 JSON-RPC requests.
  */
-export async function readPayment(court: Court, txHash: Hex): Promise<PaymentFacts> {
+export async function readPayment(court: Court, txHash: Hex, plaintiff: Address): Promise<PaymentFacts> {
   const [lookup, [params, usedBy]] = await Promise.all([
     lookupTransaction(court, txHash),
     court.reader.multicall({
       allowFailure: false,
       contracts: [
         { address: court.factory, abi: caseFactoryAbi, functionName: "getParams" },
-        { address: court.factory, abi: caseFactoryAbi, functionName: "paymentRefUsedBy", args: [txHash] },
+        { address: court.factory, abi: caseFactoryAbi, functionName: "paymentRefUsedBy", args: [txHash, plaintiff] },
       ],
     }),
   ]);

@@ -212,28 +212,25 @@ describe("factory access and validation", () => {
     expect((await readCase(c, caseAddr)).claimDescription).toHaveLength(2000);
   });
 
-  it("a payment reference files one case only", async () => {
+  it("a payment reference files one case per plaintiff, and nobody else can burn it", async () => {
     const ref = freshRef();
-    expect(
-      await c.reader.readContract({
+    const usedBy = (plaintiff: Address) =>
+      c.reader.readContract({
         address: c.factory,
         abi: caseFactoryAbi,
         functionName: "paymentRefUsedBy",
-        args: [ref],
-      }),
-    ).toBe(ZERO);
+        args: [ref, plaintiff],
+      });
+    expect(await usedBy(party(3).address)).toBe(ZERO);
+    // Someone who saw the reference files with it first: it is bound to them, not to party 3.
+    const { caseAddr: squatter } = await fileCase(c, party(5), party(6).address, { paymentRef: ref });
+    expect(await usedBy(party(5).address)).toBe(squatter);
+    expect(await usedBy(party(3).address)).toBe(ZERO);
     const { caseAddr } = await fileCase(c, party(3), party(4).address, { paymentRef: ref });
-    expect(
-      await c.reader.readContract({
-        address: c.factory,
-        abi: caseFactoryAbi,
-        functionName: "paymentRefUsedBy",
-        args: [ref],
-      }),
-    ).toBe(caseAddr);
-    // Reuse is refused whoever files, and names the case that used it.
+    expect(await usedBy(party(3).address)).toBe(caseAddr);
+    // Reuse by the same plaintiff is refused, naming the case that used it.
     await expectRevert(fileAs(party(3), [party(4).address, "again", "hash", ref]), "PaymentRefUsed", [ref, caseAddr]);
-    await expectRevert(fileAs(party(5), [party(6).address, "other", "hash", ref]), "PaymentRefUsed", [ref, caseAddr]);
+    await expectRevert(fileAs(party(5), [party(6).address, "other", "hash", ref]), "PaymentRefUsed", [ref, squatter]);
   });
 
   it("owner-only: assignJudges, transferOwnership, setFiling; zero addresses refused", async () => {

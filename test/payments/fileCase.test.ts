@@ -166,7 +166,7 @@ describe("file_case: pay, prove, file", () => {
       address: t.court.factory,
       abi: caseFactoryAbi,
       functionName: "paymentRefUsedBy",
-      args: [proof],
+      args: [proof, t.address(plaintiff)],
     });
     expect(usedBy).toBe(filed?.args.caseAddr);
     // Why the other failed: replay its call on the state of its own block.
