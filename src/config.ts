@@ -7,7 +7,12 @@ const int = (min: number, max: number) => z.coerce.number().int().min(min).max(m
 export const configSchema = z.object({
   PORT: int(0, 65535).default(8787),
   HOST: z.string().min(1).default("127.0.0.1"),
-  RPC_URL: z.string().optional(),
+  RPC_URL: z
+    .string()
+    .refine((v) => v.split(",").every((u) => /^https?:\/\/\S+$/.test(u.trim())), {
+      error: "must be an http(s) URL, or several separated by commas (tried in order, with fallback)",
+    })
+    .optional(),
   CHAIN_ID: int(1, Number.MAX_SAFE_INTEGER).optional(),
   FACTORY_ADDRESS: address.optional(),
   REGISTRY_ADDRESS: address.optional(),
@@ -17,7 +22,10 @@ export const configSchema = z.object({
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
   CORS_ORIGINS: z.string().default("*"),
   DOCKET_TOOLS: z.string().optional(),
-  RPC_TIMEOUT_MS: int(100, 120_000).default(10_000),
+  RPC_TIMEOUT_MS: int(100, 120_000).default(5_000),
+  STALE_MAX_SECONDS: int(0, 86_400).default(300),
+  EVENT_POLL_MS: int(0, 3_600_000).default(2_000),
+  CACHE_HOLD_SECONDS: int(0, 3_600).default(120),
   DEPLOYMENTS_DIR: z.string().default("deployments"),
 });
 

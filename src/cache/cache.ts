@@ -1,11 +1,17 @@
-/** What a cache store keeps: a JSON-able value and when it expires (ms since epoch). */
+/**
+ * What a cache store keeps: a JSON-able value, when it stops being fresh, and until when it may
+ * still be served if the chain cannot be read (stale-if-error). Times are ms since the epoch.
+ */
 export interface CacheEntry {
   value: unknown;
   expiresAt: number;
+  staleUntil: number;
+  storedAt: number;
 }
 
 /** The storage behind the cache: in-process LRU by default, Redis when shared by replicas. */
 export interface CacheStore {
+  /** The entry until its `staleUntil`, fresh or not: the Cache decides what to do with it. */
   get(key: string): Promise<CacheEntry | undefined>;
   set(key: string, entry: CacheEntry): Promise<void>;
   /** Deletes exact keys, and every key starting with the prefix of a pattern ending in `*`. */
@@ -13,16 +19,28 @@ export interface CacheStore {
   /** Marks keys as "just written": until `until`, reads are served fresh and not stored. */
   hold(patterns: string[], until: number): Promise<void>;
   heldUntil(key: string): Promise<number>;
+  /** Called with the patterns any replica invalidates (a shared store only). */
+  onInvalidate?(listener: (patterns: string[]) => void): void;
   close?(): Promise<void>;
 }
 
-export type CacheStatus = "HIT" | "MISS";
+export type CacheStatus = "HIT" | "MISS" | "STALE";
 
 export interface Cached<T> {
   value: T;
   status: CacheStatus;
-  /** Seconds the value may still be reused (0 when it was not cached). */
+  /** Seconds the value may still be reused (0 when it was not cached, or is stale). */
   maxAge: number;
+  /** Seconds since the value was read from the chain, for a stale answer. */
+  age?: number;
+}
+
+export interface CacheOptions {
+  /** How long a write's keys are held (read fresh, not stored) after it is built. */
+  holdMs: number;
+  /** How long past its TTL an entry may be served when the chain cannot be read (0: never). */
+  staleMs?: number;
+  now?: () => number;
 }
 
 export function matches(pattern: string, key: string): boolean {
@@ -31,8 +49,8 @@ export function matches(pattern: string, key: string): boolean {
 
 /**
  * The read cache: per-key TTLs chosen from the value, single-flight for concurrent misses of one
- * key, and exact invalidation. After a write is built, its keys are held for `holdMs`: reads in that
- * window go to the chain, so a transaction broadcast right after shows at once.
+ * key, exact invalidation, and stale-if-error. After a write is built, its keys are held for
+ * `holdMs`: reads in that window go to the chain, so a transaction broadcast right after shows at once.
  */
 export class Cache {
   private readonly inflight = new Map<string, Promise<Cached<unknown>>>();
@@ -41,27 +59,52 @@ export class Cache {
 
   constructor(
     readonly store: CacheStore,
-    private readonly opts: { holdMs: number; now?: () => number } = { holdMs: 120_000 },
-  ) {}
+    private readonly opts: CacheOptions = { holdMs: 120_000 },
+  ) {
+    // Another replica's invalidation also makes this replica's in-flight loads suspect.
+    store.onInvalidate?.(() => {
+      this.epoch++;
+    });
+  }
 
   private now(): number {
     return this.opts.now ? this.opts.now() : Date.now();
   }
 
-  async wrap<T>(key: string, ttlSeconds: (value: T) => number, load: () => Promise<T>): Promise<Cached<T>> {
-    const hit = await this.store.get(key);
+  /**
+   * The value for `key`: from the cache while fresh, else loaded once for all concurrent callers.
+   * If the load fails and `staleIf(err)` says the failure is the chain's, an entry within its
+   * stale window is served instead, marked STALE.
+   */
+  async wrap<T>(
+    key: string,
+    ttlSeconds: (value: T) => number,
+    load: () => Promise<T>,
+    staleIf: (err: unknown) => boolean = () => false,
+  ): Promise<Cached<T>> {
+    const entry = await this.store.get(key);
     const now = this.now();
-    if (hit && hit.expiresAt > now) {
-      return { value: hit.value as T, status: "HIT", maxAge: Math.max(0, Math.floor((hit.expiresAt - now) / 1000)) };
+    if (entry && entry.expiresAt > now) {
+      return {
+        value: entry.value as T,
+        status: "HIT",
+        maxAge: Math.max(0, Math.floor((entry.expiresAt - now) / 1000)),
+      };
     }
     const pending = this.inflight.get(key);
-    if (pending) return (await pending) as Cached<T>;
-    const p = this.fill(key, ttlSeconds, load);
-    this.inflight.set(key, p as Promise<Cached<unknown>>);
+    const p = (pending as Promise<Cached<T>> | undefined) ?? this.fill(key, ttlSeconds, load);
+    if (!pending) {
+      this.inflight.set(key, p as Promise<Cached<unknown>>);
+      p.finally(() => this.inflight.delete(key)).catch(() => {});
+    }
     try {
       return await p;
-    } finally {
-      this.inflight.delete(key);
+    } catch (err) {
+      if (entry && entry.staleUntil > this.now() && staleIf(err)) {
+        const age = Math.max(0, Math.floor((this.now() - entry.storedAt) / 1000));
+        return { value: entry.value as T, status: "STALE", maxAge: 0, age };
+      }
+      throw err;
     }
   }
 
@@ -72,7 +115,9 @@ export class Cache {
     if (ttl === 0 || epoch !== this.epoch || (await this.store.heldUntil(key)) > this.now()) {
       return { value, status: "MISS", maxAge: 0 };
     }
-    await this.store.set(key, { value, expiresAt: this.now() + ttl * 1000 });
+    const now = this.now();
+    const expiresAt = now + ttl * 1000;
+    await this.store.set(key, { value, expiresAt, staleUntil: expiresAt + (this.opts.staleMs ?? 0), storedAt: now });
     return { value, status: "MISS", maxAge: ttl };
   }
 

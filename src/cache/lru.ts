@@ -16,7 +16,8 @@ export class LruStore implements CacheStore {
 
   async get(key: string): Promise<CacheEntry | undefined> {
     const e = this.lru.get(key);
-    if (e && e.expiresAt <= this.now()) {
+    // Kept past its TTL only for its stale window (stale-if-error); the Cache checks freshness.
+    if (e && e.staleUntil <= this.now()) {
       this.lru.delete(key);
       return undefined;
     }

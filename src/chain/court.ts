@@ -40,7 +40,7 @@ export async function connectCourt(config: Config, opts: { seed?: boolean } = {}
       close: devnet.stop,
     };
   }
-  const rpcUrl = config.RPC_URL;
+  const rpcUrl = config.RPC_URL.split(",").map((u) => u.trim());
   let chainId = config.CHAIN_ID;
   if (chainId === undefined) {
     const probe = makePublicClient(makeChain(1, rpcUrl), { timeoutMs: config.RPC_TIMEOUT_MS });

@@ -1,4 +1,45 @@
-/** `docket mcp`: the MCP server over stdio (issue #4). */
+import { loadConfig } from "../config.js";
+import { serveStdio } from "../mcp/stdio.js";
+import { selectOperations } from "../mcp/toolFilter.js";
+import { operations } from "../operations/registry.js";
+import { createContext } from "../server.js";
+
+/**
+ * `docket mcp` (`npx docket mcp`): the MCP server over stdio, on the embedded dev chain unless
+ * RPC_URL is set. Logs go to stderr. Ends, taking the dev chain with it, when the client closes
+ * stdin or on SIGINT/SIGTERM.
+ */
 export async function runMcpStdio(): Promise<void> {
-  throw new Error("the stdio MCP server is not built yet");
+  const config = loadConfig();
+  // A bad DOCKET_TOOLS fails here, before the dev chain boots.
+  const tools = selectOperations(operations, config.DOCKET_TOOLS);
+  const ctx = await createContext(config);
+  let session: Awaited<ReturnType<typeof serveStdio>> | undefined;
+  let stopping = false;
+  const stop = async (why: string) => {
+    if (stopping) return;
+    stopping = true;
+    ctx.log.info({ why }, "MCP stdio server stopping");
+    try {
+      await session?.close();
+      await ctx.cache.close();
+      await ctx.court.close();
+    } finally {
+      process.exit(0);
+    }
+  };
+  process.once("SIGINT", () => void stop("SIGINT"));
+  process.once("SIGTERM", () => void stop("SIGTERM"));
+  try {
+    session = await serveStdio(ctx, { operations: tools });
+  } catch (err) {
+    await ctx.court.close();
+    throw err;
+  }
+  const { court } = ctx;
+  ctx.log.info(
+    { chainId: court.chainId, rpcUrl: court.publicRpcUrl, factory: court.factory, registry: court.registry },
+    "docket MCP server ready on stdio",
+  );
+  void session.closed.then(() => stop("stdin closed"));
 }

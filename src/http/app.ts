@@ -1,14 +1,22 @@
 import express, { type Express, type Request, type Response } from "express";
+import type { Store } from "express-rate-limit";
 import { DocketError } from "../errors/errors.js";
 import type { Ctx, Operation } from "../operations/operation.js";
 import { runOperation } from "../operations/run.js";
 import { mountDocs } from "./docs.js";
 import { errorMiddleware, sendError } from "./errors.js";
 import { requestInput } from "./input.js";
+import { applySecurity } from "./security.js";
 
 export interface AppOptions {
   /** Largest accepted JSON body. */
   bodyLimit?: string;
+  /** Requests per minute per client (IP); 0 turns the limit off. */
+  rateLimitPerMinute?: number;
+  /** Shared counter store for the rate limit (Redis when replicas share it); in-process by default. */
+  rateLimitStore?: Store;
+  /** "*" or a comma-separated list of allowed origins. */
+  corsOrigins?: string;
   /** Extra routes mounted before the 404 handler (the MCP transports). */
   mount?: (app: Express) => void;
 }
@@ -26,6 +34,7 @@ export function createApp(ctx: Ctx, operations: Operation[], opts: AppOptions = 
   app.disable("x-powered-by");
   app.set("trust proxy", false);
   app.set("etag", false);
+  applySecurity(app, opts);
 
   const json = express.json({ limit: opts.bodyLimit ?? "64kb", strict: false, type: () => true });
   const postBody = (req: Request, res: Response, next: (err?: unknown) => void) => {

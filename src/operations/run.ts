@@ -31,8 +31,15 @@ export async function runOperation(op: Operation, raw: unknown, ctx: Ctx, req: R
           ttl = r.ttl;
           return r.body;
         },
+        // Only the chain being unreachable justifies an old answer; a refusal or a 404 does not.
+        (err) => wrapChainError(err).code === "RPC_ERROR",
       );
-      return { body: cached.value, status: 200, headers: {}, cache: { status: cached.status, maxAge: cached.maxAge } };
+      return {
+        body: cached.value,
+        status: 200,
+        headers: cached.age === undefined ? {} : { Age: String(cached.age) },
+        cache: { status: cached.status, maxAge: cached.maxAge },
+      };
     }
     const { body, status, headers, invalidate } = unwrap(await op.handler(input, ctx, req));
     if (op.kind === "write" && status < 300) {

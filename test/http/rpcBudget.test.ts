@@ -44,6 +44,7 @@ async function boot(): Promise<Docket> {
       FACTORY_ADDRESS: devnet.deployment.factory,
       REGISTRY_ADDRESS: devnet.deployment.registry,
       RATE_LIMIT_PER_MINUTE: "0",
+      EVENT_POLL_MS: "0",
     }),
   );
   servers.push(d);

@@ -55,6 +55,7 @@ describe("payments: JSON-RPC requests per HTTP request", () => {
         FACTORY_ADDRESS: devnet.deployment.factory,
         REGISTRY_ADDRESS: devnet.deployment.registry,
         RATE_LIMIT_PER_MINUTE: "0",
+        EVENT_POLL_MS: "0",
       }),
     );
     // The wallet talks to the chain directly: only docket's requests pass the proxy.

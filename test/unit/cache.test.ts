@@ -19,7 +19,7 @@ describe("Cache", () => {
   it("expires entries in the LRU store by time", async () => {
     let now = 0;
     const store = new LruStore(100, () => now);
-    await store.set("a", { value: 1, expiresAt: 50 });
+    await store.set("a", { value: 1, expiresAt: 50, staleUntil: 50, storedAt: 0 });
     expect(await store.get("a")).toBeDefined();
     now = 50;
     expect(await store.get("a")).toBeUndefined();
@@ -114,5 +114,29 @@ describe("Cache races", () => {
     const next = await cache.wrap("case:A", () => 60, async () => "new");
     expect(next).toMatchObject({ value: "new", status: "MISS" });
     expect((await cache.wrap("case:A", () => 60, async () => "x")).value).toBe("new");
+  });
+});
+
+describe("stale-if-error", () => {
+  it("serves an expired entry within its stale window when the load fails for the chain's reasons only", async () => {
+    let now = 0;
+    const clock = () => now;
+    const cache = new Cache(new LruStore(100, clock), { holdMs: 0, staleMs: 60_000, now: clock });
+    const chainDown = (e: unknown) => (e as Error).message === "rpc down";
+    await cache.wrap("k", () => 30, async () => "v1");
+    now = 40_000;
+    const stale = await cache.wrap("k", () => 30, async () => Promise.reject(new Error("rpc down")), chainDown);
+    expect(stale).toEqual({ value: "v1", status: "STALE", maxAge: 0, age: 40 });
+    // Not for other failures (a refusal, a 404).
+    await expect(
+      cache.wrap("k", () => 30, async () => Promise.reject(new Error("not found")), chainDown),
+    ).rejects.toThrow("not found");
+    // Not past the stale window.
+    now = 30_000 + 60_001;
+    await expect(
+      cache.wrap("k", () => 30, async () => Promise.reject(new Error("rpc down")), chainDown),
+    ).rejects.toThrow("rpc down");
+    // Recovered: fresh again.
+    expect((await cache.wrap("k", () => 30, async () => "v2", chainDown)).status).toBe("MISS");
   });
 });

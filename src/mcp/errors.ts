@@ -1,0 +1,66 @@
+import { type CallToolResult, ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
+import { z } from "zod";
+import { asDocketError, type DocketError, errorCodes } from "../errors/errors.js";
+import type { Logger } from "../log.js";
+
+/** The error envelope, as a schema: what a failed tool call carries in `structuredContent`. */
+export const errorEnvelopeSchema = z.object({
+  error: z.object({
+    code: z.enum(errorCodes as [string, ...string[]]).describe("Machine-readable code, the same as over HTTP"),
+    message: z.string(),
+    details: z.record(z.string(), z.unknown()).optional(),
+  }),
+});
+
+function logUnexpected(e: DocketError, log?: Logger): void {
+  // A revert is the contract answering; only the unexpected is logged, as over HTTP.
+  if (e.code === "INTERNAL_ERROR") {
+    log?.error({ code: e.code, err: e.cause instanceof Error ? e.cause.stack : e.cause }, e.message);
+  } else if (e.code === "RPC_ERROR") {
+    log?.warn({ code: e.code, err: e.cause instanceof Error ? e.cause.message : e.cause }, e.message);
+  }
+}
+
+/**
+ * The one place a failure becomes an MCP tool error: `isError: true` with the same envelope as
+ * the HTTP body, in `structuredContent` and as JSON text, so a model can read and correct it.
+ */
+export function toolError(err: unknown, log?: Logger): CallToolResult {
+  const e = asDocketError(err);
+  logUnexpected(e, log);
+  const envelope = e.toEnvelope();
+  return {
+    isError: true,
+    content: [{ type: "text", text: JSON.stringify(envelope) }],
+    structuredContent: envelope as unknown as Record<string, unknown>,
+  };
+}
+
+/**
+ * An operation's answer as a tool result: the HTTP JSON body as `structuredContent`, and the same
+ * JSON as text. An answer with an error status that carries the envelope (a refused payment
+ * proof's 402) is an error result, like a thrown one; `PAYMENT_REQUIRED` is not: it is the first
+ * step of the x402 handshake, and its `accepts` say what to pay. Other bodies with an error status
+ * (a degraded health report's 503) are answers, not failures.
+ */
+export function toolResult(body: unknown, status = 200): CallToolResult {
+  const text = JSON.stringify(body);
+  const code = (body as { error?: { code?: unknown } } | null)?.error?.code;
+  const refused = status >= 400 && typeof code === "string" && code !== "PAYMENT_REQUIRED";
+  return {
+    content: [{ type: "text", text }],
+    structuredContent: JSON.parse(text),
+    ...(refused ? { isError: true } : {}),
+  };
+}
+
+/**
+ * Outside tools (reading a resource), MCP reports failures as JSON-RPC errors: a missing case is
+ * -32002 (resource not found), a bad address -32602; `data` carries the envelope either way.
+ */
+export function protocolError(err: unknown, log?: Logger): McpError {
+  const e = asDocketError(err);
+  logUnexpected(e, log);
+  const code = e.status === 404 ? -32002 : e.status < 500 ? ErrorCode.InvalidParams : ErrorCode.InternalError;
+  return new McpError(code, `${e.code}: ${e.message}`, e.toEnvelope());
+}

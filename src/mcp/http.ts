@@ -1,0 +1,55 @@
+import { localhostHostValidation } from "@modelcontextprotocol/sdk/server/middleware/hostHeaderValidation.js";
+import type { Express, RequestHandler } from "express";
+import type { Ctx, Operation } from "../operations/operation.js";
+import { operations as registry } from "../operations/registry.js";
+import { buildServer, type McpServerFactory } from "./server.js";
+import { SseSessions } from "./sse.js";
+import { streamableHttpHandlers } from "./streamableHttp.js";
+import { selectOperations } from "./toolFilter.js";
+
+export interface McpHttpOptions {
+  /** The interface docket listens on (HOST): loopback turns on the Host-header check. */
+  host: string;
+  /** DOCKET_TOOLS. */
+  tools?: string;
+  operations?: readonly Operation[];
+}
+
+export interface McpHttp {
+  /** Open legacy SSE sessions. */
+  readonly sseSessions: number;
+  /** Ends the SSE sessions, whose streams would otherwise keep the HTTP server from closing. */
+  close(): Promise<void>;
+}
+
+const LOOPBACK = new Set(["127.0.0.1", "localhost", "::1"]);
+
+/**
+ * Mounts MCP on docket's express app, beside the HTTP API: Streamable HTTP at `/mcp` and legacy
+ * SSE at `GET /sse` + `POST /messages`. Bound to loopback, these routes refuse a Host header that
+ * is not localhost, 127.0.0.1 or [::1] (the SDK's DNS-rebinding protection), so a web page cannot
+ * reach them through a rebound domain name. A bad DOCKET_TOOLS fails here, at start.
+ */
+export function mountMcp(app: Express, ctx: Ctx, opts: McpHttpOptions): McpHttp {
+  const operations = selectOperations(opts.operations ?? registry, opts.tools);
+  const factory: McpServerFactory = () => buildServer(ctx, { operations });
+  const guard: RequestHandler[] = LOOPBACK.has(opts.host) ? [localhostHostValidation()] : [];
+  if (guard.length === 0) {
+    ctx.log.warn({ host: opts.host }, "MCP over HTTP is not bound to loopback: no Host-header (DNS rebinding) check");
+  }
+
+  const streamable = streamableHttpHandlers(factory, ctx.log);
+  app.post("/mcp", ...guard, streamable.post);
+  app.all("/mcp", ...guard, streamable.notAllowed);
+
+  const sse = new SseSessions(factory, ctx.log, "/messages");
+  app.get("/sse", ...guard, sse.open);
+  app.post("/messages", ...guard, sse.message);
+
+  return {
+    get sseSessions() {
+      return sse.size;
+    },
+    close: () => sse.close(),
+  };
+}

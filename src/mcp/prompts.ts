@@ -1,0 +1,48 @@
+import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { z } from "zod";
+import { caseUri } from "./resources.js";
+
+const hexAddress = /^0x[0-9a-fA-F]{40}$/;
+
+/** The steps a judge agent follows; the tool names are docket's own, so this stays in step with them. */
+export function judgeCaseText(caseAddress: string, judge?: string): string {
+  const me = judge ? `your address ${judge}` : "your wallet's address";
+  const from = judge ?? "<your address>";
+  return [
+    `You are a judge on the docket court. Decide the dispute case at ${caseAddress} (resource ${caseUri(caseAddress)}), one step at a time:`,
+    "",
+    `1. Read the case: call get_case with {"address": "${caseAddress}"}. Note the claimDescription, the plaintiff and defendant, their stakes (wei strings), evidenceIpfsHash, state and the vote counts. get_case_evidence lists every piece of evidence either party added.`,
+    `2. Check that you may vote: state must be "Deliberating", and ${me} must appear in the case's \`judges\` array (compare addresses case-insensitively). If either check fails, stop here and say why: you cannot vote on this case.`,
+    "3. Weigh the claim against the evidence and decide: does the plaintiff win (true) or the defendant (false)? Give your reasons in a sentence or two.",
+    `4. Vote: call vote_on_case with {"address": "${caseAddress}", "plaintiff_wins": <true|false>, "from": "${from}"}. Passing \`from\` makes docket simulate the vote as you first: an error result with code CONTRACT_REVERT means the contract would refuse it, and error.details.reason says why (for instance you already voted).`,
+    "5. The result holds `unsigned_tx` {to, value, data, chainId} and `instructions`. docket never signs: sign unsigned_tx with your own wallet for chainId and broadcast it (get_health shows the dev chain's rpcUrl), then wait until it is mined.",
+    `6. Confirm: call get_case again for ${caseAddress}; your vote shows in votesForPlaintiff or votesForDefendant, and once a majority of the panel agrees the state is "Resolved" with an outcome.`,
+  ].join("\n");
+}
+
+/** The `judge_case` prompt: walks an agent through reading a case, checking it is a judge, and voting. */
+export function registerJudgeCasePrompt(server: McpServer): void {
+  server.registerPrompt(
+    "judge_case",
+    {
+      title: "Judge a case",
+      description:
+        "Walks you through judging one dispute case: read it with get_case, check you are among its judges, vote with vote_on_case, then sign and broadcast the unsigned transaction yourself.",
+      argsSchema: {
+        case_address: z
+          .string()
+          .regex(hexAddress, "must be a 0x-prefixed 20-byte hex address")
+          .describe("Case contract address"),
+        judge_address: z
+          .string()
+          .regex(hexAddress, "must be a 0x-prefixed 20-byte hex address")
+          .optional()
+          .describe("Your address as a judge (optional): used to check the panel and to simulate the vote"),
+      },
+    },
+    ({ case_address, judge_address }) => ({
+      description: `Judge case ${case_address}`,
+      messages: [{ role: "user", content: { type: "text", text: judgeCaseText(case_address, judge_address) } }],
+    }),
+  );
+}

@@ -1,0 +1,40 @@
+import { ConfigError } from "../config.js";
+import type { Operation, Toolset } from "../operations/operation.js";
+
+const toolsets: Record<Toolset, true> = { cases: true, judges: true, agents: true, payments: true, system: true };
+
+/**
+ * The operations DOCKET_TOOLS exposes as MCP tools. Unset (or blank): all of them. Otherwise a
+ * comma list of toolsets (`cases`, `judges`, `agents`, `payments`, `system`) and tool names, whose
+ * tools are taken together; `read` keeps only the read tools of that selection (alone: every read).
+ * A word that names nothing fails at start with one line, as any bad config does.
+ *
+ * @example selectOperations(operations, "read")            // the read tools only
+ * @example selectOperations(operations, "judges,get_case") // the judges toolset, plus get_case
+ */
+export function selectOperations(all: readonly Operation[], spec: string | undefined): Operation[] {
+  const words = (spec ?? "")
+    .split(",")
+    .map((w) => w.trim())
+    .filter(Boolean);
+  if (words.length === 0) return [...all];
+  const names = new Set(all.map((op) => op.name));
+  for (const w of words) {
+    if (w !== "read" && !(w in toolsets) && !names.has(w)) {
+      throw new ConfigError(
+        `invalid configuration: DOCKET_TOOLS: unknown toolset or tool '${w}' (toolsets: read, ${Object.keys(toolsets).join(", ")}; or tool names such as get_case)`,
+      );
+    }
+  }
+  const readOnly = words.includes("read");
+  const picks = words.filter((w) => w !== "read");
+  const selected = all.filter(
+    (op) =>
+      (picks.length === 0 || picks.includes(op.toolset) || picks.includes(op.name)) &&
+      (!readOnly || op.kind === "read"),
+  );
+  if (selected.length === 0) {
+    throw new ConfigError(`invalid configuration: DOCKET_TOOLS: '${spec}' selects no tools`);
+  }
+  return selected;
+}

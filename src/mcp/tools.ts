@@ -1,0 +1,90 @@
+import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  ListToolsRequestSchema,
+  McpError,
+  type Tool,
+  type ToolAnnotations,
+} from "@modelcontextprotocol/sdk/types.js";
+import { z } from "zod";
+import type { Ctx, Operation } from "../operations/operation.js";
+import { runOperation } from "../operations/run.js";
+import { errorEnvelopeSchema, toolError, toolResult } from "./errors.js";
+
+type JsonSchemaObject = Tool["inputSchema"];
+
+function jsonSchema(schema: z.ZodType, io: "input" | "output"): Record<string, unknown> {
+  return z.toJSONSchema(schema, { io }) as Record<string, unknown>;
+}
+
+function withoutDialect(schema: Record<string, unknown>): Record<string, unknown> {
+  const { $schema: _, ...rest } = schema;
+  return rest;
+}
+
+const errorBranch = withoutDialect(jsonSchema(errorEnvelopeSchema, "output"));
+
+/**
+ * What an operation's kind says about it. Reads only read. A write builds an unsigned
+ * transaction and changes nothing itself, but its purpose is a change on a public chain once the
+ * caller signs, so it is not read-only, and the transaction it returns is not safe to send twice.
+ */
+export function annotationsFor(op: Operation): ToolAnnotations {
+  if (op.kind === "read") {
+    return { title: op.title, readOnlyHint: true, idempotentHint: true, openWorldHint: true };
+  }
+  return { title: op.title, readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true };
+}
+
+const definitions = new WeakMap<Operation, Tool>();
+
+/**
+ * An operation as an MCP tool, generated from the operation alone: its name, title and
+ * description, its zod input as JSON Schema (the same schema the HTTP route validates with), and
+ * its output. The output schema also admits the error envelope a failed call carries, since
+ * clients (the official SDK client among them) check `structuredContent` against it even when
+ * `isError` is set.
+ */
+export function toolDefinition(op: Operation): Tool {
+  let tool = definitions.get(op);
+  if (!tool) {
+    const output = jsonSchema(op.output, "output");
+    tool = {
+      name: op.name,
+      title: op.title,
+      description: op.description,
+      inputSchema: jsonSchema(op.input, "input") as JsonSchemaObject,
+      outputSchema: {
+        $schema: output.$schema,
+        type: "object",
+        anyOf: [withoutDialect(output), errorBranch],
+      } as JsonSchemaObject,
+      annotations: annotationsFor(op),
+    };
+    definitions.set(op, tool);
+  }
+  return tool;
+}
+
+/**
+ * Serves tools/list and tools/call for the given operations on a low-level server. Arguments are
+ * validated by the operation itself (runOperation), so bad input gets docket's codes
+ * (MISSING_FIELD, INVALID_ADDRESS, VALIDATION_ERROR...) rather than the SDK's generic message.
+ */
+export function registerTools(server: Server, ctx: Ctx, ops: readonly Operation[]): void {
+  const byName = new Map(ops.map((op) => [op.name, op]));
+  server.registerCapabilities({ tools: { listChanged: false } });
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: ops.map(toolDefinition) }));
+  server.setRequestHandler(CallToolRequestSchema, async (request) => {
+    const op = byName.get(request.params.name);
+    // An unknown tool is a protocol error, as the MCP spec asks, not a tool result.
+    if (!op) throw new McpError(ErrorCode.InvalidParams, `unknown tool: ${request.params.name}`);
+    try {
+      const result = await runOperation(op, request.params.arguments ?? {}, ctx, { transport: "mcp", headers: {} });
+      return toolResult(result.body, result.status);
+    } catch (err) {
+      return toolError(err, ctx.log);
+    }
+  });
+}

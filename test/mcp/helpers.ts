@@ -1,0 +1,112 @@
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { Address, Hex } from "viem";
+import { expect } from "vitest";
+import { Actor } from "../../src/chain/actor.js";
+import { makeChain, makePublicClient } from "../../src/chain/client.js";
+import { devAccount, devAccounts } from "../../src/chain/devAccounts.js";
+import { operations } from "../../src/operations/registry.js";
+
+// biome-ignore lint/suspicious/noExplicitAny: tool results are checked field by field
+export type Json = any;
+
+export interface UnsignedTx {
+  to: Address;
+  value: string;
+  data: Hex;
+  chainId: number;
+}
+
+/** Connects the official SDK client over any transport and lists the tools, as real clients do first. */
+export async function connect(transport: Transport, name = "docket-test"): Promise<Client> {
+  const client = new Client({ name, version: "1.0.0" });
+  await client.connect(transport);
+  // Listing caches each tool's output validator: from here on the client checks structuredContent.
+  await client.listTools();
+  return client;
+}
+
+/** Calls a tool; the result's structuredContent, and whether it is an error. */
+export async function call(client: Client, name: string, args: Record<string, unknown> = {}) {
+  const r = (await client.callTool({ name, arguments: args })) as CallToolResult;
+  const text = r.content.find((c) => c.type === "text");
+  expect(text?.type === "text" && JSON.parse(text.text)).toEqual(r.structuredContent);
+  return { isError: r.isError === true, body: r.structuredContent as Json };
+}
+
+/** Calls a tool that must succeed. */
+export async function ok(client: Client, name: string, args: Record<string, unknown> = {}): Promise<Json> {
+  const r = await call(client, name, args);
+  if (r.isError) throw new Error(`${name} failed: ${JSON.stringify(r.body)}`);
+  return r.body;
+}
+
+/** Signs and broadcasts an unsigned_tx as a dev account, the way a caller's wallet does. */
+export async function signAndSend(rpcUrl: string, signer: Address, tx: UnsignedTx) {
+  const account = devAccounts().find((a) => a.address.toLowerCase() === signer.toLowerCase());
+  if (!account) throw new Error(`${signer} is not a dev account`);
+  const chain = makeChain(tx.chainId, rpcUrl);
+  return new Actor(account.account, chain, makePublicClient(chain)).send(tx);
+}
+
+/** Every registry operation must be listed: the transport carries the whole catalogue. */
+export async function expectAllTools(client: Client): Promise<void> {
+  const { tools } = await client.listTools();
+  expect(tools.map((t) => t.name).sort()).toEqual(operations.map((op) => op.name).sort());
+}
+
+/**
+ * The judge flow over one transport: find the Deliberating case, vote as one of its judges who has
+ * not voted yet (a judge who has gets CONTRACT_REVERT), sign and broadcast, and read the vote back.
+ */
+export async function voteFlow(client: Client, rpcUrl: string): Promise<void> {
+  const pending = await ok(client, "list_pending_cases");
+  const target = pending.cases.find((c: Json) => c.state === "Deliberating");
+  expect(target).toBeDefined();
+  const before = (await ok(client, "get_case", { address: target.address })).case;
+  let voted: { judge: Address; tx: UnsignedTx } | undefined;
+  let refused = 0;
+  for (const judge of before.judges as Address[]) {
+    const r = await call(client, "vote_on_case", { address: target.address, plaintiff_wins: true, from: judge });
+    if (r.isError) {
+      // A judge of the seeded case has already voted: the simulation says so, with the reason.
+      expect(r.body.error.code).toBe("CONTRACT_REVERT");
+      expect(r.body.error.details.reason).toEqual(expect.any(String));
+      refused++;
+      continue;
+    }
+    voted = { judge, tx: r.body.unsigned_tx };
+    break;
+  }
+  expect(refused).toBeGreaterThanOrEqual(1);
+  if (!voted) throw new Error("no judge of the Deliberating case could vote");
+  expect(voted.tx.to.toLowerCase()).toBe(target.address.toLowerCase());
+  await signAndSend(rpcUrl, voted.judge, voted.tx);
+  const after = (await ok(client, "get_case", { address: target.address })).case;
+  expect(after.votesForPlaintiff).toBe(before.votesForPlaintiff + 1);
+  // The seed's one vote was for the plaintiff too: two of three decide.
+  expect(after.state).toBe("Resolved");
+  expect(after.outcome).toBe("PlaintiffWon");
+}
+
+/** Self-registration over one transport: unregistered, register, sign, and the record shows. */
+export async function registerFlow(client: Client, rpcUrl: string, index: number): Promise<void> {
+  const who = devAccount(index).address;
+  const missing = await call(client, "get_agent", { address: who });
+  expect(missing.isError).toBe(true);
+  expect(missing.body.error.code).toBe("AGENT_NOT_REGISTERED");
+  const name = `mcp-agent-${index}`;
+  const built = await ok(client, "self_register_agent", { address: who, name });
+  await signAndSend(rpcUrl, who, built.unsigned_tx);
+  const { agent } = await ok(client, "get_agent", { address: who });
+  expect(agent).toMatchObject({ address: who, name, metadataURI: "" });
+}
+
+/** A bad argument gets docket's code, not the SDK's generic validation error. */
+export async function expectErrorCodes(client: Client): Promise<void> {
+  const bad = await call(client, "get_case", { address: "0x1234" });
+  expect(bad).toMatchObject({ isError: true, body: { error: { code: "INVALID_ADDRESS" } } });
+  const missing = await call(client, "vote_on_case", { address: devAccount(1).address });
+  expect(missing).toMatchObject({ isError: true, body: { error: { code: "MISSING_FIELD" } } });
+}
