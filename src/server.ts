@@ -56,8 +56,7 @@ export async function startServer(config: Config, opts: { court?: Court; log?: L
         ? {
             rateLimitStore: new RateLimitRedisStore({
               prefix: "docket:rl:",
-              sendCommand: (command: string, ...args: string[]) =>
-                store.redis.call(command, ...args) as Promise<never>,
+              sendCommand: (command: string, ...args: string[]) => store.redis.call(command, ...args) as Promise<never>,
             }),
           }
         : {}),
@@ -76,7 +75,9 @@ export async function startServer(config: Config, opts: { court?: Court; log?: L
     s.once("error", reject);
   });
   const follower: Follower | undefined =
-    config.EVENT_POLL_MS > 0 ? followCourt(ctx.court, ctx.cache, ctx.log, { intervalMs: config.EVENT_POLL_MS }) : undefined;
+    config.EVENT_POLL_MS > 0
+      ? followCourt(ctx.court, ctx.cache, ctx.log, { intervalMs: config.EVENT_POLL_MS })
+      : undefined;
   const { port } = server.address() as AddressInfo;
   const host = config.HOST.includes(":") ? `[${config.HOST}]` : config.HOST;
   return {

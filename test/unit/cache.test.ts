@@ -106,14 +106,30 @@ describe("Cache races", () => {
   it("does not store a value whose load overlapped an invalidation", async () => {
     const cache = new Cache(new LruStore(100), { holdMs: 0 });
     let release: () => void = () => {};
-    const slow = cache.wrap("case:A", () => 60, () => new Promise<string>((r) => (release = () => r("old"))));
+    const slow = cache.wrap(
+      "case:A",
+      () => 60,
+      () => new Promise<string>((r) => (release = () => r("old"))),
+    );
     await new Promise((r) => setTimeout(r, 5));
     await cache.invalidate(["case:A"], { hold: false });
     release();
     expect((await slow).value).toBe("old");
-    const next = await cache.wrap("case:A", () => 60, async () => "new");
+    const next = await cache.wrap(
+      "case:A",
+      () => 60,
+      async () => "new",
+    );
     expect(next).toMatchObject({ value: "new", status: "MISS" });
-    expect((await cache.wrap("case:A", () => 60, async () => "x")).value).toBe("new");
+    expect(
+      (
+        await cache.wrap(
+          "case:A",
+          () => 60,
+          async () => "x",
+        )
+      ).value,
+    ).toBe("new");
   });
 });
 
@@ -123,20 +139,48 @@ describe("stale-if-error", () => {
     const clock = () => now;
     const cache = new Cache(new LruStore(100, clock), { holdMs: 0, staleMs: 60_000, now: clock });
     const chainDown = (e: unknown) => (e as Error).message === "rpc down";
-    await cache.wrap("k", () => 30, async () => "v1");
+    await cache.wrap(
+      "k",
+      () => 30,
+      async () => "v1",
+    );
     now = 40_000;
-    const stale = await cache.wrap("k", () => 30, async () => Promise.reject(new Error("rpc down")), chainDown);
+    const stale = await cache.wrap(
+      "k",
+      () => 30,
+      async () => Promise.reject(new Error("rpc down")),
+      chainDown,
+    );
     expect(stale).toEqual({ value: "v1", status: "STALE", maxAge: 0, age: 40 });
     // Not for other failures (a refusal, a 404).
     await expect(
-      cache.wrap("k", () => 30, async () => Promise.reject(new Error("not found")), chainDown),
+      cache.wrap(
+        "k",
+        () => 30,
+        async () => Promise.reject(new Error("not found")),
+        chainDown,
+      ),
     ).rejects.toThrow("not found");
     // Not past the stale window.
     now = 30_000 + 60_001;
     await expect(
-      cache.wrap("k", () => 30, async () => Promise.reject(new Error("rpc down")), chainDown),
+      cache.wrap(
+        "k",
+        () => 30,
+        async () => Promise.reject(new Error("rpc down")),
+        chainDown,
+      ),
     ).rejects.toThrow("rpc down");
     // Recovered: fresh again.
-    expect((await cache.wrap("k", () => 30, async () => "v2", chainDown)).status).toBe("MISS");
+    expect(
+      (
+        await cache.wrap(
+          "k",
+          () => 30,
+          async () => "v2",
+          chainDown,
+        )
+      ).status,
+    ).toBe("MISS");
   });
 });
