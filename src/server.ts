@@ -42,7 +42,10 @@ export async function createContext(config: Config, opts: { court?: Court; log?:
 }
 
 /** HTTP API + docs + MCP over HTTP on one port, and the event follower that keeps the cache fresh. */
-export async function startServer(config: Config, opts: { court?: Court; log?: Logger } = {}): Promise<Docket> {
+export async function startServer(
+  config: Config,
+  opts: { court?: Court; log?: Logger /** How long close() waits for in-flight requests. */; graceMs?: number } = {},
+): Promise<Docket> {
   const ctx = await createContext(config, opts);
   const store = ctx.cache.store;
   let mcp: McpHttp | undefined;
@@ -88,8 +91,11 @@ export async function startServer(config: Config, opts: { court?: Court; log?: L
       follower?.stop();
       // Open SSE streams would keep server.close() waiting forever.
       await mcp?.close();
-      await new Promise<void>((r) => server.close(() => r()));
-      server.closeAllConnections?.();
+      // Stop accepting, let in-flight requests finish (bounded), drop idle keep-alive sockets at once.
+      const closed = new Promise<void>((r) => server.close(() => r()));
+      server.closeIdleConnections();
+      await Promise.race([closed, new Promise((r) => setTimeout(r, opts.graceMs ?? 10_000).unref())]);
+      server.closeAllConnections();
       await ctx.cache.close();
       if (!opts.court) await ctx.court.close();
     },

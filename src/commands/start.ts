@@ -31,10 +31,12 @@ export async function runStart(): Promise<void> {
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    docket.ctx.log.info({ signal }, "shutting down");
+    docket.ctx.log.info({ signal }, "shutting down: finishing in-flight requests");
     await docket.close();
     process.exit(0);
   };
+  // A bug in one request must not take the server down; it is logged and the request fails alone.
+  process.on("unhandledRejection", (err) => docket.ctx.log.error({ err }, "unhandled rejection"));
   process.once("SIGINT", () => void stop("SIGINT"));
   process.once("SIGTERM", () => void stop("SIGTERM"));
 }
