@@ -1,0 +1,147 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
+import autocannon from "autocannon";
+
+/** A docket started as its own process (`node bin/docket.js start`), so its memory can be read alone. */
+export interface DocketProcess {
+  url: string;
+  pid: number;
+  child: ChildProcess;
+  stop(): Promise<number | null>;
+}
+
+export async function spawnDocket(env: Record<string, string> = {}): Promise<DocketProcess> {
+  const child = spawn(process.execPath, ["bin/docket.js", "start"], {
+    env: { ...process.env, PORT: "0", LOG_LEVEL: "warn", RATE_LIMIT_PER_MINUTE: "0", ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let out = "";
+  child.stdout?.on("data", (d) => {
+    out += d;
+  });
+  child.stderr?.on("data", () => {});
+  const exited = new Promise<number | null>((r) => child.once("exit", (code) => r(code)));
+  const end = Date.now() + 60_000;
+  while (!/docket is up on (http:\/\/\S+)/.test(out)) {
+    if (child.exitCode !== null) throw new Error(`docket exited ${child.exitCode}`);
+    if (Date.now() > end) throw new Error("docket did not start");
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  const url = /docket is up on (http:\/\/\S+)/.exec(out)?.[1] as string;
+  return {
+    url,
+    pid: child.pid as number,
+    child,
+    stop: async () => {
+      child.kill("SIGTERM");
+      return exited;
+    },
+  };
+}
+
+/** Resident memory of a process in MB, from /proc (Linux). */
+export function rssMb(pid: number): number {
+  const kb = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0);
+  return Math.round((kb / 1024) * 10) / 10;
+}
+
+export interface SoakResult {
+  durationSeconds: number;
+  connections: number;
+  requests: number;
+  requestsPerSecond: number;
+  errors: number;
+  timeouts: number;
+  non2xx: number;
+  latencyP50Ms: number;
+  latencyP99Ms: number;
+  /** RSS sampled every second over the run. */
+  rssMb: number[];
+  /** Highest RSS in the last third of the run over the highest in the first third (1 = flat). */
+  rssGrowth: number;
+  /** Socket-level errors by message, if any. */
+  errorKinds: Record<string, number>;
+}
+
+/**
+ * Mixed reads and writes against a running docket: every read endpoint over the seeded cases and
+ * agents, and writes (votes, stakes, registrations, evidence) that invalidate and hold keys, so
+ * the chain keeps being read under load.
+ */
+export async function soak(opts: {
+  url: string;
+  pid: number;
+  durationSeconds: number;
+  connections: number;
+}): Promise<SoakResult> {
+  const get = async (path: string) => (await fetch(`${opts.url}${path}`)).json() as Promise<Record<string, never>>;
+  const list = (await get("/cases?limit=100")) as unknown as { cases: string[] };
+  const agents = (await get("/agent/discover?limit=100")) as unknown as { agents: { address: string }[] };
+  const cases = list.cases;
+  const who = agents.agents.map((a) => a.address);
+  const json = { "content-type": "application/json" };
+  const requests: autocannon.Request[] = [];
+  for (const [i, c] of cases.entries()) {
+    const a = who[i % who.length] as string;
+    requests.push(
+      { method: "GET", path: `/cases/${c}` },
+      { method: "GET", path: "/cases?limit=20&offset=0" },
+      { method: "GET", path: "/validate/pending" },
+      { method: "GET", path: `/agent/${a}` },
+      { method: "GET", path: "/stats/overview" },
+      { method: "GET", path: "/agent/discover" },
+      { method: "GET", path: "/judges/pool" },
+      { method: "GET", path: `/validate/stats/${a}` },
+      { method: "GET", path: `/judges/stake/${a}` },
+      {
+        method: "POST",
+        path: `/cases/${c}/vote`,
+        headers: json,
+        body: JSON.stringify({ plaintiff_wins: i % 2 === 0 }),
+      },
+      {
+        method: "POST",
+        path: "/judges/stake",
+        headers: json,
+        body: JSON.stringify({ address: a, amount: "500000000000000000" }),
+      },
+      {
+        method: "POST",
+        path: "/agent/self-register",
+        headers: json,
+        body: JSON.stringify({ address: a, name: `soak-${i}` }),
+      },
+    );
+  }
+  const samples: number[] = [rssMb(opts.pid)];
+  const timer = setInterval(() => samples.push(rssMb(opts.pid)), 1000);
+  const errorKinds: Record<string, number> = {};
+  const result = await new Promise<autocannon.Result>((resolve, reject) => {
+    const run = autocannon(
+      { url: opts.url, connections: opts.connections, duration: opts.durationSeconds, requests },
+      (err, res) => (err ? reject(err) : resolve(res)),
+    );
+    run.on("reqError", (e: Error) => {
+      errorKinds[e.message] = (errorKinds[e.message] ?? 0) + 1;
+    });
+  });
+  clearInterval(timer);
+  samples.push(rssMb(opts.pid));
+  const third = Math.max(1, Math.floor(samples.length / 3));
+  const first = Math.max(...samples.slice(0, third));
+  const last = Math.max(...samples.slice(-third));
+  return {
+    durationSeconds: opts.durationSeconds,
+    connections: opts.connections,
+    requests: result.requests.total,
+    requestsPerSecond: Math.round(result.requests.average),
+    errors: result.errors,
+    timeouts: result.timeouts,
+    non2xx: result.non2xx,
+    latencyP50Ms: result.latency.p50,
+    latencyP99Ms: result.latency.p99,
+    rssMb: samples,
+    rssGrowth: Math.round((last / first) * 100) / 100,
+    errorKinds,
+  };
+}
