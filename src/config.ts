@@ -21,6 +21,13 @@ export const configSchema = z.object({
   RATE_LIMIT_PER_MINUTE: int(0, 10_000_000).default(600),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
   CORS_ORIGINS: z.string().default("*"),
+  /** Express "trust proxy": behind a load balancer, which hops to trust for the client's IP. */
+  TRUST_PROXY: z
+    .string()
+    .regex(/^(false|true|\d+|loopback|linklocal|uniquelocal|[0-9a-fA-F.:/, ]+)$/, {
+      error: "false, true, a hop count, loopback/linklocal/uniquelocal, or addresses/CIDRs",
+    })
+    .default("false"),
   DOCKET_TOOLS: z.string().optional(),
   RPC_TIMEOUT_MS: int(100, 120_000).default(5_000),
   STALE_MAX_SECONDS: int(0, 86_400).default(300),

@@ -5,6 +5,8 @@ import {
   decodeErrorResult,
   type Hex,
   HttpRequestError,
+  InsufficientFundsError,
+  InternalRpcError,
   RpcRequestError,
   TimeoutError,
 } from "viem";
@@ -64,6 +66,17 @@ export function wrapChainError(err: unknown, context: Record<string, unknown> = 
     const reverted = err.walk(
       (e) => e instanceof ContractFunctionRevertedError,
     ) as ContractFunctionRevertedError | null;
+    // viem reads any JSON-RPC -32603 ("internal error") answer to an eth_call as a possible revert,
+    // since some nodes report reverts that way. One without revert data that does not say "revert"
+    // is the node failing (overloaded, broken, a proxy in between), not the contract refusing.
+    const rpc = err.walk((e) => e instanceof RpcRequestError) as RpcRequestError | null;
+    const said = String(rpc?.details ?? "");
+    const hasData = reverted?.raw !== undefined && reverted.raw !== "0x";
+    if (reverted && !hasData && rpc?.code === InternalRpcError.code && !/revert/i.test(said)) {
+      return new DocketError("RPC_ERROR", `the chain node could not be read: ${said.slice(0, 200)}`, undefined, {
+        cause: err,
+      });
+    }
     let name = reverted?.data?.errorName;
     let args = reverted?.data?.args as readonly unknown[] | undefined;
     let reasonText = reverted?.reason;
@@ -94,6 +107,16 @@ export function wrapChainError(err: unknown, context: Record<string, unknown> = 
       return new DocketError("CONTRACT_REVERT", `the contract refused the call: ${details.message}`, details, {
         cause: err,
       });
+    }
+    // The signer (`from`) cannot pay value + gas: the caller's input does not hold against the chain, as
+    // a stake below the minimum does not; nothing is wrong with the node.
+    if (err.walk((e) => e instanceof InsufficientFundsError)) {
+      return new DocketError(
+        "VALIDATION_ERROR",
+        "the signer's balance cannot pay this transaction's value plus gas",
+        { reason: "InsufficientFunds", ...context },
+        { cause: err },
+      );
     }
     if (err.walk((e) => e instanceof HttpRequestError || e instanceof TimeoutError || e instanceof RpcRequestError)) {
       return new DocketError("RPC_ERROR", `the chain node could not be read: ${err.shortMessage}`, undefined, {

@@ -17,6 +17,8 @@ export interface AppOptions {
   rateLimitStore?: Store;
   /** "*" or a comma-separated list of allowed origins. */
   corsOrigins?: string;
+  /** Express "trust proxy" (false by default: the socket's address is the client). */
+  trustProxy?: string;
   /** Extra routes mounted before the 404 handler (the MCP transports). */
   mount?: (app: Express) => void;
 }
@@ -32,7 +34,7 @@ function pathRegex(path: string): RegExp {
 export function createApp(ctx: Ctx, operations: Operation[], opts: AppOptions = {}): Express {
   const app = express();
   app.disable("x-powered-by");
-  app.set("trust proxy", false);
+  app.set("trust proxy", parseTrustProxy(opts.trustProxy ?? "false"));
   app.set("etag", false);
   applySecurity(app, opts);
 
@@ -87,4 +89,12 @@ export function createApp(ctx: Ctx, operations: Operation[], opts: AppOptions = 
   });
   app.use(errorMiddleware(ctx.log));
   return app;
+}
+
+/** "false"/"true"/a hop count/names or CIDRs, as express takes them. */
+function parseTrustProxy(v: string): boolean | number | string {
+  if (v === "false") return false;
+  if (v === "true") return true;
+  if (/^\d+$/.test(v)) return Number(v);
+  return v;
 }
