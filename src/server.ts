@@ -1,8 +1,8 @@
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { RedisStore as RateLimitRedisStore } from "rate-limit-redis";
 import { Cache, type CacheStore } from "./cache/cache.js";
 import { LruStore } from "./cache/lru.js";
+import { SharedRateLimitStore } from "./cache/rateLimit.js";
 import { RedisStore } from "./cache/redis.js";
 import { type Court, connectCourt } from "./chain/court.js";
 import { type Follower, followCourt } from "./chain/follower.js";
@@ -55,14 +55,7 @@ export async function startServer(
       rateLimitPerMinute: config.RATE_LIMIT_PER_MINUTE,
       corsOrigins: config.CORS_ORIGINS,
       // Replicas behind one balancer share one budget per client.
-      ...(store instanceof RedisStore
-        ? {
-            rateLimitStore: new RateLimitRedisStore({
-              prefix: "docket:rl:",
-              sendCommand: (command: string, ...args: string[]) => store.redis.call(command, ...args) as Promise<never>,
-            }),
-          }
-        : {}),
+      ...(store instanceof RedisStore ? { rateLimitStore: new SharedRateLimitStore(store) } : {}),
       mount: (a) => {
         mcp = mountMcp(a, ctx, { host: config.HOST, tools: config.DOCKET_TOOLS });
       },

@@ -13,7 +13,12 @@ export interface CacheEntry {
 export interface CacheStore {
   /** The entry until its `staleUntil`, fresh or not: the Cache decides what to do with it. */
   get(key: string): Promise<CacheEntry | undefined>;
-  set(key: string, entry: CacheEntry): Promise<void>;
+  /**
+   * Stores the entry unless a live hold covers its key (checked in the same step as the write, so a
+   * hold placed by another replica meanwhile is never overwritten). Says whether it was stored: not
+   * when held, nor when the store is unavailable.
+   */
+  set(key: string, entry: CacheEntry): Promise<boolean>;
   /** Deletes exact keys, and every key starting with the prefix of a pattern ending in `*`. */
   delete(patterns: string[]): Promise<void>;
   /** Marks keys as "just written": until `until`, reads are served fresh and not stored. */
@@ -112,13 +117,17 @@ export class Cache {
     const epoch = this.epoch;
     const value = await load();
     const ttl = Math.max(0, Math.floor(ttlSeconds(value)));
-    if (ttl === 0 || epoch !== this.epoch || (await this.store.heldUntil(key)) > this.now()) {
-      return { value, status: "MISS", maxAge: 0 };
-    }
+    if (ttl === 0 || epoch !== this.epoch) return { value, status: "MISS", maxAge: 0 };
     const now = this.now();
     const expiresAt = now + ttl * 1000;
-    await this.store.set(key, { value, expiresAt, staleUntil: expiresAt + (this.opts.staleMs ?? 0), storedAt: now });
-    return { value, status: "MISS", maxAge: ttl };
+    // Not stored (held by a write, or the store is away): nobody will reuse it, so neither may the client.
+    const stored = await this.store.set(key, {
+      value,
+      expiresAt,
+      staleUntil: expiresAt + (this.opts.staleMs ?? 0),
+      storedAt: now,
+    });
+    return { value, status: "MISS", maxAge: stored ? ttl : 0 };
   }
 
   /**

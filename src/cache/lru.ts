@@ -24,9 +24,11 @@ export class LruStore implements CacheStore {
     return e;
   }
 
-  async set(key: string, entry: CacheEntry): Promise<void> {
+  async set(key: string, entry: CacheEntry): Promise<boolean> {
+    if ((await this.heldUntil(key)) > this.now()) return false;
     // Expiry is checked on read against our clock; the LRU bound keeps memory flat.
     this.lru.set(key, entry);
+    return true;
   }
 
   async delete(patterns: string[]): Promise<void> {

@@ -81,9 +81,20 @@ export function followCourt(court: Court, cache: Cache, log: Logger, opts: { int
     return running;
   };
 
+  // One warning per outage, not one per poll: the chain being away is already reported by reads.
+  let failing = false;
   const timer = setInterval(() => {
     if (stopped) return;
-    poll().catch((err: unknown) => log.warn({ err: (err as Error).message }, "event follower: poll failed; retrying"));
+    poll().then(
+      () => {
+        if (failing) log.info("event follower: polling again");
+        failing = false;
+      },
+      (err: unknown) => {
+        if (!failing) log.warn({ err: (err as Error).message }, "event follower: poll failed; retrying");
+        failing = true;
+      },
+    );
   }, opts.intervalMs);
   timer.unref();
   // Anchor at the current block at once, so nothing mined after start is missed.

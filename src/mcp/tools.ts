@@ -1,6 +1,6 @@
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import {
-  CallToolRequestSchema,
+  type CallToolRequest,
   ErrorCode,
   ListToolsRequestSchema,
   McpError,
@@ -40,6 +40,14 @@ export function annotationsFor(op: Operation): ToolAnnotations {
 const definitions = new WeakMap<Operation, Tool>();
 
 /**
+ * tools/call, as loosely as the SDK lets it be registered. The SDK's Server checks every tools/call
+ * against its strict schema itself, answering -32602 (invalid params) to one whose `arguments` are
+ * not an object; but the schema given here is applied first, and its failure escapes as a bare
+ * ZodError, which goes out as -32603 (internal error), a server fault, for the caller's mistake.
+ */
+const toolCallRequest = z.object({ method: z.literal("tools/call"), params: z.unknown() });
+
+/**
  * An operation as an MCP tool, generated from the operation alone: its name, title and
  * description, its zod input as JSON Schema (the same schema the HTTP route validates with), and
  * its output. The output schema also admits the error envelope a failed call carries, since
@@ -76,7 +84,9 @@ export function registerTools(server: Server, ctx: Ctx, ops: readonly Operation[
   const byName = new Map(ops.map((op) => [op.name, op]));
   server.registerCapabilities({ tools: { listChanged: false } });
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: ops.map(toolDefinition) }));
-  server.setRequestHandler(CallToolRequestSchema, async (request) => {
+  server.setRequestHandler(toolCallRequest, async (raw) => {
+    // The SDK's own check has passed by now: the params are a CallToolRequest's.
+    const request = raw as unknown as CallToolRequest;
     const op = byName.get(request.params.name);
     // An unknown tool is a protocol error, as the MCP spec asks, not a tool result.
     if (!op) throw new McpError(ErrorCode.InvalidParams, `unknown tool: ${request.params.name}`);

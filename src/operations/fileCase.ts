@@ -1,4 +1,4 @@
-import { type Address, getAddress, type Hex, isAddressEqual, zeroAddress } from "viem";
+import { type Address, getAddress, type Hex, isAddress, isAddressEqual, zeroAddress } from "viem";
 import { z } from "zod";
 import { caseFactoryAbi } from "../chain/abi/generated.js";
 import type { CourtParamsView } from "../chain/reads.js";
@@ -43,10 +43,18 @@ const input = z
       "The filing-fee payment's transaction hash, once mined (the MCP way to hand in the proof; over HTTP send the X-PAYMENT header, which wins if both are given)",
     ).optional(),
   })
-  .refine((i) => !isAddressEqual(i.defendant, i.plaintiff) && !isAddressEqual(i.defendant, zeroAddress), {
-    error: "the defendant must be another account than the plaintiff, and not the zero address",
-    path: ["defendant"],
-  });
+  // zod 4 runs this even when a field failed its own format check: compare only real addresses
+  // (isAddressEqual throws on anything else), and leave the rest to the field's own issue.
+  .refine(
+    (i) =>
+      !isAddress(i.plaintiff, { strict: false }) ||
+      !isAddress(i.defendant, { strict: false }) ||
+      (!isAddressEqual(i.defendant, i.plaintiff) && !isAddressEqual(i.defendant, zeroAddress)),
+    {
+      error: "the defendant must be another account than the plaintiff, and not the zero address",
+      path: ["defendant"],
+    },
+  );
 
 const filed = unsignedTxResponse.extend({
   payment: z

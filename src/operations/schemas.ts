@@ -10,8 +10,10 @@ export const TX_HASH_PATTERN = "^0x[0-9a-fA-F]{64}$";
 export const address = (description: string) =>
   z
     .string()
-    .max(42)
+    // The pattern before the length: a field's first issue names its code, and an address one digit
+    // too long is as malformed (400 INVALID_ADDRESS) as one digit short.
     .regex(new RegExp(ADDRESS_PATTERN), { error: "must be a 0x-prefixed 20-byte hex address" })
+    .max(42)
     .refine((s) => isAddress(s, { strict: true }), {
       error: "address checksum is wrong (use all lowercase or the EIP-55 checksummed form)",
       params: { docketCode: "INVALID_ADDRESS" },
@@ -37,8 +39,8 @@ export const amount = (description: string) =>
 export const txHash = (description: string) =>
   z
     .string()
-    .max(66)
     .regex(new RegExp(TX_HASH_PATTERN), { error: "must be a 0x-prefixed 32-byte hex transaction hash" })
+    .max(66)
     .describe(description);
 
 /** The optional signer every write accepts: when given, the call is simulated as that account first. */

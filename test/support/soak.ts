@@ -113,12 +113,19 @@ export async function soak(opts: {
       },
     );
   }
+  // Warm up first (JIT, connection pools, cache fill), so memory is compared in steady state.
+  await new Promise<void>((resolve, reject) => {
+    autocannon({ url: opts.url, connections: opts.connections, duration: 3, requests, timeout: 30 }, (err) =>
+      err ? reject(err) : resolve(),
+    );
+  });
   const samples: number[] = [rssMb(opts.pid)];
   const timer = setInterval(() => samples.push(rssMb(opts.pid)), 1000);
   const errorKinds: Record<string, number> = {};
   const result = await new Promise<autocannon.Result>((resolve, reject) => {
     const run = autocannon(
-      { url: opts.url, connections: opts.connections, duration: opts.durationSeconds, requests },
+      // A generous per-request timeout: on a loaded machine a slow answer is not an error.
+      { url: opts.url, connections: opts.connections, duration: opts.durationSeconds, requests, timeout: 30 },
       (err, res) => (err ? reject(err) : resolve(res)),
     );
     run.on("reqError", (e: Error) => {
