@@ -1,0 +1,277 @@
+import type { ColdReadsSummary } from "../items/coldReads.js";
+import type { McpResult } from "../items/mcp.js";
+import type { MemoryResult } from "../items/memory.js";
+import type { SingleFlightFigures } from "../items/singleFlight.js";
+import type { StartupResult } from "../items/startup.js";
+import type { ThroughputResult } from "../items/throughput.js";
+import type { MachineInfo } from "./machine.js";
+
+/** bench/results.json. Keys are stable; numbers carry their unit in the key name. */
+export interface Results {
+  schemaVersion: 1;
+  machine: MachineInfo;
+  settings: Settings;
+  totalSeconds: number;
+  throughput: ThroughputResult | Failed;
+  coldReads: ColdReadsSummary | Failed;
+  singleFlight: Record<string, SingleFlightFigures> | Failed;
+  mcp: McpResult | Failed;
+  memory: MemoryResult | Failed;
+  startup: StartupResult | Failed;
+  targets: Target[];
+}
+
+export interface Settings {
+  connections: number;
+  warmupSeconds: number;
+  durationSeconds: number;
+  rounds: number;
+  rpcLatencyMs: number;
+  sizes: number[];
+  coldRequestsPerEndpoint: number;
+  concurrentRequests: number;
+  mcpCalls: number;
+  memoryKeys: number;
+  startupRuns: number;
+}
+
+export interface Failed {
+  error: string;
+}
+
+export interface Target {
+  item: string;
+  target: string;
+  measured: string;
+  met: boolean | null;
+}
+
+/** The error of an item left out (BENCH_ONLY) or never reached. */
+export const NOT_RUN = "not run";
+
+function failedText(x: Failed): string {
+  return x.error === NOT_RUN ? "not run" : `failed: ${x.error}`;
+}
+
+export function failed(x: unknown): x is Failed {
+  return typeof x === "object" && x !== null && "error" in x;
+}
+
+const n = (v: number | null | undefined, digits = 0) =>
+  v === null || v === undefined || Number.isNaN(v)
+    ? "-"
+    : v.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits });
+
+/** A markdown table with padded columns: readable in a terminal, and as biome formats markdown. */
+function table(head: string[], rows: (string | number)[][]): string {
+  const cells = [head, ...rows].map((r) => r.map(String));
+  const widths = head.map((_, i) => Math.max(3, ...cells.map((r) => (r[i] ?? "").length)));
+  const line = (r: string[]) => `| ${widths.map((w, i) => (r[i] ?? "").padEnd(w)).join(" | ")} |`;
+  const [first, ...rest] = cells;
+  return [line(first ?? []), line(widths.map((w) => "-".repeat(w))), ...rest.map(line)].join("\n");
+}
+
+/** The whole report as markdown (readable in a terminal too). */
+export function renderMarkdown(r: Results): string {
+  const out: string[] = [];
+  const m = r.machine;
+  out.push(
+    `Machine: ${m.cpuModel}, ${m.cores} cores, ${m.totalMemoryGiB} GiB, Node ${m.nodeVersion}, ${m.platform}; ${m.date}; load average at start ${m.loadAverage1mAtStart ?? "?"} (bench took ${n(r.totalSeconds)} s)`,
+  );
+
+  out.push("", "**Targets**", "");
+  out.push(
+    table(
+      ["item", "target", "measured", "met"],
+      r.targets
+        .filter((t) => t.measured !== NOT_RUN)
+        .map((t) => [t.item, t.target, t.measured, t.met === null ? "n/a" : t.met ? "yes" : "**no**"]),
+    ),
+  );
+
+  const t = r.throughput;
+  out.push("", `**1. Cached GET /cases/{address}, ${r.settings.connections} connections (autocannon)**`, "");
+  if (failed(t)) out.push(failedText(t));
+  else {
+    const row = (name: string, f: ThroughputResult["docket"]) => [
+      name,
+      n(f.requestsPerSecond),
+      n(f.latencyP50Ms, 1),
+      n(f.latencyP99Ms, 1),
+      n(f.requestsPerSecond / t.express.requestsPerSecond, 2),
+    ];
+    out.push(
+      table(
+        ["server (same JSON bytes)", "req/s", "p50 ms", "p99 ms", "x bare Express"],
+        [
+          row("docket", t.docket),
+          row("bare Express", t.express),
+          row("bare node:http", t.nodeHttp),
+          row("Express + docket's helmet/CORS only", t.expressSecurity),
+        ],
+      ),
+    );
+    out.push(
+      "",
+      `${t.rounds} rounds of ${t.durationSeconds} s each after ${t.warmupSeconds} s warm-up; body ${t.bodyBytes} bytes; docket errors ${t.docket.errors}, non-2xx ${t.docket.non2xx}.`,
+    );
+  }
+
+  const c = r.coldReads;
+  out.push(
+    "",
+    `**2. Cold reads through a ${r.settings.rpcLatencyMs} ms-per-request JSON-RPC proxy (p50 ms; JSON-RPC requests)**`,
+    "",
+  );
+  if (failed(c)) out.push(failedText(c));
+  else {
+    const sizes = c.sizes;
+    const head = [
+      "endpoint",
+      ...sizes.map((s) => `p50 @${n(s.cases)}`),
+      "largest / smallest",
+      ...sizes.map((s) => `RPC @${n(s.cases)}`),
+      "budget",
+    ];
+    const rows: (string | number)[][] = Object.keys(sizes[0]?.endpoints ?? {}).map((name) => [
+      name,
+      ...sizes.map((s) =>
+        s.endpoints[name]?.errors ? `FAILED (${s.endpoints[name]?.errors})` : n(s.endpoints[name]?.p50Ms, 1),
+      ),
+      n(c.flatness[name], 2),
+      ...sizes.map((s) => n(s.endpoints[name]?.rpcMax)),
+      `<= ${sizes[0]?.endpoints[name]?.budget}`,
+    ]);
+    rows.push([
+      "bare JSON-RPC round trip (eth_call)",
+      ...sizes.map((s) => n(s.bareRoundTripP50Ms, 1)),
+      "",
+      ...sizes.map(() => "1"),
+      "",
+    ]);
+    out.push(table(head, rows));
+    out.push(
+      "",
+      `Cases and agents on chain: ${sizes.map((s) => `${n(s.cases)}/${n(s.agents)} (${n(s.deliberating)} Deliberating, built in ${n(s.buildSeconds, 1)} s)`).join(", ")}. ${c.requestsPerEndpoint} cold requests per endpoint and size. Cold case read / bare round trip: ${c.caseReadOverRoundTrip.map((x) => n(x, 2)).join(", ")}.`,
+    );
+    out.push(
+      "",
+      `Gas of the views behind the aggregate reads (eth_estimateGas; "FAILS": a plain eth_call runs out of gas at the block gas limit, ${n(sizes[0]?.gas.blockGasLimit)}):`,
+      "",
+    );
+    const views = Object.keys(sizes[0]?.gas.views ?? {});
+    out.push(
+      table(
+        ["view", "used by", ...sizes.map((s) => `gas @${n(s.openCases)} open / ${n(s.agents)} agents`)],
+        views.map((v) => [
+          v,
+          sizes[0]?.gas.views[v]?.usedBy ?? "",
+          ...sizes.map((s) => {
+            const g = s.gas.views[v];
+            return g ? `${n(g.gasUsed)}${g.defaultCallOk ? "" : " FAILS"}` : "-";
+          }),
+        ]),
+      ),
+    );
+    out.push(
+      "",
+      `getOpenCases(Deliberating) costs ~${n(c.pendingView.gasPerOpenCase)} gas per open case at this mix (1 in 10 Deliberating): it reaches the cap at ~${n(c.pendingView.openCasesAtGasCap)} open cases. Split: ~${n(c.pendingView.gasPerOpenCaseStateRead)} gas to read each open case's state, ~${n(c.pendingView.gasPerSummary)} more per Deliberating summary, so even with none Deliberating it fails at ~${n(c.pendingView.openCasesAtGasCapNoneDeliberating)} open cases. At the node it takes ${sizes.map((s) => `${n(s.gas.pendingViewNodeMs, 1)}`).join(" / ")} ms, ${sizes.map((s) => `${n(s.gas.pendingViewDecodedMs, 1)}`).join(" / ")} ms with viem's decoding (no proxy).`,
+    );
+  }
+
+  const s = r.singleFlight;
+  out.push("", `**3. ${n(r.settings.concurrentRequests)} concurrent identical cold requests**`, "");
+  if (failed(s)) out.push(failedText(s));
+  else {
+    out.push(
+      table(
+        [
+          "request",
+          "JSON-RPC for one",
+          `JSON-RPC for ${n(r.settings.concurrentRequests)}`,
+          "MISS / HIT",
+          "200s",
+          "wall ms",
+        ],
+        Object.entries(s).map(([name, f]) => [
+          name,
+          f.rpcOne,
+          f.rpcAll,
+          `${f.xCacheMiss} / ${f.xCacheHit}`,
+          f.ok200,
+          n(f.wallMs),
+        ]),
+      ),
+    );
+  }
+
+  const p = r.mcp;
+  out.push(
+    "",
+    "**4. MCP `tools/call get_case` (Streamable HTTP, SDK client) vs GET /cases/{address}, cached, sequential**",
+    "",
+  );
+  if (failed(p)) out.push(failedText(p));
+  else if ("skipped" in p) out.push(`skipped: ${p.skipped}`);
+  else {
+    out.push(
+      table(
+        ["front end", "calls", "mean ms", "p50 ms", "p99 ms", "calls/s"],
+        [
+          [
+            "HTTP GET",
+            p.http.calls,
+            n(p.http.meanMs, 2),
+            n(p.http.p50Ms, 2),
+            n(p.http.p99Ms, 2),
+            n(p.http.callsPerSecond),
+          ],
+          [
+            "MCP tools/call",
+            p.mcp.calls,
+            n(p.mcp.meanMs, 2),
+            n(p.mcp.p50Ms, 2),
+            n(p.mcp.p99Ms, 2),
+            n(p.mcp.callsPerSecond),
+          ],
+        ],
+      ),
+    );
+    out.push(
+      "",
+      `MCP / HTTP mean latency: ${n(p.ratioMcpToHttpLatency, 2)}x; throughput ratio ${n(p.ratioMcpToHttpThroughput, 2)}; same body: ${p.sameBody}.`,
+    );
+  }
+
+  const mem = r.memory;
+  out.push("", "**5. Memory: distinct cached keys, default bound**", "");
+  if (failed(mem)) out.push(failedText(mem));
+  else {
+    out.push(
+      table(
+        ["keys written", "RSS MiB", "heap used MiB", "entries in store"],
+        [
+          ["0", n(mem.rssBeforeMiB, 1), n(mem.heapUsedBeforeMiB, 1), "0"],
+          ...mem.checkpoints.map((k) => [n(k.keysWritten), n(k.rssMiB, 1), n(k.heapUsedMiB, 1), n(k.storeEntries)]),
+        ],
+      ),
+    );
+    out.push("", `CACHE_MAX_ENTRIES ${n(mem.cacheMaxEntries)}; each entry a ${mem.bodyBytes}-byte case body.`);
+  }
+
+  const st = r.startup;
+  out.push("", "**6. Start-up: `node bin/docket.js start` to a healthy /health (dev chain deployed and seeded)**", "");
+  if (failed(st)) out.push(failedText(st));
+  else {
+    out.push(
+      table(
+        ["run", '"docket is up" ms', "/health ok ms"],
+        [
+          ...st.runs.map((x, i) => [i + 1, n(x.upMs), n(x.healthyMs)]),
+          ["median", n(st.medianUpMs), n(st.medianHealthyMs)],
+        ],
+      ),
+    );
+  }
+  return out.join("\n");
+}

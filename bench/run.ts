@@ -1,0 +1,304 @@
+/**
+ * `npm run bench`: the benchmark of issue #6, on the embedded dev chain, no network. Runs every
+ * item, prints a table and writes bench/results.json. See bench/README.md for what each item
+ * measures. Timings are reported, never asserted: a missed target is shown, not a failure; the
+ * exit code is 1 only if an item could not run.
+ *
+ * Knobs (environment): BENCH_SECONDS (5), BENCH_ROUNDS (3), BENCH_SIZES (10,100,1000),
+ * BENCH_COLD_REQUESTS (20), BENCH_CONCURRENT (1000), BENCH_MCP_CALLS (500), BENCH_KEYS (100000),
+ * BENCH_STARTS (3), BENCH_OUT (bench/results.json), BENCH_ONLY (e.g. 2,3: only those items).
+ */
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { type Devnet, startDevnet } from "../src/chain/devnet.js";
+import type { Docket } from "../src/server.js";
+import { type RpcProxy, startRpcProxy } from "../test/support/rpcProxy.js";
+import { type ColdReadsSummary, measureSize, type SizeResult, summarize } from "./items/coldReads.js";
+import { benchMcp } from "./items/mcp.js";
+import { benchMemory } from "./items/memory.js";
+import { benchSingleFlight } from "./items/singleFlight.js";
+import { benchStartup } from "./items/startup.js";
+import { benchThroughput } from "./items/throughput.js";
+import { ROOT, spawnDocket } from "./lib/child.js";
+import { docketEnv, startInProcess } from "./lib/docket.js";
+import { machineInfo } from "./lib/machine.js";
+import {
+  type Failed,
+  failed,
+  NOT_RUN,
+  type Results,
+  renderMarkdown,
+  type Settings,
+  type Target,
+} from "./lib/report.js";
+import { round } from "./lib/stats.js";
+import { World } from "./lib/world.js";
+
+const num = (name: string, dflt: number) => {
+  const v = process.env[name];
+  return v === undefined || v === "" ? dflt : Number(v);
+};
+
+const settings: Settings = {
+  connections: 50,
+  warmupSeconds: 2,
+  durationSeconds: num("BENCH_SECONDS", 5),
+  rounds: num("BENCH_ROUNDS", 3),
+  rpcLatencyMs: 20,
+  sizes: (process.env.BENCH_SIZES || "10,100,1000").split(",").map(Number),
+  coldRequestsPerEndpoint: num("BENCH_COLD_REQUESTS", 20),
+  concurrentRequests: num("BENCH_CONCURRENT", 1000),
+  mcpCalls: num("BENCH_MCP_CALLS", 500),
+  memoryKeys: num("BENCH_KEYS", 100_000),
+  startupRuns: num("BENCH_STARTS", 3),
+};
+const outFile = process.env.BENCH_OUT || join(ROOT, "bench", "results.json");
+
+const t0 = performance.now();
+const log = (line: string) => process.stdout.write(`${line}\n`);
+const elapsed = () => `${Math.round((performance.now() - t0) / 1000)} s`;
+let crashed = false;
+const machine = machineInfo();
+if (machine.loadAverage1mAtStart > machine.cores) {
+  log(
+    `note: load average ${machine.loadAverage1mAtStart} on ${machine.cores} cores: other work shares this machine, timings will be noisy`,
+  );
+}
+
+/** BENCH_ONLY=2,3 runs only those items (the others are recorded as not run). */
+const only = (process.env.BENCH_ONLY || "").split(",").filter(Boolean);
+const wanted = (title: string) => only.length === 0 || only.includes(title.split(".")[0] ?? "");
+
+async function item<T>(title: string, fn: () => Promise<T>): Promise<T | Failed> {
+  if (!wanted(title)) return { error: NOT_RUN };
+  log(`\n[${elapsed()}] ${title}`);
+  try {
+    return await fn();
+  } catch (err) {
+    crashed = true;
+    const message = err instanceof Error ? err.message : String(err);
+    log(`  FAILED: ${message}`);
+    return { error: message.split("\n")[0] ?? message };
+  }
+}
+
+let devnet: Devnet | undefined;
+let proxy: RpcProxy | undefined;
+let docket: Docket | undefined;
+const results: Partial<Results> = { schemaVersion: 1, machine, settings };
+
+try {
+  log(`[${elapsed()}] dev chain (deployed, not seeded) and the smallest world`);
+  devnet = await startDevnet({ seed: false });
+  const dev = devnet;
+  const world = await World.on(dev);
+  const sizes = [...settings.sizes].sort((a, b) => a - b);
+  const firstBuild = await world.grow(sizes[0] ?? 10, sizes[0] ?? 10);
+  const sample = world.deliberating[0] ?? (world.cases[0] as string);
+
+  // Items 1 and 4 share one docket, as `npm start` runs it, in its own process.
+  if (wanted("1") || wanted("4")) {
+    const child = await spawnDocket(docketEnv(dev.rpcUrl, dev.deployment));
+    try {
+      results.throughput = await item("1. cached GET /cases/{address} under load, beside bare servers", () =>
+        benchThroughput(child.url, sample, settings, log),
+      );
+      results.mcp = await item("4. MCP tools/call get_case vs GET /cases/{address}", () =>
+        benchMcp(child.url, sample, { calls: settings.mcpCalls, warmup: 50 }, log),
+      );
+    } finally {
+      await child.stop();
+    }
+  }
+
+  results.memory = await item(
+    `5. memory after ${settings.memoryKeys.toLocaleString("en-US")} distinct cached keys`,
+    () => benchMemory(docketEnv(dev.rpcUrl, dev.deployment), sample, settings.memoryKeys, log),
+  );
+
+  proxy = await startRpcProxy(dev.rpcUrl);
+  proxy.setLatency(settings.rpcLatencyMs);
+  docket = await startInProcess(proxy.url, dev.deployment);
+  const server = docket;
+  const rpcProxy = proxy;
+  results.coldReads = await item(
+    `2. cold reads through a ${settings.rpcLatencyMs} ms JSON-RPC proxy as the chain grows`,
+    async () => {
+      const measured: SizeResult[] = [];
+      for (const [i, size] of sizes.entries()) {
+        const build = i === 0 ? firstBuild : await world.grow(size, size);
+        measured.push(await measureSize(server, rpcProxy, world, build, settings.coldRequestsPerEndpoint, log));
+      }
+      return summarize(settings.rpcLatencyMs, settings.coldRequestsPerEndpoint, measured);
+    },
+  );
+
+  results.singleFlight = await item(
+    `3. ${settings.concurrentRequests.toLocaleString("en-US")} concurrent identical cold requests (${world.cases.length} cases on chain)`,
+    () =>
+      benchSingleFlight(
+        server,
+        rpcProxy,
+        {
+          "GET /cases/{address}": `/cases/${world.cases[world.cases.length - 1]}`,
+          "GET /validate/pending": "/validate/pending",
+        },
+        settings.concurrentRequests,
+        log,
+      ),
+  );
+} catch (err) {
+  crashed = true;
+  log(`bench setup failed: ${err instanceof Error ? err.stack : String(err)}`);
+} finally {
+  await docket?.close();
+  await proxy?.close();
+  await devnet?.stop();
+}
+
+// Last, with nothing else running: it boots its own dev chain each time.
+results.startup = await item(`6. start-up, median of ${settings.startupRuns}`, () =>
+  benchStartup(settings.startupRuns, log),
+);
+
+const missing = (_what: string): Failed => ({ error: NOT_RUN });
+const full: Results = {
+  schemaVersion: 1,
+  machine,
+  settings,
+  totalSeconds: round((performance.now() - t0) / 1000, 0),
+  throughput: results.throughput ?? missing("throughput"),
+  coldReads: results.coldReads ?? missing("cold reads"),
+  singleFlight: results.singleFlight ?? missing("single flight"),
+  mcp: results.mcp ?? missing("mcp"),
+  memory: results.memory ?? missing("memory"),
+  startup: results.startup ?? missing("start-up"),
+  targets: [],
+};
+full.targets = targets(full);
+writeFileSync(outFile, `${JSON.stringify(full, null, 2)}\n`);
+log(`\n${renderMarkdown(full)}\n\nwrote ${outFile}`);
+process.exit(crashed ? 1 : 0);
+
+/** What the targets table says of an item that did not produce figures. */
+function why(x: Failed): string {
+  return x.error === NOT_RUN ? NOT_RUN : `failed: ${x.error}`;
+}
+
+function targets(r: Results): Target[] {
+  const out: Target[] = [];
+  const t = r.throughput;
+  out.push({
+    item: "1. cached case read under load",
+    target: "docket >= 0.8x bare Express (req/s)",
+    measured: failed(t)
+      ? why(t)
+      : `${t.ratioDocketToExpress}x (${t.docket.requestsPerSecond} vs ${t.express.requestsPerSecond} req/s)`,
+    met: failed(t) ? false : t.pass,
+  });
+  const c = r.coldReads;
+  if (failed(c)) {
+    out.push({
+      item: "2. cold reads",
+      target: "section 7 budget, flat, near one round trip",
+      measured: why(c),
+      met: false,
+    });
+  } else {
+    out.push(...coldTargets(c));
+  }
+  const s = r.singleFlight;
+  if (failed(s)) out.push({ item: "3. concurrent cold reads", target: "as for one", measured: why(s), met: false });
+  else {
+    for (const [name, f] of Object.entries(s)) {
+      out.push({
+        item: `3. ${f.concurrent} concurrent cold ${name}`,
+        target: `JSON-RPC as for one (${f.rpcOne})`,
+        measured: `${f.rpcAll}`,
+        met: f.pass,
+      });
+    }
+  }
+  const p = r.mcp;
+  out.push({
+    item: "4. MCP overhead (get_case)",
+    target: "reported (no target)",
+    measured: failed(p)
+      ? why(p)
+      : "skipped" in p
+        ? `skipped: ${p.skipped}`
+        : `${p.ratioMcpToHttpLatency}x HTTP mean latency (${p.mcp.meanMs} vs ${p.http.meanMs} ms)`,
+    met: failed(p) ? false : null,
+  });
+  const m = r.memory;
+  out.push({
+    item: `5. memory after ${failed(m) ? "?" : m.keys.toLocaleString("en-US")} keys`,
+    target: "store bounded by CACHE_MAX_ENTRIES",
+    measured: failed(m)
+      ? why(m)
+      : `${m.storeEntriesAfter} entries (bound ${m.cacheMaxEntries}); RSS ${m.rssBeforeMiB} -> ${m.rssAfterMiB} MiB`,
+    met: failed(m) ? false : m.pass,
+  });
+  const st = r.startup;
+  out.push({
+    item: "6. start-up to healthy",
+    target: "< 10 s (median)",
+    measured: failed(st) ? why(st) : `${(st.medianHealthyMs / 1000).toFixed(2)} s`,
+    met: failed(st) ? false : st.pass,
+  });
+  return out;
+}
+
+function coldTargets(c: ColdReadsSummary): Target[] {
+  const out: Target[] = [];
+  const sizes = c.sizes;
+  const names = Object.keys(sizes[0]?.endpoints ?? {});
+  for (const name of names) {
+    const rpcs = sizes.map((s) => s.endpoints[name]?.rpcMax ?? Number.NaN);
+    const budget = sizes[0]?.endpoints[name]?.budget ?? 0;
+    const failedAt = sizes.filter((s) => (s.endpoints[name]?.errors ?? 0) > 0);
+    out.push({
+      item: `2. cold ${name}: JSON-RPC`,
+      target: `<= ${budget} at every size`,
+      measured: `${rpcs.join(" / ")}${failedAt.map((s) => `; FAILED at ${s.cases} cases: ${s.endpoints[name]?.firstError}`).join("")}`,
+      met: rpcs.every((x) => x <= budget) && failedAt.length === 0,
+    });
+  }
+  for (const name of names) {
+    const p50 = sizes.map((s) => s.endpoints[name]?.p50Ms ?? Number.NaN);
+    out.push({
+      item: `2. cold ${name}: p50 as the chain grows`,
+      target: `largest size within 1.5x of smallest`,
+      measured: `${p50.map((x) => `${x} ms`).join(" / ")} (${c.flatness[name]}x)`,
+      met: (c.flatness[name] ?? Number.POSITIVE_INFINITY) <= 1.5,
+    });
+  }
+  out.push({
+    item: "2. cold case read vs one RPC round trip",
+    target: "within 1.5x at every size",
+    measured: `${c.caseReadOverRoundTrip.map((x) => `${x}x`).join(" / ")} (round trip p50 ${sizes.map((s) => `${s.bareRoundTripP50Ms}`).join(" / ")} ms)`,
+    met: c.caseReadOverRoundTrip.every((x) => x <= 1.5),
+  });
+  const largest = sizes[sizes.length - 1];
+  if (largest) {
+    const pending = largest.gas.views["getOpenCases(Deliberating)"];
+    out.push({
+      item: `2. eth_call gas of /validate/pending's view at ${largest.openCases} open cases`,
+      target: `under the ${largest.gas.blockGasLimit.toLocaleString("en-US")} default call gas cap`,
+      measured: `${pending?.gasUsed.toLocaleString("en-US")} gas; ~${c.pendingView.gasPerOpenCase.toLocaleString("en-US")} per open case, cap reached at ~${c.pendingView.openCasesAtGasCap.toLocaleString("en-US")} open cases (~${c.pendingView.openCasesAtGasCapNoneDeliberating.toLocaleString("en-US")} if none Deliberating)`,
+      met: pending?.defaultCallOk ?? false,
+    });
+    const failures = sizes.flatMap((s) =>
+      s.gas.failures.map((f) => `at ${s.openCases} open cases / ${s.agents} agents: ${f}`),
+    );
+    out.push({
+      item: "2. views that fail a plain eth_call (gas)",
+      target: "none that docket uses",
+      measured: failures.length === 0 ? "none" : failures.join("; "),
+      met: sizes.every((s) =>
+        Object.values(s.gas.views).every((v) => v.defaultCallOk || v.usedBy.startsWith("not used")),
+      ),
+    });
+  }
+  return out;
+}
