@@ -23,6 +23,21 @@ export interface AppOptions {
   mount?: (app: Express) => void;
 }
 
+/**
+ * JSON bytes of a body. A cached body is the same object on every hit (in-process store), so its
+ * bytes are computed once; bodies are never mutated after they are made.
+ */
+const serialized = new WeakMap<object, Buffer>();
+function serialize(body: unknown): Buffer {
+  if (body === null || typeof body !== "object") return Buffer.from(JSON.stringify(body));
+  let bytes = serialized.get(body);
+  if (!bytes) {
+    bytes = Buffer.from(JSON.stringify(body));
+    serialized.set(body, bytes);
+  }
+  return bytes;
+}
+
 function pathRegex(path: string): RegExp {
   return new RegExp(`^${path.replace(/:[A-Za-z_]+/g, "[^/]+")}/?$`);
 }
@@ -57,16 +72,26 @@ export function createApp(ctx: Ctx, operations: Operation[], opts: AppOptions = 
         const result = await runOperation(op, input, ctx, {
           transport: "http",
           headers: req.headers as Record<string, string | undefined>,
-          resourceUrl: `${req.protocol}://${req.get("host") ?? "localhost"}${req.originalUrl}`,
+          // Only payment requirements need it: built on demand, not on every read.
+          get resourceUrl() {
+            return `${req.protocol}://${req.get("host") ?? "localhost"}${req.originalUrl}`;
+          },
         });
-        res.status(result.status).set(result.headers);
+        res.statusCode = result.status;
+        for (const [name, value] of Object.entries(result.headers)) res.setHeader(name, value);
         if (result.cache) {
-          res.set("X-Cache", result.cache.status);
-          res.set("Cache-Control", result.cache.maxAge > 0 ? `public, max-age=${result.cache.maxAge}` : "no-cache");
+          res.setHeader("X-Cache", result.cache.status);
+          res.setHeader(
+            "Cache-Control",
+            result.cache.maxAge > 0 ? `public, max-age=${result.cache.maxAge}` : "no-cache",
+          );
         } else {
-          res.set("Cache-Control", "no-store");
+          res.setHeader("Cache-Control", "no-store");
         }
-        res.json(result.body);
+        const json = serialize(result.body);
+        res.setHeader("Content-Type", "application/json; charset=utf-8");
+        res.setHeader("Content-Length", json.length);
+        res.end(json);
       } catch (err) {
         sendError(res, err, ctx.log);
       }

@@ -1,5 +1,5 @@
-import cors from "cors";
-import type { Express } from "express";
+import cors, { type CorsOptions } from "cors";
+import type { Express, NextFunction, Request, RequestHandler, Response } from "express";
 import { rateLimit } from "express-rate-limit";
 import helmet from "helmet";
 import { DocketError } from "../errors/errors.js";
@@ -12,11 +12,13 @@ import { sendError } from "./errors.js";
  * tricked, nothing more is protected here (there is nothing secret to protect).
  */
 export function applySecurity(app: Express, opts: AppOptions): void {
-  app.use(
+  // Two fixed policies, from helmet: the docs page is HTML (Swagger UI) and gets helmet's full set;
+  // every other answer is JSON and gets the short, stricter set OWASP recommends for REST APIs.
+  const docsHeaders = replay(
     helmet({
       contentSecurityPolicy: {
         directives: {
-          // Swagger UI at /docs: our own scripts only; it styles inline and shows data: images.
+          // Swagger UI: our own scripts only; it styles inline and shows data: images.
           "script-src": ["'self'"],
           "style-src": ["'self'", "'unsafe-inline'"],
           "img-src": ["'self'", "data:"],
@@ -26,24 +28,45 @@ export function applySecurity(app: Express, opts: AppOptions): void {
       crossOriginResourcePolicy: { policy: "cross-origin" },
     }),
   );
-
-  const origins = (opts.corsOrigins ?? "*").trim();
-  app.use(
-    cors({
-      origin: origins === "*" ? "*" : origins.split(",").map((o) => o.trim()),
-      methods: ["GET", "HEAD", "POST", "DELETE", "OPTIONS"],
-      allowedHeaders: ["Content-Type", "X-PAYMENT", "Mcp-Session-Id", "Mcp-Protocol-Version", "Last-Event-ID"],
-      exposedHeaders: [
-        "X-Cache",
-        "X-PAYMENT-RESPONSE",
-        "Mcp-Session-Id",
-        "RateLimit",
-        "RateLimit-Policy",
-        "Retry-After",
-      ],
-      maxAge: 600,
+  const apiHeaders = replay(
+    helmet({
+      contentSecurityPolicy: {
+        useDefaults: false,
+        directives: { "default-src": ["'none'"], "frame-ancestors": ["'none'"] },
+      },
+      xFrameOptions: { action: "deny" },
+      crossOriginResourcePolicy: { policy: "cross-origin" },
+      // HTML-only headers mean nothing on a JSON answer.
+      crossOriginOpenerPolicy: false,
+      originAgentCluster: false,
+      xDnsPrefetchControl: false,
+      xDownloadOptions: false,
+      xPermittedCrossDomainPolicies: false,
+      xXssProtection: false,
     }),
   );
+  // helmet works its headers out anew for every request (its CSP is re-evaluated each time); ours
+  // depend on nothing in the request, so they are computed once and replayed.
+  app.use((req, res, next) =>
+    req.path.startsWith("/docs") ? docsHeaders(req, res, next) : apiHeaders(req, res, next),
+  );
+
+  const origins = (opts.corsOrigins ?? "*").trim();
+  const corsOptions: CorsOptions = {
+    origin: origins === "*" ? "*" : origins.split(",").map((o) => o.trim()),
+    methods: ["GET", "HEAD", "POST", "DELETE", "OPTIONS"],
+    allowedHeaders: ["Content-Type", "X-PAYMENT", "Mcp-Session-Id", "Mcp-Protocol-Version", "Last-Event-ID"],
+    exposedHeaders: ["X-Cache", "X-PAYMENT-RESPONSE", "Mcp-Session-Id", "RateLimit", "RateLimit-Policy", "Retry-After"],
+    maxAge: 600,
+  };
+  const corsMiddleware = cors(corsOptions);
+  if (origins === "*") {
+    // Any origin: a simple request's CORS headers are fixed too. Preflights go through the library.
+    const simple = replay(corsMiddleware, { method: "GET", origin: "https://any.example" });
+    app.use((req, res, next) => (req.method === "OPTIONS" ? corsMiddleware(req, res, next) : simple(req, res, next)));
+  } else {
+    app.use(corsMiddleware);
+  }
 
   const perMinute = opts.rateLimitPerMinute ?? 0;
   if (perMinute > 0) {
@@ -71,4 +94,36 @@ export function applySecurity(app: Express, opts: AppOptions): void {
       }),
     );
   }
+}
+
+/**
+ * Runs a header-setting middleware once against a stand-in request and returns a middleware that
+ * sets the same headers. Only for middleware whose headers do not depend on the request.
+ */
+function replay(mw: RequestHandler, req: { method?: string; origin?: string } = {}): RequestHandler {
+  const set: [string, string | number | readonly string[]][] = [];
+  const removed: string[] = [];
+  const fakeRes = {
+    setHeader: (name: string, value: string | number | readonly string[]) => {
+      set.push([name, value]);
+      return fakeRes;
+    },
+    getHeader: () => undefined,
+    removeHeader: (name: string) => {
+      removed.push(name);
+    },
+    end: () => {},
+    statusCode: 200,
+  };
+  const fakeReq = { method: req.method ?? "GET", url: "/", headers: req.origin ? { origin: req.origin } : {} };
+  let called = false;
+  mw(fakeReq as unknown as Request, fakeRes as unknown as Response, () => {
+    called = true;
+  });
+  if (!called) throw new Error("header middleware did not call next() synchronously: cannot replay it");
+  return (_req: Request, res: Response, next: NextFunction) => {
+    for (const [name, value] of set) res.setHeader(name, value);
+    for (const name of removed) res.removeHeader(name);
+    next();
+  };
 }
