@@ -65,6 +65,10 @@ contract CaseFactory is ICaseFactory {
     /// @dev Cases that can still change (not defaulted, dismissed or settled), enumerable.
     address[] private openCases;
     mapping(address => uint256) private openIndexPlusOne;
+    /// @dev Cases whose judges are voting right now: what validators look for, kept apart so that
+    /// listing them costs nothing for the many cases in other states.
+    address[] private deliberating;
+    mapping(address => uint256) private deliberatingIndexPlusOne;
 
     constructor(CourtRegistry registry_, address feeRecipient_, uint256 filingFee_, CaseTerms memory terms_) {
         if (
@@ -148,6 +152,8 @@ contract CaseFactory is ICaseFactory {
         if (from != to) {
             countByState[uint256(from)] -= 1;
             countByState[uint256(to)] += 1;
+            if (to == CaseState.Deliberating) _setAdd(deliberating, deliberatingIndexPlusOne, msg.sender);
+            if (from == CaseState.Deliberating) _setRemove(deliberating, deliberatingIndexPlusOne, msg.sender);
         }
         if (to == CaseState.Defaulted || to == CaseState.Dismissed) _openRemove(msg.sender);
         else if (to == CaseState.Resolved && DisputeCase(msg.sender).settled()) _openRemove(msg.sender);
@@ -188,6 +194,21 @@ contract CaseFactory is ICaseFactory {
         }
     }
 
+    /// @notice A page of the cases in Deliberating (judges voting), with their total.
+    function getDeliberatingCases(uint256 offset, uint256 limit)
+        external
+        view
+        returns (uint256 total, CaseSummary[] memory page)
+    {
+        total = deliberating.length;
+        uint256 n = offset >= total ? 0 : total - offset;
+        if (limit < n) n = limit;
+        page = new CaseSummary[](n);
+        for (uint256 i = 0; i < n; i++) {
+            page[i] = DisputeCase(deliberating[offset + i]).getSummary();
+        }
+    }
+
     function getStats() external view returns (Stats memory s) {
         s.totalCases = cases.length;
         s.byState = countByState;
@@ -221,18 +242,28 @@ contract CaseFactory is ICaseFactory {
     }
 
     function _openAdd(address c) private {
-        openCases.push(c);
-        openIndexPlusOne[c] = openCases.length;
+        _setAdd(openCases, openIndexPlusOne, c);
     }
 
     function _openRemove(address c) private {
-        uint256 idxPlusOne = openIndexPlusOne[c];
+        _setRemove(openCases, openIndexPlusOne, c);
+    }
+
+    /// @dev An enumerable set: the list and each member's index + 1 (0 = not a member).
+    function _setAdd(address[] storage list, mapping(address => uint256) storage indexPlusOne, address c) private {
+        if (indexPlusOne[c] != 0) return;
+        list.push(c);
+        indexPlusOne[c] = list.length;
+    }
+
+    function _setRemove(address[] storage list, mapping(address => uint256) storage indexPlusOne, address c) private {
+        uint256 idxPlusOne = indexPlusOne[c];
         if (idxPlusOne == 0) return;
-        address last = openCases[openCases.length - 1];
-        openCases[idxPlusOne - 1] = last;
-        openIndexPlusOne[last] = idxPlusOne;
-        openCases.pop();
-        openIndexPlusOne[c] = 0;
+        address last = list[list.length - 1];
+        list[idxPlusOne - 1] = last;
+        indexPlusOne[last] = idxPlusOne;
+        list.pop();
+        indexPlusOne[c] = 0;
     }
 
     /// @dev EIP-1167 minimal proxy: the standard 55-byte creation code delegating to `impl`.

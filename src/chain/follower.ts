@@ -19,7 +19,7 @@ export function keysForLog(log: { eventName?: string; args?: unknown }): string[
     case "CaseFiled":
       return ["cases:*", "stats"];
     case "CaseChanged":
-      return [`case:${a.caseAddr}`, `evidence:${a.caseAddr}`, "pending", "stats"];
+      return [`case:${a.caseAddr}`, `evidence:${a.caseAddr}`, "pending:*", "stats"];
     case "AgentRegistered":
     case "AgentUpdated":
       return ["discover:*", `agent:${a.agent}`, "stats"];

@@ -40,6 +40,17 @@ export async function readCasePage(court: Court, offset: number, limit: number) 
   return { total: Number(total), cases: [...page] };
 }
 
+/** A page of the cases in Deliberating, from the factory's own index of them. */
+export async function readDeliberating(court: Court, offset: number, limit: number) {
+  const [total, page] = await court.reader.readContract({
+    address: court.factory,
+    abi: caseFactoryAbi,
+    functionName: "getDeliberatingCases",
+    args: [BigInt(offset), BigInt(limit)],
+  });
+  return { total: Number(total), cases: page };
+}
+
 export async function readOpenCases(court: Court, state?: StateName) {
   return court.reader.readContract({
     address: court.factory,

@@ -95,7 +95,7 @@ function deserialize(v: unknown): unknown {
 
 /** Every cache key a change to this case can make stale, judges and parties included. */
 export function caseKeys(v: CaseView, opts: { concluding?: boolean } = {}): string[] {
-  const keys = [`case:${v.addr}`, `evidence:${v.addr}`, "pending", "stats"];
+  const keys = [`case:${v.addr}`, `evidence:${v.addr}`, "pending:*", "stats"];
   if (opts.concluding) {
     // A verdict, settlement or dismissal moves judge stakes and records and party records.
     keys.push("judgepool", "validator:*", "judgestake:*", `agent:${v.plaintiff}`, `agent:${v.defendant}`, "discover:*");

@@ -1,6 +1,7 @@
 import { z } from "zod";
-import { readOpenCases, STATE_NAMES } from "../chain/reads.js";
+import { readDeliberating, STATE_NAMES } from "../chain/reads.js";
 import { defineOperation } from "./operation.js";
+import { paginationInput } from "./schemas.js";
 
 const pendingCase = z.object({
   address: z.string(),
@@ -20,16 +21,24 @@ export const listPendingCases = defineOperation({
   name: "list_pending_cases",
   title: "Cases awaiting validation",
   description:
-    "List every case in Deliberating: judges are seated and votes are being counted. Each entry has its judges and vote counts, so a judge can see at a glance where it is assigned. Next: get_case for the claim, then vote_on_case.",
+    "List the cases in Deliberating (a page, 100 by default, with the total): judges are seated and votes are being counted. Each entry has its judges and vote counts, so a judge can see at a glance where it is assigned. Next: get_case for the claim, then vote_on_case.",
   kind: "read",
   toolset: "cases",
   http: { method: "GET", path: "/validate/pending" },
-  input: z.object({}),
-  output: z.object({ total: z.number().int(), cases: z.array(pendingCase) }),
-  cache: { key: () => "pending", ttl: () => 30 },
-  handler: async (_input, ctx) => {
-    const open = await readOpenCases(ctx.court, "Deliberating");
-    const cases = open.map((s) => ({
+  input: z.object({
+    limit: paginationInput.limit.default(100).describe("Page size, 1 to 100 (default 100)"),
+    offset: paginationInput.offset,
+  }),
+  output: z.object({
+    total: z.number().int().describe("Cases in Deliberating in all"),
+    offset: z.number().int(),
+    limit: z.number().int(),
+    cases: z.array(pendingCase),
+  }),
+  cache: { key: (i) => `pending:${i.offset}:${i.limit}`, ttl: () => 30 },
+  handler: async ({ limit, offset }, ctx) => {
+    const page = await readDeliberating(ctx.court, offset, limit);
+    const cases = page.cases.map((s) => ({
       address: s.addr,
       state: STATE_NAMES[s.state] as (typeof STATE_NAMES)[number],
       stateIndex: s.state,
@@ -42,6 +51,6 @@ export const listPendingCases = defineOperation({
       filedAt: Number(s.filedAt),
       deliberationDeadline: Number(s.deliberationDeadline),
     }));
-    return { total: cases.length, cases };
+    return { total: page.total, offset, limit, cases };
   },
 });

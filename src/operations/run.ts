@@ -1,6 +1,7 @@
 import type { z } from "zod";
 import type { CacheStatus } from "../cache/cache.js";
 import { wrapChainError } from "../errors/chain.js";
+import { DocketError } from "../errors/errors.js";
 import { type Ctx, HttpResult, type Operation, type RequestInfo } from "./operation.js";
 import { validationError } from "./schemas.js";
 
@@ -32,7 +33,7 @@ export async function runOperation(op: Operation, raw: unknown, ctx: Ctx, req: R
           return r.body;
         },
         // Only the chain being unreachable justifies an old answer; a refusal or a 404 does not.
-        (err) => wrapChainError(err).code === "RPC_ERROR",
+        (err) => classify(op, err).code === "RPC_ERROR",
       );
       return {
         body: cached.value,
@@ -47,8 +48,18 @@ export async function runOperation(op: Operation, raw: unknown, ctx: Ctx, req: R
     }
     return { body, status, headers };
   } catch (err) {
-    throw wrapChainError(err, { operation: op.name });
+    throw classify(op, err);
   }
+}
+
+/** A chain failure as a DocketError. Our views never refuse: a read that "reverts" ran out of gas or met a broken node. */
+function classify(op: Operation, err: unknown): DocketError {
+  const e = wrapChainError(err, { operation: op.name });
+  if (op.kind === "read" && e.code === "CONTRACT_REVERT") {
+    const message = "the chain could not complete the read (out of gas or a node fault)";
+    return new DocketError("RPC_ERROR", message, e.details, { cause: err });
+  }
+  return e;
 }
 
 function unwrap(r: unknown) {

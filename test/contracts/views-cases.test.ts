@@ -258,6 +258,32 @@ describe("case views", () => {
     expect(await list(true, State.Defaulted)).toEqual([]);
   });
 
+  it("getDeliberatingCases pages exactly the cases whose judges are voting, as getOpenCases filtered", async () => {
+    const index = (offset: bigint, limit: bigint) =>
+      c.reader.readContract({
+        address: c.factory,
+        abi: caseFactoryAbi,
+        functionName: "getDeliberatingCases",
+        args: [offset, limit],
+      });
+    const filtered = await c.reader.readContract({
+      address: c.factory,
+      abi: caseFactoryAbi,
+      functionName: "getOpenCases",
+      args: [true, State.Deliberating],
+    });
+    const [total, all] = await index(0n, 100n);
+    expect(total).toBe(BigInt(filtered.length));
+    expect(total).toBeGreaterThan(0n);
+    expect([...all].sort((a, b) => a.addr.localeCompare(b.addr))).toEqual(
+      [...filtered].sort((a, b) => a.addr.localeCompare(b.addr)),
+    );
+    expect(await index(total, 10n)).toEqual([total, []]);
+    expect(await index(0n, maxUint256)).toEqual([total, all]);
+    const [, one] = await index(0n, 1n);
+    expect(one).toEqual([all[0]]);
+  });
+
   it("getStats counts cases by state and the open ones", async () => {
     const stats = await readStats(c);
     const byState = Array.from({ length: 8 }, () => 0n);
@@ -290,6 +316,14 @@ describe("case views", () => {
     });
     expect(open.map((s) => s.addr)).not.toContain(resolved);
     expect(open.map((s) => s.addr)).toContain(active);
+    // The case whose judges were just seated joined the Deliberating index.
+    const [, voting] = await c.reader.readContract({
+      address: c.factory,
+      abi: caseFactoryAbi,
+      functionName: "getDeliberatingCases",
+      args: [0n, 100n],
+    });
+    expect(voting.map((s) => s.addr)).toContain(active);
   });
 
   it("getParams reports the deployment's terms, as each case copied them", async () => {

@@ -112,6 +112,8 @@ describe("case lifecycle over HTTP, signed by test wallets", () => {
     expect(done.votesForPlaintiff).toBe(2);
     expect(typeof done.resolvedAt).toBe("number");
     expect(done.verdictReason).toMatch(/plaintiff/);
+    const pending = await t.get("/validate/pending");
+    expect(pending.body.cases.map((p: { address: string }) => p.address)).not.toContain(caseAddr);
   });
 
   it("the defendant appeals with the bond; five fresh judges decide for the defendant, finally", async () => {

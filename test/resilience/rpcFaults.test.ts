@@ -247,7 +247,7 @@ describe("the chain node fails, behind a fault-injecting JSON-RPC proxy", () => 
     expect((await call("/health")).status).toBe(200);
   });
 
-  it("a node that says the call reverted is the contract answering: CONTRACT_REVERT, and no stale answer", async () => {
+  it("a node that says a call reverted: a write is refused (CONTRACT_REVERT), a read (views never revert) is the node failing", async () => {
     await freshCache();
     const path = `/cases/${seeded("active")}`;
     expect((await call(path)).headers.get("x-cache")).toBe("MISS");
@@ -261,8 +261,11 @@ describe("the chain node fails, behind a fault-injecting JSON-RPC proxy", () => 
       await proxy.setFault("error", { code, message, methods: ["eth_call"] });
       try {
         const r = await call(path);
-        expect(r.status, message).toBe(500);
-        expect(r.body.error.code, message).toBe("CONTRACT_REVERT");
+        expect(r.status, message).toBe(200);
+        expect(r.headers.get("x-cache"), message).toBe("STALE");
+        const cold = await call(`/cases/${seeded("summoned")}`);
+        expect(cold.status, message).toBe(500);
+        expect(cold.body.error.code, message).toBe("RPC_ERROR");
         const w = await call(writes[1]?.[0] as string, writes[1]?.[1]);
         expect(w.body.error.code, message).toBe("CONTRACT_REVERT");
       } finally {
