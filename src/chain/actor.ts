@@ -58,12 +58,23 @@ export class Actor {
     return this.mined(hash);
   }
 
-  async mined(hash: Hex): Promise<TransactionReceipt> {
-    const receipt = await this.reader.waitForTransactionReceipt({ hash, pollingInterval: 20 });
-    if (receipt.status !== "success") {
-      const tx = await this.reader.getTransaction({ hash });
-      throw new Error(`transaction ${hash} reverted (gas used ${receipt.gasUsed} of ${tx.gas})`);
+  /**
+   * Waits for the receipt by asking for it (not by watching for a next block, which never comes
+   * when an automining dev chain has already mined the transaction).
+   */
+  async mined(hash: Hex, timeoutMs = 30_000): Promise<TransactionReceipt> {
+    const end = Date.now() + timeoutMs;
+    for (;;) {
+      const receipt = await this.reader.getTransactionReceipt({ hash }).catch(() => undefined);
+      if (receipt) {
+        if (receipt.status !== "success") {
+          const tx = await this.reader.getTransaction({ hash });
+          throw new Error(`transaction ${hash} reverted (gas used ${receipt.gasUsed} of ${tx.gas})`);
+        }
+        return receipt;
+      }
+      if (Date.now() > end) throw new Error(`transaction ${hash} was not mined within ${timeoutMs} ms`);
+      await new Promise((r) => setTimeout(r, 20));
     }
-    return receipt;
   }
 }

@@ -1,0 +1,487 @@
+/**
+ * Who may call every state-changing function of the three contracts, as one table, checked for
+ * completeness against the generated ABIs: a function added to a contract fails this file until it
+ * is listed here. Each row is also run: a restricted function refuses a wrong caller with the
+ * named error, and an open one ("anyone") lets a stranger who takes no other part in the case do
+ * it. The detailed refusals (wrong state, deadlines, arguments) live in the tests each row cites;
+ * the citations are checked too, so they cannot go stale silently.
+ */
+import { readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { type Abi, type Address, encodeFunctionData } from "viem";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Actor } from "../../src/chain/actor.js";
+import {
+  actor,
+  advance,
+  bootCourt,
+  type Court,
+  caseFactoryAbi,
+  courtRegistryAbi,
+  disputeCaseAbi,
+  expectRevert,
+  fileCase,
+  P,
+  readCase,
+  respond,
+  State,
+  seat,
+  stakeJudges,
+  vote,
+} from "./helpers.js";
+
+type ContractName = "CourtRegistry" | "CaseFactory" | "DisputeCase";
+
+/** Who may call a function, and so who is refused (and with which error). */
+type Access =
+  /** Only the owner of the contract (the factory's owner for CaseFactory). */
+  | { only: "owner" }
+  /** Only the CaseFactory (a case's own factory, or the registry's linked factory). */
+  | { only: "factory" }
+  /** Only a case contract the factory created. */
+  | { only: "case" }
+  /** Only the factory, once, when it clones the case; nobody after. */
+  | { only: "initializer" }
+  /** Only a party to the case in the given role. */
+  | { only: "role"; role: string; error: string }
+  /** Anyone, but it acts on the caller's own account: a caller with nothing there is refused. */
+  | { only: "self"; what: string; error: string }
+  /** Anyone at all (a keeper, or any agent for itself). */
+  | { only: "anyone" };
+
+const errorOf: Record<string, string> = {
+  owner: "OnlyOwner",
+  factory: "OnlyFactory",
+  case: "OnlyCase",
+  initializer: "AlreadyInitialized",
+};
+
+interface Row {
+  /** Who may call it, in words. */
+  mayCall: string;
+  access: Access;
+  /** Existing tests that assert this in detail: file in test/contracts, and the test's title. */
+  coveredBy: { file: string; test: string }[];
+  /** Runs the check: a wrong caller refused, or (for "anyone") a stranger allowed. */
+  check: () => Promise<unknown>;
+}
+
+let c: Court;
+/** Cases prepared in each stage the checks need. */
+const cases: Record<
+  "expiredSummons" | "expiredActive" | "settleable" | "summoned" | "active" | "deliberating" | "resolved",
+  Address
+> = {
+  expiredSummons: "0x",
+  expiredActive: "0x",
+  settleable: "0x",
+  summoned: "0x",
+  active: "0x",
+  deliberating: "0x",
+  resolved: "0x",
+};
+const party = (i: number) => actor(c, i);
+const judge = (i: number) => actor(c, 7 + i);
+/** Takes no part in any case here, holds no stake and is owed nothing. */
+const stranger = () => actor(c, 16);
+
+const panel = () => [judge(0), judge(1), judge(2)];
+const terms = {
+  responseWindow: P.responseWindow,
+  deliberationPeriod: P.deliberationPeriod,
+  appealWindow: P.appealWindow,
+  courtFeeBps: P.courtFeeBps,
+  judgeRewardBps: P.judgeRewardBps,
+  minPartyStake: P.minPartyStake,
+  appealBond: P.appealBond,
+};
+
+/** Sends a write by name, as a wallet would send raw calldata. */
+const call = (who: Actor, to: Address, abi: Abi, functionName: string, args: readonly unknown[], value?: bigint) =>
+  who.send({ to, value, data: encodeFunctionData({ abi, functionName, args }) });
+const reg = (who: Actor, functionName: string, args: readonly unknown[] = [], value?: bigint) =>
+  call(who, c.registry, courtRegistryAbi, functionName, args, value);
+const fac = (who: Actor, functionName: string, args: readonly unknown[] = [], value?: bigint) =>
+  call(who, c.factory, caseFactoryAbi, functionName, args, value);
+const onCase = (caseAddr: Address, who: Actor, functionName: string, args: readonly unknown[] = [], value?: bigint) =>
+  call(who, caseAddr, disputeCaseAbi, functionName, args, value);
+
+const A = "access.test.ts";
+const CA = "case-access.test.ts";
+const ACC = "accounting.test.ts";
+const PAY = "payments.test.ts";
+
+/** Every state-changing function of the three ABIs, keyed by signature. */
+const table: Record<ContractName, Record<string, Row>> = {
+  CourtRegistry: {
+    "setFactory(address)": {
+      mayCall: "the registry owner, once, at deployment",
+      access: { only: "owner" },
+      coveredBy: [{ file: A, test: "owner-only: setFactory and withdrawTreasury; the factory is set once" }],
+      check: () => expectRevert(reg(stranger(), "setFactory", [stranger().address]), "OnlyOwner"),
+    },
+    "registerCase(address)": {
+      mayCall: "the linked CaseFactory, when it files a case",
+      access: { only: "factory" },
+      coveredBy: [{ file: A, test: "only the factory registers cases; only cases touch judges and records" }],
+      check: () => expectRevert(reg(c.owner, "registerCase", [c.owner.address]), "OnlyFactory"),
+    },
+    "selfRegister(string,string)": {
+      mayCall: "anyone, for itself",
+      access: { only: "anyone" },
+      coveredBy: [{ file: A, test: "selfRegister: name required, name and URI bounded, id kept on update" }],
+      check: async () => {
+        await reg(stranger(), "selfRegister", ["stranger", ""]);
+        expect(
+          (
+            await c.reader.readContract({
+              address: c.registry,
+              abi: courtRegistryAbi,
+              functionName: "getAgent",
+              args: [stranger().address],
+            })
+          ).registered,
+        ).toBe(true);
+      },
+    },
+    "stakeAsJudge()": {
+      mayCall: "anyone, for itself (at least the minimum stake in all)",
+      access: { only: "anyone" },
+      coveredBy: [{ file: A, test: "stakeAsJudge: below the minimum, or nothing sent, is refused" }],
+      check: async () => {
+        const who = actor(c, 17);
+        await reg(who, "stakeAsJudge", [], P.minJudgeStake);
+        await reg(who, "unstake");
+      },
+    },
+    "unstake()": {
+      mayCall: "a judge, for its own stake, while not serving on an open case",
+      access: { only: "self", what: "a stake", error: "NothingStaked" },
+      coveredBy: [{ file: A, test: "unstake: nothing staked, or still serving on an open case, is refused" }],
+      check: () => expectRevert(reg(stranger(), "unstake"), "NothingStaked"),
+    },
+    "judgeAssigned(address)": {
+      mayCall: "a case created by the factory",
+      access: { only: "case" },
+      coveredBy: [{ file: A, test: "only the factory registers cases; only cases touch judges and records" }],
+      check: () => expectRevert(reg(c.owner, "judgeAssigned", [judge(0).address]), "OnlyCase"),
+    },
+    "judgeVoted(address)": {
+      mayCall: "a case created by the factory",
+      access: { only: "case" },
+      coveredBy: [{ file: A, test: "only the factory registers cases; only cases touch judges and records" }],
+      check: () => expectRevert(reg(c.owner, "judgeVoted", [judge(0).address]), "OnlyCase"),
+    },
+    "judgeReleased(address,uint8)": {
+      mayCall: "a case created by the factory",
+      access: { only: "case" },
+      coveredBy: [{ file: A, test: "only the factory registers cases; only cases touch judges and records" }],
+      check: () => expectRevert(reg(c.owner, "judgeReleased", [judge(0).address, 1]), "OnlyCase"),
+    },
+    "creditRewards(address[],uint256)": {
+      mayCall: "a case created by the factory, sending its court fee",
+      access: { only: "case" },
+      coveredBy: [{ file: A, test: "only the factory registers cases; only cases touch judges and records" }],
+      check: () => expectRevert(reg(c.owner, "creditRewards", [[c.owner.address], 1n], 1n), "OnlyCase"),
+    },
+    "recordParties(address,address,bool)": {
+      mayCall: "a case created by the factory",
+      access: { only: "case" },
+      coveredBy: [{ file: A, test: "only the factory registers cases; only cases touch judges and records" }],
+      check: () => expectRevert(reg(c.owner, "recordParties", [c.owner.address, party(1).address, false]), "OnlyCase"),
+    },
+    "withdrawTreasury(address,uint256)": {
+      mayCall: "the registry owner",
+      access: { only: "owner" },
+      coveredBy: [
+        { file: A, test: "owner-only: setFactory and withdrawTreasury; the factory is set once" },
+        { file: PAY, test: "the registry refuses to lose money to a recipient that rejects it" },
+      ],
+      check: () => expectRevert(reg(stranger(), "withdrawTreasury", [stranger().address, 0n]), "OnlyOwner"),
+    },
+  },
+  CaseFactory: {
+    "fileCase(address,string,string,bytes32)": {
+      mayCall: "anyone, as the plaintiff, against someone else",
+      access: { only: "anyone" },
+      coveredBy: [
+        { file: A, test: "fileCase validates defendant, claim, evidence hash, payment reference and stake" },
+        { file: A, test: "a payment reference files one case per plaintiff, and nobody else can burn it" },
+      ],
+      check: async () => {
+        const { caseAddr } = await fileCase(c, stranger(), party(1).address);
+        expect((await readCase(c, caseAddr)).plaintiff).toBe(stranger().address);
+      },
+    },
+    "assignJudgesRandom(address,uint256)": {
+      mayCall: "anyone (a keeper), for a case the factory created",
+      access: { only: "anyone" },
+      coveredBy: [
+        { file: CA, test: "refuses to draw or seat judges who are missing, parties, ineligible or already served" },
+        { file: A, test: "judges are assigned to known cases only; only cases report changes" },
+      ],
+      check: async () => {
+        await fac(stranger(), "assignJudgesRandom", [cases.active, 7n]);
+        expect((await readCase(c, cases.active)).state).toBe(State.Deliberating);
+      },
+    },
+    "assignJudges(address,address[])": {
+      mayCall: "the factory owner (manual override)",
+      access: { only: "owner" },
+      coveredBy: [{ file: A, test: "owner-only: assignJudges, transferOwnership, setFiling; zero addresses refused" }],
+      check: () =>
+        expectRevert(fac(stranger(), "assignJudges", [cases.active, panel().map((j) => j.address)]), "OnlyOwner"),
+    },
+    "transferOwnership(address)": {
+      mayCall: "the factory owner",
+      access: { only: "owner" },
+      coveredBy: [{ file: A, test: "owner-only: assignJudges, transferOwnership, setFiling; zero addresses refused" }],
+      check: () => expectRevert(fac(stranger(), "transferOwnership", [stranger().address]), "OnlyOwner"),
+    },
+    "setFiling(address,uint256)": {
+      mayCall: "the factory owner",
+      access: { only: "owner" },
+      coveredBy: [{ file: A, test: "owner-only: assignJudges, transferOwnership, setFiling; zero addresses refused" }],
+      check: () => expectRevert(fac(stranger(), "setFiling", [stranger().address, 0n]), "OnlyOwner"),
+    },
+    "onCaseChanged(uint8,uint8)": {
+      mayCall: "a case the factory created",
+      access: { only: "case" },
+      coveredBy: [{ file: A, test: "judges are assigned to known cases only; only cases report changes" }],
+      check: () => expectRevert(fac(c.owner, "onCaseChanged", [State.Active, State.Dismissed]), "OnlyCase"),
+    },
+  },
+  DisputeCase: {
+    "initialize(address,address,address,string,string,(uint64,uint64,uint64,uint16,uint16,uint256,uint256))": {
+      mayCall: "the factory, once, when it clones the case",
+      access: { only: "initializer" },
+      coveredBy: [{ file: A, test: "the case implementation and every case refuse a second initialize" }],
+      check: () =>
+        expectRevert(
+          onCase(
+            cases.summoned,
+            c.owner,
+            "initialize",
+            [c.registry, c.owner.address, party(1).address, "claim", "hash", terms],
+            P.minPartyStake,
+          ),
+          "AlreadyInitialized",
+        ),
+    },
+    "respond()": {
+      mayCall: "the defendant",
+      access: { only: "role", role: "defendant", error: "OnlyDefendant" },
+      coveredBy: [{ file: CA, test: "respond: only the defendant, with the minimum stake, once, within the window" }],
+      check: async () => {
+        await expectRevert(respond(cases.summoned, party(1)), "OnlyDefendant");
+        await expectRevert(respond(cases.summoned, stranger()), "OnlyDefendant");
+      },
+    },
+    "submitEvidence(string)": {
+      mayCall: "the plaintiff or the defendant",
+      access: { only: "role", role: "party", error: "OnlyParty" },
+      coveredBy: [{ file: CA, test: "evidence: parties only, while heard, a bounded hash, at most 64" }],
+      check: async () => {
+        await expectRevert(onCase(cases.deliberating, stranger(), "submitEvidence", ["bafy"]), "OnlyParty");
+        await expectRevert(onCase(cases.deliberating, judge(0), "submitEvidence", ["bafy"]), "OnlyParty");
+      },
+    },
+    "triggerDefault()": {
+      mayCall: "anyone, after the response deadline",
+      access: { only: "anyone" },
+      coveredBy: [{ file: CA, test: "respond: only the defendant, with the minimum stake, once, within the window" }],
+      check: async () => {
+        await onCase(cases.expiredSummons, stranger(), "triggerDefault");
+        expect((await readCase(c, cases.expiredSummons)).state).toBe(State.Defaulted);
+      },
+    },
+    "appeal()": {
+      mayCall: "the party that lost round one",
+      access: { only: "role", role: "losing party", error: "OnlyLosingParty" },
+      coveredBy: [
+        {
+          file: CA,
+          test: "appeal and settle: the loser, once, with the exact bond, inside the window; settle only after it",
+        },
+      ],
+      check: async () => {
+        // Round one went to the plaintiff (party 5): the winner and a stranger may not appeal.
+        await expectRevert(onCase(cases.resolved, party(5), "appeal", [], P.appealBond), "OnlyLosingParty");
+        await expectRevert(onCase(cases.resolved, stranger(), "appeal", [], P.appealBond), "OnlyLosingParty");
+      },
+    },
+    "settle()": {
+      mayCall: "anyone, after the appeal window",
+      access: { only: "anyone" },
+      coveredBy: [
+        { file: CA, test: "appeal after the window is refused; a settled case cannot be settled or appealed again" },
+        { file: ACC, test: "defendant verdict, settled: the judge who had not voted is neither paid nor slashed" },
+      ],
+      check: async () => {
+        await onCase(cases.settleable, stranger(), "settle");
+        expect((await readCase(c, cases.settleable)).settled).toBe(true);
+      },
+    },
+    "withdraw()": {
+      mayCall: "whoever the case owes a deferred payment, for itself",
+      access: { only: "self", what: "a deferred payment", error: "NothingToWithdraw" },
+      coveredBy: [
+        { file: CA, test: "withdraw: nothing owed is refused" },
+        {
+          file: PAY,
+          test: "a winning plaintiff that refuses ETH is owed its payout; settle still completes; it withdraws later",
+        },
+      ],
+      check: () => expectRevert(onCase(cases.settleable, stranger(), "withdraw"), "NothingToWithdraw"),
+    },
+    "setJudges(address[])": {
+      mayCall: "the factory (for its owner's assignJudges)",
+      access: { only: "factory" },
+      coveredBy: [
+        { file: CA, test: "seating: only through the factory, when awaiting a panel, the right size, no duplicates" },
+      ],
+      check: () =>
+        expectRevert(onCase(cases.active, c.owner, "setJudges", [panel().map((j) => j.address)]), "OnlyFactory"),
+    },
+    "drawJudges(uint256)": {
+      mayCall: "the factory (for assignJudgesRandom)",
+      access: { only: "factory" },
+      coveredBy: [
+        { file: CA, test: "seating: only through the factory, when awaiting a panel, the right size, no duplicates" },
+      ],
+      check: () => expectRevert(onCase(cases.active, c.owner, "drawJudges", [1n]), "OnlyFactory"),
+    },
+    "vote(bool)": {
+      mayCall: "a judge seated on the current round's panel, once",
+      access: { only: "role", role: "assigned judge", error: "NotAssignedJudge" },
+      coveredBy: [
+        { file: CA, test: "voting: assigned judges only, once each, while deliberating, before the deadline" },
+      ],
+      check: async () => {
+        // An eligible judge who is not on this panel, a party, and the owner are all refused.
+        for (const who of [judge(3), party(1), c.owner]) {
+          await expectRevert(vote(cases.deliberating, who, true), "NotAssignedJudge", [who.address]);
+        }
+      },
+    },
+    "resolveAfterDeadline()": {
+      mayCall: "anyone, after the deliberation deadline",
+      access: { only: "anyone" },
+      coveredBy: [
+        { file: CA, test: "voting: assigned judges only, once each, while deliberating, before the deadline" },
+      ],
+      check: async () => {
+        await onCase(cases.expiredActive, stranger(), "resolveAfterDeadline");
+        expect((await readCase(c, cases.expiredActive)).state).toBe(State.Dismissed);
+      },
+    },
+  },
+};
+
+const abis: Record<ContractName, Abi> = {
+  CourtRegistry: courtRegistryAbi,
+  CaseFactory: caseFactoryAbi,
+  DisputeCase: disputeCaseAbi,
+};
+
+function typeOf(p: { type: string; components?: readonly { type: string }[] }): string {
+  if (!p.type.startsWith("tuple")) return p.type;
+  return `(${(p.components ?? []).map(typeOf).join(",")})${p.type.slice("tuple".length)}`;
+}
+
+/** Every entry that can change state: non-view functions, and receive/fallback if there are any. */
+function writes(abi: Abi): string[] {
+  const out: string[] = [];
+  for (const item of abi) {
+    if (item.type === "receive" || item.type === "fallback") out.push(`${item.type}()`);
+    if (item.type !== "function") continue;
+    if (item.stateMutability === "view" || item.stateMutability === "pure") continue;
+    out.push(`${item.name}(${item.inputs.map(typeOf).join(",")})`);
+  }
+  return out.sort();
+}
+
+const here = dirname(fileURLToPath(import.meta.url));
+
+describe("access table: completeness", () => {
+  for (const name of Object.keys(table) as ContractName[]) {
+    it(`${name}: every state-changing function in the ABI is listed, and nothing else`, () => {
+      expect(Object.keys(table[name]).sort()).toEqual(writes(abis[name]));
+    });
+  }
+
+  it("each row's access kind and error agree, and each cited test exists", () => {
+    for (const [name, rows] of Object.entries(table)) {
+      for (const [fn, row] of Object.entries(rows)) {
+        const where = `${name}.${fn}`;
+        expect(row.mayCall, where).not.toBe("");
+        const error = "error" in row.access ? row.access.error : errorOf[row.access.only];
+        if (row.access.only !== "anyone") {
+          // The named error is one the contracts declare.
+          const declared = Object.values(abis).some((abi) =>
+            abi.some((item) => item.type === "error" && item.name === error),
+          );
+          expect(declared, `${where}: ${error} is not a declared error`).toBe(true);
+        }
+        for (const ref of row.coveredBy) {
+          const source = readFileSync(join(here, ref.file), "utf8");
+          expect(source.includes(`"${ref.test}"`), `${where}: ${ref.file} has no test "${ref.test}"`).toBe(true);
+        }
+      }
+    }
+  });
+});
+
+describe("access table: every row holds on chain", () => {
+  beforeAll(async () => {
+    c = await bootCourt();
+    await stakeJudges(c, [judge(0), judge(1), judge(2), judge(3), judge(4), judge(5)]);
+    // Cases that need time to pass: an unanswered summons, an answered case with no panel, and a
+    // verdict whose appeal window will have closed.
+    cases.expiredSummons = (await fileCase(c, party(1), party(2).address)).caseAddr;
+    cases.expiredActive = (await fileCase(c, party(3), party(4).address)).caseAddr;
+    await respond(cases.expiredActive, party(4));
+    cases.settleable = (await fileCase(c, party(1), party(3).address)).caseAddr;
+    await respond(cases.settleable, party(3));
+    await seat(c, cases.settleable, [judge(3), judge(4), judge(5)]);
+    await vote(cases.settleable, judge(3), false);
+    await vote(cases.settleable, judge(4), false);
+    await advance(c, P.deliberationPeriod + P.appealWindow + 1n);
+
+    cases.summoned = (await fileCase(c, party(1), party(2).address)).caseAddr;
+    cases.active = (await fileCase(c, party(3), party(4).address)).caseAddr;
+    await respond(cases.active, party(4));
+    const { caseAddr: deliberating } = await fileCase(c, party(1), party(4).address);
+    cases.deliberating = deliberating;
+    await respond(deliberating, party(4));
+    await seat(c, deliberating, panel());
+    const { caseAddr: resolved } = await fileCase(c, party(5), party(6).address);
+    cases.resolved = resolved;
+    await respond(resolved, party(6));
+    await seat(c, resolved, panel());
+    await vote(resolved, judge(0), true);
+    await vote(resolved, judge(1), true);
+    expect((await readCase(c, resolved)).state).toBe(State.Resolved);
+  });
+
+  afterAll(async () => {
+    await c?.stop();
+  });
+
+  const rows = (Object.entries(table) as [ContractName, Record<string, Row>][]).flatMap(([name, fns]) =>
+    Object.entries(fns).map(([fn, row]) => ({ name, fn, row })),
+  );
+  // Restricted rows first: the open ones move cases on (the keeper's draw seats the active case).
+  rows.sort((x, y) => Number(x.row.access.only === "anyone") - Number(y.row.access.only === "anyone"));
+
+  for (const { name, fn, row } of rows) {
+    const refusal =
+      row.access.only === "anyone"
+        ? "a stranger may call it"
+        : `anyone else is refused with ${"error" in row.access ? row.access.error : errorOf[row.access.only]}`;
+    it(`${name}.${fn.split("(")[0]}: ${row.mayCall}; ${refusal}`, async () => {
+      await row.check();
+    });
+  }
+});

@@ -1,0 +1,514 @@
+/**
+ * An independent model of the court contracts for the invariant test: what each case and the
+ * registry should hold, which refusal each call should meet (the first failing check, in the
+ * contracts' order), and where every wei should go. The test drives the real contracts and
+ * compares them with this model after every step.
+ */
+import type { Address } from "viem";
+import { P, State } from "./helpers.js";
+
+export const BPS = 10_000n;
+export const PANEL_SIZE = 3;
+export const APPEAL_PANEL_SIZE = 5;
+export const MAX_EVIDENCE = 64;
+export const MAX_HASH_LENGTH = 128;
+export const MAX_CLAIM_LENGTH = 2000;
+export const MAX_NAME_LENGTH = 64;
+export const MAX_URI_LENGTH = 512;
+
+/** Vote codes, as stored by the case. */
+export const FOR_PLAINTIFF = 1;
+export const FOR_DEFENDANT = 2;
+
+export const Outcome = { None: 0, PlaintiffWon: 1, DefendantWon: 2, Dismissed: 3 } as const;
+
+/** How a judge's service on a round ended (JudgeResult). */
+type Release = "Majority" | "Minority" | "NoShow" | "Unscored";
+
+export interface CaseM {
+  addr: Address;
+  plaintiff: Address;
+  defendant: Address;
+  state: number;
+  outcome: number;
+  round: 1 | 2;
+  plaintiffStake: bigint;
+  defendantStake: bigint;
+  bondPaid: bigint;
+  appellant: Address;
+  appealUsed: boolean;
+  settled: boolean;
+  filedAt: bigint;
+  resolvedAt: bigint;
+  responseDeadline: bigint;
+  deliberationDeadline: bigint;
+  appealDeadline: bigint;
+  evidence: number;
+  /** Panels by round: [round 1, round 2]. */
+  panels: [Address[], Address[]];
+  votes: [Map<Address, number>, Map<Address, number>];
+  firstRoundLoser: Address | null;
+  owed: Map<Address, bigint>;
+  /** Payout events (Settled, Defaulted, Dismissed) seen in receipts. */
+  payoutEvents: number;
+}
+
+export interface JudgeM {
+  stake: bigint;
+  activeCases: number;
+  inList: boolean;
+}
+
+const ZERO = "0x0000000000000000000000000000000000000000" as const;
+
+export class CourtModel {
+  cases: CaseM[] = [];
+  judges = new Map<Address, JudgeM>();
+  /** Expected ETH balance of every tracked address (accounts, refusers, registry, cases). */
+  balances = new Map<Address, bigint>();
+  /** Refusing test parties: whether each accepts plain ETH now. EOAs are absent (always accept). */
+  accepting = new Map<Address, boolean>();
+  /** keccak(ref, plaintiff) stand-in: `${ref}:${plaintiff}` → case. */
+  usedRefs = new Map<string, Address>();
+  registered = new Set<Address>();
+  treasury = 0n;
+  totalJudgeStake = 0n;
+  agentCount = 0n;
+  /** Latest block timestamp. */
+  now = 0n;
+  gasSpent = 0n;
+  /** Sum of every tracked balance when the sequence began. */
+  initialTotal = 0n;
+  /** Payments the model expects a case to defer, and PaymentDeferred events seen. */
+  deferred = 0;
+  deferredEvents = 0;
+
+  constructor(
+    readonly registry: Address,
+    readonly factory: Address,
+    readonly owner: Address,
+  ) {}
+
+  /** A deep copy, to restore along with a chain snapshot. */
+  clone(): CourtModel {
+    const copy = structuredClone({ ...this });
+    return Object.assign(Object.create(CourtModel.prototype) as CourtModel, copy);
+  }
+
+  // ------------------------------------------------------------------ helpers
+
+  judge(a: Address): JudgeM {
+    let j = this.judges.get(a);
+    if (!j) {
+      j = { stake: 0n, activeCases: 0, inList: false };
+      this.judges.set(a, j);
+    }
+    return j;
+  }
+
+  eligible(a: Address): boolean {
+    const j = this.judges.get(a);
+    return !!j && j.inList && j.stake >= P.minJudgeStake;
+  }
+
+  byAddr(addr: Address): CaseM | undefined {
+    return this.cases.find((c) => c.addr === addr);
+  }
+
+  private move(from: Address, to: Address, amount: bigint): void {
+    this.balances.set(from, (this.balances.get(from) ?? 0n) - amount);
+    this.balances.set(to, (this.balances.get(to) ?? 0n) + amount);
+  }
+
+  chargeGas(payer: Address, cost: bigint): void {
+    this.balances.set(payer, (this.balances.get(payer) ?? 0n) - cost);
+    this.gasSpent += cost;
+  }
+
+  /** Sends `value` with a call (the operator's wallet pays for a refusing party's calls). */
+  sendValue(payer: Address, to: Address, value: bigint): void {
+    if (value > 0n) this.move(payer, to, value);
+  }
+
+  held(c: CaseM): bigint {
+    return this.balances.get(c.addr) ?? 0n;
+  }
+
+  owedTotal(c: CaseM): bigint {
+    let s = 0n;
+    for (const v of c.owed.values()) s += v;
+    return s;
+  }
+
+  panelSize(c: CaseM): number {
+    return c.round === 1 ? PANEL_SIZE : APPEAL_PANEL_SIZE;
+  }
+
+  panel(c: CaseM, round: 1 | 2 = c.round): Address[] {
+    return round === 1 ? c.panels[0] : c.panels[1];
+  }
+
+  votesOf(c: CaseM, round: 1 | 2 = c.round): Map<Address, number> {
+    return round === 1 ? c.votes[0] : c.votes[1];
+  }
+
+  tally(c: CaseM, round: 1 | 2 = c.round): [bigint, bigint] {
+    let p = 0n;
+    let d = 0n;
+    for (const v of this.votesOf(c, round).values()) {
+      if (v === FOR_PLAINTIFF) p++;
+      else d++;
+    }
+    return [p, d];
+  }
+
+  /** Can the case still change (the factory's open list)? */
+  isOpen(c: CaseM): boolean {
+    if (c.state === State.Resolved) return !c.settled;
+    return c.state !== State.Defaulted && c.state !== State.Dismissed;
+  }
+
+  /** Judges a draw may pick for `c`: eligible, not a party, not a round-1 judge on appeal. */
+  drawable(c: CaseM): Address[] {
+    const out: Address[] = [];
+    for (const [a] of this.judges) {
+      if (!this.eligible(a)) continue;
+      if (a === c.plaintiff || a === c.defendant) continue;
+      if (c.round === 2 && this.panel(c, 1).includes(a)) continue;
+      out.push(a);
+    }
+    return out;
+  }
+
+  /** A payment the case pushes: refused by a refusing party, it is kept in `owed`. */
+  private pay(c: CaseM, to: Address, amount: bigint): void {
+    if (amount === 0n) return;
+    if (this.accepting.get(to) === false) {
+      c.owed.set(to, (c.owed.get(to) ?? 0n) + amount);
+      this.deferred++;
+      return;
+    }
+    this.move(c.addr, to, amount);
+  }
+
+  private release(caseAddr: Address, judge: Address, result: Release): void {
+    const j = this.judge(judge);
+    j.activeCases -= 1;
+    if (j.activeCases < 0) throw new Error(`model: ${judge} released more often than assigned (${caseAddr})`);
+    if (result === "Minority" || result === "NoShow") {
+      const amount = (j.stake * BigInt(P.slashBps)) / BPS;
+      if (amount === 0n) return;
+      j.stake -= amount;
+      this.totalJudgeStake -= amount;
+      this.treasury += amount;
+    }
+  }
+
+  // ----------------------------------------------------------- expectations
+
+  expectFile(
+    by: Address,
+    defendant: Address,
+    claim: string,
+    hash: string,
+    ref: `0x${string}`,
+    value: bigint,
+  ): string | null {
+    if (defendant === ZERO || defendant === by) return "InvalidDefendant";
+    if (claim.length === 0) return "ClaimRequired";
+    if (claim.length > MAX_CLAIM_LENGTH) return "ClaimTooLong";
+    if (hash.length === 0 || hash.length > MAX_HASH_LENGTH) return "EvidenceHashInvalid";
+    if (/^0x0+$/.test(ref)) return "PaymentRefRequired";
+    if (this.usedRefs.has(`${ref}:${by}`)) return "PaymentRefUsed";
+    if (value < P.minPartyStake) return "StakeBelowMinimum";
+    return null;
+  }
+
+  expectRespond(c: CaseM, by: Address, value: bigint, t: bigint): string | null {
+    if (c.state !== State.Summoned) return "WrongState";
+    if (by !== c.defendant) return "OnlyDefendant";
+    if (t > c.responseDeadline) return "ResponseWindowClosed";
+    if (value < P.minPartyStake) return "StakeBelowMinimum";
+    return null;
+  }
+
+  expectEvidence(c: CaseM, by: Address, hash: string): string | null {
+    if (by !== c.plaintiff && by !== c.defendant) return "OnlyParty";
+    if (c.state !== State.Active && c.state !== State.Deliberating) return "WrongState";
+    if (hash.length === 0 || hash.length > MAX_HASH_LENGTH) return "EvidenceHashInvalid";
+    if (c.evidence >= MAX_EVIDENCE) return "TooMuchEvidence";
+    return null;
+  }
+
+  expectTriggerDefault(c: CaseM, t: bigint): string | null {
+    if (c.state !== State.Summoned) return "WrongState";
+    if (t <= c.responseDeadline) return "ResponseWindowStillOpen";
+    return null;
+  }
+
+  expectAppeal(c: CaseM, by: Address, value: bigint, t: bigint): string | null {
+    if (c.state !== State.Resolved) return "WrongState";
+    if (c.appealUsed) return "AppealAlreadyUsed";
+    if (by !== c.firstRoundLoser) return "OnlyLosingParty";
+    if (t > c.appealDeadline) return "AppealWindowClosed";
+    if (value !== P.appealBond) return "WrongAppealBond";
+    return null;
+  }
+
+  expectSettle(c: CaseM, t: bigint): string | null {
+    if (c.state !== State.Resolved) return "WrongState";
+    if (c.settled) return "WrongState";
+    if (t <= c.appealDeadline) return "AppealWindowStillOpen";
+    return null;
+  }
+
+  expectWithdraw(c: CaseM, by: Address): string | null {
+    if ((c.owed.get(by) ?? 0n) === 0n) return "NothingToWithdraw";
+    if (this.accepting.get(by) === false) return "Error: DisputeCase: withdrawal transfer failed";
+    return null;
+  }
+
+  private expectAwaitingPanel(c: CaseM, t: bigint): string | null {
+    const expected = c.round === 1 ? State.Active : State.Appealed;
+    if (c.state !== expected) return "WrongState";
+    if (t > c.deliberationDeadline) return "DeliberationClosed";
+    return null;
+  }
+
+  expectDraw(c: CaseM, t: bigint): string | null {
+    const awaiting = this.expectAwaitingPanel(c, t);
+    if (awaiting) return awaiting;
+    if (this.drawable(c).length < this.panelSize(c)) return "NotEnoughJudges";
+    return null;
+  }
+
+  expectAssign(c: CaseM, by: Address, judges: Address[], t: bigint): string | null {
+    if (by !== this.owner) return "OnlyOwner";
+    const awaiting = this.expectAwaitingPanel(c, t);
+    if (awaiting) return awaiting;
+    if (judges.length !== this.panelSize(c)) return "WrongPanelSize";
+    for (const [i, j] of judges.entries()) {
+      if (!this.eligible(j)) return "JudgeNotEligible";
+      if (j === c.plaintiff || j === c.defendant) return "JudgeIsParty";
+      if (c.round === 2 && this.panel(c, 1).includes(j)) return "JudgeAlreadyServed";
+      if (judges.slice(0, i).includes(j)) return "DuplicateJudge";
+    }
+    return null;
+  }
+
+  expectVote(c: CaseM, by: Address, t: bigint): string | null {
+    if (c.state !== State.Deliberating) return "WrongState";
+    if (!this.panel(c).includes(by)) return "NotAssignedJudge";
+    if (this.votesOf(c).has(by)) return "AlreadyVoted";
+    if (t > c.deliberationDeadline) return "DeliberationClosed";
+    return null;
+  }
+
+  expectResolve(c: CaseM, t: bigint): string | null {
+    if (c.state !== State.Active && c.state !== State.Deliberating && c.state !== State.Appealed) {
+      return "WrongState";
+    }
+    if (t <= c.deliberationDeadline) return "DeadlineNotReached";
+    return null;
+  }
+
+  expectStake(by: Address, value: bigint): string | null {
+    const total = this.judge(by).stake + value;
+    if (value === 0n || total < P.minJudgeStake) return "StakeBelowMinimum";
+    return null;
+  }
+
+  expectUnstake(by: Address): string | null {
+    const j = this.judge(by);
+    if (j.stake === 0n) return "NothingStaked";
+    if (j.activeCases > 0) return "JudgeServingOnOpenCase";
+    if (this.accepting.get(by) === false) return "TransferFailed";
+    return null;
+  }
+
+  expectRegister(name: string, uri: string): string | null {
+    if (name.length === 0) return "NameRequired";
+    if (name.length > MAX_NAME_LENGTH) return "NameTooLong";
+    if (uri.length > MAX_URI_LENGTH) return "UriTooLong";
+    return null;
+  }
+
+  expectTreasury(by: Address, to: Address, amount: bigint): string | null {
+    if (by !== this.owner) return "OnlyOwner";
+    if (amount > this.treasury) return "AmountExceedsTreasury";
+    if (this.accepting.get(to) === false) return "TransferFailed";
+    return null;
+  }
+
+  // -------------------------------------------------------------- transitions
+
+  file(addr: Address, by: Address, payer: Address, defendant: Address, ref: `0x${string}`, value: bigint, t: bigint) {
+    this.usedRefs.set(`${ref}:${by}`, addr);
+    this.sendValue(payer, addr, value);
+    this.cases.push({
+      addr,
+      plaintiff: by,
+      defendant,
+      state: State.Summoned,
+      outcome: Outcome.None,
+      round: 1,
+      plaintiffStake: value,
+      defendantStake: 0n,
+      bondPaid: 0n,
+      appellant: ZERO,
+      appealUsed: false,
+      settled: false,
+      filedAt: t,
+      resolvedAt: 0n,
+      responseDeadline: t + P.responseWindow,
+      deliberationDeadline: 0n,
+      appealDeadline: 0n,
+      evidence: 0,
+      panels: [[], []],
+      votes: [new Map(), new Map()],
+      firstRoundLoser: null,
+      owed: new Map(),
+      payoutEvents: 0,
+    });
+  }
+
+  respond(c: CaseM, payer: Address, value: bigint, t: bigint): void {
+    this.sendValue(payer, c.addr, value);
+    c.defendantStake = value;
+    c.deliberationDeadline = t + P.deliberationPeriod;
+    c.state = State.Active;
+  }
+
+  evidenceAdded(c: CaseM): void {
+    c.evidence += 1;
+  }
+
+  triggerDefault(c: CaseM, t: bigint): void {
+    c.outcome = Outcome.PlaintiffWon;
+    c.resolvedAt = t;
+    c.settled = true;
+    c.state = State.Defaulted;
+    this.pay(c, c.plaintiff, c.plaintiffStake);
+  }
+
+  appeal(c: CaseM, by: Address, payer: Address, value: bigint, t: bigint): void {
+    this.sendValue(payer, c.addr, value);
+    c.appealUsed = true;
+    c.appellant = by;
+    c.bondPaid = value;
+    c.round = 2;
+    c.outcome = Outcome.None;
+    c.resolvedAt = 0n;
+    c.deliberationDeadline = t + P.deliberationPeriod;
+    c.state = State.Appealed;
+  }
+
+  seat(c: CaseM, judges: Address[], t: bigint): void {
+    this.panel(c).push(...judges);
+    for (const j of judges) this.judge(j).activeCases += 1;
+    c.deliberationDeadline = t + P.deliberationPeriod;
+    c.state = State.Deliberating;
+  }
+
+  vote(c: CaseM, judge: Address, plaintiffWins: boolean, t: bigint): void {
+    this.votesOf(c).set(judge, plaintiffWins ? FOR_PLAINTIFF : FOR_DEFENDANT);
+    const [p, d] = this.tally(c);
+    const count = plaintiffWins ? p : d;
+    if (count * 2n > BigInt(this.panelSize(c))) this.verdict(c, plaintiffWins, t);
+  }
+
+  private verdict(c: CaseM, plaintiffWins: boolean, t: bigint): void {
+    c.outcome = plaintiffWins ? Outcome.PlaintiffWon : Outcome.DefendantWon;
+    c.resolvedAt = t;
+    const winning = plaintiffWins ? FOR_PLAINTIFF : FOR_DEFENDANT;
+    for (const j of this.panel(c)) {
+      const cast = this.votesOf(c).get(j);
+      this.release(c.addr, j, cast === undefined ? "Unscored" : cast === winning ? "Majority" : "Minority");
+    }
+    if (c.round === 1) {
+      c.firstRoundLoser = plaintiffWins ? c.defendant : c.plaintiff;
+      c.appealDeadline = t + P.appealWindow;
+      c.state = State.Resolved;
+    } else {
+      const { winner, payout } = this.settleBooks(c);
+      c.state = State.Resolved;
+      this.pay(c, winner, payout);
+    }
+  }
+
+  private settleBooks(c: CaseM): { winner: Address; payout: bigint } {
+    c.settled = true;
+    const plaintiffWins = c.outcome === Outcome.PlaintiffWon;
+    const winner = plaintiffWins ? c.plaintiff : c.defendant;
+    const pot = c.plaintiffStake + c.defendantStake + c.bondPaid;
+    const fee = (pot * BigInt(P.courtFeeBps)) / BPS;
+    const rewardPool = (fee * BigInt(P.judgeRewardBps)) / BPS;
+    const winning = plaintiffWins ? FOR_PLAINTIFF : FOR_DEFENDANT;
+    const rewarded: Address[] = [];
+    for (const r of [1, 2] as const) {
+      if (r > c.round) break;
+      for (const j of this.panel(c, r)) if (this.votesOf(c, r).get(j) === winning) rewarded.push(j);
+    }
+    const each = rewarded.length === 0 ? 0n : rewardPool / BigInt(rewarded.length);
+    for (const j of rewarded) this.judge(j).stake += each;
+    const paid = each * BigInt(rewarded.length);
+    this.totalJudgeStake += paid;
+    this.treasury += fee - paid;
+    this.move(c.addr, this.registry, fee);
+    return { winner, payout: pot - fee };
+  }
+
+  settle(c: CaseM): void {
+    const { winner, payout } = this.settleBooks(c);
+    this.pay(c, winner, payout);
+  }
+
+  resolveAfterDeadline(c: CaseM, t: bigint): void {
+    if (c.state === State.Deliberating) {
+      for (const j of this.panel(c)) {
+        this.release(c.addr, j, this.votesOf(c).has(j) ? "Unscored" : "NoShow");
+      }
+    }
+    c.outcome = Outcome.Dismissed;
+    c.resolvedAt = t;
+    c.settled = true;
+    c.state = State.Dismissed;
+    this.pay(c, c.plaintiff, c.plaintiffStake);
+    if (c.defendantStake > 0n) this.pay(c, c.defendant, c.defendantStake);
+    if (c.bondPaid > 0n) this.pay(c, c.appellant, c.bondPaid);
+  }
+
+  withdraw(c: CaseM, by: Address): void {
+    const amount = c.owed.get(by) ?? 0n;
+    c.owed.set(by, 0n);
+    this.move(c.addr, by, amount);
+  }
+
+  stake(by: Address, payer: Address, value: bigint): void {
+    const j = this.judge(by);
+    this.sendValue(payer, this.registry, value);
+    j.stake += value;
+    this.totalJudgeStake += value;
+    j.inList = true;
+  }
+
+  unstake(by: Address): void {
+    const j = this.judge(by);
+    this.move(this.registry, by, j.stake);
+    this.totalJudgeStake -= j.stake;
+    j.stake = 0n;
+    j.inList = false;
+  }
+
+  register(by: Address): void {
+    if (!this.registered.has(by)) {
+      this.registered.add(by);
+      this.agentCount += 1n;
+    }
+  }
+
+  withdrawTreasury(to: Address, amount: bigint): void {
+    this.treasury -= amount;
+    this.move(this.registry, to, amount);
+  }
+}

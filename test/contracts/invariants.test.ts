@@ -1,0 +1,1417 @@
+/**
+ * Invariants under random use: fast-check generates sequences of lifecycle actions by random
+ * actors (most of them wrong in some way), drives them against the real contracts on one dev
+ * chain (reverted to a snapshot before each sequence), and after every step checks the chain
+ * against an independent model (court-model.ts) and against itself:
+ *
+ * - a refused action reverts with the named error the model expects, never a Panic or empty data;
+ *   an action the model expects to pass passes;
+ * - every tracked balance is what the model says, to the wei, gas included; the total of all of
+ *   them is conserved up to the gas spent;
+ * - a case holds plaintiffStake + defendantStake + appealBondPaid until it pays out, and exactly
+ *   its `owed` payments after; it emits one payout event (Settled, Defaulted or Dismissed) once;
+ * - the registry holds totalJudgeStake + treasury, and totalJudgeStake is the sum of the stakes;
+ * - getStats counts by state match the states read from every case, and getOpenCases lists
+ *   exactly the cases that can still change.
+ *
+ * Every sequence starts from the same snapshot: staked judges (one in the pool below the minimum),
+ * two refusing contracts as parties (payments to them are deferred to `owed`), and a case in each
+ * state, made by a prologue that ran through the same checked steps. Actions pick a case where
+ * they can apply three times in four; `edge` actions jump to exactly a deadline (or one second
+ * past it) and act on it. Refused transactions are mined too (fixed gas, no estimate), so their
+ * gas counts, and their revert data comes from a trace of the mined transaction.
+ *
+ * INVARIANT_SEED, INVARIANT_RUNS, INVARIANT_MAX_ACTIONS and INVARIANT_SHRINK=1 (shrink a failure
+ * instead of stopping at it) override the defaults. A failure prints the seed, fast-check's path
+ * and the last steps. Which judges a random draw seats depends on chain entropy (block hashes,
+ * which include wall-clock timestamps), so a replay of the seed may seat other judges.
+ */
+import fc from "fast-check";
+import {
+  type Abi,
+  type Address,
+  type ContractFunctionParameters,
+  decodeErrorResult,
+  encodeFunctionData,
+  getAddress,
+  type Hex,
+  keccak256,
+  parseEther,
+  parseEventLogs,
+  type TransactionReceipt,
+  TransactionReceiptNotFoundError,
+  toHex,
+} from "viem";
+import type { HDAccount } from "viem/accounts";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { multicall3Abi } from "../../src/chain/abi/generated.js";
+import type { Actor } from "../../src/chain/actor.js";
+import { MULTICALL3_ADDRESS } from "../../src/chain/client.js";
+import { type CaseM, CourtModel } from "./court-model.js";
+import {
+  actor,
+  advance,
+  bootCourt,
+  type Court,
+  caseFactoryAbi,
+  courtRegistryAbi,
+  disputeCaseAbi,
+  P,
+  State,
+} from "./helpers.js";
+import { compileRefuser, refuserAbi } from "./refuser.js";
+
+const SEED = Number(process.env.INVARIANT_SEED ?? 72_024);
+const RUNS = Number(process.env.INVARIANT_RUNS ?? 30);
+const MIN_ACTIONS = 20;
+const MAX_ACTIONS = Number(process.env.INVARIANT_MAX_ACTIONS ?? 40);
+const GAS_LIMIT = 3_000_000n;
+const MAX_FEE = parseEther("0.00000005"); // 50 gwei, far above the dev chain's base fee
+
+// ------------------------------------------------------------------ agents
+
+/** 0..19 are the mnemonic accounts (0 owns the court); 20 and 21 are refusing contracts. */
+const AGENTS = 22;
+const REFUSER_OPERATORS = [18, 19] as const;
+/** Parties are drawn from here most of the time; the refusing contracts twice as often. */
+const PARTY_POOL = [1, 2, 3, 4, 5, 6, 20, 21, 20, 21];
+
+interface Agent {
+  i: number;
+  addr: Address;
+  /** The key that signs: the account itself, or a refusing contract's operator. */
+  signer: HDAccount;
+  refuser: boolean;
+}
+
+let c: Court;
+let agents: Agent[] = [];
+let implementation: Address;
+let snapshotId: Hex;
+let baseNonces = new Map<Address, number>();
+const nonces = new Map<Address, number>();
+// biome-ignore lint/suspicious/noExplicitAny: anvil methods are not in viem's public schema
+const rpc = (method: string, params: unknown[] = []): Promise<any> => (c.reader.request as any)({ method, params });
+
+const agent = (i: number): Agent => agents[((i % AGENTS) + AGENTS) % AGENTS] as Agent;
+const tag = (a: Address): string => {
+  const found = agents.find((x) => x.addr === a);
+  if (found) return found.refuser ? `R${found.i - 20}` : `#${found.i}`;
+  return a.slice(0, 8);
+};
+
+// ------------------------------------------------------------------ actions
+
+type Variant = "ok" | "empty" | "long";
+
+type Action =
+  | {
+      t: "file";
+      by: number;
+      def: number;
+      claim: Variant;
+      hash: Variant;
+      ref: "fresh" | "reuse" | "other" | "zero";
+      stake: bigint;
+    }
+  | { t: "respond"; c: number; who: "defendant" | number; stake: bigint }
+  | { t: "evidence"; c: number; who: "plaintiff" | "defendant" | number; hash: Variant }
+  | { t: "draw"; c: number; by: number; seed: bigint; unknown: boolean }
+  | {
+      t: "assign";
+      c: number;
+      by: "owner" | number;
+      mode: "valid" | "random";
+      picks: number[];
+      shuffle: number;
+      unknown: boolean;
+    }
+  | { t: "vote"; c: number; who: "panel" | "fresh" | number; pick: number; plaintiffWins: boolean }
+  | { t: "appeal"; c: number; who: "loser" | "winner" | number; bond: "exact" | "less" | "more" | "zero" }
+  | { t: "settle" | "default" | "resolve"; c: number; by: number }
+  | { t: "stake"; by: number; amount: bigint }
+  | { t: "unstake"; by: number }
+  | { t: "register"; by: number; name: Variant; uri: "ok" | "long" }
+  | { t: "time"; seconds: number }
+  /** Jump so the next transaction lands on a case's current deadline plus `d`, then act on it. */
+  | { t: "edge"; c: number; d: number; alt: boolean; pick: number; plaintiffWins: boolean }
+  | { t: "withdraw"; c: number; who: "party" | number; pick: number }
+  | { t: "accept"; r: 0 | 1; on: boolean }
+  | { t: "treasury"; by: "owner" | number; to: number; permille: number }
+  | { t: "intrude"; by: number; what: number; c: number };
+
+const anyAgent = fc.nat({ max: AGENTS - 1 });
+const partyAgent = fc.oneof(
+  { weight: 4, arbitrary: fc.constantFrom(...PARTY_POOL) },
+  { weight: 1, arbitrary: anyAgent },
+);
+const judgeAgent = fc.oneof(
+  { weight: 4, arbitrary: fc.integer({ min: 5, max: 21 }) },
+  { weight: 1, arbitrary: anyAgent },
+);
+const caseIdx = fc.nat({ max: 10_000 });
+const variant = fc.oneof(
+  { weight: 12, arbitrary: fc.constant<Variant>("ok") },
+  { weight: 1, arbitrary: fc.constantFrom<Variant>("empty", "long") },
+);
+const partyStake = fc.oneof(
+  { weight: 1, arbitrary: fc.constant(P.minPartyStake - 1n) },
+  { weight: 1, arbitrary: fc.constant(0n) },
+  { weight: 3, arbitrary: fc.constant(P.minPartyStake) },
+  { weight: 6, arbitrary: fc.bigInt({ min: P.minPartyStake, max: P.minPartyStake * 5n }) },
+);
+const judgeStake = fc.oneof(
+  { weight: 1, arbitrary: fc.constant(0n) },
+  { weight: 1, arbitrary: fc.constant(1n) },
+  { weight: 2, arbitrary: fc.bigInt({ min: 1n, max: P.minJudgeStake - 1n }) },
+  { weight: 2, arbitrary: fc.constant(P.minJudgeStake) },
+  { weight: 3, arbitrary: fc.bigInt({ min: P.minJudgeStake, max: P.minJudgeStake * 4n }) },
+);
+/** Jumps that land around every window's edge, and some anywhere. */
+const jump = fc.oneof(
+  { weight: 3, arbitrary: fc.integer({ min: 1, max: 60 }) },
+  fc.integer({ min: Number(P.responseWindow) - 3, max: Number(P.responseWindow) + 3 }),
+  fc.integer({ min: Number(P.appealWindow) - 3, max: Number(P.appealWindow) + 3 }),
+  fc.integer({ min: Number(P.deliberationPeriod) - 3, max: Number(P.deliberationPeriod) + 3 }),
+  fc.integer({ min: 1, max: 1_300 }),
+);
+
+const actionArb: fc.Arbitrary<Action> = fc.oneof(
+  {
+    weight: 5,
+    arbitrary: fc.record({
+      t: fc.constant("file" as const),
+      by: partyAgent,
+      def: partyAgent,
+      claim: variant,
+      hash: variant,
+      ref: fc.constantFrom("fresh", "fresh", "fresh", "reuse", "reuse", "other", "zero"),
+      stake: partyStake,
+    }),
+  },
+  {
+    weight: 6,
+    arbitrary: fc.record({
+      t: fc.constant("respond" as const),
+      c: caseIdx,
+      who: fc.oneof({ weight: 5, arbitrary: fc.constant("defendant" as const) }, { weight: 1, arbitrary: anyAgent }),
+      stake: partyStake,
+    }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      t: fc.constant("evidence" as const),
+      c: caseIdx,
+      who: fc.oneof(fc.constant("plaintiff" as const), fc.constant("defendant" as const), anyAgent),
+      hash: variant,
+    }),
+  },
+  {
+    weight: 5,
+    arbitrary: fc.record({
+      t: fc.constant("draw" as const),
+      c: caseIdx,
+      by: anyAgent,
+      seed: fc.bigInt({ min: 0n, max: 2n ** 64n }),
+      unknown: fc.nat({ max: 11 }).map((n) => n === 0),
+    }),
+  },
+  {
+    weight: 3,
+    arbitrary: fc.record({
+      t: fc.constant("assign" as const),
+      c: caseIdx,
+      by: fc.oneof({ weight: 5, arbitrary: fc.constant("owner" as const) }, { weight: 1, arbitrary: anyAgent }),
+      mode: fc.constantFrom("valid", "valid", "valid", "random"),
+      picks: fc.array(anyAgent, { minLength: 2, maxLength: 6 }),
+      shuffle: fc.nat(),
+      unknown: fc.nat({ max: 11 }).map((n) => n === 0),
+    }),
+  },
+  {
+    weight: 16,
+    arbitrary: fc.record({
+      t: fc.constant("vote" as const),
+      c: caseIdx,
+      who: fc.oneof(
+        { weight: 3, arbitrary: fc.constant("panel" as const) },
+        { weight: 3, arbitrary: fc.constant("fresh" as const) },
+        { weight: 1, arbitrary: anyAgent },
+      ),
+      pick: fc.nat({ max: 9 }),
+      plaintiffWins: fc.boolean(),
+    }),
+  },
+  {
+    weight: 4,
+    arbitrary: fc.record({
+      t: fc.constant("appeal" as const),
+      c: caseIdx,
+      who: fc.oneof(
+        { weight: 5, arbitrary: fc.constant("loser" as const) },
+        { weight: 1, arbitrary: fc.constant("winner" as const) },
+        { weight: 1, arbitrary: anyAgent },
+      ),
+      bond: fc.constantFrom("exact", "exact", "exact", "exact", "exact", "less", "more", "zero"),
+    }),
+  },
+  { weight: 3, arbitrary: fc.record({ t: fc.constant("settle" as const), c: caseIdx, by: anyAgent }) },
+  { weight: 2, arbitrary: fc.record({ t: fc.constant("default" as const), c: caseIdx, by: anyAgent }) },
+  { weight: 3, arbitrary: fc.record({ t: fc.constant("resolve" as const), c: caseIdx, by: anyAgent }) },
+  { weight: 3, arbitrary: fc.record({ t: fc.constant("stake" as const), by: judgeAgent, amount: judgeStake }) },
+  { weight: 2, arbitrary: fc.record({ t: fc.constant("unstake" as const), by: judgeAgent }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      t: fc.constant("register" as const),
+      by: anyAgent,
+      name: variant,
+      uri: fc.constantFrom("ok", "ok", "ok", "long"),
+    }),
+  },
+  { weight: 5, arbitrary: fc.record({ t: fc.constant("time" as const), seconds: jump }) },
+  {
+    weight: 4,
+    arbitrary: fc.record({
+      t: fc.constant("edge" as const),
+      c: caseIdx,
+      d: fc.constantFrom(-1, 0, 0, 1, 1, 1, 2),
+      alt: fc.boolean(),
+      pick: fc.nat({ max: 9 }),
+      plaintiffWins: fc.boolean(),
+    }),
+  },
+  {
+    weight: 4,
+    arbitrary: fc.record({
+      t: fc.constant("withdraw" as const),
+      c: caseIdx,
+      who: fc.oneof({ weight: 4, arbitrary: fc.constant("party" as const) }, { weight: 1, arbitrary: anyAgent }),
+      pick: fc.nat({ max: 1 }),
+    }),
+  },
+  {
+    weight: 3,
+    arbitrary: fc.record({
+      t: fc.constant("accept" as const),
+      r: fc.constantFrom(0 as const, 1 as const),
+      on: fc.boolean(),
+    }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      t: fc.constant("treasury" as const),
+      by: fc.oneof({ weight: 4, arbitrary: fc.constant("owner" as const) }, { weight: 1, arbitrary: anyAgent }),
+      to: anyAgent,
+      permille: fc.nat({ max: 1001 }),
+    }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({ t: fc.constant("intrude" as const), by: anyAgent, what: fc.nat({ max: 10 }), c: caseIdx }),
+  },
+);
+
+// ------------------------------------------------------------ bookkeeping
+
+/** What the runs covered, printed at the end. */
+const coverage = {
+  sequences: 0,
+  actions: 0,
+  passed: new Map<string, number>(),
+  refused: new Map<string, number>(),
+  skipped: 0,
+  reached: new Set<string>(),
+  transitions: new Map<string, number>(),
+  deferred: 0,
+  maxCases: 0,
+};
+function resetCoverage(): void {
+  coverage.actions = 0;
+  coverage.passed.clear();
+  coverage.refused.clear();
+  coverage.skipped = 0;
+  coverage.reached.clear();
+  coverage.transitions.clear();
+  coverage.deferred = 0;
+}
+const stateName = (k: CaseM) =>
+  `${Object.keys(State)[k.state]}${k.settled ? "+paid" : ""}${k.round === 2 ? "(r2)" : ""}`;
+const bump = (m: Map<string, number>, k: string) => m.set(k, (m.get(k) ?? 0) + 1);
+
+class InvariantError extends Error {}
+
+let log: string[] = [];
+function fail(msg: string): never {
+  throw new InvariantError(`${msg}\n  last steps:\n    ${log.slice(-20).join("\n    ")}`);
+}
+function same(got: unknown, want: unknown, what: string): void {
+  if (got !== want) fail(`${what}: chain has ${String(got)}, expected ${String(want)}`);
+}
+
+// ------------------------------------------------------------- transactions
+
+interface Sent {
+  receipt: TransactionReceipt;
+  /** The revert data of a failed transaction (from the trace of the mined transaction). */
+  revert?: Hex;
+}
+
+/**
+ * Anvil mines on send but may index the receipt a moment later; viem's waitForTransactionReceipt
+ * would then wait for a next block that never comes, so this asks again until it is there.
+ */
+async function receiptOf(hash: Hex): Promise<TransactionReceipt> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await c.reader.getTransactionReceipt({ hash });
+    } catch (e) {
+      if (!(e instanceof TransactionReceiptNotFoundError) || attempt >= 500) throw e;
+      await new Promise((r) => setTimeout(r, 2));
+    }
+  }
+}
+
+let txCounter = 0;
+async function send(from: Agent, to: Address, data: Hex, value: bigint): Promise<Sent> {
+  const [txTo, txData] = from.refuser
+    ? [from.addr, encodeFunctionData({ abi: refuserAbi, functionName: "exec", args: [to, data] })]
+    : [to, data];
+  const signer = from.signer;
+  const nonce = nonces.get(signer.address) ?? 0;
+  nonces.set(signer.address, nonce + 1);
+  const signed = await signer.signTransaction({
+    chainId: c.devnet.chainId,
+    type: "eip1559",
+    nonce,
+    to: txTo,
+    data: txData,
+    value,
+    gas: GAS_LIMIT,
+    // Unique per transaction: after evm_revert a replayed transaction would otherwise have the
+    // hash of one in a reverted block, and anvil would look up (or never find) the stale receipt.
+    // With no priority fee the price paid is the base fee either way.
+    maxFeePerGas: MAX_FEE + BigInt(++txCounter),
+    maxPriorityFeePerGas: 0n,
+  });
+  const hash = await c.reader.sendRawTransaction({ serializedTransaction: signed });
+  const receipt = await receiptOf(hash);
+  if (receipt.transactionHash !== hash || getAddress(receipt.from) !== signer.address)
+    fail(`stale receipt for ${hash}`);
+  if (receipt.status === "success") return { receipt };
+  const trace = await rpc("debug_traceTransaction", [hash, { tracer: "callTracer" }]);
+  return { receipt, revert: (trace?.output ?? "0x") as Hex };
+}
+
+const knownErrors = [...courtRegistryAbi, ...caseFactoryAbi, ...disputeCaseAbi].filter((x) => x.type === "error");
+/** Error(string) reverts the contracts are known to use (a transfer a recipient refuses). */
+const knownReasons = new Set(["DisputeCase: withdrawal transfer failed"]);
+
+/** A revert's name, failing on anything but a named error of the contracts. */
+function revertName(data: Hex): string {
+  if (data === "0x") fail("a refusal reverted with empty data");
+  let decoded: { errorName: string; args?: readonly unknown[] };
+  try {
+    decoded = decodeErrorResult({ abi: knownErrors, data });
+  } catch {
+    return fail(`a refusal reverted with data no ABI names: ${data}`);
+  }
+  if (decoded.errorName === "Panic") fail(`Panic(${String(decoded.args?.[0])})`);
+  if (decoded.errorName === "Error") {
+    const reason = String(decoded.args?.[0]);
+    if (!knownReasons.has(reason)) fail(`a refusal reverted with an unexpected reason string: ${reason}`);
+    return `Error: ${reason}`;
+  }
+  return decoded.errorName;
+}
+
+// ----------------------------------------------------------------- planning
+
+interface Plan {
+  desc: string;
+  from: Agent;
+  to: Address;
+  data: Hex;
+  value: bigint;
+  /** The refusal the model expects at chain time `t`, or null for success. */
+  expect: string | null;
+  onSuccess?: (r: TransactionReceipt) => void;
+}
+
+let model: CourtModel;
+/** The model as it was when the chain snapshot was taken. */
+let modelAtSnapshot: CourtModel;
+/** Set by the prologue and by edge actions to aim the next action at one case. */
+let forcedCase: CaseM | undefined;
+let refCounter = 0;
+const freshRef = (): Hex => keccak256(toHex(`invariant-ref-${++refCounter}`));
+
+/**
+ * The case an action targets: three times in four one where it can apply (when there is one),
+ * otherwise any case, so that refusals of every kind keep coming too.
+ */
+function pickCase(idx: number, fits: (k: CaseM) => boolean = (k) => model.isOpen(k)): CaseM | undefined {
+  if (forcedCase) return forcedCase;
+  const fitting = model.cases.filter(fits);
+  if (fitting.length > 0 && idx % 4 !== 0) return fitting[(idx >> 2) % fitting.length];
+  if (model.cases.length === 0) return undefined;
+  return model.cases[idx % model.cases.length];
+}
+const inState =
+  (...states: number[]) =>
+  (k: CaseM) =>
+    states.includes(k.state);
+
+const claimOf = (v: Variant, n: number) =>
+  v === "ok" ? `Claim ${n}: goods not delivered` : v === "empty" ? "" : "c".repeat(2001);
+const hashOf = (v: Variant, n: number) => (v === "ok" ? `bafy-${n}` : v === "empty" ? "" : "h".repeat(129));
+const caseCall = (functionName: string, args: readonly unknown[] = []) =>
+  encodeFunctionData({ abi: disputeCaseAbi as Abi, functionName, args });
+
+function agentOf(a: Address): Agent {
+  const found = agents.find((x) => x.addr === a);
+  if (!found) fail(`no agent for ${a}`);
+  return found;
+}
+
+function planFile(a: Extract<Action, { t: "file" }>, step: number, t: bigint): Plan {
+  const by = agent(a.by);
+  const def = agent(a.def);
+  const claim = claimOf(a.claim, step);
+  const hash = hashOf(a.hash, step);
+  let ref: Hex = freshRef();
+  const usedBy = (mine: boolean) =>
+    [...model.usedRefs.keys()].filter((k) => k.endsWith(`:${by.addr}`) === mine).map((k) => k.split(":")[0] as Hex);
+  if (a.ref === "zero") ref = `0x${"0".repeat(64)}`;
+  else if (a.ref === "reuse") ref = usedBy(true)[0] ?? ref;
+  else if (a.ref === "other") ref = usedBy(false)[0] ?? ref;
+  return {
+    desc: `file ${tag(by.addr)} v ${tag(def.addr)} stake ${a.stake} claim=${a.claim} hash=${a.hash} ref=${a.ref}`,
+    from: by,
+    to: c.factory,
+    data: encodeFunctionData({ abi: caseFactoryAbi, functionName: "fileCase", args: [def.addr, claim, hash, ref] }),
+    value: a.stake,
+    expect: model.expectFile(by.addr, def.addr, claim, hash, ref, a.stake),
+    onSuccess: (r) => {
+      const [ev] = parseEventLogs({ abi: caseFactoryAbi, eventName: "CaseFiled", logs: r.logs });
+      if (!ev) fail("fileCase emitted no CaseFiled");
+      model.file(getAddress(ev.args.caseAddr), by.addr, by.signer.address, def.addr, ref, a.stake, t);
+    },
+  };
+}
+
+function plan(a: Action, step: number, t: bigint): Plan | string {
+  switch (a.t) {
+    case "file":
+      return planFile(a, step, t);
+    case "respond": {
+      const k = pickCase(a.c, inState(State.Summoned));
+      if (!k) return "no case";
+      const who = a.who === "defendant" ? agentOf(k.defendant) : agent(a.who);
+      return {
+        desc: `respond ${tag(k.addr)} by ${tag(who.addr)} stake ${a.stake}`,
+        from: who,
+        to: k.addr,
+        data: caseCall("respond"),
+        value: a.stake,
+        expect: model.expectRespond(k, who.addr, a.stake, t),
+        onSuccess: () => model.respond(k, who.signer.address, a.stake, t),
+      };
+    }
+    case "evidence": {
+      const k = pickCase(a.c, inState(State.Active, State.Deliberating));
+      if (!k) return "no case";
+      const who =
+        a.who === "plaintiff" ? agentOf(k.plaintiff) : a.who === "defendant" ? agentOf(k.defendant) : agent(a.who);
+      const hash = hashOf(a.hash, step);
+      return {
+        desc: `evidence ${tag(k.addr)} by ${tag(who.addr)} hash=${a.hash}`,
+        from: who,
+        to: k.addr,
+        data: caseCall("submitEvidence", [hash]),
+        value: 0n,
+        expect: model.expectEvidence(k, who.addr, hash),
+        onSuccess: () => model.evidenceAdded(k),
+      };
+    }
+    case "draw": {
+      const by = agent(a.by);
+      const k = pickCase(a.c, inState(State.Active, State.Appealed));
+      if (!k || a.unknown) {
+        const target = agent(a.c).addr;
+        return {
+          desc: `draw for non-case ${tag(target)} by ${tag(by.addr)}`,
+          from: by,
+          to: c.factory,
+          data: encodeFunctionData({ abi: caseFactoryAbi, functionName: "assignJudgesRandom", args: [target, a.seed] }),
+          value: 0n,
+          expect: "UnknownCase",
+        };
+      }
+      const eligibleBefore = new Set(model.drawable(k));
+      return {
+        desc: `draw ${tag(k.addr)} round ${k.round} by ${tag(by.addr)}`,
+        from: by,
+        to: c.factory,
+        data: encodeFunctionData({ abi: caseFactoryAbi, functionName: "assignJudgesRandom", args: [k.addr, a.seed] }),
+        value: 0n,
+        expect: model.expectDraw(k, t),
+        onSuccess: (r) => {
+          const [ev] = parseEventLogs({ abi: disputeCaseAbi, eventName: "JudgesAssigned", logs: r.logs });
+          if (!ev) fail("a draw emitted no JudgesAssigned");
+          const drawn = ev.args.judges.map((j) => getAddress(j));
+          same(drawn.length, model.panelSize(k), "judges drawn");
+          same(new Set(drawn).size, drawn.length, "distinct judges drawn");
+          for (const j of drawn) {
+            if (!eligibleBefore.has(j)) fail(`drew ${tag(j)}, who is ineligible, a party or a round-1 judge`);
+          }
+          model.seat(k, drawn, t);
+        },
+      };
+    }
+    case "assign": {
+      const by = a.by === "owner" ? agent(0) : agent(a.by);
+      const k = pickCase(a.c, inState(State.Active, State.Appealed));
+      if (!k || a.unknown) {
+        const target = agent(a.c).addr;
+        const judges = a.picks.map((p) => agent(p).addr);
+        return {
+          desc: `assign for non-case ${tag(target)} by ${tag(by.addr)}`,
+          from: by,
+          to: c.factory,
+          data: encodeFunctionData({ abi: caseFactoryAbi, functionName: "assignJudges", args: [target, judges] }),
+          value: 0n,
+          expect: by.addr === model.owner ? "UnknownCase" : "OnlyOwner",
+        };
+      }
+      let judges: Address[];
+      if (a.mode === "valid") {
+        const pool = model.drawable(k);
+        // A deterministic shuffle of the valid candidates, padded with random picks when too few.
+        pool.sort((x, y) =>
+          BigInt(keccak256(`${x}${a.shuffle}` as Hex)) < BigInt(keccak256(`${y}${a.shuffle}` as Hex)) ? -1 : 1,
+        );
+        judges = pool.slice(0, model.panelSize(k));
+        for (const p of a.picks) if (judges.length < model.panelSize(k)) judges.push(agent(p).addr);
+      } else {
+        judges = a.picks.map((p) => agent(p).addr);
+      }
+      return {
+        desc: `assign ${tag(k.addr)} round ${k.round} by ${tag(by.addr)} [${judges.map(tag).join(" ")}]`,
+        from: by,
+        to: c.factory,
+        data: encodeFunctionData({ abi: caseFactoryAbi, functionName: "assignJudges", args: [k.addr, judges] }),
+        value: 0n,
+        expect: model.expectAssign(k, by.addr, judges, t),
+        onSuccess: () => model.seat(k, judges, t),
+      };
+    }
+    case "vote": {
+      const k = pickCase(a.c, inState(State.Deliberating));
+      if (!k) return "no case";
+      // "panel": any judge of the current panel; "fresh": one who has not voted yet.
+      const panel = model.panel(k).filter((j) => a.who !== "fresh" || !model.votesOf(k).has(j));
+      const who =
+        typeof a.who === "number" || panel.length === 0
+          ? agent(typeof a.who === "number" ? a.who : a.pick)
+          : agentOf(panel[a.pick % panel.length] as Address);
+      return {
+        desc: `vote ${tag(k.addr)} round ${k.round} by ${tag(who.addr)} for ${a.plaintiffWins ? "plaintiff" : "defendant"}`,
+        from: who,
+        to: k.addr,
+        data: caseCall("vote", [a.plaintiffWins]),
+        value: 0n,
+        expect: model.expectVote(k, who.addr, t),
+        onSuccess: () => model.vote(k, who.addr, a.plaintiffWins, t),
+      };
+    }
+    case "appeal": {
+      const k = pickCase(a.c, inState(State.Resolved));
+      if (!k) return "no case";
+      const loser = k.firstRoundLoser ?? k.plaintiff;
+      const winner = loser === k.plaintiff ? k.defendant : k.plaintiff;
+      const who = a.who === "loser" ? agentOf(loser) : a.who === "winner" ? agentOf(winner) : agent(a.who);
+      const value = { exact: P.appealBond, less: P.appealBond - 1n, more: P.appealBond + 1n, zero: 0n }[a.bond];
+      return {
+        desc: `appeal ${tag(k.addr)} by ${tag(who.addr)} bond ${a.bond}`,
+        from: who,
+        to: k.addr,
+        data: caseCall("appeal"),
+        value,
+        expect: model.expectAppeal(k, who.addr, value, t),
+        onSuccess: () => model.appeal(k, who.addr, who.signer.address, value, t),
+      };
+    }
+    case "settle":
+    case "default":
+    case "resolve": {
+      const fits = {
+        settle: inState(State.Resolved),
+        default: inState(State.Summoned),
+        resolve: inState(State.Active, State.Deliberating, State.Appealed),
+      }[a.t];
+      const k = pickCase(a.c, fits);
+      if (!k) return "no case";
+      const by = agent(a.by);
+      const fn = { settle: "settle", default: "triggerDefault", resolve: "resolveAfterDeadline" }[a.t];
+      return {
+        desc: `${fn} ${tag(k.addr)} by ${tag(by.addr)}`,
+        from: by,
+        to: k.addr,
+        data: caseCall(fn),
+        value: 0n,
+        expect:
+          a.t === "settle"
+            ? model.expectSettle(k, t)
+            : a.t === "default"
+              ? model.expectTriggerDefault(k, t)
+              : model.expectResolve(k, t),
+        onSuccess: () =>
+          a.t === "settle"
+            ? model.settle(k)
+            : a.t === "default"
+              ? model.triggerDefault(k, t)
+              : model.resolveAfterDeadline(k, t),
+      };
+    }
+    case "stake": {
+      const by = agent(a.by);
+      return {
+        desc: `stakeAsJudge ${tag(by.addr)} ${a.amount}`,
+        from: by,
+        to: c.registry,
+        data: encodeFunctionData({ abi: courtRegistryAbi, functionName: "stakeAsJudge" }),
+        value: a.amount,
+        expect: model.expectStake(by.addr, a.amount),
+        onSuccess: () => model.stake(by.addr, by.signer.address, a.amount),
+      };
+    }
+    case "unstake": {
+      const by = agent(a.by);
+      return {
+        desc: `unstake ${tag(by.addr)}`,
+        from: by,
+        to: c.registry,
+        data: encodeFunctionData({ abi: courtRegistryAbi, functionName: "unstake" }),
+        value: 0n,
+        expect: model.expectUnstake(by.addr),
+        onSuccess: () => model.unstake(by.addr),
+      };
+    }
+    case "register": {
+      const by = agent(a.by);
+      const name = a.name === "ok" ? `agent-${step}` : a.name === "empty" ? "" : "n".repeat(65);
+      const uri = a.uri === "ok" ? `https://agents.example.org/${step}.json` : "u".repeat(513);
+      return {
+        desc: `selfRegister ${tag(by.addr)} name=${a.name} uri=${a.uri}`,
+        from: by,
+        to: c.registry,
+        data: encodeFunctionData({ abi: courtRegistryAbi, functionName: "selfRegister", args: [name, uri] }),
+        value: 0n,
+        expect: model.expectRegister(name, uri),
+        onSuccess: () => model.register(by.addr),
+      };
+    }
+    case "withdraw": {
+      const k = pickCase(a.c, (x) => model.owedTotal(x) > 0n);
+      if (!k) return "no case";
+      // Prefer a party that is owed something.
+      const parties = [k.plaintiff, k.defendant];
+      const owedParty = parties.find((p) => (k.owed.get(p) ?? 0n) > 0n);
+      const who = a.who === "party" ? agentOf(owedParty ?? (parties[a.pick] as Address)) : agent(a.who);
+      return {
+        desc: `withdraw ${tag(k.addr)} by ${tag(who.addr)}`,
+        from: who,
+        to: k.addr,
+        data: caseCall("withdraw"),
+        value: 0n,
+        expect: model.expectWithdraw(k, who.addr),
+        onSuccess: () => model.withdraw(k, who.addr),
+      };
+    }
+    case "accept": {
+      const r = agent(20 + a.r);
+      const operator = agent(REFUSER_OPERATORS[a.r]);
+      return {
+        desc: `${tag(r.addr)} ${a.on ? "accepts" : "refuses"} ETH`,
+        from: operator,
+        to: r.addr,
+        data: encodeFunctionData({ abi: refuserAbi, functionName: "setAccepting", args: [a.on] }),
+        value: 0n,
+        expect: null,
+        onSuccess: () => model.accepting.set(r.addr, a.on),
+      };
+    }
+    case "treasury": {
+      const by = a.by === "owner" ? agent(0) : agent(a.by);
+      const to = agent(a.to);
+      const amount = a.permille > 1000 ? model.treasury + 1n : (model.treasury * BigInt(a.permille)) / 1000n;
+      return {
+        desc: `withdrawTreasury ${amount} to ${tag(to.addr)} by ${tag(by.addr)}`,
+        from: by,
+        to: c.registry,
+        data: encodeFunctionData({ abi: courtRegistryAbi, functionName: "withdrawTreasury", args: [to.addr, amount] }),
+        value: 0n,
+        expect: model.expectTreasury(by.addr, to.addr, amount),
+        onSuccess: () => model.withdrawTreasury(to.addr, amount),
+      };
+    }
+    case "intrude":
+      return planIntrusion(a, step);
+    case "time":
+    case "edge":
+      return a.t;
+  }
+}
+
+/** Someone calls a function reserved to the factory, a case or the owner, directly. */
+function planIntrusion(a: Extract<Action, { t: "intrude" }>, step: number): Plan {
+  const by = agent(a.by);
+  const x = agent(a.c).addr;
+  const k = pickCase(a.c);
+  const target = k?.addr ?? implementation;
+  const reg = (data: Hex, expect: string, value = 0n) => ({ to: c.registry, data, expect, value });
+  const terms = {
+    responseWindow: P.responseWindow,
+    deliberationPeriod: P.deliberationPeriod,
+    appealWindow: P.appealWindow,
+    courtFeeBps: P.courtFeeBps,
+    judgeRewardBps: P.judgeRewardBps,
+    minPartyStake: P.minPartyStake,
+    appealBond: P.appealBond,
+  };
+  const calls = [
+    () => reg(encodeFunctionData({ abi: courtRegistryAbi, functionName: "registerCase", args: [x] }), "OnlyFactory"),
+    () => reg(encodeFunctionData({ abi: courtRegistryAbi, functionName: "judgeAssigned", args: [x] }), "OnlyCase"),
+    () => reg(encodeFunctionData({ abi: courtRegistryAbi, functionName: "judgeVoted", args: [x] }), "OnlyCase"),
+    () => reg(encodeFunctionData({ abi: courtRegistryAbi, functionName: "judgeReleased", args: [x, 1] }), "OnlyCase"),
+    () =>
+      reg(
+        encodeFunctionData({ abi: courtRegistryAbi, functionName: "creditRewards", args: [[x], 1n] }),
+        "OnlyCase",
+        1n,
+      ),
+    () =>
+      reg(
+        encodeFunctionData({ abi: courtRegistryAbi, functionName: "recordParties", args: [x, by.addr, true] }),
+        "OnlyCase",
+      ),
+    () =>
+      reg(
+        encodeFunctionData({ abi: courtRegistryAbi, functionName: "setFactory", args: [x] }),
+        by.addr === model.owner ? "FactoryAlreadySet" : "OnlyOwner",
+      ),
+    () => ({
+      to: c.factory,
+      data: encodeFunctionData({
+        abi: caseFactoryAbi,
+        functionName: "onCaseChanged",
+        args: [State.Active, State.Dismissed],
+      }),
+      expect: "OnlyCase",
+      value: 0n,
+    }),
+    () => ({
+      to: target,
+      data: encodeFunctionData({
+        abi: disputeCaseAbi,
+        functionName: "initialize",
+        args: [c.registry, by.addr, x, `hijack ${step}`, "bafy-hijack", terms],
+      }),
+      expect: "AlreadyInitialized",
+      value: P.minPartyStake,
+    }),
+    () => ({
+      to: target,
+      data: encodeFunctionData({ abi: disputeCaseAbi, functionName: "setJudges", args: [[x, x, x]] }),
+      expect: "OnlyFactory",
+      value: 0n,
+    }),
+    () => ({
+      to: target,
+      data: encodeFunctionData({ abi: disputeCaseAbi, functionName: "drawJudges", args: [BigInt(step)] }),
+      expect: "OnlyFactory",
+      value: 0n,
+    }),
+  ];
+  const call = (calls[a.what % calls.length] as () => { to: Address; data: Hex; expect: string; value: bigint })();
+  return { desc: `intrude #${a.what} on ${tag(call.to)} by ${tag(by.addr)}`, from: by, ...call };
+}
+
+// ------------------------------------------------------------------- reading
+
+interface CaseRead {
+  view: {
+    state: number;
+    plaintiff: Address;
+    defendant: Address;
+    plaintiffStake: bigint;
+    defendantStake: bigint;
+    judges: readonly Address[];
+    votesForPlaintiff: bigint;
+    votesForDefendant: bigint;
+    filedAt: bigint;
+    resolvedAt: bigint;
+    outcome: number;
+    appealWindowOpen: boolean;
+    appealUsed: boolean;
+    responseDeadline: bigint;
+    deliberationDeadline: bigint;
+    appealDeadline: bigint;
+    round: number;
+    settled: boolean;
+    appellant: Address;
+    appealBond: bigint;
+    evidenceCount: bigint;
+    chainTime: bigint;
+  };
+  panels: [readonly [readonly Address[], readonly number[]], readonly [readonly Address[], readonly number[]]];
+  bondPaid: bigint;
+  owedPlaintiff: bigint;
+  owedDefendant: bigint;
+}
+
+interface JudgeRead {
+  stake: bigint;
+  eligible: boolean;
+  activeCases: number;
+}
+
+interface World {
+  time: bigint;
+  balances: Map<Address, bigint>;
+  overview: { agentCount: bigint; totalJudgeStake: bigint; treasury: bigint; eligibleJudgeCount: bigint };
+  judges: Map<Address, JudgeRead>;
+  pool: Address[];
+  stats: { totalCases: bigint; byState: readonly bigint[]; openCases: bigint };
+  open: Address[];
+  caseList: Address[];
+  cases: Map<Address, CaseRead>;
+  accepting: Map<Address, boolean>;
+}
+
+function tracked(): Address[] {
+  return [...agents.map((x) => x.addr), c.registry, c.factory, implementation, ...model.cases.map((k) => k.addr)];
+}
+
+/** Everything the checks need, read in one eth_call through Multicall3. */
+async function readWorld(): Promise<World> {
+  const calls: ContractFunctionParameters[] = [];
+  const at = (call: ContractFunctionParameters) => calls.push(call) - 1;
+  const addrs = tracked();
+  const timeAt = at({ address: MULTICALL3_ADDRESS, abi: multicall3Abi, functionName: "getCurrentBlockTimestamp" });
+  const balanceAt = addrs.map((a) =>
+    at({ address: MULTICALL3_ADDRESS, abi: multicall3Abi, functionName: "getEthBalance", args: [a] }),
+  );
+  const overviewAt = at({ address: c.registry, abi: courtRegistryAbi, functionName: "getOverview" });
+  const judgeAt = agents.map((a) =>
+    at({ address: c.registry, abi: courtRegistryAbi, functionName: "getJudge", args: [a.addr] }),
+  );
+  const poolAt = at({ address: c.registry, abi: courtRegistryAbi, functionName: "getJudgePool" });
+  const statsAt = at({ address: c.factory, abi: caseFactoryAbi, functionName: "getStats" });
+  const openAt = at({ address: c.factory, abi: caseFactoryAbi, functionName: "getOpenCases", args: [false, 0] });
+  const listAt = at({ address: c.factory, abi: caseFactoryAbi, functionName: "getCases", args: [0n, 10_000n] });
+  const acceptAt = agents
+    .filter((a) => a.refuser)
+    .map((a) => at({ address: a.addr, abi: refuserAbi, functionName: "accepting" }));
+  const caseAt = model.cases.map((k) => ({
+    view: at({ address: k.addr, abi: disputeCaseAbi, functionName: "getCase" }),
+    p1: at({ address: k.addr, abi: disputeCaseAbi, functionName: "getPanel", args: [1] }),
+    p2: at({ address: k.addr, abi: disputeCaseAbi, functionName: "getPanel", args: [2] }),
+    bond: at({ address: k.addr, abi: disputeCaseAbi, functionName: "appealBondPaid" }),
+    owedP: at({ address: k.addr, abi: disputeCaseAbi, functionName: "owed", args: [k.plaintiff] }),
+    owedD: at({ address: k.addr, abi: disputeCaseAbi, functionName: "owed", args: [k.defendant] }),
+  }));
+  const res = (await c.reader.multicall({ contracts: calls, allowFailure: false, batchSize: 0 })) as unknown[];
+  const r = <T>(i: number) => res[i] as T;
+
+  const judges = new Map<Address, JudgeRead>();
+  for (const [n, a] of agents.entries()) judges.set(a.addr, r<JudgeRead>(judgeAt[n] as number));
+  const cases = new Map<Address, CaseRead>();
+  for (const [n, k] of model.cases.entries()) {
+    const at2 = caseAt[n] as (typeof caseAt)[number];
+    cases.set(k.addr, {
+      view: r<CaseRead["view"]>(at2.view),
+      panels: [r(at2.p1), r(at2.p2)],
+      bondPaid: r<bigint>(at2.bond),
+      owedPlaintiff: r<bigint>(at2.owedP),
+      owedDefendant: r<bigint>(at2.owedD),
+    });
+  }
+  const accepting = new Map<Address, boolean>();
+  for (const [n, a] of agents.filter((x) => x.refuser).entries())
+    accepting.set(a.addr, r<boolean>(acceptAt[n] as number));
+  return {
+    time: r<bigint>(timeAt),
+    balances: new Map(addrs.map((a, n) => [a, r<bigint>(balanceAt[n] as number)])),
+    overview: r(overviewAt),
+    judges,
+    pool: r<readonly [bigint, readonly { addr: Address }[]]>(poolAt)[1].map((j) => j.addr),
+    stats: r(statsAt),
+    open: r<readonly { addr: Address }[]>(openAt).map((s) => s.addr),
+    caseList: [...r<readonly [bigint, readonly Address[]]>(listAt)[1]],
+    cases,
+    accepting,
+  };
+}
+
+// ------------------------------------------------------------------ checking
+
+const openStates = new Set<number>([State.Summoned, State.Active, State.Deliberating, State.Appealed]);
+const canChange = (v: CaseRead["view"]) => openStates.has(v.state) || (v.state === State.Resolved && !v.settled);
+const sortAddrs = (xs: readonly Address[]) => [...xs].sort().join(",");
+
+function checkWorld(w: World): void {
+  same(w.time, model.now, "chain time");
+
+  // Money: every tracked balance to the wei, and the total conserved up to gas.
+  let total = 0n;
+  for (const [a, got] of w.balances) {
+    total += got;
+    same(got, model.balances.get(a) ?? 0n, `balance of ${tag(a)}`);
+  }
+  same(total, model.initialTotal - model.gasSpent, "sum of all balances (initial less gas)");
+  same(w.balances.get(c.factory), 0n, "factory balance");
+  same(w.balances.get(implementation), 0n, "case implementation balance");
+
+  // Registry: holds the stakes plus the treasury; the stakes add up.
+  const registryHeld = w.balances.get(c.registry) ?? 0n;
+  same(
+    registryHeld,
+    w.overview.totalJudgeStake + w.overview.treasury,
+    "registry balance vs totalJudgeStake + treasury",
+  );
+  same(w.overview.totalJudgeStake, model.totalJudgeStake, "totalJudgeStake");
+  same(w.overview.treasury, model.treasury, "treasury");
+  same(w.overview.agentCount, model.agentCount, "agentCount");
+  let stakes = 0n;
+  let eligible = 0n;
+  for (const [a, j] of w.judges) {
+    stakes += j.stake;
+    const m = model.judge(a);
+    same(j.stake, m.stake, `stake of ${tag(a)}`);
+    same(j.activeCases, m.activeCases, `activeCases of ${tag(a)}`);
+    same(j.eligible, model.eligible(a), `eligibility of ${tag(a)}`);
+    if (j.eligible) eligible++;
+  }
+  same(stakes, w.overview.totalJudgeStake, "sum of judge stakes vs totalJudgeStake");
+  same(w.overview.eligibleJudgeCount, eligible, "eligibleJudgeCount");
+  const modelPool = [...model.judges].filter(([, j]) => j.inList).map(([a]) => a);
+  same(sortAddrs(w.pool), sortAddrs(modelPool), "judge pool");
+  for (const [a, on] of w.accepting) same(on, model.accepting.get(a), `${tag(a)} accepting`);
+
+  // Cases: the factory lists exactly the cases the model knows, each as modelled.
+  same(w.caseList.join(","), model.cases.map((k) => k.addr).join(","), "getCases");
+  const byState = new Array<bigint>(8).fill(0n);
+  const changeable: Address[] = [];
+  for (const k of model.cases) {
+    const got = w.cases.get(k.addr) as CaseRead;
+    const v = got.view;
+    const name = tag(k.addr);
+    byState[v.state] = (byState[v.state] ?? 0n) + 1n;
+    if (canChange(v)) changeable.push(k.addr);
+    coverage.reached.add(`${Object.keys(State)[v.state]}${v.settled ? "+settled" : ""} r${v.round}`);
+
+    same(v.state, k.state, `${name} state`);
+    same(v.outcome, k.outcome, `${name} outcome`);
+    same(v.round, k.round, `${name} round`);
+    same(v.settled, k.settled, `${name} settled`);
+    same(v.plaintiff, k.plaintiff, `${name} plaintiff`);
+    same(v.defendant, k.defendant, `${name} defendant`);
+    same(v.plaintiffStake, k.plaintiffStake, `${name} plaintiffStake`);
+    same(v.defendantStake, k.defendantStake, `${name} defendantStake`);
+    same(got.bondPaid, k.bondPaid, `${name} appealBondPaid`);
+    same(v.appellant, k.appellant, `${name} appellant`);
+    same(v.appealUsed, k.appealUsed, `${name} appealUsed`);
+    same(v.filedAt, k.filedAt, `${name} filedAt`);
+    same(v.resolvedAt, k.resolvedAt, `${name} resolvedAt`);
+    same(v.responseDeadline, k.responseDeadline, `${name} responseDeadline`);
+    same(v.deliberationDeadline, k.deliberationDeadline, `${name} deliberationDeadline`);
+    same(v.appealDeadline, k.appealDeadline, `${name} appealDeadline`);
+    same(v.evidenceCount, BigInt(k.evidence), `${name} evidenceCount`);
+    same(v.appealBond, P.appealBond, `${name} appealBond`);
+    same(
+      v.appealWindowOpen,
+      k.state === State.Resolved && !k.appealUsed && !k.settled && v.chainTime <= k.appealDeadline,
+      `${name} appealWindowOpen`,
+    );
+    same(v.judges.join(","), model.panel(k).join(","), `${name} current panel`);
+    const [tp, td] = model.tally(k);
+    same(v.votesForPlaintiff, tp, `${name} votesForPlaintiff`);
+    same(v.votesForDefendant, td, `${name} votesForDefendant`);
+    for (const r of [1, 2] as const) {
+      const [judges, cast] = r === 1 ? got.panels[0] : got.panels[1];
+      same(judges.join(","), model.panel(k, r).join(","), `${name} panel ${r}`);
+      for (const [n, j] of judges.entries()) {
+        same(cast[n], model.votesOf(k, r).get(j) ?? 0, `${name} round-${r} vote of ${tag(j)}`);
+      }
+    }
+
+    // The money the case holds.
+    const held = w.balances.get(k.addr) ?? 0n;
+    const owed = got.owedPlaintiff + got.owedDefendant;
+    same(got.owedPlaintiff, k.owed.get(k.plaintiff) ?? 0n, `${name} owed to the plaintiff`);
+    same(got.owedDefendant, k.owed.get(k.defendant) ?? 0n, `${name} owed to the defendant`);
+    same(owed, model.owedTotal(k), `${name} owed in all`);
+    if (v.settled) same(held, owed, `${name} balance after payout vs owed`);
+    else same(held, v.plaintiffStake + v.defendantStake + got.bondPaid, `${name} balance vs stakes and bond`);
+    same(k.payoutEvents, v.settled ? 1 : 0, `${name} payout events`);
+  }
+
+  same(model.deferredEvents, model.deferred, "PaymentDeferred events");
+
+  // Factory counters and the open list.
+  same(w.stats.totalCases, BigInt(model.cases.length), "stats.totalCases");
+  for (let s = 0; s < 8; s++) same(w.stats.byState[s], byState[s], `stats.byState[${Object.keys(State)[s]}]`);
+  same(w.stats.openCases, BigInt(w.open.length), "stats.openCases vs getOpenCases");
+  same(sortAddrs(w.open), sortAddrs(changeable), "getOpenCases vs cases that can still change");
+  same(
+    sortAddrs(w.open),
+    sortAddrs(model.cases.filter((k) => model.isOpen(k)).map((k) => k.addr)),
+    "getOpenCases vs the model",
+  );
+}
+
+// ------------------------------------------------------------------ running
+
+async function resetChain(): Promise<void> {
+  const ok = await rpc("evm_revert", [snapshotId]);
+  if (!ok) throw new Error("evm_revert failed");
+  snapshotId = await rpc("evm_snapshot");
+  nonces.clear();
+  for (const [a, n] of baseNonces) nonces.set(a, n);
+  model = modelAtSnapshot.clone();
+  log = [];
+  checkWorld(await readWorld());
+}
+
+/** The model of the world as set up so far, read from the chain (before any case exists). */
+async function modelFromChain(): Promise<void> {
+  model = new CourtModel(c.registry, c.factory, c.owner.address);
+  const w = await readWorld();
+  model.now = w.time;
+  for (const [a, b] of w.balances) {
+    model.balances.set(a, b);
+    model.initialTotal += b;
+  }
+  for (const [a, j] of w.judges) {
+    model.judges.set(a, { stake: j.stake, activeCases: j.activeCases, inList: w.pool.includes(a) });
+  }
+  model.treasury = w.overview.treasury;
+  model.totalJudgeStake = w.overview.totalJudgeStake;
+  model.agentCount = w.overview.agentCount;
+  for (const a of agents) {
+    const v = await c.reader.readContract({
+      address: c.registry,
+      abi: courtRegistryAbi,
+      functionName: "getAgent",
+      args: [a.addr],
+    });
+    if (v.registered) model.registered.add(a.addr);
+  }
+  for (const [a, on] of w.accepting) model.accepting.set(a, on);
+  checkWorld(w);
+}
+
+/**
+ * Cases every sequence starts with, made by the same checked steps: Defaulted, owing the refusing
+ * plaintiff R0 its stake (R0 v 1), Summoned (1 v 2), Active
+ * (3 v 4), Deliberating with one vote (5 v refusing R0), Resolved with the appeal window open
+ * (refusing R1 v 6, R1 lost), Appealed (2 v 3), and deliberating on appeal with a vote each way
+ * (4 v 1, plaintiff won round one).
+ */
+async function prologue(): Promise<void> {
+  const file = (by: number, def: number): Action => ({
+    t: "file",
+    by,
+    def,
+    claim: "ok",
+    hash: "ok",
+    ref: "fresh",
+    stake: P.minPartyStake + BigInt(by),
+  });
+  const respond: Action = { t: "respond", c: 0, who: "defendant", stake: P.minPartyStake * 2n };
+  const assign: Action = { t: "assign", c: 0, by: "owner", mode: "valid", picks: [], shuffle: 7, unknown: false };
+  const draw: Action = { t: "draw", c: 0, by: 15, seed: 42n, unknown: false };
+  const vote = (pick: number, plaintiffWins: boolean): Action => ({
+    t: "vote",
+    c: 0,
+    who: "panel",
+    pick,
+    plaintiffWins,
+  });
+  const script: [number | null, Action][] = [
+    [null, file(20, 1)],
+    [null, { t: "time", seconds: Number(P.responseWindow) + 1 }],
+    [0, { t: "default", c: 0, by: 9 }],
+    [null, file(1, 2)],
+    [null, file(3, 4)],
+    [2, respond],
+    [null, file(5, 20)],
+    [3, respond],
+    [3, assign],
+    [3, vote(0, true)],
+    [null, file(21, 6)],
+    [4, respond],
+    // Judge #7 holds exactly the minimum stake: in the minority here, it is slashed below it and
+    // stays in the pool, ineligible.
+    [4, { ...assign, mode: "random", picks: [7, 8, 9] }],
+    [4, vote(1, false)],
+    [4, vote(0, true)],
+    [4, vote(2, false)],
+    [null, file(2, 3)],
+    [5, respond],
+    [5, draw],
+    [5, vote(0, true)],
+    [5, vote(2, true)],
+    [5, { t: "appeal", c: 0, who: "loser", bond: "exact" }],
+    [null, file(4, 1)],
+    [6, respond],
+    [6, draw],
+    [6, vote(0, true)],
+    [6, vote(1, true)],
+    [6, { t: "appeal", c: 0, who: "loser", bond: "exact" }],
+    [6, { ...draw, seed: 43n }],
+    [6, { t: "vote", c: 0, who: "fresh", pick: 0, plaintiffWins: true }],
+    [6, { t: "vote", c: 0, who: "fresh", pick: 0, plaintiffWins: false }],
+  ];
+  for (const [n, [target, action]] of script.entries()) {
+    forcedCase = target === null ? undefined : model.cases[target];
+    await runStep(action, 1000 + n);
+  }
+  forcedCase = undefined;
+  const states = model.cases.map((k) => k.state);
+  if (model.eligible(agent(7).addr) || !model.judge(agent(7).addr).inList) throw new Error("prologue: #7 not slashed");
+  const want = [
+    State.Defaulted,
+    State.Summoned,
+    State.Active,
+    State.Deliberating,
+    State.Resolved,
+    State.Appealed,
+    State.Deliberating,
+  ];
+  if (model.owedTotal(model.cases[0] as CaseM) !== P.minPartyStake + 20n) throw new Error("prologue: R0 is not owed");
+  if (states.join() !== want.join()) throw new Error(`prologue left states ${states}, not ${want}\n${log.join("\n")}`);
+}
+
+async function runStep(a: Action, step: number): Promise<void> {
+  coverage.actions++;
+  if (a.t === "edge") {
+    await runEdge(a, step);
+    return;
+  }
+  if (a.t === "time") {
+    await advance(c, a.seconds);
+    model.now += BigInt(a.seconds);
+    log.push(`${step}: time +${a.seconds}s`);
+    bump(coverage.passed, "time");
+  } else {
+    const t = model.now + 1n; // one block per transaction, one second apart
+    const p = plan(a, step, t);
+    if (typeof p === "string") {
+      coverage.skipped++;
+      log.push(`${step}: ${a.t} skipped (${p})`);
+      return;
+    }
+    const sent = await send(p.from, p.to, p.data, p.value);
+    model.now = t;
+    model.chargeGas(p.from.signer.address, sent.receipt.gasUsed * sent.receipt.effectiveGasPrice);
+    if (sent.revert === undefined) {
+      log.push(`${step}: ${p.desc} → ok`);
+      if (p.expect !== null) fail(`${p.desc}: expected a refusal with ${p.expect}, but it succeeded`);
+      const before = model.cases.map((k) => stateName(k));
+      p.onSuccess?.(sent.receipt);
+      for (const [n, k] of model.cases.entries()) {
+        const now = stateName(k);
+        if (before[n] !== undefined && before[n] !== now) bump(coverage.transitions, `${before[n]}>${now}`);
+      }
+      countEvents(sent.receipt);
+      bump(coverage.passed, a.t);
+    } else {
+      const name = revertName(sent.revert);
+      log.push(`${step}: ${p.desc} → ${name}`);
+      if (p.expect === null) fail(`${p.desc}: expected success, but it reverted with ${name}`);
+      if (name !== p.expect) fail(`${p.desc}: expected ${p.expect}, but it reverted with ${name}`);
+      bump(coverage.refused, `${a.t}:${name}`);
+    }
+  }
+  checkWorld(await readWorld());
+}
+
+/**
+ * Moves time so that the next transaction runs exactly `d` seconds after the deadline that matters
+ * for the case now (0 is the last second allowed, 1 the first refused), then takes the action that
+ * deadline guards, on that case.
+ */
+async function runEdge(a: Extract<Action, { t: "edge" }>, step: number): Promise<void> {
+  const k = pickCase(a.c);
+  if (!k) {
+    coverage.skipped++;
+    log.push(`${step}: edge skipped (no case)`);
+    return;
+  }
+  let deadline: bigint;
+  let follow: Action;
+  const c0 = 0;
+  switch (k.state) {
+    case State.Summoned:
+      deadline = k.responseDeadline;
+      follow = a.alt
+        ? { t: "default", c: c0, by: a.pick }
+        : { t: "respond", c: c0, who: "defendant", stake: P.minPartyStake };
+      break;
+    case State.Active:
+    case State.Appealed:
+      deadline = k.deliberationDeadline;
+      follow = a.alt
+        ? { t: "resolve", c: c0, by: a.pick }
+        : { t: "draw", c: c0, by: a.pick, seed: BigInt(step), unknown: false };
+      break;
+    case State.Deliberating:
+      deadline = k.deliberationDeadline;
+      follow = a.alt
+        ? { t: "resolve", c: c0, by: a.pick }
+        : { t: "vote", c: c0, who: "fresh", pick: a.pick, plaintiffWins: a.plaintiffWins };
+      break;
+    case State.Resolved:
+      deadline = k.appealDeadline;
+      follow = a.alt ? { t: "settle", c: c0, by: a.pick } : { t: "appeal", c: c0, who: "loser", bond: "exact" };
+      break;
+    default:
+      deadline = k.resolvedAt;
+      follow = { t: "withdraw", c: c0, who: "party", pick: a.pick % 2 };
+  }
+  // The next transaction is mined one second after the latest block.
+  const seconds = deadline + BigInt(a.d) - 1n - model.now;
+  if (seconds >= 1n) await runStep({ t: "time", seconds: Number(seconds) }, step);
+  forcedCase = k;
+  try {
+    await runStep(follow, step);
+  } finally {
+    forcedCase = undefined;
+  }
+}
+
+/** Payout and deferral events, per case, from a successful transaction. */
+function countEvents(r: TransactionReceipt): void {
+  const events = parseEventLogs({ abi: disputeCaseAbi, logs: r.logs, strict: false });
+  for (const ev of events) {
+    const k = model.byAddr(getAddress(ev.address));
+    if (!k) continue;
+    if (ev.eventName === "Settled" || ev.eventName === "Defaulted" || ev.eventName === "Dismissed") {
+      k.payoutEvents++;
+      if (k.payoutEvents > 1) fail(`${tag(k.addr)} paid out twice (${ev.eventName})`);
+    }
+    if (ev.eventName === "PaymentDeferred") {
+      model.deferredEvents++;
+      coverage.deferred++;
+    }
+  }
+}
+
+// ------------------------------------------------------------------- setup
+
+beforeAll(async () => {
+  const refuser = compileRefuser();
+  c = await bootCourt();
+  implementation = await c.reader.readContract({
+    address: c.factory,
+    abi: caseFactoryAbi,
+    functionName: "implementation",
+  });
+  const eoas: Agent[] = c.devnet.accounts.map((a) => ({
+    i: a.index,
+    addr: a.address,
+    signer: a.account,
+    refuser: false,
+  }));
+  const refusers: Agent[] = [];
+  for (const [n, op] of REFUSER_OPERATORS.entries()) {
+    const operator = actor(c, op);
+    const hash = await operator.wallet.deployContract({ abi: refuser.abi, bytecode: refuser.bytecode, args: [] });
+    const r = await operator.mined(hash);
+    refusers.push({
+      i: 20 + n,
+      addr: getAddress(r.contractAddress as Address),
+      signer: c.devnet.accounts[op]?.account as HDAccount,
+      refuser: true,
+    });
+  }
+  agents = [...eoas, ...refusers];
+  if (agents.length !== AGENTS) throw new Error(`expected ${AGENTS} agents, got ${agents.length}`);
+
+  // The world every sequence starts from: eleven staked judges (two at or near the minimum, so one
+  // slash drops them out of the pool), a refusing judge and three registered agents. Both refusing
+  // parties start out refusing ETH.
+  const stakeAs = (a: Actor, value: bigint) =>
+    a.write({ address: c.registry, abi: courtRegistryAbi, functionName: "stakeAsJudge", value });
+  const stakes = [P.minJudgeStake, P.minJudgeStake + 1n, parseEther("0.2"), parseEther("0.3")];
+  for (let i = 7; i <= 17; i++) await stakeAs(actor(c, i), stakes[i - 7] ?? parseEther("1"));
+  const r0 = refusers[0] as Agent;
+  await actor(c, REFUSER_OPERATORS[0]).write({
+    address: r0.addr,
+    abi: refuserAbi,
+    functionName: "exec",
+    args: [c.registry, encodeFunctionData({ abi: courtRegistryAbi, functionName: "stakeAsJudge" })],
+    value: P.minJudgeStake,
+  });
+  for (const i of [1, 2, 3]) {
+    await actor(c, i).write({
+      address: c.registry,
+      abi: courtRegistryAbi,
+      functionName: "selfRegister",
+      args: [`party-${i}`, ""],
+    });
+  }
+  for (const a of eoas) nonces.set(a.addr, await c.reader.getTransactionCount({ address: a.addr }));
+  await modelFromChain();
+  await prologue();
+  snapshotId = await rpc("evm_snapshot");
+  baseNonces = new Map(nonces);
+  modelAtSnapshot = model.clone();
+  resetCoverage();
+}, 60_000);
+
+afterAll(async () => {
+  await c?.stop();
+});
+
+describe("contract invariants under random action sequences", () => {
+  it(`hold after every step (seed ${SEED}, ${RUNS} sequences of ${MIN_ACTIONS}-${MAX_ACTIONS} actions)`, async () => {
+    const started = Date.now();
+    await fc.assert(
+      fc.asyncProperty(fc.array(actionArb, { minLength: MIN_ACTIONS, maxLength: MAX_ACTIONS }), async (actions) => {
+        coverage.sequences++;
+        await resetChain();
+        for (const [step, a] of actions.entries()) await runStep(a, step);
+        coverage.maxCases = Math.max(coverage.maxCases, model.cases.length);
+      }),
+      {
+        seed: SEED,
+        numRuns: RUNS,
+        endOnFailure: process.env.INVARIANT_SHRINK !== "1",
+        // Surface our message (with the last steps) rather than only the counterexample.
+        verbose: 1,
+      },
+    );
+    const sorted = (m: Map<string, number>) =>
+      [...m]
+        .sort(([x], [y]) => x.localeCompare(y))
+        .map(([k, n]) => `${k}=${n}`)
+        .join(" ");
+    console.log(
+      [
+        `invariants: seed ${SEED}, ${coverage.sequences} sequences, ${coverage.actions} actions in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+        `  passed: ${sorted(coverage.passed)}`,
+        `  refused: ${sorted(coverage.refused)}`,
+        `  skipped (no case yet): ${coverage.skipped}; deferred payments: ${coverage.deferred}; most cases in one sequence: ${coverage.maxCases}`,
+        `  transitions: ${sorted(coverage.transitions)}`,
+        `  states reached: ${[...coverage.reached].sort().join(", ")}`,
+      ].join("\n"),
+    );
+    expect(coverage.passed.get("vote") ?? 0).toBeGreaterThan(0);
+  }, 180_000);
+});
