@@ -1,7 +1,7 @@
 import { type Address, encodeFunctionData, type Hex, toHex } from "viem";
 import { caseFactoryAbi, courtRegistryAbi } from "../../src/chain/abi/generated.js";
 import { makeChain, makePublicClient } from "../../src/chain/client.js";
-import { readOpenCases } from "../../src/chain/reads.js";
+import { readDeliberating } from "../../src/chain/reads.js";
 import type { Docket } from "../../src/server.js";
 import type { RpcProxy } from "../../test/support/rpcProxy.js";
 import { clearCache } from "../lib/docket.js";
@@ -67,7 +67,7 @@ export interface ViewGas {
 export interface GasFigures {
   blockGasLimit: number;
   views: Record<string, ViewGas>;
-  /** anvil running getOpenCases(Deliberating) itself, raw eth_call, no proxy (median of 5). */
+  /** anvil running getDeliberatingCases(0,100) (behind /validate/pending) itself, raw eth_call, no proxy (median of 5). */
   pendingViewNodeMs: number;
   /** The same read as docket makes it (viem, batched through Multicall3, decoded), no proxy (median of 5). */
   pendingViewDecodedMs: number;
@@ -152,8 +152,14 @@ export async function measureGas(rpcUrl: string, world: World, docket: Docket): 
   const block = await rpc<{ gasLimit: Hex }>(rpcUrl, "eth_getBlockByNumber", ["latest", false]);
   const f = world.factory;
   const r = world.registry;
+  const deliberating = encodeFunctionData({
+    abi: caseFactoryAbi,
+    functionName: "getDeliberatingCases",
+    args: [0n, 100n],
+  });
   const views: Record<string, ViewGas> = {
-    "getOpenCases(Deliberating)": await viewGas(rpcUrl, f, open(true), "GET /validate/pending"),
+    "getDeliberatingCases(0,100)": await viewGas(rpcUrl, f, deliberating, "GET /validate/pending (default page)"),
+    "getOpenCases(Deliberating)": await viewGas(rpcUrl, f, open(true), "not used by docket (its old scan)"),
     "getOpenCases(all)": await viewGas(rpcUrl, f, open(false), "not used by docket"),
     "getAgents(0,20)": await viewGas(rpcUrl, r, agents(20), "GET /agent/discover (default page)"),
     "getAgents(0,100)": await viewGas(rpcUrl, r, agents(100), "GET /agent/discover?limit=100 (largest page)"),
@@ -170,8 +176,8 @@ export async function measureGas(rpcUrl: string, world: World, docket: Docket): 
   return {
     blockGasLimit: Number(BigInt(block.gasLimit)),
     views,
-    pendingViewNodeMs: await medianMs(5, () => rpc(rpcUrl, "eth_call", [{ to: f, data: open(true) }, "latest"])),
-    pendingViewDecodedMs: await medianMs(5, () => readOpenCases(direct, "Deliberating")),
+    pendingViewNodeMs: await medianMs(5, () => rpc(rpcUrl, "eth_call", [{ to: f, data: deliberating }, "latest"])),
+    pendingViewDecodedMs: await medianMs(5, () => readDeliberating(direct, 0, 100)),
     failures: Object.entries(views)
       .filter(([, v]) => !v.defaultCallOk)
       .map(([name, v]) => `${name} (${v.usedBy}) needs ${v.gasUsed} gas: ${v.error}`),

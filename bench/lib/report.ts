@@ -1,3 +1,4 @@
+import type { SoakResult } from "../../test/support/soak.js";
 import type { ColdReadsSummary } from "../items/coldReads.js";
 import type { McpResult } from "../items/mcp.js";
 import type { MemoryResult } from "../items/memory.js";
@@ -18,6 +19,7 @@ export interface Results {
   mcp: McpResult | Failed;
   memory: MemoryResult | Failed;
   startup: StartupResult | Failed;
+  soak: SoakResult | Failed;
   targets: Target[];
 }
 
