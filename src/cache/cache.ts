@@ -23,7 +23,6 @@ export interface CacheStore {
   delete(patterns: string[]): Promise<void>;
   /** Marks keys as "just written": until `until`, reads are served fresh and not stored. */
   hold(patterns: string[], until: number): Promise<void>;
-  heldUntil(key: string): Promise<number>;
   /** Called with the patterns any replica invalidates (a shared store only). */
   onInvalidate?(listener: (patterns: string[]) => void): void;
   close?(): Promise<void>;

@@ -25,7 +25,7 @@ export class LruStore implements CacheStore {
   }
 
   async set(key: string, entry: CacheEntry): Promise<boolean> {
-    if ((await this.heldUntil(key)) > this.now()) return false;
+    if (this.heldUntil(key) > this.now()) return false;
     // Expiry is checked on read against our clock; the LRU bound keeps memory flat.
     this.lru.set(key, entry);
     return true;
@@ -47,7 +47,7 @@ export class LruStore implements CacheStore {
     for (const p of patterns) this.holds.set(p, Math.max(until, this.holds.get(p) ?? 0));
   }
 
-  async heldUntil(key: string): Promise<number> {
+  private heldUntil(key: string): number {
     let until = 0;
     for (const [p, t] of this.holds) if (t > until && matches(p, key)) until = t;
     return until;

@@ -1,6 +1,6 @@
 import { Redis, type RedisOptions } from "ioredis";
 import type { Logger } from "../log.js";
-import { type CacheEntry, type CacheStore, matches } from "./cache.js";
+import type { CacheEntry, CacheStore } from "./cache.js";
 
 const NS = "docket:";
 const HOLDS = `${NS}holds`;
@@ -304,15 +304,6 @@ export class RedisStore implements CacheStore {
     const byTime = new Map<number, string[]>();
     for (const [p, t] of holds) byTime.set(t, [...(byTime.get(t) ?? []), p]);
     for (const [t, ps] of byTime) await this.client.docketHold(HOLDS, t, Date.now(), ...ps);
-  }
-
-  async heldUntil(key: string): Promise<number> {
-    return this.safely(0, async () => {
-      const holds = await this.client.hgetall(HOLDS);
-      let until = 0;
-      for (const [p, t] of Object.entries(holds)) if (Number(t) > until && matches(p, key)) until = Number(t);
-      return until;
-    });
   }
 
   /** The client, for the shared rate-limit store. */

@@ -8,7 +8,7 @@ import {
   type WalletClient,
 } from "viem";
 import { caseFactoryAbi, caseFactoryBytecode, courtRegistryAbi, courtRegistryBytecode } from "./abi/generated.js";
-import type { CourtParams } from "./terms.js";
+import { type CourtParams, caseTerms } from "./terms.js";
 
 export interface Deployment {
   chainId: number;
@@ -50,20 +50,7 @@ export async function deployCourt(
     await wallet.deployContract({
       abi: caseFactoryAbi,
       bytecode: caseFactoryBytecode,
-      args: [
-        registry,
-        feeRecipient ?? account.address,
-        params.filingFee,
-        {
-          responseWindow: params.responseWindow,
-          deliberationPeriod: params.deliberationPeriod,
-          appealWindow: params.appealWindow,
-          courtFeeBps: params.courtFeeBps,
-          judgeRewardBps: params.judgeRewardBps,
-          minPartyStake: params.minPartyStake,
-          appealBond: params.appealBond,
-        },
-      ],
+      args: [registry, feeRecipient ?? account.address, params.filingFee, caseTerms(params)],
       account,
       chain,
     }),

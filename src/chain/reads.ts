@@ -14,7 +14,6 @@ export const STATE_NAMES = [
   "Defaulted",
   "Appealed",
 ] as const;
-export type StateName = (typeof STATE_NAMES)[number];
 export const OUTCOME_NAMES = [null, "PlaintiffWon", "DefendantWon", "Dismissed"] as const;
 
 /** Each read below is exactly one JSON-RPC request (an eth_call, or one Multicall3 eth_call). */
@@ -49,15 +48,6 @@ export async function readDeliberating(court: Court, offset: number, limit: numb
     args: [BigInt(offset), BigInt(limit)],
   });
   return { total: Number(total), cases: page };
-}
-
-export async function readOpenCases(court: Court, state?: StateName) {
-  return court.reader.readContract({
-    address: court.factory,
-    abi: caseFactoryAbi,
-    functionName: "getOpenCases",
-    args: [state !== undefined, state === undefined ? 0 : STATE_NAMES.indexOf(state)],
-  });
 }
 
 /** Court parameters, registry overview, case counts and the block number, in one multicall. */

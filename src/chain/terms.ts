@@ -41,3 +41,16 @@ export const productionParams: CourtParams = {
   minJudgeStake: parseEther("0.5"),
   slashBps: 1000,
 };
+
+/** The per-case terms the factory copies into each case (its `CaseTerms` struct). */
+export function caseTerms(p: CourtParams) {
+  return {
+    responseWindow: p.responseWindow,
+    deliberationPeriod: p.deliberationPeriod,
+    appealWindow: p.appealWindow,
+    courtFeeBps: p.courtFeeBps,
+    judgeRewardBps: p.judgeRewardBps,
+    minPartyStake: p.minPartyStake,
+    appealBond: p.appealBond,
+  };
+}

@@ -1,21 +1,26 @@
 import { z } from "zod";
 import { readDeliberating, STATE_NAMES } from "../chain/reads.js";
+import { caseSchema } from "./cases.shared.js";
 import { defineOperation } from "./operation.js";
 import { paginationInput } from "./schemas.js";
 
-const pendingCase = z.object({
-  address: z.string(),
-  state: z.enum(STATE_NAMES),
-  stateIndex: z.number().int(),
-  plaintiff: z.string(),
-  defendant: z.string(),
-  judges: z.array(z.string()),
-  votesForPlaintiff: z.number().int(),
-  votesForDefendant: z.number().int(),
-  round: z.number().int().describe("1, or 2 after an appeal (5 judges)"),
-  filedAt: z.number().int(),
-  deliberationDeadline: z.number().int().describe("Unix seconds; votes after it are refused"),
-});
+/** A case as a validator scans for it: the case's own fields, less the free text, plus its round and deadline. */
+const pendingCase = caseSchema
+  .pick({
+    address: true,
+    state: true,
+    stateIndex: true,
+    plaintiff: true,
+    defendant: true,
+    judges: true,
+    votesForPlaintiff: true,
+    votesForDefendant: true,
+    filedAt: true,
+  })
+  .extend({
+    round: z.number().int().describe("1, or 2 after an appeal (5 judges)"),
+    deliberationDeadline: z.number().int().describe("Unix seconds; votes after it are refused"),
+  });
 
 export const listPendingCases = defineOperation({
   name: "list_pending_cases",

@@ -6,12 +6,14 @@
  * it. The detailed refusals (wrong state, deadlines, arguments) live in the tests each row cites;
  * the citations are checked too, so they cannot go stale silently.
  */
+
 import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type Abi, type Address, encodeFunctionData } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Actor } from "../../src/chain/actor.js";
+import { caseTerms } from "../../src/chain/terms.js";
 import {
   actor,
   advance,
@@ -87,15 +89,7 @@ const judge = (i: number) => actor(c, 7 + i);
 const stranger = () => actor(c, 16);
 
 const panel = () => [judge(0), judge(1), judge(2)];
-const terms = {
-  responseWindow: P.responseWindow,
-  deliberationPeriod: P.deliberationPeriod,
-  appealWindow: P.appealWindow,
-  courtFeeBps: P.courtFeeBps,
-  judgeRewardBps: P.judgeRewardBps,
-  minPartyStake: P.minPartyStake,
-  appealBond: P.appealBond,
-};
+const terms = caseTerms(P);
 
 /** Sends a write by name, as a wallet would send raw calldata. */
 const call = (who: Actor, to: Address, abi: Abi, functionName: string, args: readonly unknown[], value?: bigint) =>

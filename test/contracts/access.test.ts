@@ -2,6 +2,7 @@ import { type Address, type Hex, parseEther, parseEventLogs } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { caseFactoryBytecode, courtRegistryBytecode } from "../../src/chain/abi/generated.js";
 import type { Actor } from "../../src/chain/actor.js";
+import { caseTerms } from "../../src/chain/terms.js";
 import {
   actor,
   bootCourt,
@@ -36,15 +37,7 @@ afterAll(async () => {
   await c?.stop();
 });
 
-const terms = {
-  responseWindow: P.responseWindow,
-  deliberationPeriod: P.deliberationPeriod,
-  appealWindow: P.appealWindow,
-  courtFeeBps: P.courtFeeBps,
-  judgeRewardBps: P.judgeRewardBps,
-  minPartyStake: P.minPartyStake,
-  appealBond: P.appealBond,
-};
+const terms = caseTerms(P);
 
 function fileAs(who: Actor, args: readonly [Address, string, string, Hex], value: bigint = P.minPartyStake) {
   return who.write({ address: c.factory, abi: caseFactoryAbi, functionName: "fileCase", args, value });

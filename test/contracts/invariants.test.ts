@@ -26,6 +26,7 @@
  * and the last steps. Which judges a random draw seats depends on chain entropy (block hashes,
  * which include wall-clock timestamps), so a replay of the seed may seat other judges.
  */
+
 import fc from "fast-check";
 import {
   type Abi,
@@ -47,6 +48,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { multicall3Abi } from "../../src/chain/abi/generated.js";
 import type { Actor } from "../../src/chain/actor.js";
 import { MULTICALL3_ADDRESS } from "../../src/chain/client.js";
+import { caseTerms } from "../../src/chain/terms.js";
 import { type CaseM, CourtModel } from "./court-model.js";
 import {
   actor,
@@ -773,15 +775,7 @@ function planIntrusion(a: Extract<Action, { t: "intrude" }>, step: number): Plan
   const k = pickCase(a.c);
   const target = k?.addr ?? implementation;
   const reg = (data: Hex, expect: string, value = 0n) => ({ to: c.registry, data, expect, value });
-  const terms = {
-    responseWindow: P.responseWindow,
-    deliberationPeriod: P.deliberationPeriod,
-    appealWindow: P.appealWindow,
-    courtFeeBps: P.courtFeeBps,
-    judgeRewardBps: P.judgeRewardBps,
-    minPartyStake: P.minPartyStake,
-    appealBond: P.appealBond,
-  };
+  const terms = caseTerms(P);
   const calls = [
     () => reg(encodeFunctionData({ abi: courtRegistryAbi, functionName: "registerCase", args: [x] }), "OnlyFactory"),
     () => reg(encodeFunctionData({ abi: courtRegistryAbi, functionName: "judgeAssigned", args: [x] }), "OnlyCase"),

@@ -1,5 +1,6 @@
 import { type Address, maxUint256 } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { caseTerms } from "../../src/chain/terms.js";
 import {
   advance,
   bootCourt,
@@ -339,15 +340,7 @@ describe("case views", () => {
       feeRecipient: c.owner.address,
       filingFee: P.filingFee,
       minJudgeStake: P.minJudgeStake,
-      terms: {
-        responseWindow: P.responseWindow,
-        deliberationPeriod: P.deliberationPeriod,
-        appealWindow: P.appealWindow,
-        courtFeeBps: P.courtFeeBps,
-        judgeRewardBps: P.judgeRewardBps,
-        minPartyStake: P.minPartyStake,
-        appealBond: P.appealBond,
-      },
+      terms: caseTerms(P),
     });
     const terms = await c.reader.readContract({
       address: cases[0]?.addr as Address,
