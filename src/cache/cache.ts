@@ -13,6 +13,8 @@ export interface CacheEntry {
 export interface CacheStore {
   /** The entry until its `staleUntil`, fresh or not: the Cache decides what to do with it. */
   get(key: string): Promise<CacheEntry | undefined>;
+  /** The same, synchronously, for a store in this process; a remote store has none. */
+  peek?(key: string): CacheEntry | undefined;
   /**
    * Stores the entry unless a live hold covers its key (checked in the same step as the write, so a
    * hold placed by another replica meanwhile is never overwritten). Says whether it was stored: not
@@ -76,6 +78,22 @@ export class Cache {
   }
 
   /**
+   * The value for `key` if it is fresh in an in-process store, without awaiting anything: the
+   * fast path of a cache hit. Undefined otherwise (then `wrap` decides).
+   */
+  peek<T>(key: string): Cached<T> | undefined {
+    const entry = this.store.peek?.(key);
+    if (!entry) return undefined;
+    const now = this.now();
+    if (entry.expiresAt <= now) return undefined;
+    return this.hit(entry, now);
+  }
+
+  private hit<T>(entry: CacheEntry, now: number): Cached<T> {
+    return { value: entry.value as T, status: "HIT", maxAge: Math.max(0, Math.floor((entry.expiresAt - now) / 1000)) };
+  }
+
+  /**
    * The value for `key`: from the cache while fresh, else loaded once for all concurrent callers.
    * If the load fails and `staleIf(err)` says the failure is the chain's, an entry within its
    * stale window is served instead, marked STALE.
@@ -88,13 +106,7 @@ export class Cache {
   ): Promise<Cached<T>> {
     const entry = await this.store.get(key);
     const now = this.now();
-    if (entry && entry.expiresAt > now) {
-      return {
-        value: entry.value as T,
-        status: "HIT",
-        maxAge: Math.max(0, Math.floor((entry.expiresAt - now) / 1000)),
-      };
-    }
+    if (entry && entry.expiresAt > now) return this.hit(entry, now);
     const pending = this.inflight.get(key);
     const p = (pending as Promise<Cached<T>> | undefined) ?? this.fill(key, ttlSeconds, load);
     if (!pending) {

@@ -15,6 +15,10 @@ export class LruStore implements CacheStore {
   }
 
   async get(key: string): Promise<CacheEntry | undefined> {
+    return this.peek(key);
+  }
+
+  peek(key: string): CacheEntry | undefined {
     const e = this.lru.get(key);
     // Kept past its TTL only for its stale window (stale-if-error); the Cache checks freshness.
     if (e && e.staleUntil <= this.now()) {

@@ -11,7 +11,34 @@ import { sendError } from "./errors.js";
  * public and keyless: these keep one client from starving the others and browsers from being
  * tricked, nothing more is protected here (there is nothing secret to protect).
  */
-export function applySecurity(app: Express, opts: AppOptions): void {
+export interface SecurityLayer {
+  /** Every JSON answer: OWASP's header set for REST APIs. */
+  apiHeaders: RequestHandler;
+  /** The docs page (HTML): helmet's full set. */
+  docsHeaders: RequestHandler;
+  /** CORS, preflights included. */
+  cors: RequestHandler;
+  /** The per-client limit, when one is set. */
+  rateLimit?: RequestHandler;
+}
+
+/** The middleware in the order a request meets it: headers, CORS, rate limit. */
+export function securityChain(layer: SecurityLayer, headers: RequestHandler = layer.apiHeaders): RequestHandler[] {
+  return layer.rateLimit ? [headers, layer.cors, layer.rateLimit] : [headers, layer.cors];
+}
+
+/** Mounts the security layer in front of every route that follows. */
+export function applySecurity(app: Express, opts: AppOptions, layer: SecurityLayer = securityLayer(opts)): void {
+  const { apiHeaders, docsHeaders } = layer;
+  app.use((req, res, next) =>
+    req.path.startsWith("/docs") ? docsHeaders(req, res, next) : apiHeaders(req, res, next),
+  );
+  for (const mw of securityChain(layer).slice(1)) app.use(mw);
+}
+
+export function securityLayer(opts: AppOptions): SecurityLayer {
+  // helmet works its headers out anew for every request (its CSP is re-evaluated each time); ours
+  // depend on nothing in the request, so they are computed once and replayed.
   // Two fixed policies, from helmet: the docs page is HTML (Swagger UI) and gets helmet's full set;
   // every other answer is JSON and gets the short, stricter set OWASP recommends for REST APIs.
   const docsHeaders = replay(
@@ -45,11 +72,6 @@ export function applySecurity(app: Express, opts: AppOptions): void {
       xXssProtection: false,
     }),
   );
-  // helmet works its headers out anew for every request (its CSP is re-evaluated each time); ours
-  // depend on nothing in the request, so they are computed once and replayed.
-  app.use((req, res, next) =>
-    req.path.startsWith("/docs") ? docsHeaders(req, res, next) : apiHeaders(req, res, next),
-  );
 
   const origins = (opts.corsOrigins ?? "*").trim();
   const corsOptions: CorsOptions = {
@@ -60,40 +82,36 @@ export function applySecurity(app: Express, opts: AppOptions): void {
     maxAge: 600,
   };
   const corsMiddleware = cors(corsOptions);
+  let corsLayer: RequestHandler = corsMiddleware;
   if (origins === "*") {
     // Any origin: a simple request's CORS headers are fixed too. Preflights go through the library.
     const simple = replay(corsMiddleware, { method: "GET", origin: "https://any.example" });
-    app.use((req, res, next) => (req.method === "OPTIONS" ? corsMiddleware(req, res, next) : simple(req, res, next)));
-  } else {
-    app.use(corsMiddleware);
+    corsLayer = (req, res, next) =>
+      req.method === "OPTIONS" ? corsMiddleware(req, res, next) : simple(req, res, next);
   }
 
   const perMinute = opts.rateLimitPerMinute ?? 0;
+  const layer: SecurityLayer = { apiHeaders, docsHeaders, cors: corsLayer };
   if (perMinute > 0) {
-    app.use(
-      rateLimit({
-        windowMs: 60_000,
-        limit: perMinute,
-        standardHeaders: "draft-8",
-        legacyHeaders: false,
-        // Health checks from load balancers must not be starved by busy clients.
-        skip: (req) => req.path === "/health",
-        ...(opts.rateLimitStore ? { store: opts.rateLimitStore, passOnStoreError: true } : {}),
-        handler: (_req, res, _next, options) => {
-          sendError(
-            res,
-            new DocketError(
-              "RATE_LIMITED",
-              `more than ${options.limit} requests a minute from this client; slow down`,
-              {
-                limitPerMinute: options.limit,
-              },
-            ),
-          );
-        },
-      }),
-    );
+    layer.rateLimit = rateLimit({
+      windowMs: 60_000,
+      limit: perMinute,
+      standardHeaders: "draft-8",
+      legacyHeaders: false,
+      // Health checks from load balancers must not be starved by busy clients.
+      skip: (req) => req.path === "/health",
+      ...(opts.rateLimitStore ? { store: opts.rateLimitStore, passOnStoreError: true } : {}),
+      handler: (_req, res, _next, options) => {
+        sendError(
+          res,
+          new DocketError("RATE_LIMITED", `more than ${options.limit} requests a minute from this client; slow down`, {
+            limitPerMinute: options.limit,
+          }),
+        );
+      },
+    });
   }
+  return layer;
 }
 
 /**

@@ -295,13 +295,19 @@ function walkInput(
 describe("security headers (helmet)", () => {
   it.each([
     ["GET /health", "/health", undefined, 200],
+    ["a case list (twice: the second from the cache)", "/cases", undefined, 200],
+    ["a refused input", "/cases/not-an-address", undefined, 400],
+    ["an undecodable path parameter", "/cases/%ZZ", undefined, 400],
     ["an unknown route", "/nope", undefined, 404],
+    ["a wrong method", "/stats/overview", "{}", 405],
     ["a refused body", "/agent/self-register", "{", 400],
     ["the docs page", "/docs", undefined, 200],
   ])("on %s", async (_, path, body, status) => {
+    if (path === "/cases") await (await fetch(`${open.url}${path}`)).arrayBuffer();
     const r = await fetch(`${open.url}${path}`, body === undefined ? {} : json(body));
     expect(r.status).toBe(status);
     const h = r.headers;
+    if (path === "/cases") expect(h.get("x-cache")).toBe("HIT");
     expect(h.get("x-content-type-options")).toBe("nosniff");
     const csp = h.get("content-security-policy") ?? "";
     const docs = path === "/docs";

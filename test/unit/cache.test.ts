@@ -16,6 +16,48 @@ describe("Cache", () => {
     expect(await cache.wrap("k", () => 30, load)).toEqual({ value: 2, status: "MISS", maxAge: 30 });
   });
 
+  it("peeks a fresh in-process entry without awaiting, and nothing else", async () => {
+    let now = 1_000_000;
+    const clock = () => now;
+    const cache = new Cache(new LruStore(100, clock), { holdMs: 0, now: clock });
+    expect(cache.peek("k")).toBeUndefined();
+    await cache.wrap(
+      "k",
+      () => 30,
+      async () => "v",
+    );
+    now += 10_000;
+    expect(cache.peek("k")).toEqual({ value: "v", status: "HIT", maxAge: 20 });
+    now += 20_000;
+    expect(cache.peek("k")).toBeUndefined();
+    // A store with no synchronous read (Redis) never answers a peek.
+    const remote = new LruStore(100, clock);
+    const noPeek = new Cache(
+      {
+        get: (k) => remote.get(k),
+        set: (k, e) => remote.set(k, e),
+        delete: (p) => remote.delete(p),
+        hold: (p, u) => remote.hold(p, u),
+      },
+      { holdMs: 0, now: clock },
+    );
+    await noPeek.wrap(
+      "k",
+      () => 30,
+      async () => "v",
+    );
+    expect(
+      (
+        await noPeek.wrap(
+          "k",
+          () => 30,
+          async () => "w",
+        )
+      ).status,
+    ).toBe("HIT");
+    expect(noPeek.peek("k")).toBeUndefined();
+  });
+
   it("expires entries in the LRU store by time", async () => {
     let now = 0;
     const store = new LruStore(100, () => now);
