@@ -61,68 +61,69 @@ export function createApp(ctx: Ctx, operations: Operation[], opts: AppOptions = 
 /**
  * The middleware that serves every operation: match the route, run the security chain (and the
  * body parser for a POST), then answer: straight from the cache on a hit, else through
- * `runOperation`.
+ * `runOperation`. Each route's chain is composed once, here, not per request.
  */
 function operationRoutes(ctx: Ctx, table: RouteTable, security: RequestHandler[], postBody: RequestHandler) {
-  const withBody = [...security, postBody];
-  const fail = (res: Response) => (err: unknown) => sendError(res, err, ctx.log);
+  const fail = (res: Response, err: unknown) => sendError(res, err, ctx.log);
+  const routes = new Map<Operation, Final>();
+  for (const op of table.operations) {
+    const handlers = op.http.method === "POST" ? [...security, postBody] : security;
+    routes.set(
+      op,
+      compose(handlers, (req, res) => serve(ctx, op, req, res), fail),
+    );
+  }
   return (req: Request, res: Response, next: (err?: unknown) => void) => {
     let match: ReturnType<RouteTable["match"]>;
     try {
       match = table.match(req.method, req.path);
     } catch (err) {
       // A route matched but its parameter is not valid percent-encoding.
-      return chain(security, req, res, () => sendError(res, err, ctx.log), fail(res));
+      return compose(security, (_req, res) => fail(res, err), fail)(req, res);
     }
     if (!match) return next();
-    const { op, params } = match;
-    chain(op.http.method === "POST" ? withBody : security, req, res, () => serve(op, params), fail(res));
-
-    function serve(op: Operation, params: Record<string, string>): void {
-      let input: Record<string, unknown>;
-      try {
-        input = requestInput(op.input, req, op.http.method, params);
-        const hit = cachedResult(op, input, ctx);
-        if (hit) {
-          send(res, hit);
-          return;
-        }
-      } catch (err) {
-        sendError(res, err, ctx.log);
-        return;
-      }
-      const info: RequestInfo = {
-        transport: "http",
-        headers: req.headers as Record<string, string | undefined>,
-        resourceUrl: `${req.protocol}://${req.get("host") ?? "localhost"}${req.originalUrl}`,
-      };
-      runOperation(op, input, ctx, info)
-        .then((result) => send(res, result))
-        .catch(fail(res));
-    }
+    req.params = match.params;
+    (routes.get(match.op) as Final)(req, res);
   };
 }
 
-/** Runs middleware in order, as express would: `done` after the last, `fail` on an error. */
-function chain(
-  handlers: RequestHandler[],
-  req: Request,
-  res: Response,
-  done: () => void,
-  fail: (err: unknown) => void,
-): void {
-  let i = 0;
-  const step = (err?: unknown) => {
-    if (err !== undefined && err !== null) return fail(err);
-    const handler = handlers[i++];
-    if (!handler) return done();
-    try {
-      handler(req, res, step);
-    } catch (e) {
-      fail(e);
+type Final = (req: Request, res: Response) => void;
+
+/** Middleware run in order, as express would, then `last`; `fail` gets an error any of them passes on or throws. */
+function compose(handlers: RequestHandler[], last: Final, fail: (res: Response, err: unknown) => void): Final {
+  return handlers.reduceRight<Final>(
+    (next, handler) => (req, res) => {
+      try {
+        handler(req, res, (err?: unknown) => (err ? fail(res, err) : next(req, res)));
+      } catch (err) {
+        fail(res, err);
+      }
+    },
+    last,
+  );
+}
+
+function serve(ctx: Ctx, op: Operation, req: Request, res: Response): void {
+  let input: Record<string, unknown>;
+  try {
+    input = requestInput(op.input, req, op.http.method);
+    const hit = cachedResult(op, input, ctx);
+    if (hit) {
+      send(res, hit);
+      return;
     }
+  } catch (err) {
+    sendError(res, err, ctx.log);
+    return;
+  }
+  const info: RequestInfo = {
+    transport: "http",
+    headers: req.headers as Record<string, string | undefined>,
+    resourceUrl: `${req.protocol}://${req.get("host") ?? "localhost"}${req.originalUrl}`,
   };
-  step();
+  runOperation(op, input, ctx, info)
+    .then((result) => send(res, result))
+    .catch((err) => sendError(res, err, ctx.log));
 }
 
 function send(res: Response, result: OperationResult): void {

@@ -33,12 +33,7 @@ export function coerceQuery(schema: z.ZodObject, query: Request["query"]): Recor
 }
 
 /** Path parameters win over body and query fields of the same name. */
-export function requestInput(
-  schema: z.ZodObject,
-  req: Request,
-  method: "GET" | "POST",
-  params: Record<string, string>,
-): Record<string, unknown> {
+export function requestInput(schema: z.ZodObject, req: Request, method: "GET" | "POST"): Record<string, unknown> {
   let body: Record<string, unknown> = {};
   if (method === "POST" && req.body !== undefined) {
     if (req.body === null || typeof req.body !== "object" || Array.isArray(req.body)) {
@@ -46,5 +41,5 @@ export function requestInput(
     }
     body = req.body as Record<string, unknown>;
   }
-  return { ...coerceQuery(schema, req.query), ...body, ...params };
+  return { ...coerceQuery(schema, req.query), ...body, ...req.params };
 }

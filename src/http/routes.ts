@@ -23,7 +23,7 @@ interface Route {
 export class RouteTable {
   private readonly routes: Route[];
 
-  constructor(operations: readonly Operation[]) {
+  constructor(readonly operations: readonly Operation[]) {
     this.routes = operations.map((op) => ({
       op,
       segments: op.http.path

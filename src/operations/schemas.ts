@@ -1,10 +1,26 @@
-import { getAddress, isAddress } from "viem";
+import { LRUCache } from "lru-cache";
+import { type Address, getAddress, isAddress } from "viem";
 import { z } from "zod";
 import { DocketError, type ErrorCode } from "../errors/errors.js";
 
 export const ADDRESS_PATTERN = "^0x[0-9a-fA-F]{40}$";
 export const AMOUNT_PATTERN = "^[0-9]{1,78}$";
 export const TX_HASH_PATTERN = "^0x[0-9a-fA-F]{64}$";
+
+/**
+ * The checksummed form of a well-formed address, or false if its mixed case is not a valid EIP-55
+ * checksum. The check hashes the address; the same few addresses come back on every request (a
+ * case page read over and over), so answers are remembered, in one bounded cache.
+ */
+const checksums = new LRUCache<string, Address | false>({ max: 10_000 });
+function checksummed(s: string): Address | false {
+  let a = checksums.get(s);
+  if (a === undefined) {
+    a = isAddress(s, { strict: true }) ? getAddress(s) : false;
+    checksums.set(s, a);
+  }
+  return a;
+}
 
 /** An account or contract address; mixed case must carry a valid EIP-55 checksum. Output is checksummed. */
 export const address = (description: string) =>
@@ -14,11 +30,11 @@ export const address = (description: string) =>
     // too long is as malformed (400 INVALID_ADDRESS) as one digit short.
     .regex(new RegExp(ADDRESS_PATTERN), { error: "must be a 0x-prefixed 20-byte hex address" })
     .max(42)
-    .refine((s) => isAddress(s, { strict: true }), {
+    .refine((s) => checksummed(s) !== false, {
       error: "address checksum is wrong (use all lowercase or the EIP-55 checksummed form)",
       params: { docketCode: "INVALID_ADDRESS" },
     })
-    .transform((s) => getAddress(s))
+    .transform((s) => checksummed(s) as Address)
     .describe(description)
     .meta({ example: "0x70997970C51812dc3A010C7d01b50e0d17dc79C8" });
 
