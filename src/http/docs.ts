@@ -5,7 +5,7 @@ import type { Operation } from "../operations/operation.js";
 import { buildOpenApi } from "./openapi.js";
 
 const require = createRequire(import.meta.url);
-const version = (require("../../package.json") as { version: string }).version;
+const version = (require("docket/package.json") as { version: string }).version;
 
 const page = `<!doctype html>
 <html lang="en">

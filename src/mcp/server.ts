@@ -7,7 +7,7 @@ import { registerCaseResources } from "./resources.js";
 import { selectOperations } from "./toolFilter.js";
 import { registerTools } from "./tools.js";
 
-const { version } = createRequire(import.meta.url)("../../package.json") as { version: string };
+const { version } = createRequire(import.meta.url)("docket/package.json") as { version: string };
 
 export interface BuildServerOptions {
   /** The operations to offer (default: the whole registry), before the DOCKET_TOOLS filter. */
