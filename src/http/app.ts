@@ -1,8 +1,9 @@
 import express, { type Express, type Request, type RequestHandler, type Response } from "express";
 import type { Store } from "express-rate-limit";
+import { LRUCache } from "lru-cache";
 import { DocketError } from "../errors/errors.js";
 import type { Ctx, Operation, RequestInfo } from "../operations/operation.js";
-import { cachedResult, type OperationResult, runOperation } from "../operations/run.js";
+import { cachedResult, cacheKeyOf, type OperationResult, runOperation } from "../operations/run.js";
 import { mountDocs } from "./docs.js";
 import { errorMiddleware, sendError } from "./errors.js";
 import { requestInput } from "./input.js";
@@ -65,12 +66,16 @@ export function createApp(ctx: Ctx, operations: Operation[], opts: AppOptions = 
  */
 function operationRoutes(ctx: Ctx, table: RouteTable, security: RequestHandler[], postBody: RequestHandler) {
   const fail = (res: Response, err: unknown) => sendError(res, err, ctx.log);
+  // A GET's input comes from its URL alone, so the cache key a URL validated to is remembered: a
+  // repeated read skips parsing and validation. Bounded (entries and URL length); a URL that did
+  // not validate is not kept.
+  const keys = new LRUCache<string, string>({ max: 10_000 });
   const routes = new Map<Operation, Final>();
   for (const op of table.operations) {
     const handlers = op.http.method === "POST" ? [...security, postBody] : security;
     routes.set(
       op,
-      compose(handlers, (req, res) => serve(ctx, op, req, res), fail),
+      compose(handlers, (req, res) => serve(ctx, op, req, res, keys), fail),
     );
   }
   return (req: Request, res: Response, next: (err?: unknown) => void) => {
@@ -89,6 +94,9 @@ function operationRoutes(ctx: Ctx, table: RouteTable, security: RequestHandler[]
 
 type Final = (req: Request, res: Response) => void;
 
+/** Longer GET URLs (long query strings) are validated every time rather than remembered. */
+const MAX_REMEMBERED_URL = 256;
+
 /** Middleware run in order, as express would, then `last`; `fail` gets an error any of them passes on or throws. */
 function compose(handlers: RequestHandler[], last: Final, fail: (res: Response, err: unknown) => void): Final {
   return handlers.reduceRight<Final>(
@@ -103,15 +111,21 @@ function compose(handlers: RequestHandler[], last: Final, fail: (res: Response, 
   );
 }
 
-function serve(ctx: Ctx, op: Operation, req: Request, res: Response): void {
-  let input: Record<string, unknown>;
+function serve(ctx: Ctx, op: Operation, req: Request, res: Response, keys: LRUCache<string, string>): void {
+  let input: Record<string, unknown> | undefined;
   try {
-    input = requestInput(op.input, req, op.http.method);
-    const hit = cachedResult(op, input, ctx);
+    let key = op.http.method === "GET" ? keys.get(req.url) : undefined;
+    if (key === undefined) {
+      input = requestInput(op.input, req, op.http.method);
+      key = cacheKeyOf(op, input);
+      if (key !== undefined && op.http.method === "GET" && req.url.length <= MAX_REMEMBERED_URL) keys.set(req.url, key);
+    }
+    const hit = key === undefined ? undefined : cachedResult(key, ctx);
     if (hit) {
       send(res, hit);
       return;
     }
+    input ??= requestInput(op.input, req, op.http.method);
   } catch (err) {
     sendError(res, err, ctx.log);
     return;

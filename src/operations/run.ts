@@ -52,16 +52,20 @@ export async function runOperation(op: Operation, raw: unknown, ctx: Ctx, req: R
   }
 }
 
-/**
- * A read's answer when it is fresh in the in-process cache, computed without awaiting anything (a
- * cache hit is most of the traffic). Undefined for anything else: a write, a miss, input that does
- * not validate, a shared store; the caller then goes through `runOperation`, which decides.
- */
-export function cachedResult(op: Operation, raw: unknown, ctx: Ctx): OperationResult | undefined {
+/** The cache key a read's raw input validates to; undefined for a write or input that does not validate. */
+export function cacheKeyOf(op: Operation, raw: unknown): string | undefined {
   if (!op.cache) return undefined;
   const parsed = op.input.safeParse(raw ?? {});
-  if (!parsed.success) return undefined;
-  const hit = ctx.cache.peek(op.cache.key(parsed.data as z.output<typeof op.input>));
+  return parsed.success ? op.cache.key(parsed.data as z.output<typeof op.input>) : undefined;
+}
+
+/**
+ * A read's answer when it is fresh in the in-process cache, computed without awaiting anything (a
+ * cache hit is most of the traffic). Undefined for anything else: a miss, a shared store; the
+ * caller then goes through `runOperation`, which decides.
+ */
+export function cachedResult(key: string, ctx: Ctx): OperationResult | undefined {
+  const hit = ctx.cache.peek(key);
   if (!hit) return undefined;
   return { body: hit.value, status: 200, headers: {}, cache: { status: hit.status, maxAge: hit.maxAge } };
 }

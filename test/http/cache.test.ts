@@ -33,6 +33,27 @@ describe("read cache over HTTP", () => {
     expect(second.body).toEqual(first.body);
   });
 
+  it("URLs that mean the same input share one entry; a refused URL is refused every time", async () => {
+    const addr = seeded("Appealed");
+    await t.get(`/cases/${addr}`);
+    // Other spellings of the same read: lowercase address, trailing slash, a query the read ignores.
+    for (const path of [`/cases/${addr.toLowerCase()}`, `/cases/${addr}/`, `/cases/${addr}?x=1`]) {
+      for (let i = 0; i < 2; i++) {
+        const r = await t.get(path);
+        expect(r.status, path).toBe(200);
+        expect(r.headers.get("x-cache"), path).toBe("HIT");
+        expect(r.body.case.address).toBe(addr);
+      }
+    }
+    // Different pages are different entries, however often each is asked for.
+    for (let i = 0; i < 2; i++) {
+      expect((await t.get("/agent/discover?limit=2")).body.agents).toHaveLength(2);
+      expect((await t.get("/agent/discover?limit=3")).body.agents).toHaveLength(3);
+    }
+    const bad = `/cases/${addr.slice(0, -1)}Z`;
+    for (let i = 0; i < 3; i++) expect((await t.get(bad)).status).toBe(400);
+  });
+
   it("an agent record lives 120 s", async () => {
     const r = await t.get(`/agent/${t.address(1)}`);
     expect(maxAge(r.headers)).toBe(120);
