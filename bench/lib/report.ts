@@ -28,6 +28,7 @@ export interface Settings {
   warmupSeconds: number;
   durationSeconds: number;
   rounds: number;
+  sharedRounds: number;
   rpcLatencyMs: number;
   sizes: number[];
   coldRequestsPerEndpoint: number;
@@ -95,27 +96,46 @@ export function renderMarkdown(r: Results): string {
   out.push("", `**1. Cached GET /cases/{address}, ${r.settings.connections} connections (autocannon)**`, "");
   if (failed(t)) out.push(failedText(t));
   else {
-    const row = (name: string, f: ThroughputResult["docket"]) => [
+    const shared = t.sharedCore;
+    const row = (name: string, f: ThroughputResult["docket"], sharedRps?: number, sharedRatio?: number) => [
       name,
       n(f.requestsPerSecond),
       n(f.latencyP50Ms, 1),
       n(f.latencyP99Ms, 1),
       n(f.requestsPerSecond / t.express.requestsPerSecond, 2),
+      sharedRps === undefined ? "(not run)" : n(sharedRps),
+      sharedRatio === undefined ? "" : n(sharedRatio, 2),
     ];
     out.push(
       table(
-        ["server (same JSON bytes)", "req/s", "p50 ms", "p99 ms", "x bare Express"],
         [
-          row("docket", t.docket),
-          row("bare Express", t.express),
+          "server (same JSON bytes)",
+          "alone: req/s",
+          "p50 ms",
+          "p99 ms",
+          "x bare Express",
+          "shared core: req/s",
+          "x bare Express",
+        ],
+        [
+          row("docket", t.docket, shared.requestsPerSecond.docket, shared.ratioDocketToExpress),
+          row("bare Express", t.express, shared.requestsPerSecond.express, 1),
           row("bare node:http", t.nodeHttp),
-          row("Express + docket's helmet/CORS only", t.expressSecurity),
+          row(
+            "Express + docket's helmet/CORS only",
+            t.expressSecurity,
+            shared.requestsPerSecond.expressSecurity,
+            shared.ratioExpressSecurityToExpress,
+          ),
         ],
       ),
     );
     out.push(
       "",
-      `${t.rounds} rounds of ${t.durationSeconds} s each after ${t.warmupSeconds} s warm-up; body ${t.bodyBytes} bytes; docket errors ${t.docket.errors}, non-2xx ${t.docket.non2xx}.`,
+      `Alone: one server loaded at a time, ${t.rounds} rounds of ${t.durationSeconds} s each after ${t.warmupSeconds} s warm-up (means). ` +
+        `Shared core: ${shared.pinned ? `docket and the two Express servers pinned to CPU ${shared.cpu}` : "docket and the two Express servers (not pinned: no taskset)"} and loaded at the same moment, ${shared.rounds} rounds of ${shared.durationSeconds} s (medians); ` +
+        `docket / bare Express per round: ${shared.ratioDocketToExpressRounds.map((x) => n(x, 2)).join(", ")}. ` +
+        `Body ${t.bodyBytes} bytes; docket errors ${t.docket.errors}, non-2xx ${t.docket.non2xx}.`,
     );
   }
 
