@@ -30,9 +30,10 @@ export interface AppOptions {
  * result into a response; operations hold the logic.
  *
  * Operations are served by one middleware over the operation table (src/http/routes.ts) rather
- * than one express route each: a cached read is most of the traffic, and walking express's route
- * layers and awaiting the cache cost a quarter of its time (bench item 1). A request meets the
- * same security middleware either way; everything else (docs, MCP, 404/405) is plain express.
+ * than one express route each: a cached read is most of the traffic, and express's route layers,
+ * per-request closures and awaiting the cache cost a good part of its time (bench item 1). Every
+ * operation request meets the same security middleware as the rest; everything else (docs, MCP,
+ * 404/405) is plain express.
  */
 export function createApp(ctx: Ctx, operations: Operation[], opts: AppOptions = {}): Express {
   const app = express();
@@ -97,12 +98,16 @@ type Final = (req: Request, res: Response) => void;
 /** Longer GET URLs (long query strings) are validated every time rather than remembered. */
 const MAX_REMEMBERED_URL = 256;
 
-/** Middleware run in order, as express would, then `last`; `fail` gets an error any of them passes on or throws. */
+/**
+ * Middleware run in order, as express would, then `last`; `fail` gets an error any of them passes
+ * on, throws, or rejects with (an async middleware such as the rate limit).
+ */
 function compose(handlers: RequestHandler[], last: Final, fail: (res: Response, err: unknown) => void): Final {
   return handlers.reduceRight<Final>(
     (next, handler) => (req, res) => {
       try {
-        handler(req, res, (err?: unknown) => (err ? fail(res, err) : next(req, res)));
+        const r: unknown = handler(req, res, (err?: unknown) => (err ? fail(res, err) : next(req, res)));
+        if (r instanceof Promise) r.catch((err: unknown) => fail(res, err));
       } catch (err) {
         fail(res, err);
       }
