@@ -4,7 +4,7 @@ import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import autocannon from "autocannon";
 import { type Started, spawnNode } from "../lib/child.js";
-import { mean, round } from "../lib/stats.js";
+import { mean, median, round } from "../lib/stats.js";
 
 /**
  * Item 1: cached GET /cases/{address} under load (autocannon, 50 connections), beside a bare Express
@@ -82,12 +82,6 @@ export interface ThroughputOptions {
 function pin(pid: number, cpus: string): boolean {
   const r = spawnSync("taskset", ["-a", "-p", "-c", cpus, String(pid)], { stdio: "ignore" });
   return r.status === 0;
-}
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 === 1 ? (s[m] as number) : ((s[m - 1] as number) + (s[m] as number)) / 2;
 }
 
 async function load(url: string, connections: number, seconds: number): Promise<autocannon.Result> {

@@ -22,18 +22,17 @@ export interface SecurityLayer {
   rateLimit?: RequestHandler;
 }
 
-/** The middleware in the order a request meets it: headers, CORS, rate limit. */
+/** The middleware in the order a request meets it: headers (JSON's unless told), CORS, rate limit. */
 export function securityChain(layer: SecurityLayer, headers: RequestHandler = layer.apiHeaders): RequestHandler[] {
   return layer.rateLimit ? [headers, layer.cors, layer.rateLimit] : [headers, layer.cors];
 }
 
-/** Mounts the security layer in front of every route that follows. */
+/** Mounts the security layer in front of every route that follows: the docs page gets its own headers. */
 export function applySecurity(app: Express, opts: AppOptions, layer: SecurityLayer = securityLayer(opts)): void {
   const { apiHeaders, docsHeaders } = layer;
-  app.use((req, res, next) =>
-    req.path.startsWith("/docs") ? docsHeaders(req, res, next) : apiHeaders(req, res, next),
-  );
-  for (const mw of securityChain(layer).slice(1)) app.use(mw);
+  const headers: RequestHandler = (req, res, next) =>
+    req.path.startsWith("/docs") ? docsHeaders(req, res, next) : apiHeaders(req, res, next);
+  for (const mw of securityChain(layer, headers)) app.use(mw);
 }
 
 export function securityLayer(opts: AppOptions): SecurityLayer {
