@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: MIT
 pragma solidity ^0.8.28;
 
-import {CaseState, CaseTerms, CaseView, CaseSummary, ICaseFactory} from "./ICourt.sol";
+import {CaseState, CaseTerms, CaseView, CaseSummary, ICaseFactory, IDrawEntropy} from "./ICourt.sol";
 import {DisputeCase} from "./DisputeCase.sol";
 import {CourtRegistry} from "./CourtRegistry.sol";
 
 /// @title Files cases and seats their judges; the gateway's single place to read cases from.
 /// @notice Each case is a minimal clone (EIP-1167) of one DisputeCase implementation, so every case
-/// has its own address. Filing records the filing-fee payment reference so it is used only once.
+/// has its own address. The filing fee is paid here first (`payFilingFee`, with a reference the
+/// payer chooses), forwarded to the fee recipient and recorded; `fileCase` takes only a reference
+/// its own caller paid and has not used, so the fee holds for anyone who goes to the chain directly.
 contract CaseFactory is ICaseFactory {
     uint256 public constant MAX_CLAIM_LENGTH = 2000;
     uint256 public constant MAX_HASH_LENGTH = 128;
@@ -22,6 +24,10 @@ contract CaseFactory is ICaseFactory {
     error EvidenceHashInvalid();
     error PaymentRefRequired();
     error PaymentRefUsed(bytes32 paymentRef, address caseAddr);
+    error FilingFeeNotPaid(bytes32 paymentRef, address plaintiff);
+    error FilingFeeAlreadyPaid(bytes32 paymentRef);
+    error FilingFeeTooLow(uint256 required, uint256 sent);
+    error FeeTransferFailed();
     error StakeBelowMinimum(uint256 minimum, uint256 sent);
     error InvalidParameter();
     error CloneFailed();
@@ -29,6 +35,7 @@ contract CaseFactory is ICaseFactory {
     event CaseFiled(
         address indexed caseAddr, address indexed plaintiff, address indexed defendant, bytes32 paymentRef, uint256 stake
     );
+    event FilingFeePaid(address indexed payer, bytes32 indexed paymentRef, uint256 amount);
     /// @notice Emitted on every change to any case, so one log filter follows them all.
     event CaseChanged(address indexed caseAddr, CaseState state);
     event OwnershipTransferred(address indexed previousOwner, address indexed newOwner);
@@ -37,6 +44,7 @@ contract CaseFactory is ICaseFactory {
         address owner;
         address registry;
         address implementation;
+        address entropy;
         address feeRecipient;
         uint256 filingFee;
         uint256 minJudgeStake;
@@ -52,6 +60,7 @@ contract CaseFactory is ICaseFactory {
     address public owner;
     CourtRegistry public immutable registry;
     address public immutable implementation;
+    IDrawEntropy public immutable entropy;
     address public feeRecipient;
     uint256 public filingFee;
     CaseTerms private terms;
@@ -61,6 +70,8 @@ contract CaseFactory is ICaseFactory {
     /// @dev Keyed by (paymentRef, plaintiff): a reference is single-use for the plaintiff who paid,
     /// and nobody who sees a pending payment can burn it by filing with it first.
     mapping(bytes32 => address) private refUsedBy;
+    /// @dev Filing fees paid, by the same (paymentRef, payer) key: amount + 1, so 0 means unpaid.
+    mapping(bytes32 => uint256) private feePaidPlusOne;
     uint256[8] private countByState;
     /// @dev Cases that can still change (not defaulted, dismissed or settled), enumerable.
     address[] private openCases;
@@ -70,14 +81,22 @@ contract CaseFactory is ICaseFactory {
     address[] private deliberating;
     mapping(address => uint256) private deliberatingIndexPlusOne;
 
-    constructor(CourtRegistry registry_, address feeRecipient_, uint256 filingFee_, CaseTerms memory terms_) {
+    constructor(
+        CourtRegistry registry_,
+        IDrawEntropy entropy_,
+        address feeRecipient_,
+        uint256 filingFee_,
+        CaseTerms memory terms_
+    ) {
         if (
-            feeRecipient_ == address(0) || terms_.minPartyStake == 0 || terms_.courtFeeBps > 10_000
+            feeRecipient_ == address(0) || address(entropy_) == address(0) || terms_.minPartyStake == 0 || terms_.courtFeeBps > 10_000
                 || terms_.judgeRewardBps > 10_000 || terms_.responseWindow == 0 || terms_.deliberationPeriod == 0
+                || (terms_.hiddenVotes && (terms_.commitPeriod == 0 || terms_.revealPeriod == 0))
         ) revert InvalidParameter();
         owner = msg.sender;
         registry = registry_;
         implementation = address(new DisputeCase());
+        entropy = entropy_;
         feeRecipient = feeRecipient_;
         filingFee = filingFee_;
         terms = terms_;
@@ -90,24 +109,29 @@ contract CaseFactory is ICaseFactory {
 
     // ----------------------------------------------------------------- writes
 
-    /// @notice Files a case against `defendant`, staking the sent value. `paymentRef` is the hash
-    /// of the filing-fee payment transaction; each one files at most one case.
+    /// @notice Pays the filing fee for one future case under `paymentRef` (any non-zero value the
+    /// payer picks, unique for it). The fee goes straight to the fee recipient.
+    function payFilingFee(bytes32 paymentRef) external payable {
+        if (paymentRef == bytes32(0)) revert PaymentRefRequired();
+        if (msg.value < filingFee) revert FilingFeeTooLow(filingFee, msg.value);
+        bytes32 refKey = keccak256(abi.encode(paymentRef, msg.sender));
+        if (feePaidPlusOne[refKey] != 0) revert FilingFeeAlreadyPaid(paymentRef);
+        feePaidPlusOne[refKey] = msg.value + 1;
+        emit FilingFeePaid(msg.sender, paymentRef, msg.value);
+        (bool ok,) = feeRecipient.call{value: msg.value}("");
+        if (!ok) revert FeeTransferFailed();
+    }
+
+    /// @notice Files a case against `defendant`, staking the sent value. `paymentRef` names a
+    /// filing fee the caller paid with `payFilingFee`; each one files at most one case.
     function fileCase(
         address defendant,
         string calldata claimDescription,
         string calldata evidenceIpfsHash,
         bytes32 paymentRef
     ) external payable returns (address caseAddr) {
-        if (defendant == address(0) || defendant == msg.sender) revert InvalidDefendant();
-        uint256 claimLength = bytes(claimDescription).length;
-        if (claimLength == 0) revert ClaimRequired();
-        if (claimLength > MAX_CLAIM_LENGTH) revert ClaimTooLong(MAX_CLAIM_LENGTH);
-        uint256 hashLength = bytes(evidenceIpfsHash).length;
-        if (hashLength == 0 || hashLength > MAX_HASH_LENGTH) revert EvidenceHashInvalid();
-        if (paymentRef == bytes32(0)) revert PaymentRefRequired();
-        bytes32 refKey = keccak256(abi.encode(paymentRef, msg.sender));
-        address usedBy = refUsedBy[refKey];
-        if (usedBy != address(0)) revert PaymentRefUsed(paymentRef, usedBy);
+        _checkFiling(defendant, claimDescription, evidenceIpfsHash);
+        bytes32 refKey = _takePayment(paymentRef);
         if (msg.value < terms.minPartyStake) revert StakeBelowMinimum(terms.minPartyStake, msg.value);
 
         caseAddr = _clone(implementation);
@@ -119,14 +143,15 @@ contract CaseFactory is ICaseFactory {
         countByState[uint256(CaseState.Summoned)] += 1;
         emit CaseFiled(caseAddr, msg.sender, defendant, paymentRef, msg.value);
         DisputeCase(caseAddr).initialize{value: msg.value}(
-            address(registry), msg.sender, defendant, claimDescription, evidenceIpfsHash, terms
+            address(registry), address(entropy), msg.sender, defendant, claimDescription, evidenceIpfsHash, terms
         );
         emit CaseChanged(caseAddr, CaseState.Summoned);
     }
 
-    /// @notice Draws the case's panel at random from the judge pool. Anyone may call it (a keeper).
-    function assignJudgesRandom(address caseAddr, uint256 seed) external {
-        DisputeCase(_known(caseAddr)).drawJudges(seed);
+    /// @notice Executes the case's armed draw (stake-weighted, from the entropy source). Anyone may
+    /// call it (a keeper); the caller chooses nothing about the panel.
+    function assignJudgesRandom(address caseAddr) external {
+        DisputeCase(_known(caseAddr)).drawJudges();
     }
 
     /// @notice The owner's manual override: seats the given judges.
@@ -219,6 +244,7 @@ contract CaseFactory is ICaseFactory {
         p.owner = owner;
         p.registry = address(registry);
         p.implementation = implementation;
+        p.entropy = address(entropy);
         p.feeRecipient = feeRecipient;
         p.filingFee = filingFee;
         p.minJudgeStake = registry.minJudgeStake();
@@ -230,11 +256,43 @@ contract CaseFactory is ICaseFactory {
         return refUsedBy[keccak256(abi.encode(paymentRef, plaintiff))];
     }
 
+    /// @notice The filing fee `payer` paid under `paymentRef`, and the case that used it, if any.
+    function feePayment(bytes32 paymentRef, address payer)
+        external
+        view
+        returns (bool paid, uint256 amount, address usedBy)
+    {
+        bytes32 refKey = keccak256(abi.encode(paymentRef, payer));
+        uint256 p = feePaidPlusOne[refKey];
+        return (p != 0, p == 0 ? 0 : p - 1, refUsedBy[refKey]);
+    }
+
     function caseCount() external view returns (uint256) {
         return cases.length;
     }
 
     // --------------------------------------------------------------- internal
+
+    function _checkFiling(address defendant, string calldata claimDescription, string calldata evidenceIpfsHash)
+        private
+        view
+    {
+        if (defendant == address(0) || defendant == msg.sender) revert InvalidDefendant();
+        uint256 claimLength = bytes(claimDescription).length;
+        if (claimLength == 0) revert ClaimRequired();
+        if (claimLength > MAX_CLAIM_LENGTH) revert ClaimTooLong(MAX_CLAIM_LENGTH);
+        uint256 hashLength = bytes(evidenceIpfsHash).length;
+        if (hashLength == 0 || hashLength > MAX_HASH_LENGTH) revert EvidenceHashInvalid();
+    }
+
+    /// @dev The caller's paid, unused fee under `paymentRef`, or a revert saying which it is not.
+    function _takePayment(bytes32 paymentRef) private view returns (bytes32 refKey) {
+        if (paymentRef == bytes32(0)) revert PaymentRefRequired();
+        refKey = keccak256(abi.encode(paymentRef, msg.sender));
+        address usedBy = refUsedBy[refKey];
+        if (usedBy != address(0)) revert PaymentRefUsed(paymentRef, usedBy);
+        if (feePaidPlusOne[refKey] == 0) revert FilingFeeNotPaid(paymentRef, msg.sender);
+    }
 
     function _known(address caseAddr) private view returns (address) {
         if (!isCase[caseAddr]) revert UnknownCase(caseAddr);

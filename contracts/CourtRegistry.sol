@@ -2,12 +2,17 @@
 pragma solidity ^0.8.28;
 
 import {JudgeResult, ICourtRegistry} from "./ICourt.sol";
+import {SortitionTree} from "./SortitionTree.sol";
 
 /// @title Agents, judges and their records.
 /// @notice Agents register themselves; judges stake the chain's native coin to join the pool.
 /// Only case contracts created by the factory may touch judge stakes and records.
+/// Draws are stake-weighted: a judge's chance is its stake over the pool's, read from a
+/// checkpointed sum tree as of the block a case's draw was armed (see SortitionTree).
 /// Money: the registry holds exactly the judges' stakes plus the treasury (court fees and slashes).
 contract CourtRegistry is ICourtRegistry {
+    using SortitionTree for SortitionTree.Tree;
+
     uint256 public constant MAX_NAME_LENGTH = 64;
     uint256 public constant MAX_URI_LENGTH = 512;
 
@@ -24,6 +29,7 @@ contract CourtRegistry is ICourtRegistry {
     error AmountExceedsTreasury(uint256 treasury);
     error InvalidParameter();
     error TransferFailed();
+    error NotEnoughJudges(uint256 available, uint256 required);
 
     event AgentRegistered(address indexed agent, uint256 indexed agentId, string name, string metadataURI);
     event AgentUpdated(address indexed agent, uint256 indexed agentId, string name, string metadataURI);
@@ -121,6 +127,19 @@ contract CourtRegistry is ICourtRegistry {
     address[] private judgeList;
     mapping(address => uint256) private judgeIndexPlusOne;
     mapping(address => bool) public isCase;
+    /// @dev Every judge's draw weight (its stake while eligible, else 0), with history.
+    SortitionTree.Tree private sortition;
+
+    /// @dev Weight ranges cut out of a draw's line (drawn or excluded judges), sorted by start.
+    struct Cuts {
+        uint256[] start;
+        uint256[] len;
+        uint256 n;
+        uint256 weight;
+    }
+
+    /// @dev A judge who can no longer serve is skipped; this many skips per draw at most.
+    uint256 private constant MAX_SKIPS = 32;
 
     constructor(uint256 minJudgeStake_, uint16 slashBps_) {
         if (minJudgeStake_ == 0 || slashBps_ > 10_000) revert InvalidParameter();
@@ -182,6 +201,7 @@ contract CourtRegistry is ICourtRegistry {
             judgeIndexPlusOne[msg.sender] = judgeList.length;
             j.stakedAt = uint64(block.timestamp);
         }
+        _syncWeight(msg.sender);
         emit JudgeStaked(msg.sender, msg.value, total);
     }
 
@@ -194,6 +214,7 @@ contract CourtRegistry is ICourtRegistry {
         j.stake = 0;
         totalJudgeStake -= amount;
         _leavePool(msg.sender);
+        _syncWeight(msg.sender);
         emit JudgeUnstaked(msg.sender, amount);
         (bool ok,) = msg.sender.call{value: amount}("");
         if (!ok) revert TransferFailed();
@@ -213,6 +234,42 @@ contract CourtRegistry is ICourtRegistry {
         assembly {
             mstore(out, n)
         }
+    }
+
+    /// @notice Draws `size` distinct judges, each with a chance proportional to its stake as it
+    /// was at the end of block `atBlock`, never one of `excluded`, and only judges still eligible
+    /// now. Deterministic in (seed, atBlock, pool history): the caller chooses none of them.
+    /// @dev Sampling without replacement: every drawn or excluded judge's weight range is cut out
+    /// of the line before the next point is drawn, so no draw is wasted on a repeat.
+    function drawPanel(bytes32 seed, uint64 atBlock, uint256 size, address[] calldata excluded)
+        external
+        view
+        returns (address[] memory chosen)
+    {
+        chosen = new address[](size);
+        uint256 room = excluded.length + size + MAX_SKIPS;
+        Cuts memory cuts = Cuts(new uint256[](room), new uint256[](room), 0, 0);
+        for (uint256 i = 0; i < excluded.length; i++) {
+            uint256 leaf = sortition.leafOf[excluded[i]];
+            if (leaf == 0) continue;
+            (uint256 start, uint256 w) = _leafRange(leaf, atBlock);
+            if (w > 0 && !_isCut(cuts, start)) _cut(cuts, start, w);
+        }
+        uint256 total = sortition.totalAt(atBlock);
+        uint256 got = 0;
+        for (uint256 nonce = 0; got < size; nonce++) {
+            if (total <= cuts.weight || cuts.n == cuts.start.length) revert NotEnoughJudges(got, size);
+            address judge = _drawOne(cuts, uint256(keccak256(abi.encode(seed, nonce))), total, atBlock);
+            // Left the pool or fell below the minimum since: a judge can only take itself out.
+            if (isEligibleJudge(judge)) chosen[got++] = judge;
+        }
+    }
+
+    /// @notice A judge's draw weight at the end of block `atBlock` and the pool's total then.
+    function weightAt(address judge, uint64 atBlock) external view returns (uint256 weight, uint256 total) {
+        uint256 leaf = sortition.leafOf[judge];
+        if (leaf != 0) (, weight) = _leafRange(leaf, atBlock);
+        total = sortition.totalAt(atBlock);
     }
 
     // --------------------------------------------------------- case callbacks
@@ -253,6 +310,7 @@ contract CourtRegistry is ICourtRegistry {
             Judge storage j = judges[rewarded[i]];
             j.stake += each;
             j.rewards += each;
+            _syncWeight(rewarded[i]);
             emit JudgeRewarded(rewarded[i], msg.sender, each);
             emit JudgeRecordChanged(rewarded[i]);
         }
@@ -368,7 +426,51 @@ contract CourtRegistry is ICourtRegistry {
         j.slashed += amount;
         totalJudgeStake -= amount;
         treasury += amount;
+        _syncWeight(judge);
         emit JudgeSlashed(judge, msg.sender, amount);
+    }
+
+    /// @dev A judge's weight in draws: its stake while in the pool at or above the minimum.
+    function _syncWeight(address judge) private {
+        sortition.setWeight(judge, isEligibleJudge(judge) ? judges[judge].stake : 0);
+    }
+
+    function _leafRange(uint256 leaf, uint64 atBlock) private view returns (uint256 start, uint256 weight) {
+        start = sortition.prefixAt(leaf - 1, atBlock);
+        weight = sortition.prefixAt(leaf, atBlock) - start;
+    }
+
+    /// @dev One point on the line less the cuts, mapped back onto the whole line; its judge's
+    /// range is cut so no later point can land on it.
+    function _drawOne(Cuts memory cuts, uint256 rnd, uint256 total, uint64 atBlock) private view returns (address) {
+        uint256 p = rnd % (total - cuts.weight);
+        for (uint256 k = 0; k < cuts.n && p >= cuts.start[k]; k++) {
+            p += cuts.len[k];
+        }
+        (uint256 leaf, uint256 start) = sortition.find(p, atBlock);
+        _cut(cuts, start, sortition.prefixAt(leaf, atBlock) - start);
+        return sortition.ownerOf[leaf];
+    }
+
+    function _isCut(Cuts memory c, uint256 start) private pure returns (bool) {
+        for (uint256 k = 0; k < c.n; k++) {
+            if (c.start[k] == start) return true;
+        }
+        return false;
+    }
+
+    /// @dev Cuts [start, start + len) out of the line, keeping the cuts sorted by start.
+    function _cut(Cuts memory c, uint256 start, uint256 len) private pure {
+        uint256 k = c.n;
+        while (k > 0 && c.start[k - 1] > start) {
+            c.start[k] = c.start[k - 1];
+            c.len[k] = c.len[k - 1];
+            k--;
+        }
+        c.start[k] = start;
+        c.len[k] = len;
+        c.n += 1;
+        c.weight += len;
     }
 
     function _leavePool(address judge) private {

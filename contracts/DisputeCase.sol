@@ -1,18 +1,34 @@
 // SPDX-License-Identifier: MIT
 pragma solidity ^0.8.28;
 
-import {CaseState, Outcome, JudgeResult, CaseTerms, CaseView, CaseSummary, ICourtRegistry, ICaseFactory} from "./ICourt.sol";
+import {
+    CaseState,
+    Outcome,
+    JudgeResult,
+    CaseTerms,
+    CaseView,
+    CaseSummary,
+    VoteView,
+    ICourtRegistry,
+    ICaseFactory,
+    IDrawEntropy
+} from "./ICourt.sol";
 
 /// @title One dispute between a plaintiff and a defendant.
 /// @notice Deployed by the CaseFactory as a minimal clone, so each case has its own address.
 /// Money: the case holds the party stakes and the appeal bond, and pays them out once, when the
 /// case ends (settle, default, dismissal, or the appeal verdict). A payout that a recipient
 /// refuses is kept for it to withdraw, so no recipient can block the case.
+/// Panels: when a case becomes ready for judges it arms a draw (entropy source + the pool as of that
+/// block); anyone may execute it once the entropy exists, and nobody's input changes who is drawn.
+/// Votes: public, or hidden (commit a hash, then reveal it) when the court's terms say so.
+/// Judges of every round are scored once, against the case's final outcome.
 contract DisputeCase {
     uint256 public constant PANEL_SIZE = 3;
     uint256 public constant APPEAL_PANEL_SIZE = 5;
     uint256 public constant MAX_EVIDENCE = 64;
     uint256 public constant MAX_HASH_LENGTH = 128;
+    uint256 public constant MAX_JUSTIFICATION_LENGTH = 512;
 
     error AlreadyInitialized();
     error OnlyFactory();
@@ -41,11 +57,24 @@ contract DisputeCase {
     error NotEnoughJudges(uint256 available, uint256 required);
     error NothingToWithdraw();
     error Reentrancy();
+    error DrawNotReady(uint256 ticket);
+    error VotesAreHidden();
+    error VotesArePublic();
+    error AlreadyCommitted(address judge);
+    error NotCommitted(address caller);
+    error InvalidCommitment();
+    error CommitPhaseClosed(uint64 deadline);
+    error RevealPhaseNotOpen(uint64 commitDeadline);
+    error CommitmentMismatch();
+    error JustificationTooLong(uint256 max);
 
     event Responded(address indexed defendant, uint256 stake);
     event EvidenceSubmitted(address indexed submitter, string evidenceIpfsHash);
     event JudgesAssigned(uint8 round, address[] judges);
     event VoteCast(address indexed judge, bool plaintiffWins, uint8 round);
+    event DrawArmed(uint8 round, uint256 ticket, uint64 poolBlock);
+    event VoteCommitted(address indexed judge, uint8 round);
+    event VoteRevealed(address indexed judge, bool plaintiffWins, uint8 round, string justification);
     event Verdict(Outcome outcome, uint8 round);
     event Appealed(address indexed appellant, uint256 bond);
     event Settled(address indexed winner, uint256 payout, uint256 courtFee, uint256 judgeRewards);
@@ -64,11 +93,14 @@ contract DisputeCase {
     uint8 private constant NO_VOTE = 0;
     uint8 private constant FOR_PLAINTIFF = 1;
     uint8 private constant FOR_DEFENDANT = 2;
+    /// @dev Only in views: committed, not revealed yet.
+    uint8 private constant COMMITTED = 3;
 
     bool private initialized;
     bool private locked;
     address public factory;
     ICourtRegistry public registry;
+    IDrawEntropy public entropy;
     CaseTerms public terms;
 
     CaseState public state;
@@ -93,14 +125,20 @@ contract DisputeCase {
     uint8 private reasonCode;
     /// @dev The round-1 loser, who alone may appeal.
     address private firstRoundLoser;
-    /// @dev Block entropy captured when the case became ready for a draw (respond, appeal). The
-    /// draw depends on it and the keeper's seed only, so a wallet's gas estimate runs the same draw
-    /// as the mined transaction.
-    bytes32 private drawEntropy;
+    /// @dev The armed draw: the entropy source's ticket, and the block whose end state of the
+    /// judge pool the draw reads (so stake changes after it cannot steer the draw).
+    uint256 public drawTicket;
+    uint64 public drawPoolBlock;
+    /// @dev Hidden votes: the current round's phases (deliberationDeadline = revealDeadline).
+    uint64 public commitDeadline;
+    uint64 public revealDeadline;
 
     mapping(uint8 => address[]) private panel;
     mapping(uint8 => mapping(address => uint8)) private votes;
     mapping(uint8 => uint256[2]) private tally;
+    mapping(uint8 => mapping(address => bytes32)) private commitments;
+    mapping(uint8 => uint256) private commitCount;
+    mapping(uint8 => mapping(address => string)) private justifications;
     Evidence[] private evidence;
     mapping(address => uint256) public owed;
 
@@ -124,6 +162,7 @@ contract DisputeCase {
     /// @notice Called once by the factory right after cloning, with the plaintiff's stake.
     function initialize(
         address registry_,
+        address entropy_,
         address plaintiff_,
         address defendant_,
         string calldata claimDescription_,
@@ -134,6 +173,7 @@ contract DisputeCase {
         initialized = true;
         factory = msg.sender;
         registry = ICourtRegistry(registry_);
+        entropy = IDrawEntropy(entropy_);
         terms = terms_;
         plaintiff = plaintiff_;
         defendant = defendant_;
@@ -155,7 +195,7 @@ contract DisputeCase {
         if (block.timestamp > responseDeadline) revert ResponseWindowClosed(responseDeadline);
         if (msg.value < terms.minPartyStake) revert StakeBelowMinimum(terms.minPartyStake, msg.value);
         defendantStake = msg.value;
-        _captureEntropy();
+        _armDraw();
         // Judges must be drawn and must vote within one deliberation period from here.
         deliberationDeadline = uint64(block.timestamp) + terms.deliberationPeriod;
         emit Responded(msg.sender, msg.value);
@@ -202,7 +242,7 @@ contract DisputeCase {
         resolvedAt = 0;
         reasonCode = 0;
         deliberationDeadline = uint64(block.timestamp) + terms.deliberationPeriod;
-        _captureEntropy();
+        _armDraw();
         emit Appealed(msg.sender, msg.value);
         _moveTo(CaseState.Appealed);
     }
@@ -246,47 +286,80 @@ contract DisputeCase {
         _seat(judges);
     }
 
-    /// @notice Draws a panel at random from the eligible judges: never a party, never twice,
-    /// never a judge of the first round on appeal.
-    /// @dev The seed is mixed with the entropy captured when the case became ready for a draw; see
-    /// the README on what a keeper can and cannot influence.
-    function drawJudges(uint256 seed) external {
+    /// @notice Executes the armed draw: judges drawn with a chance proportional to stake from the
+    /// pool as it was when the draw was armed, never a party, never twice, never a judge of the
+    /// first round on appeal. Nothing the caller sends changes the panel. If the entropy expired
+    /// (a block hash is readable for 256 blocks), the draw is armed afresh instead.
+    function drawJudges() external {
         if (msg.sender != factory) revert OnlyFactory();
         _requireAwaitingPanel();
-        uint256 size = _panelSize();
-        address[] memory pool = registry.eligibleJudges();
-        address[] memory chosen = new address[](size);
-        uint256 got = 0;
-        uint256 remaining = pool.length;
-        uint256 rnd = uint256(keccak256(abi.encode(drawEntropy, seed)));
-        while (got < size && remaining > 0) {
-            uint256 idx = rnd % remaining;
-            rnd = uint256(keccak256(abi.encode(rnd)));
-            address candidate = pool[idx];
-            pool[idx] = pool[remaining - 1];
-            remaining--;
-            if (candidate == plaintiff || candidate == defendant) continue;
-            if (round == 2 && _servedInRound(1, candidate)) continue;
-            chosen[got++] = candidate;
+        (bytes32 value, IDrawEntropy.Status status) = entropy.entropyOf(drawTicket);
+        if (status == IDrawEntropy.Status.Pending) revert DrawNotReady(drawTicket);
+        if (status == IDrawEntropy.Status.Expired) {
+            _armDraw();
+            ICaseFactory(factory).onCaseChanged(state, state);
+            return;
         }
-        if (got < size) revert NotEnoughJudges(got, size);
-        _seat(chosen);
+        address[] storage first = panel[1];
+        uint256 nFirst = round == 2 ? first.length : 0;
+        address[] memory excluded = new address[](2 + nFirst);
+        excluded[0] = plaintiff;
+        excluded[1] = defendant;
+        for (uint256 i = 0; i < nFirst; i++) {
+            excluded[2 + i] = first[i];
+        }
+        bytes32 seed = keccak256(abi.encode(value, address(this), round));
+        _seat(registry.drawPanel(seed, drawPoolBlock, _panelSize(), excluded));
     }
 
-    /// @notice An assigned judge votes once; a majority of the panel decides.
+    /// @notice An assigned judge votes once; a majority of the panel decides. Public votes only.
     function vote(bool plaintiffWins) external nonReentrant inState(CaseState.Deliberating) {
+        if (terms.hiddenVotes) revert VotesAreHidden();
         if (!_servedInRound(round, msg.sender)) revert NotAssignedJudge(msg.sender);
         if (votes[round][msg.sender] != NO_VOTE) revert AlreadyVoted(msg.sender);
         if (block.timestamp > deliberationDeadline) revert DeliberationClosed(deliberationDeadline);
-        votes[round][msg.sender] = plaintiffWins ? FOR_PLAINTIFF : FOR_DEFENDANT;
-        uint256 count = ++tally[round][plaintiffWins ? 0 : 1];
-        registry.judgeVoted(msg.sender);
         emit VoteCast(msg.sender, plaintiffWins, round);
-        if (count * 2 > _panelSize()) {
-            _verdict(plaintiffWins);
-        } else {
-            ICaseFactory(factory).onCaseChanged(state, state);
+        _count(plaintiffWins);
+    }
+
+    /// @notice Hidden votes, phase 1: an assigned judge commits
+    /// keccak256(abi.encode(case, judge, round, plaintiffWins, salt)) before the commit deadline.
+    function commitVote(bytes32 commitment) external inState(CaseState.Deliberating) {
+        if (!terms.hiddenVotes) revert VotesArePublic();
+        if (!_servedInRound(round, msg.sender)) revert NotAssignedJudge(msg.sender);
+        if (commitments[round][msg.sender] != bytes32(0)) revert AlreadyCommitted(msg.sender);
+        if (commitment == bytes32(0)) revert InvalidCommitment();
+        if (block.timestamp > commitDeadline) revert CommitPhaseClosed(commitDeadline);
+        commitments[round][msg.sender] = commitment;
+        commitCount[round] += 1;
+        emit VoteCommitted(msg.sender, round);
+        ICaseFactory(factory).onCaseChanged(state, state);
+    }
+
+    /// @notice Hidden votes, phase 2: once every judge committed or the commit deadline passed, and
+    /// before the reveal deadline, a judge reveals its vote and salt, with optional reasons.
+    function revealVote(bool plaintiffWins, bytes32 salt, string calldata justification)
+        external
+        nonReentrant
+        inState(CaseState.Deliberating)
+    {
+        if (!terms.hiddenVotes) revert VotesArePublic();
+        bytes32 c = commitments[round][msg.sender];
+        if (c == bytes32(0)) revert NotCommitted(msg.sender);
+        if (votes[round][msg.sender] != NO_VOTE) revert AlreadyVoted(msg.sender);
+        if (block.timestamp <= commitDeadline && commitCount[round] < _panelSize()) {
+            revert RevealPhaseNotOpen(commitDeadline);
         }
+        if (block.timestamp > revealDeadline) revert DeliberationClosed(revealDeadline);
+        if (bytes(justification).length > MAX_JUSTIFICATION_LENGTH) {
+            revert JustificationTooLong(MAX_JUSTIFICATION_LENGTH);
+        }
+        if (keccak256(abi.encode(address(this), msg.sender, round, plaintiffWins, salt)) != c) {
+            revert CommitmentMismatch();
+        }
+        if (bytes(justification).length > 0) justifications[round][msg.sender] = justification;
+        emit VoteRevealed(msg.sender, plaintiffWins, round, justification);
+        _count(plaintiffWins);
     }
 
     /// @notice When no verdict came by the deliberation deadline, anyone may dismiss the case:
@@ -296,15 +369,9 @@ contract DisputeCase {
             revert WrongState(state);
         }
         if (block.timestamp <= deliberationDeadline) revert DeadlineNotReached(deliberationDeadline);
-        if (state == CaseState.Deliberating) {
-            address[] storage seated = panel[round];
-            for (uint256 i = 0; i < seated.length; i++) {
-                address j = seated[i];
-                // A judge who voted is released without a score: there was no majority to agree with.
-                if (votes[round][j] == NO_VOTE) registry.judgeReleased(j, JudgeResult.NoShow);
-                else registry.judgeReleased(j, JudgeResult.Unscored);
-            }
-        }
+        // No final outcome to agree with: voters are released unscored, the current panel's
+        // judges who never (revealed a) vote are no-shows.
+        _releaseJudges(NO_VOTE);
         outcome = Outcome.Dismissed;
         resolvedAt = uint64(block.timestamp);
         reasonCode = 4;
@@ -345,6 +412,18 @@ contract DisputeCase {
         v.appealBond = terms.appealBond;
         v.evidenceCount = evidence.length;
         v.chainTime = uint64(block.timestamp);
+        v.hiddenVotes = terms.hiddenVotes;
+        v.votesCommitted = commitCount[round];
+        v.commitDeadline = commitDeadline;
+        v.revealDeadline = revealDeadline;
+        v.drawTicket = drawTicket;
+        v.drawPoolBlock = drawPoolBlock;
+        address[] storage seated = panel[round];
+        v.votes = new VoteView[](seated.length);
+        for (uint256 i = 0; i < seated.length; i++) {
+            address j = seated[i];
+            v.votes[i] = VoteView(j, _voteCode(round, j), justifications[round][j]);
+        }
     }
 
     /// @notice The case without its free text, for lists.
@@ -370,7 +449,7 @@ contract DisputeCase {
         judges = panel[r];
         cast = new uint8[](judges.length);
         for (uint256 i = 0; i < judges.length; i++) {
-            cast[i] = votes[r][judges[i]];
+            cast[i] = _voteCode(r, judges[i]);
         }
     }
 
@@ -396,8 +475,49 @@ contract DisputeCase {
 
     // ---------------------------------------------------------------- internal
 
-    function _captureEntropy() private {
-        drawEntropy = keccak256(abi.encode(block.prevrandao, blockhash(block.number - 1), address(this), round));
+    function _armDraw() private {
+        drawTicket = entropy.arm();
+        drawPoolBlock = uint64(block.number);
+        emit DrawArmed(round, drawTicket, drawPoolBlock);
+    }
+
+    function _voteCode(uint8 r, address j) private view returns (uint8) {
+        uint8 cast = votes[r][j];
+        return cast == NO_VOTE && commitments[r][j] != bytes32(0) ? COMMITTED : cast;
+    }
+
+    /// @dev Counts the sender's vote for the current round; a majority decides the round.
+    function _count(bool plaintiffWins) private {
+        votes[round][msg.sender] = plaintiffWins ? FOR_PLAINTIFF : FOR_DEFENDANT;
+        uint256 count = ++tally[round][plaintiffWins ? 0 : 1];
+        registry.judgeVoted(msg.sender);
+        if (count * 2 > _panelSize()) {
+            _verdict(plaintiffWins);
+        } else {
+            ICaseFactory(factory).onCaseChanged(state, state);
+        }
+    }
+
+    /// @dev Ends every judge's service on the case, scored against the final outcome (`winning`, a
+    /// vote code; NO_VOTE when the case was dismissed). A voter agreeing with it is in the majority,
+    /// one disagreeing in the minority, whatever the round. With hidden votes a judge who never
+    /// committed is a no-show; on dismissal every current judge without a counted vote is one.
+    /// Anyone else who did not vote (the verdict came first) is released unscored.
+    function _releaseJudges(uint8 winning) private {
+        for (uint8 r = 1; r <= round; r++) {
+            address[] storage seated = panel[r];
+            for (uint256 i = 0; i < seated.length; i++) {
+                address j = seated[i];
+                uint8 cast = votes[r][j];
+                JudgeResult result = JudgeResult.Unscored;
+                if (cast != NO_VOTE) {
+                    if (winning != NO_VOTE) result = cast == winning ? JudgeResult.Majority : JudgeResult.Minority;
+                } else if (winning == NO_VOTE ? r == round : terms.hiddenVotes && commitments[r][j] == bytes32(0)) {
+                    result = JudgeResult.NoShow;
+                }
+                registry.judgeReleased(j, result);
+            }
+        }
     }
 
     function _panelSize() private view returns (uint256) {
@@ -416,7 +536,13 @@ contract DisputeCase {
             seated.push(judges[i]);
             registry.judgeAssigned(judges[i]);
         }
-        deliberationDeadline = uint64(block.timestamp) + terms.deliberationPeriod;
+        if (terms.hiddenVotes) {
+            commitDeadline = uint64(block.timestamp) + terms.commitPeriod;
+            revealDeadline = commitDeadline + terms.revealPeriod;
+            deliberationDeadline = revealDeadline;
+        } else {
+            deliberationDeadline = uint64(block.timestamp) + terms.deliberationPeriod;
+        }
         emit JudgesAssigned(round, judges);
         _moveTo(CaseState.Deliberating);
     }
@@ -442,15 +568,8 @@ contract DisputeCase {
         outcome = plaintiffWins ? Outcome.PlaintiffWon : Outcome.DefendantWon;
         resolvedAt = uint64(block.timestamp);
         reasonCode = round == 1 ? 1 : 2;
-        uint8 winning = plaintiffWins ? FOR_PLAINTIFF : FOR_DEFENDANT;
-        address[] storage seated = panel[round];
-        for (uint256 i = 0; i < seated.length; i++) {
-            address j = seated[i];
-            uint8 cast = votes[round][j];
-            // A judge who had not voted when the majority formed is released unscored.
-            if (cast == NO_VOTE) registry.judgeReleased(j, JudgeResult.Unscored);
-            else registry.judgeReleased(j, cast == winning ? JudgeResult.Majority : JudgeResult.Minority);
-        }
+        // Judges stay bound to the case (and unscored) until the outcome is final: an appeal may
+        // reverse it, and a judge proven right on appeal must not have been slashed for round 1.
         emit Verdict(outcome, round);
         if (round == 1) {
             firstRoundLoser = plaintiffWins ? defendant : plaintiff;
@@ -489,6 +608,7 @@ contract DisputeCase {
             mstore(rewarded, n)
         }
         uint256 each = n == 0 ? 0 : rewardPool / n;
+        _releaseJudges(winning);
         registry.recordParties(winner, loser, false);
         // The whole fee goes to the registry: `each` to every rewarded judge, the rest to the treasury.
         registry.creditRewards{value: fee}(rewarded, each);

@@ -37,6 +37,18 @@ struct CaseTerms {
     uint16 judgeRewardBps;
     uint256 minPartyStake;
     uint256 appealBond;
+    /// @dev Hidden votes: judges commit a hash first and reveal it after the commit phase.
+    bool hiddenVotes;
+    uint64 commitPeriod;
+    uint64 revealPeriod;
+}
+
+/// @dev One revealed (or, with public votes, cast) vote and the judge's reasons.
+struct VoteView {
+    address judge;
+    /// @dev 0 none, 1 for the plaintiff, 2 for the defendant, 3 committed and not revealed yet.
+    uint8 vote;
+    string justification;
 }
 
 /// @dev Everything a gateway needs about one case, read in one call.
@@ -67,6 +79,14 @@ struct CaseView {
     uint256 appealBond;
     uint256 evidenceCount;
     uint64 chainTime;
+    bool hiddenVotes;
+    uint256 votesCommitted;
+    uint64 commitDeadline;
+    uint64 revealDeadline;
+    /// @dev Where the pending draw stands: the entropy ticket and the block the pool is read at.
+    uint256 drawTicket;
+    uint64 drawPoolBlock;
+    VoteView[] votes;
 }
 
 /// @dev A lighter view for lists of open cases: no free text.
@@ -86,7 +106,10 @@ struct CaseSummary {
 
 interface ICourtRegistry {
     function isEligibleJudge(address judge) external view returns (bool);
-    function eligibleJudges() external view returns (address[] memory);
+    function drawPanel(bytes32 seed, uint64 atBlock, uint256 size, address[] calldata excluded)
+        external
+        view
+        returns (address[] memory);
     function judgeAssigned(address judge) external;
     function judgeVoted(address judge) external;
     function judgeReleased(address judge, JudgeResult result) external;
@@ -97,4 +120,22 @@ interface ICourtRegistry {
 
 interface ICaseFactory {
     function onCaseChanged(CaseState from, CaseState to) external;
+}
+
+/// @notice Where a draw's randomness comes from. `arm` is called when a case becomes ready for a
+/// draw; the value must not be knowable by anyone (callers, parties, judges) at that moment.
+/// BlockhashEntropy (the default) uses the hash of the arming block; a VRF adapter requests a
+/// random word in `arm` and reports it `Ready` once the coordinator has fulfilled the request.
+interface IDrawEntropy {
+    enum Status {
+        Pending,
+        Ready,
+        Expired
+    }
+
+    /// @return ticket What identifies this request to `entropyOf`.
+    function arm() external returns (uint256 ticket);
+
+    /// @return value The random value once `Ready`; zero otherwise.
+    function entropyOf(uint256 ticket) external view returns (bytes32 value, Status status);
 }

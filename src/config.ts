@@ -34,6 +34,8 @@ export const configSchema = z.object({
   EVENT_POLL_MS: int(0, 3_600_000).default(2_000),
   CACHE_HOLD_SECONDS: int(0, 3_600).default(120),
   DEPLOYMENTS_DIR: z.string().default("deployments"),
+  /** The embedded dev chain's court: hidden votes (commit-reveal, the default) or public votes. */
+  DEV_VOTES: z.enum(["hidden", "public"]).default("hidden"),
 });
 
 export type Config = z.infer<typeof configSchema>;

@@ -4,6 +4,7 @@ import { ConfigError } from "../config.js";
 import { MULTICALL3_ADDRESS, makeChain, makePublicClient } from "./client.js";
 import { readDeployment } from "./deployments.js";
 import { type Devnet, startDevnet } from "./devnet.js";
+import { devParams, devPublicParams } from "./terms.js";
 
 /** Everything docket needs to reach the court contracts on one chain. */
 export interface Court {
@@ -26,7 +27,8 @@ export interface Court {
  */
 export async function connectCourt(config: Config, opts: { seed?: boolean } = {}): Promise<Court> {
   if (!config.RPC_URL) {
-    const devnet = await startDevnet({ seed: opts.seed ?? true });
+    const params = config.DEV_VOTES === "public" ? devPublicParams : devParams;
+    const devnet = await startDevnet({ seed: opts.seed ?? true, params });
     const reader = makePublicClient(devnet.chain, { timeoutMs: config.RPC_TIMEOUT_MS });
     return {
       chain: devnet.chain,

@@ -7,19 +7,29 @@ import {
   type PublicClient,
   type WalletClient,
 } from "viem";
-import { caseFactoryAbi, caseFactoryBytecode, courtRegistryAbi, courtRegistryBytecode } from "./abi/generated.js";
+import {
+  blockhashEntropyAbi,
+  blockhashEntropyBytecode,
+  caseFactoryAbi,
+  caseFactoryBytecode,
+  courtRegistryAbi,
+  courtRegistryBytecode,
+} from "./abi/generated.js";
 import { type CourtParams, caseTerms } from "./terms.js";
 
 export interface Deployment {
   chainId: number;
   registry: Address;
   factory: Address;
+  /** The draw entropy source the factory was deployed with. */
+  entropy: Address;
   deployer: Address;
   deployedAtBlock: string;
 }
 
 /**
- * Deploys CourtRegistry and CaseFactory and links them. Used by the dev chain and by
+ * Deploys CourtRegistry, the draw entropy source (BlockhashEntropy unless `entropy` names another,
+ * e.g. a VRF adapter) and CaseFactory, and links them. Used by the dev chain and by
  * `npm run deploy` alike, so a real chain gets exactly what the tests exercise.
  */
 export async function deployCourt(
@@ -27,6 +37,7 @@ export async function deployCourt(
   reader: PublicClient,
   params: CourtParams,
   feeRecipient?: Address,
+  entropy?: Address,
 ): Promise<Deployment> {
   const account = wallet.account as Account;
   const chain = wallet.chain as Chain;
@@ -46,11 +57,20 @@ export async function deployCourt(
     }),
   );
   const registry = getAddress(registryReceipt.contractAddress as Address);
+  const entropyAddress =
+    entropy ??
+    getAddress(
+      (
+        await mined(
+          await wallet.deployContract({ abi: blockhashEntropyAbi, bytecode: blockhashEntropyBytecode, account, chain }),
+        )
+      ).contractAddress as Address,
+    );
   const factoryReceipt = await mined(
     await wallet.deployContract({
       abi: caseFactoryAbi,
       bytecode: caseFactoryBytecode,
-      args: [registry, feeRecipient ?? account.address, params.filingFee, caseTerms(params)],
+      args: [registry, entropyAddress, feeRecipient ?? account.address, params.filingFee, caseTerms(params)],
       account,
       chain,
     }),
@@ -70,6 +90,7 @@ export async function deployCourt(
     chainId: chain.id,
     registry,
     factory,
+    entropy: entropyAddress,
     deployer: account.address,
     deployedAtBlock: registryReceipt.blockNumber.toString(),
   };

@@ -1,8 +1,18 @@
-import { type Address, type Chain, keccak256, type PublicClient, parseEther, parseEventLogs, toHex } from "viem";
+import {
+  type Address,
+  type Chain,
+  type Hex,
+  keccak256,
+  type PublicClient,
+  parseEther,
+  parseEventLogs,
+  toHex,
+} from "viem";
 import { caseFactoryAbi, courtRegistryAbi, disputeCaseAbi } from "./abi/generated.js";
 import { Actor } from "./actor.js";
 import type { Deployment } from "./deploy.js";
 import { type DevAccount, devAccounts } from "./devAccounts.js";
+import { voteCommitment } from "./votes.js";
 
 export interface SeededCase {
   label: string;
@@ -77,7 +87,7 @@ export async function seedDemo(reader: PublicClient, chain: Chain, d: Deployment
     await draw(ctx, c);
   }
   await votes(ctx, dismissed, [true]);
-  await votes(ctx, settled, [true, true]);
+  await votes(ctx, settled, [true, true, false]);
   const params = await reader.readContract({ address: d.factory, abi: caseFactoryAbi, functionName: "getParams" });
   const t = params.terms;
   let longest = t.responseWindow;
@@ -91,18 +101,30 @@ export async function seedDemo(reader: PublicClient, chain: Chain, d: Deployment
   const appealed = await fileCase(ctx, 2, 3, "Data feed delivered with a 6-hour lag against a 5-minute SLA.");
   await respond(ctx, appealed, 3);
   await draw(ctx, appealed);
-  await votes(ctx, appealed, [false, false]);
+  await votes(ctx, appealed, [false, false, true]);
   await at(2).write({ address: appealed, abi: disputeCaseAbi, functionName: "appeal", value: t.appealBond });
 
   const resolved = await fileCase(ctx, 1, 3, "Invoice for 12 GPU-hours disputed as double-billed.");
   await respond(ctx, resolved, 3);
   await draw(ctx, resolved);
-  await votes(ctx, resolved, [false, false]);
+  await votes(ctx, resolved, [false, false, true]);
 
   const deliberating = await fileCase(ctx, 2, 5, "Model fine-tune delivered without the agreed evaluation report.");
   await respond(ctx, deliberating, 5);
   await draw(ctx, deliberating);
+  // Hidden votes: one judge has committed, the commit phase is open. Public: one vote cast.
   await votes(ctx, deliberating, [true]);
+
+  const hidden = (await reader.readContract({ address: deliberating, abi: disputeCaseAbi, functionName: "getCase" }))
+    .hiddenVotes;
+  let revealing: Address | undefined;
+  if (hidden) {
+    // Every judge has committed, so the reveal phase is open; one has revealed.
+    revealing = await fileCase(ctx, 5, 1, "Translation memory delivered with 30% machine output, against the terms.");
+    await respond(ctx, revealing, 1);
+    await draw(ctx, revealing);
+    await votes(ctx, revealing, [true, false, true], 1);
+  }
 
   const active = await fileCase(ctx, 4, 6, "Freight insurance claim refused on a technicality.");
   await respond(ctx, active, 6);
@@ -121,19 +143,33 @@ export async function seedDemo(reader: PublicClient, chain: Chain, d: Deployment
     { label: "resolved, settled", address: settled, state: "Resolved" },
     { label: "appealed", address: appealed, state: "Appealed" },
     { label: "resolved, appeal window open", address: resolved, state: "Resolved" },
-    { label: "deliberating, one vote cast", address: deliberating, state: "Deliberating" },
+    {
+      label: hidden ? "deliberating, commit phase, one vote committed" : "deliberating, one vote cast",
+      address: deliberating,
+      state: "Deliberating",
+    },
+    ...(revealing
+      ? [{ label: "deliberating, reveal phase, one vote revealed", address: revealing, state: "Deliberating" }]
+      : []),
     { label: "active", address: active, state: "Active" },
     { label: "summoned", address: summoned, state: "Summoned" },
   ];
   return { agents: registered.length, judges: judges.length, cases };
 }
 
-/** Pays the filing fee, then files with that payment's hash as the single-use reference. */
+/** Pays the filing fee into the factory under a fresh reference, then files with that reference. */
 async function fileCase(ctx: Ctx, plaintiff: number, defendant: number, claim: string): Promise<Address> {
   const { reader, d } = ctx;
   const p = ctx.actors[plaintiff] as Actor;
   const params = await reader.readContract({ address: d.factory, abi: caseFactoryAbi, functionName: "getParams" });
-  const payment = await p.send({ to: params.feeRecipient, value: params.filingFee });
+  const ref = keccak256(toHex(`seed:${claim}`));
+  await p.write({
+    address: d.factory,
+    abi: caseFactoryAbi,
+    functionName: "payFilingFee",
+    args: [ref],
+    value: params.filingFee,
+  });
   const receipt = await p.write({
     address: d.factory,
     abi: caseFactoryAbi,
@@ -142,7 +178,7 @@ async function fileCase(ctx: Ctx, plaintiff: number, defendant: number, claim: s
       (ctx.accounts[defendant] as DevAccount).address,
       claim,
       `bafkrei${keccak256(toHex(claim)).slice(2, 54)}`,
-      payment.transactionHash,
+      ref,
     ],
     value: params.terms.minPartyStake * 2n,
   });
@@ -166,17 +202,55 @@ async function draw(ctx: Ctx, c: Address): Promise<void> {
     address: ctx.d.factory,
     abi: caseFactoryAbi,
     functionName: "assignJudgesRandom",
-    args: [c, BigInt(keccak256(c))],
+    args: [c],
   });
 }
 
-/** The first judges of the current panel vote in order. */
-async function votes(ctx: Ctx, c: Address, plaintiffWins: boolean[]): Promise<void> {
+/**
+ * The first judges of the current panel vote in order. With hidden votes each of them commits, and
+ * the first `reveal` of them (all, unless the list is shorter than the panel) then reveal. Seeded
+ * salts are derived from the case and judge: fine for a demo, guessable on a real court.
+ */
+async function votes(ctx: Ctx, c: Address, plaintiffWins: boolean[], reveal?: number): Promise<void> {
   const view = await ctx.reader.readContract({ address: c, abi: disputeCaseAbi, functionName: "getCase" });
-  for (const [i, v] of plaintiffWins.entries()) {
+  const judgeOf = (i: number) => {
     const judge = view.judges[i] as Address;
     const acct = ctx.accounts.find((a) => a.address === judge);
     if (!acct) throw new Error(`judge ${judge} is not a dev account`);
-    await (ctx.actors[acct.index] as Actor).write({ address: c, abi: disputeCaseAbi, functionName: "vote", args: [v] });
+    return { judge, actor: ctx.actors[acct.index] as Actor };
+  };
+  if (!view.hiddenVotes) {
+    for (const [i, v] of plaintiffWins.entries()) {
+      await judgeOf(i).actor.write({ address: c, abi: disputeCaseAbi, functionName: "vote", args: [v] });
+    }
+    return;
+  }
+  const salts = plaintiffWins.map((_, i) => keccak256(toHex(`seed-salt:${c}:${judgeOf(i).judge}`)));
+  for (const [i, v] of plaintiffWins.entries()) {
+    const { judge, actor } = judgeOf(i);
+    const commitment = voteCommitment({
+      caseAddress: c,
+      judge,
+      round: view.round,
+      plaintiffWins: v,
+      salt: salts[i] as Hex,
+    });
+    await actor.write({ address: c, abi: disputeCaseAbi, functionName: "commitVote", args: [commitment] });
+  }
+  if (plaintiffWins.length < view.judges.length) return;
+  for (const [i, v] of plaintiffWins.slice(0, reveal ?? plaintiffWins.length).entries()) {
+    const { actor } = judgeOf(i);
+    const after = await ctx.reader.readContract({ address: c, abi: disputeCaseAbi, functionName: "state" });
+    if (after !== 3) break; // a majority already decided it
+    await actor.write({
+      address: c,
+      abi: disputeCaseAbi,
+      functionName: "revealVote",
+      args: [
+        v,
+        salts[i] as Hex,
+        `Seeded reasons of judge ${i + 1}: the evidence ${v ? "supports" : "does not support"} the claim.`,
+      ],
+    });
   }
 }

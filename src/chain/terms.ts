@@ -12,6 +12,11 @@ export interface CourtParams {
   filingFee: bigint;
   minJudgeStake: bigint;
   slashBps: number;
+  /** Hidden votes: judges commit a hash, then reveal it (commit-reveal); false = public votes. */
+  hiddenVotes: boolean;
+  /** With hidden votes: seconds to commit after the panel is seated, then seconds to reveal. */
+  commitPeriod: bigint;
+  revealPeriod: bigint;
 }
 
 /** Short windows so a whole case runs in minutes on the dev chain. */
@@ -26,7 +31,13 @@ export const devParams: CourtParams = {
   filingFee: parseEther("0.001"),
   minJudgeStake: parseEther("0.1"),
   slashBps: 1000,
+  hiddenVotes: true,
+  commitPeriod: 300n,
+  revealPeriod: 300n,
 };
+
+/** The dev chain's terms with public votes (`DEV_VOTES=public`): one transaction per vote. */
+export const devPublicParams: CourtParams = { ...devParams, hiddenVotes: false };
 
 /** Defaults for a real chain: days, not minutes. */
 export const productionParams: CourtParams = {
@@ -40,6 +51,9 @@ export const productionParams: CourtParams = {
   filingFee: parseEther("0.001"),
   minJudgeStake: parseEther("0.5"),
   slashBps: 1000,
+  hiddenVotes: true,
+  commitPeriod: 7n * 86_400n,
+  revealPeriod: 7n * 86_400n,
 };
 
 /** The per-case terms the factory copies into each case (its `CaseTerms` struct). */
@@ -52,5 +66,8 @@ export function caseTerms(p: CourtParams) {
     judgeRewardBps: p.judgeRewardBps,
     minPartyStake: p.minPartyStake,
     appealBond: p.appealBond,
+    hiddenVotes: p.hiddenVotes,
+    commitPeriod: p.commitPeriod,
+    revealPeriod: p.revealPeriod,
   };
 }

@@ -1,4 +1,4 @@
-import { createWalletClient, http, isHex } from "viem";
+import { type Address, createWalletClient, http, isAddress, isHex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { makeChain, makePublicClient } from "../chain/client.js";
 import { deployCourt } from "../chain/deploy.js";
@@ -26,7 +26,10 @@ export async function runDeploy(env: NodeJS.ProcessEnv = process.env): Promise<v
   const account = privateKeyToAccount(key);
   const wallet = createWalletClient({ account, chain, transport: http(rpcUrl, { retryCount: 0 }) });
   const feeRecipient = env.FEE_RECIPIENT as `0x${string}` | undefined;
-  const d = await deployCourt(wallet, reader, params, feeRecipient);
+  // A VRF adapter (or any IDrawEntropy) deployed beforehand; unset deploys BlockhashEntropy.
+  const entropy = env.ENTROPY_ADDRESS;
+  if (entropy !== undefined && !isAddress(entropy)) throw new Error("ENTROPY_ADDRESS must be an address");
+  const d = await deployCourt(wallet, reader, params, feeRecipient, entropy as Address | undefined);
   const file = writeDeployment(d, env.DEPLOYMENTS_DIR);
   process.stderr.write(`deployed ${preset} court to chain ${d.chainId}; addresses written to ${file}\n`);
   process.stdout.write(

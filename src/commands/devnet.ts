@@ -1,4 +1,5 @@
 import { startDevnet } from "../chain/devnet.js";
+import { devParams, devPublicParams } from "../chain/terms.js";
 
 /**
  * `npm run devnet`: the dev chain alone, deployed and seeded, until stopped. Prints the KEY=value
@@ -6,7 +7,8 @@ import { startDevnet } from "../chain/devnet.js";
  */
 export async function runDevnet(): Promise<void> {
   const port = process.env.DEVNET_PORT ? Number(process.env.DEVNET_PORT) : undefined;
-  const devnet = await startDevnet({ port });
+  const params = process.env.DEV_VOTES === "public" ? devPublicParams : devParams;
+  const devnet = await startDevnet({ port, params });
   const lines = [
     `RPC_URL=${devnet.rpcUrl}`,
     `CHAIN_ID=${devnet.chainId}`,
