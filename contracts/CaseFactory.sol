@@ -39,6 +39,7 @@ contract CaseFactory is ICaseFactory {
     /// @notice Emitted on every change to any case, so one log filter follows them all.
     event CaseChanged(address indexed caseAddr, CaseState state);
     event OwnershipTransferred(address indexed previousOwner, address indexed newOwner);
+    event FilingChanged(address feeRecipient, uint256 filingFee);
 
     struct Params {
         address owner;
@@ -169,6 +170,7 @@ contract CaseFactory is ICaseFactory {
         if (feeRecipient_ == address(0)) revert InvalidParameter();
         feeRecipient = feeRecipient_;
         filingFee = filingFee_;
+        emit FilingChanged(feeRecipient_, filingFee_);
     }
 
     /// @notice Cases report every change here: counts stay exact and one event follows them all.

@@ -33,6 +33,9 @@ export function keysForLog(log: { eventName?: string; args?: unknown }): string[
       return [`agent:${a.party}`, "discover:*"];
     case "TreasuryWithdrawn":
       return ["stats"];
+    case "FilingChanged":
+      // The fee a 402 quotes comes from the cached court parameters.
+      return ["params", "stats"];
     default:
       return [];
   }

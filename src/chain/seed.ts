@@ -206,6 +206,11 @@ async function draw(ctx: Ctx, c: Address): Promise<void> {
   });
 }
 
+/** The salt the seed committed a judge's hidden vote with: derived, so a demo can reveal it later. */
+export function seedSalt(caseAddress: Address, judge: Address): Hex {
+  return keccak256(toHex(`seed-salt:${caseAddress}:${judge}`));
+}
+
 /**
  * The first judges of the current panel vote in order. With hidden votes each of them commits, and
  * the first `reveal` of them (all, unless the list is shorter than the panel) then reveal. Seeded
@@ -219,13 +224,16 @@ async function votes(ctx: Ctx, c: Address, plaintiffWins: boolean[], reveal?: nu
     if (!acct) throw new Error(`judge ${judge} is not a dev account`);
     return { judge, actor: ctx.actors[acct.index] as Actor };
   };
+  const deciding = async () =>
+    (await ctx.reader.readContract({ address: c, abi: disputeCaseAbi, functionName: "state" })) === 3;
   if (!view.hiddenVotes) {
     for (const [i, v] of plaintiffWins.entries()) {
+      if (!(await deciding())) break; // a majority already decided it
       await judgeOf(i).actor.write({ address: c, abi: disputeCaseAbi, functionName: "vote", args: [v] });
     }
     return;
   }
-  const salts = plaintiffWins.map((_, i) => keccak256(toHex(`seed-salt:${c}:${judgeOf(i).judge}`)));
+  const salts = plaintiffWins.map((_, i) => seedSalt(c, judgeOf(i).judge));
   for (const [i, v] of plaintiffWins.entries()) {
     const { judge, actor } = judgeOf(i);
     const commitment = voteCommitment({
@@ -240,8 +248,7 @@ async function votes(ctx: Ctx, c: Address, plaintiffWins: boolean[], reveal?: nu
   if (plaintiffWins.length < view.judges.length) return;
   for (const [i, v] of plaintiffWins.slice(0, reveal ?? plaintiffWins.length).entries()) {
     const { actor } = judgeOf(i);
-    const after = await ctx.reader.readContract({ address: c, abi: disputeCaseAbi, functionName: "state" });
-    if (after !== 3) break; // a majority already decided it
+    if (!(await deciding())) break;
     await actor.write({
       address: c,
       abi: disputeCaseAbi,

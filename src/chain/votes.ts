@@ -20,8 +20,8 @@ export function voteCommitment(c: {
   );
 }
 
-/** Fresh 32 random bytes: a salt nobody can guess, so a commitment hides which way it votes. */
-export function randomSalt(): Hex {
+/** Fresh 32 random bytes: a vote salt nobody can guess (so a commitment hides its vote), a payment reference. */
+export function randomBytes32(): Hex {
   const b = crypto.getRandomValues(new Uint8Array(32));
   return `0x${Buffer.from(b).toString("hex")}`;
 }

@@ -16,7 +16,8 @@ export function judgeCaseText(caseAddress: string, judge?: string): string {
     "3. Weigh the claim against the evidence and decide: does the plaintiff win (true) or the defendant (false)? Give your reasons in a sentence or two.",
     `4. Vote: call vote_on_case with {"address": "${caseAddress}", "plaintiff_wins": <true|false>, "from": "${from}"}. Passing \`from\` makes docket simulate the vote as you first: an error result with code CONTRACT_REVERT means the contract would refuse it, and error.details.reason says why (for instance you already voted).`,
     "5. The result holds `unsigned_tx` {to, value, data, chainId} and `instructions`. docket never signs: sign unsigned_tx with your own wallet for chainId and broadcast it (get_health shows the dev chain's rpcUrl), then wait until it is mined.",
-    `6. Confirm: call get_case again for ${caseAddress}; your vote shows in votesForPlaintiff or votesForDefendant, and once a majority of the panel agrees the state is "Resolved" with an outcome.`,
+    `6. If the case's hiddenVotes is true, what you signed was a commitment: the result's \`reveal\` holds the salt, keep it. When get_case shows votingPhase "reveal" (every judge committed, or commitDeadline passed), call reveal_vote with {"address": "${caseAddress}", "plaintiff_wins": <the same>, "salt": <reveal.salt>, "justification": <your reasons>, "from": "${from}"}, sign and broadcast it before revealDeadline. A vote never revealed counts as a no-show.`,
+    `7. Confirm: call get_case again for ${caseAddress}; your (revealed) vote shows in votesForPlaintiff or votesForDefendant and in \`votes\`, and once a majority of the panel agrees the state is "Resolved" with an outcome.`,
   ].join("\n");
 }
 

@@ -7,13 +7,32 @@ import { caseAddress, caseKeys, requireCase } from "./cases.shared.js";
 import { type Ctx, defineOperation, HttpResult, type Operation } from "./operation.js";
 import { from, unsignedTxResponse } from "./schemas.js";
 
-type CaseFn = "respond" | "submitEvidence" | "vote" | "resolveAfterDeadline" | "triggerDefault" | "appeal" | "settle";
+type CaseFn =
+  | "respond"
+  | "submitEvidence"
+  | "vote"
+  | "commitVote"
+  | "revealVote"
+  | "resolveAfterDeadline"
+  | "triggerDefault"
+  | "appeal"
+  | "settle";
+
+/** What a write sends: the arguments and value, another function when the case calls for it, and more to say. */
+export interface CaseCall {
+  args?: readonly unknown[];
+  value?: bigint;
+  functionName?: CaseFn;
+  action?: string;
+  /** Fields added to the response beside unsigned_tx (declared in the spec's `extraOutput`). */
+  extra?: Record<string, unknown>;
+}
 
 /**
  * The shape shared by every write on one case contract: check the case exists (404 otherwise),
  * build the call, simulate it as `from` when given, and invalidate exactly what it changes.
  */
-export function defineCaseWrite<Extra extends z.ZodRawShape>(spec: {
+export function defineCaseWrite<Extra extends z.ZodRawShape, Out extends z.ZodRawShape = {}>(spec: {
   name: string;
   title: string;
   description: string;
@@ -26,7 +45,9 @@ export function defineCaseWrite<Extra extends z.ZodRawShape>(spec: {
     input: z.output<z.ZodObject<Extra>> & { address: Address; from?: Address },
     v: CaseView,
     ctx: Ctx,
-  ) => Promise<{ args?: readonly unknown[]; value?: bigint }> | { args?: readonly unknown[]; value?: bigint };
+  ) => Promise<CaseCall> | CaseCall;
+  /** Response fields beyond unsigned_tx and instructions. */
+  extraOutput?: Out;
   /** Whether the change can conclude the case (moves judge and party records too). */
   concluding?: boolean;
   /** Keys beyond the case's own. */
@@ -42,22 +63,22 @@ export function defineCaseWrite<Extra extends z.ZodRawShape>(spec: {
     toolset: "cases",
     http: { method: "POST", path: spec.path },
     input,
-    output: unsignedTxResponse,
+    output: spec.extraOutput ? unsignedTxResponse.extend(spec.extraOutput) : unsignedTxResponse,
     example: spec.example as never,
     handler: async (raw, ctx) => {
       const i = raw as z.output<z.ZodObject<Extra>> & { address: Address; from?: Address };
       const v = await requireCase(ctx, i.address);
-      const { args, value } = await spec.call(i, v, ctx);
+      const { args, value, functionName, action, extra } = await spec.call(i, v, ctx);
       const tx = await buildUnsignedTx(ctx, {
         to: i.address,
         abi: disputeCaseAbi,
-        functionName: spec.functionName,
+        functionName: functionName ?? spec.functionName,
         args,
         value,
         from: i.from,
-        action: spec.action,
+        action: action ?? spec.action,
       });
-      return new HttpResult(tx, {
+      return new HttpResult(extra ? { ...tx, ...extra } : tx, {
         invalidate: [...caseKeys(v, { concluding: spec.concluding }), ...(spec.alsoInvalidates?.(v) ?? [])],
       });
     },

@@ -16,7 +16,24 @@ import { address } from "./schemas.js";
 
 export const caseAddress = address("Case contract address");
 
-/** A case exactly as interface.md section 2.3 lists it: 18 fields. */
+const VOTE_NAMES = [null, "plaintiff", "defendant", "committed"] as const;
+
+/** One judge of the current panel and where its vote stands. */
+const panelVote = z.object({
+  judge: z.string(),
+  vote: z
+    .enum(["plaintiff", "defendant", "committed"])
+    .nullable()
+    .describe(
+      "plaintiff/defendant once cast (revealed, with hidden votes); committed: hidden, not revealed yet; null: nothing yet",
+    ),
+  justification: z.string().describe("The judge's reasons, sent with the reveal; empty when none"),
+});
+
+/**
+ * A case as interface.md section 2.3 lists it (18 fields, names and types unchanged), followed by
+ * how its votes stand: hidden or public, the phase, commitments and each judge's (revealed) vote.
+ */
 export const caseSchema = z.object({
   address: z.string(),
   state: z.enum(STATE_NAMES),
@@ -36,6 +53,27 @@ export const caseSchema = z.object({
   verdictReason: z.string(),
   appealWindowOpen: z.boolean(),
   appealUsed: z.boolean(),
+  hiddenVotes: z
+    .boolean()
+    .describe(
+      "true: judges commit a hash first (vote_on_case) and reveal it later (reveal_vote); counts show revealed votes only",
+    ),
+  votingPhase: z
+    .enum(["commit", "reveal", "vote"])
+    .nullable()
+    .describe("While Deliberating: commit/reveal with hidden votes, vote with public ones; null otherwise"),
+  votesCommitted: z.number().int().describe("Judges of the current round who committed a hidden vote"),
+  commitDeadline: z
+    .number()
+    .int()
+    .nullable()
+    .describe("Unix seconds (chain time): last moment to commit; null with public votes or before a panel"),
+  revealDeadline: z
+    .number()
+    .int()
+    .nullable()
+    .describe("Unix seconds (chain time): last moment to reveal; null with public votes or before a panel"),
+  votes: z.array(panelVote).describe("The current panel, judge by judge"),
 });
 export type CaseBody = z.infer<typeof caseSchema>;
 
@@ -59,7 +97,25 @@ export function formatCase(v: CaseView): CaseBody {
     verdictReason: v.verdictReason,
     appealWindowOpen: v.appealWindowOpen,
     appealUsed: v.appealUsed,
+    hiddenVotes: v.hiddenVotes,
+    votingPhase: votingPhase(v),
+    votesCommitted: Number(v.votesCommitted),
+    commitDeadline: v.hiddenVotes && v.commitDeadline !== 0n ? Number(v.commitDeadline) : null,
+    revealDeadline: v.hiddenVotes && v.revealDeadline !== 0n ? Number(v.revealDeadline) : null,
+    votes: v.votes.map((x) => ({
+      judge: x.judge,
+      vote: VOTE_NAMES[x.vote] ?? null,
+      justification: x.justification,
+    })),
   };
+}
+
+/** Which step the panel is at, from chain time: reveals open once all committed or the commit deadline passed. */
+export function votingPhase(v: CaseView): "commit" | "reveal" | "vote" | null {
+  if (STATE_NAMES[v.state] !== "Deliberating") return null;
+  if (!v.hiddenVotes) return "vote";
+  const allCommitted = Number(v.votesCommitted) >= v.judges.length;
+  return allCommitted || v.chainTime > v.commitDeadline ? "reveal" : "commit";
 }
 
 /** A case that can no longer change what the 18 fields show. */

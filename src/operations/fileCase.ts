@@ -2,6 +2,7 @@ import { type Address, getAddress, type Hex, isAddress, isAddressEqual, zeroAddr
 import { z } from "zod";
 import { caseFactoryAbi } from "../chain/abi/generated.js";
 import type { CourtParamsView } from "../chain/reads.js";
+import { randomBytes32 } from "../chain/votes.js";
 import { DocketError } from "../errors/errors.js";
 import { judgePayment, readPayment } from "../payments/verify.js";
 import {
@@ -58,15 +59,20 @@ const input = z
 
 const filed = unsignedTxResponse.extend({
   payment: z
-    .object({ txHash: z.string(), payer: z.string(), amount: z.string().describe("Wei paid, decimal string") })
-    .describe("The fee payment this filing uses as its paymentRef"),
+    .object({
+      txHash: z.string(),
+      payer: z.string(),
+      amount: z.string().describe("Wei paid, decimal string"),
+      paymentRef: z.string().describe("The reference the court recorded the fee under; fileCase uses it once"),
+    })
+    .describe("The fee payment this filing uses"),
 });
 
 export const fileCase = defineOperation({
   name: "file_case",
   title: "File a case (payment required)",
   description:
-    "File a dispute against `defendant`. Filing costs a fee, paid x402-style in the chain's coin. Call once without proof: the answer is 402 (over MCP a normal result) with `accepts[0]`, whose `extra.unsigned_tx` pays the fee: sign it as the plaintiff and broadcast it. Then call again with the payment's hash (HTTP: the X-PAYMENT header, base64 of {x402Version:1, scheme:'exact', network, payload:{txHash}}; MCP: `payment_tx_hash`). docket checks on chain that the payment succeeded, came from the plaintiff and paid the fee recipient at least the fee, and that no case has used it yet (each payment files one case), then returns the unsigned fileCase transaction (value = your stake, default the minimum party stake) for the plaintiff to sign; the case is then Summoned and the defendant must respond_to_case. A refused proof says why: PAYMENT_NOT_FOUND, PAYMENT_FAILED, PAYMENT_WRONG_PAYER, PAYMENT_WRONG_RECIPIENT, PAYMENT_INSUFFICIENT (402, with the requirements again), PAYMENT_ALREADY_USED (409), PAYMENT_MALFORMED (400).",
+    "File a dispute against `defendant`. Filing costs a fee, paid x402-style in the chain's coin into the court itself (the contracts refuse a filing whose fee was not paid). Call once without proof: the answer is 402 (over MCP a normal result) with `accepts[0]`, whose `extra.unsigned_tx` pays the fee (payFilingFee under a fresh reference): sign it as the plaintiff and broadcast it. Then call again with the payment's hash (HTTP: the X-PAYMENT header, base64 of {x402Version:1, scheme:'exact', network, payload:{txHash}}; MCP: `payment_tx_hash`). docket checks on chain that the payment succeeded, was recorded for the plaintiff at least at the fee, and that no case has used it yet (each payment files one case), then returns the unsigned fileCase transaction (value = your stake, default the minimum party stake) for the plaintiff to sign; the case is then Summoned and the defendant must respond_to_case. A refused proof says why: PAYMENT_NOT_FOUND, PAYMENT_FAILED, PAYMENT_WRONG_PAYER, PAYMENT_WRONG_RECIPIENT, PAYMENT_INSUFFICIENT (402, with the requirements again), PAYMENT_ALREADY_USED (409), PAYMENT_MALFORMED (400).",
   kind: "write",
   toolset: "payments",
   http: { method: "POST", path: "/cases" },
@@ -105,7 +111,7 @@ export const fileCase = defineOperation({
         headers: {
           "X-PAYMENT-RESPONSE": encodePaymentResponse({
             ...settlement,
-            payer: facts.tx ? getAddress(facts.tx.from) : plaintiff,
+            payer: facts.fee?.payer ?? (facts.tx ? getAddress(facts.tx.from) : plaintiff),
           }),
         },
       });
@@ -114,11 +120,12 @@ export const fileCase = defineOperation({
       to: ctx.court.factory,
       abi: caseFactoryAbi,
       functionName: "fileCase",
-      args: [i.defendant, i.claimDescription, i.evidenceIpfsHash, proof],
+      args: [i.defendant, i.claimDescription, i.evidenceIpfsHash, (facts.fee as { paymentRef: Hex }).paymentRef],
       value: stake,
       action: `Files the case against ${i.defendant} with a stake of ${stake} wei, as ${plaintiff} (sign with that account: the contract takes the signer as the plaintiff and the payment proof is the plaintiff's)`,
     });
-    const payment = { txHash: proof, payer: plaintiff, amount: (facts.tx?.value ?? 0n).toString() };
+    const fee = facts.fee as NonNullable<typeof facts.fee>;
+    const payment = { txHash: proof, payer: plaintiff, amount: fee.amount.toString(), paymentRef: fee.paymentRef };
     const settlement = { success: true, transaction: proof, network, payer: plaintiff };
     return new HttpResult(
       { ...tx, payment },
@@ -156,7 +163,8 @@ function requirements(
   resource: string,
 ) {
   return buildRequirements(ctx.court, {
-    payTo: p.feeRecipient,
+    payTo: ctx.court.factory,
+    paymentRef: randomBytes32(),
     filingFee: p.filingFee,
     payer,
     stake,

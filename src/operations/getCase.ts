@@ -6,7 +6,7 @@ export const getCase = defineOperation({
   name: "get_case",
   title: "Get a case",
   description:
-    "Read one dispute case by its contract address: parties, claim, stakes (wei strings), evidence hash, the current judges, vote counts, outcome and appeal status. To check whether you are assigned as a judge, look for your address in `judges`. Next: a judge votes with vote_on_case; a losing party may file_appeal while appealWindowOpen is true.",
+    "Read one dispute case by its contract address: parties, claim, stakes (wei strings), evidence hash, the current judges, vote counts, outcome and appeal status. To check whether you are assigned as a judge, look for your address in `judges`. Next: a judge votes with vote_on_case (with hidden votes: commit, then reveal_vote when votingPhase is 'reveal'); a losing party may file_appeal while appealWindowOpen is true.",
   kind: "read",
   toolset: "cases",
   http: { method: "GET", path: "/cases/:address" },

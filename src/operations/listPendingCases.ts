@@ -26,7 +26,7 @@ export const listPendingCases = defineOperation({
   name: "list_pending_cases",
   title: "Cases awaiting validation",
   description:
-    "List the cases in Deliberating (a page, 100 by default, with the total): judges are seated and votes are being counted. Each entry has its judges and vote counts, so a judge can see at a glance where it is assigned. Next: get_case for the claim, then vote_on_case.",
+    "List the cases in Deliberating (a page, 100 by default, with the total): judges are seated and votes are being counted. Each entry has its judges and vote counts, so a judge can see at a glance where it is assigned. Next: get_case for the claim, then vote_on_case (and reveal_vote when the case hides votes).",
   kind: "read",
   toolset: "cases",
   http: { method: "GET", path: "/validate/pending" },

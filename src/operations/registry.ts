@@ -16,6 +16,7 @@ import { listPendingCases } from "./listPendingCases.js";
 import type { Operation } from "./operation.js";
 import { resolveAfterDeadline } from "./resolveAfterDeadline.js";
 import { respondToCase } from "./respondToCase.js";
+import { revealVote } from "./revealVote.js";
 import { selfRegisterAgent } from "./selfRegisterAgent.js";
 import { settleCase } from "./settleCase.js";
 import { stakeAsJudge } from "./stakeAsJudge.js";
@@ -48,6 +49,7 @@ export const operations: Operation[] = [
   respondToCase,
   submitEvidence,
   voteOnCase,
+  revealVote,
   resolveAfterDeadline,
   triggerDefault,
   fileAppeal,

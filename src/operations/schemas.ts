@@ -59,6 +59,14 @@ export const txHash = (description: string) =>
     .max(66)
     .describe(description);
 
+/** A 32-byte value in hex (a vote's salt, a payment reference). */
+export const bytes32 = (description: string) =>
+  z
+    .string()
+    .regex(new RegExp(TX_HASH_PATTERN), { error: "must be 0x followed by 64 hex digits (32 bytes)" })
+    .max(66)
+    .describe(description);
+
 /** The optional signer every write accepts: when given, the call is simulated as that account first. */
 export const from = address(
   "Optional: the address that will sign. When given, docket simulates the call as this account first and answers CONTRACT_REVERT with the contract's reason instead of a transaction that would fail.",

@@ -4,6 +4,7 @@ import {
   getAddress,
   type Hex,
   isAddressEqual,
+  parseEventLogs,
   TransactionNotFoundError,
   type TransactionReceipt,
   TransactionReceiptNotFoundError,
@@ -16,9 +17,10 @@ import type { ErrorCode } from "../errors/errors.js";
 
 /**
  * Checking a payment on chain: one transaction's lookup (shared with verify_transaction) and the
- * filing-fee proof check of file_case. Reads are few and fixed: a proof costs 3 JSON-RPC requests
- * (the transaction, its receipt, and one Multicall3 call for the court parameters and the proof's
- * record), whatever the outcome.
+ * filing-fee proof check of file_case. The fee is paid with `CaseFactory.payFilingFee(ref)`; the
+ * proof is that transaction's hash, and its FilingFeePaid log names the reference `fileCase` takes.
+ * Reads are few and fixed: a proof costs 3 JSON-RPC requests (the transaction, its receipt, then one
+ * Multicall3 call for the court parameters and the reference's record), whatever the outcome.
  */
 
 /** A transaction as the node knows it: `tx` once it is known, `receipt` once it is mined. */
@@ -46,27 +48,54 @@ function absent(kind: new (...args: never[]) => Error) {
 /** Everything a proof check needs, read at once. */
 export interface PaymentFacts extends TxLookup {
   txHash: Hex;
+  /** The court's factory: the only contract a fee payment may call. */
+  factory: Address;
   params: CourtParamsView;
-  /** The case that already used this hash as its paymentRef, if any. */
+  /** The factory's FilingFeePaid record in the receipt: who paid, under which reference, how much. */
+  fee?: { payer: Address; paymentRef: Hex; amount: bigint };
+  /** The case that already used the reference, if any. */
   usedBy?: Address;
 }
 
 /**
- * Reads what judging a fee payment needs, in parallel: the transaction, its receipt, and the court
- * parameters with `paymentRefUsedBy(txHash, plaintiff)` in one multicall. 3 JSON-RPC requests.
+ * Reads what judging a fee payment needs: the transaction and its receipt in parallel, then the court
+ * parameters with `feePayment(ref, plaintiff)` in one multicall. 3 JSON-RPC requests.
  */
 export async function readPayment(court: Court, txHash: Hex, plaintiff: Address): Promise<PaymentFacts> {
-  const [lookup, [params, usedBy]] = await Promise.all([
-    lookupTransaction(court, txHash),
-    court.reader.multicall({
-      allowFailure: false,
-      contracts: [
-        { address: court.factory, abi: caseFactoryAbi, functionName: "getParams" },
-        { address: court.factory, abi: caseFactoryAbi, functionName: "paymentRefUsedBy", args: [txHash, plaintiff] },
-      ],
-    }),
-  ]);
-  return { ...lookup, txHash, params, usedBy: usedBy === zeroAddress ? undefined : usedBy };
+  const lookup = await lookupTransaction(court, txHash);
+  const fee = lookup.receipt ? feePaidIn(court, lookup.receipt, plaintiff) : undefined;
+  const [params, [, , usedBy]] = await court.reader.multicall({
+    allowFailure: false,
+    contracts: [
+      { address: court.factory, abi: caseFactoryAbi, functionName: "getParams" },
+      {
+        address: court.factory,
+        abi: caseFactoryAbi,
+        functionName: "feePayment",
+        args: [fee?.paymentRef ?? `0x${"00".repeat(32)}`, plaintiff],
+      },
+    ],
+  });
+  return {
+    ...lookup,
+    txHash,
+    factory: court.factory,
+    params,
+    fee,
+    usedBy: usedBy === zeroAddress ? undefined : usedBy,
+  };
+}
+
+/**
+ * The FilingFeePaid log our factory emitted in this receipt: the plaintiff's when one transaction paid
+ * several (a smart-account batch), else the first, so a payment for someone else is refused by name.
+ */
+function feePaidIn(court: Court, receipt: TransactionReceipt, plaintiff: Address): PaymentFacts["fee"] {
+  const logs = parseEventLogs({ abi: caseFactoryAbi, eventName: "FilingFeePaid", logs: receipt.logs }).filter((l) =>
+    isAddressEqual(l.address, court.factory),
+  );
+  const log = logs.find((l) => isAddressEqual(l.args.payer, plaintiff)) ?? logs[0];
+  return log && { payer: getAddress(log.args.payer), paymentRef: log.args.paymentRef, amount: log.args.amount };
 }
 
 /** Why a proof does not hold: a docket error code, a message and the facts behind it. */
@@ -85,8 +114,8 @@ export interface PaymentFailure {
 }
 
 /**
- * Judges a filing-fee proof: the payment was mined and succeeded, came from `payer`, paid the fee
- * recipient directly at least the filing fee, and no case has used its hash yet. The first check that
+ * Judges a filing-fee proof: the payment was mined and succeeded, came from `payer`, paid the court's
+ * `payFilingFee` at least the filing fee, and no case has used its reference yet. The first check that
  * fails is the answer; `undefined` means the proof holds. Pure, so the order is easy to see.
  */
 export function judgePayment(f: PaymentFacts, payer: Address): PaymentFailure | undefined {
@@ -106,33 +135,35 @@ export function judgePayment(f: PaymentFacts, payer: Address): PaymentFailure | 
       details: { txHash, blockNumber: Number(receipt.blockNumber) },
     };
   }
-  const from = getAddress(tx.from);
   const to = tx.to ? getAddress(tx.to) : null;
-  if (!isAddressEqual(from, payer)) {
-    return {
-      code: "PAYMENT_WRONG_PAYER",
-      message: `payment ${txHash} was sent by ${from}, not by the plaintiff ${payer}`,
-      details: { txHash, expected: payer, actual: from },
-    };
-  }
-  if (!to || !isAddressEqual(to, params.feeRecipient)) {
+  const factory = getAddress(f.factory);
+  // The factory's own record decides, so a payment made through a smart account counts too.
+  if (!f.fee) {
     return {
       code: "PAYMENT_WRONG_RECIPIENT",
-      message: `payment ${txHash} went to ${to ?? "a contract creation"}, not to the fee recipient ${params.feeRecipient}`,
-      details: { txHash, expected: params.feeRecipient, actual: to },
+      message: `transaction ${txHash} is not a filing-fee payment: it must call payFilingFee on the court's factory ${factory} (it went to ${to ?? "a contract creation"})`,
+      details: { txHash, expected: factory, actual: to },
     };
   }
-  if (tx.value < params.filingFee) {
+  // The payer on record, not the transaction's sender: a smart-account plaintiff pays through a relayer.
+  if (!isAddressEqual(f.fee.payer, payer)) {
+    return {
+      code: "PAYMENT_WRONG_PAYER",
+      message: `payment ${txHash} paid the fee for ${f.fee.payer}, not for the plaintiff ${payer}`,
+      details: { txHash, expected: payer, actual: f.fee.payer },
+    };
+  }
+  if (f.fee.amount < params.filingFee) {
     return {
       code: "PAYMENT_INSUFFICIENT",
-      message: `payment ${txHash} paid ${tx.value} wei; the filing fee is ${params.filingFee} wei`,
-      details: { txHash, required: params.filingFee.toString(), paid: tx.value.toString() },
+      message: `payment ${txHash} paid ${f.fee.amount} wei; the filing fee is now ${params.filingFee} wei`,
+      details: { txHash, required: params.filingFee.toString(), paid: f.fee.amount.toString() },
     };
   }
   if (f.usedBy) {
     return {
       code: "PAYMENT_ALREADY_USED",
-      message: `payment ${txHash} has already filed case ${f.usedBy}; each payment files one case`,
+      message: `payment ${txHash} (reference ${f.fee.paymentRef}) has already filed case ${f.usedBy}; each payment files one case`,
       details: { txHash, caseAddress: f.usedBy },
     };
   }

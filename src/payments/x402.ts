@@ -1,5 +1,6 @@
-import type { Address, Hex } from "viem";
+import { type Address, encodeFunctionData, type Hex } from "viem";
 import { z } from "zod";
+import { caseFactoryAbi } from "../chain/abi/generated.js";
 import type { Court } from "../chain/court.js";
 import { DocketError, type ErrorCode } from "../errors/errors.js";
 import { TX_HASH_PATTERN } from "../operations/schemas.js";
@@ -8,8 +9,10 @@ import { TX_HASH_PATTERN } from "../operations/schemas.js";
  * x402 v1 as docket speaks it: the payment requirements of a 402, the `X-PAYMENT` header a client
  * retries with and the `X-PAYMENT-RESPONSE` header of the answer. The field names are x402 v1's;
  * the "exact" scheme here pays in the chain's native coin with an ordinary transaction that the
- * payer signs and broadcasts itself, and the proof is that transaction's hash (not x402's EIP-3009
- * signature: docket holds no key and settles nothing). Checking a proof on chain is in verify.ts.
+ * payer signs and broadcasts itself: `CaseFactory.payFilingFee(paymentRef)`, which records the
+ * payment on chain so that `fileCase` can refuse an unpaid reference. The proof is that transaction's
+ * hash (not x402's EIP-3009 signature: docket holds no key and settles nothing). Checking a proof on
+ * chain is in verify.ts.
  */
 
 export const X402_VERSION = 1;
@@ -50,7 +53,9 @@ export const paymentRequirementsSchema = z.object({
   scheme: z.literal("exact"),
   network: z.string().describe('x402 network: "eip155:<chainId>" for the dev chain and chains x402 v1 does not name'),
   maxAmountRequired: z.string().describe("The filing fee in wei, decimal string (pay at least this)"),
-  payTo: z.string().describe("The fee recipient: pay it directly, in one transaction"),
+  payTo: z
+    .string()
+    .describe("The court's case factory: payFilingFee records the payment and forwards it to the fee recipient"),
   asset: z.literal(NATIVE_ASSET).describe("The zero address: the chain's native coin"),
   resource: z.string(),
   description: z.string(),
@@ -61,6 +66,7 @@ export const paymentRequirementsSchema = z.object({
     instructions: z.string(),
     chainId: z.number().int(),
     payer: z.string().describe("The account that must sign the payment (the plaintiff)"),
+    paymentRef: z.string().describe("The reference the payment is recorded under; the filing uses it"),
     stake: z.string().describe("The stake the filing transaction will carry, wei"),
     proof: z.string().describe("How to hand back the payment"),
   }),
@@ -85,7 +91,10 @@ export type PaymentRequiredBody = z.infer<typeof paymentRequiredSchema>;
 
 /** What the filing fee payment must be, and for what. */
 export interface FeeTerms {
+  /** The case factory, whose payFilingFee takes the fee. */
   payTo: Address;
+  /** A fresh reference for this payment (random: one per 402). */
+  paymentRef: Hex;
   filingFee: bigint;
   payer: Address;
   stake: bigint;
@@ -112,12 +121,18 @@ export function buildRequirements(court: Court, t: FeeTerms): PaymentRequirement
     mimeType: "application/json",
     maxTimeoutSeconds: PAYMENT_TIMEOUT_SECONDS,
     extra: {
-      unsigned_tx: { to: t.payTo, value: t.filingFee.toString(), data: "0x", chainId: court.chainId },
+      unsigned_tx: {
+        to: t.payTo,
+        value: t.filingFee.toString(),
+        data: encodeFunctionData({ abi: caseFactoryAbi, functionName: "payFilingFee", args: [t.paymentRef] }),
+        chainId: court.chainId,
+      },
       instructions:
-        `Pays the filing fee of ${t.filingFee} wei to ${t.payTo}. Sign it with the wallet of ${t.payer} ` +
+        `Pays the filing fee of ${t.filingFee} wei into the court (payFilingFee at ${t.payTo}, which forwards it to the fee recipient). Sign it with the wallet of ${t.payer} ` +
         `(the payment must come from the plaintiff) and broadcast it to chain ${court.chainId}${rpc}. ${proof}`,
       chainId: court.chainId,
       payer: t.payer,
+      paymentRef: t.paymentRef,
       stake: t.stake.toString(),
       proof,
     },

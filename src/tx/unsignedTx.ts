@@ -17,6 +17,11 @@ export interface TxRequest {
   from?: Address;
   /** What the transaction does, for the instructions line. */
   action: string;
+  /**
+   * Simulate on the pending block rather than the latest: for calls that depend on the block number
+   * (a draw is ready from the block after it was armed, which is the one a transaction sent now lands in).
+   */
+  simulateAt?: "pending";
 }
 
 /**
@@ -35,6 +40,7 @@ export async function buildUnsignedTx(ctx: Ctx, req: TxRequest): Promise<Unsigne
       args: req.args,
       value,
       account: req.from,
+      ...(req.simulateAt ? { blockTag: req.simulateAt } : {}),
     } as never);
   }
   const chainId = ctx.court.chainId;

@@ -1,18 +1,27 @@
+import type { Address } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { seedSalt } from "../../src/chain/seed.js";
 import { operations } from "../../src/operations/registry.js";
 import { TestDocket } from "../support/docket.js";
 
-/** Every operation's route answers its happy path with a body its own output schema accepts. */
+/**
+ * Every operation's route answers its happy path with a body its own output schema accepts, on the
+ * dev chain as `npm start` runs it (hidden votes).
+ */
 describe("every route, happy path", () => {
   let t: TestDocket;
   let inputs: Record<string, { path: string; body?: Record<string, unknown> }>;
 
   beforeAll(async () => {
-    t = await TestDocket.start();
+    t = await TestDocket.start({ DEV_VOTES: "hidden" });
     const at = (label: string) => t.devnet.seed?.cases.find((c) => c.label === label)?.address as string;
     const summoned = at("summoned");
     const active = at("active");
-    const deliberating = at("deliberating, one vote cast");
+    const deliberating = at("deliberating, commit phase, one vote committed");
+    const revealing = at("deliberating, reveal phase, one vote revealed");
+    const committer = (await t.get(`/cases/${deliberating}`)).body.case.judges[1] as Address;
+    // The seed committed [true, false, true] on this case and revealed the first.
+    const revealer = (await t.get(`/cases/${revealing}`)).body.case.judges[1] as Address;
     const resolved = at("resolved, appeal window open");
     const filingBody = {
       plaintiff: t.address(17),
@@ -43,7 +52,16 @@ describe("every route, happy path", () => {
       get_judge_stake: { path: `/judges/stake/${judge}` },
       respond_to_case: { path: `/cases/${summoned}/respond`, body: { from: t.address(1) } },
       submit_evidence: { path: `/cases/${active}/evidence`, body: { evidenceIpfsHash: "bafy-x", from: t.address(4) } },
-      vote_on_case: { path: `/cases/${deliberating}/vote`, body: { plaintiff_wins: true } },
+      vote_on_case: { path: `/cases/${deliberating}/vote`, body: { plaintiff_wins: true, from: committer } },
+      reveal_vote: {
+        path: `/cases/${revealing}/reveal`,
+        body: {
+          plaintiff_wins: false,
+          salt: seedSalt(revealing as Address, revealer),
+          justification: "The logs show delivery.",
+          from: revealer,
+        },
+      },
       resolve_after_deadline: { path: `/cases/${deliberating}/resolve-timeout`, body: {} },
       trigger_default: { path: `/cases/${summoned}/trigger-default`, body: {} },
       file_appeal: { path: `/cases/${resolved}/appeal`, body: { from: t.address(1) } },
@@ -82,10 +100,10 @@ describe("every route, happy path", () => {
     });
   }
 
-  it("a Case has exactly the 18 fields of interface.md 2.3", async () => {
+  it("a Case has the 18 fields of interface.md 2.3 first, then how its votes stand", async () => {
     const r = await t.get(`/cases/${inputs.get_case?.path.split("/")[2]}`);
     expect(Object.keys(r.body)).toEqual(["case"]);
-    expect(Object.keys(r.body.case).sort()).toEqual(
+    expect(Object.keys(r.body.case).slice(0, 18).sort()).toEqual(
       [
         "address",
         "state",
@@ -107,6 +125,20 @@ describe("every route, happy path", () => {
         "appealUsed",
       ].sort(),
     );
+    expect(Object.keys(r.body.case).slice(18)).toEqual([
+      "hiddenVotes",
+      "votingPhase",
+      "votesCommitted",
+      "commitDeadline",
+      "revealDeadline",
+      "votes",
+    ]);
+    const c = r.body.case;
+    expect(typeof c.stateIndex).toBe("number");
+    expect(typeof c.votesForPlaintiff).toBe("number");
+    expect(typeof c.plaintiffStake).toBe("string");
+    expect(c).toMatchObject({ state: "Deliberating", stateIndex: 3, hiddenVotes: true, votingPhase: "commit" });
+    expect(c.votesCommitted).toBe(1);
   });
 
   it("serves OpenAPI 3.1 with every operation, and /docs", async () => {

@@ -119,7 +119,8 @@ describe("MCP catalogue (in-memory transport)", () => {
       // Not the Deliberating case: the write holds its cache entries, which the last test watches.
       const target = seeded("Appealed");
       const before = await docket.ctx.court.reader.getBlockNumber();
-      const built = await ok(client, "vote_on_case", { address: target, plaintiff_wins: false });
+      // A hidden vote's commitment binds the judge: `from` is needed (not simulated here: no panel yet).
+      const built = await ok(client, "settle_case", { address: target });
       expect(built.unsigned_tx).toMatchObject({ to: target, value: "0", chainId: 31337 });
       expect(built.unsigned_tx.data).toMatch(/^0x[0-9a-f]+$/);
       expect(await docket.ctx.court.reader.getBlockNumber()).toBe(before);
@@ -176,7 +177,15 @@ describe("MCP catalogue (in-memory transport)", () => {
       const web = await http(byName("file_case"), args);
       expect(web.status).toBe(402);
       // The same requirements, but for the resource each front end was asked at.
-      const resourceless = (b: Json) => ({ ...b, accepts: b.accepts.map((a: Json) => ({ ...a, resource: "" })) });
+      // Each 402 carries a fresh payment reference (in extra and in the fee transaction's data).
+      const resourceless = (b: Json) => ({
+        ...b,
+        accepts: b.accepts.map((a: Json) => ({
+          ...a,
+          resource: "",
+          extra: { ...a.extra, paymentRef: "", unsigned_tx: { ...a.extra.unsigned_tx, data: "" } },
+        })),
+      });
       expect(resourceless(asked.body)).toEqual(resourceless(web.body));
 
       const bogus = await call(client, "file_case", { ...args, payment_tx_hash: `0x${"ab".repeat(32)}` });
@@ -363,7 +372,7 @@ describe("MCP catalogue (in-memory transport)", () => {
     });
   });
 
-  it("an MCP write invalidates the same cache entries as HTTP: read, vote, sign, read shows the vote", async () => {
+  it("an MCP write invalidates the same cache entries as HTTP: read, vote (commit), sign, read shows it", async () => {
     const target = seeded("Deliberating");
     const before = (await ok(client, "get_case", { address: target })).case;
     // MCP and HTTP share the cache: the MCP read filled the entry HTTP now hits.
@@ -380,7 +389,10 @@ describe("MCP catalogue (in-memory transport)", () => {
     }
     expect(sent).toBe(true);
     const after = (await ok(client, "get_case", { address: target })).case;
-    expect(after.votesForPlaintiff).toBe(before.votesForPlaintiff + 1);
-    expect(after.state).toBe("Resolved");
+    // The dev chain hides votes: the vote went in as a commitment, counted but not shown.
+    expect(before.hiddenVotes).toBe(true);
+    expect(after.votesCommitted).toBe(before.votesCommitted + 1);
+    expect(after.votesForPlaintiff).toBe(before.votesForPlaintiff);
+    expect(after.state).toBe("Deliberating");
   });
 });

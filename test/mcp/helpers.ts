@@ -6,6 +6,7 @@ import { expect } from "vitest";
 import { Actor } from "../../src/chain/actor.js";
 import { makeChain, makePublicClient } from "../../src/chain/client.js";
 import { devAccount, devAccounts } from "../../src/chain/devAccounts.js";
+import { seedSalt } from "../../src/chain/seed.js";
 import { operations } from "../../src/operations/registry.js";
 
 // biome-ignore lint/suspicious/noExplicitAny: tool results are checked field by field
@@ -59,9 +60,14 @@ export async function expectAllTools(client: Client): Promise<void> {
 /**
  * The judge flow over one transport: find the Deliberating case, vote as one of its judges who has
  * not voted yet (a judge who has gets CONTRACT_REVERT), sign and broadcast, and read the vote back.
+ * On a court with hidden votes (the dev chain's default): commit on the case in its commit phase,
+ * then reveal the seed's commitments on the case in its reveal phase until it is decided.
  */
 export async function voteFlow(client: Client, rpcUrl: string): Promise<void> {
   const pending = await ok(client, "list_pending_cases");
+  const open: Json[] = [];
+  for (const p of pending.cases) open.push((await ok(client, "get_case", { address: p.address })).case);
+  if (open.some((c) => c.hiddenVotes)) return hiddenVoteFlow(client, rpcUrl, open);
   const target = pending.cases.find((c: Json) => c.state === "Deliberating");
   expect(target).toBeDefined();
   const before = (await ok(client, "get_case", { address: target.address })).case;
@@ -88,6 +94,50 @@ export async function voteFlow(client: Client, rpcUrl: string): Promise<void> {
   // The seed's one vote was for the plaintiff too: two of three decide.
   expect(after.state).toBe("Resolved");
   expect(after.outcome).toBe("PlaintiffWon");
+}
+
+async function hiddenVoteFlow(client: Client, rpcUrl: string, open: Json[]): Promise<void> {
+  const committing = open.find((c) => c.votingPhase === "commit");
+  const revealing = open.find((c) => c.votingPhase === "reveal");
+  if (!committing || !revealing) throw new Error("the seed has no case in the commit and the reveal phase");
+
+  // Commit: the first judge who has not committed; the answer carries the salt to keep.
+  const judge = committing.votes.find((v: Json) => v.vote === null).judge as Address;
+  const commit = await ok(client, "vote_on_case", { address: committing.address, plaintiff_wins: true, from: judge });
+  expect(commit.reveal).toMatchObject({
+    plaintiff_wins: true,
+    round: 1,
+    salt: expect.stringMatching(/^0x[0-9a-f]{64}$/),
+  });
+  await signAndSend(rpcUrl, judge, commit.unsigned_tx);
+  const committed = (await ok(client, "get_case", { address: committing.address })).case;
+  expect(committed.votesCommitted).toBe(committing.votesCommitted + 1);
+  expect(committed.votesForPlaintiff + committed.votesForDefendant).toBe(0);
+
+  // Reveal the seed's commitments (its salts are derived; the vote is found by trying both).
+  let c = revealing;
+  for (const v of revealing.votes as Json[]) {
+    if (v.vote !== "committed" || c.state !== "Deliberating") continue;
+    const salt = seedSalt(revealing.address, v.judge);
+    let tx: UnsignedTx | undefined;
+    for (const plaintiff_wins of [true, false]) {
+      const args = { address: revealing.address, plaintiff_wins, salt, justification: "Read over MCP.", from: v.judge };
+      const r = await call(client, "reveal_vote", args);
+      if (!r.isError) {
+        tx = r.body.unsigned_tx;
+        break;
+      }
+      expect(r.body.error.details.reason).toBe("CommitmentMismatch");
+    }
+    if (!tx) throw new Error(`no reveal matched ${v.judge}'s commitment`);
+    await signAndSend(rpcUrl, v.judge, tx);
+    const next = (await ok(client, "get_case", { address: revealing.address })).case;
+    expect(next.votesForPlaintiff + next.votesForDefendant).toBe(c.votesForPlaintiff + c.votesForDefendant + 1);
+    c = next;
+  }
+  // The seed committed [plaintiff, defendant, plaintiff] and revealed the first: the plaintiff wins.
+  expect(c).toMatchObject({ state: "Resolved", outcome: "PlaintiffWon" });
+  expect(c.votes.filter((v: Json) => v.justification === "Read over MCP.")).toHaveLength(2);
 }
 
 /** Self-registration over one transport: unregistered, register, sign, and the record shows. */

@@ -160,7 +160,8 @@ describe("MCP over stdio: node bin/docket.js mcp", () => {
 
     it("serves the case resources and the judge_case prompt", async () => {
       const { resources } = await client.listResources();
-      expect(resources).toHaveLength(8);
+      // The seeded cases: one in every state, and with hidden votes one in each voting phase (9).
+      expect(resources).toHaveLength(9);
       const { prompts } = await client.listPrompts();
       expect(prompts.map((p) => p.name)).toContain("judge_case");
     });

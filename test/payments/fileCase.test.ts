@@ -1,17 +1,36 @@
-import { type Address, type Hex, parseEventLogs } from "viem";
+import {
+  type Address,
+  decodeFunctionData,
+  encodeFunctionData,
+  type Hex,
+  isAddressEqual,
+  parseEventLogs,
+  zeroAddress,
+} from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { caseFactoryAbi } from "../../src/chain/abi/generated.js";
-import { wrapChainError } from "../../src/errors/chain.js";
 import { DocketError } from "../../src/errors/errors.js";
 import { fileCase } from "../../src/operations/fileCase.js";
 import { runOperation } from "../../src/operations/run.js";
 import { decodePaymentResponse, NATIVE_ASSET, paymentRequiredSchema } from "../../src/payments/x402.js";
 import { TestDocket } from "../support/docket.js";
-import { filing, payAsTold, send, xPayment } from "./helpers.js";
+import {
+  feePayment,
+  feeRefOf,
+  feeTxOf,
+  filing,
+  payAsTold,
+  payFee,
+  revertOf,
+  send,
+  testRef,
+  xPayment,
+} from "./helpers.js";
 
 /**
- * Payment-required filing (x402 v1) driven over HTTP with real wallets: 402, pay as told, retry with
- * the proof, sign the filing, and read the new case back through the API.
+ * Payment-required filing (x402 v1) driven over HTTP with real wallets: 402, pay as told (the fee goes
+ * into the factory's payFilingFee under the 402's reference), retry with the proof, sign the filing,
+ * and read the new case back through the API.
  */
 describe("file_case: pay, prove, file", () => {
   let t: TestDocket;
@@ -20,6 +39,7 @@ describe("file_case: pay, prove, file", () => {
   let fee: string;
   let minStake: string;
   let firstProof: Hex;
+  let firstRef: Hex;
   let firstCase: Address;
 
   const params = () =>
@@ -52,23 +72,52 @@ describe("file_case: pay, prove, file", () => {
     expect(r.body.error).toMatchObject({ code: "PAYMENT_REQUIRED" });
     expect(r.body.accepts).toHaveLength(1);
     const [req] = r.body.accepts;
-    const feeRecipient = (await params()).feeRecipient;
     expect(req).toMatchObject({
       scheme: "exact",
       network: "eip155:31337",
       maxAmountRequired: fee,
-      payTo: feeRecipient,
+      payTo: t.court.factory,
       asset: NATIVE_ASSET,
       resource: `${t.url}/cases`,
       mimeType: "application/json",
     });
     expect(req.maxTimeoutSeconds).toBeGreaterThan(0);
-    expect(req.extra.unsigned_tx).toEqual({ to: feeRecipient, value: fee, data: "0x", chainId: 31337 });
+    // The fee transaction calls payFilingFee(extra.paymentRef) on the factory, carrying the fee.
+    const ref = req.extra.paymentRef as Hex;
+    expect(ref).toMatch(/^0x[0-9a-f]{64}$/);
+    expect(BigInt(ref)).not.toBe(0n);
+    expect(req.extra.unsigned_tx).toEqual({
+      to: t.court.factory,
+      value: fee,
+      data: encodeFunctionData({ abi: caseFactoryAbi, functionName: "payFilingFee", args: [ref] }),
+      chainId: 31337,
+    });
+    expect(decodeFunctionData({ abi: caseFactoryAbi, data: req.extra.unsigned_tx.data })).toEqual({
+      functionName: "payFilingFee",
+      args: [ref],
+    });
     expect(req.extra).toMatchObject({ chainId: 31337, payer: t.address(PLAINTIFF), stake: minStake });
     expect(req.extra.instructions).toContain(t.address(PLAINTIFF));
+    expect(req.extra.instructions).toContain(t.court.factory);
     expect(req.extra.instructions).toContain("X-PAYMENT");
     expect(paymentRequiredSchema.safeParse(r.body).success).toBe(true);
     expect(fileCase.output.safeParse(r.body).success).toBe(true);
+    // Nothing is recorded under the reference until someone pays.
+    expect(await feePayment(t, ref, t.address(PLAINTIFF))).toEqual({ paid: false, amount: 0n, usedBy: zeroAddress });
+  });
+
+  it("every 402 carries a fresh reference, the same request's too", async () => {
+    const body = filing(t, PLAINTIFF, DEFENDANT);
+    const refs = new Set<Hex>();
+    for (let i = 0; i < 4; i++) {
+      const r = await t.post("/cases", body);
+      expect(r.status).toBe(402);
+      const ref = feeRefOf(r);
+      const call = decodeFunctionData({ abi: caseFactoryAbi, data: feeTxOf(r).data });
+      expect(call).toEqual({ functionName: "payFilingFee", args: [ref] });
+      refs.add(ref);
+    }
+    expect(refs.size).toBe(4);
   });
 
   it("402 -> pay as told -> retry with X-PAYMENT -> 200 + X-PAYMENT-RESPONSE -> sign -> a Summoned case", async () => {
@@ -81,14 +130,42 @@ describe("file_case: pay, prove, file", () => {
     const body = filing(t, PLAINTIFF, DEFENDANT);
     const r402 = await t.post("/cases", body);
     expect(r402.status).toBe(402);
+    firstRef = feeRefOf(r402);
+    const { feeRecipient } = await params();
     firstProof = await payAsTold(t, r402, PLAINTIFF);
+
+    // The payment is recorded for the plaintiff under the 402's reference, and the fee reached the recipient.
+    const paid = await t.court.reader.getTransactionReceipt({ hash: firstProof });
+    const [feeLog] = parseEventLogs({ abi: caseFactoryAbi, eventName: "FilingFeePaid", logs: paid.logs });
+    expect(isAddressEqual(feeLog?.address ?? zeroAddress, t.court.factory)).toBe(true);
+    expect(feeLog?.args).toEqual({ payer: t.address(PLAINTIFF), paymentRef: firstRef, amount: BigInt(fee) });
+    const block = await t.court.reader.getBlock({ blockNumber: paid.blockNumber });
+    expect(isAddressEqual(block.miner, feeRecipient)).toBe(false);
+    const balance = (blockNumber: bigint) => t.court.reader.getBalance({ address: feeRecipient, blockNumber });
+    expect((await balance(paid.blockNumber)) - (await balance(paid.blockNumber - 1n))).toBe(BigInt(fee));
+    expect(await t.court.reader.getBalance({ address: t.court.factory })).toBe(0n);
 
     const r = await t.post("/cases", body, xPayment(firstProof));
     expect(r.status, JSON.stringify(r.body)).toBe(200);
     expect(fileCase.output.safeParse(r.body).success).toBe(true);
     expect(r.body.unsigned_tx).toMatchObject({ to: t.court.factory, value: minStake, chainId: 31337 });
     expect(r.body.instructions).toContain(t.address(PLAINTIFF));
-    expect(r.body.payment).toEqual({ txHash: firstProof, payer: t.address(PLAINTIFF), amount: fee });
+    expect(r.body.payment).toEqual({
+      txHash: firstProof,
+      payer: t.address(PLAINTIFF),
+      amount: fee,
+      paymentRef: firstRef,
+    });
+    expect(decodeFunctionData({ abi: caseFactoryAbi, data: r.body.unsigned_tx.data })).toEqual({
+      functionName: "fileCase",
+      args: [t.address(DEFENDANT), body.claimDescription, body.evidenceIpfsHash, firstRef],
+    });
+    // Proving reads only: the payment is paid and still unused.
+    expect(await feePayment(t, firstRef, t.address(PLAINTIFF))).toEqual({
+      paid: true,
+      amount: BigInt(fee),
+      usedBy: zeroAddress,
+    });
     const header = r.headers.get("x-payment-response");
     expect(header).toBeTruthy();
     expect(decodePaymentResponse(header as string)).toEqual({
@@ -101,7 +178,13 @@ describe("file_case: pay, prove, file", () => {
     const filed = await signFiling(r.body, PLAINTIFF);
     firstCase = filed.caseAddr;
     expect(filed).toMatchObject({ plaintiff: t.address(PLAINTIFF), defendant: t.address(DEFENDANT) });
-    expect(filed.paymentRef).toBe(firstProof);
+    expect(filed.paymentRef).toBe(firstRef);
+    // The filing used the payment: the record now names the case.
+    expect(await feePayment(t, firstRef, t.address(PLAINTIFF))).toEqual({
+      paid: true,
+      amount: BigInt(fee),
+      usedBy: firstCase,
+    });
 
     const after = await t.get("/cases?limit=100");
     expect(after.headers.get("x-cache")).toBe("MISS");
@@ -143,10 +226,13 @@ describe("file_case: pay, prove, file", () => {
     const stake = (BigInt(minStake) * 2n).toString();
     const a = filing(t, plaintiff, DEFENDANT, { stake });
     const b = filing(t, plaintiff, 18, { stake });
-    const proof = await payAsTold(t, await t.post("/cases", a), plaintiff);
+    const r402 = await t.post("/cases", a);
+    const ref = feeRefOf(r402);
+    const proof = await payAsTold(t, r402, plaintiff);
     const [ra, rb] = await Promise.all([t.post("/cases", a, xPayment(proof)), t.post("/cases", b, xPayment(proof))]);
     expect([ra.status, rb.status]).toEqual([200, 200]);
     expect(ra.body.unsigned_tx.value).toBe(stake);
+    expect([ra.body.payment.paymentRef, rb.body.payment.paymentRef]).toEqual([ref, ref]);
 
     // Both are signed and broadcast; the gas is fixed so that the second is broadcast even though it must fail.
     const gas = await t.court.reader.estimateGas({
@@ -159,31 +245,26 @@ describe("file_case: pay, prove, file", () => {
     for (const r of [ra, rb]) receipts.push(await send(t, plaintiff, { ...r.body.unsigned_tx, gas: gas * 2n }));
     expect(receipts.map((x) => x.status).sort()).toEqual(["reverted", "success"]);
 
-    const won = receipts.find((x) => x.status === "success");
+    const mined = receipts.find((x) => x.status === "success");
     const lost = receipts.find((x) => x.status === "reverted");
-    const [filed] = parseEventLogs({ abi: caseFactoryAbi, eventName: "CaseFiled", logs: won?.logs ?? [] });
+    const [filed] = parseEventLogs({ abi: caseFactoryAbi, eventName: "CaseFiled", logs: mined?.logs ?? [] });
     const usedBy = await t.court.reader.readContract({
       address: t.court.factory,
       abi: caseFactoryAbi,
       functionName: "paymentRefUsedBy",
-      args: [proof, t.address(plaintiff)],
+      args: [ref, t.address(plaintiff)],
     });
     expect(usedBy).toBe(filed?.args.caseAddr);
+    expect((await feePayment(t, ref, t.address(plaintiff))).usedBy).toBe(filed?.args.caseAddr);
     // Why the other failed: replay its call on the state of its own block.
-    const lostTx = await t.court.reader.getTransaction({ hash: lost?.transactionHash as Hex });
-    const reason = await t.court.reader
-      .call({
-        account: lostTx.from,
-        to: lostTx.to,
-        data: lostTx.input,
-        value: lostTx.value,
-        blockNumber: lostTx.blockNumber,
-      })
-      .then(
-        () => "did not revert",
-        (err) => wrapChainError(err).details?.reason,
-      );
-    expect(reason).toBe("PaymentRefUsed");
+    expect(await revertOf(t, lost?.transactionHash as Hex)).toMatchObject({
+      reason: "PaymentRefUsed",
+      args: { paymentRef: ref, caseAddr: filed?.args.caseAddr },
+    });
+    // The winner is a case docket serves, with the stake asked for.
+    const won = await t.get(`/cases/${filed?.args.caseAddr}`);
+    expect(won.status).toBe(200);
+    expect(won.body.case).toMatchObject({ state: "Summoned", plaintiff: t.address(plaintiff), plaintiffStake: stake });
     // And docket now refuses the proof.
     expect((await t.post("/cases", b, xPayment(proof))).status).toBe(409);
   });
@@ -196,12 +277,18 @@ describe("file_case: pay, prove, file", () => {
     expect(required.status).toBe(402);
     const req = (required.body as { accepts: { resource: string }[] }).accepts[0];
     expect(req?.resource).toBe("mcp://tool/file_case");
-    const proof = await payAsTold(t, { status: 402, headers: new Headers(), body: required.body }, plaintiff);
+    const r402 = { status: 402, headers: new Headers(), body: required.body };
+    const ref = feeRefOf(r402);
+    expect(decodeFunctionData({ abi: caseFactoryAbi, data: feeTxOf(r402).data }).functionName).toBe("payFilingFee");
+    const proof = await payAsTold(t, r402, plaintiff);
     const ok = await runOperation(fileCase, { ...body, payment_tx_hash: proof }, t.docket.ctx, mcp);
     expect(ok.status).toBe(200);
     expect(ok.headers["X-PAYMENT-RESPONSE"]).toBeTruthy();
+    expect((ok.body as { payment: { paymentRef: Hex } }).payment.paymentRef).toBe(ref);
     const filed = await signFiling(ok.body as never, plaintiff);
-    expect(filed.paymentRef).toBe(proof);
+    expect(filed.paymentRef).toBe(ref);
+    const c = await t.get(`/cases/${filed.caseAddr}`);
+    expect(c.body.case).toMatchObject({ state: "Summoned", plaintiff: t.address(plaintiff) });
     const again = runOperation(fileCase, { ...body, payment_tx_hash: proof }, t.docket.ctx, mcp);
     await expect(again).rejects.toBeInstanceOf(DocketError);
     await expect(again).rejects.toMatchObject({ code: "PAYMENT_ALREADY_USED" });
@@ -220,5 +307,55 @@ describe("file_case: pay, prove, file", () => {
     expect(badHeader.body.error.code).toBe("PAYMENT_MALFORMED");
     const argOnly = await t.post("/cases", { ...body, payment_tx_hash: proof });
     expect(argOnly.status).toBe(200);
+    // Both answers are the same filing: sign it once, and the case is there.
+    expect(argOnly.body.unsigned_tx).toEqual(headerWins.body.unsigned_tx);
+    const filed = await signFiling(argOnly.body, plaintiff);
+    const c = await t.get(`/cases/${filed.caseAddr}`);
+    expect(c.body.case).toMatchObject({ state: "Summoned", claimDescription: body.claimDescription });
+  });
+
+  it("on chain, fileCase refuses a reference its caller did not pay: FilingFeeNotPaid", async () => {
+    const plaintiff = 17;
+    const stranger = 18;
+    const p = await params();
+    const count = () =>
+      t.court.reader.readContract({ address: t.court.factory, abi: caseFactoryAbi, functionName: "caseCount" });
+    const before = await count();
+    const fileWith = (ref: Hex) =>
+      encodeFunctionData({
+        abi: caseFactoryAbi,
+        functionName: "fileCase",
+        args: [t.address(DEFENDANT), `unpaid ${ref}`, "bafy-unpaid", ref],
+      });
+
+    // Nobody paid this reference. Signed and broadcast anyway (gas fixed): it is mined and reverts.
+    const unpaid = testRef("unpaid");
+    const tx = { to: t.court.factory, data: fileWith(unpaid), value: p.terms.minPartyStake, gas: 1_000_000n };
+    const receipt = await send(t, plaintiff, tx);
+    expect(receipt.status).toBe("reverted");
+    expect(await revertOf(t, receipt.transactionHash)).toMatchObject({
+      reason: "FilingFeeNotPaid",
+      args: { paymentRef: unpaid, plaintiff: t.address(plaintiff) },
+    });
+    const verified = await t.post("/cases/verify-tx", { txHash: receipt.transactionHash });
+    expect(verified.body).toMatchObject({ found: true, mined: true, success: false, allExpectationsMet: false });
+
+    // Paid, but by someone else under their own key: still not the plaintiff's to use.
+    const theirs = testRef("theirs");
+    expect((await payFee(t, stranger, theirs, p.filingFee)).status).toBe("success");
+    expect((await feePayment(t, theirs, t.address(stranger))).paid).toBe(true);
+    expect((await feePayment(t, theirs, t.address(plaintiff))).paid).toBe(false);
+    const borrowed = await send(t, plaintiff, { ...tx, data: fileWith(theirs) });
+    expect(borrowed.status).toBe("reverted");
+    expect(await revertOf(t, borrowed.transactionHash)).toMatchObject({
+      reason: "FilingFeeNotPaid",
+      args: { paymentRef: theirs, plaintiff: t.address(plaintiff) },
+    });
+
+    // No case came of either, on chain or as docket reads it fresh.
+    expect(await count()).toBe(before);
+    const list = await t.get("/cases?limit=3");
+    expect(list.headers.get("x-cache")).toBe("MISS");
+    expect(list.body.total).toBe(Number(before));
   });
 });

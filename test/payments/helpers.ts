@@ -1,4 +1,6 @@
-import type { Address, Hex, TransactionReceipt } from "viem";
+import { type Address, encodeFunctionData, type Hex, keccak256, type TransactionReceipt, toHex } from "viem";
+import { caseFactoryAbi } from "../../src/chain/abi/generated.js";
+import { wrapChainError } from "../../src/errors/chain.js";
 import { encodeBase64Json, encodePaymentHeader } from "../../src/payments/x402.js";
 import type { Api, TestDocket } from "../support/docket.js";
 
@@ -48,11 +50,59 @@ export async function send(
   return t.court.reader.waitForTransactionReceipt({ hash, pollingInterval: 20 });
 }
 
+/** The fee transaction a 402 asks for. */
+export function feeTxOf(r402: Api): { to: Address; value: string; data: Hex; chainId: number } {
+  return r402.body.accepts[0].extra.unsigned_tx;
+}
+
+/** The payment reference a 402's fee transaction pays under. */
+export function feeRefOf(r402: Api): Hex {
+  return r402.body.accepts[0].extra.paymentRef;
+}
+
 /** Pays the fee exactly as a 402 says: signs and broadcasts `accepts[0].extra.unsigned_tx`. */
 export async function payAsTold(t: TestDocket, r402: Api, signer: number): Promise<Hex> {
-  const tx = r402.body.accepts[0].extra.unsigned_tx as { to: Address; value: string; data: Hex; chainId: number };
+  const tx = feeTxOf(r402);
   if (tx.chainId !== t.court.chainId) throw new Error("payment is for another chain");
   const receipt = await send(t, signer, tx);
   if (receipt.status !== "success") throw new Error("fee payment reverted");
   return receipt.transactionHash;
+}
+
+let refs = 0;
+/** A payment reference of the test's own (deterministic, unique within the run). */
+export function testRef(label: string): Hex {
+  refs += 1;
+  return keccak256(toHex(`docket test ref ${label} ${refs}`));
+}
+
+/** Pays `payFilingFee(ref)` on the factory as `signer`, without docket; `gas` broadcasts one bound to revert. */
+export function payFee(t: TestDocket, signer: number, ref: Hex, value: bigint, gas?: bigint) {
+  const data = encodeFunctionData({ abi: caseFactoryAbi, functionName: "payFilingFee", args: [ref] });
+  return send(t, signer, { to: t.court.factory, value, data, gas });
+}
+
+/** The factory's record of the fee `payer` paid under `ref`. */
+export async function feePayment(t: TestDocket, ref: Hex, payer: Address) {
+  const [paid, amount, usedBy] = await t.court.reader.readContract({
+    address: t.court.factory,
+    abi: caseFactoryAbi,
+    functionName: "feePayment",
+    args: [ref, payer],
+  });
+  return { paid, amount, usedBy };
+}
+
+/**
+ * Why a mined transaction reverted: its call replayed on the state of its own block, decoded as docket
+ * decodes reverts (`{ reason, args }`), or "did not revert".
+ */
+export async function revertOf(t: TestDocket, hash: Hex): Promise<Record<string, unknown> | "did not revert"> {
+  const tx = await t.court.reader.getTransaction({ hash });
+  return t.court.reader
+    .call({ account: tx.from, to: tx.to, data: tx.input, value: tx.value, blockNumber: tx.blockNumber })
+    .then(
+      () => "did not revert" as const,
+      (err) => wrapChainError(err).details ?? {},
+    );
 }

@@ -1,14 +1,26 @@
-import type { Hex } from "viem";
+import { type Address, decodeFunctionData, encodeFunctionData, type Hex, parseEventLogs } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { caseFactoryAbi } from "../../src/chain/abi/generated.js";
 import { decodePaymentResponse } from "../../src/payments/x402.js";
 import type { Api } from "../support/docket.js";
 import { TestDocket } from "../support/docket.js";
-import { filing, send, xPayment, xPaymentJson } from "./helpers.js";
+import {
+  feePayment,
+  feeRefOf,
+  filing,
+  payAsTold,
+  payFee,
+  revertOf,
+  send,
+  testRef,
+  xPayment,
+  xPaymentJson,
+} from "./helpers.js";
 
 /**
  * Every way a filing-fee proof can be wrong, each with its own code; plus the input checks done
- * before anyone pays (stake, defendant). Payments are real transactions signed by dev wallets.
+ * before anyone pays (stake, defendant). Payments are real transactions signed by dev wallets. The
+ * test that raises the fee (PAYMENT_INSUFFICIENT) runs last and puts the fee back.
  */
 describe("file_case: refused proofs and inputs", () => {
   let t: TestDocket;
@@ -19,14 +31,30 @@ describe("file_case: refused proofs and inputs", () => {
   let feeRecipient: Hex;
   let minStake: bigint;
 
-  /** A 402 refusing a proof: the code, the x402 fields to retry with, and a failed X-PAYMENT-RESPONSE. */
-  function expectRefused(r: Api, code: string) {
+  /**
+   * A 402 refusing a proof: the code, the x402 fields to retry with (a fresh payFilingFee on the
+   * factory at the current fee), and a failed X-PAYMENT-RESPONSE.
+   */
+  function expectRefused(r: Api, code: string, currentFee = fee) {
     expect(r.status, JSON.stringify(r.body)).toBe(402);
     expect(r.body.error.code).toBe(code);
     expect(r.body.x402Version).toBe(1);
-    expect(r.body.accepts[0]).toMatchObject({ maxAmountRequired: fee.toString(), payTo: feeRecipient });
+    expect(r.body.accepts[0]).toMatchObject({ maxAmountRequired: currentFee.toString(), payTo: t.court.factory });
+    expect(r.body.accepts[0].extra.unsigned_tx).toMatchObject({ to: t.court.factory, value: currentFee.toString() });
+    expect(decodeFunctionData({ abi: caseFactoryAbi, data: r.body.accepts[0].extra.unsigned_tx.data })).toEqual({
+      functionName: "payFilingFee",
+      args: [feeRefOf(r)],
+    });
     const settlement = decodePaymentResponse(r.headers.get("x-payment-response") as string);
     expect(settlement).toMatchObject({ success: false, errorReason: code.toLowerCase(), transaction: "" });
+  }
+
+  /** Signs an answered fileCase transaction as `signer`; returns the new case from its CaseFiled event. */
+  async function signFiling(body: { unsigned_tx: { to: Address; value: string; data: Hex } }, signer: number) {
+    const receipt = await t.actor(signer).send(body.unsigned_tx);
+    const [filed] = parseEventLogs({ abi: caseFactoryAbi, eventName: "CaseFiled", logs: receipt.logs });
+    if (!filed) throw new Error("no CaseFiled");
+    return filed.args.caseAddr;
   }
 
   beforeAll(async () => {
@@ -88,29 +116,79 @@ describe("file_case: refused proofs and inputs", () => {
     expectRefused(r, "PAYMENT_FAILED");
   });
 
-  it("paid by someone else: 402 PAYMENT_WRONG_PAYER", async () => {
-    const receipt = await send(t, STRANGER, { to: feeRecipient, value: fee });
+  it("paid by someone else, under their own reference, proven for the plaintiff: 402 PAYMENT_WRONG_PAYER", async () => {
+    const ref = testRef("stranger");
+    const receipt = await payFee(t, STRANGER, ref, fee);
+    expect(receipt.status).toBe("success");
     const r = await t.post("/cases", filing(t, PLAINTIFF, DEFENDANT), xPayment(receipt.transactionHash));
     expectRefused(r, "PAYMENT_WRONG_PAYER");
     expect(r.body.error.details).toMatchObject({ expected: t.address(PLAINTIFF), actual: t.address(STRANGER) });
+    // The chain agrees: the reference is paid for the stranger only.
+    expect((await feePayment(t, ref, t.address(STRANGER))).paid).toBe(true);
+    expect((await feePayment(t, ref, t.address(PLAINTIFF))).paid).toBe(false);
+
+    // For its own payer the same proof holds; the filing it answers is theirs to sign.
+    const own = filing(t, STRANGER, DEFENDANT);
+    const ok = await t.post("/cases", own, xPayment(receipt.transactionHash));
+    expect(ok.status, JSON.stringify(ok.body)).toBe(200);
+    expect(ok.body.payment).toMatchObject({ payer: t.address(STRANGER), paymentRef: ref, amount: fee.toString() });
+    const c = await signFiling(ok.body, STRANGER);
+    const read = await t.get(`/cases/${c}`);
+    expect(read.body.case).toMatchObject({ plaintiff: t.address(STRANGER), claimDescription: own.claimDescription });
   });
 
   it("paid to the wrong address: 402 PAYMENT_WRONG_RECIPIENT", async () => {
     const receipt = await send(t, PLAINTIFF, { to: t.address(17), value: fee });
     const r = await t.post("/cases", filing(t, PLAINTIFF, DEFENDANT), xPayment(receipt.transactionHash));
     expectRefused(r, "PAYMENT_WRONG_RECIPIENT");
-    expect(r.body.error.details).toMatchObject({ expected: feeRecipient, actual: t.address(17) });
+    expect(r.body.error.details).toMatchObject({ expected: t.court.factory, actual: t.address(17) });
   });
 
-  it("too small: 402 PAYMENT_INSUFFICIENT; more than the fee is fine", async () => {
-    const small = await send(t, PLAINTIFF, { to: feeRecipient, value: fee - 1n });
+  it("the old way, a plain transfer of the fee to the fee recipient: 402 PAYMENT_WRONG_RECIPIENT", async () => {
+    const receipt = await send(t, PLAINTIFF, { to: feeRecipient, value: fee });
+    expect(receipt.status).toBe("success");
+    const r = await t.post("/cases", filing(t, PLAINTIFF, DEFENDANT), xPayment(receipt.transactionHash));
+    expectRefused(r, "PAYMENT_WRONG_RECIPIENT");
+    expect(r.body.error.details).toMatchObject({
+      txHash: receipt.transactionHash,
+      expected: t.court.factory,
+      actual: feeRecipient,
+    });
+    expect(r.body.error.message).toMatch(/payFilingFee/);
+  });
+
+  it("a successful call to the factory that pays no fee: 402 PAYMENT_WRONG_RECIPIENT", async () => {
+    // getParams sent as a transaction: mined, succeeds, emits nothing.
+    const data = encodeFunctionData({ abi: caseFactoryAbi, functionName: "getParams" });
+    const receipt = await send(t, PLAINTIFF, { to: t.court.factory, data });
+    expect(receipt.status).toBe("success");
+    const r = await t.post("/cases", filing(t, PLAINTIFF, DEFENDANT), xPayment(receipt.transactionHash));
+    expectRefused(r, "PAYMENT_WRONG_RECIPIENT");
+    expect(r.body.error.details).toMatchObject({ expected: t.court.factory, actual: t.court.factory });
+  });
+
+  it("below the fee: payFilingFee reverts on chain, so the proof is 402 PAYMENT_FAILED; more than the fee is fine", async () => {
+    const small = await payFee(t, PLAINTIFF, testRef("small"), fee - 1n, 200_000n);
+    expect(small.status).toBe("reverted");
+    expect(await revertOf(t, small.transactionHash)).toMatchObject({
+      reason: "FilingFeeTooLow",
+      args: { required: fee.toString(), sent: (fee - 1n).toString() },
+    });
     const r = await t.post("/cases", filing(t, PLAINTIFF, DEFENDANT), xPayment(small.transactionHash));
-    expectRefused(r, "PAYMENT_INSUFFICIENT");
-    expect(r.body.error.details).toMatchObject({ required: fee.toString(), paid: (fee - 1n).toString() });
-    const big = await send(t, PLAINTIFF, { to: feeRecipient, value: fee + 1n });
-    const ok = await t.post("/cases", filing(t, PLAINTIFF, DEFENDANT), xPayment(big.transactionHash));
+    expectRefused(r, "PAYMENT_FAILED");
+    expect(r.body.error.details).toMatchObject({ txHash: small.transactionHash });
+
+    const ref = testRef("big");
+    const big = await payFee(t, PLAINTIFF, ref, fee + 1n);
+    expect(big.status).toBe("success");
+    const body = filing(t, PLAINTIFF, DEFENDANT);
+    const ok = await t.post("/cases", body, xPayment(big.transactionHash));
     expect(ok.status).toBe(200);
     expect(ok.body.payment.amount).toBe((fee + 1n).toString());
+    expect(ok.body.payment.paymentRef).toBe(ref);
+    const c = await signFiling(ok.body, PLAINTIFF);
+    expect((await t.get(`/cases/${c}`)).body.case).toMatchObject({ claimDescription: body.claimDescription });
+    expect(await feePayment(t, ref, t.address(PLAINTIFF))).toEqual({ paid: true, amount: fee + 1n, usedBy: c });
   });
 
   it("a stake below the minimum: 422 STAKE_BELOW_MINIMUM, before paying and with a proof", async () => {
@@ -121,8 +199,8 @@ describe("file_case: refused proofs and inputs", () => {
       code: "STAKE_BELOW_MINIMUM",
       details: { minimum: minStake.toString(), given: low },
     });
-    const paid = await send(t, PLAINTIFF, { to: feeRecipient, value: fee });
-    const r = await t.post("/cases", filing(t, PLAINTIFF, DEFENDANT, { stake: "0" }), xPayment(paid.transactionHash));
+    const paid = await payAsTold(t, await t.post("/cases", filing(t, PLAINTIFF, DEFENDANT)), PLAINTIFF);
+    const r = await t.post("/cases", filing(t, PLAINTIFF, DEFENDANT, { stake: "0" }), xPayment(paid));
     expect(r.status).toBe(422);
     expect(r.body.error.code).toBe("STAKE_BELOW_MINIMUM");
   });
@@ -148,5 +226,70 @@ describe("file_case: refused proofs and inputs", () => {
     const badHash = await t.post("/cases", filing(t, PLAINTIFF, DEFENDANT, { payment_tx_hash: "0x12" }));
     expect(badHash.status).toBe(400);
     expect(badHash.body.error.code).toBe("INVALID_INPUT");
+  });
+
+  // Last: it changes the court's fee for a while (and puts it back).
+  it("the owner raised the fee after the payment: 402 PAYMENT_INSUFFICIENT at the new fee; fine again once restored", async () => {
+    const OWNER = 0;
+    const p = await t.court.reader.readContract({
+      address: t.court.factory,
+      abi: caseFactoryAbi,
+      functionName: "getParams",
+    });
+    expect(p.owner).toBe(t.address(OWNER));
+    const body = filing(t, PLAINTIFF, DEFENDANT);
+    const r402 = await t.post("/cases", body);
+    const ref = feeRefOf(r402);
+    const proof = await payAsTold(t, r402, PLAINTIFF);
+    const raised = fee * 2n;
+    const setFee = (value: bigint) =>
+      t.actor(OWNER).write({
+        address: t.court.factory,
+        abi: caseFactoryAbi,
+        functionName: "setFiling",
+        args: [feeRecipient, value],
+      });
+    await setFee(raised);
+    try {
+      const r = await t.post("/cases", body, xPayment(proof));
+      expectRefused(r, "PAYMENT_INSUFFICIENT", raised);
+      expect(r.body.error.details).toMatchObject({
+        txHash: proof,
+        required: raised.toString(),
+        paid: fee.toString(),
+      });
+      // The record itself is untouched: paid, at the old fee, unused.
+      expect(await feePayment(t, ref, t.address(PLAINTIFF))).toMatchObject({ paid: true, amount: fee });
+      // The chain itself is laxer: fileCase checks that the reference was paid, not at which fee, so the
+      // plaintiff could still file with it directly (simulated here, not sent). docket's check is its own.
+      const direct = await t.court.reader.call({
+        account: t.address(PLAINTIFF),
+        to: t.court.factory,
+        value: p.terms.minPartyStake,
+        data: encodeFunctionData({
+          abi: caseFactoryAbi,
+          functionName: "fileCase",
+          args: [body.defendant, body.claimDescription, body.evidenceIpfsHash, ref],
+        }),
+      });
+      expect(direct.data).toMatch(/^0x[0-9a-f]{64}$/);
+      // The refusal's requirements are the way on: pay them as told (at the new fee) and file.
+      expect(feeRefOf(r)).not.toBe(ref);
+      const again = await payAsTold(t, r, PLAINTIFF);
+      const ok = await t.post("/cases", body, xPayment(again));
+      expect(ok.status, JSON.stringify(ok.body)).toBe(200);
+      expect(ok.body.payment).toMatchObject({ amount: raised.toString(), paymentRef: feeRefOf(r) });
+      const c = await signFiling(ok.body, PLAINTIFF);
+      expect((await t.get(`/cases/${c}`)).body.case).toMatchObject({ claimDescription: body.claimDescription });
+    } finally {
+      await setFee(fee);
+    }
+    // At the restored fee the first payment covers it again.
+    const restored = await t.post("/cases", filing(t, PLAINTIFF, DEFENDANT), xPayment(proof));
+    expect(restored.status, JSON.stringify(restored.body)).toBe(200);
+    expect(restored.body.payment).toMatchObject({ amount: fee.toString(), paymentRef: ref });
+    const c = await signFiling(restored.body, PLAINTIFF);
+    expect((await t.get(`/cases/${c}`)).body.case).toMatchObject({ plaintiff: t.address(PLAINTIFF) });
+    expect((await feePayment(t, ref, t.address(PLAINTIFF))).usedBy).toBe(c);
   });
 });

@@ -17,7 +17,9 @@ export class TestDocket {
 
   static async start(env: Record<string, string> = {}): Promise<TestDocket> {
     // Tests send far more than a client may per minute: the rate limit has its own test.
-    const base = { PORT: "0", LOG_LEVEL: "silent", RATE_LIMIT_PER_MINUTE: "0" };
+    // The suites written for one transaction per vote run a public-vote court; the hidden-vote
+    // court (the dev chain's default) has its own suites (DEV_VOTES: "hidden").
+    const base = { PORT: "0", LOG_LEVEL: "silent", RATE_LIMIT_PER_MINUTE: "0", DEV_VOTES: "public" };
     return new TestDocket(await startServer(loadConfig({ ...base, ...env })));
   }
 
@@ -66,7 +68,7 @@ export class TestDocket {
     return this.actor(signer).send(tx);
   }
 
-  /** Files a case straight on chain: pays the filing fee, then files with the payment's hash. */
+  /** Files a case straight on chain: pays the filing fee into the factory, then files with its reference. */
   async fileOnChain(plaintiff: number, defendant: number, claim = `claim ${Date.now()} ${Math.random()}`) {
     const { factory } = this.court;
     const params = await this.court.reader.readContract({
@@ -75,12 +77,19 @@ export class TestDocket {
       functionName: "getParams",
     });
     const p = this.actor(plaintiff);
-    const payment = await p.send({ to: params.feeRecipient, value: params.filingFee });
+    const ref = keccak256(toHex(`ref:${claim}:${Math.random()}`));
+    await p.write({
+      address: factory,
+      abi: caseFactoryAbi,
+      functionName: "payFilingFee",
+      args: [ref],
+      value: params.filingFee,
+    });
     const receipt = await p.write({
       address: factory,
       abi: caseFactoryAbi,
       functionName: "fileCase",
-      args: [this.address(defendant), claim, `bafk${keccak256(toHex(claim)).slice(2, 40)}`, payment.transactionHash],
+      args: [this.address(defendant), claim, `bafk${keccak256(toHex(claim)).slice(2, 40)}`, ref],
       value: params.terms.minPartyStake,
     });
     const [filed] = parseEventLogs({ abi: caseFactoryAbi, eventName: "CaseFiled", logs: receipt.logs });
