@@ -1,0 +1,175 @@
+import type { Address, Hex } from "viem";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { advanceTime } from "../../src/chain/seed.js";
+import { voteCommitment } from "../../src/chain/votes.js";
+import { TestDocket } from "../support/docket.js";
+
+/**
+ * Hidden votes (commit-reveal), the dev chain's default court, driven only through docket's HTTP
+ * API: commit, reveal, a verdict, an appeal decided the same way, and a panel whose judges never
+ * reveal. Every write is an unsigned transaction a test wallet signs and broadcasts; every effect
+ * is read back through the API.
+ */
+describe("hidden votes over HTTP, signed by test wallets", () => {
+  let t: TestDocket;
+  const PLAINTIFF = 15;
+  const DEFENDANT = 19;
+  let caseAddr: Address;
+  /** What each judge of the current round must keep to reveal. */
+  const kits = new Map<string, { plaintiff_wins: boolean; salt: Hex }>();
+
+  const indexOf = (addr: string) => {
+    const i = t.devnet.accounts.findIndex((a) => a.address === addr);
+    if (i < 0) throw new Error(`${addr} is not a dev account`);
+    return i;
+  };
+  const readCase = async (c: Address = caseAddr) => (await t.get(`/cases/${c}`)).body.case;
+
+  /** Files on chain, answers, and draws the panel through the API: a case in its commit phase. */
+  async function openCase(): Promise<Address> {
+    const c = (await t.fileOnChain(PLAINTIFF, DEFENDANT)) as Address;
+    await t.write(`/cases/${c}/respond`, { from: t.address(DEFENDANT) }, DEFENDANT);
+    await t.write(`/cases/${c}/assign-judges-random`, { from: t.address(0) }, 0);
+    return c;
+  }
+
+  /** Every judge of the current round commits `votes[i]` through POST /vote and keeps its kit. */
+  async function commitAll(c: Address, votes: boolean[]): Promise<void> {
+    kits.clear();
+    const { judges } = await readCase(c);
+    for (const [i, judge] of (judges as string[]).entries()) {
+      const r = await t.post(`/cases/${c}/vote`, { plaintiff_wins: votes[i], from: judge });
+      expect(r.status, JSON.stringify(r.body)).toBe(200);
+      kits.set(judge, { plaintiff_wins: r.body.reveal.plaintiff_wins, salt: r.body.reveal.salt });
+      await t.actor(indexOf(judge)).send(r.body.unsigned_tx);
+    }
+  }
+
+  async function reveal(c: Address, judge: string, justification?: string): Promise<void> {
+    const kit = kits.get(judge);
+    if (!kit) throw new Error(`no kit for ${judge}`);
+    await t.write(`/cases/${c}/reveal`, { ...kit, justification, from: judge }, indexOf(judge));
+  }
+
+  beforeAll(async () => {
+    t = await TestDocket.start({ DEV_VOTES: "hidden" });
+    caseAddr = await openCase();
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it("a drawn panel starts in the commit phase, with deadlines in chain time", async () => {
+    const c = await readCase();
+    expect(c).toMatchObject({ state: "Deliberating", hiddenVotes: true, votingPhase: "commit", votesCommitted: 0 });
+    expect(c.judges).toHaveLength(3);
+    expect(c.revealDeadline - c.commitDeadline).toBe(300);
+    expect(c.votes.map((v: { vote: null }) => v.vote)).toEqual([null, null, null]);
+  });
+
+  it("vote_on_case needs `from` on a hidden court (400), and refuses a non-judge through the simulation", async () => {
+    const missing = await t.post(`/cases/${caseAddr}/vote`, { plaintiff_wins: true });
+    expect(missing.status).toBe(400);
+    expect(missing.body.error).toMatchObject({ code: "MISSING_FIELD", details: { field: "from" } });
+    const stranger = await t.post(`/cases/${caseAddr}/vote`, { plaintiff_wins: true, from: t.address(PLAINTIFF) });
+    expect(stranger.status).toBe(500);
+    expect(stranger.body.error).toMatchObject({ code: "CONTRACT_REVERT", details: { reason: "NotAssignedJudge" } });
+  });
+
+  it("a commit hides the vote: counts stay 0, the case shows how many committed; a given salt is used as given", async () => {
+    const { judges } = await readCase();
+    const judge = judges[0] as Address;
+    const salt = `0x${"5a".repeat(32)}` as Hex;
+    const r = await t.post(`/cases/${caseAddr}/vote`, { plaintiff_wins: true, salt, from: judge });
+    expect(r.status).toBe(200);
+    expect(r.body.reveal).toMatchObject({ plaintiff_wins: true, salt, round: 1 });
+    expect(r.body.reveal.commitment).toBe(
+      voteCommitment({ caseAddress: caseAddr, judge, round: 1, plaintiffWins: true, salt }),
+    );
+    kits.set(judge, { plaintiff_wins: true, salt });
+    await t.actor(indexOf(judge)).send(r.body.unsigned_tx);
+    const c = await readCase();
+    expect(c).toMatchObject({ votesCommitted: 1, votesForPlaintiff: 0, votesForDefendant: 0, votingPhase: "commit" });
+    expect(c.votes[0]).toMatchObject({ judge, vote: "committed" });
+    // Too early to reveal: the other judges have not committed and the commit deadline is ahead.
+    const early = await t.post(`/cases/${caseAddr}/reveal`, { ...kits.get(judge), from: judge });
+    expect(early.body.error).toMatchObject({ code: "CONTRACT_REVERT", details: { reason: "RevealPhaseNotOpen" } });
+  });
+
+  it("once every judge committed the reveal phase opens; a wrong salt is refused; two reveals decide", async () => {
+    const { judges } = await readCase();
+    for (const [i, judge] of (judges as string[]).entries()) {
+      if (i === 0) continue;
+      const r = await t.post(`/cases/${caseAddr}/vote`, { plaintiff_wins: i === 1, from: judge });
+      kits.set(judge, { plaintiff_wins: r.body.reveal.plaintiff_wins, salt: r.body.reveal.salt });
+      await t.actor(indexOf(judge)).send(r.body.unsigned_tx);
+    }
+    expect(await readCase()).toMatchObject({ votesCommitted: 3, votingPhase: "reveal" });
+    const [j0, j1] = judges as string[];
+    const wrong = await t.post(`/cases/${caseAddr}/reveal`, {
+      plaintiff_wins: false,
+      salt: kits.get(j0 as string)?.salt,
+      from: j0,
+    });
+    expect(wrong.body.error).toMatchObject({ code: "CONTRACT_REVERT", details: { reason: "CommitmentMismatch" } });
+    const tooLong = await t.post(`/cases/${caseAddr}/reveal`, {
+      ...kits.get(j0 as string),
+      justification: "x".repeat(513),
+    });
+    expect(tooLong.status).toBe(422);
+
+    await reveal(caseAddr, j0 as string, "The delivery logs show nothing arrived.");
+    expect(await readCase()).toMatchObject({ state: "Deliberating", votesForPlaintiff: 1, votesCommitted: 3 });
+    await reveal(caseAddr, j1 as string, "Agreed: no delivery.");
+    const done = await readCase();
+    expect(done).toMatchObject({ state: "Resolved", outcome: "PlaintiffWon", votesForPlaintiff: 2, votingPhase: null });
+    expect(done.votes.slice(0, 2)).toEqual([
+      { judge: j0, vote: "plaintiff", justification: "The delivery logs show nothing arrived." },
+      { judge: j1, vote: "plaintiff", justification: "Agreed: no delivery." },
+    ]);
+    // The third judge's vote was never revealed: still hidden.
+    expect(done.votes[2]).toMatchObject({ vote: "committed", justification: "" });
+  });
+
+  it("appeal under hidden votes: five fresh judges commit and reveal; the verdict is final", async () => {
+    const round1 = (await readCase()).judges as string[];
+    await t.write(`/cases/${caseAddr}/appeal`, { from: t.address(DEFENDANT) }, DEFENDANT);
+    await t.write(`/cases/${caseAddr}/assign-judges-random`, { from: t.address(0) }, 0);
+    const c = await readCase();
+    expect(c).toMatchObject({ state: "Deliberating", votingPhase: "commit", votesCommitted: 0 });
+    expect(c.judges).toHaveLength(5);
+    for (const j of c.judges) expect(round1).not.toContain(j);
+    await commitAll(caseAddr, [false, false, false, true, true]);
+    expect((await readCase()).votingPhase).toBe("reveal");
+    for (const j of (c.judges as string[]).slice(0, 3)) await reveal(caseAddr, j);
+    const final = await readCase();
+    expect(final).toMatchObject({
+      state: "Resolved",
+      outcome: "DefendantWon",
+      appealWindowOpen: false,
+      votesForDefendant: 3,
+    });
+    expect(final.verdictReason).toMatch(/appeal/i);
+  });
+
+  it("judges who never reveal are no-shows: the case is dismissed after the reveal deadline and they are slashed", async () => {
+    const c = await openCase();
+    await commitAll(c, [true, false, true]);
+    const { judges } = await readCase(c);
+    const [revealer, ...silent] = judges as string[];
+    await reveal(c, revealer as string);
+    const stakeOf = async (j: string) => BigInt((await t.get(`/judges/stake/${j}`)).body.staked);
+    const before = await Promise.all(silent.map(stakeOf));
+    const revealerBefore = await stakeOf(revealer as string);
+    const early = await t.post(`/cases/${c}/resolve-timeout`, { from: t.address(0) });
+    expect(early.body.error).toMatchObject({ code: "CONTRACT_REVERT", details: { reason: "DeadlineNotReached" } });
+    // The reveal deadline is at most commit (300 s) + reveal (300 s) after the panel was seated.
+    await advanceTime(t.court.reader, 601);
+    await t.write(`/cases/${c}/resolve-timeout`, { from: t.address(0) }, 0);
+    expect(await readCase(c)).toMatchObject({ state: "Dismissed", outcome: "Dismissed", votesForPlaintiff: 1 });
+    const after = await Promise.all(silent.map(stakeOf));
+    for (const [i, b] of before.entries()) expect(after[i]).toBe(b - b / 10n); // slashBps 1000 on the dev chain
+    // The judge who revealed is released unscored: no majority formed to agree with.
+    expect(await stakeOf(revealer as string)).toBe(revealerBefore);
+  });
+});
