@@ -109,7 +109,8 @@ describe("command line", () => {
     const d = await startServer(loadConfig({ ...env, PORT: "0", LOG_LEVEL: "silent" }));
     try {
       const cases = await (await fetch(`${d.url}/cases`)).json();
-      expect((cases as { total: number }).total).toBe(8);
+      // One case in every state, and with hidden votes one in each voting phase.
+      expect((cases as { total: number }).total).toBe(9);
     } finally {
       await d.close();
     }
