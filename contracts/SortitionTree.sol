@@ -95,12 +95,11 @@ library SortitionTree {
         return n == 0 ? 0 : cps[n - 1].value;
     }
 
+    /// @dev Always a new checkpoint, even when the last one is from this block: overwriting it would
+    /// be cheaper, but a gas estimate run in the previous block's context would then price the
+    /// overwrite and the transaction, mined in a new block, would run out of gas. `valueAt` reads the
+    /// last checkpoint at or before a block, so several in one block are fine.
     function _write(Checkpoint[] storage cps, uint256 value) private {
-        uint256 n = cps.length;
-        if (n > 0 && cps[n - 1].blockNumber == block.number) {
-            cps[n - 1].value = uint192(value);
-        } else {
-            cps.push(Checkpoint(uint64(block.number), uint192(value)));
-        }
+        cps.push(Checkpoint(uint64(block.number), uint192(value)));
     }
 }

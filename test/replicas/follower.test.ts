@@ -3,6 +3,8 @@ import { privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { courtRegistryAbi, disputeCaseAbi } from "../../src/chain/abi/generated.js";
 import { type Devnet, startDevnet } from "../../src/chain/devnet.js";
+// One transaction per vote: what is under test is how replicas see it, not how it is cast.
+import { devPublicParams } from "../../src/chain/terms.js";
 import { type RedisServer, startRedis } from "./redisServer.js";
 import { type Api, chainEnv, indexOf, type Replica, startReplica } from "./replicas.js";
 
@@ -27,7 +29,7 @@ describe("event follower", () => {
   let c: Replica;
 
   beforeAll(async () => {
-    [devnet, redis] = await Promise.all([startDevnet(), startRedis()]);
+    [devnet, redis] = await Promise.all([startDevnet({ params: devPublicParams }), startRedis()]);
     const chain = chainEnv(devnet);
     [a, b, c] = await Promise.all([
       startReplica({ ...chain, REDIS_URL: redis.url, EVENT_POLL_MS: String(POLL_MS) }),

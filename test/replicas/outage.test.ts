@@ -1,6 +1,8 @@
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Devnet, startDevnet } from "../../src/chain/devnet.js";
+// One transaction per vote: what is under test is how replicas see it, not how it is cast.
+import { devPublicParams } from "../../src/chain/terms.js";
 import { freePort, type RedisServer, startRedis } from "./redisServer.js";
 import { type Api, chainEnv, indexOf, type Replica, signAndSend, startReplica, waitFor } from "./replicas.js";
 
@@ -23,7 +25,7 @@ describe("Redis outage", () => {
   let judge: string;
 
   beforeAll(async () => {
-    [devnet, redis] = await Promise.all([startDevnet(), startRedis()]);
+    [devnet, redis] = await Promise.all([startDevnet({ params: devPublicParams }), startRedis()]);
     const env = { ...chainEnv(devnet), REDIS_URL: redis.url };
     [a, b] = await Promise.all([startReplica(env), startReplica(env)]);
     peek = new Redis(redis.url, { lazyConnect: true, retryStrategy: () => 100 });

@@ -2,6 +2,8 @@ import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { CacheEntry } from "../../src/cache/cache.js";
 import { type Devnet, startDevnet } from "../../src/chain/devnet.js";
+// One transaction per vote: what is under test is how replicas see it, not how it is cast.
+import { devPublicParams } from "../../src/chain/terms.js";
 import { type RpcProxy, startRpcProxy } from "../support/rpcProxy.js";
 import { type RedisServer, startRedis } from "./redisServer.js";
 import { chainEnv, indexOf, type Replica, signAndSend, startReplica } from "./replicas.js";
@@ -21,7 +23,7 @@ describe("two replicas sharing one Redis", () => {
   const seeded = (label: string) => devnet.seed?.cases.find((c) => c.label === label)?.address as string;
 
   beforeAll(async () => {
-    [devnet, redis] = await Promise.all([startDevnet(), startRedis()]);
+    [devnet, redis] = await Promise.all([startDevnet({ params: devPublicParams }), startRedis()]);
     // Both replicas reach the chain through one counting proxy.
     proxy = await startRpcProxy(devnet.rpcUrl);
     const env = { ...chainEnv(devnet, proxy.url), REDIS_URL: redis.url };

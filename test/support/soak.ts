@@ -65,7 +65,7 @@ export interface SoakResult {
 
 /**
  * Mixed reads and writes against a running docket: every read endpoint over the seeded cases and
- * agents, and writes (votes, stakes, registrations, evidence) that invalidate and hold keys, so
+ * agents, and writes (vote reveals, stakes, registrations, evidence) that invalidate and hold keys, so
  * the chain keeps being read under load.
  */
 export async function soak(opts: {
@@ -94,10 +94,12 @@ export async function soak(opts: {
       { method: "GET", path: `/validate/stats/${a}` },
       { method: "GET", path: `/judges/stake/${a}` },
       {
+        // A write on the case that needs no signer: the dev chain hides votes, and a commit needs the
+        // judge's address (and would be simulated); a reveal without `from` is only built.
         method: "POST",
-        path: `/cases/${c}/vote`,
+        path: `/cases/${c}/reveal`,
         headers: json,
-        body: JSON.stringify({ plaintiff_wins: i % 2 === 0 }),
+        body: JSON.stringify({ plaintiff_wins: i % 2 === 0, salt: `0x${"11".repeat(32)}` }),
       },
       {
         method: "POST",
