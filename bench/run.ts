@@ -6,7 +6,8 @@
  *
  * Knobs (environment): BENCH_SECONDS (5), BENCH_ROUNDS (3), BENCH_SHARED_ROUNDS (5), BENCH_SIZES (10,100,1000),
  * BENCH_COLD_REQUESTS (20), BENCH_CONCURRENT (1000), BENCH_MCP_CALLS (500), BENCH_KEYS (100000),
- * BENCH_STARTS (3), BENCH_SOAK_SECONDS (60), BENCH_OUT (bench/results.json), BENCH_ONLY (e.g. 2,3: only those items).
+ * BENCH_STARTS (3), BENCH_SOAK_SECONDS (60), BENCH_DRAW_SIZES (10,1000,10000), BENCH_DRAWS (5),
+ * BENCH_OUT (bench/results.json), BENCH_ONLY (e.g. 2,3: only those items).
  */
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -15,6 +16,7 @@ import type { Docket } from "../src/server.js";
 import { type RpcProxy, startRpcProxy } from "../test/support/rpcProxy.js";
 import { soak, spawnDocket as spawnSoakDocket } from "../test/support/soak.js";
 import { type ColdReadsSummary, measureSize, type SizeResult, summarize } from "./items/coldReads.js";
+import { benchDrawGas } from "./items/drawGas.js";
 import { benchMcp } from "./items/mcp.js";
 import { benchMemory } from "./items/memory.js";
 import { benchSingleFlight } from "./items/singleFlight.js";
@@ -53,6 +55,8 @@ const settings: Settings = {
   mcpCalls: num("BENCH_MCP_CALLS", 500),
   memoryKeys: num("BENCH_KEYS", 100_000),
   startupRuns: num("BENCH_STARTS", 3),
+  drawPoolSizes: (process.env.BENCH_DRAW_SIZES || "10,1000,10000").split(",").map(Number),
+  drawsPerSize: num("BENCH_DRAWS", 5),
 };
 const outFile = process.env.BENCH_OUT || join(ROOT, "bench", "results.json");
 
@@ -178,6 +182,12 @@ results.soak = await item(`7. soak: ${soakSeconds} s of mixed reads and writes a
   }
 });
 
+// Issue #11's draw cost: gas, counted from receipts, on a chain of its own.
+results.drawGas = await item(
+  `8. gas of a draw and of a new judge's stake at ${settings.drawPoolSizes.map((x) => x.toLocaleString("en-US")).join(", ")} judges`,
+  () => benchDrawGas(settings.drawPoolSizes, settings.drawsPerSize, log),
+);
+
 const missing = (_what: string): Failed => ({ error: NOT_RUN });
 const full: Results = {
   schemaVersion: 1,
@@ -191,6 +201,7 @@ const full: Results = {
   memory: results.memory ?? missing("memory"),
   startup: results.startup ?? missing("start-up"),
   soak: results.soak ?? missing("soak"),
+  drawGas: results.drawGas ?? missing("draw gas"),
   targets: [],
 };
 full.targets = targets(full);
@@ -273,7 +284,26 @@ function targets(r: Results): Target[] {
       : `${so.durationSeconds} s, ${so.requests} requests (${so.requestsPerSecond} req/s), ${so.errors + so.timeouts} errors, ${so.non2xx} non-2xx; RSS max ${Math.max(...so.rssMb)} MiB, growth ${so.rssGrowth}x`,
     met: failed(so) ? false : so.errors + so.timeouts + so.non2xx === 0 && so.rssGrowth < 1.5,
   });
+  out.push(drawTarget(r.drawGas));
   return out;
+}
+
+function drawTarget(d: Results["drawGas"]): Target {
+  const item = "8. gas of a 3-judge draw as the judge pool grows";
+  if (d === undefined || failed(d)) {
+    return { item, target: "O(log n)", measured: d === undefined ? NOT_RUN : why(d), met: false };
+  }
+  const lo = d.sizes[0];
+  const hi = d.sizes[d.sizes.length - 1];
+  const judges = (x: number) => x.toLocaleString("en-US");
+  return {
+    item,
+    target: `O(log n): at ${judges(hi?.judges ?? 0)} judges within log2(${judges(hi?.judges ?? 0)}) / log2(${judges(lo?.judges ?? 0)}) = ${d.logRatioLargestToSmallest}x of at ${judges(lo?.judges ?? 0)} (O(n): ${judges(d.poolRatioLargestToSmallest)}x)`,
+    measured: `${d.sizes.map((s) => s.draw.gasUsedMedian.toLocaleString("en-US")).join(" / ")} gas (${d.ratioLargestToSmallest.draw}x); 5-judge appeal draw ${d.ratioLargestToSmallest.appealDraw}x`,
+    met:
+      d.ratioLargestToSmallest.draw <= d.logRatioLargestToSmallest &&
+      d.ratioLargestToSmallest.appealDraw <= d.logRatioLargestToSmallest,
+  };
 }
 
 function coldTargets(c: ColdReadsSummary): Target[] {

@@ -1,5 +1,6 @@
 import type { SoakResult } from "../../test/support/soak.js";
 import type { ColdReadsSummary } from "../items/coldReads.js";
+import type { DrawGasResult, DrawGasSize } from "../items/drawGas.js";
 import type { McpResult } from "../items/mcp.js";
 import type { MemoryResult } from "../items/memory.js";
 import type { SingleFlightFigures } from "../items/singleFlight.js";
@@ -20,6 +21,8 @@ export interface Results {
   memory: MemoryResult | Failed;
   startup: StartupResult | Failed;
   soak: SoakResult | Failed;
+  /** Absent from results written before item 8 existed. */
+  drawGas?: DrawGasResult | Failed;
   targets: Target[];
 }
 
@@ -36,6 +39,8 @@ export interface Settings {
   mcpCalls: number;
   memoryKeys: number;
   startupRuns: number;
+  drawPoolSizes: number[];
+  drawsPerSize: number;
 }
 
 export interface Failed {
@@ -295,5 +300,42 @@ export function renderMarkdown(r: Results): string {
       ),
     );
   }
+  out.push("", ...renderDrawGas(r.drawGas));
   return out.join("\n");
+}
+
+function renderDrawGas(d: Results["drawGas"]): string[] {
+  const out = ["**8. Gas of a draw (`assignJudgesRandom`) and of a new judge's stake as the judge pool grows**", ""];
+  if (d === undefined || failed(d)) return [...out, d === undefined ? NOT_RUN : failedText(d)];
+  const g = (f: DrawGasSize["draw"]) => `${n(f.gasUsedMedian)} (${n(f.gasUsedMin)}-${n(f.gasUsedMax)})`;
+  out.push(
+    table(
+      [
+        "judges in pool",
+        "draw, 3-judge panel: gas",
+        "appeal draw, 5-judge panel: gas",
+        "stakeAsJudge, new judge: gas",
+        "pool grown in s (stakes, blocks)",
+      ],
+      d.sizes.map((s) => [
+        n(s.judges),
+        g(s.draw),
+        g(s.appealDraw),
+        g(s.stakeNewJudge),
+        `${n(s.poolBuildSeconds, 1)} (${n(s.poolBuildTransactions)}, ${n(s.poolBuildBlocks)})`,
+      ]),
+    ),
+  );
+  const lo = d.sizes[0];
+  const hi = d.sizes[d.sizes.length - 1];
+  const per = (xs: number[]) => xs.map((x) => n(x)).join(", ");
+  out.push(
+    "",
+    `gasUsed from receipts: median (min-max) of ${lo?.draw.transactions} draws of different cases, and of ${lo?.stakeNewJudge.transactions} new judges each alone in a block; ` +
+      `stakes spread from the minimum to 10x; ${d.hiddenVotes ? "hidden" : "public"} votes; item took ${n(d.seconds)} s. ` +
+      `From ${n(lo?.judges)} to ${n(hi?.judges)} judges (${n(d.poolRatioLargestToSmallest)}x the pool) a draw costs ${n(d.ratioLargestToSmallest.draw, 2)}x the gas, an appeal draw ${n(d.ratioLargestToSmallest.appealDraw, 2)}x, a new judge's stake ${n(d.ratioLargestToSmallest.stakeNewJudge, 2)}x; ` +
+      `an O(log n) cost may grow at most ${n(d.logRatioLargestToSmallest, 2)}x. ` +
+      `Gas added per doubling of the pool, between consecutive sizes: draw ${per(d.gasPerPoolDoubling.draw)}; appeal draw ${per(d.gasPerPoolDoubling.appealDraw)}: it does not grow with the pool, so gas ~ a + b log2(n) (an O(n) cost would add twice as much with each doubling).`,
+  );
+  return out;
 }

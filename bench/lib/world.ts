@@ -4,26 +4,26 @@ import {
   getAddress,
   type Hex,
   keccak256,
-  type Log,
   parseEther,
   parseEventLogs,
-  parseGwei,
   toHex,
 } from "viem";
 import { caseFactoryAbi, courtRegistryAbi, disputeCaseAbi } from "../../src/chain/abi/generated.js";
 import type { Devnet } from "../../src/chain/devnet.js";
-import { rpc, rpcBatch } from "./rpc.js";
+import { voteCommitment } from "../../src/chain/votes.js";
+import { rpc } from "./rpc.js";
+import { gasUsed, type Receipt, type Tx, TxRounds } from "./txRounds.js";
 
 /**
- * Builds a large court world on the dev chain quickly, straight on chain (never through docket):
- * every agent is an impersonated address funded with anvil_setBalance, automine is off while a
- * round of transactions is sent (one JSON-RPC batch, explicit nonces, so an account may have many
- * in flight) and blocks are mined by hand until the pool is empty. A round costs a few blocks, so
- * chain time barely moves and no response or deliberation window closes during the build.
+ * Builds a large court world on the dev chain quickly, straight on chain (never through docket),
+ * with TxRounds: impersonated, funded addresses, rounds of batched transactions, blocks mined by hand.
+ * A round costs a few blocks, so chain time barely moves and no window closes during the build.
  *
- * Shape: the first `judges` agents also stake as judges; cases are filed between the other agents;
- * of every 10 cases filed, 1 is Deliberating (answered, panel drawn), 1 Active (answered), the rest
- * Summoned. Every case stays open, the worst case for the views that loop over open cases.
+ * Shape: the first `agentJudges` agents also stake as judges; cases are filed between the other
+ * agents; of every 10 cases filed, 1 is Deliberating (answered, panel drawn), 1 Active (answered),
+ * the rest Summoned. Every case stays open, the worst case for the views that loop over open cases.
+ * The draw-gas item adds a pool of judges who are not agents (`stakeJudges`), has panels vote
+ * (`decide`) and losers appeal (`appeal`).
  */
 
 export const JUDGES = 5;
@@ -32,28 +32,16 @@ export interface GrowReport {
   seconds: number;
   transactions: number;
   blocks: number;
+  /** gasUsed of each transaction of the step that is measured (draws, stakes), in order. */
+  gasUsed: number[];
 }
 
-interface Tx {
-  from: Address;
-  to: Address;
-  data: Hex;
-  value?: bigint;
-  gas: bigint;
+interface Filing {
+  index: number;
+  plaintiff: Address;
+  defendant: Address;
+  address: Address;
 }
-
-interface Receipt {
-  status: Hex;
-  gasUsed: Hex;
-  blockNumber: Hex;
-  logs: Log[];
-  transactionHash: Hex;
-}
-
-const FUNDING = toHex(parseEther("10000"));
-const MAX_FEE = toHex(parseGwei("1000"));
-const TIP = toHex(parseGwei("1"));
-const BASE_FEE = toHex(parseGwei("1"));
 
 /** Claims about as long as the demo seed's, so case bodies have a realistic size. */
 const CLAIMS = [
@@ -63,282 +51,306 @@ const CLAIMS = [
   "Case #: escrow released before the analytics report was delivered and reviewed.",
 ];
 
-export function agentAddress(i: number): Address {
-  return getAddress(`0x${keccak256(toHex(`docket-bench-agent-${i}`)).slice(-40)}`);
-}
+const labelled = (label: string): Address => getAddress(`0x${keccak256(toHex(label)).slice(-40)}`);
+export const agentAddress = (i: number): Address => labelled(`docket-bench-agent-${i}`);
+export const judgeAddress = (i: number): Address => labelled(`docket-bench-judge-${i}`);
+const paymentRef = (j: number): Hex => keccak256(toHex(`docket-bench-payment-${j}`));
 
 export class World {
   readonly agents: Address[] = [];
   readonly cases: Address[] = [];
   readonly deliberating: Address[] = [];
   readonly active: Address[] = [];
-  private readonly nonces = new Map<Address, number>();
-  private readonly gas = new Map<string, bigint>();
+  /** Judges staked by `stakeJudges`: not agents, never parties. */
+  readonly poolJudges: Address[] = [];
+  private readonly tx: TxRounds;
+  private readonly filings = new Map<Address, Filing>();
+  /** Each drawn case's current panel and its round. */
+  private readonly panels = new Map<Address, { round: number; judges: Address[] }>();
+  private readonly losers = new Map<Address, Address>();
   private minPartyStake = 0n;
   private minJudgeStake = 0n;
+  private filingFee = 0n;
+  private appealBond = 0n;
+  private hiddenVotes = false;
 
   constructor(
     readonly rpcUrl: string,
     readonly factory: Address,
     readonly registry: Address,
-  ) {}
+    readonly agentJudges = JUDGES,
+  ) {
+    this.tx = new TxRounds(rpcUrl);
+  }
 
-  static async on(devnet: Devnet): Promise<World> {
-    const w = new World(devnet.rpcUrl, devnet.deployment.factory, devnet.deployment.registry);
+  static async on(devnet: Devnet, opts: { agentJudges?: number } = {}): Promise<World> {
+    const d = devnet.deployment;
+    const w = new World(devnet.rpcUrl, d.factory, d.registry, opts.agentJudges ?? JUDGES);
     const params = await devnet.reader.readContract({
       address: w.factory,
       abi: caseFactoryAbi,
       functionName: "getParams",
     });
     w.minPartyStake = params.terms.minPartyStake;
-    w.minJudgeStake = await devnet.reader.readContract({
-      address: w.registry,
-      abi: courtRegistryAbi,
-      functionName: "minJudgeStake",
-    });
+    w.appealBond = params.terms.appealBond;
+    w.hiddenVotes = params.terms.hiddenVotes;
+    w.filingFee = params.filingFee;
+    w.minJudgeStake = params.minJudgeStake;
     return w;
+  }
+
+  /** Whether this court's judges commit and reveal (true) or vote in the open. */
+  get votesHidden(): boolean {
+    return this.hiddenVotes;
   }
 
   /** Grows the world to `cases` cases and `agents` registered agents (totals, not additions). */
   async grow(cases: number, agents: number): Promise<GrowReport> {
-    if (agents < JUDGES + 2) throw new Error(`need at least ${JUDGES + 2} agents`);
-    const t0 = performance.now();
-    let transactions = 0;
-    let blocks = 0;
-    const startBlock = BigInt(await rpc<Hex>(this.rpcUrl, "eth_blockNumber"));
-    await rpc(this.rpcUrl, "anvil_autoImpersonateAccount", [true]);
-    await rpc(this.rpcUrl, "evm_setAutomine", [false]);
-    try {
-      // Round 1: new agents register (the first JUDGES also stake), new cases are filed.
+    if (agents < this.agentJudges + 2) throw new Error(`need at least ${this.agentJudges + 2} agents`);
+    return this.measured(async () => {
+      // Round 1: new agents register (the first agentJudges also stake); each new case's plaintiff
+      // pays its filing fee. fileCase takes only a paid reference, and its gas is estimated against
+      // a paid one, so the filings are the next round.
       const fresh = Array.from({ length: Math.max(0, agents - this.agents.length) }, (_, k) =>
         agentAddress(this.agents.length + k),
       );
-      await rpcBatch(
-        this.rpcUrl,
-        fresh.map((a) => ({ method: "anvil_setBalance", params: [a, FUNDING] })),
-      );
+      await this.tx.fund(fresh);
       const round1: Tx[] = [];
       for (const [k, a] of fresh.entries()) {
         const i = this.agents.length + k;
         const name = `bench-agent-${String(i).padStart(4, "0")}`;
-        const data = encodeFunctionData({
-          abi: courtRegistryAbi,
-          functionName: "selfRegister",
-          args: [name, `https://agents.example.org/${name}.json`],
-        });
-        round1.push({
-          from: a,
-          to: this.registry,
-          data,
-          gas: await this.gasFor("selfRegister", a, this.registry, data),
-        });
-        if (i < JUDGES) {
+        const args = [name, `https://agents.example.org/${name}.json`] as const;
+        round1.push(await this.call("selfRegister", a, this.registry, courtRegistryAbi, "selfRegister", args));
+        if (i < this.agentJudges) {
           const stake = this.minJudgeStake + parseEther("0.05") * BigInt(i);
-          const s = encodeFunctionData({ abi: courtRegistryAbi, functionName: "stakeAsJudge" });
-          round1.push({
-            from: a,
-            to: this.registry,
-            data: s,
-            value: stake,
-            gas: await this.gasFor("stakeAsJudge", a, this.registry, s, stake),
-          });
+          round1.push(await this.call("stakeAsJudge", a, this.registry, courtRegistryAbi, "stakeAsJudge", [], stake));
         }
       }
       this.agents.push(...fresh);
-      const parties = this.agents.slice(JUDGES);
-      const filings: { index: number; plaintiff: Address; defendant: Address }[] = [];
-      for (let j = this.cases.length; j < cases; j++) {
-        const plaintiff = parties[j % parties.length] as Address;
-        const defendant = parties[(j + 1) % parties.length] as Address;
-        const claim = CLAIMS[j % CLAIMS.length]?.replace("#", String(j)) as string;
-        const data = encodeFunctionData({
-          abi: caseFactoryAbi,
-          functionName: "fileCase",
-          args: [
-            defendant,
-            claim,
-            `bafkrei${keccak256(toHex(claim)).slice(2, 54)}`,
-            keccak256(toHex(`docket-bench-payment-${j}`)),
-          ],
-        });
-        round1.push({
-          from: plaintiff,
-          to: this.factory,
-          data,
-          value: this.minPartyStake,
-          gas: await this.gasFor("fileCase", plaintiff, this.factory, data, this.minPartyStake),
-        });
-        filings.push({ index: j, plaintiff, defendant });
+      const parties = this.agents.slice(this.agentJudges);
+      const planned = Array.from({ length: Math.max(0, cases - this.cases.length) }, (_, k) => {
+        const index = this.cases.length + k;
+        return {
+          index,
+          plaintiff: parties[index % parties.length] as Address,
+          defendant: parties[(index + 1) % parties.length] as Address,
+        };
+      });
+      for (const f of planned) {
+        const args = [paymentRef(f.index)] as const;
+        round1.push(
+          await this.call(
+            "payFilingFee",
+            f.plaintiff,
+            this.factory,
+            caseFactoryAbi,
+            "payFilingFee",
+            args,
+            this.filingFee,
+          ),
+        );
       }
-      const r1 = await this.round(round1);
-      transactions += round1.length;
-      blocks += r1.blocks;
+      const r1 = await this.tx.round(round1);
+
+      // Round 2: the cases are filed, each with the reference its plaintiff paid.
+      const round2: Tx[] = [];
+      for (const f of planned) {
+        const claim = CLAIMS[f.index % CLAIMS.length]?.replace("#", String(f.index)) as string;
+        const args = [
+          f.defendant,
+          claim,
+          `bafkrei${keccak256(toHex(claim)).slice(2, 54)}`,
+          paymentRef(f.index),
+        ] as const;
+        round2.push(
+          await this.call("fileCase", f.plaintiff, this.factory, caseFactoryAbi, "fileCase", args, this.minPartyStake),
+        );
+      }
+      const r2 = await this.tx.round(round2);
       const filed = new Map<Hex, Address>();
-      for (const rc of r1.receipts) {
+      for (const rc of r2.receipts) {
         for (const ev of parseEventLogs({ abi: caseFactoryAbi, eventName: "CaseFiled", logs: rc.logs })) {
           filed.set(ev.args.paymentRef, ev.args.caseAddr);
         }
       }
-      const newCases = filings.map((f) => {
-        const c = filed.get(keccak256(toHex(`docket-bench-payment-${f.index}`)));
-        if (!c) throw new Error(`case ${f.index} was not filed`);
-        return { ...f, address: c };
+      const newCases: Filing[] = planned.map((f) => {
+        const address = filed.get(paymentRef(f.index));
+        if (!address) throw new Error(`case ${f.index} was not filed`);
+        return { ...f, address };
       });
+      for (const c of newCases) this.filings.set(c.address, c);
       this.cases.push(...newCases.map((c) => c.address));
 
-      // Round 2: 2 of every 10 new cases are answered by their defendant.
+      // Round 3: 2 of every 10 new cases are answered by their defendant, which arms their draw.
       const answered = newCases.filter((c) => c.index % 10 === 0 || c.index % 10 === 5);
-      const respond = encodeFunctionData({ abi: disputeCaseAbi, functionName: "respond" });
-      const round2: Tx[] = [];
-      for (const c of answered) {
-        round2.push({
-          from: c.defendant,
-          to: c.address,
-          data: respond,
-          value: this.minPartyStake,
-          gas: await this.gasFor("respond", c.defendant, c.address, respond, this.minPartyStake),
-        });
-      }
-      const r2 = await this.round(round2);
-      transactions += round2.length;
-      blocks += r2.blocks;
-
-      // Round 3: half of those get a panel drawn (a keeper's call; here the plaintiff makes it).
-      const drawn = answered.filter((c) => c.index % 10 === 0);
       const round3: Tx[] = [];
-      for (const c of drawn) {
-        const data = encodeFunctionData({
-          abi: caseFactoryAbi,
-          functionName: "assignJudgesRandom",
-          args: [c.address, BigInt(keccak256(c.address))],
-        });
-        round3.push({
-          from: c.plaintiff,
-          to: this.factory,
-          data,
-          gas: await this.gasFor("draw", c.plaintiff, this.factory, data),
-        });
+      for (const c of answered) {
+        round3.push(
+          await this.call("respond", c.defendant, c.address, disputeCaseAbi, "respond", [], this.minPartyStake),
+        );
       }
-      const r3 = await this.round(round3);
-      transactions += round3.length;
-      blocks += r3.blocks;
-      this.deliberating.push(...drawn.map((c) => c.address));
+      const r3 = await this.tx.round(round3);
+
+      // Round 4, in later blocks than the responses (a draw needs the hash of the block that armed
+      // it): half of those get a panel drawn.
+      const drawn = answered.filter((c) => c.index % 10 === 0).map((c) => c.address);
+      const r4 = await this.draw(drawn);
+      this.deliberating.push(...drawn);
       this.active.push(...answered.filter((c) => c.index % 10 === 5).map((c) => c.address));
-    } finally {
-      await rpc(this.rpcUrl, "evm_setAutomine", [true]);
-      await rpc(this.rpcUrl, "anvil_autoImpersonateAccount", [false]);
+      return { rounds: [r1, r2, r3, r4], measured: r4.receipts };
+    });
+  }
+
+  /**
+   * Grows the pool of judges who are not agents to `total`, judge i staking between the minimum and
+   * 10x it (spread by i, so the tree's weights differ). All in one round; one new judge is one
+   * transaction mined in a block of its own, what a judge joining a live court pays.
+   */
+  async stakeJudges(total: number): Promise<GrowReport> {
+    return this.measured(async () => {
+      const fresh = Array.from({ length: Math.max(0, total - this.poolJudges.length) }, (_, k) =>
+        judgeAddress(this.poolJudges.length + k),
+      );
+      await this.tx.fund(fresh);
+      const txs: Tx[] = [];
+      for (const [k, a] of fresh.entries()) {
+        const i = this.poolJudges.length + k;
+        const stake = this.minJudgeStake + (this.minJudgeStake * 9n * BigInt((i * 7919) % 1000)) / 999n;
+        txs.push(await this.call("stakeAsJudge", a, this.registry, courtRegistryAbi, "stakeAsJudge", [], stake));
+      }
+      const r = await this.tx.round(txs);
+      this.poolJudges.push(...fresh);
+      return { rounds: [r], measured: r.receipts };
+    });
+  }
+
+  /**
+   * The current panel of each case (drawn by this world) finds for the plaintiff, in the court's
+   * vote mode: public, a majority votes; hidden, every judge commits, then a majority reveals.
+   */
+  async decide(cases: Address[]): Promise<GrowReport> {
+    return this.measured(async () => {
+      const rounds = [];
+      const panels = cases.map((c) => {
+        const p = this.panels.get(c);
+        if (!p) throw new Error(`no panel drawn by the bench on ${c}`);
+        return { c, ...p, majority: p.judges.slice(0, Math.floor(p.judges.length / 2) + 1) };
+      });
+      const salt = (c: Address, j: Address) => keccak256(toHex(`docket-bench-salt:${c}:${j}`));
+      if (this.hiddenVotes) {
+        const commits: Tx[] = [];
+        for (const p of panels) {
+          for (const judge of p.judges) {
+            const commitment = voteCommitment({
+              caseAddress: p.c,
+              judge,
+              round: p.round,
+              plaintiffWins: true,
+              salt: salt(p.c, judge),
+            });
+            commits.push(await this.call("commitVote", judge, p.c, disputeCaseAbi, "commitVote", [commitment]));
+          }
+        }
+        rounds.push(await this.tx.round(commits));
+      }
+      // One round per place in the majority: the vote that makes the majority costs more (the
+      // verdict), and its gas is estimated with the votes before it mined.
+      const places = Math.max(0, ...panels.map((p) => p.majority.length));
+      for (let k = 0; k < places; k++) {
+        const votes: Tx[] = [];
+        for (const p of panels) {
+          const judge = p.majority[k];
+          if (!judge) continue;
+          votes.push(
+            this.hiddenVotes
+              ? await this.call(`revealVote:${k}`, judge, p.c, disputeCaseAbi, "revealVote", [
+                  true,
+                  salt(p.c, judge),
+                  "bench",
+                ])
+              : await this.call(`vote:${k}`, judge, p.c, disputeCaseAbi, "vote", [true]),
+          );
+        }
+        rounds.push(await this.tx.round(votes));
+      }
+      for (const p of panels) {
+        this.losers.set(p.c, (this.filings.get(p.c) as Filing).defendant);
+        this.dropDeliberating(p.c);
+      }
+      return { rounds, measured: [] };
+    });
+  }
+
+  /** The losers of the decided `cases` appeal; in the next round the 5-judge appeal panels are drawn. */
+  async appeal(cases: Address[]): Promise<GrowReport> {
+    return this.measured(async () => {
+      const appeals: Tx[] = [];
+      for (const c of cases) {
+        const loser = this.losers.get(c);
+        if (!loser) throw new Error(`case ${c} was not decided by the bench`);
+        appeals.push(await this.call("appeal", loser, c, disputeCaseAbi, "appeal", [], this.appealBond));
+      }
+      const r1 = await this.tx.round(appeals);
+      const r2 = await this.draw(cases);
+      this.deliberating.push(...cases);
+      return { rounds: [r1, r2], measured: r2.receipts };
+    });
+  }
+
+  /** Executes the armed draws of `cases` (a keeper's call; here each plaintiff makes it). */
+  private async draw(cases: Address[]) {
+    const txs: Tx[] = [];
+    // A draw's cost depends on the pool and the round: one estimate for each.
+    const kind = (c: Address) => `draw:${this.panels.has(c) ? 2 : 1}:${this.poolJudges.length}`;
+    for (const c of cases) {
+      const from = (this.filings.get(c) as Filing).plaintiff;
+      txs.push(await this.call(kind(c), from, this.factory, caseFactoryAbi, "assignJudgesRandom", [c]));
     }
+    const r = await this.tx.round(txs);
+    for (const rc of r.receipts) {
+      for (const ev of parseEventLogs({ abi: disputeCaseAbi, eventName: "JudgesAssigned", logs: rc.logs })) {
+        this.panels.set(getAddress(ev.address), { round: ev.args.round, judges: [...ev.args.judges] });
+      }
+    }
+    return r;
+  }
+
+  private dropDeliberating(c: Address): void {
+    const i = this.deliberating.indexOf(c);
+    if (i >= 0) this.deliberating.splice(i, 1);
+  }
+
+  /** One transaction calling `fn`, its gas estimated once per `kind`. */
+  private async call(
+    kind: string,
+    from: Address,
+    to: Address,
+    // biome-ignore lint/suspicious/noExplicitAny: one helper for the three contracts' ABIs
+    abi: any,
+    functionName: string,
+    args: readonly unknown[],
+    value?: bigint,
+  ): Promise<Tx> {
+    const data = encodeFunctionData({ abi, functionName, args });
+    return { from, to, data, value, gas: await this.tx.gasFor(kind, from, to, data, value) };
+  }
+
+  /** Runs a step with the chain in batch mode; times it and counts its transactions and blocks. */
+  private async measured(
+    step: () => Promise<{ rounds: { receipts: Receipt[]; blocks: number }[]; measured: Receipt[] }>,
+  ): Promise<GrowReport> {
+    const t0 = performance.now();
+    const startBlock = BigInt(await rpc<Hex>(this.rpcUrl, "eth_blockNumber"));
+    const out = await this.tx.batched(step);
     const endBlock = BigInt(await rpc<Hex>(this.rpcUrl, "eth_blockNumber"));
     return {
       seconds: (performance.now() - t0) / 1000,
-      transactions,
-      blocks: Math.max(blocks, Number(endBlock - startBlock)),
+      transactions: out.rounds.reduce((n, r) => n + r.receipts.length, 0),
+      blocks: Math.max(
+        out.rounds.reduce((n, r) => n + r.blocks, 0),
+        Number(endBlock - startBlock),
+      ),
+      gasUsed: gasUsed(out.measured),
     };
-  }
-
-  /**
-   * Gas for one kind of transaction: estimated once (on the first of its kind) with a 50% margin.
-   * Explicit gas keeps anvil from estimating each of a thousand transactions against a state in
-   * which the earlier ones of the round are not mined yet.
-   */
-  private async gasFor(kind: string, from: Address, to: Address, data: Hex, value?: bigint): Promise<bigint> {
-    const known = this.gas.get(kind);
-    if (known !== undefined) return known;
-    const est = BigInt(
-      await rpc<Hex>(this.rpcUrl, "eth_estimateGas", [
-        { from, to, data, ...(value === undefined ? {} : { value: toHex(value) }) },
-      ]),
-    );
-    const gas = (est * 3n) / 2n + 50_000n;
-    this.gas.set(kind, gas);
-    return gas;
-  }
-
-  private async nonce(a: Address): Promise<number> {
-    let n = this.nonces.get(a);
-    if (n === undefined) n = Number(BigInt(await rpc<Hex>(this.rpcUrl, "eth_getTransactionCount", [a, "latest"])));
-    this.nonces.set(a, n + 1);
-    return n;
-  }
-
-  /**
-   * Sends the transactions and mines them; receipts in the order given, every one checked. An
-   * account's transactions go out in waves, one per account per wave: anvil drops a transaction that
-   * becomes ready in the middle of a full block (its predecessor mined in that block), where a
-   * transaction that is ready from the start just waits for the next block.
-   */
-  private async round(txs: Tx[]): Promise<{ receipts: Receipt[]; blocks: number }> {
-    const waves: number[][] = [];
-    const seen = new Map<Address, number>();
-    for (const [i, t] of txs.entries()) {
-      const k = seen.get(t.from) ?? 0;
-      seen.set(t.from, k + 1);
-      const wave = waves[k] ?? [];
-      wave.push(i);
-      waves[k] = wave;
-    }
-    const receipts: Receipt[] = new Array(txs.length);
-    let blocks = 0;
-    for (const wave of waves) {
-      const sent = await this.wave(wave.map((i) => txs[i] as Tx));
-      blocks += sent.blocks;
-      for (const [j, i] of wave.entries()) receipts[i] = sent.receipts[j] as Receipt;
-    }
-    return { receipts, blocks };
-  }
-
-  /** One JSON-RPC batch of transactions (at most one per account), mined until the pool is empty. */
-  private async wave(txs: Tx[]): Promise<{ receipts: Receipt[]; blocks: number }> {
-    const reqs = [];
-    const nonces: number[] = [];
-    for (const t of txs) {
-      const nonce = await this.nonce(t.from);
-      nonces.push(nonce);
-      reqs.push({
-        method: "eth_sendTransaction",
-        params: [
-          {
-            from: t.from,
-            to: t.to,
-            data: t.data,
-            value: toHex(t.value ?? 0n),
-            gas: toHex(t.gas),
-            nonce: toHex(nonce),
-            maxFeePerGas: MAX_FEE,
-            maxPriorityFeePerGas: TIP,
-          },
-        ],
-      });
-    }
-    const hashes = await rpcBatch<Hex>(this.rpcUrl, reqs);
-    let blocks = 0;
-    for (;;) {
-      // Full blocks one after the other would raise the base fee past any max fee: hold it at 1 gwei.
-      await rpc(this.rpcUrl, "anvil_setNextBlockBaseFeePerGas", [BASE_FEE]);
-      await rpc(this.rpcUrl, "evm_mine");
-      blocks++;
-      const status = await rpc<{ pending: Hex; queued: Hex }>(this.rpcUrl, "txpool_status");
-      if (BigInt(status.pending) === 0n && BigInt(status.queued) === 0n) break;
-      if (blocks > 10_000) throw new Error(`transactions stuck in the pool: ${JSON.stringify(status)}`);
-    }
-    const receipts = await rpcBatch<Receipt | null>(
-      this.rpcUrl,
-      hashes.map((h) => ({ method: "eth_getTransactionReceipt", params: [h] })),
-    );
-    for (const [i, r] of receipts.entries()) {
-      const t = txs[i] as Tx;
-      if (!r) {
-        const mined = Number(BigInt(await rpc<Hex>(this.rpcUrl, "eth_getTransactionCount", [t.from, "latest"])));
-        throw new Error(
-          `transaction ${hashes[i]} from ${t.from} (nonce ${nonces[i]}, account nonce now ${mined}) was dropped`,
-        );
-      }
-      if (r.status !== "0x1") {
-        throw new Error(
-          `transaction to ${t.to} from ${t.from} reverted (gas used ${BigInt(r.gasUsed)} of ${t.gas}): ${hashes[i]}`,
-        );
-      }
-    }
-    return { receipts: receipts as Receipt[], blocks };
   }
 }

@@ -20,13 +20,18 @@ import {
   bootCourt,
   type Court,
   caseFactoryAbi,
+  commitVote,
   courtRegistryAbi,
   disputeCaseAbi,
   expectRevert,
   fileCase,
+  freshRef,
+  HP,
   P,
+  payFee,
   readCase,
   respond,
+  revealVote,
   State,
   seat,
   stakeJudges,
@@ -70,6 +75,10 @@ interface Row {
 }
 
 let c: Court;
+/** A second court, with hidden votes, for the commit-reveal rows (a public court refuses them all). */
+let h: Court;
+/** On `h`: a case deliberating, panel judge(0..2), judge(0) committed. */
+let hidden: Address = "0x";
 /** Cases prepared in each stage the checks need. */
 const cases: Record<
   "expiredSummons" | "expiredActive" | "settleable" | "summoned" | "active" | "deliberating" | "resolved",
@@ -105,6 +114,9 @@ const A = "access.test.ts";
 const CA = "case-access.test.ts";
 const ACC = "accounting.test.ts";
 const PAY = "payments.test.ts";
+const HV = "hidden-votes.test.ts";
+const FF = "filing-fee.test.ts";
+const DG = "draw-grinding.test.ts";
 
 /** Every state-changing function of the three ABIs, keyed by signature. */
 const table: Record<ContractName, Record<string, Row>> = {
@@ -196,27 +208,60 @@ const table: Record<ContractName, Record<string, Row>> = {
     },
   },
   CaseFactory: {
+    "payFilingFee(bytes32)": {
+      mayCall: "anyone, for its own future filing (the fee goes to the fee recipient)",
+      access: { only: "anyone" },
+      coveredBy: [
+        {
+          file: FF,
+          test: "payFilingFee forwards the fee to the fee recipient at once and records it per reference and payer",
+        },
+        {
+          file: FF,
+          test: "payFilingFee refuses a zero reference, less than the fee, and a second payment under one reference",
+        },
+      ],
+      check: async () => {
+        const ref = freshRef();
+        await payFee(c, stranger(), ref);
+        const [paid] = await c.reader.readContract({
+          address: c.factory,
+          abi: caseFactoryAbi,
+          functionName: "feePayment",
+          args: [ref, stranger().address],
+        });
+        expect(paid).toBe(true);
+      },
+    },
     "fileCase(address,string,string,bytes32)": {
       mayCall: "anyone, as the plaintiff, against someone else",
       access: { only: "anyone" },
       coveredBy: [
         { file: A, test: "fileCase validates defendant, claim, evidence hash, payment reference and stake" },
         { file: A, test: "a payment reference files one case per plaintiff, and nobody else can burn it" },
+        {
+          file: FF,
+          test: "fileCase takes only a fee the caller paid and has not used: unpaid, someone else's and replays are refused",
+        },
       ],
       check: async () => {
         const { caseAddr } = await fileCase(c, stranger(), party(1).address);
         expect((await readCase(c, caseAddr)).plaintiff).toBe(stranger().address);
       },
     },
-    "assignJudgesRandom(address,uint256)": {
-      mayCall: "anyone (a keeper), for a case the factory created",
+    "assignJudgesRandom(address)": {
+      mayCall: "anyone (a keeper), for a case the factory created; the caller chooses nothing",
       access: { only: "anyone" },
       coveredBy: [
         { file: CA, test: "refuses to draw or seat judges who are missing, parties, ineligible or already served" },
         { file: A, test: "judges are assigned to known cases only; only cases report changes" },
+        {
+          file: DG,
+          test: "nobody can change the panel: any caller, any later block, any trailing calldata seats the same judges",
+        },
       ],
       check: async () => {
-        await fac(stranger(), "assignJudgesRandom", [cases.active, 7n]);
+        await fac(stranger(), "assignJudgesRandom", [cases.active]);
         expect((await readCase(c, cases.active)).state).toBe(State.Deliberating);
       },
     },
@@ -247,22 +292,23 @@ const table: Record<ContractName, Record<string, Row>> = {
     },
   },
   DisputeCase: {
-    "initialize(address,address,address,string,string,(uint64,uint64,uint64,uint16,uint16,uint256,uint256))": {
-      mayCall: "the factory, once, when it clones the case",
-      access: { only: "initializer" },
-      coveredBy: [{ file: A, test: "the case implementation and every case refuse a second initialize" }],
-      check: () =>
-        expectRevert(
-          onCase(
-            cases.summoned,
-            c.owner,
-            "initialize",
-            [c.registry, c.owner.address, party(1).address, "claim", "hash", terms],
-            P.minPartyStake,
+    "initialize(address,address,address,address,string,string,(uint64,uint64,uint64,uint16,uint16,uint256,uint256,bool,uint64,uint64))":
+      {
+        mayCall: "the factory, once, when it clones the case",
+        access: { only: "initializer" },
+        coveredBy: [{ file: A, test: "the case implementation and every case refuse a second initialize" }],
+        check: () =>
+          expectRevert(
+            onCase(
+              cases.summoned,
+              c.owner,
+              "initialize",
+              [c.registry, c.entropy, c.owner.address, party(1).address, "claim", "hash", terms],
+              P.minPartyStake,
+            ),
+            "AlreadyInitialized",
           ),
-          "AlreadyInitialized",
-        ),
-    },
+      },
     "respond()": {
       mayCall: "the defendant",
       access: { only: "role", role: "defendant", error: "OnlyDefendant" },
@@ -338,13 +384,47 @@ const table: Record<ContractName, Record<string, Row>> = {
       check: () =>
         expectRevert(onCase(cases.active, c.owner, "setJudges", [panel().map((j) => j.address)]), "OnlyFactory"),
     },
-    "drawJudges(uint256)": {
+    "drawJudges()": {
       mayCall: "the factory (for assignJudgesRandom)",
       access: { only: "factory" },
       coveredBy: [
         { file: CA, test: "seating: only through the factory, when awaiting a panel, the right size, no duplicates" },
       ],
-      check: () => expectRevert(onCase(cases.active, c.owner, "drawJudges", [1n]), "OnlyFactory"),
+      check: () => expectRevert(onCase(cases.active, c.owner, "drawJudges"), "OnlyFactory"),
+    },
+    "commitVote(bytes32)": {
+      mayCall: "a judge seated on the current round's panel of a court with hidden votes, once",
+      access: { only: "role", role: "assigned judge", error: "NotAssignedJudge" },
+      coveredBy: [
+        {
+          file: HV,
+          test: "commit, then reveal once all committed: counts show revealed votes only, reasons are kept, the majority decides",
+        },
+        { file: CA, test: "voting: assigned judges only, once each, while deliberating, before the deadline" },
+      ],
+      check: async () => {
+        // An eligible judge who is not on this panel, a party, and the owner are all refused.
+        for (const who of [actor(h, 10), actor(h, 1), h.owner]) {
+          await expectRevert(commitVote(hidden, who, true), "NotAssignedJudge", [who.address]);
+        }
+      },
+    },
+    "revealVote(bool,bytes32,string)": {
+      mayCall: "a judge of the current panel, for the vote it committed",
+      access: { only: "self", what: "a commitment", error: "NotCommitted" },
+      coveredBy: [
+        {
+          file: HV,
+          test: "commit, then reveal once all committed: counts show revealed votes only, reasons are kept, the majority decides",
+        },
+        { file: HV, test: "a commitment copied from another judge cannot be revealed by the copier" },
+      ],
+      check: async () => {
+        // A stranger, a party, and a seated judge who has not committed have nothing to reveal.
+        for (const who of [actor(h, 16), actor(h, 1), actor(h, 8)]) {
+          await expectRevert(revealVote(hidden, who, true), "NotCommitted", [who.address]);
+        }
+      },
     },
     "vote(bool)": {
       mayCall: "a judge seated on the current round's panel, once",
@@ -429,7 +509,14 @@ describe("access table: completeness", () => {
 
 describe("access table: every row holds on chain", () => {
   beforeAll(async () => {
-    c = await bootCourt();
+    [c, h] = await Promise.all([bootCourt(), bootCourt(HP)]);
+    // The hidden-votes court: a deliberating case with one commitment.
+    const hj = [7, 8, 9].map((i) => actor(h, i));
+    await stakeJudges(h, [...hj, actor(h, 10)]);
+    hidden = (await fileCase(h, actor(h, 1), actor(h, 2).address)).caseAddr;
+    await respond(hidden, actor(h, 2));
+    await seat(h, hidden, hj);
+    await commitVote(hidden, hj[0] as Actor, true);
     await stakeJudges(c, [judge(0), judge(1), judge(2), judge(3), judge(4), judge(5)]);
     // Cases that need time to pass: an unanswered summons, an answered case with no panel, and a
     // verdict whose appeal window will have closed.
@@ -460,7 +547,7 @@ describe("access table: every row holds on chain", () => {
   });
 
   afterAll(async () => {
-    await c?.stop();
+    await Promise.all([c?.stop(), h?.stop()]);
   });
 
   const rows = (Object.entries(table) as [ContractName, Record<string, Row>][]).flatMap(([name, fns]) =>

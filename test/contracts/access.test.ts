@@ -14,6 +14,7 @@ import {
   fileCase,
   freshRef,
   P,
+  payFee,
   readAgent,
   readCase,
   respond,
@@ -196,7 +197,10 @@ describe("factory access and validation", () => {
     await expectRevert(fileAs(p, [d, "claim", "h".repeat(129), freshRef()]), "EvidenceHashInvalid");
     const zeroRef = `0x${"0".repeat(64)}` as Hex;
     await expectRevert(fileAs(p, [d, "claim", "hash", zeroRef]), "PaymentRefRequired");
-    await expectRevert(fileAs(p, [d, "claim", "hash", freshRef()], P.minPartyStake - 1n), "StakeBelowMinimum", [
+    // The stake is checked once the filing fee is found paid (filing-fee.test.ts covers unpaid ones).
+    const paid = freshRef();
+    await payFee(c, p, paid);
+    await expectRevert(fileAs(p, [d, "claim", "hash", paid], P.minPartyStake - 1n), "StakeBelowMinimum", [
       P.minPartyStake,
       P.minPartyStake - 1n,
     ]);
@@ -215,7 +219,8 @@ describe("factory access and validation", () => {
         args: [ref, plaintiff],
       });
     expect(await usedBy(party(3).address)).toBe(ZERO);
-    // Someone who saw the reference files with it first: it is bound to them, not to party 3.
+    // Someone who saw the reference pays and files under it first: it is bound to them, not to
+    // party 3 (whose own fee under the same reference is a separate record).
     const { caseAddr: squatter } = await fileCase(c, party(5), party(6).address, { paymentRef: ref });
     expect(await usedBy(party(5).address)).toBe(squatter);
     expect(await usedBy(party(3).address)).toBe(ZERO);
@@ -303,7 +308,7 @@ describe("factory access and validation", () => {
         address: c.factory,
         abi: caseFactoryAbi,
         functionName: "assignJudgesRandom",
-        args: [notACase, 1n],
+        args: [notACase],
       }),
       "UnknownCase",
       [notACase],
@@ -314,14 +319,18 @@ describe("factory access and validation", () => {
     );
   });
 
-  it("the constructor refuses a zero fee recipient and out-of-range terms", async () => {
-    const deploy = (feeRecipient: Address, t: typeof terms) =>
+  it("the constructor refuses a zero fee recipient or entropy source and out-of-range terms", async () => {
+    const deploy = (feeRecipient: Address, t: typeof terms, entropy: Address = c.entropy) =>
       c.owner.wallet.deployContract({
         abi: caseFactoryAbi,
         bytecode: caseFactoryBytecode,
-        args: [c.registry, feeRecipient, P.filingFee, t],
+        args: [c.registry, entropy, feeRecipient, P.filingFee, t],
       });
     await expectRevert(deploy(ZERO, terms), "InvalidParameter");
+    await expectRevert(deploy(c.owner.address, terms, ZERO), "InvalidParameter");
+    // Hidden votes need both phases to last.
+    await expectRevert(deploy(c.owner.address, { ...terms, hiddenVotes: true, commitPeriod: 0n }), "InvalidParameter");
+    await expectRevert(deploy(c.owner.address, { ...terms, hiddenVotes: true, revealPeriod: 0n }), "InvalidParameter");
     await expectRevert(deploy(c.owner.address, { ...terms, minPartyStake: 0n }), "InvalidParameter");
     await expectRevert(deploy(c.owner.address, { ...terms, courtFeeBps: 10_001 }), "InvalidParameter");
     await expectRevert(deploy(c.owner.address, { ...terms, judgeRewardBps: 10_001 }), "InvalidParameter");
@@ -342,7 +351,7 @@ describe("factory access and validation", () => {
           address: target,
           abi: disputeCaseAbi,
           functionName: "initialize",
-          args: [c.registry, party(1).address, party(3).address, "claim", "hash", terms],
+          args: [c.registry, c.entropy, party(1).address, party(3).address, "claim", "hash", terms],
           value: parseEther("0.01"),
         }),
         "AlreadyInitialized",

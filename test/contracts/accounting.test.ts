@@ -11,9 +11,11 @@ import {
   courtRegistryAbi,
   disputeCaseAbi,
   expectRegistryBalanced,
+  expectRevert,
   fileCase,
   freshRef,
   P,
+  payFee,
   readJudge,
   readOverview,
   seat,
@@ -65,13 +67,16 @@ async function openCase(
   watch: Actor[] = [],
 ): Promise<Round1> {
   const ledger = await Ledger.open(c, [plaintiff, defendant, ...panel, ...watch]);
+  // The filing fee leaves the plaintiff's wallet for the fee recipient (the owner), not the pot.
+  const ref = freshRef();
+  await ledger.tx(plaintiff, payFee(c, plaintiff, ref));
   const filed = await ledger.tx(
     plaintiff,
     plaintiff.write({
       address: c.factory,
       abi: caseFactoryAbi,
       functionName: "fileCase",
-      args: [defendant.address, "Unpaid invoice", "bafkreiinvoice", freshRef()],
+      args: [defendant.address, "Unpaid invoice", "bafkreiinvoice", ref],
       value: pStake,
     }),
   );
@@ -107,9 +112,11 @@ describe("stake accounting", () => {
     await castVote(ledger, caseAddr, j(0), true);
     await castVote(ledger, caseAddr, j(1), false);
     await castVote(ledger, caseAddr, j(2), true);
-    // The minority is slashed at the verdict; the money stays in the case until settle.
+    // Nobody is scored at a verdict that can still be appealed: the minority is slashed at settle,
+    // when the outcome is final. The money stays in the case until then.
     const minoritySlash = slashOf(ledger.stakeBefore(j(1)));
-    expect(await ledger.stake(j(1))).toBe(-minoritySlash);
+    expect(await ledger.stake(j(1))).toBe(0n);
+    expect(await ledger.treasuryDelta()).toBe(0n);
     expect(await balance(c, caseAddr)).toBe(pStake + dStake);
 
     await advance(c, P.appealWindow + 1n);
@@ -126,7 +133,7 @@ describe("stake accounting", () => {
 
     const [ev] = parseEventLogs({ abi: disputeCaseAbi, eventName: "Settled", logs: r.logs });
     expect(ev?.args).toEqual({ winner: p.address, payout, courtFee: fee, judgeRewards: 2n * each });
-    expect(await ledger.wallet(p)).toBe(payout - pStake);
+    expect(await ledger.wallet(p)).toBe(payout - pStake - P.filingFee);
     expect(await ledger.wallet(d)).toBe(-dStake);
     expect(await ledger.stake(j(0))).toBe(each);
     expect(await ledger.stake(j(2))).toBe(each);
@@ -154,7 +161,7 @@ describe("stake accounting", () => {
     const fee = feeOf(pot);
     const each = rewardPoolOf(pot) / 2n;
     expect(await ledger.wallet(d)).toBe(pot - fee - dStake);
-    expect(await ledger.wallet(p)).toBe(-pStake);
+    expect(await ledger.wallet(p)).toBe(-pStake - P.filingFee);
     expect(await ledger.stake(j(3))).toBe(0n);
     expect(await ledger.stake(j(4))).toBe(each);
     expect(await ledger.stake(j(5))).toBe(each);
@@ -191,14 +198,17 @@ describe("stake accounting", () => {
     const [ev] = parseEventLogs({ abi: disputeCaseAbi, eventName: "Settled", logs: r.logs });
     expect(ev?.args).toEqual({ winner: d.address, payout: pot - fee, courtFee: fee, judgeRewards: 3n * each });
     const minoritySlash = slashOf(ledger.stakeBefore(j(4)));
+    // Round one's majority voted against the final outcome: scored against it (the minority of the
+    // case), so slashed at the appeal verdict, and not rewarded. Round one's silent judge is unscored.
+    const round1Slash = slashOf(ledger.stakeBefore(j(0))) + slashOf(ledger.stakeBefore(j(1)));
     expect(await ledger.wallet(d)).toBe(pot - fee - dStake - P.appealBond);
-    expect(await ledger.wallet(p)).toBe(-pStake);
-    // Round one's majority voted against the final outcome: no reward, and no slash either.
-    for (const judge of [j(0), j(1), j(2)]) expect(await ledger.stake(judge)).toBe(0n);
+    expect(await ledger.wallet(p)).toBe(-pStake - P.filingFee);
+    for (const judge of [j(0), j(1)]) expect(await ledger.stake(judge)).toBe(-slashOf(ledger.stakeBefore(judge)));
+    expect(await ledger.stake(j(2))).toBe(0n);
     for (const judge of [j(3), j(5), j(6)]) expect(await ledger.stake(judge)).toBe(each);
     expect(await ledger.stake(j(4))).toBe(-minoritySlash);
     expect(await ledger.stake(j(7))).toBe(0n);
-    expect(await ledger.treasuryDelta()).toBe(fee - 3n * each + minoritySlash);
+    expect(await ledger.treasuryDelta()).toBe(fee - 3n * each + minoritySlash + round1Slash);
     expect(await ledger.registryDelta()).toBe(fee);
     expect(await balance(c, caseAddr)).toBe(0n);
     await expectRegistryBalanced(c);
@@ -225,7 +235,7 @@ describe("stake accounting", () => {
     const pot = pStake + dStake + P.appealBond;
     const fee = feeOf(pot);
     const each = rewardPoolOf(pot) / 5n;
-    expect(await ledger.wallet(p)).toBe(pot - fee - pStake);
+    expect(await ledger.wallet(p)).toBe(pot - fee - pStake - P.filingFee);
     expect(await ledger.wallet(d)).toBe(-dStake - P.appealBond);
     for (const judge of [j(0), j(2), j(8), j(9), j(10)]) expect(await ledger.stake(judge)).toBe(each);
     expect(await ledger.stake(j(1))).toBe(-round1Slash);
@@ -240,11 +250,14 @@ describe("stake accounting", () => {
     const pStake = P.minPartyStake * 7n + 5n;
     const [p, d] = [party(2), party(4)];
     const ledger = await Ledger.open(c, [p, d]);
-    const { caseAddr, receipt } = await fileCase(c, p, d.address, { stake: pStake });
+    const ref = freshRef();
+    await ledger.tx(p, payFee(c, p, ref));
+    const { caseAddr, receipt } = await fileCase(c, p, d.address, { stake: pStake, paymentRef: ref, pay: false });
     await ledger.tx(p, Promise.resolve(receipt));
     await advance(c, P.responseWindow + 1n);
     await c.owner.write({ address: caseAddr, abi: disputeCaseAbi, functionName: "triggerDefault" });
-    expect(await ledger.wallet(p)).toBe(0n);
+    // The whole stake comes back; the filing fee was the court's to keep.
+    expect(await ledger.wallet(p)).toBe(-P.filingFee);
     expect(await ledger.wallet(d)).toBe(0n);
     expect(await ledger.treasuryDelta()).toBe(0n);
     expect(await ledger.registryDelta()).toBe(0n);
@@ -263,7 +276,7 @@ describe("stake accounting", () => {
     const slash0 = slashOf(ledger.stakeBefore(j(0)));
     const slash2 = slashOf(ledger.stakeBefore(j(2)));
     expect(slash0).toBeGreaterThan(0n);
-    expect(await ledger.wallet(p)).toBe(0n);
+    expect(await ledger.wallet(p)).toBe(-P.filingFee);
     expect(await ledger.wallet(d)).toBe(0n);
     expect(await ledger.stake(j(0))).toBe(-slash0);
     expect(await ledger.stake(j(1))).toBe(0n);
@@ -274,7 +287,7 @@ describe("stake accounting", () => {
     await expectRegistryBalanced(c);
   });
 
-  it("dismissal on appeal: stakes and bond refunded, round-two no-shows slashed, round one's results stand", async () => {
+  it("dismissal on appeal: stakes and bond refunded, round-two no-shows slashed, round one's voters unscored", async () => {
     const pStake = P.minPartyStake + 1n;
     const dStake = P.minPartyStake + 2n;
     const [p, d] = [party(1), party(2)];
@@ -283,7 +296,6 @@ describe("stake accounting", () => {
     await castVote(ledger, caseAddr, j(3), false);
     await castVote(ledger, caseAddr, j(4), true);
     await castVote(ledger, caseAddr, j(5), false);
-    const round1Slash = slashOf(ledger.stakeBefore(j(4)));
     await ledger.tx(
       p,
       p.write({ address: caseAddr, abi: disputeCaseAbi, functionName: "appeal", value: P.appealBond }),
@@ -294,13 +306,13 @@ describe("stake accounting", () => {
     await advance(c, P.deliberationPeriod + 1n);
     await c.owner.write({ address: caseAddr, abi: disputeCaseAbi, functionName: "resolveAfterDeadline" });
     const noShowSlash = [j(10), j(11), j(12)].reduce((sum, x) => sum + slashOf(ledger.stakeBefore(x)), 0n);
-    expect(await ledger.wallet(p)).toBe(0n);
+    expect(await ledger.wallet(p)).toBe(-P.filingFee);
     expect(await ledger.wallet(d)).toBe(0n);
-    for (const judge of [j(3), j(5), j(8), j(9)]) expect(await ledger.stake(judge)).toBe(0n);
-    expect(await ledger.stake(j(4))).toBe(-round1Slash);
+    // No final outcome: round one's minority (j4) is not slashed, as nothing proved it wrong.
+    for (const judge of [j(3), j(4), j(5), j(8), j(9)]) expect(await ledger.stake(judge)).toBe(0n);
     for (const judge of [j(10), j(11), j(12)])
       expect(await ledger.stake(judge)).toBe(-slashOf(ledger.stakeBefore(judge)));
-    expect(await ledger.treasuryDelta()).toBe(round1Slash + noShowSlash);
+    expect(await ledger.treasuryDelta()).toBe(noShowSlash);
     expect(await ledger.registryDelta()).toBe(0n);
     expect(await balance(c, caseAddr)).toBe(0n);
     await expectRegistryBalanced(c);
@@ -345,21 +357,24 @@ describe("stake accounting", () => {
     await expectRegistryBalanced(c);
   });
 
-  it("a judge who leaves the pool during the appeal window can still withdraw the reward credited at settle", async () => {
+  it("a judge cannot leave the pool during the appeal window; after settle it withdraws its stake and reward", async () => {
     const [p, d] = [party(3), party(4)];
     const leaver = j(6);
     const { caseAddr, ledger } = await openCase(p, d, [leaver, j(7), j(8)], P.minPartyStake, P.minPartyStake);
     await castVote(ledger, caseAddr, leaver, true);
     await castVote(ledger, caseAddr, j(7), true);
     const staked = ledger.stakeBefore(leaver);
-    await ledger.tx(leaver, leaver.write({ address: c.registry, abi: courtRegistryAbi, functionName: "unstake" }));
-    expect(await ledger.wallet(leaver)).toBe(staked);
+    // Round one is not final yet: the judge is still bound to the case (it could yet be slashed).
+    await expectRevert(
+      leaver.write({ address: c.registry, abi: courtRegistryAbi, functionName: "unstake" }),
+      "JudgeServingOnOpenCase",
+      [1n],
+    );
     await advance(c, P.appealWindow + 1n);
     await settle(ledger, caseAddr, c.owner);
     const each = rewardPoolOf(2n * P.minPartyStake) / 2n;
     const after = await readJudge(c, leaver.address);
-    expect(after.stake).toBe(each);
-    expect(after.eligible).toBe(false);
+    expect([after.stake, after.activeCases, after.eligible]).toEqual([staked + each, 0, true]);
     await expectRegistryBalanced(c);
     await ledger.tx(leaver, leaver.write({ address: c.registry, abi: courtRegistryAbi, functionName: "unstake" }));
     expect(await ledger.wallet(leaver)).toBe(staked + each);

@@ -7,15 +7,18 @@ import {
   appeal,
   bootCourt,
   type Court,
+  commitVote,
   deliberating,
   disputeCaseAbi,
   drawJudges,
   expectRevert,
   fileCase,
+  mineBlocks,
   P,
   readCase,
   resolveAfterDeadline,
   respond,
+  revealVote,
   State,
   seat,
   settle,
@@ -37,50 +40,68 @@ afterAll(async () => {
   await c?.stop();
 });
 
-function drawRandom(caseAddr: Address, seed = 1n) {
-  return drawJudges(c, caseAddr, seed, party(5));
+function drawRandom(caseAddr: Address) {
+  return drawJudges(c, caseAddr, party(5));
 }
 
 function assign(caseAddr: Address, who: Actor[]) {
   return seat(c, caseAddr, who);
 }
 
+/** Files a case and has it answered: the answer arms its draw on the pool as it is now. */
+async function answered(p: Actor, d: Actor): Promise<Address> {
+  const { caseAddr } = await fileCase(c, p, d.address);
+  await respond(caseAddr, d);
+  return caseAddr;
+}
+
 describe("panels from a thin pool", () => {
   it("refuses to draw or seat judges who are missing, parties, ineligible or already served", async () => {
     const [p, d] = [party(1), party(2)];
-    const { caseAddr } = await fileCase(c, p, d.address);
-    await respond(caseAddr, d);
-    await expectRevert(drawRandom(caseAddr), "NotEnoughJudges", [0n, 3n]);
+    const empty = await answered(p, d);
+    await expectRevert(drawRandom(empty), "NotEnoughJudges", [0n, 3n]);
 
     // Three eligible judges, but one is the plaintiff.
     await stakeJudges(c, [judge(0), judge(1), p]);
+    // The draw reads the pool as it was when the case was answered: still empty for that case.
+    await expectRevert(drawRandom(empty), "NotEnoughJudges", [0n, 3n]);
+    const caseAddr = await answered(p, d);
     await expectRevert(drawRandom(caseAddr), "NotEnoughJudges", [2n, 3n]);
     await expectRevert(assign(caseAddr, [p, judge(0), judge(1)]), "JudgeIsParty", [p.address]);
     await expectRevert(assign(caseAddr, [judge(0), judge(1), judge(2)]), "JudgeNotEligible", [judge(2).address]);
 
     await stakeJudges(c, [judge(2)]);
-    await drawRandom(caseAddr);
-    const round1 = (await readCase(c, caseAddr)).judges;
+    // The owner's override reads eligibility now; the draw, the pool at arming.
+    await expectRevert(drawRandom(caseAddr), "NotEnoughJudges", [2n, 3n]);
+    const third = await answered(p, d);
+    await drawRandom(third);
+    const round1 = (await readCase(c, third)).judges;
     expect([...round1].sort()).toEqual([judge(0), judge(1), judge(2)].map((j) => j.address).sort());
-    await vote(caseAddr, judge(0), true);
-    await vote(caseAddr, judge(1), true);
-    await appeal(caseAddr, d);
+    await vote(third, judge(0), true);
+    await vote(third, judge(1), true);
 
-    // On appeal every eligible judge has served or is a party.
-    await expectRevert(drawRandom(caseAddr), "NotEnoughJudges", [0n, 5n]);
-    await stakeJudges(c, [judge(3), judge(4), judge(5), judge(6)]);
-    await expectRevert(drawRandom(caseAddr), "NotEnoughJudges", [4n, 5n]);
+    // On appeal every eligible judge has served or is a party; four fresh ones join before the
+    // appeal arms its draw, a fifth after it.
     const fresh = [judge(3), judge(4), judge(5), judge(6)];
-    await expectRevert(assign(caseAddr, [...fresh, judge(0)]), "JudgeAlreadyServed", [judge(0).address]);
-    await expectRevert(assign(caseAddr, fresh.slice(0, 3)), "WrongPanelSize", [5n, 3n]);
-    await expectRevert(assign(caseAddr, [...fresh, judge(3)]), "DuplicateJudge", [judge(3).address]);
+    await stakeJudges(c, fresh);
+    await appeal(third, d);
+    await expectRevert(drawRandom(third), "NotEnoughJudges", [4n, 5n]);
+    await expectRevert(assign(third, [...fresh, judge(0)]), "JudgeAlreadyServed", [judge(0).address]);
+    await expectRevert(assign(third, fresh.slice(0, 3)), "WrongPanelSize", [5n, 3n]);
+    await expectRevert(assign(third, [...fresh, judge(3)]), "DuplicateJudge", [judge(3).address]);
 
     await stakeJudges(c, [judge(7)]);
-    await drawRandom(caseAddr);
-    const round2 = (await readCase(c, caseAddr)).judges;
+    await expectRevert(drawRandom(third), "NotEnoughJudges", [4n, 5n]);
+    // Only a fresh arming reads the grown pool: once the arming block's hash is out of reach
+    // (256 blocks), a draw re-arms instead of seating, and the next one seats.
+    await mineBlocks(c, 257);
+    await drawRandom(third);
+    expect((await readCase(c, third)).state).toBe(State.Appealed);
+    await drawRandom(third);
+    const round2 = (await readCase(c, third)).judges;
     expect([...round2].sort()).toEqual([...fresh, judge(7)].map((j) => j.address).sort());
     // A round-one judge has no vote on appeal.
-    await expectRevert(vote(caseAddr, judge(0), false), "NotAssignedJudge", [judge(0).address]);
+    await expectRevert(vote(third, judge(0), false), "NotAssignedJudge", [judge(0).address]);
   });
 });
 
@@ -164,7 +185,7 @@ describe("case refusals", () => {
       "OnlyFactory",
     );
     await expectRevert(
-      party(5).write({ address: caseAddr, abi: disputeCaseAbi, functionName: "drawJudges", args: [1n] }),
+      party(5).write({ address: caseAddr, abi: disputeCaseAbi, functionName: "drawJudges" }),
       "OnlyFactory",
     );
     await assign(caseAddr, panel());
@@ -189,6 +210,9 @@ describe("case refusals", () => {
     await assign(caseAddr, panel());
     await expectRevert(vote(caseAddr, party(1), true), "NotAssignedJudge", [party(1).address]);
     await expectRevert(vote(caseAddr, judge(11), true), "NotAssignedJudge", [judge(11).address]);
+    // This court votes in public: the commit-reveal calls are refused, even to the panel.
+    await expectRevert(commitVote(caseAddr, judge(8), true), "VotesArePublic");
+    await expectRevert(revealVote(caseAddr, judge(8), true), "VotesArePublic");
     await vote(caseAddr, judge(8), true);
     await expectRevert(vote(caseAddr, judge(8), false), "AlreadyVoted", [judge(8).address]);
     const { deliberationDeadline } = await readCase(c, caseAddr);

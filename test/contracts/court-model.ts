@@ -3,9 +3,15 @@
  * registry should hold, which refusal each call should meet (the first failing check, in the
  * contracts' order), and where every wei should go. The test drives the real contracts and
  * compares them with this model after every step.
+ *
+ * Draws are the contract's (stake-weighted sampling from block-hash entropy): the model does not
+ * predict the panel, it reads it back and checks its rules. It does model when a draw may run
+ * (armed, entropy ready or expired), whether enough judges had weight when it was armed, and the
+ * checkpointed weights the draw reads.
  */
-import type { Address } from "viem";
-import { P, State } from "./helpers.js";
+import type { Address, Hex } from "viem";
+import type { CourtParams } from "../../src/chain/terms.js";
+import { State } from "./helpers.js";
 
 export const BPS = 10_000n;
 export const PANEL_SIZE = 3;
@@ -15,10 +21,15 @@ export const MAX_HASH_LENGTH = 128;
 export const MAX_CLAIM_LENGTH = 2000;
 export const MAX_NAME_LENGTH = 64;
 export const MAX_URI_LENGTH = 512;
+export const MAX_JUSTIFICATION_LENGTH = 512;
+/** A block hash is readable for this many blocks after its own. */
+export const BLOCKHASH_WINDOW = 256n;
 
 /** Vote codes, as stored by the case. */
 export const FOR_PLAINTIFF = 1;
 export const FOR_DEFENDANT = 2;
+/** In views only: committed, not revealed. */
+export const COMMITTED = 3;
 
 export const Outcome = { None: 0, PlaintiffWon: 1, DefendantWon: 2, Dismissed: 3 } as const;
 
@@ -47,17 +58,38 @@ export interface CaseM {
   /** Panels by round: [round 1, round 2]. */
   panels: [Address[], Address[]];
   votes: [Map<Address, number>, Map<Address, number>];
+  /** Hidden votes: what each judge committed to, by round (the test knows every salt). */
+  commits: [Map<Address, Commit>, Map<Address, Commit>];
+  /** Reasons given with a reveal, by round (only non-empty ones are stored). */
+  justifications: [Map<Address, string>, Map<Address, string>];
+  commitDeadline: bigint;
+  revealDeadline: bigint;
+  /** The armed draw: BlockhashEntropy's ticket (the arming block) and the pool block (the same). */
+  drawTicket: bigint;
+  drawPoolBlock: bigint;
   firstRoundLoser: Address | null;
   owed: Map<Address, bigint>;
   /** Payout events (Settled, Defaulted, Dismissed) seen in receipts. */
   payoutEvents: number;
 }
 
+export interface Commit {
+  commitment: Hex;
+  /** The vote and salt behind it, when the committer made it honestly (a copy has neither). */
+  plaintiffWins?: boolean;
+  salt?: Hex;
+}
+
 export interface JudgeM {
   stake: bigint;
   activeCases: number;
   inList: boolean;
+  /** Draw weight checkpoints: [block, weight] in block order, as the registry's sortition tree. */
+  weights: [bigint, bigint][];
 }
+
+/** How a draw that may run ends: seats a panel, or re-arms because the entropy expired. */
+export type DrawOutcome = "seat" | "rearm";
 
 const ZERO = "0x0000000000000000000000000000000000000000" as const;
 
@@ -70,12 +102,15 @@ export class CourtModel {
   accepting = new Map<Address, boolean>();
   /** keccak(ref, plaintiff) stand-in: `${ref}:${plaintiff}` → case. */
   usedRefs = new Map<string, Address>();
+  /** Filing fees paid, by the same key: `${ref}:${payer}` → amount. */
+  feesPaid = new Map<string, bigint>();
   registered = new Set<Address>();
   treasury = 0n;
   totalJudgeStake = 0n;
   agentCount = 0n;
-  /** Latest block timestamp. */
+  /** Latest block timestamp and number. */
   now = 0n;
+  block = 0n;
   gasSpent = 0n;
   /** Sum of every tracked balance when the sequence began. */
   initialTotal = 0n;
@@ -84,9 +119,12 @@ export class CourtModel {
   deferredEvents = 0;
 
   constructor(
+    readonly p: CourtParams,
     readonly registry: Address,
     readonly factory: Address,
     readonly owner: Address,
+    /** Receives filing fees (the deployer, i.e. the owner, on the dev chain). */
+    readonly feeRecipient: Address,
   ) {}
 
   /** A deep copy, to restore along with a chain snapshot. */
@@ -100,7 +138,7 @@ export class CourtModel {
   judge(a: Address): JudgeM {
     let j = this.judges.get(a);
     if (!j) {
-      j = { stake: 0n, activeCases: 0, inList: false };
+      j = { stake: 0n, activeCases: 0, inList: false, weights: [] };
       this.judges.set(a, j);
     }
     return j;
@@ -108,7 +146,24 @@ export class CourtModel {
 
   eligible(a: Address): boolean {
     const j = this.judges.get(a);
-    return !!j && j.inList && j.stake >= P.minJudgeStake;
+    return !!j && j.inList && j.stake >= this.p.minJudgeStake;
+  }
+
+  /** Records `a`'s draw weight from the current block on (its stake while eligible, else 0). */
+  syncWeight(a: Address): void {
+    const j = this.judge(a);
+    const w = this.eligible(a) ? j.stake : 0n;
+    const last = j.weights[j.weights.length - 1];
+    if (last && last[1] === w) return;
+    if (last && last[0] === this.block) last[1] = w;
+    else j.weights.push([this.block, w]);
+  }
+
+  /** `a`'s draw weight at the end of block `b`. */
+  weightAt(a: Address, b: bigint): bigint {
+    let w = 0n;
+    for (const [at, v] of this.judge(a).weights) if (at <= b) w = v;
+    return w;
   }
 
   byAddr(addr: Address): CaseM | undefined {
@@ -152,6 +207,19 @@ export class CourtModel {
     return round === 1 ? c.votes[0] : c.votes[1];
   }
 
+  commitsOf(c: CaseM, round: 1 | 2 = c.round): Map<Address, Commit> {
+    return round === 1 ? c.commits[0] : c.commits[1];
+  }
+
+  justificationsOf(c: CaseM, round: 1 | 2 = c.round): Map<Address, string> {
+    return round === 1 ? c.justifications[0] : c.justifications[1];
+  }
+
+  /** The vote code a view shows for `j`: its revealed vote, else 3 if it committed, else 0. */
+  voteCode(c: CaseM, j: Address, round: 1 | 2 = c.round): number {
+    return this.votesOf(c, round).get(j) ?? (this.commitsOf(c, round).has(j) ? COMMITTED : 0);
+  }
+
   tally(c: CaseM, round: 1 | 2 = c.round): [bigint, bigint] {
     let p = 0n;
     let d = 0n;
@@ -168,16 +236,25 @@ export class CourtModel {
     return c.state !== State.Defaulted && c.state !== State.Dismissed;
   }
 
-  /** Judges a draw may pick for `c`: eligible, not a party, not a round-1 judge on appeal. */
+  /** Who a draw must pass over: the parties and, on appeal, round one's judges. */
+  excluded(c: CaseM): Address[] {
+    return [c.plaintiff, c.defendant, ...(c.round === 2 ? this.panel(c, 1) : [])];
+  }
+
+  /** Judges the owner may seat on `c` now: eligible, not a party, not a round-1 judge on appeal. */
   drawable(c: CaseM): Address[] {
     const out: Address[] = [];
     for (const [a] of this.judges) {
       if (!this.eligible(a)) continue;
-      if (a === c.plaintiff || a === c.defendant) continue;
-      if (c.round === 2 && this.panel(c, 1).includes(a)) continue;
+      if (this.excluded(c).includes(a)) continue;
       out.push(a);
     }
     return out;
+  }
+
+  /** Judges the armed draw may seat: weight at the pool block, still eligible, not excluded. */
+  drawPool(c: CaseM): Address[] {
+    return this.drawable(c).filter((a) => this.weightAt(a, c.drawPoolBlock) > 0n);
   }
 
   /** A payment the case pushes: refused by a refusing party, it is kept in `owed`. */
@@ -196,31 +273,55 @@ export class CourtModel {
     j.activeCases -= 1;
     if (j.activeCases < 0) throw new Error(`model: ${judge} released more often than assigned (${caseAddr})`);
     if (result === "Minority" || result === "NoShow") {
-      const amount = (j.stake * BigInt(P.slashBps)) / BPS;
+      const amount = (j.stake * BigInt(this.p.slashBps)) / BPS;
       if (amount === 0n) return;
       j.stake -= amount;
       this.totalJudgeStake -= amount;
       this.treasury += amount;
+      this.syncWeight(judge);
+    }
+  }
+
+  /**
+   * Ends every judge's service on the case, every round, against the final outcome (`winning`, a
+   * vote code, or null for a dismissal): with it a voter, without it (dismissed) the current
+   * round's judges with no counted vote are no-shows; with hidden votes a judge who never
+   * committed is one too; anyone else is unscored.
+   */
+  private releaseAll(c: CaseM, winning: number | null): void {
+    for (const r of [1, 2] as const) {
+      if (r > c.round) break;
+      for (const j of this.panel(c, r)) {
+        const cast = this.votesOf(c, r).get(j);
+        let result: Release = "Unscored";
+        if (cast !== undefined) {
+          if (winning !== null) result = cast === winning ? "Majority" : "Minority";
+        } else if (winning === null ? r === c.round : this.p.hiddenVotes && !this.commitsOf(c, r).has(j)) {
+          result = "NoShow";
+        }
+        this.release(c.addr, j, result);
+      }
     }
   }
 
   // ----------------------------------------------------------- expectations
 
-  expectFile(
-    by: Address,
-    defendant: Address,
-    claim: string,
-    hash: string,
-    ref: `0x${string}`,
-    value: bigint,
-  ): string | null {
+  expectPayFee(by: Address, ref: Hex, value: bigint): string | null {
+    if (/^0x0+$/.test(ref)) return "PaymentRefRequired";
+    if (value < this.p.filingFee) return "FilingFeeTooLow";
+    if (this.feesPaid.has(`${ref}:${by}`)) return "FilingFeeAlreadyPaid";
+    return null;
+  }
+
+  expectFile(by: Address, defendant: Address, claim: string, hash: string, ref: Hex, value: bigint): string | null {
     if (defendant === ZERO || defendant === by) return "InvalidDefendant";
     if (claim.length === 0) return "ClaimRequired";
     if (claim.length > MAX_CLAIM_LENGTH) return "ClaimTooLong";
     if (hash.length === 0 || hash.length > MAX_HASH_LENGTH) return "EvidenceHashInvalid";
     if (/^0x0+$/.test(ref)) return "PaymentRefRequired";
     if (this.usedRefs.has(`${ref}:${by}`)) return "PaymentRefUsed";
-    if (value < P.minPartyStake) return "StakeBelowMinimum";
+    if (!this.feesPaid.has(`${ref}:${by}`)) return "FilingFeeNotPaid";
+    if (value < this.p.minPartyStake) return "StakeBelowMinimum";
     return null;
   }
 
@@ -228,7 +329,7 @@ export class CourtModel {
     if (c.state !== State.Summoned) return "WrongState";
     if (by !== c.defendant) return "OnlyDefendant";
     if (t > c.responseDeadline) return "ResponseWindowClosed";
-    if (value < P.minPartyStake) return "StakeBelowMinimum";
+    if (value < this.p.minPartyStake) return "StakeBelowMinimum";
     return null;
   }
 
@@ -251,7 +352,7 @@ export class CourtModel {
     if (c.appealUsed) return "AppealAlreadyUsed";
     if (by !== c.firstRoundLoser) return "OnlyLosingParty";
     if (t > c.appealDeadline) return "AppealWindowClosed";
-    if (value !== P.appealBond) return "WrongAppealBond";
+    if (value !== this.p.appealBond) return "WrongAppealBond";
     return null;
   }
 
@@ -275,11 +376,14 @@ export class CourtModel {
     return null;
   }
 
-  expectDraw(c: CaseM, t: bigint): string | null {
+  /** What a draw executed in block `b` at time `t` does: a refusal, or how it succeeds. */
+  expectDraw(c: CaseM, t: bigint, b: bigint): string | DrawOutcome {
     const awaiting = this.expectAwaitingPanel(c, t);
     if (awaiting) return awaiting;
-    if (this.drawable(c).length < this.panelSize(c)) return "NotEnoughJudges";
-    return null;
+    if (b <= c.drawTicket) return "DrawNotReady";
+    if (b > c.drawTicket + BLOCKHASH_WINDOW) return "rearm";
+    if (this.drawPool(c).length < this.panelSize(c)) return "NotEnoughJudges";
+    return "seat";
   }
 
   expectAssign(c: CaseM, by: Address, judges: Address[], t: bigint): string | null {
@@ -298,9 +402,33 @@ export class CourtModel {
 
   expectVote(c: CaseM, by: Address, t: bigint): string | null {
     if (c.state !== State.Deliberating) return "WrongState";
+    if (this.p.hiddenVotes) return "VotesAreHidden";
     if (!this.panel(c).includes(by)) return "NotAssignedJudge";
     if (this.votesOf(c).has(by)) return "AlreadyVoted";
     if (t > c.deliberationDeadline) return "DeliberationClosed";
+    return null;
+  }
+
+  expectCommit(c: CaseM, by: Address, commitment: Hex, t: bigint): string | null {
+    if (c.state !== State.Deliberating) return "WrongState";
+    if (!this.p.hiddenVotes) return "VotesArePublic";
+    if (!this.panel(c).includes(by)) return "NotAssignedJudge";
+    if (this.commitsOf(c).has(by)) return "AlreadyCommitted";
+    if (/^0x0+$/.test(commitment)) return "InvalidCommitment";
+    if (t > c.commitDeadline) return "CommitPhaseClosed";
+    return null;
+  }
+
+  /** `matches`: the revealed (vote, salt) hash to the judge's commitment. */
+  expectReveal(c: CaseM, by: Address, justificationBytes: number, matches: boolean, t: bigint): string | null {
+    if (c.state !== State.Deliberating) return "WrongState";
+    if (!this.p.hiddenVotes) return "VotesArePublic";
+    if (!this.commitsOf(c).has(by)) return "NotCommitted";
+    if (this.votesOf(c).has(by)) return "AlreadyVoted";
+    if (t <= c.commitDeadline && this.commitsOf(c).size < this.panelSize(c)) return "RevealPhaseNotOpen";
+    if (t > c.revealDeadline) return "DeliberationClosed";
+    if (justificationBytes > MAX_JUSTIFICATION_LENGTH) return "JustificationTooLong";
+    if (!matches) return "CommitmentMismatch";
     return null;
   }
 
@@ -314,7 +442,7 @@ export class CourtModel {
 
   expectStake(by: Address, value: bigint): string | null {
     const total = this.judge(by).stake + value;
-    if (value === 0n || total < P.minJudgeStake) return "StakeBelowMinimum";
+    if (value === 0n || total < this.p.minJudgeStake) return "StakeBelowMinimum";
     return null;
   }
 
@@ -342,7 +470,12 @@ export class CourtModel {
 
   // -------------------------------------------------------------- transitions
 
-  file(addr: Address, by: Address, payer: Address, defendant: Address, ref: `0x${string}`, value: bigint, t: bigint) {
+  payFee(by: Address, payer: Address, ref: Hex, value: bigint): void {
+    this.feesPaid.set(`${ref}:${by}`, value);
+    this.sendValue(payer, this.feeRecipient, value);
+  }
+
+  file(addr: Address, by: Address, payer: Address, defendant: Address, ref: Hex, value: bigint, t: bigint) {
     this.usedRefs.set(`${ref}:${by}`, addr);
     this.sendValue(payer, addr, value);
     this.cases.push({
@@ -360,23 +493,41 @@ export class CourtModel {
       settled: false,
       filedAt: t,
       resolvedAt: 0n,
-      responseDeadline: t + P.responseWindow,
+      responseDeadline: t + this.p.responseWindow,
       deliberationDeadline: 0n,
       appealDeadline: 0n,
       evidence: 0,
       panels: [[], []],
       votes: [new Map(), new Map()],
+      commits: [new Map(), new Map()],
+      justifications: [new Map(), new Map()],
+      commitDeadline: 0n,
+      revealDeadline: 0n,
+      drawTicket: 0n,
+      drawPoolBlock: 0n,
       firstRoundLoser: null,
       owed: new Map(),
       payoutEvents: 0,
     });
   }
 
-  respond(c: CaseM, payer: Address, value: bigint, t: bigint): void {
+  /** The case arms its draw in block `b`: BlockhashEntropy's ticket is the block itself. */
+  private arm(c: CaseM, b: bigint): void {
+    c.drawTicket = b;
+    c.drawPoolBlock = b;
+  }
+
+  respond(c: CaseM, payer: Address, value: bigint, t: bigint, b: bigint): void {
     this.sendValue(payer, c.addr, value);
     c.defendantStake = value;
-    c.deliberationDeadline = t + P.deliberationPeriod;
+    this.arm(c, b);
+    c.deliberationDeadline = t + this.p.deliberationPeriod;
     c.state = State.Active;
+  }
+
+  /** An expired draw, executed: armed afresh in block `b`, nobody seated. */
+  rearm(c: CaseM, b: bigint): void {
+    this.arm(c, b);
   }
 
   evidenceAdded(c: CaseM): void {
@@ -391,7 +542,7 @@ export class CourtModel {
     this.pay(c, c.plaintiff, c.plaintiffStake);
   }
 
-  appeal(c: CaseM, by: Address, payer: Address, value: bigint, t: bigint): void {
+  appeal(c: CaseM, by: Address, payer: Address, value: bigint, t: bigint, b: bigint): void {
     this.sendValue(payer, c.addr, value);
     c.appealUsed = true;
     c.appellant = by;
@@ -399,15 +550,32 @@ export class CourtModel {
     c.round = 2;
     c.outcome = Outcome.None;
     c.resolvedAt = 0n;
-    c.deliberationDeadline = t + P.deliberationPeriod;
+    c.deliberationDeadline = t + this.p.deliberationPeriod;
+    this.arm(c, b);
     c.state = State.Appealed;
   }
 
   seat(c: CaseM, judges: Address[], t: bigint): void {
     this.panel(c).push(...judges);
     for (const j of judges) this.judge(j).activeCases += 1;
-    c.deliberationDeadline = t + P.deliberationPeriod;
+    if (this.p.hiddenVotes) {
+      c.commitDeadline = t + this.p.commitPeriod;
+      c.revealDeadline = c.commitDeadline + this.p.revealPeriod;
+      c.deliberationDeadline = c.revealDeadline;
+    } else {
+      c.deliberationDeadline = t + this.p.deliberationPeriod;
+    }
     c.state = State.Deliberating;
+  }
+
+  commit(c: CaseM, judge: Address, commit: Commit): void {
+    this.commitsOf(c).set(judge, commit);
+  }
+
+  /** A revealed vote counts as a public one does, its reasons kept when given. */
+  reveal(c: CaseM, judge: Address, plaintiffWins: boolean, justification: string, t: bigint): void {
+    if (justification.length > 0) this.justificationsOf(c).set(judge, justification);
+    this.vote(c, judge, plaintiffWins, t);
   }
 
   vote(c: CaseM, judge: Address, plaintiffWins: boolean, t: bigint): void {
@@ -417,17 +585,13 @@ export class CourtModel {
     if (count * 2n > BigInt(this.panelSize(c))) this.verdict(c, plaintiffWins, t);
   }
 
+  /** A majority decides the round; nobody is scored until the outcome is final. */
   private verdict(c: CaseM, plaintiffWins: boolean, t: bigint): void {
     c.outcome = plaintiffWins ? Outcome.PlaintiffWon : Outcome.DefendantWon;
     c.resolvedAt = t;
-    const winning = plaintiffWins ? FOR_PLAINTIFF : FOR_DEFENDANT;
-    for (const j of this.panel(c)) {
-      const cast = this.votesOf(c).get(j);
-      this.release(c.addr, j, cast === undefined ? "Unscored" : cast === winning ? "Majority" : "Minority");
-    }
     if (c.round === 1) {
       c.firstRoundLoser = plaintiffWins ? c.defendant : c.plaintiff;
-      c.appealDeadline = t + P.appealWindow;
+      c.appealDeadline = t + this.p.appealWindow;
       c.state = State.Resolved;
     } else {
       const { winner, payout } = this.settleBooks(c);
@@ -441,8 +605,8 @@ export class CourtModel {
     const plaintiffWins = c.outcome === Outcome.PlaintiffWon;
     const winner = plaintiffWins ? c.plaintiff : c.defendant;
     const pot = c.plaintiffStake + c.defendantStake + c.bondPaid;
-    const fee = (pot * BigInt(P.courtFeeBps)) / BPS;
-    const rewardPool = (fee * BigInt(P.judgeRewardBps)) / BPS;
+    const fee = (pot * BigInt(this.p.courtFeeBps)) / BPS;
+    const rewardPool = (fee * BigInt(this.p.judgeRewardBps)) / BPS;
     const winning = plaintiffWins ? FOR_PLAINTIFF : FOR_DEFENDANT;
     const rewarded: Address[] = [];
     for (const r of [1, 2] as const) {
@@ -450,7 +614,12 @@ export class CourtModel {
       for (const j of this.panel(c, r)) if (this.votesOf(c, r).get(j) === winning) rewarded.push(j);
     }
     const each = rewarded.length === 0 ? 0n : rewardPool / BigInt(rewarded.length);
-    for (const j of rewarded) this.judge(j).stake += each;
+    // Scored (and slashed) first, then the rewards are credited, as the case does.
+    this.releaseAll(c, winning);
+    for (const j of rewarded) {
+      this.judge(j).stake += each;
+      this.syncWeight(j);
+    }
     const paid = each * BigInt(rewarded.length);
     this.totalJudgeStake += paid;
     this.treasury += fee - paid;
@@ -464,11 +633,7 @@ export class CourtModel {
   }
 
   resolveAfterDeadline(c: CaseM, t: bigint): void {
-    if (c.state === State.Deliberating) {
-      for (const j of this.panel(c)) {
-        this.release(c.addr, j, this.votesOf(c).has(j) ? "Unscored" : "NoShow");
-      }
-    }
+    this.releaseAll(c, null);
     c.outcome = Outcome.Dismissed;
     c.resolvedAt = t;
     c.settled = true;
@@ -490,6 +655,7 @@ export class CourtModel {
     j.stake += value;
     this.totalJudgeStake += value;
     j.inList = true;
+    this.syncWeight(by);
   }
 
   unstake(by: Address): void {
@@ -498,6 +664,7 @@ export class CourtModel {
     this.totalJudgeStake -= j.stake;
     j.stake = 0n;
     j.inList = false;
+    this.syncWeight(by);
   }
 
   register(by: Address): void {

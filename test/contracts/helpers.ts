@@ -23,12 +23,19 @@ import { caseFactoryAbi, courtRegistryAbi, disputeCaseAbi } from "../../src/chai
 import { Actor } from "../../src/chain/actor.js";
 import { type Devnet, startDevnet } from "../../src/chain/devnet.js";
 import { advanceTime } from "../../src/chain/seed.js";
-import { devParams } from "../../src/chain/terms.js";
+import { type CourtParams, devParams, devPublicParams } from "../../src/chain/terms.js";
+import { voteCommitment } from "../../src/chain/votes.js";
 
 export { caseFactoryAbi, courtRegistryAbi, disputeCaseAbi };
 
-/** The parameters the dev chain deploys with; every expectation is computed from these. */
-export const P = devParams;
+/**
+ * The parameters `bootCourt()` deploys with by default: the dev terms with public votes, so suites
+ * about the lifecycle, money and access vote in one transaction. Every expectation is computed
+ * from these; the hidden-vote suites boot with `HP` instead.
+ */
+export const P: CourtParams = devPublicParams;
+/** The dev chain's own terms: hidden votes (commit, then reveal). */
+export const HP: CourtParams = devParams;
 
 /** CaseState, in enum order (DESIGN.md section 2). */
 export const State = {
@@ -44,8 +51,11 @@ export const State = {
 
 export const Outcome = { None: 0, PlaintiffWon: 1, DefendantWon: 2, Dismissed: 3 } as const;
 
-/** Vote codes returned by `getPanel`. */
-export const Cast = { None: 0, Plaintiff: 1, Defendant: 2 } as const;
+/** Vote codes returned by `getPanel` and `getCase().votes`; Committed only with hidden votes. */
+export const Cast = { None: 0, Plaintiff: 1, Defendant: 2, Committed: 3 } as const;
+
+/** How a judge's service on a case ended (JudgeResult), as `judgeReleased` takes it. */
+export const JudgeResult = { Unscored: 0, Majority: 1, Minority: 2, NoShow: 3 } as const;
 
 export const ZERO = "0x0000000000000000000000000000000000000000" as const;
 
@@ -55,6 +65,9 @@ export interface Court {
   reader: PublicClient;
   factory: Address;
   registry: Address;
+  entropy: Address;
+  /** The terms this court was deployed with. */
+  params: CourtParams;
   /** Mnemonic index 0: deployer and owner of both contracts, and the factory's fee recipient. */
   owner: Actor;
   actors: Actor[];
@@ -83,14 +96,17 @@ class SuiteActor extends Actor {
   }
 }
 
-export async function bootCourt(): Promise<Court> {
-  const devnet = await startDevnet({ seed: false });
+/** Boots a dev chain with the court deployed under `params` (public votes unless told otherwise). */
+export async function bootCourt(params: CourtParams = P): Promise<Court> {
+  const devnet = await startDevnet({ seed: false, params });
   const actors = devnet.accounts.map((a) => new SuiteActor(a.account, devnet.chain, devnet.reader));
   return {
     devnet,
     reader: devnet.reader,
     factory: devnet.deployment.factory,
     registry: devnet.deployment.registry,
+    entropy: devnet.deployment.entropy,
+    params,
     owner: actors[0] as Actor,
     actors,
     stop: devnet.stop,
@@ -116,6 +132,8 @@ export interface FileOpts {
   claim?: string;
   evidence?: string;
   paymentRef?: Hex;
+  /** Pay the filing fee under the reference first (default true); false files on what was paid before. */
+  pay?: boolean;
 }
 
 export interface Filed {
@@ -124,8 +142,21 @@ export interface Filed {
   paymentRef: Hex;
 }
 
+/** Pays the court's filing fee (or `value`) under `paymentRef`, as `payer`. */
+export function payFee(c: Court, payer: Actor, paymentRef: Hex, value: bigint = c.params.filingFee) {
+  return payer.write({
+    address: c.factory,
+    abi: caseFactoryAbi,
+    functionName: "payFilingFee",
+    args: [paymentRef],
+    value,
+  });
+}
+
+/** Files a case as a plaintiff would: pays the filing fee under a fresh reference, then files with it. */
 export async function fileCase(c: Court, plaintiff: Actor, defendant: Address, opts: FileOpts = {}): Promise<Filed> {
   const paymentRef = opts.paymentRef ?? freshRef();
+  if (opts.pay !== false) await payFee(c, plaintiff, paymentRef);
   const receipt = await plaintiff.write({
     address: c.factory,
     abi: caseFactoryAbi,
@@ -136,7 +167,7 @@ export async function fileCase(c: Court, plaintiff: Actor, defendant: Address, o
       opts.evidence ?? "bafkreiclaim",
       paymentRef,
     ],
-    value: opts.stake ?? P.minPartyStake,
+    value: opts.stake ?? c.params.minPartyStake,
   });
   const [filed] = parseEventLogs({ abi: caseFactoryAbi, eventName: "CaseFiled", logs: receipt.logs });
   if (!filed) throw new Error("fileCase emitted no CaseFiled");
@@ -162,15 +193,16 @@ export function seat(c: Court, caseAddr: Address, judges: Actor[]): Promise<Tran
 }
 
 /**
- * A keeper's random draw, sent with headroom over the estimate: its gas depends on which judges
- * the draw walks past, so the suite does not rely on the estimate running the very same draw.
+ * A keeper executes the case's armed draw, sent with headroom over the estimate: its gas depends on
+ * which judges the draw walks past, so the suite does not rely on the estimate running the very
+ * same draw. The caller passes nothing but the case.
  */
-export async function drawJudges(c: Court, caseAddr: Address, seed: bigint, by: Actor): Promise<TransactionReceipt> {
+export async function drawJudges(c: Court, caseAddr: Address, by: Actor): Promise<TransactionReceipt> {
   const req = {
     address: c.factory,
     abi: caseFactoryAbi,
     functionName: "assignJudgesRandom",
-    args: [caseAddr, seed],
+    args: [caseAddr],
   } as const;
   const estimate = await c.reader.estimateContractGas({ ...req, account: by.account });
   return by.mined(await by.wallet.writeContract({ ...req, gas: estimate * 2n }));
@@ -178,6 +210,60 @@ export async function drawJudges(c: Court, caseAddr: Address, seed: bigint, by: 
 
 export function vote(caseAddr: Address, judge: Actor, plaintiffWins: boolean): Promise<TransactionReceipt> {
   return judge.write({ address: caseAddr, abi: disputeCaseAbi, functionName: "vote", args: [plaintiffWins] });
+}
+
+/** A deterministic salt per (case, judge, round): tests must replay, and nobody here is guessing. */
+export function saltOf(caseAddr: Address, judge: Address, round: number): Hex {
+  return keccak256(toHex(`salt:${caseAddr}:${judge}:${round}`));
+}
+
+/** Hidden votes, phase 1: the judge commits to `plaintiffWins` with its salt for the round. */
+export function commitVote(
+  caseAddr: Address,
+  judge: Actor,
+  plaintiffWins: boolean,
+  round = 1,
+  salt: Hex = saltOf(caseAddr, judge.address, round),
+): Promise<TransactionReceipt> {
+  const commitment = voteCommitment({ caseAddress: caseAddr, judge: judge.address, round, plaintiffWins, salt });
+  return judge.write({ address: caseAddr, abi: disputeCaseAbi, functionName: "commitVote", args: [commitment] });
+}
+
+/** Hidden votes, phase 2: the judge reveals what it committed, with optional reasons. */
+export function revealVote(
+  caseAddr: Address,
+  judge: Actor,
+  plaintiffWins: boolean,
+  round = 1,
+  justification = "",
+  salt: Hex = saltOf(caseAddr, judge.address, round),
+): Promise<TransactionReceipt> {
+  return judge.write({
+    address: caseAddr,
+    abi: disputeCaseAbi,
+    functionName: "revealVote",
+    args: [plaintiffWins, salt, justification],
+  });
+}
+
+/**
+ * Hidden votes in full: every listed judge commits, then (the reveal phase opens once all of the
+ * panel committed, else at the commit deadline) reveals in order until a majority decides.
+ * `votes` must cover the whole panel for the reveal phase to open early.
+ */
+export async function commitAndReveal(
+  c: Court,
+  caseAddr: Address,
+  votes: [Actor, boolean][],
+  round = 1,
+): Promise<TransactionReceipt | undefined> {
+  for (const [j, v] of votes) await commitVote(caseAddr, j, v, round);
+  let last: TransactionReceipt | undefined;
+  for (const [j, v] of votes) {
+    if ((await readCase(c, caseAddr)).state !== State.Deliberating) break;
+    last = await revealVote(caseAddr, j, v, round);
+  }
+  return last;
 }
 
 export function appeal(caseAddr: Address, who: Actor, bond: bigint = P.appealBond): Promise<TransactionReceipt> {
@@ -222,6 +308,10 @@ export function readCase(c: Court, caseAddr: Address) {
   return c.reader.readContract({ address: caseAddr, abi: disputeCaseAbi, functionName: "getCase" });
 }
 
+export function readPanel(c: Court, caseAddr: Address, round: number) {
+  return c.reader.readContract({ address: caseAddr, abi: disputeCaseAbi, functionName: "getPanel", args: [round] });
+}
+
 export function readJudge(c: Court, judge: Address) {
   return c.reader.readContract({ address: c.registry, abi: courtRegistryAbi, functionName: "getJudge", args: [judge] });
 }
@@ -259,6 +349,27 @@ export function gasCost(r: TransactionReceipt): bigint {
 
 export function advance(c: Court, seconds: bigint | number): Promise<void> {
   return advanceTime(c.reader, seconds);
+}
+
+/** A JSON-RPC call the dev chain (anvil) answers outside viem's typed schema. */
+export function rpc<T = unknown>(c: Court, method: string, params: unknown[] = []): Promise<T> {
+  // biome-ignore lint/suspicious/noExplicitAny: anvil methods are not in viem's public schema
+  return (c.reader.request as any)({ method, params });
+}
+
+/** Takes a chain snapshot; `revert` goes back to it (and, as anvil does, consumes it). */
+export async function snapshot(c: Court): Promise<{ revert(): Promise<void> }> {
+  const id = await rpc<Hex>(c, "evm_snapshot");
+  return {
+    revert: async () => {
+      if (!(await rpc<boolean>(c, "evm_revert", [id]))) throw new Error(`evm_revert ${id} failed`);
+    },
+  };
+}
+
+/** Mines `blocks` empty blocks at once (one second apart, as the dev chain mines). */
+export async function mineBlocks(c: Court, blocks: number): Promise<void> {
+  await rpc(c, "anvil_mine", [toHex(blocks), toHex(1)]);
 }
 
 /** The registry holds exactly the judges' stakes plus the treasury. */

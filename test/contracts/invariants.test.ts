@@ -12,7 +12,20 @@
  *   its `owed` payments after; it emits one payout event (Settled, Defaulted or Dismissed) once;
  * - the registry holds totalJudgeStake + treasury, and totalJudgeStake is the sum of the stakes;
  * - getStats counts by state match the states read from every case, and getOpenCases lists
- *   exactly the cases that can still change.
+ *   exactly the cases that can still change;
+ * - every judge's draw weight (registry.weightAt) is its stake while eligible, else 0, and stake,
+ *   activeCases, eligibility and the pool match the model: slashes and rewards land when the
+ *   outcome is final (settle, the appeal verdict, dismissal), for every round's judges;
+ * - a draw runs only once its entropy exists (DrawNotReady before), re-arms when it expired (257
+ *   blocks on), and the panel it seats (read back: sampling is the contract's) has the right
+ *   size, no party, no duplicate, no round-one judge on appeal, and only judges eligible now
+ *   who had weight in the block that armed it; refused with NotEnoughJudges exactly when fewer
+ *   such judges exist;
+ * - filing fees go to the fee recipient, and fileCase wants one paid by its caller, unused;
+ * - hidden votes: commitments, reveals (with their reasons) and the counts of each round are as
+ *   modelled, and a view never shows a vote before it is revealed.
+ *
+ * It runs twice: on a court with public votes and on one with hidden votes (the dev terms).
  *
  * Every sequence starts from the same snapshot: staked judges (one in the pool below the minimum),
  * two refusing contracts as parties (payments to them are deferred to `owed`), and a case in each
@@ -21,8 +34,9 @@
  * past it) and act on it. Refused transactions are mined too (fixed gas, no estimate), so their
  * gas counts, and their revert data comes from a trace of the mined transaction.
  *
- * INVARIANT_SEED, INVARIANT_RUNS, INVARIANT_MAX_ACTIONS and INVARIANT_SHRINK=1 (shrink a failure
- * instead of stopping at it) override the defaults. A failure prints the seed, fast-check's path
+ * INVARIANT_SEED, INVARIANT_RUNS (per court), INVARIANT_MAX_ACTIONS, INVARIANT_LOG=1 (print every
+ * sequence's steps) and INVARIANT_SHRINK=1 (shrink a failure instead of stopping at it) override
+ * the defaults. A failure prints the seed, fast-check's path
  * and the last steps. Which judges a random draw seats depends on chain entropy (block hashes,
  * which include wall-clock timestamps), so a replay of the seed may seat other judges.
  */
@@ -48,8 +62,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { multicall3Abi } from "../../src/chain/abi/generated.js";
 import type { Actor } from "../../src/chain/actor.js";
 import { MULTICALL3_ADDRESS } from "../../src/chain/client.js";
-import { caseTerms } from "../../src/chain/terms.js";
-import { type CaseM, CourtModel } from "./court-model.js";
+import { type CourtParams, caseTerms } from "../../src/chain/terms.js";
+import { voteCommitment } from "../../src/chain/votes.js";
+import { BLOCKHASH_WINDOW, type CaseM, CourtModel } from "./court-model.js";
 import {
   actor,
   advance,
@@ -58,25 +73,28 @@ import {
   caseFactoryAbi,
   courtRegistryAbi,
   disputeCaseAbi,
-  P,
+  HP,
+  mineBlocks,
+  P as PUBLIC,
   State,
+  saltOf,
 } from "./helpers.js";
+import { type Action, AGENTS, actionArb, REFUSER_OPERATORS, type Variant } from "./invariant-actions.js";
 import { compileRefuser, refuserAbi } from "./refuser.js";
 
 const SEED = Number(process.env.INVARIANT_SEED ?? 72_024);
-const RUNS = Number(process.env.INVARIANT_RUNS ?? 30);
+const RUNS = Number(process.env.INVARIANT_RUNS ?? 18);
 const MIN_ACTIONS = 20;
 const MAX_ACTIONS = Number(process.env.INVARIANT_MAX_ACTIONS ?? 40);
-const GAS_LIMIT = 3_000_000n;
+/**
+ * Every transaction gets this much gas (refusals are mined too, so no estimate). A final verdict on
+ * appeal scores eight judges and credits rewards, each a write to the sortition tree's
+ * checkpoints: the heaviest transaction, printed with the coverage. Far below anvil's block limit.
+ */
+const GAS_LIMIT = 12_000_000n;
 const MAX_FEE = parseEther("0.00000005"); // 50 gwei, far above the dev chain's base fee
 
 // ------------------------------------------------------------------ agents
-
-/** 0..19 are the mnemonic accounts (0 owns the court); 20 and 21 are refusing contracts. */
-const AGENTS = 22;
-const REFUSER_OPERATORS = [18, 19] as const;
-/** Parties are drawn from here most of the time; the refusing contracts twice as often. */
-const PARTY_POOL = [1, 2, 3, 4, 5, 6, 20, 21, 20, 21];
 
 interface Agent {
   i: number;
@@ -86,6 +104,8 @@ interface Agent {
   refuser: boolean;
 }
 
+/** The terms of the court the current describe runs on. */
+let P: CourtParams = PUBLIC;
 let c: Court;
 let agents: Agent[] = [];
 let implementation: Address;
@@ -102,220 +122,6 @@ const tag = (a: Address): string => {
   return a.slice(0, 8);
 };
 
-// ------------------------------------------------------------------ actions
-
-type Variant = "ok" | "empty" | "long";
-
-type Action =
-  | {
-      t: "file";
-      by: number;
-      def: number;
-      claim: Variant;
-      hash: Variant;
-      ref: "fresh" | "reuse" | "other" | "zero";
-      stake: bigint;
-    }
-  | { t: "respond"; c: number; who: "defendant" | number; stake: bigint }
-  | { t: "evidence"; c: number; who: "plaintiff" | "defendant" | number; hash: Variant }
-  | { t: "draw"; c: number; by: number; seed: bigint; unknown: boolean }
-  | {
-      t: "assign";
-      c: number;
-      by: "owner" | number;
-      mode: "valid" | "random";
-      picks: number[];
-      shuffle: number;
-      unknown: boolean;
-    }
-  | { t: "vote"; c: number; who: "panel" | "fresh" | number; pick: number; plaintiffWins: boolean }
-  | { t: "appeal"; c: number; who: "loser" | "winner" | number; bond: "exact" | "less" | "more" | "zero" }
-  | { t: "settle" | "default" | "resolve"; c: number; by: number }
-  | { t: "stake"; by: number; amount: bigint }
-  | { t: "unstake"; by: number }
-  | { t: "register"; by: number; name: Variant; uri: "ok" | "long" }
-  | { t: "time"; seconds: number }
-  /** Jump so the next transaction lands on a case's current deadline plus `d`, then act on it. */
-  | { t: "edge"; c: number; d: number; alt: boolean; pick: number; plaintiffWins: boolean }
-  | { t: "withdraw"; c: number; who: "party" | number; pick: number }
-  | { t: "accept"; r: 0 | 1; on: boolean }
-  | { t: "treasury"; by: "owner" | number; to: number; permille: number }
-  | { t: "intrude"; by: number; what: number; c: number };
-
-const anyAgent = fc.nat({ max: AGENTS - 1 });
-const partyAgent = fc.oneof(
-  { weight: 4, arbitrary: fc.constantFrom(...PARTY_POOL) },
-  { weight: 1, arbitrary: anyAgent },
-);
-const judgeAgent = fc.oneof(
-  { weight: 4, arbitrary: fc.integer({ min: 5, max: 21 }) },
-  { weight: 1, arbitrary: anyAgent },
-);
-const caseIdx = fc.nat({ max: 10_000 });
-const variant = fc.oneof(
-  { weight: 12, arbitrary: fc.constant<Variant>("ok") },
-  { weight: 1, arbitrary: fc.constantFrom<Variant>("empty", "long") },
-);
-const partyStake = fc.oneof(
-  { weight: 1, arbitrary: fc.constant(P.minPartyStake - 1n) },
-  { weight: 1, arbitrary: fc.constant(0n) },
-  { weight: 3, arbitrary: fc.constant(P.minPartyStake) },
-  { weight: 6, arbitrary: fc.bigInt({ min: P.minPartyStake, max: P.minPartyStake * 5n }) },
-);
-const judgeStake = fc.oneof(
-  { weight: 1, arbitrary: fc.constant(0n) },
-  { weight: 1, arbitrary: fc.constant(1n) },
-  { weight: 2, arbitrary: fc.bigInt({ min: 1n, max: P.minJudgeStake - 1n }) },
-  { weight: 2, arbitrary: fc.constant(P.minJudgeStake) },
-  { weight: 3, arbitrary: fc.bigInt({ min: P.minJudgeStake, max: P.minJudgeStake * 4n }) },
-);
-/** Jumps that land around every window's edge, and some anywhere. */
-const jump = fc.oneof(
-  { weight: 3, arbitrary: fc.integer({ min: 1, max: 60 }) },
-  fc.integer({ min: Number(P.responseWindow) - 3, max: Number(P.responseWindow) + 3 }),
-  fc.integer({ min: Number(P.appealWindow) - 3, max: Number(P.appealWindow) + 3 }),
-  fc.integer({ min: Number(P.deliberationPeriod) - 3, max: Number(P.deliberationPeriod) + 3 }),
-  fc.integer({ min: 1, max: 1_300 }),
-);
-
-const actionArb: fc.Arbitrary<Action> = fc.oneof(
-  {
-    weight: 5,
-    arbitrary: fc.record({
-      t: fc.constant("file" as const),
-      by: partyAgent,
-      def: partyAgent,
-      claim: variant,
-      hash: variant,
-      ref: fc.constantFrom("fresh", "fresh", "fresh", "reuse", "reuse", "other", "zero"),
-      stake: partyStake,
-    }),
-  },
-  {
-    weight: 6,
-    arbitrary: fc.record({
-      t: fc.constant("respond" as const),
-      c: caseIdx,
-      who: fc.oneof({ weight: 5, arbitrary: fc.constant("defendant" as const) }, { weight: 1, arbitrary: anyAgent }),
-      stake: partyStake,
-    }),
-  },
-  {
-    weight: 1,
-    arbitrary: fc.record({
-      t: fc.constant("evidence" as const),
-      c: caseIdx,
-      who: fc.oneof(fc.constant("plaintiff" as const), fc.constant("defendant" as const), anyAgent),
-      hash: variant,
-    }),
-  },
-  {
-    weight: 5,
-    arbitrary: fc.record({
-      t: fc.constant("draw" as const),
-      c: caseIdx,
-      by: anyAgent,
-      seed: fc.bigInt({ min: 0n, max: 2n ** 64n }),
-      unknown: fc.nat({ max: 11 }).map((n) => n === 0),
-    }),
-  },
-  {
-    weight: 3,
-    arbitrary: fc.record({
-      t: fc.constant("assign" as const),
-      c: caseIdx,
-      by: fc.oneof({ weight: 5, arbitrary: fc.constant("owner" as const) }, { weight: 1, arbitrary: anyAgent }),
-      mode: fc.constantFrom("valid", "valid", "valid", "random"),
-      picks: fc.array(anyAgent, { minLength: 2, maxLength: 6 }),
-      shuffle: fc.nat(),
-      unknown: fc.nat({ max: 11 }).map((n) => n === 0),
-    }),
-  },
-  {
-    weight: 16,
-    arbitrary: fc.record({
-      t: fc.constant("vote" as const),
-      c: caseIdx,
-      who: fc.oneof(
-        { weight: 3, arbitrary: fc.constant("panel" as const) },
-        { weight: 3, arbitrary: fc.constant("fresh" as const) },
-        { weight: 1, arbitrary: anyAgent },
-      ),
-      pick: fc.nat({ max: 9 }),
-      plaintiffWins: fc.boolean(),
-    }),
-  },
-  {
-    weight: 4,
-    arbitrary: fc.record({
-      t: fc.constant("appeal" as const),
-      c: caseIdx,
-      who: fc.oneof(
-        { weight: 5, arbitrary: fc.constant("loser" as const) },
-        { weight: 1, arbitrary: fc.constant("winner" as const) },
-        { weight: 1, arbitrary: anyAgent },
-      ),
-      bond: fc.constantFrom("exact", "exact", "exact", "exact", "exact", "less", "more", "zero"),
-    }),
-  },
-  { weight: 3, arbitrary: fc.record({ t: fc.constant("settle" as const), c: caseIdx, by: anyAgent }) },
-  { weight: 2, arbitrary: fc.record({ t: fc.constant("default" as const), c: caseIdx, by: anyAgent }) },
-  { weight: 3, arbitrary: fc.record({ t: fc.constant("resolve" as const), c: caseIdx, by: anyAgent }) },
-  { weight: 3, arbitrary: fc.record({ t: fc.constant("stake" as const), by: judgeAgent, amount: judgeStake }) },
-  { weight: 2, arbitrary: fc.record({ t: fc.constant("unstake" as const), by: judgeAgent }) },
-  {
-    weight: 1,
-    arbitrary: fc.record({
-      t: fc.constant("register" as const),
-      by: anyAgent,
-      name: variant,
-      uri: fc.constantFrom("ok", "ok", "ok", "long"),
-    }),
-  },
-  { weight: 5, arbitrary: fc.record({ t: fc.constant("time" as const), seconds: jump }) },
-  {
-    weight: 4,
-    arbitrary: fc.record({
-      t: fc.constant("edge" as const),
-      c: caseIdx,
-      d: fc.constantFrom(-1, 0, 0, 1, 1, 1, 2),
-      alt: fc.boolean(),
-      pick: fc.nat({ max: 9 }),
-      plaintiffWins: fc.boolean(),
-    }),
-  },
-  {
-    weight: 4,
-    arbitrary: fc.record({
-      t: fc.constant("withdraw" as const),
-      c: caseIdx,
-      who: fc.oneof({ weight: 4, arbitrary: fc.constant("party" as const) }, { weight: 1, arbitrary: anyAgent }),
-      pick: fc.nat({ max: 1 }),
-    }),
-  },
-  {
-    weight: 3,
-    arbitrary: fc.record({
-      t: fc.constant("accept" as const),
-      r: fc.constantFrom(0 as const, 1 as const),
-      on: fc.boolean(),
-    }),
-  },
-  {
-    weight: 1,
-    arbitrary: fc.record({
-      t: fc.constant("treasury" as const),
-      by: fc.oneof({ weight: 4, arbitrary: fc.constant("owner" as const) }, { weight: 1, arbitrary: anyAgent }),
-      to: anyAgent,
-      permille: fc.nat({ max: 1001 }),
-    }),
-  },
-  {
-    weight: 1,
-    arbitrary: fc.record({ t: fc.constant("intrude" as const), by: anyAgent, what: fc.nat({ max: 10 }), c: caseIdx }),
-  },
-);
-
 // ------------------------------------------------------------ bookkeeping
 
 /** What the runs covered, printed at the end. */
@@ -329,6 +135,9 @@ const coverage = {
   transitions: new Map<string, number>(),
   deferred: 0,
   maxCases: 0,
+  /** The most gas a successful transaction used, and what it was. */
+  maxGas: 0n,
+  maxGasWhat: "",
 };
 function resetCoverage(): void {
   coverage.actions = 0;
@@ -338,6 +147,8 @@ function resetCoverage(): void {
   coverage.reached.clear();
   coverage.transitions.clear();
   coverage.deferred = 0;
+  coverage.maxGas = 0n;
+  coverage.maxGasWhat = "";
 }
 const stateName = (k: CaseM) =>
   `${Object.keys(State)[k.state]}${k.settled ? "+paid" : ""}${k.round === 2 ? "(r2)" : ""}`;
@@ -478,17 +289,47 @@ function agentOf(a: Address): Agent {
   return found;
 }
 
+const ZERO_REF: Hex = `0x${"0".repeat(64)}`;
+
+/** References `by` paid a fee under, unused (`used` false) or used; or those only others paid. */
+function refsOf(by: Address, which: "unused" | "used" | "others"): Hex[] {
+  const out: Hex[] = [];
+  for (const key of model.feesPaid.keys()) {
+    const [ref, payer] = key.split(":") as [Hex, Address];
+    if (which === "others") {
+      if (payer !== by && !model.feesPaid.has(`${ref}:${by}`)) out.push(ref);
+    } else if (payer === by && model.usedRefs.has(key) === (which === "used")) out.push(ref);
+  }
+  return out;
+}
+
+function planPay(a: Extract<Action, { t: "pay" }>): Plan {
+  const by = agent(a.by);
+  let ref: Hex = a.refHex ?? freshRef();
+  if (a.ref === "zero") ref = ZERO_REF;
+  else if (a.ref === "again") ref = [...refsOf(by.addr, "unused"), ...refsOf(by.addr, "used")][0] ?? ref;
+  const value = { exact: P.filingFee, more: P.filingFee + 1n, less: P.filingFee - 1n, zero: 0n }[a.amount];
+  return {
+    desc: `payFilingFee ${tag(by.addr)} ref=${a.ref} ${a.amount}`,
+    from: by,
+    to: c.factory,
+    data: encodeFunctionData({ abi: caseFactoryAbi, functionName: "payFilingFee", args: [ref] }),
+    value,
+    expect: model.expectPayFee(by.addr, ref, value),
+    onSuccess: () => model.payFee(by.addr, by.signer.address, ref, value),
+  };
+}
+
 function planFile(a: Extract<Action, { t: "file" }>, step: number, t: bigint): Plan {
   const by = agent(a.by);
   const def = agent(a.def);
   const claim = claimOf(a.claim, step);
   const hash = hashOf(a.hash, step);
-  let ref: Hex = freshRef();
-  const usedBy = (mine: boolean) =>
-    [...model.usedRefs.keys()].filter((k) => k.endsWith(`:${by.addr}`) === mine).map((k) => k.split(":")[0] as Hex);
-  if (a.ref === "zero") ref = `0x${"0".repeat(64)}`;
-  else if (a.ref === "reuse") ref = usedBy(true)[0] ?? ref;
-  else if (a.ref === "other") ref = usedBy(false)[0] ?? ref;
+  let ref: Hex = a.refHex ?? freshRef();
+  if (a.ref === "zero") ref = ZERO_REF;
+  else if (a.ref === "paid" && !a.refHex) ref = refsOf(by.addr, "unused")[0] ?? ref;
+  else if (a.ref === "reuse") ref = refsOf(by.addr, "used")[0] ?? ref;
+  else if (a.ref === "other") ref = refsOf(by.addr, "others")[0] ?? ref;
   return {
     desc: `file ${tag(by.addr)} v ${tag(def.addr)} stake ${a.stake} claim=${a.claim} hash=${a.hash} ref=${a.ref}`,
     from: by,
@@ -504,10 +345,89 @@ function planFile(a: Extract<Action, { t: "file" }>, step: number, t: bigint): P
   };
 }
 
-function plan(a: Action, step: number, t: bigint): Plan | string {
+/** The judge a commit or reveal is sent by: from the panel as the action says, or anyone. */
+function hiddenVoter(k: CaseM, who: "fresh" | "panel" | "copy" | "committed" | number, pick: number): Agent {
+  const panel = model.panel(k);
+  const commits = model.commitsOf(k);
+  const pool =
+    who === "fresh" || who === "copy"
+      ? panel.filter((j) => !commits.has(j))
+      : who === "committed"
+        ? panel.filter((j) => commits.has(j) && !model.votesOf(k).has(j))
+        : panel;
+  if (typeof who === "number" || pool.length === 0) return agent(typeof who === "number" ? who : pick);
+  return agentOf(pool[pick % pool.length] as Address);
+}
+
+function planCommit(a: Extract<Action, { t: "commit" }>, t: bigint): Plan | string {
+  const k = pickCase(a.c, inState(State.Deliberating));
+  if (!k) return "no case";
+  const who = hiddenVoter(k, a.who, a.pick);
+  const salt = saltOf(k.addr, who.addr, k.round);
+  const honest = voteCommitment({
+    caseAddress: k.addr,
+    judge: who.addr,
+    round: k.round,
+    plaintiffWins: a.plaintiffWins,
+    salt,
+  });
+  // A copy: another judge's commitment, sent as this judge's own; it can never be revealed.
+  const copied =
+    a.who === "copy" ? [...model.commitsOf(k).values()][a.pick % Math.max(1, model.commitsOf(k).size)] : undefined;
+  const commitment: Hex = a.zero ? ZERO_REF : (copied?.commitment ?? honest);
+  return {
+    desc: `commit ${tag(k.addr)} round ${k.round} by ${tag(who.addr)}${a.zero ? " zero" : copied ? " copied" : ` for ${a.plaintiffWins ? "plaintiff" : "defendant"}`}`,
+    from: who,
+    to: k.addr,
+    data: caseCall("commitVote", [commitment]),
+    value: 0n,
+    expect: model.expectCommit(k, who.addr, commitment, t),
+    onSuccess: () =>
+      model.commit(k, who.addr, copied ? { commitment } : { commitment, plaintiffWins: a.plaintiffWins, salt }),
+  };
+}
+
+function planReveal(a: Extract<Action, { t: "reveal" }>, step: number, t: bigint): Plan | string {
+  const k = pickCase(a.c, inState(State.Deliberating));
+  if (!k) return "no case";
+  const who = hiddenVoter(k, a.who, a.pick);
+  const committed = model.commitsOf(k).get(who.addr);
+  const own = saltOf(k.addr, who.addr, k.round);
+  // What was committed (a copier reveals as if it had made the copied commitment honestly).
+  let plaintiffWins = committed?.plaintiffWins ?? a.pick % 2 === 0;
+  let salt = committed?.salt ?? own;
+  if (a.mode === "flip") plaintiffWins = !plaintiffWins;
+  if (a.mode === "salt") salt = keccak256(salt);
+  const why = { none: "", short: `Reasons ${step}: the record shows it.`, max: "é".repeat(256), long: "x".repeat(513) }[
+    a.why
+  ];
+  const bytes = new TextEncoder().encode(why).length;
+  const matches =
+    committed !== undefined &&
+    voteCommitment({ caseAddress: k.addr, judge: who.addr, round: k.round, plaintiffWins, salt }) ===
+      committed.commitment;
+  return {
+    desc: `reveal ${tag(k.addr)} round ${k.round} by ${tag(who.addr)} mode=${a.mode} why=${a.why}`,
+    from: who,
+    to: k.addr,
+    data: caseCall("revealVote", [plaintiffWins, salt, why]),
+    value: 0n,
+    expect: model.expectReveal(k, who.addr, bytes, matches, t),
+    onSuccess: () => model.reveal(k, who.addr, plaintiffWins, why, t),
+  };
+}
+
+/** The plan for action `a`, whose transaction will be mined at time `t` in block `b`. */
+function plan(a: Action, step: number, t: bigint, b: bigint): Plan | string {
   switch (a.t) {
     case "file":
       return planFile(a, step, t);
+    case "pay":
+      return planPay(a);
+    case "commit":
+      return planCommit(a, t);
+    case "reveal":
+      return planReveal(a, step, t);
     case "respond": {
       const k = pickCase(a.c, inState(State.Summoned));
       if (!k) return "no case";
@@ -519,7 +439,10 @@ function plan(a: Action, step: number, t: bigint): Plan | string {
         data: caseCall("respond"),
         value: a.stake,
         expect: model.expectRespond(k, who.addr, a.stake, t),
-        onSuccess: () => model.respond(k, who.signer.address, a.stake, t),
+        onSuccess: (r) => {
+          same(r.blockNumber, b, "block of the answer");
+          model.respond(k, who.signer.address, a.stake, t, b);
+        },
       };
     }
     case "evidence": {
@@ -547,27 +470,40 @@ function plan(a: Action, step: number, t: bigint): Plan | string {
           desc: `draw for non-case ${tag(target)} by ${tag(by.addr)}`,
           from: by,
           to: c.factory,
-          data: encodeFunctionData({ abi: caseFactoryAbi, functionName: "assignJudgesRandom", args: [target, a.seed] }),
+          data: encodeFunctionData({ abi: caseFactoryAbi, functionName: "assignJudgesRandom", args: [target] }),
           value: 0n,
           expect: "UnknownCase",
         };
       }
-      const eligibleBefore = new Set(model.drawable(k));
+      const outcome = model.expectDraw(k, t, b);
+      // Who may be seated, fixed before the transaction: weight at the arming block, eligible now.
+      const pool = new Set(model.drawPool(k));
+      const excluded = model.excluded(k);
       return {
-        desc: `draw ${tag(k.addr)} round ${k.round} by ${tag(by.addr)}`,
+        desc: `draw ${tag(k.addr)} round ${k.round} by ${tag(by.addr)} (armed at ${k.drawTicket}, now ${b})`,
         from: by,
         to: c.factory,
-        data: encodeFunctionData({ abi: caseFactoryAbi, functionName: "assignJudgesRandom", args: [k.addr, a.seed] }),
+        data: encodeFunctionData({ abi: caseFactoryAbi, functionName: "assignJudgesRandom", args: [k.addr] }),
         value: 0n,
-        expect: model.expectDraw(k, t),
+        expect: outcome === "seat" || outcome === "rearm" ? null : outcome,
         onSuccess: (r) => {
+          const armed = parseEventLogs({ abi: disputeCaseAbi, eventName: "DrawArmed", logs: r.logs });
           const [ev] = parseEventLogs({ abi: disputeCaseAbi, eventName: "JudgesAssigned", logs: r.logs });
-          if (!ev) fail("a draw emitted no JudgesAssigned");
+          if (outcome === "rearm") {
+            if (ev) fail(`an expired draw seated judges (armed at ${k.drawTicket}, run at ${b})`);
+            same(armed.length, 1, "DrawArmed events of an expired draw");
+            same(armed[0]?.args.ticket, b, "new ticket");
+            model.rearm(k, b);
+            bump(coverage.passed, "draw:rearm");
+            return;
+          }
+          if (!ev || armed.length > 0) fail("a ready draw must seat judges and arm nothing");
           const drawn = ev.args.judges.map((j) => getAddress(j));
           same(drawn.length, model.panelSize(k), "judges drawn");
           same(new Set(drawn).size, drawn.length, "distinct judges drawn");
           for (const j of drawn) {
-            if (!eligibleBefore.has(j)) fail(`drew ${tag(j)}, who is ineligible, a party or a round-1 judge`);
+            if (excluded.includes(j)) fail(`drew ${tag(j)}, a party or a round-1 judge`);
+            if (!pool.has(j)) fail(`drew ${tag(j)}, ineligible now or without weight at block ${k.drawPoolBlock}`);
           }
           model.seat(k, drawn, t);
         },
@@ -643,7 +579,7 @@ function plan(a: Action, step: number, t: bigint): Plan | string {
         data: caseCall("appeal"),
         value,
         expect: model.expectAppeal(k, who.addr, value, t),
-        onSuccess: () => model.appeal(k, who.addr, who.signer.address, value, t),
+        onSuccess: () => model.appeal(k, who.addr, who.signer.address, value, t, b),
       };
     }
     case "settle":
@@ -763,6 +699,7 @@ function plan(a: Action, step: number, t: bigint): Plan | string {
     case "intrude":
       return planIntrusion(a, step);
     case "time":
+    case "mine":
     case "edge":
       return a.t;
   }
@@ -812,7 +749,7 @@ function planIntrusion(a: Extract<Action, { t: "intrude" }>, step: number): Plan
       data: encodeFunctionData({
         abi: disputeCaseAbi,
         functionName: "initialize",
-        args: [c.registry, by.addr, x, `hijack ${step}`, "bafy-hijack", terms],
+        args: [c.registry, c.entropy, by.addr, x, `hijack ${step}`, "bafy-hijack", terms],
       }),
       expect: "AlreadyInitialized",
       value: P.minPartyStake,
@@ -825,7 +762,7 @@ function planIntrusion(a: Extract<Action, { t: "intrude" }>, step: number): Plan
     }),
     () => ({
       to: target,
-      data: encodeFunctionData({ abi: disputeCaseAbi, functionName: "drawJudges", args: [BigInt(step)] }),
+      data: encodeFunctionData({ abi: disputeCaseAbi, functionName: "drawJudges" }),
       expect: "OnlyFactory",
       value: 0n,
     }),
@@ -860,6 +797,13 @@ interface CaseRead {
     appealBond: bigint;
     evidenceCount: bigint;
     chainTime: bigint;
+    hiddenVotes: boolean;
+    votesCommitted: bigint;
+    commitDeadline: bigint;
+    revealDeadline: bigint;
+    drawTicket: bigint;
+    drawPoolBlock: bigint;
+    votes: readonly { judge: Address; vote: number; justification: string }[];
   };
   panels: [readonly [readonly Address[], readonly number[]], readonly [readonly Address[], readonly number[]]];
   bondPaid: bigint;
@@ -875,6 +819,10 @@ interface JudgeRead {
 
 interface World {
   time: bigint;
+  block: bigint;
+  /** Each agent's draw weight now, and the pool's total (registry.weightAt at the latest block). */
+  weights: Map<Address, bigint>;
+  totalWeight: bigint;
   balances: Map<Address, bigint>;
   overview: { agentCount: bigint; totalJudgeStake: bigint; treasury: bigint; eligibleJudgeCount: bigint };
   judges: Map<Address, JudgeRead>;
@@ -896,6 +844,10 @@ async function readWorld(): Promise<World> {
   const at = (call: ContractFunctionParameters) => calls.push(call) - 1;
   const addrs = tracked();
   const timeAt = at({ address: MULTICALL3_ADDRESS, abi: multicall3Abi, functionName: "getCurrentBlockTimestamp" });
+  const blockAt = at({ address: MULTICALL3_ADDRESS, abi: multicall3Abi, functionName: "getBlockNumber" });
+  const weightAt = agents.map((a) =>
+    at({ address: c.registry, abi: courtRegistryAbi, functionName: "weightAt", args: [a.addr, model.block] }),
+  );
   const balanceAt = addrs.map((a) =>
     at({ address: MULTICALL3_ADDRESS, abi: multicall3Abi, functionName: "getEthBalance", args: [a] }),
   );
@@ -937,8 +889,18 @@ async function readWorld(): Promise<World> {
   const accepting = new Map<Address, boolean>();
   for (const [n, a] of agents.filter((x) => x.refuser).entries())
     accepting.set(a.addr, r<boolean>(acceptAt[n] as number));
+  const weights = new Map<Address, bigint>();
+  let totalWeight = 0n;
+  for (const [n, a] of agents.entries()) {
+    const [w, total] = r<readonly [bigint, bigint]>(weightAt[n] as number);
+    weights.set(a.addr, w);
+    totalWeight = total;
+  }
   return {
     time: r<bigint>(timeAt),
+    block: r<bigint>(blockAt),
+    weights,
+    totalWeight,
     balances: new Map(addrs.map((a, n) => [a, r<bigint>(balanceAt[n] as number)])),
     overview: r(overviewAt),
     judges,
@@ -959,6 +921,7 @@ const sortAddrs = (xs: readonly Address[]) => [...xs].sort().join(",");
 
 function checkWorld(w: World): void {
   same(w.time, model.now, "chain time");
+  same(w.block, model.block, "block number");
 
   // Money: every tracked balance to the wei, and the total conserved up to gas.
   let total = 0n;
@@ -992,6 +955,15 @@ function checkWorld(w: World): void {
   }
   same(stakes, w.overview.totalJudgeStake, "sum of judge stakes vs totalJudgeStake");
   same(w.overview.eligibleJudgeCount, eligible, "eligibleJudgeCount");
+  // Draw weights: the stake of an eligible judge, 0 otherwise; the tree's total is their sum.
+  let weightSum = 0n;
+  for (const [a, got] of w.weights) {
+    const want = model.eligible(a) ? model.judge(a).stake : 0n;
+    same(got, want, `draw weight of ${tag(a)}`);
+    same(got, model.weightAt(a, model.block), `modelled weight history of ${tag(a)}`);
+    weightSum += got;
+  }
+  same(w.totalWeight, weightSum, "sortition total vs the judges' weights");
   const modelPool = [...model.judges].filter(([, j]) => j.inList).map(([a]) => a);
   same(sortAddrs(w.pool), sortAddrs(modelPool), "judge pool");
   for (const [a, on] of w.accepting) same(on, model.accepting.get(a), `${tag(a)} accepting`);
@@ -1025,6 +997,19 @@ function checkWorld(w: World): void {
     same(v.deliberationDeadline, k.deliberationDeadline, `${name} deliberationDeadline`);
     same(v.appealDeadline, k.appealDeadline, `${name} appealDeadline`);
     same(v.evidenceCount, BigInt(k.evidence), `${name} evidenceCount`);
+    same(v.hiddenVotes, P.hiddenVotes, `${name} hiddenVotes`);
+    same(v.votesCommitted, BigInt(model.commitsOf(k).size), `${name} votesCommitted`);
+    same(v.commitDeadline, k.commitDeadline, `${name} commitDeadline`);
+    same(v.revealDeadline, k.revealDeadline, `${name} revealDeadline`);
+    same(v.drawTicket, k.drawTicket, `${name} drawTicket`);
+    same(v.drawPoolBlock, k.drawPoolBlock, `${name} drawPoolBlock`);
+    same(v.votes.length, model.panel(k).length, `${name} votes listed`);
+    for (const [n, x] of v.votes.entries()) {
+      const j = model.panel(k)[n] as Address;
+      same(x.judge, j, `${name} votes[${n}].judge`);
+      same(x.vote, model.voteCode(k, j), `${name} vote code of ${tag(j)}`);
+      same(x.justification, model.justificationsOf(k).get(j) ?? "", `${name} reasons of ${tag(j)}`);
+    }
     same(v.appealBond, P.appealBond, `${name} appealBond`);
     same(
       v.appealWindowOpen,
@@ -1039,7 +1024,7 @@ function checkWorld(w: World): void {
       const [judges, cast] = r === 1 ? got.panels[0] : got.panels[1];
       same(judges.join(","), model.panel(k, r).join(","), `${name} panel ${r}`);
       for (const [n, j] of judges.entries()) {
-        same(cast[n], model.votesOf(k, r).get(j) ?? 0, `${name} round-${r} vote of ${tag(j)}`);
+        same(cast[n], model.voteCode(k, j, r), `${name} round-${r} vote of ${tag(j)}`);
       }
     }
 
@@ -1083,7 +1068,9 @@ async function resetChain(): Promise<void> {
 
 /** The model of the world as set up so far, read from the chain (before any case exists). */
 async function modelFromChain(): Promise<void> {
-  model = new CourtModel(c.registry, c.factory, c.owner.address);
+  // On the dev chain the deployer (the owner) receives the filing fees.
+  model = new CourtModel(P, c.registry, c.factory, c.owner.address, c.owner.address);
+  model.block = await c.reader.getBlockNumber();
   const w = await readWorld();
   model.now = w.time;
   for (const [a, b] of w.balances) {
@@ -1091,7 +1078,9 @@ async function modelFromChain(): Promise<void> {
     model.initialTotal += b;
   }
   for (const [a, j] of w.judges) {
-    model.judges.set(a, { stake: j.stake, activeCases: j.activeCases, inList: w.pool.includes(a) });
+    // Every draw the sequences run reads a pool block after these stakes: one checkpoint will do.
+    const weights: [bigint, bigint][] = [[0n, w.weights.get(a) ?? 0n]];
+    model.judges.set(a, { stake: j.stake, activeCases: j.activeCases, inList: w.pool.includes(a), weights });
   }
   model.treasury = w.overview.treasury;
   model.totalJudgeStake = w.overview.totalJudgeStake;
@@ -1111,10 +1100,12 @@ async function modelFromChain(): Promise<void> {
 
 /**
  * Cases every sequence starts with, made by the same checked steps: Defaulted, owing the refusing
- * plaintiff R0 its stake (R0 v 1), Summoned (1 v 2), Active
- * (3 v 4), Deliberating with one vote (5 v refusing R0), Resolved with the appeal window open
- * (refusing R1 v 6, R1 lost), Appealed (2 v 3), and deliberating on appeal with a vote each way
- * (4 v 1, plaintiff won round one).
+ * plaintiff R0 its stake (R0 v 1); Dismissed with its two silent judges slashed as no-shows (5 v
+ * 6), which drops #7 (at the minimum stake) out of the eligible pool; Summoned (1 v 2); Active
+ * (3 v 4); Deliberating with one vote or commitment (5 v refusing R0); Resolved with the appeal
+ * window open (refusing R1 v 6, R1 lost); Appealed (2 v 3); and deliberating on appeal with a
+ * (revealed) vote each way (4 v 1, plaintiff won round one). Votes are commit-reveal on a
+ * hidden-votes court.
  */
 async function prologue(): Promise<void> {
   const file = (by: number, def: number): Action => ({
@@ -1123,53 +1114,70 @@ async function prologue(): Promise<void> {
     def,
     claim: "ok",
     hash: "ok",
-    ref: "fresh",
+    ref: "prepaid",
     stake: P.minPartyStake + BigInt(by),
   });
   const respond: Action = { t: "respond", c: 0, who: "defendant", stake: P.minPartyStake * 2n };
   const assign: Action = { t: "assign", c: 0, by: "owner", mode: "valid", picks: [], shuffle: 7, unknown: false };
-  const draw: Action = { t: "draw", c: 0, by: 15, seed: 42n, unknown: false };
-  const vote = (pick: number, plaintiffWins: boolean): Action => ({
-    t: "vote",
-    c: 0,
-    who: "panel",
-    pick,
-    plaintiffWins,
-  });
+  const draw: Action = { t: "draw", c: 0, by: 15, unknown: false };
+  const time = (seconds: bigint): Action => ({ t: "time", seconds: Number(seconds) + 1 });
+  /**
+   * The panel's first judges (in panel order) cast `votes`: publicly, or all commit first and then
+   * the first `reveal` of them reveal (a panel only reveals early once all of it committed).
+   */
+  const cast = (votes: boolean[], reveal = votes.length): Action[] =>
+    P.hiddenVotes
+      ? [
+          ...votes.map((v): Action => ({ t: "commit", c: 0, who: "fresh", pick: 0, plaintiffWins: v, zero: false })),
+          ...votes
+            .slice(0, reveal)
+            .map((): Action => ({ t: "reveal", c: 0, who: "committed", pick: 0, mode: "ok", why: "short" })),
+        ]
+      : votes.slice(0, reveal).map((v): Action => ({ t: "vote", c: 0, who: "fresh", pick: 0, plaintiffWins: v }));
+  const on = (k: number, actions: Action[]): [number, Action][] => actions.map((x) => [k, x]);
+  // Case 1: #8 votes (hidden: commits, and reveals once the commit phase is over); #7 and #9 never do.
+  const dismissed: Action[] = P.hiddenVotes
+    ? [
+        { t: "commit", c: 0, who: "panel", pick: 1, plaintiffWins: true, zero: false },
+        time(P.commitPeriod),
+        { t: "reveal", c: 0, who: "committed", pick: 0, mode: "ok", why: "none" },
+        time(P.revealPeriod),
+      ]
+    : [{ t: "vote", c: 0, who: "panel", pick: 1, plaintiffWins: true }, time(P.deliberationPeriod)];
   const script: [number | null, Action][] = [
     [null, file(20, 1)],
-    [null, { t: "time", seconds: Number(P.responseWindow) + 1 }],
+    [null, time(P.responseWindow)],
     [0, { t: "default", c: 0, by: 9 }],
+    [null, file(5, 6)],
+    [1, respond],
+    // Judge #7 holds exactly the minimum stake: a no-show here, it is slashed below it and stays
+    // in the pool, ineligible.
+    [1, { ...assign, mode: "random", picks: [7, 8, 9] }],
+    ...on(1, dismissed),
+    [1, { t: "resolve", c: 0, by: 9 }],
     [null, file(1, 2)],
     [null, file(3, 4)],
-    [2, respond],
-    [null, file(5, 20)],
     [3, respond],
-    [3, assign],
-    [3, vote(0, true)],
-    [null, file(21, 6)],
+    [null, file(5, 20)],
     [4, respond],
-    // Judge #7 holds exactly the minimum stake: in the minority here, it is slashed below it and
-    // stays in the pool, ineligible.
-    [4, { ...assign, mode: "random", picks: [7, 8, 9] }],
-    [4, vote(1, false)],
-    [4, vote(0, true)],
-    [4, vote(2, false)],
-    [null, file(2, 3)],
+    [4, assign],
+    ...on(4, cast([true], P.hiddenVotes ? 0 : 1)),
+    [null, file(21, 6)],
     [5, respond],
-    [5, draw],
-    [5, vote(0, true)],
-    [5, vote(2, true)],
-    [5, { t: "appeal", c: 0, who: "loser", bond: "exact" }],
-    [null, file(4, 1)],
+    [5, assign],
+    ...on(5, cast([false, true, false])),
+    [null, file(2, 3)],
     [6, respond],
     [6, draw],
-    [6, vote(0, true)],
-    [6, vote(1, true)],
+    ...on(6, cast([true, false, true])),
     [6, { t: "appeal", c: 0, who: "loser", bond: "exact" }],
-    [6, { ...draw, seed: 43n }],
-    [6, { t: "vote", c: 0, who: "fresh", pick: 0, plaintiffWins: true }],
-    [6, { t: "vote", c: 0, who: "fresh", pick: 0, plaintiffWins: false }],
+    [null, file(4, 1)],
+    [7, respond],
+    [7, draw],
+    ...on(7, cast([true, true, false])),
+    [7, { t: "appeal", c: 0, who: "loser", bond: "exact" }],
+    [7, draw],
+    ...on(7, cast([true, false, true, false, true], 2)),
   ];
   for (const [n, [target, action]] of script.entries()) {
     forcedCase = target === null ? undefined : model.cases[target];
@@ -1180,6 +1188,7 @@ async function prologue(): Promise<void> {
   if (model.eligible(agent(7).addr) || !model.judge(agent(7).addr).inList) throw new Error("prologue: #7 not slashed");
   const want = [
     State.Defaulted,
+    State.Dismissed,
     State.Summoned,
     State.Active,
     State.Deliberating,
@@ -1197,14 +1206,29 @@ async function runStep(a: Action, step: number): Promise<void> {
     await runEdge(a, step);
     return;
   }
+  if (a.t === "file" && a.ref === "prepaid" && !a.refHex) {
+    // Two steps, as a plaintiff does it: pay the fee under a fresh reference, then file with it.
+    const refHex = freshRef();
+    await runStep({ t: "pay", by: a.by, ref: "fresh", amount: "exact", refHex }, step);
+    await runStep({ ...a, refHex }, step);
+    return;
+  }
   if (a.t === "time") {
     await advance(c, a.seconds);
     model.now += BigInt(a.seconds);
+    model.block += 1n;
     log.push(`${step}: time +${a.seconds}s`);
     bump(coverage.passed, "time");
+  } else if (a.t === "mine") {
+    await mineBlocks(c, a.blocks);
+    model.now += BigInt(a.blocks);
+    model.block += BigInt(a.blocks);
+    log.push(`${step}: mine ${a.blocks} blocks`);
+    bump(coverage.passed, "mine");
   } else {
     const t = model.now + 1n; // one block per transaction, one second apart
-    const p = plan(a, step, t);
+    const b = model.block + 1n;
+    const p = plan(a, step, t, b);
     if (typeof p === "string") {
       coverage.skipped++;
       log.push(`${step}: ${a.t} skipped (${p})`);
@@ -1212,6 +1236,7 @@ async function runStep(a: Action, step: number): Promise<void> {
     }
     const sent = await send(p.from, p.to, p.data, p.value);
     model.now = t;
+    model.block = b;
     model.chargeGas(p.from.signer.address, sent.receipt.gasUsed * sent.receipt.effectiveGasPrice);
     if (sent.revert === undefined) {
       log.push(`${step}: ${p.desc} → ok`);
@@ -1224,6 +1249,10 @@ async function runStep(a: Action, step: number): Promise<void> {
       }
       countEvents(sent.receipt);
       bump(coverage.passed, a.t);
+      if (sent.receipt.gasUsed > coverage.maxGas) {
+        coverage.maxGas = sent.receipt.gasUsed;
+        coverage.maxGasWhat = p.desc;
+      }
     } else {
       const name = revertName(sent.revert);
       log.push(`${step}: ${p.desc} → ${name}`);
@@ -1259,16 +1288,44 @@ async function runEdge(a: Extract<Action, { t: "edge" }>, step: number): Promise
       break;
     case State.Active:
     case State.Appealed:
+      if (!a.alt && a.pick % 2 === 0) {
+        // The entropy's edge instead: the draw lands in the last block whose hash of the arming
+        // block is readable (d = 0, it seats) or after it (d >= 1, it expired and re-arms).
+        const blocks = k.drawTicket + BLOCKHASH_WINDOW + BigInt(a.d) - 1n - model.block;
+        if (blocks >= 1n) await runStep({ t: "mine", blocks: Number(blocks) }, step);
+        forcedCase = k;
+        try {
+          await runStep({ t: "draw", c: c0, by: a.pick, unknown: false }, step);
+        } finally {
+          forcedCase = undefined;
+        }
+        return;
+      }
       deadline = k.deliberationDeadline;
-      follow = a.alt
-        ? { t: "resolve", c: c0, by: a.pick }
-        : { t: "draw", c: c0, by: a.pick, seed: BigInt(step), unknown: false };
+      follow = a.alt ? { t: "resolve", c: c0, by: a.pick } : { t: "draw", c: c0, by: a.pick, unknown: false };
       break;
     case State.Deliberating:
-      deadline = k.deliberationDeadline;
-      follow = a.alt
-        ? { t: "resolve", c: c0, by: a.pick }
-        : { t: "vote", c: c0, who: "fresh", pick: a.pick, plaintiffWins: a.plaintiffWins };
+      if (P.hiddenVotes) {
+        // The commit deadline guards commits and (unless all committed) the opening of reveals;
+        // the reveal deadline guards reveals and the dismissal.
+        const reveal: Action = { t: "reveal", c: c0, who: "committed", pick: a.pick, mode: "ok", why: "short" };
+        const commit: Action = {
+          t: "commit",
+          c: c0,
+          who: "fresh",
+          pick: a.pick,
+          plaintiffWins: a.plaintiffWins,
+          zero: false,
+        };
+        const first = a.pick % 2 === 0;
+        deadline = a.alt ? k.revealDeadline : k.commitDeadline;
+        follow = a.alt ? (first ? { t: "resolve", c: c0, by: a.pick } : reveal) : first ? commit : reveal;
+      } else {
+        deadline = k.deliberationDeadline;
+        follow = a.alt
+          ? { t: "resolve", c: c0, by: a.pick }
+          : { t: "vote", c: c0, who: "fresh", pick: a.pick, plaintiffWins: a.plaintiffWins };
+      }
       break;
     case State.Resolved:
       deadline = k.appealDeadline;
@@ -1308,9 +1365,16 @@ function countEvents(r: TransactionReceipt): void {
 
 // ------------------------------------------------------------------- setup
 
-beforeAll(async () => {
+/** Boots a court with terms `params` and builds the world and the snapshot every sequence starts from. */
+async function setup(params: CourtParams): Promise<void> {
+  P = params;
+  model = undefined as unknown as CourtModel;
+  nonces.clear();
+  refCounter = 0;
+  coverage.sequences = 0;
+  coverage.maxCases = 0;
   const refuser = compileRefuser();
-  c = await bootCourt();
+  c = await bootCourt(params);
   implementation = await c.reader.readContract({
     address: c.factory,
     abi: caseFactoryAbi,
@@ -1367,45 +1431,63 @@ beforeAll(async () => {
   baseNonces = new Map(nonces);
   modelAtSnapshot = model.clone();
   resetCoverage();
-}, 60_000);
+}
 
-afterAll(async () => {
-  await c?.stop();
-});
+const courts: [string, CourtParams, string][] = [
+  ["public votes", PUBLIC, "vote"],
+  ["hidden votes (commit-reveal)", HP, "reveal"],
+];
 
-describe("contract invariants under random action sequences", () => {
-  it(`hold after every step (seed ${SEED}, ${RUNS} sequences of ${MIN_ACTIONS}-${MAX_ACTIONS} actions)`, async () => {
-    const started = Date.now();
-    await fc.assert(
-      fc.asyncProperty(fc.array(actionArb, { minLength: MIN_ACTIONS, maxLength: MAX_ACTIONS }), async (actions) => {
-        coverage.sequences++;
-        await resetChain();
-        for (const [step, a] of actions.entries()) await runStep(a, step);
-        coverage.maxCases = Math.max(coverage.maxCases, model.cases.length);
-      }),
-      {
-        seed: SEED,
-        numRuns: RUNS,
-        endOnFailure: process.env.INVARIANT_SHRINK !== "1",
-        // Surface our message (with the last steps) rather than only the counterexample.
-        verbose: 1,
-      },
-    );
-    const sorted = (m: Map<string, number>) =>
-      [...m]
-        .sort(([x], [y]) => x.localeCompare(y))
-        .map(([k, n]) => `${k}=${n}`)
-        .join(" ");
-    console.log(
-      [
-        `invariants: seed ${SEED}, ${coverage.sequences} sequences, ${coverage.actions} actions in ${((Date.now() - started) / 1000).toFixed(1)} s`,
-        `  passed: ${sorted(coverage.passed)}`,
-        `  refused: ${sorted(coverage.refused)}`,
-        `  skipped (no case yet): ${coverage.skipped}; deferred payments: ${coverage.deferred}; most cases in one sequence: ${coverage.maxCases}`,
-        `  transitions: ${sorted(coverage.transitions)}`,
-        `  states reached: ${[...coverage.reached].sort().join(", ")}`,
-      ].join("\n"),
-    );
-    expect(coverage.passed.get("vote") ?? 0).toBeGreaterThan(0);
-  }, 180_000);
-});
+for (const [label, params, decisive] of courts) {
+  describe(`contract invariants under random action sequences, ${label}`, () => {
+    beforeAll(() => setup(params), 60_000);
+
+    afterAll(async () => {
+      await c?.stop();
+    });
+
+    it(`hold after every step (seed ${SEED}, ${RUNS} sequences of ${MIN_ACTIONS}-${MAX_ACTIONS} actions)`, async () => {
+      const started = Date.now();
+      await fc.assert(
+        fc.asyncProperty(
+          fc.array(actionArb(params), { minLength: MIN_ACTIONS, maxLength: MAX_ACTIONS }),
+          async (actions) => {
+            coverage.sequences++;
+            await resetChain();
+            for (const [step, a] of actions.entries()) await runStep(a, step);
+            coverage.maxCases = Math.max(coverage.maxCases, model.cases.length);
+            if (process.env.INVARIANT_LOG) console.log(log.join("\n"));
+          },
+        ),
+        {
+          seed: SEED,
+          numRuns: RUNS,
+          endOnFailure: process.env.INVARIANT_SHRINK !== "1",
+          // Surface our message (with the last steps) rather than only the counterexample.
+          verbose: 1,
+        },
+      );
+      const sorted = (m: Map<string, number>) =>
+        [...m]
+          .sort(([x], [y]) => x.localeCompare(y))
+          .map(([k, n]) => `${k}=${n}`)
+          .join(" ");
+      console.log(
+        [
+          `invariants (${label}): seed ${SEED}, ${coverage.sequences} sequences, ${coverage.actions} actions in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+          `  passed: ${sorted(coverage.passed)}`,
+          `  refused: ${sorted(coverage.refused)}`,
+          `  skipped (no case yet): ${coverage.skipped}; deferred payments: ${coverage.deferred}; most cases in one sequence: ${coverage.maxCases}`,
+          `  most gas used: ${coverage.maxGas} (${coverage.maxGasWhat})`,
+          `  transitions: ${sorted(coverage.transitions)}`,
+          `  states reached: ${[...coverage.reached].sort().join(", ")}`,
+        ].join("\n"),
+      );
+      // The sequences reached the paths this court is about: verdicts by its kind of vote, draws
+      // that seat, fees paid, and judges scored at a final outcome.
+      for (const kind of [decisive, "draw", "pay", "file", "settle", "resolve"]) {
+        expect(coverage.passed.get(kind) ?? 0, `${kind} never passed`).toBeGreaterThan(0);
+      }
+    }, 180_000);
+  });
+}

@@ -100,12 +100,16 @@ describe("lifecycle", () => {
     expect(v.appealDeadline).toBe(block.timestamp + P.appealWindow);
     expect(v.appealWindowOpen).toBe(true);
     expect(v.settled).toBe(false);
-    // A verdict that can still be appealed keeps the case open, with its money.
+    // A verdict that can still be appealed keeps the case open, with its money, and its judges:
+    // they stay bound and unscored until the outcome is final (an appeal could reverse it).
     expect(await openCaseAddrs(c)).toContain(caseAddr);
     expect(await balance(c, caseAddr)).toBe(2n * P.minPartyStake);
-    await expectReleased([j(0), j(1), j(2)]);
-    expect((await readJudge(c, j(1).address)).minorityVotes).toBe(1);
-    expect((await readJudge(c, j(0).address)).majorityVotes).toBe(1);
+    const bound = await Promise.all([j(0), j(1), j(2)].map((x) => readJudge(c, x.address)));
+    expect(bound.map((x) => [x.activeCases, x.majorityVotes, x.minorityVotes, x.slashed])).toEqual([
+      [1, 0, 0, 0n],
+      [1, 0, 0, 0n],
+      [1, 0, 0, 0n],
+    ]);
 
     await advance(c, P.appealWindow + 1n);
     expect((await readCase(c, caseAddr)).appealWindowOpen).toBe(false);
@@ -114,6 +118,10 @@ describe("lifecycle", () => {
     expect(ev?.args.winner).toBe(party(1).address);
     v = await readCase(c, caseAddr);
     expect([v.state, v.outcome, v.settled]).toEqual([State.Resolved, Outcome.PlaintiffWon, true]);
+    // Settling makes round one final: its judges are released and scored now.
+    await expectReleased([j(0), j(1), j(2)]);
+    expect((await readJudge(c, j(1).address)).minorityVotes).toBe(1);
+    expect((await readJudge(c, j(0).address)).majorityVotes).toBe(1);
     await expectClosed(caseAddr);
     const [winner, loser] = await Promise.all([readAgent(c, party(1).address), readAgent(c, party(2).address)]);
     expect([winner.casesWon, winner.casesLost, winner.reputation]).toEqual([1, 0, 10n]);
@@ -127,11 +135,13 @@ describe("lifecycle", () => {
     let v = await readCase(c, caseAddr);
     expect([v.state, v.outcome]).toEqual([State.Resolved, Outcome.DefendantWon]);
     expect(v.verdictReason).toBe("A majority of the panel found for the defendant");
+    // Still bound until the outcome is final.
+    expect((await readJudge(c, j(5).address)).activeCases).toBe(1);
+    await advance(c, P.appealWindow + 1n);
+    const r = await settle(caseAddr, party(4));
     // The judge who had not voted when the majority formed is released without a score.
     const late = await readJudge(c, j(5).address);
     expect([late.activeCases, late.votesCast, late.noShows, late.slashed]).toEqual([0, 0, 0, 0n]);
-    await advance(c, P.appealWindow + 1n);
-    const r = await settle(caseAddr, party(4));
     const [ev] = parseEventLogs({ abi: disputeCaseAbi, eventName: "Settled", logs: r.logs });
     expect(ev?.args.winner).toBe(party(4).address);
     v = await readCase(c, caseAddr);
@@ -273,6 +283,7 @@ describe("lifecycle", () => {
       2,
       party(2).address,
     ]);
+    await expectReleased([j(0), j(1), j(2)]);
     await expectClosed(caseAddr);
   });
 
@@ -291,7 +302,8 @@ describe("lifecycle", () => {
     const noShowsAfter = await Promise.all(panel2.map(async (x) => (await readJudge(c, x.address)).noShows));
     expect(noShowsAfter.map((n, i) => n - (noShowsBefore[i] ?? 0))).toEqual([0, 0, 1, 1, 1]);
     expect((await readCase(c, caseAddr)).state).toBe(State.Dismissed);
-    await expectReleased(panel2);
+    // Round one's judges were bound until now too; the dismissal releases them with the appeal panel.
+    await expectReleased([j(0), j(1), j(2), ...panel2]);
     await expectClosed(caseAddr);
   });
 
@@ -300,7 +312,7 @@ describe("lifecycle", () => {
     const plaintiff = j(12);
     const { caseAddr } = await fileCase(c, plaintiff, party(1).address);
     await respond(caseAddr, party(1));
-    await drawJudges(c, caseAddr, 42n, c.owner);
+    await drawJudges(c, caseAddr, c.owner);
     const pool = judges.map((x) => x.address);
     const round1 = (await readCase(c, caseAddr)).judges;
     expect(round1).toHaveLength(3);
@@ -312,7 +324,7 @@ describe("lifecycle", () => {
     await vote(caseAddr, voters[0] as Actor, true);
     await vote(caseAddr, voters[1] as Actor, true);
     await appeal(caseAddr, party(1));
-    await drawJudges(c, caseAddr, 7n, party(2));
+    await drawJudges(c, caseAddr, party(2));
     const round2 = (await readCase(c, caseAddr)).judges;
     expect(round2).toHaveLength(5);
     expect(new Set(round2).size).toBe(5);

@@ -100,11 +100,12 @@ class Refuser {
 }
 
 const call = {
-  fileCase: (defendant: Address) =>
+  payFilingFee: (ref: Hex) => encodeFunctionData({ abi: caseFactoryAbi, functionName: "payFilingFee", args: [ref] }),
+  fileCase: (defendant: Address, ref: Hex) =>
     encodeFunctionData({
       abi: caseFactoryAbi,
       functionName: "fileCase",
-      args: [defendant, "Refused delivery", "bafy-refuser", freshRef()],
+      args: [defendant, "Refused delivery", "bafy-refuser", ref],
     }),
   respond: () => encodeFunctionData({ abi: disputeCaseAbi, functionName: "respond" }),
   appeal: () => encodeFunctionData({ abi: disputeCaseAbi, functionName: "appeal" }),
@@ -118,7 +119,10 @@ function owed(caseAddr: Address, who: Address): Promise<bigint> {
 }
 
 async function fileAsRefuser(r: Refuser, defendant: Address, stake: bigint): Promise<Address> {
-  const receipt = await r.exec(c.factory, call.fileCase(defendant), stake);
+  // The contract pays its own filing fee (refusing ETH does not stop it from sending some).
+  const ref = freshRef();
+  await r.exec(c.factory, call.payFilingFee(ref), P.filingFee);
+  const receipt = await r.exec(c.factory, call.fileCase(defendant, ref), stake);
   const [ev] = parseEventLogs({ abi: caseFactoryAbi, eventName: "CaseFiled", logs: receipt.logs });
   expect(ev?.args.plaintiff).toBe(r.address);
   return ev?.args.caseAddr as Address;

@@ -125,7 +125,20 @@ describe("case views", () => {
         appealBond: terms[6],
         evidenceCount: BigInt(evidence.length),
         chainTime: timestamp,
+        hiddenVotes: terms[7],
+        // Public votes: nothing is ever committed, and the commit-reveal deadlines stay unset.
+        votesCommitted: 0n,
+        commitDeadline: await read("commitDeadline"),
+        revealDeadline: await read("revealDeadline"),
+        drawTicket: await read("drawTicket"),
+        drawPoolBlock: await read("drawPoolBlock"),
+        votes: panel.map((judge, n) => ({ judge, vote: cast[n], justification: "" })),
       });
+      expect([view.hiddenVotes, view.commitDeadline, view.revealDeadline]).toEqual([false, 0n, 0n]);
+      // Armed exactly when the case was answered (and again on appeal): BlockhashEntropy's ticket
+      // is the arming block, which is also the block whose pool the draw reads.
+      expect(view.drawTicket).toBe(BigInt(view.drawPoolBlock));
+      expect(view.drawPoolBlock === 0n).toBe(state === State.Summoned || state === State.Defaulted);
       for (const j of panel) {
         expect(
           await c.reader.readContract({
@@ -139,6 +152,7 @@ describe("case views", () => {
       }
       expect(await read("factory")).toBe(c.factory);
       expect(await read("registry")).toBe(c.registry);
+      expect(await read("entropy")).toBe(c.entropy);
 
       const summary = await c.reader.readContract({
         address: addr,
@@ -337,6 +351,7 @@ describe("case views", () => {
         abi: caseFactoryAbi,
         functionName: "implementation",
       }),
+      entropy: c.entropy,
       feeRecipient: c.owner.address,
       filingFee: P.filingFee,
       minJudgeStake: P.minJudgeStake,
@@ -355,6 +370,9 @@ describe("case views", () => {
       P.judgeRewardBps,
       P.minPartyStake,
       P.appealBond,
+      P.hiddenVotes,
+      P.commitPeriod,
+      P.revealPeriod,
     ]);
   });
 });
@@ -385,4 +403,9 @@ type GetterName =
   | "verdictReason"
   | "appealWindowOpen"
   | "factory"
-  | "registry";
+  | "registry"
+  | "entropy"
+  | "commitDeadline"
+  | "revealDeadline"
+  | "drawTicket"
+  | "drawPoolBlock";

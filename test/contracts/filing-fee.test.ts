@@ -1,0 +1,165 @@
+/**
+ * The filing fee is enforced on chain: paid into the factory under a reference the payer picks,
+ * forwarded to the fee recipient at once, and required (paid by the caller, unused) by fileCase.
+ * Someone who goes to the chain directly cannot file for free, on someone else's payment, or twice
+ * on one payment.
+ */
+import { type Address, getAddress, type Hex, parseEventLogs } from "viem";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Actor } from "../../src/chain/actor.js";
+import {
+  actor,
+  balance,
+  bootCourt,
+  type Court,
+  caseFactoryAbi,
+  expectRevert,
+  fileCase,
+  freshRef,
+  gasCost,
+  P,
+  payFee,
+  ZERO,
+} from "./helpers.js";
+import { compileRefuser, refuserAbi } from "./refuser.js";
+
+let c: Court;
+const party = (i: number) => actor(c, i);
+
+beforeAll(async () => {
+  c = await bootCourt();
+});
+
+afterAll(async () => {
+  await c?.stop();
+});
+
+function feePayment(ref: Hex, payer: Address) {
+  return c.reader.readContract({
+    address: c.factory,
+    abi: caseFactoryAbi,
+    functionName: "feePayment",
+    args: [ref, payer],
+  });
+}
+
+/** fileCase sent as is: no fee paid on the caller's behalf. */
+function fileRaw(who: Actor, defendant: Address, ref: Hex) {
+  return who.write({
+    address: c.factory,
+    abi: caseFactoryAbi,
+    functionName: "fileCase",
+    args: [defendant, "Unpaid invoice", "bafy-fee", ref],
+    value: P.minPartyStake,
+  });
+}
+
+function setFiling(recipient: Address, fee: bigint) {
+  return c.owner.write({ address: c.factory, abi: caseFactoryAbi, functionName: "setFiling", args: [recipient, fee] });
+}
+
+describe("filing fee", () => {
+  it("payFilingFee forwards the fee to the fee recipient at once and records it per reference and payer", async () => {
+    const payer = party(1);
+    const ref = freshRef();
+    const [recipientBefore, payerBefore] = await Promise.all([balance(c, c.owner.address), balance(c, payer.address)]);
+    const r = await payFee(c, payer, ref);
+    const [ev] = parseEventLogs({ abi: caseFactoryAbi, eventName: "FilingFeePaid", logs: r.logs });
+    expect(ev?.args).toEqual({ payer: payer.address, paymentRef: ref, amount: P.filingFee });
+    expect(await balance(c, c.owner.address)).toBe(recipientBefore + P.filingFee);
+    expect(await balance(c, payer.address)).toBe(payerBefore - P.filingFee - gasCost(r));
+    // The factory keeps nothing.
+    expect(await balance(c, c.factory)).toBe(0n);
+    expect(await feePayment(ref, payer.address)).toEqual([true, P.filingFee, ZERO]);
+    // The record is the payer's: the same reference is unpaid for anyone else.
+    expect(await feePayment(ref, party(2).address)).toEqual([false, 0n, ZERO]);
+
+    // Paying more than the fee is allowed; all of it is forwarded and recorded.
+    const generous = freshRef();
+    const before = await balance(c, c.owner.address);
+    await payFee(c, payer, generous, P.filingFee * 3n + 1n);
+    expect(await balance(c, c.owner.address)).toBe(before + P.filingFee * 3n + 1n);
+    expect(await feePayment(generous, payer.address)).toEqual([true, P.filingFee * 3n + 1n, ZERO]);
+  });
+
+  it("payFilingFee refuses a zero reference, less than the fee, and a second payment under one reference", async () => {
+    const payer = party(2);
+    const ref = freshRef();
+    await expectRevert(payFee(c, payer, `0x${"0".repeat(64)}`), "PaymentRefRequired");
+    await expectRevert(payFee(c, payer, ref, P.filingFee - 1n), "FilingFeeTooLow", [P.filingFee, P.filingFee - 1n]);
+    await expectRevert(payFee(c, payer, ref, 0n), "FilingFeeTooLow", [P.filingFee, 0n]);
+    expect(await feePayment(ref, payer.address)).toEqual([false, 0n, ZERO]);
+    await payFee(c, payer, ref);
+    await expectRevert(payFee(c, payer, ref), "FilingFeeAlreadyPaid", [ref]);
+    // Another payer may use the same reference for its own payment.
+    await payFee(c, party(3), ref);
+    expect((await feePayment(ref, party(3).address))[0]).toBe(true);
+  });
+
+  it("fileCase takes only a fee the caller paid and has not used: unpaid, someone else's and replays are refused", async () => {
+    const [p, other, d] = [party(4), party(5), party(6)];
+    // Straight to the chain without paying.
+    const unpaid = freshRef();
+    await expectRevert(fileRaw(p, d.address, unpaid), "FilingFeeNotPaid", [unpaid, p.address]);
+
+    // Someone else paid under this reference: that does not pay for p.
+    const theirs = freshRef();
+    await payFee(c, other, theirs);
+    await expectRevert(fileRaw(p, d.address, theirs), "FilingFeeNotPaid", [theirs, p.address]);
+    expect(await feePayment(theirs, other.address)).toEqual([true, P.filingFee, ZERO]);
+
+    // Its own payment files exactly one case, which the record then names.
+    const mine = freshRef();
+    await payFee(c, p, mine);
+    const { caseAddr } = await fileCase(c, p, d.address, { paymentRef: mine, pay: false });
+    expect(await feePayment(mine, p.address)).toEqual([true, P.filingFee, caseAddr]);
+    await expectRevert(fileRaw(p, d.address, mine), "PaymentRefUsed", [mine, caseAddr]);
+    // Paying again under a used reference is refused too, so the record cannot be reset.
+    await expectRevert(payFee(c, p, mine), "FilingFeeAlreadyPaid", [mine]);
+    // The one who paid `theirs` can still file with it.
+    const { caseAddr: second } = await fileCase(c, other, d.address, { paymentRef: theirs, pay: false });
+    expect((await feePayment(theirs, other.address))[2]).toBe(second);
+  });
+
+  it("the fee is the one in force when paid: a fee rise applies to later payments only", async () => {
+    const p = party(1);
+    const early = freshRef();
+    await payFee(c, p, early);
+    await setFiling(c.owner.address, P.filingFee * 2n);
+    try {
+      await expectRevert(payFee(c, p, freshRef()), "FilingFeeTooLow", [P.filingFee * 2n, P.filingFee]);
+      const { caseAddr } = await fileCase(c, p, party(2).address, { paymentRef: early, pay: false });
+      expect((await feePayment(early, p.address))[2]).toBe(caseAddr);
+      // A zero fee still needs a (zero-value) payment on record before filing.
+      await setFiling(c.owner.address, 0n);
+      const free = freshRef();
+      await expectRevert(fileRaw(p, party(2).address, free), "FilingFeeNotPaid", [free, p.address]);
+      await payFee(c, p, free, 0n);
+      await fileCase(c, p, party(2).address, { paymentRef: free, pay: false });
+    } finally {
+      await setFiling(c.owner.address, P.filingFee);
+    }
+  });
+
+  it("a fee recipient that refuses ETH makes payFilingFee revert, recording nothing; once it accepts, it is paid", async () => {
+    const compiled = compileRefuser();
+    const operator = party(3);
+    const deployed = await operator.mined(
+      await operator.wallet.deployContract({ abi: compiled.abi, bytecode: compiled.bytecode, args: [] }),
+    );
+    const recipient = getAddress(deployed.contractAddress as Address);
+    await setFiling(recipient, P.filingFee);
+    try {
+      const ref = freshRef();
+      await expectRevert(payFee(c, party(1), ref), "FeeTransferFailed");
+      expect(await feePayment(ref, party(1).address)).toEqual([false, 0n, ZERO]);
+      await expectRevert(fileRaw(party(1), party(2).address, ref), "FilingFeeNotPaid", [ref, party(1).address]);
+      await operator.write({ address: recipient, abi: refuserAbi, functionName: "setAccepting", args: [true] });
+      await payFee(c, party(1), ref);
+      expect(await balance(c, recipient)).toBe(P.filingFee);
+      expect(await balance(c, c.factory)).toBe(0n);
+    } finally {
+      await setFiling(c.owner.address, P.filingFee);
+    }
+  });
+});
