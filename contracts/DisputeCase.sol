@@ -362,13 +362,24 @@ contract DisputeCase {
         _count(plaintiffWins);
     }
 
-    /// @notice When no verdict came by the deliberation deadline, anyone may dismiss the case:
-    /// stakes and bond are refunded and judges who never voted are slashed.
+    /// @notice When no verdict came by the deliberation deadline, anyone may end the case. With
+    /// hidden votes, if a majority of the panel revealed the same vote, that is the verdict;
+    /// otherwise the case is dismissed: stakes and bond refunded, judges who never voted slashed.
     function resolveAfterDeadline() external nonReentrant {
         if (state != CaseState.Active && state != CaseState.Deliberating && state != CaseState.Appealed) {
             revert WrongState(state);
         }
         if (block.timestamp <= deliberationDeadline) revert DeadlineNotReached(deliberationDeadline);
+        // Hidden votes are counted when the reveal phase ends: a majority of the panel among the
+        // revealed votes decides, and whoever did not reveal is a no-show.
+        if (state == CaseState.Deliberating && terms.hiddenVotes) {
+            uint256[2] storage t = tally[round];
+            uint256 size = _panelSize();
+            if (t[0] * 2 > size || t[1] * 2 > size) {
+                _verdict(t[0] * 2 > size);
+                return;
+            }
+        }
         // No final outcome to agree with: voters are released unscored, the current panel's
         // judges who never (revealed a) vote are no-shows.
         _releaseJudges(NO_VOTE);
@@ -487,12 +498,20 @@ contract DisputeCase {
     }
 
     /// @dev Counts the sender's vote for the current round; a majority decides the round.
+    /// With hidden votes nothing is decided before every committed vote is revealed: a judge who
+    /// sees the majority form cannot keep a minority vote unrevealed to dodge its score.
     function _count(bool plaintiffWins) private {
         votes[round][msg.sender] = plaintiffWins ? FOR_PLAINTIFF : FOR_DEFENDANT;
-        uint256 count = ++tally[round][plaintiffWins ? 0 : 1];
+        uint256[2] storage t = tally[round];
+        t[plaintiffWins ? 0 : 1] += 1;
         registry.judgeVoted(msg.sender);
-        if (count * 2 > _panelSize()) {
-            _verdict(plaintiffWins);
+        uint256 size = _panelSize();
+        // The last reveal may be the minority's: the majority it completes is either side's.
+        bool open = terms.hiddenVotes && t[0] + t[1] < commitCount[round];
+        if (!open && t[0] * 2 > size) {
+            _verdict(true);
+        } else if (!open && t[1] * 2 > size) {
+            _verdict(false);
         } else {
             ICaseFactory(factory).onCaseChanged(state, state);
         }
@@ -500,9 +519,10 @@ contract DisputeCase {
 
     /// @dev Ends every judge's service on the case, scored against the final outcome (`winning`, a
     /// vote code; NO_VOTE when the case was dismissed). A voter agreeing with it is in the majority,
-    /// one disagreeing in the minority, whatever the round. With hidden votes a judge who never
-    /// committed is a no-show; on dismissal every current judge without a counted vote is one.
-    /// Anyone else who did not vote (the verdict came first) is released unscored.
+    /// one disagreeing in the minority, whatever the round. With hidden votes every judge who did
+    /// not reveal is a no-show (nothing is decided before the reveals are in or the reveal phase is
+    /// over); with public votes, on dismissal every current judge who did not vote is one, and a
+    /// judge who had not voted when the majority formed is released unscored.
     function _releaseJudges(uint8 winning) private {
         for (uint8 r = 1; r <= round; r++) {
             address[] storage seated = panel[r];
@@ -512,7 +532,7 @@ contract DisputeCase {
                 JudgeResult result = JudgeResult.Unscored;
                 if (cast != NO_VOTE) {
                     if (winning != NO_VOTE) result = cast == winning ? JudgeResult.Majority : JudgeResult.Minority;
-                } else if (winning == NO_VOTE ? r == round : terms.hiddenVotes && commitments[r][j] == bytes32(0)) {
+                } else if (terms.hiddenVotes || (winning == NO_VOTE && r == round)) {
                     result = JudgeResult.NoShow;
                 }
                 registry.judgeReleased(j, result);

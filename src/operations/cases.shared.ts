@@ -100,8 +100,9 @@ export function formatCase(v: CaseView): CaseBody {
     hiddenVotes: v.hiddenVotes,
     votingPhase: votingPhase(v),
     votesCommitted: Number(v.votesCommitted),
-    commitDeadline: v.hiddenVotes && v.commitDeadline !== 0n ? Number(v.commitDeadline) : null,
-    revealDeadline: v.hiddenVotes && v.revealDeadline !== 0n ? Number(v.revealDeadline) : null,
+    // The current round's phases: none before its panel is seated (an appeal awaiting judges).
+    commitDeadline: v.hiddenVotes && v.judges.length > 0 ? Number(v.commitDeadline) : null,
+    revealDeadline: v.hiddenVotes && v.judges.length > 0 ? Number(v.revealDeadline) : null,
     votes: v.votes.map((x) => ({
       judge: x.judge,
       vote: VOTE_NAMES[x.vote] ?? null,

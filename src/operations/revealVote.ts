@@ -8,7 +8,7 @@ export const revealVote = defineCaseWrite({
   name: "reveal_vote",
   title: "Reveal a hidden vote",
   description:
-    "On a case with hidden votes, a judge who committed with vote_on_case reveals its vote once the reveal phase opens (the case's votingPhase is 'reveal': every judge committed, or the commit deadline passed) and before revealDeadline. Send the same plaintiff_wins and salt as the commit; anything else is refused (CommitmentMismatch). A judge who never reveals counts as a no-show and is slashed if the case is dismissed. The revealed vote counts at once; a majority decides the case. An optional justification (your reasons, up to 512 bytes) is stored on chain and shown on the case.",
+    "On a case with hidden votes, a judge who committed with vote_on_case reveals its vote once the reveal phase opens (the case's votingPhase is 'reveal': every judge committed, or the commit deadline passed) and before revealDeadline. Send the same plaintiff_wins and salt as the commit; anything else is refused (CommitmentMismatch). A judge who never reveals counts as a no-show and is slashed. The revealed vote counts at once; once every committed vote is revealed, a majority of the panel decides the case (otherwise resolve_after_deadline decides it after the reveal deadline). An optional justification (your reasons, up to 512 bytes) is stored on chain and shown on the case.",
   path: "/cases/:address/reveal",
   fields: {
     plaintiff_wins: z.boolean().describe("The vote you committed: true for the plaintiff, false for the defendant"),

@@ -96,7 +96,7 @@ describe("hidden votes over HTTP, signed by test wallets", () => {
     expect(early.body.error).toMatchObject({ code: "CONTRACT_REVERT", details: { reason: "RevealPhaseNotOpen" } });
   });
 
-  it("once every judge committed the reveal phase opens; a wrong salt is refused; two reveals decide", async () => {
+  it("once every judge committed the reveal phase opens; a wrong salt is refused; the verdict waits for every reveal", async () => {
     const { judges } = await readCase();
     for (const [i, judge] of (judges as string[]).entries()) {
       if (i === 0) continue;
@@ -105,7 +105,7 @@ describe("hidden votes over HTTP, signed by test wallets", () => {
       await t.actor(indexOf(judge)).send(r.body.unsigned_tx);
     }
     expect(await readCase()).toMatchObject({ votesCommitted: 3, votingPhase: "reveal" });
-    const [j0, j1] = judges as string[];
+    const [j0, j1, j2] = judges as string[];
     const wrong = await t.post(`/cases/${caseAddr}/reveal`, {
       plaintiff_wins: false,
       salt: kits.get(j0 as string)?.salt,
@@ -121,14 +121,23 @@ describe("hidden votes over HTTP, signed by test wallets", () => {
     await reveal(caseAddr, j0 as string, "The delivery logs show nothing arrived.");
     expect(await readCase()).toMatchObject({ state: "Deliberating", votesForPlaintiff: 1, votesCommitted: 3 });
     await reveal(caseAddr, j1 as string, "Agreed: no delivery.");
+    // Two of three agree, but a committed vote is still hidden: nothing is decided before it is in,
+    // so a judge cannot watch the majority form and keep a minority vote to itself.
+    expect(await readCase()).toMatchObject({ state: "Deliberating", votesForPlaintiff: 2, votingPhase: "reveal" });
+    await reveal(caseAddr, j2 as string, "The receipt is signed.");
     const done = await readCase();
-    expect(done).toMatchObject({ state: "Resolved", outcome: "PlaintiffWon", votesForPlaintiff: 2, votingPhase: null });
-    expect(done.votes.slice(0, 2)).toEqual([
+    expect(done).toMatchObject({
+      state: "Resolved",
+      outcome: "PlaintiffWon",
+      votesForPlaintiff: 2,
+      votesForDefendant: 1,
+      votingPhase: null,
+    });
+    expect(done.votes).toEqual([
       { judge: j0, vote: "plaintiff", justification: "The delivery logs show nothing arrived." },
       { judge: j1, vote: "plaintiff", justification: "Agreed: no delivery." },
+      { judge: j2, vote: "defendant", justification: "The receipt is signed." },
     ]);
-    // The third judge's vote was never revealed: still hidden.
-    expect(done.votes[2]).toMatchObject({ vote: "committed", justification: "" });
   });
 
   it("appeal under hidden votes: five fresh judges commit and reveal; the verdict is final", async () => {
@@ -142,6 +151,14 @@ describe("hidden votes over HTTP, signed by test wallets", () => {
     await commitAll(caseAddr, [false, false, false, true, true]);
     expect((await readCase()).votingPhase).toBe("reveal");
     for (const j of (c.judges as string[]).slice(0, 3)) await reveal(caseAddr, j);
+    // Three of five agree but two commitments stay hidden: the reveal deadline decides, and the
+    // silent judges are no-shows.
+    expect(await readCase()).toMatchObject({ state: "Deliberating", votesForDefendant: 3 });
+    const silent = (c.judges as string[]).slice(3);
+    const stakeOf = async (j: string) => BigInt((await t.get(`/judges/stake/${j}`)).body.staked);
+    const before = await Promise.all(silent.map(stakeOf));
+    await advanceTime(t.court.reader, 601);
+    await t.write(`/cases/${caseAddr}/resolve-timeout`, { from: t.address(0) }, 0);
     const final = await readCase();
     expect(final).toMatchObject({
       state: "Resolved",
@@ -150,6 +167,8 @@ describe("hidden votes over HTTP, signed by test wallets", () => {
       votesForDefendant: 3,
     });
     expect(final.verdictReason).toMatch(/appeal/i);
+    const after = await Promise.all(silent.map(stakeOf));
+    for (const [i, b] of before.entries()) expect(after[i]).toBe(b - b / 10n);
   });
 
   it("judges who never reveal are no-shows: the case is dismissed after the reveal deadline and they are slashed", async () => {
