@@ -6,6 +6,7 @@ import { SharedRateLimitStore } from "./cache/rateLimit.js";
 import { RedisStore } from "./cache/redis.js";
 import { type Court, connectCourt } from "./chain/court.js";
 import { type Follower, followCourt } from "./chain/follower.js";
+import { ChainStatus } from "./chain/status.js";
 import type { Config } from "./config.js";
 import { createApp } from "./http/app.js";
 import { type Logger, makeLogger } from "./log.js";
@@ -17,6 +18,8 @@ export interface Docket {
   url: string;
   ctx: Ctx;
   server: Server;
+  /** The event follower, when EVENT_POLL_MS > 0 (tests poll it at once). */
+  follower?: Follower;
   close(): Promise<void>;
 }
 
@@ -38,7 +41,22 @@ export async function createContext(config: Config, opts: { court?: Court; log?:
     holdMs: config.CACHE_HOLD_SECONDS * 1000,
     staleMs: config.STALE_MAX_SECONDS * 1000,
   });
-  return { court, cache, log };
+  const chain = new ChainStatus(court.chainId);
+  await checkChainId(court, chain, log);
+  return { court, cache, log, chain };
+}
+
+/**
+ * The chain id check at start (one eth_chainId). A node on another chain does not stop docket: it
+ * starts degraded (health 503, operations CHAIN_MISMATCH) and the follower clears it when the node is
+ * right again. Without a follower (EVENT_POLL_MS=0) this is the only check.
+ */
+async function checkChainId(court: Court, chain: ChainStatus, log: Logger): Promise<void> {
+  try {
+    if (chain.observeChainId(await court.reader.getChainId()) === "mismatch") log.error(chain.problem);
+  } catch (err) {
+    log.warn({ err: (err as Error).message.split("\n")[0] }, "cannot read the node's chain id at start");
+  }
 }
 
 /** HTTP API + docs + MCP over HTTP on one port, and the event follower that keeps the cache fresh. */
@@ -54,6 +72,7 @@ export async function startServer(
     app = createApp(ctx, operations, {
       rateLimitPerMinute: config.RATE_LIMIT_PER_MINUTE,
       corsOrigins: config.CORS_ORIGINS,
+      trustProxy: config.TRUST_PROXY,
       // Replicas behind one balancer share one budget per client.
       ...(store instanceof RedisStore ? { rateLimitStore: new SharedRateLimitStore(store) } : {}),
       mount: (a) => {
@@ -66,20 +85,34 @@ export async function startServer(
     if (!opts.court) await ctx.court.close();
     throw err;
   }
-  const server = await new Promise<Server>((resolve, reject) => {
-    const s = app.listen(config.PORT, config.HOST, () => resolve(s));
-    s.once("error", reject);
-  });
   const follower: Follower | undefined =
     config.EVENT_POLL_MS > 0
-      ? followCourt(ctx.court, ctx.cache, ctx.log, { intervalMs: config.EVENT_POLL_MS })
+      ? followCourt(ctx.court, ctx.cache, ctx.log, {
+          intervalMs: config.EVENT_POLL_MS,
+          confirmations: config.CONFIRMATIONS,
+          status: ctx.chain,
+          timeoutMs: config.RPC_TIMEOUT_MS,
+        })
       : undefined;
+  // Anchor before serving, so nothing mined after start is missed (a node that is away: the timer retries).
+  await follower?.poll().catch(() => {});
+  let server: Server;
+  try {
+    server = await new Promise<Server>((resolve, reject) => {
+      const s = app.listen(config.PORT, config.HOST, () => resolve(s));
+      s.once("error", reject);
+    });
+  } catch (err) {
+    follower?.stop();
+    throw err;
+  }
   const { port } = server.address() as AddressInfo;
   const host = config.HOST.includes(":") ? `[${config.HOST}]` : config.HOST;
   return {
     url: `http://${host}:${port}`,
     ctx,
     server,
+    follower,
     close: async () => {
       follower?.stop();
       // Open SSE streams would keep server.close() waiting forever.
