@@ -41,7 +41,9 @@ export async function createContext(config: Config, opts: { court?: Court; log?:
     holdMs: config.CACHE_HOLD_SECONDS * 1000,
     staleMs: config.STALE_MAX_SECONDS * 1000,
   });
-  const chain = new ChainStatus(court.chainId);
+  // Without a follower, a wrong chain id found at start is asked again by the requests it refuses.
+  const probe = config.EVENT_POLL_MS > 0 ? undefined : () => court.reader.getChainId();
+  const chain = new ChainStatus(court.chainId, probe);
   await checkChainId(court, chain, log);
   return { court, cache, log, chain };
 }

@@ -22,7 +22,35 @@ export class ChainStatus {
   private since?: string;
   private event?: ChainEvent;
 
-  constructor(readonly expectedChainId: number) {}
+  private rechecking?: Promise<void>;
+  private lastRecheck = 0;
+
+  /**
+   * `probe` reads the node's chain id: given when no follower runs (EVENT_POLL_MS=0), so that a
+   * mismatch found at start is asked again (at most once a second, by the requests it refuses) and
+   * clears by itself. With a follower, its polls do this and `probe` is not needed.
+   */
+  constructor(
+    readonly expectedChainId: number,
+    private readonly probe?: () => Promise<number>,
+  ) {}
+
+  /** While mismatched and without a follower: asks the node again (throttled); a failure keeps the mismatch. */
+  async recheck(): Promise<void> {
+    const probe = this.probe;
+    if (this.wrongChainId === undefined || !probe || Date.now() - this.lastRecheck < 1_000) return;
+    this.rechecking ??= (async () => {
+      this.lastRecheck = Date.now();
+      try {
+        this.observeChainId(await probe());
+      } catch {
+        // Unreachable: still not known to be right.
+      }
+    })().finally(() => {
+      this.rechecking = undefined;
+    });
+    await this.rechecking;
+  }
 
   get mismatched(): boolean {
     return this.wrongChainId !== undefined;

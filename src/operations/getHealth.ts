@@ -44,6 +44,7 @@ export const getHealth = defineOperation({
       uptimeSeconds: Math.floor((Date.now() - startedAt) / 1000),
       ...(ctx.chain?.lastEvent ? { lastChainEvent: ctx.chain.lastEvent } : {}),
     };
+    await ctx.chain?.recheck();
     const problem = ctx.chain?.problem;
     if (problem) {
       return new HttpResult(

@@ -21,7 +21,10 @@ export async function runOperation(op: Operation, raw: unknown, ctx: Ctx, req: R
   if (!parsed.success) throw validationError(parsed.error, raw);
   const input = parsed.data as z.output<typeof op.input>;
   // No read of another chain, no transaction or payment requirements for a chain docket is not reading.
-  if (!op.servesOnWrongChain) ctx.chain?.assertServing();
+  if (!op.servesOnWrongChain && ctx.chain?.mismatched) {
+    await ctx.chain.recheck();
+    ctx.chain.assertServing();
+  }
   try {
     if (op.cache) {
       const policy = op.cache;
