@@ -20,6 +20,8 @@ export interface Docket {
   server: Server;
   /** The event follower, when EVENT_POLL_MS > 0 (tests poll it at once). */
   follower?: Follower;
+  /** Open legacy SSE sessions. */
+  readonly sseSessions: number;
   close(): Promise<void>;
 }
 
@@ -78,7 +80,12 @@ export async function startServer(
       // Replicas behind one balancer share one budget per client.
       ...(store instanceof RedisStore ? { rateLimitStore: new SharedRateLimitStore(store) } : {}),
       mount: (a) => {
-        mcp = mountMcp(a, ctx, { host: config.HOST, tools: config.DOCKET_TOOLS });
+        mcp = mountMcp(a, ctx, {
+          host: config.HOST,
+          tools: config.DOCKET_TOOLS,
+          corsOrigins: config.CORS_ORIGINS,
+          sse: { maxSessions: config.MCP_SSE_MAX_SESSIONS, maxQueuedBytes: config.MCP_SSE_MAX_QUEUED_BYTES },
+        });
       },
     });
   } catch (err) {
@@ -115,6 +122,9 @@ export async function startServer(
     ctx,
     server,
     follower,
+    get sseSessions() {
+      return mcp?.sseSessions ?? 0;
+    },
     close: async () => {
       follower?.stop();
       // Open SSE streams would keep server.close() waiting forever.
