@@ -97,6 +97,30 @@ describe("the follower never lets docket serve a chain that no longer is", () =>
     expect(later.headers.get("x-cache")).toBe("HIT");
   });
 
+  it("CONFIRMATIONS=2: a change mined straight on chain is acted on once two blocks are on top of it", async () => {
+    const late = await startBehind(proxy.url, devnet, { CACHE_HOLD_SECONDS: "0", CONFIRMATIONS: "2" });
+    try {
+      const lpoll = () => late.follower?.poll();
+      await call(late, `/cases/${deliberating}`);
+      await lpoll();
+      const snapshot = (await rpc(devnet.rpcUrl, "evm_snapshot")) as Hex;
+      await voteOnChain(devnet, deliberating);
+      await lpoll();
+      // One confirmation short: the follower has not acted, the cached answer stands.
+      expect((await call(late, `/cases/${deliberating}`)).headers.get("x-cache")).toBe("HIT");
+      await mine(devnet.rpcUrl, 2);
+      await lpoll();
+      const seen = await call(late, `/cases/${deliberating}`);
+      expect(seen.headers.get("x-cache")).toBe("MISS");
+      expect(seen.body.case.state).toBe("Resolved");
+      await rpc(devnet.rpcUrl, "evm_revert", [snapshot]);
+      await mine(devnet.rpcUrl, 4);
+      await poll();
+    } finally {
+      await late.close();
+    }
+  });
+
   describe("a reset (the node restarts from a new genesis)", () => {
     let fresh: AnvilProcess;
     beforeAll(async () => {
