@@ -9,14 +9,24 @@ import { type DocketProcess, soak, spawnDocket } from "../support/soak.js";
 describe("soak: mixed reads and writes at 200 connections", () => {
   let d: DocketProcess;
   beforeAll(async () => {
-    d = await spawnDocket();
+    // The follower polls often enough to see every reorg the run makes.
+    d = await spawnDocket({ EVENT_POLL_MS: "250" });
   });
   afterAll(async () => {
     await d?.stop();
   });
 
-  it("answers every request with a 2xx, and its memory stays flat", async () => {
-    const r = await soak({ url: d.url, pid: d.pid, durationSeconds: 12, connections: 200 });
+  it("answers every request with a 2xx, and its memory stays flat, while the chain reorgs under it", async () => {
+    const { rpcUrl } = (await (await fetch(`${d.url}/health`)).json()) as { rpcUrl: string };
+    const r = await soak({
+      url: d.url,
+      pid: d.pid,
+      durationSeconds: 12,
+      connections: 200,
+      reorgRpcUrl: rpcUrl,
+      reorgEveryMs: 2_000,
+    });
+    expect(r.reorgs).toBeGreaterThan(0);
     expect(r.requests).toBeGreaterThan(1000);
     expect(r.errorKinds, JSON.stringify({ ...r, rssMb: undefined })).toEqual({});
     expect(r.errors).toBe(0);
@@ -25,5 +35,9 @@ describe("soak: mixed reads and writes at 200 connections", () => {
     expect(r.rssGrowth, `RSS samples ${r.rssMb.join(" ")}`).toBeLessThan(1.5);
     const health = await fetch(`${d.url}/health`);
     expect(health.status).toBe(200);
+    // The follower saw them (each rolls back the two blocks it had acted on, unless load delayed a poll).
+    const seen = ((await health.json()) as { lastChainEvent?: { kind: string; depth: number } }).lastChainEvent;
+    expect(seen?.kind).toBe("reorg");
+    expect(seen?.depth).toBeGreaterThan(0);
   }, 120_000);
 });
