@@ -32,7 +32,14 @@ function makeStore(config: Config, log: Logger): CacheStore {
 }
 
 /** Builds the shared context: chain (the dev chain unless RPC_URL is set), cache, logger. */
-export async function createContext(config: Config, opts: { court?: Court; log?: Logger } = {}): Promise<Ctx> {
+export async function createContext(
+  config: Config,
+  opts: {
+    court?: Court;
+    log?: Logger /** An event follower will keep `ctx.chain` (startServer with EVENT_POLL_MS > 0). */;
+    followed?: boolean;
+  } = {},
+): Promise<Ctx> {
   const log = opts.log ?? makeLogger(config.LOG_LEVEL);
   const court = opts.court ?? (await connectCourt(config));
   const store = makeStore(config, log);
@@ -43,8 +50,9 @@ export async function createContext(config: Config, opts: { court?: Court; log?:
     holdMs: config.CACHE_HOLD_SECONDS * 1000,
     staleMs: config.STALE_MAX_SECONDS * 1000,
   });
-  // Without a follower, a wrong chain id found at start is asked again by the requests it refuses.
-  const probe = config.EVENT_POLL_MS > 0 ? undefined : () => court.reader.getChainId();
+  // Without a follower (EVENT_POLL_MS=0, or MCP over stdio), a wrong chain id found at start is
+  // asked again by the requests it refuses.
+  const probe = opts.followed ? undefined : () => court.reader.getChainId();
   const chain = new ChainStatus(court.chainId, probe);
   await checkChainId(court, chain, log);
   return { court, cache, log, chain };
@@ -68,7 +76,7 @@ export async function startServer(
   config: Config,
   opts: { court?: Court; log?: Logger /** How long close() waits for in-flight requests. */; graceMs?: number } = {},
 ): Promise<Docket> {
-  const ctx = await createContext(config, opts);
+  const ctx = await createContext(config, { ...opts, followed: config.EVENT_POLL_MS > 0 });
   const store = ctx.cache.store;
   let mcp: McpHttp | undefined;
   let app: ReturnType<typeof createApp>;
