@@ -63,6 +63,8 @@ export interface SoakResult {
   errorKinds: Record<string, number>;
   /** Reorgs made on the dev chain during the run (see `reorgRpcUrl`). */
   reorgs: number;
+  /** Answers by HTTP status. */
+  statusCodes: Record<string, number>;
 }
 
 /** One raw JSON-RPC request to the dev chain (anvil's snapshot and mining methods). */
@@ -196,5 +198,8 @@ export async function soak(opts: {
     rssGrowth: Math.round((last / first) * 100) / 100,
     errorKinds,
     reorgs: reorgsMade,
+    statusCodes: Object.fromEntries(
+      Object.entries(result.statusCodeStats ?? {}).map(([code, v]) => [code, (v as { count: number }).count]),
+    ),
   };
 }
