@@ -32,6 +32,12 @@ export const configSchema = z.object({
   RPC_TIMEOUT_MS: int(100, 120_000).default(5_000),
   STALE_MAX_SECONDS: int(0, 86_400).default(300),
   EVENT_POLL_MS: int(0, 3_600_000).default(2_000),
+  /** Blocks on top of a block before the event follower acts on it (0: at once). */
+  CONFIRMATIONS: int(0, 1_000).default(0),
+  /** Open legacy SSE sessions at most; one more is refused with 503. */
+  MCP_SSE_MAX_SESSIONS: int(1, 100_000).default(100),
+  /** Bytes one SSE session may have queued unread; past it the session is closed. */
+  MCP_SSE_MAX_QUEUED_BYTES: int(4_096, 1_073_741_824).default(1_048_576),
   CACHE_HOLD_SECONDS: int(0, 3_600).default(120),
   DEPLOYMENTS_DIR: z.string().default("deployments"),
   /** The embedded dev chain's court: hidden votes (commit-reveal, the default) or public votes. */

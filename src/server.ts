@@ -6,6 +6,7 @@ import { SharedRateLimitStore } from "./cache/rateLimit.js";
 import { RedisStore } from "./cache/redis.js";
 import { type Court, connectCourt } from "./chain/court.js";
 import { type Follower, followCourt } from "./chain/follower.js";
+import { ChainStatus } from "./chain/status.js";
 import type { Config } from "./config.js";
 import { createApp } from "./http/app.js";
 import { type Logger, makeLogger } from "./log.js";
@@ -17,6 +18,10 @@ export interface Docket {
   url: string;
   ctx: Ctx;
   server: Server;
+  /** The event follower, when EVENT_POLL_MS > 0 (tests poll it at once). */
+  follower?: Follower;
+  /** Open legacy SSE sessions. */
+  readonly sseSessions: number;
   close(): Promise<void>;
 }
 
@@ -27,7 +32,14 @@ function makeStore(config: Config, log: Logger): CacheStore {
 }
 
 /** Builds the shared context: chain (the dev chain unless RPC_URL is set), cache, logger. */
-export async function createContext(config: Config, opts: { court?: Court; log?: Logger } = {}): Promise<Ctx> {
+export async function createContext(
+  config: Config,
+  opts: {
+    court?: Court;
+    log?: Logger /** An event follower will keep `ctx.chain` (startServer with EVENT_POLL_MS > 0). */;
+    followed?: boolean;
+  } = {},
+): Promise<Ctx> {
   const log = opts.log ?? makeLogger(config.LOG_LEVEL);
   const court = opts.court ?? (await connectCourt(config));
   const store = makeStore(config, log);
@@ -38,7 +50,25 @@ export async function createContext(config: Config, opts: { court?: Court; log?:
     holdMs: config.CACHE_HOLD_SECONDS * 1000,
     staleMs: config.STALE_MAX_SECONDS * 1000,
   });
-  return { court, cache, log };
+  // Without a follower (EVENT_POLL_MS=0, or MCP over stdio), a wrong chain id found at start is
+  // asked again by the requests it refuses.
+  const probe = opts.followed ? undefined : () => court.reader.getChainId();
+  const chain = new ChainStatus(court.chainId, probe);
+  await checkChainId(court, chain, log);
+  return { court, cache, log, chain };
+}
+
+/**
+ * The chain id check at start (one eth_chainId). A node on another chain does not stop docket: it
+ * starts degraded (health 503, operations CHAIN_MISMATCH) and the follower clears it when the node is
+ * right again. Without a follower (EVENT_POLL_MS=0) this is the only check.
+ */
+async function checkChainId(court: Court, chain: ChainStatus, log: Logger): Promise<void> {
+  try {
+    if (chain.observeChainId(await court.reader.getChainId()) === "mismatch") log.error(chain.problem);
+  } catch (err) {
+    log.warn({ err: (err as Error).message.split("\n")[0] }, "cannot read the node's chain id at start");
+  }
 }
 
 /** HTTP API + docs + MCP over HTTP on one port, and the event follower that keeps the cache fresh. */
@@ -46,7 +76,7 @@ export async function startServer(
   config: Config,
   opts: { court?: Court; log?: Logger /** How long close() waits for in-flight requests. */; graceMs?: number } = {},
 ): Promise<Docket> {
-  const ctx = await createContext(config, opts);
+  const ctx = await createContext(config, { ...opts, followed: config.EVENT_POLL_MS > 0 });
   const store = ctx.cache.store;
   let mcp: McpHttp | undefined;
   let app: ReturnType<typeof createApp>;
@@ -54,10 +84,16 @@ export async function startServer(
     app = createApp(ctx, operations, {
       rateLimitPerMinute: config.RATE_LIMIT_PER_MINUTE,
       corsOrigins: config.CORS_ORIGINS,
+      trustProxy: config.TRUST_PROXY,
       // Replicas behind one balancer share one budget per client.
       ...(store instanceof RedisStore ? { rateLimitStore: new SharedRateLimitStore(store) } : {}),
       mount: (a) => {
-        mcp = mountMcp(a, ctx, { host: config.HOST, tools: config.DOCKET_TOOLS });
+        mcp = mountMcp(a, ctx, {
+          host: config.HOST,
+          tools: config.DOCKET_TOOLS,
+          corsOrigins: config.CORS_ORIGINS,
+          sse: { maxSessions: config.MCP_SSE_MAX_SESSIONS, maxQueuedBytes: config.MCP_SSE_MAX_QUEUED_BYTES },
+        });
       },
     });
   } catch (err) {
@@ -66,20 +102,37 @@ export async function startServer(
     if (!opts.court) await ctx.court.close();
     throw err;
   }
-  const server = await new Promise<Server>((resolve, reject) => {
-    const s = app.listen(config.PORT, config.HOST, () => resolve(s));
-    s.once("error", reject);
-  });
   const follower: Follower | undefined =
     config.EVENT_POLL_MS > 0
-      ? followCourt(ctx.court, ctx.cache, ctx.log, { intervalMs: config.EVENT_POLL_MS })
+      ? followCourt(ctx.court, ctx.cache, ctx.log, {
+          intervalMs: config.EVENT_POLL_MS,
+          confirmations: config.CONFIRMATIONS,
+          status: ctx.chain,
+          timeoutMs: config.RPC_TIMEOUT_MS,
+        })
       : undefined;
+  // Anchor before serving, so nothing mined after start is missed (a node that is away: the timer retries).
+  await follower?.poll().catch(() => {});
+  let server: Server;
+  try {
+    server = await new Promise<Server>((resolve, reject) => {
+      const s = app.listen(config.PORT, config.HOST, () => resolve(s));
+      s.once("error", reject);
+    });
+  } catch (err) {
+    follower?.stop();
+    throw err;
+  }
   const { port } = server.address() as AddressInfo;
   const host = config.HOST.includes(":") ? `[${config.HOST}]` : config.HOST;
   return {
     url: `http://${host}:${port}`,
     ctx,
     server,
+    follower,
+    get sseSessions() {
+      return mcp?.sseSessions ?? 0;
+    },
     close: async () => {
       follower?.stop();
       // Open SSE streams would keep server.close() waiting forever.

@@ -59,7 +59,8 @@ export function matches(pattern: string, key: string): boolean {
  * `holdMs`: reads in that window go to the chain, so a transaction broadcast right after shows at once.
  */
 export class Cache {
-  private readonly inflight = new Map<string, Promise<Cached<unknown>>>();
+  /** Loads in flight per key, with the epoch each started in. */
+  private readonly inflight = new Map<string, { p: Promise<Cached<unknown>>; epoch: number }>();
   /** Bumped by every invalidation: a load that overlapped one may have read the old state. */
   private epoch = 0;
 
@@ -107,11 +108,17 @@ export class Cache {
     const entry = await this.store.get(key);
     const now = this.now();
     if (entry && entry.expiresAt > now) return this.hit(entry, now);
-    const pending = this.inflight.get(key);
-    const p = (pending as Promise<Cached<T>> | undefined) ?? this.fill(key, ttlSeconds, load);
+    // A load started before an invalidation (a write, a reorg) may have read the old state: later
+    // callers do not join it, they start their own.
+    const current = this.inflight.get(key);
+    const pending = current?.epoch === this.epoch ? (current.p as Promise<Cached<T>>) : undefined;
+    const p = pending ?? this.fill(key, ttlSeconds, load);
     if (!pending) {
-      this.inflight.set(key, p as Promise<Cached<unknown>>);
-      p.finally(() => this.inflight.delete(key)).catch(() => {});
+      const slot = { p: p as Promise<Cached<unknown>>, epoch: this.epoch };
+      this.inflight.set(key, slot);
+      p.finally(() => {
+        if (this.inflight.get(key) === slot) this.inflight.delete(key);
+      }).catch(() => {});
     }
     try {
       return await p;

@@ -64,7 +64,13 @@ function installExitHook(): void {
  * Starts anvil on a free loopback port. anvil runs under a tiny shell watchdog that reads our
  * stdin pipe: if docket dies in any way, even SIGKILL, the pipe closes and anvil is killed.
  */
-export async function startAnvil(opts: { port?: number; accounts?: number } = {}): Promise<AnvilProcess> {
+export async function startAnvil(
+  opts: {
+    port?: number;
+    accounts?: number /** Another chain id than the dev chain's (tests of a wrong chain). */;
+    chainId?: number;
+  } = {},
+): Promise<AnvilProcess> {
   const port = opts.port ?? (await freePort());
   const args = [
     "--host",
@@ -72,7 +78,7 @@ export async function startAnvil(opts: { port?: number; accounts?: number } = {}
     "--port",
     String(port),
     "--chain-id",
-    String(DEV_CHAIN_ID),
+    String(opts.chainId ?? DEV_CHAIN_ID),
     "--mnemonic",
     DEV_MNEMONIC,
     "--accounts",

@@ -18,9 +18,17 @@ export function makeChain(chainId: number, rpcUrl: string | string[], opts: { mu
  * The read client: reads made in the same tick are folded into one Multicall3 `eth_call`,
  * and a failed request is not retried (a revert would otherwise cost a second of retries).
  */
-export function makePublicClient(chain: Chain, opts: { timeoutMs?: number; transport?: Transport } = {}): PublicClient {
+export function makePublicClient(
+  chain: Chain,
+  opts: {
+    timeoutMs?: number;
+    transport?: Transport /** Send requests made in one tick as one JSON-RPC batch. */;
+    batch?: boolean;
+  } = {},
+): PublicClient {
   const urls = chain.rpcUrls.default.http;
-  const one = (url: string) => http(url, { retryCount: 0, timeout: opts.timeoutMs ?? 5_000 });
+  const one = (url: string) =>
+    http(url, { retryCount: 0, timeout: opts.timeoutMs ?? 5_000, ...(opts.batch ? { batch: { wait: 0 } } : {}) });
   // Several endpoints: each request goes to the first that answers (viem's fallback transport).
   const transport = urls.length > 1 ? fallback(urls.map(one), { retryCount: 0 }) : one(urls[0] as string);
   return createPublicClient({

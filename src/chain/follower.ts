@@ -1,79 +1,155 @@
-import { type Abi, type Log, parseEventLogs } from "viem";
+import { type Abi, type Block, type Hex, type Log, parseEventLogs } from "viem";
 import type { Cache } from "../cache/cache.js";
 import type { Logger } from "../log.js";
 import { caseFactoryAbi, courtRegistryAbi } from "./abi/generated.js";
+import { BlockWindow } from "./blockWindow.js";
+import { makePublicClient } from "./client.js";
 import type { Court } from "./court.js";
+import { keysForLog } from "./keysForLog.js";
+import { ChainStatus } from "./status.js";
 
 const courtAbi = [...caseFactoryAbi, ...courtRegistryAbi] as Abi;
 
 /** Blocks read per poll at most, so a node far ahead is caught up in bounded steps. */
 const MAX_RANGE = 2_000n;
 
-/**
- * The cache keys a mined court event makes stale. Every case change is reported by the factory's
- * CaseChanged, and every judge or party record change by the registry, so two addresses cover all.
- */
-export function keysForLog(log: { eventName?: string; args?: unknown }): string[] {
-  const a = (log.args ?? {}) as Record<string, string | undefined>;
-  switch (log.eventName) {
-    case "CaseFiled":
-      return ["cases:*", "stats"];
-    case "CaseChanged":
-      return [`case:${a.caseAddr}`, `evidence:${a.caseAddr}`, "pending:*", "stats"];
-    case "AgentRegistered":
-    case "AgentUpdated":
-      return ["discover:*", `agent:${a.agent}`, "stats"];
-    case "JudgeStaked":
-    case "JudgeUnstaked":
-    case "JudgeSlashed":
-    case "JudgeRewarded":
-    case "JudgeRecordChanged":
-      return [`judgestake:${a.judge}`, `validator:${a.judge}`, `agent:${a.judge}`, "judgepool", "discover:*", "stats"];
-    case "PartyRecordChanged":
-      return [`agent:${a.party}`, "discover:*"];
-    case "TreasuryWithdrawn":
-      return ["stats"];
-    case "FilingChanged":
-      // The fee a 402 quotes comes from the cached court parameters.
-      return ["params", "stats"];
-    default:
-      return [];
-  }
+export interface FollowerOptions {
+  intervalMs: number;
+  /** CONFIRMATIONS: blocks a block needs on top of it before the follower acts on its events. */
+  confirmations?: number;
+  /** Where a wrong chain id and the last reorg or reset are reported (health reads it). */
+  status?: ChainStatus;
+  /** Recent blocks whose hashes are remembered to find a fork point (a deeper reorg flushes everything). */
+  window?: number;
+  timeoutMs?: number;
 }
 
 export interface Follower {
   /** Polls once now (tests and shutdown use it). */
   poll(): Promise<number>;
   stop(): void;
+  readonly status: ChainStatus;
 }
 
 /**
  * Follows the court contracts' events by polling logs and invalidates exactly the entries a mined
  * change touches, so a change made straight on chain (not through docket) shows within one poll
- * interval, without waiting for TTLs. Two JSON-RPC requests per poll (block number, logs).
+ * interval, without waiting for TTLs. Each poll also checks that the chain is still the one docket
+ * serves: its id (a mismatch stops every operation but health), its genesis (a reset flushes the
+ * cache) and the hashes of the recent blocks it acted on (a reorg invalidates what the orphaned
+ * blocks touched, then their replacements are read again).
+ *
+ * Cost: one JSON-RPC batch per poll (chain id, latest header, the header at the cursor: 3
+ * requests), and when there are new blocks a second one (the logs, plus the target's header when
+ * CONFIRMATIONS > 0). A suspected fork costs one more batch: genesis and the remembered headers.
  */
-export function followCourt(court: Court, cache: Cache, log: Logger, opts: { intervalMs: number }): Follower {
-  let next: bigint | undefined;
+export function followCourt(court: Court, cache: Cache, log: Logger, opts: FollowerOptions): Follower {
+  const status = opts.status ?? new ChainStatus(court.chainId);
+  const confirmations = BigInt(opts.confirmations ?? 0);
+  const window = new BlockWindow(opts.window ?? 64);
+  // Requests made together go out as one JSON-RPC batch: one round trip per step of a poll.
+  const rpc = makePublicClient(court.chain, { batch: true, timeoutMs: opts.timeoutMs });
+  /** The last block acted on; undefined until anchored (at start, after a wrong chain). */
+  let cursor: bigint | undefined;
+  let genesis: Hex | undefined;
   let running: Promise<number> | undefined;
   let stopped = false;
 
+  const header = (n: bigint): Promise<Block | null> =>
+    rpc.getBlock({ blockNumber: n }).catch((err: Error) => {
+      if (err.name === "BlockNotFoundError") return null;
+      throw err;
+    });
+  const flush = () => cache.invalidate(["*"], { hold: false });
+
+  const anchor = async (target: bigint, head: Block) => {
+    const h = target === head.number ? head : await header(target);
+    window.clear();
+    if (h?.hash) window.record(target, h.hash);
+    cursor = target;
+  };
+
+  /**
+   * The block at the cursor is gone or changed. Returns true when the fork point is known and the
+   * orphaned blocks' keys are invalidated (the poll then reads on from it); false after a flush.
+   */
+  const onFork = async (old: bigint, head: Block, target: bigint): Promise<boolean> => {
+    const nums = window.numbers().filter((n) => n <= (head.number as bigint));
+    const [g, ...headers] = await Promise.all([header(0n), ...nums.map(header)]);
+    if (g?.hash !== genesis) {
+      genesis = g?.hash ?? undefined;
+      const e = status.recordEvent({ kind: "reset", depth: null, block: Number(head.number) });
+      log.warn({ ...e, from: Number(old) }, "chain reset (new genesis): cache flushed, following the new chain");
+      await flush();
+      await anchor(target, head);
+      return false;
+    }
+    const i = nums.findIndex((n, j) => headers[j]?.hash === window.hashOf(n));
+    const fork = nums[i];
+    if (fork === undefined) {
+      const e = status.recordEvent({ kind: "reorg", depth: null, block: Number(head.number) });
+      log.warn({ ...e, from: Number(old) }, "reorg deeper than the follower's window: cache flushed");
+      await flush();
+      await anchor(target, head);
+      return false;
+    }
+    const e = status.recordEvent({ kind: "reorg", depth: Number(old - fork), block: Number(fork) });
+    log.warn(e, "reorg: invalidating what the orphaned blocks touched, reading on from the fork point");
+    await cache.invalidate(window.rollback(fork), { hold: false });
+    cursor = fork;
+    return true;
+  };
+
   const pollOnce = async (): Promise<number> => {
-    const latest = await court.reader.getBlockNumber({ cacheTime: 0 });
-    if (next === undefined) {
-      next = latest + 1n;
+    const [nodeChainId, head, probe] = await Promise.all([
+      rpc.getChainId(),
+      rpc.getBlock({ blockTag: "latest" }),
+      header(cursor ?? 0n),
+    ]);
+    const change = status.observeChainId(nodeChainId);
+    if (change === "mismatch") log.error({ nodeChainId, expected: court.chainId }, status.problem);
+    if (change === "recovered") log.info({ chainId: nodeChainId }, "the node answers the right chain again");
+    if (change) {
+      // Whatever was read around the switch may come from the other chain; re-anchor once it is right.
+      await flush();
+      cursor = undefined;
+      window.clear();
+    }
+    // While the chain is wrong the cursor stays unset, so each poll's probe is the node's genesis.
+    if (status.mismatched) return 0;
+    const target = head.number > confirmations ? head.number - confirmations : 0n;
+    if (cursor === undefined) {
+      // probe is the genesis block here: a different one than before the chain went wrong is a reset.
+      if (genesis !== undefined && probe?.hash !== genesis) {
+        status.recordEvent({ kind: "reset", depth: null, block: Number(head.number) });
+      }
+      genesis = probe?.hash ?? undefined;
+      await anchor(target, head);
       return 0;
     }
-    if (latest < next) return 0;
-    const to = latest - next + 1n > MAX_RANGE ? next + MAX_RANGE - 1n : latest;
-    const logs = (await court.reader.getLogs({
-      address: [court.factory, court.registry],
-      fromBlock: next,
-      toBlock: to,
-    })) as Log[];
+    const known = window.hashOf(cursor);
+    if (!probe || (known !== undefined && probe.hash !== known)) {
+      if (!(await onFork(cursor, head, target))) return 0;
+    } else if (known === undefined && probe.hash) {
+      window.record(cursor, probe.hash);
+    }
+    const from = cursor + 1n;
+    if (target < from) return 0;
+    const to = target - from + 1n > MAX_RANGE ? from + MAX_RANGE - 1n : target;
+    const [logs, toHeader] = await Promise.all([
+      rpc.getLogs({ address: [court.factory, court.registry], fromBlock: from, toBlock: to }) as Promise<Log[]>,
+      to === head.number ? head : header(to),
+    ]);
     const keys = new Set<string>();
-    for (const l of parseEventLogs({ abi: courtAbi, logs })) for (const k of keysForLog(l)) keys.add(k);
+    for (const l of parseEventLogs({ abi: courtAbi, logs })) {
+      const touched = keysForLog(l);
+      for (const k of touched) keys.add(k);
+      if (l.blockNumber !== null && l.blockHash) window.record(l.blockNumber, l.blockHash, touched);
+    }
+    if (toHeader?.hash) window.record(to, toHeader.hash);
     if (keys.size > 0) await cache.invalidate([...keys], { hold: false });
-    next = to + 1n;
+    cursor = to;
+    window.prune(to);
     return logs.length;
   };
 
@@ -100,11 +176,10 @@ export function followCourt(court: Court, cache: Cache, log: Logger, opts: { int
     );
   }, opts.intervalMs);
   timer.unref();
-  // Anchor at the current block at once, so nothing mined after start is missed.
-  poll().catch(() => {});
 
   return {
     poll,
+    status,
     stop: () => {
       stopped = true;
       clearInterval(timer);

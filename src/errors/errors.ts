@@ -13,6 +13,8 @@ export const errorStatus = {
   PAYMENT_WRONG_PAYER: 402,
   PAYMENT_WRONG_RECIPIENT: 402,
   PAYMENT_INSUFFICIENT: 402,
+  /** A browser page on an origin docket does not allow tried an MCP HTTP transport. */
+  ORIGIN_NOT_ALLOWED: 403,
   CASE_NOT_FOUND: 404,
   AGENT_NOT_REGISTERED: 404,
   NOT_FOUND: 404,
@@ -27,6 +29,8 @@ export const errorStatus = {
   RPC_ERROR: 500,
   INTERNAL_ERROR: 500,
   SERVICE_UNAVAILABLE: 503,
+  /** The node answers another chain id than docket serves: nothing is read or built for it. */
+  CHAIN_MISMATCH: 503,
 } as const;
 
 export type ErrorCode = keyof typeof errorStatus;

@@ -2,8 +2,9 @@ import { localhostHostValidation } from "@modelcontextprotocol/sdk/server/middle
 import type { Express, RequestHandler } from "express";
 import type { Ctx, Operation } from "../operations/operation.js";
 import { operations as registry } from "../operations/registry.js";
+import { originGuard } from "./origin.js";
 import { buildServer, type McpServerFactory } from "./server.js";
-import { SseSessions } from "./sse.js";
+import { type SseLimits, SseSessions } from "./sse.js";
 import { streamableHttpHandlers } from "./streamableHttp.js";
 import { selectOperations } from "./toolFilter.js";
 
@@ -12,6 +13,9 @@ export interface McpHttpOptions {
   host: string;
   /** DOCKET_TOOLS. */
   tools?: string;
+  /** CORS_ORIGINS: the browser origins allowed on the MCP endpoints too (see originGuard). */
+  corsOrigins?: string;
+  sse?: SseLimits;
   operations?: readonly Operation[];
 }
 
@@ -28,13 +32,18 @@ const LOOPBACK = new Set(["127.0.0.1", "localhost", "::1"]);
  * Mounts MCP on docket's express app, beside the HTTP API: Streamable HTTP at `/mcp` and legacy
  * SSE at `GET /sse` + `POST /messages`. Bound to loopback, these routes refuse a Host header that
  * is not localhost, 127.0.0.1 or [::1] (the SDK's DNS-rebinding protection), so a web page cannot
- * reach them through a rebound domain name. A bad DOCKET_TOOLS fails here, at start.
+ * reach them through a rebound domain name; on any interface they refuse a browser Origin that is
+ * not allowed (originGuard). A bad DOCKET_TOOLS fails here, at start.
  */
 export function mountMcp(app: Express, ctx: Ctx, opts: McpHttpOptions): McpHttp {
   const operations = selectOperations(opts.operations ?? registry, opts.tools);
   const factory: McpServerFactory = () => buildServer(ctx, { operations });
-  const guard: RequestHandler[] = LOOPBACK.has(opts.host) ? [localhostHostValidation()] : [];
-  if (guard.length === 0) {
+  const hostCheck = LOOPBACK.has(opts.host);
+  const guard: RequestHandler[] = [
+    ...(hostCheck ? [localhostHostValidation()] : []),
+    originGuard(opts.corsOrigins ?? "*"),
+  ];
+  if (!hostCheck) {
     ctx.log.warn({ host: opts.host }, "MCP over HTTP is not bound to loopback: no Host-header (DNS rebinding) check");
   }
 
@@ -42,7 +51,7 @@ export function mountMcp(app: Express, ctx: Ctx, opts: McpHttpOptions): McpHttp 
   app.post("/mcp", ...guard, streamable.post);
   app.all("/mcp", ...guard, streamable.notAllowed);
 
-  const sse = new SseSessions(factory, ctx.log, "/messages");
+  const sse = new SseSessions(factory, ctx.log, "/messages", opts.sse);
   app.get("/sse", ...guard, sse.open);
   app.post("/messages", ...guard, sse.message);
 

@@ -1,6 +1,9 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { SSEServerTransport } from "@modelcontextprotocol/sdk/server/sse.js";
+import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import type { Request, Response } from "express";
+import { DocketError } from "../errors/errors.js";
+import { sendError } from "../http/errors.js";
 import type { Logger } from "../log.js";
 import { jsonRpcError } from "./jsonRpc.js";
 import type { McpServerFactory } from "./server.js";
@@ -8,6 +11,37 @@ import type { McpServerFactory } from "./server.js";
 interface Session {
   server: McpServer;
   transport: SSEServerTransport;
+}
+
+export interface SseLimits {
+  /** Open sessions at most (MCP_SSE_MAX_SESSIONS); one more is refused with 503. */
+  maxSessions: number;
+  /** Bytes a session's stream may hold unread (MCP_SSE_MAX_QUEUED_BYTES); past it the session is closed. */
+  maxQueuedBytes: number;
+}
+
+/**
+ * The SDK's SSE transport writes every message to the stream whatever the client reads (it ignores
+ * backpressure), so a client that never reads would make docket buffer without end. This one looks
+ * at what is still queued from earlier messages before it writes another: past the bound, the
+ * client is not keeping up, and `overflow` ends the session instead. One message larger than the
+ * bound alone never trips it (tools/list is about 78 kB), so a session holds at most the bound plus
+ * one message.
+ */
+class BoundedSseTransport extends SSEServerTransport {
+  constructor(
+    endpoint: string,
+    private readonly out: Response,
+    private readonly maxQueuedBytes: number,
+    private readonly overflow: () => void,
+  ) {
+    super(endpoint, out);
+  }
+
+  override async send(message: JSONRPCMessage): Promise<void> {
+    if (this.out.writableLength > this.maxQueuedBytes) return this.overflow();
+    await super.send(message);
+  }
 }
 
 /**
@@ -23,6 +57,7 @@ export class SseSessions {
     private readonly factory: McpServerFactory,
     private readonly log: Logger,
     private readonly messagesPath = "/messages",
+    private readonly limits: SseLimits = { maxSessions: 100, maxQueuedBytes: 1_048_576 },
   ) {}
 
   get size(): number {
@@ -31,9 +66,31 @@ export class SseSessions {
 
   /** GET /sse */
   open = async (_req: Request, res: Response): Promise<void> => {
-    const transport = new SSEServerTransport(this.messagesPath, res);
+    const { maxSessions, maxQueuedBytes } = this.limits;
+    if (this.sessions.size >= maxSessions) {
+      res.set("Retry-After", "5");
+      return sendError(
+        res,
+        new DocketError(
+          "SERVICE_UNAVAILABLE",
+          `${maxSessions} MCP SSE sessions are open, the most docket keeps; retry later or use Streamable HTTP at /mcp`,
+          {
+            maxSessions,
+          },
+        ),
+      );
+    }
+    let id = "";
+    const transport = new BoundedSseTransport(this.messagesPath, res, maxQueuedBytes, () => {
+      // Its client is not reading: drop the connection (and what it queued); "close" ends the session.
+      this.log.warn(
+        { sessionId: id, queued: res.writableLength, maxQueuedBytes },
+        "MCP SSE client not reading: session closed",
+      );
+      res.destroy();
+    });
     const server = this.factory();
-    const id = transport.sessionId;
+    id = transport.sessionId;
     this.sessions.set(id, { server, transport });
     res.on("close", () => {
       if (this.sessions.delete(id)) void server.close();

@@ -9,7 +9,7 @@ export const getHealth = defineOperation({
   name: "get_health",
   title: "Health check",
   description:
-    "Whether docket can read the chain: status ok or degraded, chain id, latest block, contract addresses, the minimum stakes and fees (wei), and on the dev chain its JSON-RPC URL (rpcUrl) for wallets to broadcast to. Over HTTP a degraded answer has status 503.",
+    "Whether docket can read the chain: status ok or degraded (node unreachable, or answering another chain id), chain id, latest block, contract addresses, the minimum stakes and fees (wei), and on the dev chain its JSON-RPC URL (rpcUrl) for wallets to broadcast to. Over HTTP a degraded answer has status 503. lastChainEvent is the last reorg or reset detected.",
   kind: "read",
   toolset: "system",
   http: { method: "GET", path: "/health" },
@@ -25,14 +25,33 @@ export const getHealth = defineOperation({
     rpcUrl: z.string().optional().describe("Dev chain only: where wallets broadcast"),
     uptimeSeconds: z.number().int(),
     error: z.string().optional(),
+    lastChainEvent: z
+      .object({
+        kind: z.enum(["reorg", "reset"]),
+        depth: z.number().int().nullable().describe("Blocks rolled back; null when it could not be told"),
+        block: z.number().int().describe("Fork point (reorg) or new head (reset)"),
+        at: z.string().describe("When docket noticed it (ISO 8601)"),
+      })
+      .optional()
+      .describe("The last reorg or reset the event follower detected (its cache entries were invalidated)"),
   }),
+  servesOnWrongChain: true,
   handler: async (_input, ctx) => {
     const base = {
       chainId: ctx.court.chainId,
       contracts: { factory: ctx.court.factory, registry: ctx.court.registry, multicall3: MULTICALL3_ADDRESS },
       ...(ctx.court.publicRpcUrl ? { rpcUrl: ctx.court.publicRpcUrl } : {}),
       uptimeSeconds: Math.floor((Date.now() - startedAt) / 1000),
+      ...(ctx.chain?.lastEvent ? { lastChainEvent: ctx.chain.lastEvent } : {}),
     };
+    await ctx.chain?.recheck();
+    const problem = ctx.chain?.problem;
+    if (problem) {
+      return new HttpResult(
+        { status: "degraded" as const, ...base, blockNumber: null, minimums: null, error: problem },
+        { status: 503 },
+      );
+    }
     try {
       const { params, overview, blockNumber } = await readOverview(ctx.court);
       return {

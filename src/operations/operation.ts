@@ -1,6 +1,7 @@
 import type { z } from "zod";
 import type { Cache } from "../cache/cache.js";
 import type { Court } from "../chain/court.js";
+import type { ChainStatus } from "../chain/status.js";
 import type { Logger } from "../log.js";
 
 /** What every handler gets: the chain, the cache and a logger. Nothing else is shared. */
@@ -8,6 +9,8 @@ export interface Ctx {
   court: Court;
   cache: Cache;
   log: Logger;
+  /** Whether the node still serves docket's chain (kept by the follower); unchecked when absent. */
+  chain?: ChainStatus;
 }
 
 export type Toolset = "cases" | "judges" | "agents" | "payments" | "system";
@@ -51,6 +54,8 @@ export interface Operation<I extends z.ZodObject = z.ZodObject, O extends z.ZodT
   handler: (input: z.output<I>, ctx: Ctx, req: RequestInfo) => Promise<z.output<O> | HttpResult<z.output<O>>>;
   /** Example input for the docs. */
   example?: Partial<z.input<I>>;
+  /** Answers even while the node serves the wrong chain (health, which reports it); all else refuses. */
+  servesOnWrongChain?: boolean;
 }
 
 /** What a front end knows about the caller's request, beyond the validated input. */

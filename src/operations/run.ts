@@ -20,6 +20,11 @@ export async function runOperation(op: Operation, raw: unknown, ctx: Ctx, req: R
   const parsed = op.input.safeParse(raw ?? {});
   if (!parsed.success) throw validationError(parsed.error, raw);
   const input = parsed.data as z.output<typeof op.input>;
+  // No read of another chain, no transaction or payment requirements for a chain docket is not reading.
+  if (!op.servesOnWrongChain && ctx.chain?.mismatched) {
+    await ctx.chain.recheck();
+    ctx.chain.assertServing();
+  }
   try {
     if (op.cache) {
       const policy = op.cache;
@@ -65,6 +70,7 @@ export function cacheKeyOf(op: Operation, raw: unknown): string | undefined {
  * caller then goes through `runOperation`, which decides.
  */
 export function cachedResult(key: string, ctx: Ctx): OperationResult | undefined {
+  if (ctx.chain?.mismatched) return undefined;
   const hit = ctx.cache.peek(key);
   if (!hit) return undefined;
   return { body: hit.value, status: 200, headers: {}, cache: { status: hit.status, maxAge: hit.maxAge } };

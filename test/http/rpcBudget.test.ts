@@ -121,10 +121,10 @@ describe("RPC budget (DESIGN.md section 7), counted at a JSON-RPC proxy", () => 
     expect(proxy.count).toBe(0);
   });
 
-  it("starting docket against an RPC_URL with CHAIN_ID costs one request: the Multicall3 probe", async () => {
+  it("starting docket against an RPC_URL with CHAIN_ID costs two requests: the chain id check and the Multicall3 probe", async () => {
     proxy.reset();
     const d = await boot();
-    expect(proxy.byMethod).toEqual({ eth_getCode: 1 });
+    expect(proxy.byMethod).toEqual({ eth_chainId: 1, eth_getCode: 1 });
     expect(d.ctx.court.devnet).toBeUndefined();
   });
 

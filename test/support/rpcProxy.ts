@@ -31,6 +31,11 @@ import type { AddressInfo, Socket } from "node:net";
  *
  * Latency (`setLatency(ms)`) delays each HTTP request before it is answered or forwarded; a batch
  * is one round trip and pays it once.
+ *
+ * Changing the chain behind it (`setUpstream(url)`): later requests go to another node, e.g. a fresh
+ * anvil (a reset) or one started with another chain id. Holding answers (`holdAnswers(methods)`):
+ * requests carrying those methods are forwarded at once, so they read the chain as it is now, but
+ * their answers are kept until `releaseAnswers()`: a read that overlaps whatever happens meanwhile.
  */
 
 export type FaultMode = "none" | "down" | "timeout" | "garbage" | "error";
@@ -53,6 +58,7 @@ export interface RpcCall {
 export interface RpcProxy {
   /** http://127.0.0.1:<port>, stable for the proxy's life (also across "down"). */
   readonly url: string;
+  /** Where requests go now (see setUpstream). */
   readonly upstream: string;
   /** JSON-RPC requests received since the last reset (a batch counts each element). */
   readonly count: number;
@@ -66,13 +72,23 @@ export interface RpcProxy {
   reset(): void;
   setLatency(ms: number): void;
   setFault(mode: FaultMode, opts?: FaultOptions): Promise<void>;
+  /** Sends later requests to another node. */
+  setUpstream(url: string): void;
+  /** Forwards requests carrying these methods at once but keeps their answers until releaseAnswers(). */
+  holdAnswers(methods: string[]): void;
+  /** Sends the answers held so far, and stops holding. */
+  releaseAnswers(): void;
   close(): Promise<void>;
 }
 
 const INVALID = "<invalid json>";
 
 /** Starts the proxy on 127.0.0.1 (port 0 = any free port) in front of `upstream`. */
-export async function startRpcProxy(upstream: string, opts: { port?: number } = {}): Promise<RpcProxy> {
+export async function startRpcProxy(firstUpstream: string, opts: { port?: number } = {}): Promise<RpcProxy> {
+  let upstream = firstUpstream;
+  let heldMethods: string[] | undefined;
+  let released: Promise<void> = Promise.resolve();
+  let release = () => {};
   let calls: RpcCall[] = [];
   let byMethod: Record<string, number> = {};
   let httpRequests = 0;
@@ -133,7 +149,9 @@ export async function startRpcProxy(upstream: string, opts: { port?: number } = 
       headers: { "content-type": req.headers["content-type"] ?? "application/json" },
       body,
     });
-    send(res, up.status, await up.text(), up.headers.get("content-type") ?? "application/json");
+    const answer = await up.text();
+    if (heldMethods && parsed.calls.some((c) => heldMethods?.includes(c.method))) await released;
+    send(res, up.status, answer, up.headers.get("content-type") ?? "application/json");
   }
 
   const listen = (port: number) =>
@@ -156,7 +174,9 @@ export async function startRpcProxy(upstream: string, opts: { port?: number } = 
 
   return {
     url: `http://127.0.0.1:${port}`,
-    upstream,
+    get upstream() {
+      return upstream;
+    },
     get count() {
       return calls.length;
     },
@@ -187,8 +207,22 @@ export async function startRpcProxy(upstream: string, opts: { port?: number } = 
       if (refusing && !wasRefusing) await unlisten();
       if (!refusing && wasRefusing && !closed) await listen(port);
     },
+    setUpstream(url: string) {
+      upstream = url;
+    },
+    holdAnswers(methods: string[]) {
+      heldMethods = methods;
+      released = new Promise<void>((r) => {
+        release = r;
+      });
+    },
+    releaseAnswers() {
+      heldMethods = undefined;
+      release();
+    },
     async close() {
       closed = true;
+      release();
       for (const res of hanging) res.destroy();
       await unlisten();
     },

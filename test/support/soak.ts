@@ -61,6 +61,48 @@ export interface SoakResult {
   rssGrowth: number;
   /** Socket-level errors by message, if any. */
   errorKinds: Record<string, number>;
+  /** Reorgs made on the dev chain during the run (see `reorgRpcUrl`). */
+  reorgs: number;
+  /** Answers by HTTP status. */
+  statusCodes: Record<string, number>;
+}
+
+/** One raw JSON-RPC request to the dev chain (anvil's snapshot and mining methods). */
+async function devRpc(url: string, method: string, params: unknown[] = []): Promise<unknown> {
+  const res = await fetch(url, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
+  });
+  return ((await res.json()) as { result?: unknown }).result;
+}
+
+/**
+ * Real reorgs, one per `everyMs`, until stopped: snapshot, mine two blocks, let the follower see
+ * them, revert to the snapshot and mine three others. Resolves to how many were made.
+ */
+function churnReorgs(rpcUrl: string, everyMs: number): { stop(): Promise<number> } {
+  let stopped = false;
+  const sleep = () => new Promise((r) => setTimeout(r, everyMs / 2));
+  const loop = (async () => {
+    let made = 0;
+    while (!stopped) {
+      const id = await devRpc(rpcUrl, "evm_snapshot");
+      for (let i = 0; i < 2; i++) await devRpc(rpcUrl, "evm_mine");
+      await sleep();
+      await devRpc(rpcUrl, "evm_revert", [id]);
+      for (let i = 0; i < 3; i++) await devRpc(rpcUrl, "evm_mine");
+      made++;
+      await sleep();
+    }
+    return made;
+  })();
+  return {
+    stop: async () => {
+      stopped = true;
+      return loop;
+    },
+  };
 }
 
 /**
@@ -73,6 +115,9 @@ export async function soak(opts: {
   pid: number;
   durationSeconds: number;
   connections: number;
+  /** The dev chain's JSON-RPC: make a real reorg on it every `reorgEveryMs` while loaded. */
+  reorgRpcUrl?: string;
+  reorgEveryMs?: number;
 }): Promise<SoakResult> {
   const get = async (path: string) => (await fetch(`${opts.url}${path}`)).json() as Promise<Record<string, never>>;
   const list = (await get("/cases?limit=100")) as unknown as { cases: string[] };
@@ -124,6 +169,7 @@ export async function soak(opts: {
   const samples: number[] = [rssMb(opts.pid)];
   const timer = setInterval(() => samples.push(rssMb(opts.pid)), 1000);
   const errorKinds: Record<string, number> = {};
+  const reorgs = opts.reorgRpcUrl ? churnReorgs(opts.reorgRpcUrl, opts.reorgEveryMs ?? 2_000) : undefined;
   const result = await new Promise<autocannon.Result>((resolve, reject) => {
     const run = autocannon(
       // A generous per-request timeout: on a loaded machine a slow answer is not an error.
@@ -135,6 +181,7 @@ export async function soak(opts: {
     });
   });
   clearInterval(timer);
+  const reorgsMade = (await reorgs?.stop()) ?? 0;
   samples.push(rssMb(opts.pid));
   const third = Math.max(1, Math.floor(samples.length / 3));
   const first = Math.max(...samples.slice(0, third));
@@ -152,5 +199,9 @@ export async function soak(opts: {
     rssMb: samples,
     rssGrowth: Math.round((last / first) * 100) / 100,
     errorKinds,
+    reorgs: reorgsMade,
+    statusCodes: Object.fromEntries(
+      Object.entries(result.statusCodeStats ?? {}).map(([code, v]) => [code, (v as { count: number }).count]),
+    ),
   };
 }

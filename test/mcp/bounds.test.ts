@@ -1,0 +1,165 @@
+import { type Socket, connect as tcp } from "node:net";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type Devnet, startDevnet } from "../../src/chain/devnet.js";
+import { loadConfig } from "../../src/config.js";
+import { type Docket, startServer } from "../../src/server.js";
+
+/**
+ * The MCP HTTP transports against hostile or careless clients: a browser page on a foreign origin
+ * (the spec's Origin check), too many SSE sessions, and an SSE client that never reads its stream
+ * (the SDK's SSE transport ignores backpressure, so docket bounds what a session may queue).
+ */
+
+let devnet: Devnet;
+const servers: Docket[] = [];
+
+async function boot(env: Record<string, string> = {}): Promise<Docket> {
+  const d = await startServer(
+    loadConfig({
+      PORT: "0",
+      LOG_LEVEL: "silent",
+      RATE_LIMIT_PER_MINUTE: "0",
+      RPC_URL: devnet.rpcUrl,
+      CHAIN_ID: "31337",
+      FACTORY_ADDRESS: devnet.deployment.factory,
+      REGISTRY_ADDRESS: devnet.deployment.registry,
+      EVENT_POLL_MS: "0",
+      ...env,
+    }),
+  );
+  servers.push(d);
+  return d;
+}
+
+async function client(transport: SSEClientTransport | StreamableHTTPClientTransport): Promise<Client> {
+  const c = new Client({ name: "bounds-test", version: "1.0.0" });
+  await c.connect(transport);
+  return c;
+}
+
+function post(url: string, body: unknown, headers: Record<string, string> = {}) {
+  return fetch(url, {
+    method: "POST",
+    headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers },
+    body: JSON.stringify(body),
+  });
+}
+
+beforeAll(async () => {
+  devnet = await startDevnet({ seed: false });
+});
+afterAll(async () => {
+  for (const s of servers) await s.close();
+  await devnet?.stop();
+});
+
+describe("Origin on /mcp, /sse, /messages", () => {
+  const list = { jsonrpc: "2.0", id: 1, method: "tools/list" };
+
+  it("CORS_ORIGINS=* (default): a foreign page is 403 ORIGIN_NOT_ALLOWED; loopback pages and clients without Origin work", async () => {
+    const d = await boot();
+    const evil = { origin: "https://evil.example" };
+    for (const r of [
+      await post(`${d.url}/mcp`, list, evil),
+      await fetch(`${d.url}/sse`, { headers: evil }),
+      await post(`${d.url}/messages?sessionId=x`, list, evil),
+    ]) {
+      expect(r.status).toBe(403);
+      expect(await r.json()).toMatchObject({
+        error: { code: "ORIGIN_NOT_ALLOWED", details: { origin: "https://evil.example" } },
+      });
+    }
+    expect((await post(`${d.url}/mcp`, list, { origin: "null" })).status).toBe(403);
+    const inspector = new StreamableHTTPClientTransport(new URL(`${d.url}/mcp`), {
+      requestInit: { headers: { origin: "http://localhost:6274" } },
+    });
+    expect((await (await client(inspector)).listTools()).tools.length).toBeGreaterThan(0);
+    const plain = await client(new SSEClientTransport(new URL(`${d.url}/sse`)));
+    expect((await plain.listTools()).tools.length).toBeGreaterThan(0);
+    await plain.close();
+  });
+
+  it("CORS_ORIGINS lists the origins allowed; loopback is then not implied", async () => {
+    const d = await boot({ CORS_ORIGINS: "https://app.example" });
+    const app = new StreamableHTTPClientTransport(new URL(`${d.url}/mcp`), {
+      requestInit: { headers: { origin: "https://app.example" } },
+    });
+    expect((await (await client(app)).listTools()).tools.length).toBeGreaterThan(0);
+    expect((await post(`${d.url}/mcp`, list, { origin: "http://localhost:6274" })).status).toBe(403);
+    expect((await post(`${d.url}/mcp`, list, { origin: "https://evil.example" })).status).toBe(403);
+  });
+});
+
+describe("legacy SSE bounds", () => {
+  it("MCP_SSE_MAX_SESSIONS=2: a third session is 503 in the envelope; a slot freed is usable again", async () => {
+    const d = await boot({ MCP_SSE_MAX_SESSIONS: "2" });
+    const a = await client(new SSEClientTransport(new URL(`${d.url}/sse`)));
+    const b = await client(new SSEClientTransport(new URL(`${d.url}/sse`)));
+    expect(d.sseSessions).toBe(2);
+    const third = await fetch(`${d.url}/sse`);
+    expect(third.status).toBe(503);
+    expect(await third.json()).toMatchObject({ error: { code: "SERVICE_UNAVAILABLE", details: { maxSessions: 2 } } });
+    await a.close();
+    await until(() => d.sseSessions === 1);
+    const c = await client(new SSEClientTransport(new URL(`${d.url}/sse`)));
+    expect((await c.listTools()).tools.length).toBeGreaterThan(0);
+    expect((await b.listTools()).tools.length).toBeGreaterThan(0);
+    await Promise.all([b.close(), c.close()]);
+  });
+
+  it("a session whose client stops reading is closed once over 64 kB stay queued; the others keep working", async () => {
+    const d = await boot({ MCP_SSE_MAX_QUEUED_BYTES: "65536" });
+    const healthy = await client(new SSEClientTransport(new URL(`${d.url}/sse`)));
+    const { sessionId, socket } = await stalledSse(d.url);
+    expect(d.sseSessions).toBe(2);
+    const messages = `${d.url}/messages?sessionId=${sessionId}`;
+    const init = {
+      jsonrpc: "2.0",
+      id: 0,
+      method: "initialize",
+      params: { protocolVersion: "2024-11-05", capabilities: {}, clientInfo: { name: "stalled", version: "1" } },
+    };
+    expect((await post(messages, init)).status).toBe(202);
+    await post(messages, { jsonrpc: "2.0", method: "notifications/initialized" });
+    // tools/list answers are tens of kB each: kernel buffers fill, then docket's queue, then it closes.
+    let sent = 0;
+    let status = 202;
+    while (status === 202 && sent < 5_000) {
+      status = (await post(messages, { jsonrpc: "2.0", id: ++sent, method: "tools/list" })).status;
+    }
+    expect(status).toBe(404);
+    expect(sent).toBeLessThan(5_000);
+    await until(() => d.sseSessions === 1);
+    expect((await healthy.listTools()).tools.length).toBeGreaterThan(0);
+    socket.destroy();
+    await healthy.close();
+  });
+});
+
+/** Opens GET /sse on a raw socket, reads up to the endpoint event, then never reads again. */
+function stalledSse(base: string): Promise<{ sessionId: string; socket: Socket }> {
+  const u = new URL(base);
+  const socket = tcp(Number(u.port), u.hostname);
+  socket.write(`GET /sse HTTP/1.1\r\nHost: ${u.host}\r\nAccept: text/event-stream\r\n\r\n`);
+  let seen = "";
+  return new Promise((resolve, reject) => {
+    const onData = (chunk: Buffer) => {
+      seen += chunk.toString();
+      const m = /sessionId=([\w-]+)/.exec(seen);
+      if (!m) return;
+      socket.off("data", onData);
+      socket.pause();
+      resolve({ sessionId: m[1] as string, socket });
+    };
+    socket.on("data", onData);
+    socket.once("error", reject);
+  });
+}
+
+async function until(cond: () => boolean): Promise<void> {
+  for (let i = 0; i < 500 && !cond(); i++) await new Promise((r) => setTimeout(r, 10));
+  if (!cond()) throw new Error("condition never held");
+}
