@@ -444,6 +444,10 @@ const table: Record<ContractName, Record<string, Row>> = {
       access: { only: "anyone" },
       coveredBy: [
         { file: CA, test: "voting: assigned judges only, once each, while deliberating, before the deadline" },
+        {
+          file: HV,
+          test: "three committed, two matching reveals: after the reveal deadline resolveAfterDeadline gives their verdict; the judge who did not reveal is a no-show",
+        },
       ],
       check: async () => {
         await onCase(cases.expiredActive, stranger(), "resolveAfterDeadline");

@@ -284,9 +284,11 @@ export class CourtModel {
 
   /**
    * Ends every judge's service on the case, every round, against the final outcome (`winning`, a
-   * vote code, or null for a dismissal): with it a voter, without it (dismissed) the current
-   * round's judges with no counted vote are no-shows; with hidden votes a judge who never
-   * committed is one too; anyone else is unscored.
+   * vote code, or null for a dismissal): with it a voter is in the majority or the minority. A
+   * judge with no counted vote is a no-show with hidden votes (it had the whole reveal phase: no
+   * round is decided before every commitment is opened or the reveal phase is over), whatever the
+   * round and whether it committed or not; with public votes it is one only at a dismissal, in
+   * the current round, and is otherwise unscored (the majority formed before its turn).
    */
   private releaseAll(c: CaseM, winning: number | null): void {
     for (const r of [1, 2] as const) {
@@ -296,7 +298,7 @@ export class CourtModel {
         let result: Release = "Unscored";
         if (cast !== undefined) {
           if (winning !== null) result = cast === winning ? "Majority" : "Minority";
-        } else if (winning === null ? r === c.round : this.p.hiddenVotes && !this.commitsOf(c, r).has(j)) {
+        } else if (this.p.hiddenVotes || (winning === null && r === c.round)) {
           result = "NoShow";
         }
         this.release(c.addr, j, result);
@@ -578,11 +580,32 @@ export class CourtModel {
     this.vote(c, judge, plaintiffWins, t);
   }
 
+  /**
+   * Counts a vote. Public votes: the vote that gives a side a majority of the panel decides. Hidden
+   * votes: nothing is decided while a commitment of the round is unopened; the reveal that opens
+   * the last one decides for the side with a majority of the panel, if any, whichever side that
+   * reveal took.
+   */
   vote(c: CaseM, judge: Address, plaintiffWins: boolean, t: bigint): void {
     this.votesOf(c).set(judge, plaintiffWins ? FOR_PLAINTIFF : FOR_DEFENDANT);
+    if (this.p.hiddenVotes) {
+      if (this.votesOf(c).size < this.commitsOf(c).size) return;
+      const side = this.majority(c);
+      if (side !== null) this.verdict(c, side, t);
+      return;
+    }
     const [p, d] = this.tally(c);
     const count = plaintiffWins ? p : d;
     if (count * 2n > BigInt(this.panelSize(c))) this.verdict(c, plaintiffWins, t);
+  }
+
+  /** The side a majority of the current panel voted for (true: the plaintiff), or null. */
+  majority(c: CaseM): boolean | null {
+    const [p, d] = this.tally(c);
+    const size = BigInt(this.panelSize(c));
+    if (p * 2n > size) return true;
+    if (d * 2n > size) return false;
+    return null;
   }
 
   /** A majority decides the round; nobody is scored until the outcome is final. */
@@ -632,7 +655,19 @@ export class CourtModel {
     this.pay(c, winner, payout);
   }
 
+  /**
+   * After the deadline: on a hidden-vote court still deliberating, a majority of the panel among
+   * the revealed votes is the verdict (as if the reveals had decided: round one can be appealed,
+   * round two is final and paid out); otherwise the case is dismissed.
+   */
   resolveAfterDeadline(c: CaseM, t: bigint): void {
+    if (this.p.hiddenVotes && c.state === State.Deliberating) {
+      const side = this.majority(c);
+      if (side !== null) {
+        this.verdict(c, side, t);
+        return;
+      }
+    }
     this.releaseAll(c, null);
     c.outcome = Outcome.Dismissed;
     c.resolvedAt = t;

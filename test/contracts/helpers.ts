@@ -248,8 +248,9 @@ export function revealVote(
 
 /**
  * Hidden votes in full: every listed judge commits, then (the reveal phase opens once all of the
- * panel committed, else at the commit deadline) reveals in order until a majority decides.
- * `votes` must cover the whole panel for the reveal phase to open early.
+ * panel committed, else at the commit deadline) reveals in order; nothing is decided before the
+ * last commitment is opened, so all of them reveal and the last reveal decides if a majority of
+ * the panel agrees. `votes` must cover the whole panel for the reveal phase to open early.
  */
 export async function commitAndReveal(
   c: Court,

@@ -1,9 +1,13 @@
 /**
  * Hidden votes (commit-reveal), a court term: judges commit a hash of their vote first and reveal it
  * once every judge committed or the commit phase ended, so nobody votes knowing the others'
- * votes. Only revealed votes count; a judge who never reveals is a no-show when the case is
- * dismissed. Runs on the dev chain's own terms (HP), panels seated by the owner so every judge is
- * known in advance.
+ * votes. Only revealed votes count, and no round is decided while a commitment is unopened: the
+ * reveal that opens the last one decides (for a majority of the panel, if there is one), or, once
+ * the reveal deadline has passed, `resolveAfterDeadline` gives the verdict of a majority of the
+ * panel among the revealed votes, else dismisses the case. Whoever did not reveal, committed or
+ * not, is a no-show at the final outcome: a judge who sees the majority form cannot dodge its
+ * minority score by staying silent. Runs on the dev chain's own terms (HP), panels seated by the
+ * owner so every judge is known in advance.
  */
 import { type Address, parseEther, parseEventLogs } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -16,7 +20,6 @@ import {
   bootCourt,
   Cast,
   type Court,
-  commitAndReveal,
   commitVote,
   disputeCaseAbi,
   expectRegistryBalanced,
@@ -230,7 +233,8 @@ describe("hidden votes", () => {
     const caseAddr = await deliberating(p, d, round1);
     const ledger = await Ledger.open(c, [p, d, ...round1, ...round2]);
     const noShowsBefore = (await readJudge(c, (round2[4] as Actor).address)).noShows;
-    // Round one: all commit, two reveal for the plaintiff and decide it; j2's commitment is never opened.
+    // Round one: all commit; the round waits for every commitment to be opened, and the last
+    // reveal decides it for the plaintiff, 2 to 1.
     for (const [j, w] of [
       [j0, true],
       [j1, true],
@@ -238,10 +242,13 @@ describe("hidden votes", () => {
     ] as [Actor, boolean][])
       await commitVote(caseAddr, j, w);
     await revealVote(caseAddr, j0 as Actor, true);
-    await revealVote(caseAddr, j1 as Actor, true);
+    await revealVote(caseAddr, j2 as Actor, false);
     let v = await readCase(c, caseAddr);
+    expect([v.state, v.outcome]).toEqual([State.Deliberating, Outcome.None]);
+    await revealVote(caseAddr, j1 as Actor, true);
+    v = await readCase(c, caseAddr);
     expect([v.state, v.outcome]).toEqual([State.Resolved, Outcome.PlaintiffWon]);
-    expect(v.votes.map((x) => x.vote)).toEqual([Cast.Plaintiff, Cast.Plaintiff, Cast.Committed]);
+    expect(v.votes.map((x) => x.vote)).toEqual([Cast.Plaintiff, Cast.Plaintiff, Cast.Defendant]);
     await ledger.tx(d, appeal(caseAddr, d));
 
     await seat(c, caseAddr, round2);
@@ -278,19 +285,17 @@ describe("hidden votes", () => {
 
     const pot = 2n * HP.minPartyStake + HP.appealBond;
     const fee = (pot * BigInt(HP.courtFeeBps)) / BPS;
-    const each = (fee * BigInt(HP.judgeRewardBps)) / BPS / 3n;
+    const each = (fee * BigInt(HP.judgeRewardBps)) / BPS / 4n;
     const [settled] = parseEventLogs({ abi: disputeCaseAbi, eventName: "Settled", logs: decisive.logs });
-    expect(settled?.args).toEqual({ winner: d.address, payout: pot - fee, courtFee: fee, judgeRewards: 3n * each });
-    // Round one's revealed plaintiff votes were wrong in the end: slashed. Its unopened commitment
-    // is unscored (the verdict came before it had to reveal). Round two: the defendant majority
-    // shares the reward, the revealed plaintiff vote is slashed, the judge who never committed is
-    // a no-show.
+    expect(settled?.args).toEqual({ winner: d.address, payout: pot - fee, courtFee: fee, judgeRewards: 4n * each });
+    // Round one's revealed plaintiff votes were wrong in the end: slashed; its lone defendant vote
+    // was right and shares the reward with round two's defendant majority. Round two's revealed
+    // plaintiff vote is slashed, and the judge who never committed is a no-show.
     const slashed = [j0, j1, k2, k4] as Actor[];
     for (const j of slashed) expect(await ledger.stake(j)).toBe(-slashOf(ledger.stakeBefore(j)));
-    expect(await ledger.stake(j2 as Actor)).toBe(0n);
-    for (const j of [k0, k1, k3]) expect(await ledger.stake(j)).toBe(each);
+    for (const j of [j2 as Actor, k0, k1, k3]) expect(await ledger.stake(j)).toBe(each);
     const slashes = slashed.reduce((s, j) => s + slashOf(ledger.stakeBefore(j)), 0n);
-    expect(await ledger.treasuryDelta()).toBe(fee - 3n * each + slashes);
+    expect(await ledger.treasuryDelta()).toBe(fee - 4n * each + slashes);
     expect(await ledger.registryDelta()).toBe(fee);
     // The defendant's stake was paid before the ledger opened; its bond after.
     expect(await ledger.wallet(d)).toBe(pot - fee - HP.appealBond);
@@ -301,18 +306,293 @@ describe("hidden votes", () => {
     await expectRegistryBalanced(c);
   });
 
-  it("a commitment the verdict did not need stays hidden for good", async () => {
-    const panel = [judge(8), judge(9), judge(10)];
-    const caseAddr = await deliberating(party(2), party(3), panel);
-    await commitAndReveal(c, caseAddr, [
-      [panel[0] as Actor, false],
-      [panel[1] as Actor, false],
-      [panel[2] as Actor, true],
+  /** All of `panel` commit their votes; the panel is the whole round, so the reveal phase opens at once. */
+  async function commitAll(caseAddr: Address, panel: [Actor, boolean][], round = 1): Promise<void> {
+    for (const [j, w] of panel) await commitVote(caseAddr, j, w, round);
+  }
+
+  const pot1 = 2n * HP.minPartyStake;
+  const fee1 = (pot1 * BigInt(HP.courtFeeBps)) / BPS;
+  const pool1 = (fee1 * BigInt(HP.judgeRewardBps)) / BPS;
+
+  for (const thirdForPlaintiff of [true, false]) {
+    it(`two matching reveals of three commitments do not decide; the third reveal does (${thirdForPlaintiff ? "agreeing, 3 to 0" : "dissenting, 2 to 1"})`, async () => {
+      const [a, b, x] = [judge(8), judge(9), judge(10)];
+      const caseAddr = await deliberating(party(2), party(3), [a, b, x]);
+      await commitAll(caseAddr, [
+        [a, true],
+        [b, true],
+        [x, thirdForPlaintiff],
+      ]);
+      await revealVote(caseAddr, a, true);
+      await revealVote(caseAddr, b, true);
+      // A majority of the panel has revealed for the plaintiff, but x's commitment is unopened:
+      // nothing is decided, and x may still reveal.
+      let v = await readCase(c, caseAddr);
+      expect([v.state, v.outcome, v.votesForPlaintiff, v.votesForDefendant, v.resolvedAt]).toEqual([
+        State.Deliberating,
+        Outcome.None,
+        2n,
+        0n,
+        0n,
+      ]);
+      expect(v.votes.map((y) => y.vote)).toEqual([Cast.Plaintiff, Cast.Plaintiff, Cast.Committed]);
+      const last = await revealVote(caseAddr, x, thirdForPlaintiff);
+      const [verdict] = parseEventLogs({ abi: disputeCaseAbi, eventName: "Verdict", logs: last.logs });
+      expect(verdict?.args).toEqual({ outcome: Outcome.PlaintiffWon, round: 1 });
+      v = await readCase(c, caseAddr);
+      expect([v.state, v.outcome, v.votesForPlaintiff, v.votesForDefendant, v.appealWindowOpen]).toEqual([
+        State.Resolved,
+        Outcome.PlaintiffWon,
+        thirdForPlaintiff ? 3n : 2n,
+        thirdForPlaintiff ? 0n : 1n,
+        true,
+      ]);
+      // Finish it, so these judges are scored and free again.
+      await advance(c, HP.appealWindow + 1n);
+      await settle(caseAddr, party(4));
+    });
+  }
+
+  it("three committed, two matching reveals: after the reveal deadline resolveAfterDeadline gives their verdict; the judge who did not reveal is a no-show", async () => {
+    const [p, d] = [party(5), party(6)];
+    const [a, b, s] = [judge(0), judge(1), judge(2)];
+    const caseAddr = await deliberating(p, d, [a, b, s]);
+    const ledger = await Ledger.open(c, [p, d, a, b, s]);
+    const before = await Promise.all([a, b, s].map((j) => readJudge(c, j.address)));
+    // s committed the very vote that wins, and still never reveals it.
+    await commitAll(caseAddr, [
+      [a, false],
+      [b, false],
+      [s, false],
     ]);
+    await revealVote(caseAddr, a, false);
+    await revealVote(caseAddr, b, false);
+    const { revealDeadline, state } = await readCase(c, caseAddr);
+    expect(state).toBe(State.Deliberating);
+    await landAt(revealDeadline);
+    await expectRevert(resolveAfterDeadline(caseAddr, p), "DeadlineNotReached", [revealDeadline]);
+    await landAt(revealDeadline + 1n);
+    await expectRevert(revealVote(caseAddr, s, false), "DeliberationClosed", [revealDeadline]);
+    const r = await ledger.tx(p, resolveAfterDeadline(caseAddr, p));
+    const at = revealDeadline + 1n;
+    expect(parseEventLogs({ abi: disputeCaseAbi, eventName: "Verdict", logs: r.logs }).map((e) => e.args)).toEqual([
+      { outcome: Outcome.DefendantWon, round: 1 },
+    ]);
+    expect(parseEventLogs({ abi: disputeCaseAbi, eventName: "Dismissed", logs: r.logs })).toEqual([]);
+    expect(parseEventLogs({ abi: disputeCaseAbi, eventName: "Settled", logs: r.logs })).toEqual([]);
     const v = await readCase(c, caseAddr);
-    expect([v.state, v.outcome, v.votesForDefendant]).toEqual([State.Resolved, Outcome.DefendantWon, 2n]);
-    // The third judge had committed: its vote stays hidden, as it was never needed.
-    expect(v.votes.map((x) => x.vote)).toEqual([Cast.Defendant, Cast.Defendant, Cast.Committed]);
-    await expectRevert(revealVote(caseAddr, panel[2] as Actor, true), "WrongState", [State.Resolved]);
+    // A round-one verdict as the reveals would have given it: the appeal window opens.
+    expect([
+      v.state,
+      v.outcome,
+      v.round,
+      v.settled,
+      v.resolvedAt,
+      v.appealDeadline,
+      v.appealWindowOpen,
+      v.verdictReason,
+    ]).toEqual([
+      State.Resolved,
+      Outcome.DefendantWon,
+      1,
+      false,
+      at,
+      at + HP.appealWindow,
+      true,
+      "A majority of the panel found for the defendant",
+    ]);
+    // Nothing paid, nobody scored before the outcome is final.
+    expect(await ledger.wallet(d)).toBe(0n);
+    expect((await readJudge(c, s.address)).noShows).toBe((before[2] as (typeof before)[number]).noShows);
+    await expectRevert(settle(caseAddr, p), "AppealWindowStillOpen", [at + HP.appealWindow]);
+    await advance(c, HP.appealWindow + 1n);
+    await ledger.tx(p, settle(caseAddr, p));
+
+    const each = pool1 / 2n;
+    const slash = slashOf(ledger.stakeBefore(s));
+    expect(await ledger.stake(a)).toBe(each);
+    expect(await ledger.stake(b)).toBe(each);
+    expect(await ledger.stake(s)).toBe(-slash);
+    expect(await ledger.treasuryDelta()).toBe(fee1 - 2n * each + slash);
+    expect(await ledger.registryDelta()).toBe(fee1);
+    // Both stakes were paid before the ledger opened.
+    expect(await ledger.wallet(d)).toBe(pot1 - fee1);
+    expect(await ledger.wallet(p)).toBe(0n);
+    const after = await Promise.all([a, b, s].map((j) => readJudge(c, j.address)));
+    const delta = after.map((x, i) => {
+      const y = before[i] as (typeof before)[number];
+      return [
+        x.majorityVotes - y.majorityVotes,
+        x.minorityVotes - y.minorityVotes,
+        x.noShows - y.noShows,
+        x.activeCases,
+      ];
+    });
+    expect(delta).toEqual([
+      [1, 0, 0, 0],
+      [1, 0, 0, 0],
+      [0, 0, 1, 0],
+    ]);
+    await expectRegistryBalanced(c);
+  });
+
+  it("a judge who committed the minority vote cannot dodge its score by silence: the round waits for it, and the unopened vote is slashed as a no-show", async () => {
+    const [p, d] = [party(1), party(2)];
+    const [a, b, m] = [judge(3), judge(4), judge(5)];
+    const caseAddr = await deliberating(p, d, [a, b, m]);
+    const ledger = await Ledger.open(c, [p, d, a, b, m]);
+    const before = await readJudge(c, m.address);
+    await commitAll(caseAddr, [
+      [a, true],
+      [b, true],
+      [m, false],
+    ]);
+    await revealVote(caseAddr, a, true);
+    await revealVote(caseAddr, b, true);
+    // m sees the majority form against its vote. Before, the second reveal decided and m, never
+    // having to reveal, went unscored; now the round waits for m's reveal until the deadline.
+    let v = await readCase(c, caseAddr);
+    expect([v.state, v.outcome]).toEqual([State.Deliberating, Outcome.None]);
+    expect(v.votes.map((x) => x.vote)).toEqual([Cast.Plaintiff, Cast.Plaintiff, Cast.Committed]);
+    await landAt(v.revealDeadline + 1n);
+    await ledger.tx(p, resolveAfterDeadline(caseAddr, p));
+    v = await readCase(c, caseAddr);
+    expect([v.state, v.outcome, v.settled]).toEqual([State.Resolved, Outcome.PlaintiffWon, false]);
+    await advance(c, HP.appealWindow + 1n);
+    await ledger.tx(p, settle(caseAddr, p));
+    // Silence costs what a revealed minority vote costs (the first test): the slash.
+    const slash = slashOf(ledger.stakeBefore(m));
+    expect(await ledger.stake(m)).toBe(-slash);
+    const each = pool1 / 2n;
+    for (const j of [a, b]) expect(await ledger.stake(j)).toBe(each);
+    expect(await ledger.treasuryDelta()).toBe(fee1 - 2n * each + slash);
+    expect(await ledger.wallet(p)).toBe(pot1 - fee1);
+    const after = await readJudge(c, m.address);
+    expect([after.noShows, after.minorityVotes, after.majorityVotes, after.activeCases]).toEqual([
+      before.noShows + 1,
+      before.minorityVotes,
+      before.majorityVotes,
+      0,
+    ]);
+    await expectRegistryBalanced(c);
+  });
+
+  it("two commit, the third never does: both reveal the same and decide at once; the judge who never committed is a no-show", async () => {
+    const [p, d] = [party(3), party(4)];
+    const [a, b, n] = [judge(6), judge(7), judge(8)];
+    const caseAddr = await deliberating(p, d, [a, b, n]);
+    const ledger = await Ledger.open(c, [p, d, a, b, n]);
+    const before = await readJudge(c, n.address);
+    await commitVote(caseAddr, a, false);
+    await commitVote(caseAddr, b, false);
+    const { commitDeadline } = await readCase(c, caseAddr);
+    await expectRevert(revealVote(caseAddr, a, false), "RevealPhaseNotOpen", [commitDeadline]);
+    await landAt(commitDeadline + 1n);
+    await expectRevert(commitVote(caseAddr, n, false), "CommitPhaseClosed", [commitDeadline]);
+    await revealVote(caseAddr, a, false);
+    expect((await readCase(c, caseAddr)).state).toBe(State.Deliberating);
+    // Every commitment is open now and two of three found for the defendant: decided, well before
+    // the reveal deadline.
+    const r = await revealVote(caseAddr, b, false);
+    const [verdict] = parseEventLogs({ abi: disputeCaseAbi, eventName: "Verdict", logs: r.logs });
+    expect(verdict?.args).toEqual({ outcome: Outcome.DefendantWon, round: 1 });
+    const v = await readCase(c, caseAddr);
+    expect([v.state, v.outcome, v.votesCommitted, v.votesForDefendant]).toEqual([
+      State.Resolved,
+      Outcome.DefendantWon,
+      2n,
+      2n,
+    ]);
+    expect(v.chainTime < v.revealDeadline).toBe(true);
+    await advance(c, HP.appealWindow + 1n);
+    await ledger.tx(d, settle(caseAddr, d));
+    const slash = slashOf(ledger.stakeBefore(n));
+    const each = pool1 / 2n;
+    expect(await ledger.stake(n)).toBe(-slash);
+    for (const j of [a, b]) expect(await ledger.stake(j)).toBe(each);
+    expect(await ledger.treasuryDelta()).toBe(fee1 - 2n * each + slash);
+    expect(await ledger.wallet(d)).toBe(pot1 - fee1);
+    const after = await readJudge(c, n.address);
+    expect([after.noShows, after.activeCases]).toEqual([before.noShows + 1, before.activeCases - 1]);
+    await expectRegistryBalanced(c);
+  });
+
+  it("on appeal, a majority of the five revealed by the reveal deadline is the final verdict: settled and paid out by resolveAfterDeadline", async () => {
+    const [p, d] = [party(5), party(2)];
+    const round1 = [judge(0), judge(1), judge(2)] as [Actor, Actor, Actor];
+    const round2 = [judge(3), judge(4), judge(5), judge(6), judge(7)] as [Actor, Actor, Actor, Actor, Actor];
+    const [j0, j1, j2] = round1;
+    const [k0, k1, k2, k3, k4] = round2;
+    const caseAddr = await deliberating(p, d, round1);
+    const ledger = await Ledger.open(c, [p, d, ...round1, ...round2]);
+    const before = await Promise.all(round2.map((j) => readJudge(c, j.address)));
+    await commitAll(caseAddr, [
+      [j0, true],
+      [j1, true],
+      [j2, false],
+    ]);
+    await revealVote(caseAddr, j0, true);
+    await revealVote(caseAddr, j2, false);
+    await revealVote(caseAddr, j1, true);
+    expect((await readCase(c, caseAddr)).outcome).toBe(Outcome.PlaintiffWon);
+    await ledger.tx(d, appeal(caseAddr, d));
+    await seat(c, caseAddr, round2);
+    // All five commit; three reveal for the defendant, k3 (plaintiff) and k4 (defendant) never do.
+    await commitAll(
+      caseAddr,
+      [
+        [k0, false],
+        [k1, false],
+        [k2, false],
+        [k3, true],
+        [k4, false],
+      ],
+      2,
+    );
+    for (const k of [k0, k1, k2]) await revealVote(caseAddr, k, false, 2);
+    let v = await readCase(c, caseAddr);
+    expect([v.state, v.round, v.votesForDefendant, v.outcome]).toEqual([State.Deliberating, 2, 3n, Outcome.None]);
+    await landAt(v.revealDeadline + 1n);
+    const r = await resolveAfterDeadline(caseAddr, c.owner);
+
+    const pot = 2n * HP.minPartyStake + HP.appealBond;
+    const fee = (pot * BigInt(HP.courtFeeBps)) / BPS;
+    // Rewarded: round one's defendant vote (j2) and round two's three revealed ones.
+    const each = (fee * BigInt(HP.judgeRewardBps)) / BPS / 4n;
+    expect(parseEventLogs({ abi: disputeCaseAbi, eventName: "Verdict", logs: r.logs }).map((e) => e.args)).toEqual([
+      { outcome: Outcome.DefendantWon, round: 2 },
+    ]);
+    const [settled] = parseEventLogs({ abi: disputeCaseAbi, eventName: "Settled", logs: r.logs });
+    expect(settled?.args).toEqual({ winner: d.address, payout: pot - fee, courtFee: fee, judgeRewards: 4n * each });
+    expect(parseEventLogs({ abi: disputeCaseAbi, eventName: "Dismissed", logs: r.logs })).toEqual([]);
+    v = await readCase(c, caseAddr);
+    expect([v.state, v.outcome, v.round, v.settled, v.appealWindowOpen, v.verdictReason]).toEqual([
+      State.Resolved,
+      Outcome.DefendantWon,
+      2,
+      true,
+      false,
+      "On appeal, a majority of the panel found for the defendant",
+    ]);
+    await expectRevert(settle(caseAddr, p), "WrongState", [State.Resolved]);
+    await expectRevert(resolveAfterDeadline(caseAddr, p), "WrongState", [State.Resolved]);
+
+    // Round one's plaintiff votes were wrong: slashed; both silent round-two judges are no-shows,
+    // k4 although it had committed the winning vote.
+    const slashed = [j0, j1, k3, k4];
+    for (const j of slashed) expect(await ledger.stake(j)).toBe(-slashOf(ledger.stakeBefore(j)));
+    for (const j of [j2, k0, k1, k2]) expect(await ledger.stake(j)).toBe(each);
+    const slashes = slashed.reduce((s, j) => s + slashOf(ledger.stakeBefore(j)), 0n);
+    expect(await ledger.treasuryDelta()).toBe(fee - 4n * each + slashes);
+    expect(await ledger.registryDelta()).toBe(fee);
+    // Paid out at once: the defendant's stake was paid before the ledger opened, its bond after.
+    expect(await ledger.wallet(d)).toBe(pot - fee - HP.appealBond);
+    expect(await ledger.wallet(p)).toBe(0n);
+    const after = await Promise.all(round2.map((j) => readJudge(c, j.address)));
+    expect(after.map((x, i) => x.noShows - (before[i] as (typeof before)[number]).noShows)).toEqual([0, 0, 0, 1, 1]);
+    const records = await Promise.all([...round1, ...round2].map((j) => readJudge(c, j.address)));
+    expect(records.map((x) => x.activeCases)).toEqual([0, 0, 0, 0, 0, 0, 0, 0]);
+    await expectRegistryBalanced(c);
   });
 });

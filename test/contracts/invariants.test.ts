@@ -15,7 +15,7 @@
  *   exactly the cases that can still change;
  * - every judge's draw weight (registry.weightAt) is its stake while eligible, else 0, and stake,
  *   activeCases, eligibility and the pool match the model: slashes and rewards land when the
- *   outcome is final (settle, the appeal verdict, dismissal), for every round's judges;
+ *   outcome is final (settle, the appeal verdict, dismissal, a hidden-vote verdict at the reveal deadline), for every round's judges;
  * - a draw runs only once its entropy exists (DrawNotReady before), re-arms when it expired (257
  *   blocks on), and the panel it seats (read back: sampling is the contract's) has the right
  *   size, no party, no duplicate, no round-one judge on appeal, and only judges eligible now
@@ -23,7 +23,9 @@
  *   such judges exist;
  * - filing fees go to the fee recipient, and fileCase wants one paid by its caller, unused;
  * - hidden votes: commitments, reveals (with their reasons) and the counts of each round are as
- *   modelled, and a view never shows a vote before it is revealed.
+ *   modelled, and a view never shows a vote before it is revealed; a round is decided only once
+ *   every commitment is opened, or at the reveal deadline by a majority of the panel among the
+ *   revealed votes; whoever did not reveal is a no-show at the final outcome.
  *
  * It runs twice: on a court with public votes and on one with hidden votes (the dev terms).
  *
@@ -606,12 +608,15 @@ function plan(a: Action, step: number, t: bigint, b: bigint): Plan | string {
             : a.t === "default"
               ? model.expectTriggerDefault(k, t)
               : model.expectResolve(k, t),
-        onSuccess: () =>
-          a.t === "settle"
-            ? model.settle(k)
-            : a.t === "default"
-              ? model.triggerDefault(k, t)
-              : model.resolveAfterDeadline(k, t),
+        onSuccess: () => {
+          if (a.t === "settle") model.settle(k);
+          else if (a.t === "default") model.triggerDefault(k, t);
+          else {
+            model.resolveAfterDeadline(k, t);
+            // Hidden votes: the revealed majority's verdict at the deadline, not a dismissal.
+            if (k.state === State.Resolved) bump(coverage.passed, "resolve:verdict");
+          }
+        },
       };
     }
     case "stake": {
@@ -1105,7 +1110,10 @@ async function modelFromChain(): Promise<void> {
  * (3 v 4); Deliberating with one vote or commitment (5 v refusing R0); Resolved with the appeal
  * window open (refusing R1 v 6, R1 lost); Appealed (2 v 3); and deliberating on appeal with a
  * (revealed) vote each way (4 v 1, plaintiff won round one). Votes are commit-reveal on a
- * hidden-votes court.
+ * hidden-votes court, which also starts with a case whose round waits for its last commitment to
+ * be opened though two of three revealed for the defendant (6 v 2): its third reveal (either
+ * way) decides it, or `resolveAfterDeadline` gives the revealed majority's verdict at the reveal
+ * deadline, with the silent judge a no-show.
  */
 async function prologue(): Promise<void> {
   const file = (by: number, def: number): Action => ({
@@ -1178,6 +1186,12 @@ async function prologue(): Promise<void> {
     [7, { t: "appeal", c: 0, who: "loser", bond: "exact" }],
     [7, draw],
     ...on(7, cast([true, false, true, false, true], 2)),
+    ...(P.hiddenVotes
+      ? ([[null, file(6, 2)], [8, respond], [8, assign], ...on(8, cast([false, false, true], 2))] as [
+          number | null,
+          Action,
+        ][])
+      : []),
   ];
   for (const [n, [target, action]] of script.entries()) {
     forcedCase = target === null ? undefined : model.cases[target];
@@ -1195,6 +1209,7 @@ async function prologue(): Promise<void> {
     State.Resolved,
     State.Appealed,
     State.Deliberating,
+    ...(P.hiddenVotes ? [State.Deliberating] : []),
   ];
   if (model.owedTotal(model.cases[0] as CaseM) !== P.minPartyStake + 20n) throw new Error("prologue: R0 is not owed");
   if (states.join() !== want.join()) throw new Error(`prologue left states ${states}, not ${want}\n${log.join("\n")}`);
@@ -1485,7 +1500,10 @@ for (const [label, params, decisive] of courts) {
       );
       // The sequences reached the paths this court is about: verdicts by its kind of vote, draws
       // that seat, fees paid, and judges scored at a final outcome.
-      for (const kind of [decisive, "draw", "pay", "file", "settle", "resolve"]) {
+      const kinds = [decisive, "draw", "pay", "file", "settle", "resolve"];
+      // Hidden votes: the revealed majority's verdict at the reveal deadline, too.
+      if (params.hiddenVotes) kinds.push("resolve:verdict");
+      for (const kind of kinds) {
         expect(coverage.passed.get(kind) ?? 0, `${kind} never passed`).toBeGreaterThan(0);
       }
     }, 180_000);
