@@ -3,6 +3,8 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AnvilProcess, startAnvil } from "../../src/chain/anvil.js";
 import { type Devnet, startDevnet } from "../../src/chain/devnet.js";
+// One transaction per vote: what is under test is what docket serves after it, not how it is cast.
+import { devPublicParams } from "../../src/chain/terms.js";
 import type { Docket } from "../../src/server.js";
 import { type RpcProxy, startRpcProxy } from "../support/rpcProxy.js";
 import { call, seeded, startBehind } from "./helpers.js";
@@ -21,7 +23,7 @@ describe("a node that answers another chain id", () => {
   const vote = () => call(d, `/cases/${deliberating}/vote`, { plaintiff_wins: true });
 
   beforeAll(async () => {
-    [devnet, other] = await Promise.all([startDevnet(), startAnvil({ chainId: 1 })]);
+    [devnet, other] = await Promise.all([startDevnet({ params: devPublicParams }), startAnvil({ chainId: 1 })]);
     proxy = await startRpcProxy(devnet.rpcUrl);
     // No holds: the read after the write is cached, so the test sees a cached entry refused.
     d = await startBehind(proxy.url, devnet, { CACHE_HOLD_SECONDS: "0" });

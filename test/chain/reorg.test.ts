@@ -2,6 +2,8 @@ import type { Hex } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AnvilProcess, startAnvil } from "../../src/chain/anvil.js";
 import { type Devnet, startDevnet } from "../../src/chain/devnet.js";
+// One transaction per vote: what is under test is what docket serves after it, not how it is cast.
+import { devPublicParams } from "../../src/chain/terms.js";
 import type { Docket } from "../../src/server.js";
 import { type RpcProxy, startRpcProxy } from "../support/rpcProxy.js";
 import { call, mine, rpc, seeded, startBehind, voteOnChain } from "./helpers.js";
@@ -20,7 +22,7 @@ describe("the follower never lets docket serve a chain that no longer is", () =>
   const poll = () => (d.follower as NonNullable<Docket["follower"]>).poll();
 
   beforeAll(async () => {
-    devnet = await startDevnet();
+    devnet = await startDevnet({ params: devPublicParams });
     proxy = await startRpcProxy(devnet.rpcUrl);
     // No holds: what is read after a change is cached, as it would be once a write's hold is over.
     d = await startBehind(proxy.url, devnet, { CACHE_HOLD_SECONDS: "0" });

@@ -2,6 +2,8 @@ import type { Hex } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AnvilProcess, startAnvil } from "../../src/chain/anvil.js";
 import { type Devnet, startDevnet } from "../../src/chain/devnet.js";
+// One transaction per vote: what is under test is what docket serves after it, not how it is cast.
+import { devPublicParams } from "../../src/chain/terms.js";
 import { mine, rpc, seeded, voteOnChain } from "../chain/helpers.js";
 import { type RpcProxy, startRpcProxy } from "../support/rpcProxy.js";
 import { type RedisServer, startRedis } from "./redisServer.js";
@@ -22,7 +24,7 @@ describe("replicas after a reorg or a reset", () => {
   const poll = () => a.docket.follower?.poll();
 
   beforeAll(async () => {
-    [devnet, redis] = await Promise.all([startDevnet(), startRedis()]);
+    [devnet, redis] = await Promise.all([startDevnet({ params: devPublicParams }), startRedis()]);
     // After the dev chain: anvils started in the same second have the same genesis (then a reset
     // looks like a reorg deeper than the window, which flushes all the same).
     fresh = await startAnvil();
