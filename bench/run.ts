@@ -11,7 +11,7 @@
  */
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { type Devnet, startDevnet } from "../src/chain/devnet.js";
+import { type Devnet, startDevnet } from "../src/devnet/devnet.js";
 import type { Docket } from "../src/server.js";
 import { type RpcProxy, startRpcProxy } from "../test/support/rpcProxy.js";
 import { soak, spawnDocket as spawnSoakDocket } from "../test/support/soak.js";

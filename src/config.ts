@@ -1,6 +1,7 @@
 import { z } from "zod";
+import { ADDRESS_RE } from "./formats.js";
 
-const address = z.string().regex(/^0x[0-9a-fA-F]{40}$/, "must be a 0x-prefixed 20-byte hex address");
+const address = z.string().regex(ADDRESS_RE, "must be a 0x-prefixed 20-byte hex address");
 const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
 
 /** The environment docket reads, parsed once at start; see the README's config table. */

@@ -3,9 +3,9 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { startAnvil } from "../src/chain/anvil.js";
-import { devAccount } from "../src/chain/devAccounts.js";
 import { loadConfig } from "../src/config.js";
+import { startAnvil } from "../src/devnet/anvil.js";
+import { devAccount } from "../src/devnet/devAccounts.js";
 import { startServer } from "../src/server.js";
 
 const children: ChildProcess[] = [];

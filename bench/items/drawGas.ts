@@ -1,5 +1,5 @@
 import type { Address } from "viem";
-import { startDevnet } from "../../src/chain/devnet.js";
+import { startDevnet } from "../../src/devnet/devnet.js";
 import { median, round } from "../lib/stats.js";
 import { World } from "../lib/world.js";
 

@@ -9,8 +9,8 @@ import {
   toHex,
 } from "viem";
 import { caseFactoryAbi, courtRegistryAbi, disputeCaseAbi } from "../../src/chain/abi/generated.js";
-import type { Devnet } from "../../src/chain/devnet.js";
 import { voteCommitment } from "../../src/chain/votes.js";
+import type { Devnet } from "../../src/devnet/devnet.js";
 import { rpc } from "./rpc.js";
 import { gasUsed, type Receipt, type Tx, TxRounds } from "./txRounds.js";
 

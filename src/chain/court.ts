@@ -1,10 +1,10 @@
 import { type Address, type Chain, getAddress, type PublicClient } from "viem";
 import type { Config } from "../config.js";
 import { ConfigError } from "../config.js";
+import { type Devnet, startDevnet } from "../devnet/devnet.js";
+import { devParams, devPublicParams } from "../devnet/terms.js";
 import { MULTICALL3_ADDRESS, makeChain, makePublicClient } from "./client.js";
 import { readDeployment } from "./deployments.js";
-import { type Devnet, startDevnet } from "./devnet.js";
-import { devParams, devPublicParams } from "./terms.js";
 
 /** Everything docket needs to reach the court contracts on one chain. */
 export interface Court {

@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { type Address, getAddress } from "viem";
-import type { Deployment } from "./deploy.js";
+import type { Deployment } from "../devnet/deploy.js";
 
 /** Where `npm run deploy` records a chain's addresses, and where docket looks for them. */
 export function deploymentsPath(chainId: number, dir = "deployments"): string {

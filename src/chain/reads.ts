@@ -1,5 +1,13 @@
-import { type Address, formatEther } from "viem";
-import { caseFactoryAbi, courtRegistryAbi, multicall3Abi } from "./abi/generated.js";
+import {
+  type Address,
+  formatEther,
+  type GetTransactionReturnType,
+  type Hex,
+  TransactionNotFoundError,
+  type TransactionReceipt,
+  TransactionReceiptNotFoundError,
+} from "viem";
+import { caseFactoryAbi, courtRegistryAbi, disputeCaseAbi, multicall3Abi } from "./abi/generated.js";
 import { MULTICALL3_ADDRESS } from "./client.js";
 import type { Court } from "./court.js";
 
@@ -28,6 +36,66 @@ export async function readCase(court: Court, addr: Address) {
   return exists ? view : undefined;
 }
 export type CaseView = NonNullable<Awaited<ReturnType<typeof readCase>>>;
+
+/** A case's evidence list, or undefined when the address is not a case: one multicall. */
+export async function readCaseEvidence(court: Court, addr: Address) {
+  // Same tick, so the client batches both into one multicall; a non-case's getEvidence fails harmlessly.
+  const [isCase, evidence] = await Promise.allSettled([
+    court.reader.readContract({ address: court.factory, abi: caseFactoryAbi, functionName: "isCase", args: [addr] }),
+    court.reader.readContract({ address: addr, abi: disputeCaseAbi, functionName: "getEvidence" }),
+  ]);
+  if (isCase.status === "rejected") throw isCase.reason;
+  if (!isCase.value) return undefined;
+  if (evidence.status === "rejected") throw evidence.reason;
+  return evidence.value;
+}
+
+/** The minimum party stake a case was filed under (its terms are frozen at filing). */
+export async function readCaseMinimumStake(court: Court, addr: Address): Promise<bigint> {
+  const terms = await court.reader.readContract({ address: addr, abi: disputeCaseAbi, functionName: "terms" });
+  // The public getter returns CaseTerms as a tuple, in declaration order.
+  const MIN_PARTY_STAKE = 5;
+  return terms[MIN_PARTY_STAKE];
+}
+
+/** The latest block number, never from viem's cache. */
+export function readBlockNumber(court: Court): Promise<bigint> {
+  return court.reader.getBlockNumber({ cacheTime: 0 });
+}
+
+/** A transaction as the node knows it: `tx` once it is known, `receipt` once it is mined. */
+export interface TxLookup {
+  tx?: GetTransactionReturnType;
+  receipt?: TransactionReceipt;
+}
+
+/** The transaction and its receipt, in parallel: 2 JSON-RPC requests. Unknown is not an error here. */
+export async function lookupTransaction(court: Court, hash: Hex): Promise<TxLookup> {
+  const [tx, receipt] = await Promise.all([
+    court.reader.getTransaction({ hash }).catch(absent(TransactionNotFoundError)),
+    court.reader.getTransactionReceipt({ hash }).catch(absent(TransactionReceiptNotFoundError)),
+  ]);
+  return { tx, receipt };
+}
+
+function absent(kind: new (...args: never[]) => Error) {
+  return (err: unknown): undefined => {
+    if (err instanceof kind) return undefined;
+    throw err;
+  };
+}
+
+/** The court parameters and the record of a filing fee paid under (ref, payer): one multicall. */
+export async function readFeeRecord(court: Court, paymentRef: Hex, payer: Address) {
+  const [params, [paid, amount, usedBy]] = await court.reader.multicall({
+    allowFailure: false,
+    contracts: [
+      { address: court.factory, abi: caseFactoryAbi, functionName: "getParams" },
+      { address: court.factory, abi: caseFactoryAbi, functionName: "feePayment", args: [paymentRef, payer] },
+    ],
+  });
+  return { params, paid, amount, usedBy };
+}
 
 export async function readCasePage(court: Court, offset: number, limit: number) {
   const [total, page] = await court.reader.readContract({

@@ -1,9 +1,9 @@
 import { type Address, createWalletClient, http, isAddress, isHex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { makeChain, makePublicClient } from "../chain/client.js";
-import { deployCourt } from "../chain/deploy.js";
 import { writeDeployment } from "../chain/deployments.js";
-import { devParams, productionParams } from "../chain/terms.js";
+import { deployCourt } from "../devnet/deploy.js";
+import { devParams, productionParams } from "../devnet/terms.js";
 
 /**
  * `npm run deploy`: deploys the court to RPC_URL with DEPLOYER_PRIVATE_KEY, taken from the

@@ -1,5 +1,5 @@
-import { startDevnet } from "../chain/devnet.js";
-import { devParams, devPublicParams } from "../chain/terms.js";
+import { startDevnet } from "../devnet/devnet.js";
+import { devParams, devPublicParams } from "../devnet/terms.js";
 
 /**
  * `npm run devnet`: the dev chain alone, deployed and seeded, until stopped. Prints the KEY=value

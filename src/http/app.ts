@@ -1,5 +1,4 @@
 import express, { type Express, type Request, type RequestHandler, type Response } from "express";
-import type { Store } from "express-rate-limit";
 import { LRUCache } from "lru-cache";
 import { DocketError } from "../errors/errors.js";
 import type { Ctx, Operation, RequestInfo } from "../operations/operation.js";
@@ -7,23 +6,9 @@ import { cachedResult, cacheKeyOf, type OperationResult, runOperation } from "..
 import { mountDocs } from "./docs.js";
 import { errorMiddleware, sendError } from "./errors.js";
 import { requestInput } from "./input.js";
+import type { AppOptions } from "./options.js";
 import { RouteTable } from "./routes.js";
 import { applySecurity, securityChain, securityLayer } from "./security.js";
-
-export interface AppOptions {
-  /** Largest accepted JSON body. */
-  bodyLimit?: string;
-  /** Requests per minute per client (IP); 0 turns the limit off. */
-  rateLimitPerMinute?: number;
-  /** Shared counter store for the rate limit (Redis when replicas share it); in-process by default. */
-  rateLimitStore?: Store;
-  /** "*" or a comma-separated list of allowed origins. */
-  corsOrigins?: string;
-  /** Express "trust proxy" (false by default: the socket's address is the client). */
-  trustProxy?: string;
-  /** Extra routes mounted before the 404 handler (the MCP transports). */
-  mount?: (app: Express) => void;
-}
 
 /**
  * The HTTP front end, generated from the registry. It only turns a request into input and a

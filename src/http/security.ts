@@ -3,8 +3,8 @@ import type { Express, NextFunction, Request, RequestHandler, Response } from "e
 import { rateLimit } from "express-rate-limit";
 import helmet from "helmet";
 import { DocketError } from "../errors/errors.js";
-import type { AppOptions } from "./app.js";
 import { sendError } from "./errors.js";
+import type { AppOptions } from "./options.js";
 
 /**
  * Security headers, CORS and the per-client rate limit, all from well-kept middleware. docket is

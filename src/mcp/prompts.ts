@@ -1,8 +1,7 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
+import { ADDRESS_RE } from "../formats.js";
 import { caseUri } from "./resources.js";
-
-const hexAddress = /^0x[0-9a-fA-F]{40}$/;
 
 /** The steps a judge agent follows; the tool names are docket's own, so this stays in step with them. */
 export function judgeCaseText(caseAddress: string, judge?: string): string {
@@ -32,11 +31,11 @@ export function registerJudgeCasePrompt(server: McpServer): void {
       argsSchema: {
         case_address: z
           .string()
-          .regex(hexAddress, "must be a 0x-prefixed 20-byte hex address")
+          .regex(ADDRESS_RE, "must be a 0x-prefixed 20-byte hex address")
           .describe("Case contract address"),
         judge_address: z
           .string()
-          .regex(hexAddress, "must be a 0x-prefixed 20-byte hex address")
+          .regex(ADDRESS_RE, "must be a 0x-prefixed 20-byte hex address")
           .optional()
           .describe("Your address as a judge (optional): used to check the panel and to simulate the vote"),
       },

@@ -21,7 +21,7 @@ export const assignJudges = defineOperation({
   output: unsignedTxResponse,
   handler: async ({ address: caseAddr, judges, from: signer }, ctx) => {
     const v = await requireCase(ctx, caseAddr);
-    const tx = await buildUnsignedTx(ctx, {
+    const tx = await buildUnsignedTx(ctx.court, {
       to: ctx.court.factory,
       abi: caseFactoryAbi,
       functionName: "assignJudges",

@@ -17,7 +17,7 @@ export const assignJudgesRandom = defineOperation({
   output: unsignedTxResponse,
   handler: async ({ address: caseAddr, from: signer }, ctx) => {
     const v = await requireCase(ctx, caseAddr);
-    const tx = await buildUnsignedTx(ctx, {
+    const tx = await buildUnsignedTx(ctx.court, {
       to: ctx.court.factory,
       abi: caseFactoryAbi,
       functionName: "assignJudgesRandom",

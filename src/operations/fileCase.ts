@@ -116,7 +116,7 @@ export const fileCase = defineOperation({
         },
       });
     }
-    const tx = await buildUnsignedTx(ctx, {
+    const tx = await buildUnsignedTx(ctx.court, {
       to: ctx.court.factory,
       abi: caseFactoryAbi,
       functionName: "fileCase",

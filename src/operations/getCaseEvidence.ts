@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { caseFactoryAbi, disputeCaseAbi } from "../chain/abi/generated.js";
+import { readCaseEvidence } from "../chain/reads.js";
 import { DocketError } from "../errors/errors.js";
 import { caseAddress } from "./cases.shared.js";
 import { defineOperation } from "./operation.js";
@@ -19,22 +19,11 @@ export const getCaseEvidence = defineOperation({
   }),
   cache: { key: (i) => `evidence:${i.address}`, ttl: () => 60 },
   handler: async ({ address }, ctx) => {
-    // Same tick, so the client batches both into one multicall; a non-case's getEvidence fails harmlessly.
-    const [isCase, evidence] = await Promise.allSettled([
-      ctx.court.reader.readContract({
-        address: ctx.court.factory,
-        abi: caseFactoryAbi,
-        functionName: "isCase",
-        args: [address],
-      }),
-      ctx.court.reader.readContract({ address, abi: disputeCaseAbi, functionName: "getEvidence" }),
-    ]);
-    if (isCase.status === "rejected") throw isCase.reason;
-    if (!isCase.value) throw new DocketError("CASE_NOT_FOUND", `no case at ${address}`, { address });
-    if (evidence.status === "rejected") throw evidence.reason;
+    const evidence = await readCaseEvidence(ctx.court, address);
+    if (!evidence) throw new DocketError("CASE_NOT_FOUND", `no case at ${address}`, { address });
     return {
       address,
-      evidence: evidence.value.map((e) => ({
+      evidence: evidence.map((e) => ({
         hash: e.hash,
         submitter: e.submitter,
         submittedAt: Number(e.submittedAt),

@@ -1,4 +1,4 @@
-import { disputeCaseAbi } from "../chain/abi/generated.js";
+import { readCaseMinimumStake } from "../chain/reads.js";
 import { DocketError } from "../errors/errors.js";
 import { defineCaseWrite } from "./caseWrite.js";
 import { amount } from "./schemas.js";
@@ -15,8 +15,7 @@ export const respondToCase = defineCaseWrite({
   example: { stake: "10000000000000000" },
   call: async (i, v, ctx) => {
     // The case's own terms, frozen at filing, set its minimum.
-    const terms = await ctx.court.reader.readContract({ address: v.addr, abi: disputeCaseAbi, functionName: "terms" });
-    const min = terms[5];
+    const min = await readCaseMinimumStake(ctx.court, v.addr);
     const stake = i.stake === undefined ? min : BigInt(i.stake);
     if (stake < min) {
       throw new DocketError("STAKE_BELOW_MINIMUM", `stake ${stake} is below the minimum party stake ${min}`, {

@@ -3,9 +3,7 @@ import { type Address, getAddress, isAddress } from "viem";
 import { z } from "zod";
 import { DocketError, type ErrorCode } from "../errors/errors.js";
 
-export const ADDRESS_PATTERN = "^0x[0-9a-fA-F]{40}$";
-export const AMOUNT_PATTERN = "^[0-9]{1,78}$";
-export const TX_HASH_PATTERN = "^0x[0-9a-fA-F]{64}$";
+import { ADDRESS_PATTERN, AMOUNT_PATTERN, TX_HASH_PATTERN } from "../formats.js";
 
 /**
  * The checksummed form of a well-formed address, or false if its mixed case is not a valid EIP-55

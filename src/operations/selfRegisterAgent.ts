@@ -24,7 +24,7 @@ export const selfRegisterAgent = defineOperation({
     metadataURI: "https://example.org/agent.json",
   },
   handler: async ({ address: who, name, metadataURI }, ctx) => {
-    const tx = await buildUnsignedTx(ctx, {
+    const tx = await buildUnsignedTx(ctx.court, {
       to: ctx.court.registry,
       abi: courtRegistryAbi,
       functionName: "selfRegister",

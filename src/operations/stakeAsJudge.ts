@@ -31,7 +31,7 @@ export const stakeAsJudge = defineOperation({
         { minimum: minimumStake.toString(), currentStake: judge.stake.toString(), amount: raw },
       );
     }
-    const tx = await buildUnsignedTx(ctx, {
+    const tx = await buildUnsignedTx(ctx.court, {
       to: ctx.court.registry,
       abi: courtRegistryAbi,
       functionName: "stakeAsJudge",

@@ -16,7 +16,7 @@ export const unstakeJudge = defineOperation({
   input: z.object({ address: address("The judge's address: the account that signs") }),
   output: unsignedTxResponse,
   handler: async ({ address: who }, ctx) => {
-    const tx = await buildUnsignedTx(ctx, {
+    const tx = await buildUnsignedTx(ctx.court, {
       to: ctx.court.registry,
       abi: courtRegistryAbi,
       functionName: "unstake",

@@ -1,6 +1,6 @@
 import { getAddress, type Hex, isAddressEqual } from "viem";
 import { z } from "zod";
-import { lookupTransaction } from "../payments/verify.js";
+import { lookupTransaction, readBlockNumber } from "../chain/reads.js";
 import { defineOperation } from "./operation.js";
 import { address, amount, txHash } from "./schemas.js";
 
@@ -43,7 +43,7 @@ export const verifyTransaction = defineOperation({
     // Three requests, in parallel: the transaction, its receipt and the latest block.
     const [{ tx, receipt }, latest] = await Promise.all([
       lookupTransaction(ctx.court, hash),
-      ctx.court.reader.getBlockNumber({ cacheTime: 0 }),
+      readBlockNumber(ctx.court),
     ]);
     const mined = receipt !== undefined;
     const expectations: { from?: boolean; to?: boolean; value?: boolean } = {};

@@ -1,18 +1,15 @@
 import {
   type Address,
-  type GetTransactionReturnType,
   getAddress,
   type Hex,
   isAddressEqual,
   parseEventLogs,
-  TransactionNotFoundError,
   type TransactionReceipt,
-  TransactionReceiptNotFoundError,
   zeroAddress,
 } from "viem";
 import { caseFactoryAbi } from "../chain/abi/generated.js";
 import type { Court } from "../chain/court.js";
-import type { CourtParamsView } from "../chain/reads.js";
+import { type CourtParamsView, lookupTransaction, readFeeRecord, type TxLookup } from "../chain/reads.js";
 import type { ErrorCode } from "../errors/errors.js";
 
 /**
@@ -22,28 +19,6 @@ import type { ErrorCode } from "../errors/errors.js";
  * Reads are few and fixed: a proof costs 3 JSON-RPC requests (the transaction, its receipt, then one
  * Multicall3 call for the court parameters and the reference's record), whatever the outcome.
  */
-
-/** A transaction as the node knows it: `tx` once it is known, `receipt` once it is mined. */
-export interface TxLookup {
-  tx?: GetTransactionReturnType;
-  receipt?: TransactionReceipt;
-}
-
-/** The transaction and its receipt, in parallel: 2 JSON-RPC requests. Unknown is not an error here. */
-export async function lookupTransaction(court: Court, hash: Hex): Promise<TxLookup> {
-  const [tx, receipt] = await Promise.all([
-    court.reader.getTransaction({ hash }).catch(absent(TransactionNotFoundError)),
-    court.reader.getTransactionReceipt({ hash }).catch(absent(TransactionReceiptNotFoundError)),
-  ]);
-  return { tx, receipt };
-}
-
-function absent(kind: new (...args: never[]) => Error) {
-  return (err: unknown): undefined => {
-    if (err instanceof kind) return undefined;
-    throw err;
-  };
-}
 
 /** Everything a proof check needs, read at once. */
 export interface PaymentFacts extends TxLookup {
@@ -64,18 +39,7 @@ export interface PaymentFacts extends TxLookup {
 export async function readPayment(court: Court, txHash: Hex, plaintiff: Address): Promise<PaymentFacts> {
   const lookup = await lookupTransaction(court, txHash);
   const fee = lookup.receipt ? feePaidIn(court, lookup.receipt, plaintiff) : undefined;
-  const [params, [, , usedBy]] = await court.reader.multicall({
-    allowFailure: false,
-    contracts: [
-      { address: court.factory, abi: caseFactoryAbi, functionName: "getParams" },
-      {
-        address: court.factory,
-        abi: caseFactoryAbi,
-        functionName: "feePayment",
-        args: [fee?.paymentRef ?? `0x${"00".repeat(32)}`, plaintiff],
-      },
-    ],
-  });
+  const { params, usedBy } = await readFeeRecord(court, fee?.paymentRef ?? `0x${"00".repeat(32)}`, plaintiff);
   return {
     ...lookup,
     txHash,

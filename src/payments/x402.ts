@@ -3,7 +3,7 @@ import { z } from "zod";
 import { caseFactoryAbi } from "../chain/abi/generated.js";
 import type { Court } from "../chain/court.js";
 import { DocketError, type ErrorCode } from "../errors/errors.js";
-import { TX_HASH_PATTERN } from "../operations/schemas.js";
+import { TX_HASH_PATTERN } from "../formats.js";
 
 /**
  * x402 v1 as docket speaks it: the payment requirements of a 402, the `X-PAYMENT` header a client

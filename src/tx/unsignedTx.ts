@@ -1,6 +1,6 @@
 import { type Abi, type Address, encodeFunctionData, type Hex } from "viem";
+import type { Court } from "../chain/court.js";
 import { courtErrorsAbi } from "../errors/chain.js";
-import type { Ctx } from "../operations/operation.js";
 
 export interface UnsignedTxResponse {
   unsigned_tx: { to: Address; value: string; data: Hex; chainId: number };
@@ -28,12 +28,12 @@ export interface TxRequest {
  * Builds every write: encodes the call and, when the signer is known, simulates it with one
  * eth_call. docket never signs; the caller's wallet does.
  */
-export async function buildUnsignedTx(ctx: Ctx, req: TxRequest): Promise<UnsignedTxResponse> {
+export async function buildUnsignedTx(court: Court, req: TxRequest): Promise<UnsignedTxResponse> {
   const value = req.value ?? 0n;
   const data = encodeFunctionData({ abi: req.abi, functionName: req.functionName, args: req.args } as never);
   if (req.from) {
     // Any revert, ours or from a contract the call reaches, decodes against the court's errors.
-    await ctx.court.reader.simulateContract({
+    await court.reader.simulateContract({
       address: req.to,
       abi: [...req.abi, ...courtErrorsAbi],
       functionName: req.functionName,
@@ -43,13 +43,13 @@ export async function buildUnsignedTx(ctx: Ctx, req: TxRequest): Promise<Unsigne
       ...(req.simulateAt ? { blockTag: req.simulateAt } : {}),
     } as never);
   }
-  const chainId = ctx.court.chainId;
+  const chainId = court.chainId;
   const signer = req.from ? `the wallet of ${req.from}` : "your own wallet";
   return {
     unsigned_tx: { to: req.to, value: value.toString(), data, chainId },
     instructions:
       `${req.action}. Sign this transaction with ${signer} and broadcast it to chain ${chainId}` +
-      `${ctx.court.publicRpcUrl ? ` (JSON-RPC ${ctx.court.publicRpcUrl})` : ""}, e.g. viem ` +
+      `${court.publicRpcUrl ? ` (JSON-RPC ${court.publicRpcUrl})` : ""}, e.g. viem ` +
       "walletClient.sendTransaction({ to, value: BigInt(value), data }). Your wallet sets nonce and gas; docket never signs.",
   };
 }

@@ -1,9 +1,9 @@
 import { type Address, getAddress } from "viem";
 import { caseFactoryAbi, disputeCaseAbi } from "../../src/chain/abi/generated.js";
-import { Actor } from "../../src/chain/actor.js";
-import { devAccounts } from "../../src/chain/devAccounts.js";
-import type { Devnet } from "../../src/chain/devnet.js";
 import { loadConfig } from "../../src/config.js";
+import { Actor } from "../../src/devnet/actor.js";
+import { devAccounts } from "../../src/devnet/devAccounts.js";
+import type { Devnet } from "../../src/devnet/devnet.js";
 import { type Docket, startServer } from "../../src/server.js";
 
 export interface Api {

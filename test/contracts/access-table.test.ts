@@ -12,8 +12,8 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type Abi, type Address, encodeFunctionData } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Actor } from "../../src/chain/actor.js";
-import { caseTerms } from "../../src/chain/terms.js";
+import type { Actor } from "../../src/devnet/actor.js";
+import { caseTerms } from "../../src/devnet/terms.js";
 import {
   actor,
   advance,

@@ -10,7 +10,7 @@
  * checkpointed weights the draw reads.
  */
 import type { Address, Hex } from "viem";
-import type { CourtParams } from "../../src/chain/terms.js";
+import type { CourtParams } from "../../src/devnet/terms.js";
 import { State } from "./helpers.js";
 
 export const BPS = 10_000n;

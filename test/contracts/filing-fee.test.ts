@@ -6,7 +6,7 @@
  */
 import { type Address, getAddress, type Hex, parseEventLogs } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Actor } from "../../src/chain/actor.js";
+import type { Actor } from "../../src/devnet/actor.js";
 import {
   actor,
   balance,

@@ -7,7 +7,7 @@
  */
 import { type Address, parseEther, parseEventLogs } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Actor } from "../../src/chain/actor.js";
+import type { Actor } from "../../src/devnet/actor.js";
 import {
   actor,
   appeal,

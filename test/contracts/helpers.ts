@@ -20,11 +20,11 @@ import {
 } from "viem";
 import { expect } from "vitest";
 import { caseFactoryAbi, courtRegistryAbi, disputeCaseAbi } from "../../src/chain/abi/generated.js";
-import { Actor } from "../../src/chain/actor.js";
-import { type Devnet, startDevnet } from "../../src/chain/devnet.js";
-import { advanceTime } from "../../src/chain/seed.js";
-import { type CourtParams, devParams, devPublicParams } from "../../src/chain/terms.js";
 import { voteCommitment } from "../../src/chain/votes.js";
+import { Actor } from "../../src/devnet/actor.js";
+import { type Devnet, startDevnet } from "../../src/devnet/devnet.js";
+import { advanceTime } from "../../src/devnet/seed.js";
+import { type CourtParams, devParams, devPublicParams } from "../../src/devnet/terms.js";
 
 export { caseFactoryAbi, courtRegistryAbi, disputeCaseAbi };
 

@@ -11,8 +11,8 @@
  */
 import { type Address, parseEther, parseEventLogs } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Actor } from "../../src/chain/actor.js";
 import { voteCommitment } from "../../src/chain/votes.js";
+import type { Actor } from "../../src/devnet/actor.js";
 import {
   actor,
   advance,

@@ -1,5 +1,5 @@
 import type { Address, TransactionReceipt } from "viem";
-import type { Actor } from "../../src/chain/actor.js";
+import type { Actor } from "../../src/devnet/actor.js";
 import { balance, type Court, gasCost, readJudge, readOverview } from "./helpers.js";
 
 /**

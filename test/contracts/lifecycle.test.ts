@@ -1,6 +1,6 @@
 import { type Address, parseEventLogs } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Actor } from "../../src/chain/actor.js";
+import type { Actor } from "../../src/devnet/actor.js";
 import {
   actor,
   advance,

@@ -8,7 +8,7 @@ import { fileURLToPath } from "node:url";
 import solc from "solc";
 import { type Abi, type Address, encodeFunctionData, getAddress, type Hex, parseEventLogs } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Actor } from "../../src/chain/actor.js";
+import type { Actor } from "../../src/devnet/actor.js";
 import {
   actor,
   advance,

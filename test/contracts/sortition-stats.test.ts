@@ -11,7 +11,7 @@
  */
 import { type Address, keccak256, parseEther, toHex } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Actor } from "../../src/chain/actor.js";
+import type { Actor } from "../../src/devnet/actor.js";
 import { actor, bootCourt, type Court, courtRegistryAbi, stakeJudges } from "./helpers.js";
 
 let c: Court;

@@ -1,6 +1,6 @@
 import { type Address, maxUint256 } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { caseTerms } from "../../src/chain/terms.js";
+import { caseTerms } from "../../src/devnet/terms.js";
 import {
   advance,
   bootCourt,

@@ -3,7 +3,7 @@
  * the minimum, and one case left in each state, built by the same transitions every time.
  */
 import { type Address, parseEther } from "viem";
-import type { Actor } from "../../src/chain/actor.js";
+import type { Actor } from "../../src/devnet/actor.js";
 import {
   actor,
   advance,

@@ -1,7 +1,7 @@
 import type { Address, Hex } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { advanceTime } from "../../src/chain/seed.js";
 import { voteCommitment } from "../../src/chain/votes.js";
+import { advanceTime } from "../../src/devnet/seed.js";
 import { TestDocket } from "../support/docket.js";
 
 /**

@@ -1,6 +1,6 @@
 import type { Address } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { advanceTime } from "../../src/chain/seed.js";
+import { advanceTime } from "../../src/devnet/seed.js";
 import { TestDocket } from "../support/docket.js";
 
 /**

@@ -1,6 +1,6 @@
 import type { Address } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { seedSalt } from "../../src/chain/seed.js";
+import { seedSalt } from "../../src/devnet/seed.js";
 import { operations } from "../../src/operations/registry.js";
 import { TestDocket } from "../support/docket.js";
 

@@ -1,10 +1,10 @@
 import { type Address, keccak256, parseEther, parseEventLogs, toHex } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { caseFactoryAbi, courtRegistryAbi, disputeCaseAbi } from "../../src/chain/abi/generated.js";
-import { Actor } from "../../src/chain/actor.js";
-import { devAccount, devAccounts } from "../../src/chain/devAccounts.js";
-import { type Devnet, startDevnet } from "../../src/chain/devnet.js";
 import { loadConfig } from "../../src/config.js";
+import { Actor } from "../../src/devnet/actor.js";
+import { devAccount, devAccounts } from "../../src/devnet/devAccounts.js";
+import { type Devnet, startDevnet } from "../../src/devnet/devnet.js";
 import { type Docket, startServer } from "../../src/server.js";
 import { type RpcProxy, startRpcProxy } from "../support/rpcProxy.js";
 

@@ -3,8 +3,8 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Devnet, startDevnet } from "../../src/chain/devnet.js";
 import { loadConfig } from "../../src/config.js";
+import { type Devnet, startDevnet } from "../../src/devnet/devnet.js";
 import { type Docket, startServer } from "../../src/server.js";
 
 /**

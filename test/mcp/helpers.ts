@@ -3,10 +3,10 @@ import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { Address, Hex } from "viem";
 import { expect } from "vitest";
-import { Actor } from "../../src/chain/actor.js";
 import { makeChain, makePublicClient } from "../../src/chain/client.js";
-import { devAccount, devAccounts } from "../../src/chain/devAccounts.js";
-import { seedSalt } from "../../src/chain/seed.js";
+import { Actor } from "../../src/devnet/actor.js";
+import { devAccount, devAccounts } from "../../src/devnet/devAccounts.js";
+import { seedSalt } from "../../src/devnet/seed.js";
 import { operations } from "../../src/operations/registry.js";
 
 // biome-ignore lint/suspicious/noExplicitAny: tool results are checked field by field

@@ -1,9 +1,9 @@
 import { encodeFunctionData, type Hex, keccak256, parseEventLogs, toHex } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { caseFactoryAbi } from "../../src/chain/abi/generated.js";
-import { Actor } from "../../src/chain/actor.js";
-import { type Devnet, startDevnet } from "../../src/chain/devnet.js";
 import { loadConfig } from "../../src/config.js";
+import { Actor } from "../../src/devnet/actor.js";
+import { type Devnet, startDevnet } from "../../src/devnet/devnet.js";
 import { encodePaymentHeader } from "../../src/payments/x402.js";
 import { type Docket, startServer } from "../../src/server.js";
 import { type RpcProxy, startRpcProxy } from "../support/rpcProxy.js";

@@ -1,8 +1,8 @@
 import { pino } from "pino";
 import { type Address, createWalletClient, type Hex, http } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
-import type { Devnet } from "../../src/chain/devnet.js";
 import { loadConfig } from "../../src/config.js";
+import type { Devnet } from "../../src/devnet/devnet.js";
 import { type Docket, startServer } from "../../src/server.js";
 
 export interface Api {

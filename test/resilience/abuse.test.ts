@@ -1,9 +1,9 @@
 import { request } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { devAccount } from "../../src/chain/devAccounts.js";
-import { type Devnet, startDevnet } from "../../src/chain/devnet.js";
 import { loadConfig } from "../../src/config.js";
+import { devAccount } from "../../src/devnet/devAccounts.js";
+import { type Devnet, startDevnet } from "../../src/devnet/devnet.js";
 import { operations } from "../../src/operations/registry.js";
 import { type Docket, startServer } from "../../src/server.js";
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { devAccount } from "../../src/chain/devAccounts.js";
-import { type Devnet, startDevnet } from "../../src/chain/devnet.js";
 import { loadConfig } from "../../src/config.js";
+import { devAccount } from "../../src/devnet/devAccounts.js";
+import { type Devnet, startDevnet } from "../../src/devnet/devnet.js";
 import { type Docket, startServer } from "../../src/server.js";
 import { type RpcProxy, startRpcProxy } from "../support/rpcProxy.js";
 

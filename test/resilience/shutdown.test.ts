@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { Agent, type ClientRequest, type IncomingMessage, request } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Devnet, startDevnet } from "../../src/chain/devnet.js";
+import { type Devnet, startDevnet } from "../../src/devnet/devnet.js";
 import { type RpcProxy, startRpcProxy } from "../support/rpcProxy.js";
 
 /**

@@ -1,8 +1,8 @@
 import { createServer, request, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Devnet, startDevnet } from "../../src/chain/devnet.js";
 import { loadConfig } from "../../src/config.js";
+import { type Devnet, startDevnet } from "../../src/devnet/devnet.js";
 import { type Docket, startServer } from "../../src/server.js";
 
 /**

@@ -1,7 +1,7 @@
 import { type Address, type Hex, keccak256, parseEventLogs, toHex } from "viem";
 import { caseFactoryAbi } from "../../src/chain/abi/generated.js";
-import { Actor } from "../../src/chain/actor.js";
 import { loadConfig } from "../../src/config.js";
+import { Actor } from "../../src/devnet/actor.js";
 import { type Docket, startServer } from "../../src/server.js";
 
 export interface Api {

@@ -1,7 +1,7 @@
 import { type Chain, createWalletClient, http, type PublicClient } from "viem";
-import { multicall3Bytecode } from "./abi/generated.js";
+import { multicall3Bytecode } from "../chain/abi/generated.js";
+import { MULTICALL3_ADDRESS, makeChain, makePublicClient } from "../chain/client.js";
 import { type AnvilProcess, DEV_CHAIN_ID, startAnvil } from "./anvil.js";
-import { MULTICALL3_ADDRESS, makeChain, makePublicClient } from "./client.js";
 import { type Deployment, deployCourt } from "./deploy.js";
 import { type DevAccount, devAccount, devAccounts } from "./devAccounts.js";
 import { type SeedSummary, seedDemo } from "./seed.js";

@@ -14,7 +14,7 @@ import {
   caseFactoryBytecode,
   courtRegistryAbi,
   courtRegistryBytecode,
-} from "./abi/generated.js";
+} from "../chain/abi/generated.js";
 import { type CourtParams, caseTerms } from "./terms.js";
 
 export interface Deployment {

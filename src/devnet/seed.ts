@@ -8,11 +8,11 @@ import {
   parseEventLogs,
   toHex,
 } from "viem";
-import { caseFactoryAbi, courtRegistryAbi, disputeCaseAbi } from "./abi/generated.js";
+import { caseFactoryAbi, courtRegistryAbi, disputeCaseAbi } from "../chain/abi/generated.js";
+import { voteCommitment } from "../chain/votes.js";
 import { Actor } from "./actor.js";
 import type { Deployment } from "./deploy.js";
 import { type DevAccount, devAccounts } from "./devAccounts.js";
-import { voteCommitment } from "./votes.js";
 
 export interface SeededCase {
   label: string;
