@@ -1,0 +1,82 @@
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { dirname, join, relative, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+
+/**
+ * The layers of docs/architecture.md, enforced: which folder of src/ may import which. A change
+ * that reaches upward (the chain layer importing an operation, a front end importing the other)
+ * fails here, with the import that did it.
+ */
+const SRC = resolve(dirname(fileURLToPath(import.meta.url)), "../../src");
+
+/** Each layer and the layers it may import (besides itself). Files at the root of src/ are named alone. */
+const MAY_IMPORT: Record<string, string[]> = {
+  formats: [],
+  log: [],
+  config: ["formats"],
+  errors: ["chain/abi", "formats"],
+  "chain/abi": [],
+  cache: ["log", "errors"],
+  devnet: ["chain", "chain/abi", "log"],
+  chain: ["chain/abi", "config", "log", "errors", "cache", "devnet"],
+  tx: ["chain", "chain/abi", "errors"],
+  payments: ["chain", "chain/abi", "errors", "formats", "tx"],
+  operations: ["chain", "chain/abi", "cache", "tx", "payments", "errors", "formats", "log"],
+  http: ["operations", "errors", "log", "formats", "config"],
+  mcp: ["operations", "http", "errors", "log", "formats", "config"],
+  // The composition root: everything.
+  server: ["*"],
+  commands: ["*"],
+  cli: ["*"],
+};
+
+function layerOf(file: string): string {
+  const rel = relative(SRC, file).replace(/\\/g, "/");
+  if (rel.startsWith("chain/abi/")) return "chain/abi";
+  const first = rel.split("/")[0] as string;
+  return first.endsWith(".ts") ? first.slice(0, -3) : first;
+}
+
+function sources(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const p = join(dir, name);
+    if (statSync(p).isDirectory()) return sources(p);
+    return p.endsWith(".ts") ? [p] : [];
+  });
+}
+
+/** Every relative import of a file, resolved to the file it names. */
+function importsOf(file: string): string[] {
+  const text = readFileSync(file, "utf8");
+  const out: string[] = [];
+  for (const m of text.matchAll(/(?:from|import)\s*\(?\s*"(\.{1,2}\/[^"]+)"/g)) {
+    out.push(resolve(dirname(file), (m[1] as string).replace(/\.js$/, ".ts")));
+  }
+  return out;
+}
+
+describe("import layers (docs/architecture.md)", () => {
+  const files = sources(SRC);
+
+  it("every file of src/ belongs to a known layer", () => {
+    const unknown = files
+      .map((f) => `${relative(SRC, f)} (${layerOf(f)})`)
+      .filter((f) => !((/\((.*)\)$/.exec(f)?.[1] as string) in MAY_IMPORT));
+    expect(unknown).toEqual([]);
+  });
+
+  it("no layer imports one it may not", () => {
+    const bad: string[] = [];
+    for (const f of files) {
+      const from = layerOf(f);
+      const allowed = MAY_IMPORT[from] ?? [];
+      if (allowed.includes("*")) continue;
+      for (const target of importsOf(f)) {
+        const to = layerOf(target);
+        if (to !== from && !allowed.includes(to)) bad.push(`${relative(SRC, f)} -> ${relative(SRC, target)}`);
+      }
+    }
+    expect(bad).toEqual([]);
+  });
+});
