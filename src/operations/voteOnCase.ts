@@ -25,7 +25,7 @@ export const voteOnCase = defineCaseWrite({
   name: "vote_on_case",
   title: "Vote on a case",
   description:
-    "As a judge assigned to the case (your address is in the case's `judges`), vote once: plaintiff_wins true for the plaintiff, false for the defendant. A majority of the panel (2 of 3, or 3 of 5 on appeal) decides the case at once. When the case's `hiddenVotes` is true (the dev chain's default), this builds the commit of a hidden vote: `from` (your judge address) is then required, and the answer's `reveal` holds the salt to keep and pass to reveal_vote once the reveal phase opens (every judge committed, or the commit deadline passed). Pass your own `salt` (32 random bytes, or derived from a signature you can redo) if docket should not see it.",
+    "As a judge assigned to the case (your address is in the case's `judges`), vote once: plaintiff_wins true for the plaintiff, false for the defendant. With public votes a majority of the panel (2 of 3, or 3 of 5 on appeal) decides the case at once. When the case's `hiddenVotes` is true (the dev chain's default), this builds the commit of a hidden vote: `from` (your judge address) is then required (the commitment binds it, so nobody can copy your vote), and the answer's `reveal` holds the salt to keep and pass to reveal_vote once the reveal phase opens (every judge committed, or the commit deadline passed); the votes are counted when all are revealed or the reveal deadline passes. Pass your own `salt` (32 random bytes, or derived from a signature you can redo) if docket should not see it.",
   path: "/cases/:address/vote",
   fields: {
     plaintiff_wins: z.boolean().describe("true: the plaintiff wins; false: the defendant wins"),
