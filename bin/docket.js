@@ -24,13 +24,16 @@ function sources(dir) {
 
 /** The directory holding a build of these sources, built now if there is none yet; undefined if it cannot be. */
 function build(files) {
-  let esbuild;
+  // esbuild itself is loaded only to build: loading it starts its service process, which would
+  // otherwise run beside docket for as long as docket does.
+  const require = createRequire(import.meta.url);
+  let version;
   try {
-    esbuild = createRequire(import.meta.url)("esbuild");
+    version = require("esbuild/package.json").version;
   } catch {
     return undefined;
   }
-  const hash = createHash("sha256").update(`esbuild ${esbuild.version}\0`);
+  const hash = createHash("sha256").update(`esbuild ${version}\0`);
   for (const f of files)
     hash
       .update(`${relative(src, f)}\0`)
@@ -40,6 +43,7 @@ function build(files) {
   if (existsSync(join(out, "cli.js"))) return out;
   const tmp = `${out}.${process.pid}.tmp`;
   try {
+    const esbuild = require("esbuild");
     mkdirSync(dist, { recursive: true });
     esbuild.buildSync({
       entryPoints: files,

@@ -1,4 +1,5 @@
 import { startDevnet } from "../devnet/devnet.js";
+import { onNpmGone } from "../devnet/parent.js";
 import { devParams, devPublicParams } from "../devnet/terms.js";
 
 /**
@@ -17,12 +18,17 @@ export async function runDevnet(): Promise<void> {
   ];
   process.stdout.write(`${lines.join("\n")}\n`);
   process.stderr.write(`dev chain ready; ${devnet.seed?.cases.length ?? 0} demo cases seeded. Ctrl-C stops it.\n`);
+  let stopping = false;
   const stop = async () => {
+    if (stopping) return;
+    stopping = true;
     await devnet.stop();
     process.exit(0);
   };
   process.once("SIGINT", stop);
   process.once("SIGTERM", stop);
+  // Signalled through npm (npm run devnet), npm's shell dies without passing the signal on.
+  onNpmGone(stop);
   // Keep the process alive while anvil runs.
   setInterval(() => {}, 1 << 30);
 }

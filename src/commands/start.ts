@@ -1,4 +1,5 @@
 import { loadConfig } from "../config.js";
+import { onNpmGone } from "../devnet/parent.js";
 import { startServer } from "../server.js";
 
 /** `npm start`: dev chain (unless RPC_URL is set) + HTTP API + docs + MCP on one port. */
@@ -39,4 +40,5 @@ export async function runStart(): Promise<void> {
   process.on("unhandledRejection", (err) => docket.ctx.log.error({ err }, "unhandled rejection"));
   process.once("SIGINT", () => void stop("SIGINT"));
   process.once("SIGTERM", () => void stop("SIGTERM"));
+  onNpmGone(() => void stop("npm exited"));
 }

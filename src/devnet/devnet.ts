@@ -6,9 +6,16 @@ import { type Deployment, deployCourt } from "./deploy.js";
 import { type DevAccount, devAccount, devAccounts } from "./devAccounts.js";
 import { type SeedSummary, seedDemo } from "./seed.js";
 import { type CourtParams, devParams } from "./terms.js";
+import { BLOCK_INTERVAL, startTimeTravelProxy, type TimeTravelProxy } from "./timeTravel.js";
 
 export interface Devnet {
+  /**
+   * The dev chain's JSON-RPC for everyone else (printed, `publicRpcUrl`, wallets, a user's tests):
+   * anvil behind the time-travel proxy, where `evm_increaseTime` moves the next block's time.
+   */
   rpcUrl: string;
+  /** anvil itself: docket's own reads and the seed (`chain`, `reader`); time travel only by `advanceTime`. */
+  nodeUrl: string;
   chainId: number;
   chain: Chain;
   reader: PublicClient;
@@ -21,6 +28,7 @@ export interface Devnet {
 export interface DevnetOptions {
   /** Seed demo agents, judges and cases (default true). */
   seed?: boolean;
+  /** The public JSON-RPC port (the time-travel proxy's); anvil itself listens on a free one. */
   port?: number;
   params?: CourtParams;
 }
@@ -37,16 +45,19 @@ async function installMulticall3(reader: PublicClient): Promise<void> {
  * unless told otherwise, the seeded demo world.
  */
 export async function startDevnet(opts: DevnetOptions = {}): Promise<Devnet> {
-  const anvil: AnvilProcess = await startAnvil({ port: opts.port });
+  const anvil: AnvilProcess = await startAnvil();
+  let proxy: TimeTravelProxy | undefined;
   try {
     const chain = makeChain(DEV_CHAIN_ID, anvil.rpcUrl);
     const reader = makePublicClient(chain);
     await installMulticall3(reader);
-    // Each block one second after the last: anvil would otherwise mine many blocks in the same
-    // second, and a gas estimate made in that second would not match the block the transaction
-    // lands in (a deadline written back unchanged costs less than a new one).
+    // Each block one second after the last, never two in the same second: a gas estimate is made
+    // in the block anvil would mine now, and a transaction mined a second later would otherwise see
+    // another timestamp (a deadline written back unchanged costs less than a new one, and a wallet
+    // sending the bare estimate runs out of gas). The proxy makes evm_increaseTime work under it.
     // biome-ignore lint/suspicious/noExplicitAny: anvil methods are not in viem's public schema
-    await (reader.request as any)({ method: "anvil_setBlockTimestampInterval", params: [1] });
+    await (reader.request as any)({ method: "anvil_setBlockTimestampInterval", params: [BLOCK_INTERVAL] });
+    proxy = await startTimeTravelProxy(anvil.rpcUrl, { port: opts.port });
     const court = devAccount(0);
     const wallet = createWalletClient({
       account: court.account,
@@ -55,17 +66,23 @@ export async function startDevnet(opts: DevnetOptions = {}): Promise<Devnet> {
     });
     const deployment = await deployCourt(wallet, reader, opts.params ?? devParams);
     const seed = opts.seed === false ? undefined : await seedDemo(reader, chain, deployment);
+    const front = proxy;
     return {
-      rpcUrl: anvil.rpcUrl,
+      rpcUrl: front.url,
+      nodeUrl: anvil.rpcUrl,
       chainId: DEV_CHAIN_ID,
       chain,
       reader,
       deployment,
       accounts: devAccounts(),
       seed,
-      stop: anvil.stop,
+      stop: async () => {
+        await front.close();
+        await anvil.stop();
+      },
     };
   } catch (err) {
+    await proxy?.close();
     await anvil.stop();
     throw err;
   }

@@ -38,7 +38,8 @@ interface Ctx {
 export async function advanceTime(reader: PublicClient, seconds: bigint | number): Promise<void> {
   // biome-ignore lint/suspicious/noExplicitAny: anvil methods are not in viem's public schema
   const request = reader.request as any;
-  // An explicit next timestamp: the dev chain mines at a fixed interval, which evm_increaseTime does not move.
+  // An explicit next timestamp: anvil itself mines at a fixed one-second interval, which ignores
+  // evm_increaseTime (only the dev chain's public URL, devnet.rpcUrl, translates that call).
   const latest = await reader.getBlock({ blockTag: "latest" });
   await request({ method: "evm_setNextBlockTimestamp", params: [toHex(latest.timestamp + BigInt(seconds))] });
   await request({ method: "evm_mine", params: [] });
