@@ -11,6 +11,8 @@ import type { Config } from "./config.js";
 import { createApp } from "./http/app.js";
 import { type Logger, makeLogger } from "./log.js";
 import { type McpHttp, mountMcp } from "./mcp/http.js";
+import { selectOperations } from "./mcp/toolFilter.js";
+import { everyKey, keysForEvent } from "./operations/keys.js";
 import type { Ctx } from "./operations/operation.js";
 import { operations } from "./operations/registry.js";
 
@@ -76,6 +78,9 @@ export async function startServer(
   config: Config,
   opts: { court?: Court; log?: Logger /** How long close() waits for in-flight requests. */; graceMs?: number } = {},
 ): Promise<Docket> {
+  // The composition root: every operation over HTTP, the DOCKET_TOOLS selection as MCP tools. A bad
+  // DOCKET_TOOLS fails here, before the dev chain boots.
+  const tools = selectOperations(operations, config.DOCKET_TOOLS);
   const ctx = await createContext(config, { ...opts, followed: config.EVENT_POLL_MS > 0 });
   const store = ctx.cache.store;
   let mcp: McpHttp | undefined;
@@ -90,22 +95,26 @@ export async function startServer(
       mount: (a) => {
         mcp = mountMcp(a, ctx, {
           host: config.HOST,
-          tools: config.DOCKET_TOOLS,
+          operations,
+          tools,
           corsOrigins: config.CORS_ORIGINS,
           sse: { maxSessions: config.MCP_SSE_MAX_SESSIONS, maxQueuedBytes: config.MCP_SSE_MAX_QUEUED_BYTES },
         });
       },
     });
   } catch (err) {
-    // A bad DOCKET_TOOLS: do not leave the dev chain running behind the error.
+    // Whatever refuses to build the app: do not leave the dev chain running behind the error.
     await ctx.cache.close();
     if (!opts.court) await ctx.court.close();
     throw err;
   }
   const follower: Follower | undefined =
     config.EVENT_POLL_MS > 0
-      ? followCourt(ctx.court, ctx.cache, ctx.log, {
+      ? followCourt(ctx.court, ctx.log, {
           intervalMs: config.EVENT_POLL_MS,
+          keysFor: keysForEvent,
+          // What was mined needs no write hold; "all" when the follower cannot tell what changed.
+          invalidate: (keys) => ctx.cache.invalidate(keys === "all" ? [everyKey.all] : keys, { hold: false }),
           confirmations: config.CONFIRMATIONS,
           status: ctx.chain,
           timeoutMs: config.RPC_TIMEOUT_MS,

@@ -235,7 +235,7 @@ export function renderMarkdown(r: Results): string {
   const p = r.mcp;
   out.push(
     "",
-    "**4. MCP `tools/call get_case` (Streamable HTTP, SDK client) vs GET /cases/{address}, cached, sequential**",
+    "**4. MCP `tools/call get_case` (Streamable HTTP, SDK client) vs GET /cases/{address}, cached, one call in flight, alternating**",
     "",
   );
   if (failed(p)) out.push(failedText(p));
@@ -261,12 +261,24 @@ export function renderMarkdown(r: Results): string {
             n(p.mcp.p99Ms, 2),
             n(p.mcp.callsPerSecond),
           ],
+          ...(p.mcpFetch
+            ? [
+                [
+                  "MCP tools/call, plain fetch",
+                  p.mcpFetch.calls,
+                  n(p.mcpFetch.meanMs, 2),
+                  n(p.mcpFetch.p50Ms, 2),
+                  n(p.mcpFetch.p99Ms, 2),
+                  n(p.mcpFetch.callsPerSecond),
+                ],
+              ]
+            : []),
         ],
       ),
     );
     out.push(
       "",
-      `MCP / HTTP mean latency: ${n(p.ratioMcpToHttpLatency, 2)}x; throughput ratio ${n(p.ratioMcpToHttpThroughput, 2)}; same body: ${p.sameBody}.`,
+      `MCP / HTTP mean latency: ${n(p.ratioMcpToHttpLatency, 2)}x (by plain fetch: ${p.ratioMcpFetchToHttpLatency === undefined ? "n/a" : `${n(p.ratioMcpFetchToHttpLatency, 2)}x`}); throughput ratio ${n(p.ratioMcpToHttpThroughput, 2)}; same body: ${p.sameBody}.`,
     );
   }
 

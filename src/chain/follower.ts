@@ -1,11 +1,9 @@
 import { type Abi, type Block, type Hex, type Log, parseEventLogs } from "viem";
-import type { Cache } from "../cache/cache.js";
 import type { Logger } from "../log.js";
 import { caseFactoryAbi, courtRegistryAbi } from "./abi/generated.js";
 import { BlockWindow } from "./blockWindow.js";
 import { makePublicClient } from "./client.js";
 import type { Court } from "./court.js";
-import { keysForLog } from "./keysForLog.js";
 import { ChainStatus } from "./status.js";
 
 const courtAbi = [...caseFactoryAbi, ...courtRegistryAbi] as Abi;
@@ -13,8 +11,25 @@ const courtAbi = [...caseFactoryAbi, ...courtRegistryAbi] as Abi;
 /** Blocks read per poll at most, so a node far ahead is caught up in bounded steps. */
 const MAX_RANGE = 2_000n;
 
+/** A decoded court event, as the follower hands it to `keysFor`. */
+export interface CourtEvent {
+  eventName?: string;
+  args?: unknown;
+}
+
 export interface FollowerOptions {
   intervalMs: number;
+  /**
+   * The cache keys a mined event makes stale. Handed in by the composition root: the keys are the
+   * operations' vocabulary, which the chain layer does not know.
+   */
+  keysFor: (event: CourtEvent) => string[];
+  /**
+   * Drops cached answers a change on chain made stale: exact keys (patterns), or `"all"` when the
+   * follower cannot tell what changed (a reset chain, a reorg deeper than its window, another chain).
+   * What was mined needs no write hold, so none is placed.
+   */
+  invalidate: (keys: string[] | "all") => Promise<void>;
   /** CONFIRMATIONS: blocks a block needs on top of it before the follower acts on its events. */
   confirmations?: number;
   /** Where a wrong chain id and the last reorg or reset are reported (health reads it). */
@@ -43,7 +58,7 @@ export interface Follower {
  * requests), and when there are new blocks a second one (the logs, plus the target's header when
  * CONFIRMATIONS > 0). A suspected fork costs one more batch: genesis and the remembered headers.
  */
-export function followCourt(court: Court, cache: Cache, log: Logger, opts: FollowerOptions): Follower {
+export function followCourt(court: Court, log: Logger, opts: FollowerOptions): Follower {
   const status = opts.status ?? new ChainStatus(court.chainId);
   const confirmations = BigInt(opts.confirmations ?? 0);
   const window = new BlockWindow(opts.window ?? 64);
@@ -60,7 +75,7 @@ export function followCourt(court: Court, cache: Cache, log: Logger, opts: Follo
       if (err.name === "BlockNotFoundError") return null;
       throw err;
     });
-  const flush = () => cache.invalidate(["*"], { hold: false });
+  const flush = () => opts.invalidate("all");
 
   const anchor = async (target: bigint, head: Block) => {
     const h = target === head.number ? head : await header(target);
@@ -95,7 +110,8 @@ export function followCourt(court: Court, cache: Cache, log: Logger, opts: Follo
     }
     const e = status.recordEvent({ kind: "reorg", depth: Number(old - fork), block: Number(fork) });
     log.warn(e, "reorg: invalidating what the orphaned blocks touched, reading on from the fork point");
-    await cache.invalidate(window.rollback(fork), { hold: false });
+    const orphaned = window.rollback(fork);
+    if (orphaned.length > 0) await opts.invalidate(orphaned);
     cursor = fork;
     return true;
   };
@@ -142,12 +158,12 @@ export function followCourt(court: Court, cache: Cache, log: Logger, opts: Follo
     ]);
     const keys = new Set<string>();
     for (const l of parseEventLogs({ abi: courtAbi, logs })) {
-      const touched = keysForLog(l);
+      const touched = opts.keysFor(l);
       for (const k of touched) keys.add(k);
       if (l.blockNumber !== null && l.blockHash) window.record(l.blockNumber, l.blockHash, touched);
     }
     if (toHeader?.hash) window.record(to, toHeader.hash);
-    if (keys.size > 0) await cache.invalidate([...keys], { hold: false });
+    if (keys.size > 0) await opts.invalidate([...keys]);
     cursor = to;
     window.prune(to);
     return logs.length;

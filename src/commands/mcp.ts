@@ -31,7 +31,7 @@ export async function runMcpStdio(): Promise<void> {
   process.once("SIGINT", () => void stop("SIGINT"));
   process.once("SIGTERM", () => void stop("SIGTERM"));
   try {
-    session = await serveStdio(ctx, { operations: tools });
+    session = await serveStdio(ctx, { operations, tools });
   } catch (err) {
     await ctx.court.close();
     throw err;

@@ -2,7 +2,7 @@ import express, { type Express, type Request, type RequestHandler, type Response
 import { LRUCache } from "lru-cache";
 import { DocketError } from "../errors/errors.js";
 import type { Ctx, Operation, RequestInfo } from "../operations/operation.js";
-import { cachedResult, cacheKeyOf, type OperationResult, runOperation } from "../operations/run.js";
+import { cachedAnswer, type OperationResult, type Prepared, prepare, run } from "../operations/run.js";
 import { mountDocs } from "./docs.js";
 import { errorMiddleware, sendError } from "./errors.js";
 import { requestInput } from "./input.js";
@@ -47,21 +47,20 @@ export function createApp(ctx: Ctx, operations: Operation[], opts: AppOptions = 
 
 /**
  * The middleware that serves every operation: match the route, run the security chain (and the
- * body parser for a POST), then answer: straight from the cache on a hit, else through
- * `runOperation`. Each route's chain is composed once, here, not per request.
+ * body parser for a POST), then answer through `run`: synchronously on a cache hit. Each route's chain is composed once, here, not per request.
  */
 function operationRoutes(ctx: Ctx, table: RouteTable, security: RequestHandler[], postBody: RequestHandler) {
   const fail = (res: Response, err: unknown) => sendError(res, err, ctx.log);
-  // A GET's input comes from its URL alone, so the cache key a URL validated to is remembered: a
-  // repeated read skips parsing and validation. Bounded (entries and URL length); a URL that did
-  // not validate is not kept.
-  const keys = new LRUCache<string, string>({ max: 10_000 });
+  // A GET's input comes from its URL alone, so the input (and cache key) a URL validated to is
+  // remembered: a repeated read skips parsing and validation. Bounded (entries and URL length); a
+  // URL that did not validate is not kept.
+  const memo = new LRUCache<string, Prepared>({ max: 10_000 });
   const routes = new Map<Operation, Final>();
   for (const op of table.operations) {
     const handlers = op.http.method === "POST" ? [...security, postBody] : security;
     routes.set(
       op,
-      compose(handlers, (req, res) => serve(ctx, op, req, res, keys), fail),
+      compose(handlers, (req, res) => serve(ctx, op, req, res, memo), fail),
     );
   }
   return (req: Request, res: Response, next: (err?: unknown) => void) => {
@@ -101,33 +100,39 @@ function compose(handlers: RequestHandler[], last: Final, fail: (res: Response, 
   );
 }
 
-function serve(ctx: Ctx, op: Operation, req: Request, res: Response, keys: LRUCache<string, string>): void {
-  let input: Record<string, unknown> | undefined;
+function serve(ctx: Ctx, op: Operation, req: Request, res: Response, memo: LRUCache<string, Prepared>): void {
+  let result: ReturnType<typeof run>;
   try {
-    let key = op.http.method === "GET" ? keys.get(req.url) : undefined;
-    if (key === undefined) {
-      input = requestInput(op.input, req, op.http.method);
-      key = cacheKeyOf(op, input);
-      if (key !== undefined && op.http.method === "GET" && req.url.length <= MAX_REMEMBERED_URL) keys.set(req.url, key);
+    const get = op.http.method === "GET";
+    let prepared = get ? memo.get(req.url) : undefined;
+    if (prepared === undefined) {
+      prepared = prepare(op, requestInput(op.input, req, op.http.method));
+      if (get && req.url.length <= MAX_REMEMBERED_URL) memo.set(req.url, prepared);
     }
-    const hit = key === undefined ? undefined : cachedResult(key, ctx);
+    // The hit first: most of the traffic, answered without building the request's info.
+    const hit = cachedAnswer(prepared, ctx);
     if (hit) {
       send(res, hit);
       return;
     }
-    input ??= requestInput(op.input, req, op.http.method);
+    result = run(op, prepared, ctx, requestInfo(req));
   } catch (err) {
     sendError(res, err, ctx.log);
     return;
   }
-  const info: RequestInfo = {
+  if (result instanceof Promise) result.then((r) => send(res, r)).catch((err) => sendError(res, err, ctx.log));
+  else send(res, result);
+}
+
+/** The caller's headers and the resource's URL, read only when an operation asks for them. */
+function requestInfo(req: Request): RequestInfo {
+  return {
     transport: "http",
     headers: req.headers as Record<string, string | undefined>,
-    resourceUrl: `${req.protocol}://${req.get("host") ?? "localhost"}${req.originalUrl}`,
+    get resourceUrl() {
+      return `${req.protocol}://${req.get("host") ?? "localhost"}${req.originalUrl}`;
+    },
   };
-  runOperation(op, input, ctx, info)
-    .then((result) => send(res, result))
-    .catch((err) => sendError(res, err, ctx.log));
 }
 
 function send(res: Response, result: OperationResult): void {

@@ -1,22 +1,22 @@
 import { localhostHostValidation } from "@modelcontextprotocol/sdk/server/middleware/hostHeaderValidation.js";
 import type { Express, RequestHandler } from "express";
 import type { Ctx, Operation } from "../operations/operation.js";
-import { operations as registry } from "../operations/registry.js";
+import { cachedToolCalls } from "./cachedCall.js";
 import { originGuard } from "./origin.js";
 import { buildServer, type McpServerFactory } from "./server.js";
 import { type SseLimits, SseSessions } from "./sse.js";
 import { streamableHttpHandlers } from "./streamableHttp.js";
-import { selectOperations } from "./toolFilter.js";
 
 export interface McpHttpOptions {
   /** The interface docket listens on (HOST): loopback turns on the Host-header check. */
   host: string;
-  /** DOCKET_TOOLS. */
-  tools?: string;
+  /** Every operation docket serves (the case resources read through two of them). */
+  operations: readonly Operation[];
+  /** The operations offered as tools: DOCKET_TOOLS, selected by the composition root. */
+  tools: readonly Operation[];
   /** CORS_ORIGINS: the browser origins allowed on the MCP endpoints too (see originGuard). */
   corsOrigins?: string;
   sse?: SseLimits;
-  operations?: readonly Operation[];
 }
 
 export interface McpHttp {
@@ -33,11 +33,11 @@ const LOOPBACK = new Set(["127.0.0.1", "localhost", "::1"]);
  * SSE at `GET /sse` + `POST /messages`. Bound to loopback, these routes refuse a Host header that
  * is not localhost, 127.0.0.1 or [::1] (the SDK's DNS-rebinding protection), so a web page cannot
  * reach them through a rebound domain name; on any interface they refuse a browser Origin that is
- * not allowed (originGuard). A bad DOCKET_TOOLS fails here, at start.
+ * not allowed (originGuard).
  */
 export function mountMcp(app: Express, ctx: Ctx, opts: McpHttpOptions): McpHttp {
-  const operations = selectOperations(opts.operations ?? registry, opts.tools);
-  const factory: McpServerFactory = () => buildServer(ctx, { operations });
+  const { operations, tools } = opts;
+  const factory: McpServerFactory = () => buildServer(ctx, { operations, tools });
   const hostCheck = LOOPBACK.has(opts.host);
   const guard: RequestHandler[] = [
     ...(hostCheck ? [localhostHostValidation()] : []),
@@ -48,7 +48,8 @@ export function mountMcp(app: Express, ctx: Ctx, opts: McpHttpOptions): McpHttp 
   }
 
   const streamable = streamableHttpHandlers(factory, ctx.log);
-  app.post("/mcp", ...guard, streamable.post);
+  // A cached read's tools/call is answered before an SDK server is built for the request.
+  app.post("/mcp", ...guard, cachedToolCalls(ctx, tools), streamable.post);
   app.all("/mcp", ...guard, streamable.notAllowed);
 
   const sse = new SseSessions(factory, ctx.log, "/messages", opts.sse);

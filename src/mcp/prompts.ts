@@ -20,6 +20,19 @@ export function judgeCaseText(caseAddress: string, judge?: string): string {
   ].join("\n");
 }
 
+// Built once: a server is built per stateless MCP request, and zod schemas cost to make.
+const judgeCaseArgs = {
+  case_address: z
+    .string()
+    .regex(ADDRESS_RE, "must be a 0x-prefixed 20-byte hex address")
+    .describe("Case contract address"),
+  judge_address: z
+    .string()
+    .regex(ADDRESS_RE, "must be a 0x-prefixed 20-byte hex address")
+    .optional()
+    .describe("Your address as a judge (optional): used to check the panel and to simulate the vote"),
+};
+
 /** The `judge_case` prompt: walks an agent through reading a case, checking it is a judge, and voting. */
 export function registerJudgeCasePrompt(server: McpServer): void {
   server.registerPrompt(
@@ -28,17 +41,7 @@ export function registerJudgeCasePrompt(server: McpServer): void {
       title: "Judge a case",
       description:
         "Walks you through judging one dispute case: read it with get_case, check you are among its judges, vote with vote_on_case, then sign and broadcast the unsigned transaction yourself.",
-      argsSchema: {
-        case_address: z
-          .string()
-          .regex(ADDRESS_RE, "must be a 0x-prefixed 20-byte hex address")
-          .describe("Case contract address"),
-        judge_address: z
-          .string()
-          .regex(ADDRESS_RE, "must be a 0x-prefixed 20-byte hex address")
-          .optional()
-          .describe("Your address as a judge (optional): used to check the panel and to simulate the vote"),
-      },
+      argsSchema: judgeCaseArgs,
     },
     ({ case_address, judge_address }) => ({
       description: `Judge case ${case_address}`,

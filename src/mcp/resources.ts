@@ -1,6 +1,5 @@
 import { type McpServer, ResourceTemplate } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { Ctx, Operation } from "../operations/operation.js";
-import { operations } from "../operations/registry.js";
 import { runOperation } from "../operations/run.js";
 import { protocolError } from "./errors.js";
 
@@ -8,9 +7,9 @@ import { protocolError } from "./errors.js";
 const MAX_LISTED = 1000;
 const PAGE = 100;
 
-function operation(name: string): Operation {
+function operation(operations: readonly Operation[], name: string): Operation {
   const op = operations.find((o) => o.name === name);
-  if (!op) throw new Error(`no operation ${name} in the registry`);
+  if (!op) throw new Error(`no operation ${name} among those served`);
   return op;
 }
 
@@ -23,10 +22,10 @@ export function caseUri(address: string): string {
  * Cases as MCP resources, `docket://cases/{address}`: listing reads the case addresses from the
  * chain (through list_cases and its cache), reading one answers get_case's JSON.
  */
-export function registerCaseResources(server: McpServer, ctx: Ctx): void {
+export function registerCaseResources(server: McpServer, ctx: Ctx, operations: readonly Operation[]): void {
   const req = { transport: "mcp" as const, headers: {} };
-  const listCases = operation("list_cases");
-  const getCase = operation("get_case");
+  const listCases = operation(operations, "list_cases");
+  const getCase = operation(operations, "get_case");
   const template = new ResourceTemplate(caseUri("{address}"), {
     list: async () => {
       try {

@@ -1,19 +1,19 @@
 import { createRequire } from "node:module";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { jsonSchemaValidator } from "@modelcontextprotocol/sdk/validation";
+import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
 import type { Ctx, Operation } from "../operations/operation.js";
-import { operations as registry } from "../operations/registry.js";
 import { registerJudgeCasePrompt } from "./prompts.js";
 import { registerCaseResources } from "./resources.js";
-import { selectOperations } from "./toolFilter.js";
 import { registerTools } from "./tools.js";
 
 const { version } = createRequire(import.meta.url)("docket/package.json") as { version: string };
 
 export interface BuildServerOptions {
-  /** The operations to offer (default: the whole registry), before the DOCKET_TOOLS filter. */
-  operations?: readonly Operation[];
-  /** DOCKET_TOOLS: which tools to expose; see selectOperations. Unset: all. */
-  tools?: string;
+  /** Every operation docket serves: the case resources read through list_cases and get_case among them. */
+  operations: readonly Operation[];
+  /** The operations offered as tools (DOCKET_TOOLS, selected by the composition root); default: all. */
+  tools?: readonly Operation[];
 }
 
 /** Builds a fresh MCP server; each HTTP exchange (or SSE session) gets its own. */
@@ -28,19 +28,35 @@ const instructions = [
 ].join(" ");
 
 /**
+ * One JSON Schema validator for every server, made on first use. The SDK otherwise builds an Ajv
+ * instance per server (most of what building one cost), and stateless Streamable HTTP builds a
+ * server per request. docket's servers validate nothing with it (it checks elicitation answers).
+ */
+let ajv: AjvJsonSchemaValidator | undefined;
+const sharedValidator: jsonSchemaValidator = {
+  getValidator: (schema) => {
+    ajv ??= new AjvJsonSchemaValidator();
+    return ajv.getValidator(schema);
+  },
+};
+
+/**
  * The one MCP server of docket, shared by stdio, SSE and Streamable HTTP: one tool per operation
- * in the registry (filtered by `tools`), the cases as `docket://cases/{address}` resources, and the
- * `judge_case` prompt. It holds no logic of its own; every call goes through runOperation.
+ * it is handed, the cases as `docket://cases/{address}` resources, and the `judge_case` prompt. It
+ * holds no logic of its own; every call goes through run (src/operations/run.ts).
  *
  * @example
- * const server = buildServer(ctx, { tools: process.env.DOCKET_TOOLS });
+ * const server = buildServer(ctx, { operations, tools: selectOperations(operations, config.DOCKET_TOOLS) });
  * await server.connect(new StdioServerTransport());
  */
-export function buildServer(ctx: Ctx, opts: BuildServerOptions = {}): McpServer {
-  const ops = selectOperations(opts.operations ?? registry, opts.tools);
-  const server = new McpServer({ name: "docket", title: "docket", version }, { instructions });
+export function buildServer(ctx: Ctx, opts: BuildServerOptions): McpServer {
+  const ops = opts.tools ?? opts.operations;
+  const server = new McpServer(
+    { name: "docket", title: "docket", version },
+    { instructions, jsonSchemaValidator: sharedValidator },
+  );
   registerTools(server.server, ctx, ops);
-  registerCaseResources(server, ctx);
+  registerCaseResources(server, ctx, opts.operations);
   const names = new Set(ops.map((op) => op.name));
   if (names.has("get_case") && names.has("vote_on_case")) registerJudgeCasePrompt(server);
   return server;

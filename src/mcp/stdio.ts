@@ -12,7 +12,7 @@ export interface StdioSession {
  * Serves MCP over this process's stdin/stdout. stdout carries JSON-RPC and nothing else (docket
  * logs to stderr). The session ends when stdin ends, as it does when the client exits.
  */
-export async function serveStdio(ctx: Ctx, opts: BuildServerOptions = {}): Promise<StdioSession> {
+export async function serveStdio(ctx: Ctx, opts: BuildServerOptions): Promise<StdioSession> {
   const server = buildServer(ctx, opts);
   const transport = new StdioServerTransport();
   let ended!: () => void;

@@ -7,12 +7,14 @@ import type { McpServerFactory } from "./server.js";
 /**
  * Streamable HTTP, stateless: every POST gets a server and transport of its own (the SDK refuses
  * to reuse one since 1.26), both closed when the response ends. There are no sessions, so GET (a
- * standalone event stream) and DELETE (ending a session) are refused with 405.
+ * standalone event stream) and DELETE (ending a session) are refused with 405. Answers are plain
+ * JSON rather than a one-event stream: docket's tools send nothing before their result, and JSON
+ * costs both ends less (the cached-call fast path, src/mcp/cachedCall.ts, answers the same way).
  */
 export function streamableHttpHandlers(factory: McpServerFactory, log: Logger) {
   const post = async (req: Request, res: Response) => {
     const server = factory();
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     res.on("close", () => {
       void transport.close();
       void server.close();

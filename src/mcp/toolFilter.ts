@@ -1,13 +1,14 @@
 import { ConfigError } from "../config.js";
-import type { Operation, Toolset } from "../operations/operation.js";
+import { type Operation, TOOLSETS } from "../operations/operation.js";
 
-const toolsets: Record<Toolset, true> = { cases: true, judges: true, agents: true, payments: true, system: true };
+const toolsets = new Set<string>(TOOLSETS);
 
 /**
  * The operations DOCKET_TOOLS exposes as MCP tools. Unset (or blank): all of them. Otherwise a
- * comma list of toolsets (`cases`, `judges`, `agents`, `payments`, `system`) and tool names, whose
+ * comma list of toolsets (TOOLSETS: `cases`, `judges`, `agents`, `payments`, `system`) and tool names, whose
  * tools are taken together; `read` keeps only the read tools of that selection (alone: every read).
- * A word that names nothing fails at start with one line, as any bad config does.
+ * A word that names nothing fails at start with one line, as any bad config does. Run once, by the
+ * composition root (src/server.ts, src/commands/), which hands the result to the MCP front end.
  *
  * @example selectOperations(operations, "read")            // the read tools only
  * @example selectOperations(operations, "judges,get_case") // the judges toolset, plus get_case
@@ -20,9 +21,9 @@ export function selectOperations(all: readonly Operation[], spec: string | undef
   if (words.length === 0) return [...all];
   const names = new Set(all.map((op) => op.name));
   for (const w of words) {
-    if (w !== "read" && !(w in toolsets) && !names.has(w)) {
+    if (w !== "read" && !toolsets.has(w) && !names.has(w)) {
       throw new ConfigError(
-        `invalid configuration: DOCKET_TOOLS: unknown toolset or tool '${w}' (toolsets: read, ${Object.keys(toolsets).join(", ")}; or tool names such as get_case)`,
+        `invalid configuration: DOCKET_TOOLS: unknown toolset or tool '${w}' (toolsets: read, ${TOOLSETS.join(", ")}; or tool names such as get_case)`,
       );
     }
   }

@@ -8,8 +8,8 @@ import {
   type ToolAnnotations,
 } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
-import type { Ctx, Operation } from "../operations/operation.js";
-import { runOperation } from "../operations/run.js";
+import type { Ctx, Operation, RequestInfo } from "../operations/operation.js";
+import { prepare, run } from "../operations/run.js";
 import { errorEnvelopeSchema, toolError, toolResult } from "./errors.js";
 
 type JsonSchemaObject = Tool["inputSchema"];
@@ -38,6 +38,9 @@ export function annotationsFor(op: Operation): ToolAnnotations {
 }
 
 const definitions = new WeakMap<Operation, Tool>();
+
+/** An MCP call carries no HTTP headers of its own (a payment proof comes as an argument). */
+const MCP_REQUEST: RequestInfo = { transport: "mcp", headers: {} };
 
 /**
  * tools/call, as loosely as the SDK lets it be registered. The SDK's Server checks every tools/call
@@ -77,8 +80,9 @@ export function toolDefinition(op: Operation): Tool {
 
 /**
  * Serves tools/list and tools/call for the given operations on a low-level server. Arguments are
- * validated by the operation itself (runOperation), so bad input gets docket's codes
- * (MISSING_FIELD, INVALID_ADDRESS, VALIDATION_ERROR...) rather than the SDK's generic message.
+ * validated by the operation itself (`prepare`), so bad input gets docket's codes (MISSING_FIELD,
+ * INVALID_ADDRESS, VALIDATION_ERROR...) rather than the SDK's generic message; a cached read is
+ * answered by `run` without awaiting the cache, as over HTTP.
  */
 export function registerTools(server: Server, ctx: Ctx, ops: readonly Operation[]): void {
   const byName = new Map(ops.map((op) => [op.name, op]));
@@ -91,7 +95,7 @@ export function registerTools(server: Server, ctx: Ctx, ops: readonly Operation[
     // An unknown tool is a protocol error, as the MCP spec asks, not a tool result.
     if (!op) throw new McpError(ErrorCode.InvalidParams, `unknown tool: ${request.params.name}`);
     try {
-      const result = await runOperation(op, request.params.arguments ?? {}, ctx, { transport: "mcp", headers: {} });
+      const result = await run(op, prepare(op, request.params.arguments ?? {}), ctx, MCP_REQUEST);
       return toolResult(result.body, result.status);
     } catch (err) {
       return toolError(err, ctx.log);

@@ -1,8 +1,9 @@
 import { z } from "zod";
 import { caseFactoryAbi } from "../chain/abi/generated.js";
 import { buildUnsignedTx } from "../tx/unsignedTx.js";
-import { caseAddress, caseKeys, requireCase } from "./cases.shared.js";
-import { defineOperation, HttpResult } from "./operation.js";
+import { caseAddress, requireCase } from "./cases.shared.js";
+import { caseKeys, keyOf } from "./keys.js";
+import { Answer, defineOperation } from "./operation.js";
 import { address, from, unsignedTxResponse } from "./schemas.js";
 
 export const assignJudges = defineOperation({
@@ -29,8 +30,8 @@ export const assignJudges = defineOperation({
       from: signer,
       action: "Seats the given judges on the case",
     });
-    return new HttpResult(tx, {
-      invalidate: [...caseKeys(v), "judgepool", ...judges.map((j) => `judgestake:${j}`)],
+    return new Answer(tx, {
+      invalidate: [...caseKeys(v.addr), keyOf.judgePool(), ...judges.map((j) => keyOf.judgeStake(j))],
     });
   },
 });

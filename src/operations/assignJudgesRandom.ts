@@ -1,8 +1,9 @@
 import { z } from "zod";
 import { caseFactoryAbi } from "../chain/abi/generated.js";
 import { buildUnsignedTx } from "../tx/unsignedTx.js";
-import { caseAddress, caseKeys, requireCase } from "./cases.shared.js";
-import { defineOperation, HttpResult } from "./operation.js";
+import { caseAddress, requireCase } from "./cases.shared.js";
+import { caseKeys, everyKey, keyOf } from "./keys.js";
+import { Answer, defineOperation } from "./operation.js";
 import { from, unsignedTxResponse } from "./schemas.js";
 
 export const assignJudgesRandom = defineOperation({
@@ -28,6 +29,6 @@ export const assignJudgesRandom = defineOperation({
       simulateAt: "pending",
     });
     // Which judges get drawn is known only once mined, so every judge's stake view may change.
-    return new HttpResult(tx, { invalidate: [...caseKeys(v), "judgepool", "judgestake:*"] });
+    return new Answer(tx, { invalidate: [...caseKeys(v.addr), keyOf.judgePool(), everyKey.judgeStake] });
   },
 });

@@ -3,8 +3,9 @@ import { z } from "zod";
 import { disputeCaseAbi } from "../chain/abi/generated.js";
 import type { CaseView } from "../chain/reads.js";
 import { buildUnsignedTx } from "../tx/unsignedTx.js";
-import { caseAddress, caseKeys, requireCase } from "./cases.shared.js";
-import { type Ctx, defineOperation, HttpResult, type Operation } from "./operation.js";
+import { caseAddress, requireCase } from "./cases.shared.js";
+import { caseKeys } from "./keys.js";
+import { Answer, type Ctx, defineOperation, type Operation } from "./operation.js";
 import { from, unsignedTxResponse } from "./schemas.js";
 
 type CaseFn =
@@ -78,8 +79,8 @@ export function defineCaseWrite<Extra extends z.ZodRawShape, Out extends z.ZodRa
         from: i.from,
         action: action ?? spec.action,
       });
-      return new HttpResult(extra ? { ...tx, ...extra } : tx, {
-        invalidate: [...caseKeys(v, { concluding: spec.concluding }), ...(spec.alsoInvalidates?.(v) ?? [])],
+      return new Answer(extra ? { ...tx, ...extra } : tx, {
+        invalidate: [...caseKeys(v.addr, spec.concluding ? v : undefined), ...(spec.alsoInvalidates?.(v) ?? [])],
       });
     },
   }) as unknown as Operation;

@@ -9,6 +9,7 @@ import {
   STATE_NAMES,
 } from "../chain/reads.js";
 import { DocketError } from "../errors/errors.js";
+import { keyOf } from "./keys.js";
 import type { Ctx } from "./operation.js";
 import { address } from "./schemas.js";
 
@@ -135,7 +136,7 @@ export async function requireCase(ctx: Ctx, addr: Address): Promise<CaseView> {
 /** Court parameters (minimums, fee, windows), cached for 30 s: they change only by owner action. */
 export async function courtParams(ctx: Ctx): Promise<CourtParamsView> {
   const r = await ctx.cache.wrap(
-    "params",
+    keyOf.params(),
     () => 30,
     async () => serialize(await readParams(ctx.court)),
   );
@@ -148,14 +149,4 @@ function serialize(v: unknown): unknown {
 }
 function deserialize(v: unknown): unknown {
   return JSON.parse(JSON.stringify(v), (_k, x) => (x && typeof x === "object" && "$big" in x ? BigInt(x.$big) : x));
-}
-
-/** Every cache key a change to this case can make stale, judges and parties included. */
-export function caseKeys(v: CaseView, opts: { concluding?: boolean } = {}): string[] {
-  const keys = [`case:${v.addr}`, `evidence:${v.addr}`, "pending:*", "stats"];
-  if (opts.concluding) {
-    // A verdict, settlement or dismissal moves judge stakes and records and party records.
-    keys.push("judgepool", "validator:*", "judgestake:*", `agent:${v.plaintiff}`, `agent:${v.defendant}`, "discover:*");
-  }
-  return keys;
 }

@@ -1,7 +1,8 @@
 import { z } from "zod";
 import { readAgents } from "../chain/reads.js";
 import { agentSchema, formatAgent } from "./agents.shared.js";
-import { defineOperation } from "./operation.js";
+import { keyOf } from "./keys.js";
+import { Answer, defineOperation } from "./operation.js";
 import { paginationInput } from "./schemas.js";
 
 export const discoverAgents = defineOperation({
@@ -19,9 +20,9 @@ export const discoverAgents = defineOperation({
     limit: z.number().int(),
     agents: z.array(agentSchema),
   }),
-  cache: { key: (i) => `discover:${i.offset}:${i.limit}`, ttl: () => 60 },
+  cache: { key: (i) => keyOf.discover(i.offset, i.limit) },
   handler: async ({ limit, offset }, ctx) => {
     const page = await readAgents(ctx.court, offset, limit);
-    return { total: page.total, offset, limit, agents: page.agents.map(formatAgent) };
+    return new Answer({ total: page.total, offset, limit, agents: page.agents.map(formatAgent) }, { ttl: 60 });
   },
 });

@@ -15,7 +15,8 @@ import {
 } from "../payments/x402.js";
 import { buildUnsignedTx } from "../tx/unsignedTx.js";
 import { courtParams } from "./cases.shared.js";
-import { type Ctx, defineOperation, HttpResult, type RequestInfo } from "./operation.js";
+import { filingKeys } from "./keys.js";
+import { Answer, type Ctx, defineOperation, type RequestInfo } from "./operation.js";
 import { address, amount, txHash, unsignedTxResponse } from "./schemas.js";
 
 // The factory's own limits count UTF-8 bytes; zod counts characters, so both are checked.
@@ -96,7 +97,7 @@ export const fileCase = defineOperation({
       const stake = stakeOf(i.stake, params);
       const accepts = requirements(ctx, params, plaintiff, i.defendant, stake, resource);
       const message = "filing a case requires paying the filing fee first: see accepts[0]";
-      return new HttpResult(paymentRequiredBody(accepts, { code: "PAYMENT_REQUIRED", message }), { status: 402 });
+      return new Answer(paymentRequiredBody(accepts, { code: "PAYMENT_REQUIRED", message }), { status: 402 });
     }
     const facts = await readPayment(ctx.court, proof, plaintiff);
     const stake = stakeOf(i.stake, facts.params);
@@ -106,7 +107,7 @@ export const fileCase = defineOperation({
     if (failure) {
       const accepts = requirements(ctx, facts.params, plaintiff, i.defendant, stake, resource);
       const settlement = { success: false, errorReason: failure.code.toLowerCase(), transaction: "", network };
-      return new HttpResult(paymentRequiredBody(accepts, failure), {
+      return new Answer(paymentRequiredBody(accepts, failure), {
         status: 402,
         headers: {
           "X-PAYMENT-RESPONSE": encodePaymentResponse({
@@ -127,9 +128,9 @@ export const fileCase = defineOperation({
     const fee = facts.fee as NonNullable<typeof facts.fee>;
     const payment = { txHash: proof, payer: plaintiff, amount: fee.amount.toString(), paymentRef: fee.paymentRef };
     const settlement = { success: true, transaction: proof, network, payer: plaintiff };
-    return new HttpResult(
+    return new Answer(
       { ...tx, payment },
-      { headers: { "X-PAYMENT-RESPONSE": encodePaymentResponse(settlement) }, invalidate: ["cases:*", "stats"] },
+      { headers: { "X-PAYMENT-RESPONSE": encodePaymentResponse(settlement) }, invalidate: filingKeys() },
     );
   },
 });

@@ -2,7 +2,8 @@ import { z } from "zod";
 import { readAgent } from "../chain/reads.js";
 import { DocketError } from "../errors/errors.js";
 import { agentSchema, formatAgent } from "./agents.shared.js";
-import { defineOperation } from "./operation.js";
+import { keyOf } from "./keys.js";
+import { Answer, defineOperation } from "./operation.js";
 import { address } from "./schemas.js";
 
 export const getAgent = defineOperation({
@@ -15,10 +16,10 @@ export const getAgent = defineOperation({
   http: { method: "GET", path: "/agent/:address" },
   input: z.object({ address: address("Agent address") }),
   output: z.object({ agent: agentSchema }),
-  cache: { key: (i) => `agent:${i.address}`, ttl: () => 120 },
+  cache: { key: (i) => keyOf.agent(i.address) },
   handler: async ({ address: who }, ctx) => {
     const a = await readAgent(ctx.court, who);
     if (!a.registered) throw new DocketError("AGENT_NOT_REGISTERED", `no agent registered at ${who}`, { address: who });
-    return { agent: formatAgent(a) };
+    return new Answer({ agent: formatAgent(a) }, { ttl: 120 });
   },
 });

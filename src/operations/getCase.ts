@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { caseAddress, caseSchema, formatCase, isFinal, requireCase } from "./cases.shared.js";
-import { defineOperation, HttpResult } from "./operation.js";
+import { keyOf } from "./keys.js";
+import { Answer, defineOperation } from "./operation.js";
 
 export const getCase = defineOperation({
   name: "get_case",
@@ -12,15 +13,12 @@ export const getCase = defineOperation({
   http: { method: "GET", path: "/cases/:address" },
   input: z.object({ address: caseAddress }),
   output: z.object({ case: caseSchema }),
-  cache: {
-    key: (i) => `case:${i.address}`,
-    ttl: () => 60,
-  },
+  cache: { key: (i) => keyOf.case(i.address) },
   handler: async ({ address }, ctx) => {
     const v = await requireCase(ctx, address);
     // 300 s once nothing shown can change; while the appeal window is open, no longer than it stays open.
     let ttl = isFinal(v) ? 300 : 60;
     if (v.appealWindowOpen) ttl = Math.max(1, Math.min(ttl, Number(v.appealDeadline - v.chainTime) + 1));
-    return new HttpResult({ case: formatCase(v) }, { ttl });
+    return new Answer({ case: formatCase(v) }, { ttl });
   },
 });

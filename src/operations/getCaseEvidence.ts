@@ -2,7 +2,8 @@ import { z } from "zod";
 import { readCaseEvidence } from "../chain/reads.js";
 import { DocketError } from "../errors/errors.js";
 import { caseAddress } from "./cases.shared.js";
-import { defineOperation } from "./operation.js";
+import { keyOf } from "./keys.js";
+import { Answer, defineOperation } from "./operation.js";
 
 export const getCaseEvidence = defineOperation({
   name: "get_case_evidence",
@@ -17,17 +18,20 @@ export const getCaseEvidence = defineOperation({
     address: z.string(),
     evidence: z.array(z.object({ hash: z.string(), submitter: z.string(), submittedAt: z.number().int() })),
   }),
-  cache: { key: (i) => `evidence:${i.address}`, ttl: () => 60 },
+  cache: { key: (i) => keyOf.evidence(i.address) },
   handler: async ({ address }, ctx) => {
     const evidence = await readCaseEvidence(ctx.court, address);
     if (!evidence) throw new DocketError("CASE_NOT_FOUND", `no case at ${address}`, { address });
-    return {
-      address,
-      evidence: evidence.map((e) => ({
-        hash: e.hash,
-        submitter: e.submitter,
-        submittedAt: Number(e.submittedAt),
-      })),
-    };
+    return new Answer(
+      {
+        address,
+        evidence: evidence.map((e) => ({
+          hash: e.hash,
+          submitter: e.submitter,
+          submittedAt: Number(e.submittedAt),
+        })),
+      },
+      { ttl: 60 },
+    );
   },
 });

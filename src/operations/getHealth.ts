@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { MULTICALL3_ADDRESS } from "../chain/client.js";
 import { readOverview } from "../chain/reads.js";
-import { defineOperation, HttpResult } from "./operation.js";
+import { Answer, defineOperation } from "./operation.js";
 
 const startedAt = Date.now();
 
@@ -47,7 +47,7 @@ export const getHealth = defineOperation({
     await ctx.chain?.recheck();
     const problem = ctx.chain?.problem;
     if (problem) {
-      return new HttpResult(
+      return new Answer(
         { status: "degraded" as const, ...base, blockNumber: null, minimums: null, error: problem },
         { status: 503 },
       );
@@ -67,7 +67,7 @@ export const getHealth = defineOperation({
       };
     } catch (err) {
       ctx.log.warn({ err: (err as Error).message }, "health: chain unreadable");
-      return new HttpResult(
+      return new Answer(
         {
           status: "degraded" as const,
           ...base,

@@ -1,7 +1,8 @@
 import { z } from "zod";
 import { readJudgePool } from "../chain/reads.js";
 import { formatJudge, judgeSchema } from "./judges.shared.js";
-import { defineOperation } from "./operation.js";
+import { keyOf } from "./keys.js";
+import { Answer, defineOperation } from "./operation.js";
 
 export const getJudgePool = defineOperation({
   name: "get_judge_pool",
@@ -18,15 +19,18 @@ export const getJudgePool = defineOperation({
     eligible: z.number().int(),
     judges: z.array(judgeSchema),
   }),
-  cache: { key: () => "judgepool", ttl: () => 30 },
+  cache: { key: () => keyOf.judgePool() },
   handler: async (_input, ctx) => {
     const { minimumStake, pool } = await readJudgePool(ctx.court);
     const judges = pool.map(formatJudge);
-    return {
-      minimumStake: minimumStake.toString(),
-      total: judges.length,
-      eligible: judges.filter((j) => j.eligible).length,
-      judges,
-    };
+    return new Answer(
+      {
+        minimumStake: minimumStake.toString(),
+        total: judges.length,
+        eligible: judges.filter((j) => j.eligible).length,
+        judges,
+      },
+      { ttl: 30 },
+    );
   },
 });

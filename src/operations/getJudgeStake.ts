@@ -1,7 +1,8 @@
 import { z } from "zod";
 import { readJudge } from "../chain/reads.js";
 import { formatJudge, judgeSchema } from "./judges.shared.js";
-import { defineOperation } from "./operation.js";
+import { keyOf } from "./keys.js";
+import { Answer, defineOperation } from "./operation.js";
 import { address } from "./schemas.js";
 
 export const getJudgeStake = defineOperation({
@@ -17,13 +18,16 @@ export const getJudgeStake = defineOperation({
     minimumStake: z.string().describe("wei"),
     canUnstake: z.boolean().describe("Has a stake and sits on no open case"),
   }),
-  cache: { key: (i) => `judgestake:${i.address}`, ttl: () => 30 },
+  cache: { key: (i) => keyOf.judgeStake(i.address) },
   handler: async ({ address: who }, ctx) => {
     const { judge, minimumStake } = await readJudge(ctx.court, who);
-    return {
-      ...formatJudge(judge),
-      minimumStake: minimumStake.toString(),
-      canUnstake: judge.stake > 0n && judge.activeCases === 0,
-    };
+    return new Answer(
+      {
+        ...formatJudge(judge),
+        minimumStake: minimumStake.toString(),
+        canUnstake: judge.stake > 0n && judge.activeCases === 0,
+      },
+      { ttl: 30 },
+    );
   },
 });

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { readOverview, STATE_NAMES } from "../chain/reads.js";
-import { defineOperation } from "./operation.js";
+import { keyOf } from "./keys.js";
+import { Answer, defineOperation } from "./operation.js";
 
 export const getStatsOverview = defineOperation({
   name: "get_stats_overview",
@@ -27,36 +28,39 @@ export const getStatsOverview = defineOperation({
     minimums: z.object({ partyStake: z.string(), judgeStake: z.string(), appealBond: z.string() }),
     blockNumber: z.number().int(),
   }),
-  cache: { key: () => "stats", ttl: () => 30 },
+  cache: { key: () => keyOf.stats() },
   handler: async (_input, ctx) => {
     const { params, stats, overview, blockNumber } = await readOverview(ctx.court);
     const casesByState: Record<string, number> = {};
     STATE_NAMES.forEach((name, i) => {
       casesByState[name] = Number(stats.byState[i] ?? 0n);
     });
-    return {
-      totalCases: Number(stats.totalCases),
-      casesByState,
-      openCases: Number(stats.openCases),
-      agents: Number(overview.agentCount),
-      judges: {
-        total: Number(overview.judgeCount),
-        eligible: Number(overview.eligibleJudgeCount),
-        totalStaked: overview.totalJudgeStake.toString(),
+    return new Answer(
+      {
+        totalCases: Number(stats.totalCases),
+        casesByState,
+        openCases: Number(stats.openCases),
+        agents: Number(overview.agentCount),
+        judges: {
+          total: Number(overview.judgeCount),
+          eligible: Number(overview.eligibleJudgeCount),
+          totalStaked: overview.totalJudgeStake.toString(),
+        },
+        treasury: overview.treasury.toString(),
+        fees: {
+          filingFee: params.filingFee.toString(),
+          courtFeeBps: params.terms.courtFeeBps,
+          judgeRewardBps: params.terms.judgeRewardBps,
+          slashBps: overview.slashBps,
+        },
+        minimums: {
+          partyStake: params.terms.minPartyStake.toString(),
+          judgeStake: overview.minJudgeStake.toString(),
+          appealBond: params.terms.appealBond.toString(),
+        },
+        blockNumber: Number(blockNumber),
       },
-      treasury: overview.treasury.toString(),
-      fees: {
-        filingFee: params.filingFee.toString(),
-        courtFeeBps: params.terms.courtFeeBps,
-        judgeRewardBps: params.terms.judgeRewardBps,
-        slashBps: overview.slashBps,
-      },
-      minimums: {
-        partyStake: params.terms.minPartyStake.toString(),
-        judgeStake: overview.minJudgeStake.toString(),
-        appealBond: params.terms.appealBond.toString(),
-      },
-      blockNumber: Number(blockNumber),
-    };
+      { ttl: 30 },
+    );
   },
 });

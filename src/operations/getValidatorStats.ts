@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { displayAmount, readJudge } from "../chain/reads.js";
-import { defineOperation } from "./operation.js";
+import { keyOf } from "./keys.js";
+import { Answer, defineOperation } from "./operation.js";
 import { accuracyOf, RANKS, rankOf } from "./ranks.js";
 import { address } from "./schemas.js";
 
@@ -22,21 +23,24 @@ export const getValidatorStats = defineOperation({
     casesWon: z.number().int().describe("Votes that agreed with the panel majority"),
     casesLost: z.number().int().describe("Votes in the minority (slashed)"),
   }),
-  cache: { key: (i) => `validator:${i.address}`, ttl: () => 60 },
+  cache: { key: (i) => keyOf.validator(i.address) },
   handler: async ({ address: who }, ctx) => {
     const { judge } = await readJudge(ctx.court, who);
     const won = judge.majorityVotes;
     const lost = judge.minorityVotes;
     const accuracy = accuracyOf(won, lost);
-    return {
-      address: who,
-      totalValidated: judge.votesCast,
-      accuracy,
-      rewards: displayAmount(ctx.court, judge.rewards),
-      rank: rankOf(judge.votesCast, accuracy),
-      staked: displayAmount(ctx.court, judge.stake),
-      casesWon: won,
-      casesLost: lost,
-    };
+    return new Answer(
+      {
+        address: who,
+        totalValidated: judge.votesCast,
+        accuracy,
+        rewards: displayAmount(ctx.court, judge.rewards),
+        rank: rankOf(judge.votesCast, accuracy),
+        staked: displayAmount(ctx.court, judge.stake),
+        casesWon: won,
+        casesLost: lost,
+      },
+      { ttl: 60 },
+    );
   },
 });

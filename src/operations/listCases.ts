@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { readCasePage } from "../chain/reads.js";
-import { defineOperation } from "./operation.js";
+import { keyOf } from "./keys.js";
+import { Answer, defineOperation } from "./operation.js";
 import { paginationInput } from "./schemas.js";
 
 export const listCases = defineOperation({
@@ -18,10 +19,10 @@ export const listCases = defineOperation({
     offset: z.number().int(),
     limit: z.number().int(),
   }),
-  cache: { key: (i) => `cases:${i.offset}:${i.limit}`, ttl: () => 30 },
+  cache: { key: (i) => keyOf.cases(i.offset, i.limit) },
   example: { limit: 20, offset: 0 },
   handler: async ({ limit, offset }, ctx) => {
     const page = await readCasePage(ctx.court, offset, limit);
-    return { total: page.total, cases: page.cases, offset, limit };
+    return new Answer({ total: page.total, cases: page.cases, offset, limit }, { ttl: 30 });
   },
 });

@@ -1,7 +1,8 @@
 import { z } from "zod";
 import { readDeliberating, STATE_NAMES } from "../chain/reads.js";
 import { caseSchema } from "./cases.shared.js";
-import { defineOperation } from "./operation.js";
+import { keyOf } from "./keys.js";
+import { Answer, defineOperation } from "./operation.js";
 import { paginationInput } from "./schemas.js";
 
 /** A case as a validator scans for it: the case's own fields, less the free text, plus its round and deadline. */
@@ -40,7 +41,7 @@ export const listPendingCases = defineOperation({
     limit: z.number().int(),
     cases: z.array(pendingCase),
   }),
-  cache: { key: (i) => `pending:${i.offset}:${i.limit}`, ttl: () => 30 },
+  cache: { key: (i) => keyOf.pending(i.offset, i.limit) },
   handler: async ({ limit, offset }, ctx) => {
     const page = await readDeliberating(ctx.court, offset, limit);
     const cases = page.cases.map((s) => ({
@@ -56,6 +57,6 @@ export const listPendingCases = defineOperation({
       filedAt: Number(s.filedAt),
       deliberationDeadline: Number(s.deliberationDeadline),
     }));
-    return { total: page.total, offset, limit, cases };
+    return new Answer({ total: page.total, offset, limit, cases }, { ttl: 30 });
   },
 });

@@ -13,23 +13,38 @@ export interface Ctx {
   chain?: ChainStatus;
 }
 
-export type Toolset = "cases" | "judges" | "agents" | "payments" | "system";
+/** The groups tools are offered in (DOCKET_TOOLS names them); every operation belongs to one. */
+export const TOOLSETS = ["cases", "judges", "agents", "payments", "system"] as const;
+export type Toolset = (typeof TOOLSETS)[number];
 
-export interface CachePolicy<I, O> {
+/** How a read is cached: the key its input is stored under (built in keys.ts). Its TTL comes with each answer. */
+export interface CachePolicy<I> {
   key: (input: I) => string;
-  /** Seconds; may depend on the value (an active case lives 60 s, a resolved one 300 s). */
-  ttl: (output: O) => number;
+}
+
+/** What an answer says beyond its body. */
+export interface AnswerOptions {
+  /** HTTP status (health's 503, payment's 402); 200 when absent. */
+  status?: number;
+  headers?: Record<string, string>;
+  /**
+   * Seconds a read's answer may be reused (interface.md 8.2), decided with the value in hand (an
+   * active case lives 60 s, a resolved one 300 s). A cached read's answer without one is not stored.
+   */
+  ttl?: number;
+  /** Cache keys a write makes stale (built in keys.ts; a trailing `*` matches a prefix). */
+  invalidate?: string[];
 }
 
 /**
- * A body with more to say than the body: an HTTP status or headers of its own (health's 503,
- * payment's 402), a TTL decided by the handler, or cache keys a write makes stale. Most handlers
- * return the bare body.
+ * A handler's answer when the body is not all it has to say: a status or headers (both front ends
+ * use them: MCP reads the status to tell an error result), a TTL, the keys a write makes stale.
+ * A handler with nothing more to say returns the bare body.
  */
-export class HttpResult<O> {
+export class Answer<O> {
   constructor(
     readonly body: O,
-    readonly opts: { status?: number; headers?: Record<string, string>; ttl?: number; invalidate?: string[] } = {},
+    readonly opts: AnswerOptions = {},
   ) {}
 }
 
@@ -48,10 +63,8 @@ export interface Operation<I extends z.ZodObject = z.ZodObject, O extends z.ZodT
   http: { method: "GET" | "POST"; path: string };
   input: I;
   output: O;
-  cache?: CachePolicy<z.output<I>, z.output<O>>;
-  /** Cache keys a write makes stale (a trailing `*` matches a prefix). */
-  invalidates?: (input: z.output<I>, output: z.output<O>) => string[];
-  handler: (input: z.output<I>, ctx: Ctx, req: RequestInfo) => Promise<z.output<O> | HttpResult<z.output<O>>>;
+  cache?: CachePolicy<z.output<I>>;
+  handler: (input: z.output<I>, ctx: Ctx, req: RequestInfo) => Promise<z.output<O> | Answer<z.output<O>>>;
   /** Example input for the docs. */
   example?: Partial<z.input<I>>;
   /** Answers even while the node serves the wrong chain (health, which reports it); all else refuses. */

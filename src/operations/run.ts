@@ -2,9 +2,10 @@ import type { z } from "zod";
 import type { CacheStatus } from "../cache/cache.js";
 import { wrapChainError } from "../errors/chain.js";
 import { DocketError } from "../errors/errors.js";
-import { type Ctx, HttpResult, type Operation, type RequestInfo } from "./operation.js";
+import { Answer, type Ctx, type Operation, type RequestInfo } from "./operation.js";
 import { validationError } from "./schemas.js";
 
+/** What an operation answered, as both front ends send it. */
 export interface OperationResult {
   body: unknown;
   status: number;
@@ -13,28 +14,74 @@ export interface OperationResult {
 }
 
 /**
- * Runs one operation for any front end: validate, read through the cache or call the handler,
- * invalidate what a write makes stale. Every failure leaves as a DocketError.
+ * A request's input, validated once, and for a read the cache key it is stored under. Inputs are
+ * never mutated, so a front end may keep one and reuse it for the same request (HTTP does, per GET URL).
  */
-export async function runOperation(op: Operation, raw: unknown, ctx: Ctx, req: RequestInfo): Promise<OperationResult> {
+export interface Prepared {
+  input: unknown;
+  key?: string;
+}
+
+/** Validates raw input for `op` (throws docket's validation errors) and computes its cache key. */
+export function prepare(op: Operation, raw: unknown): Prepared {
   const parsed = op.input.safeParse(raw ?? {});
   if (!parsed.success) throw validationError(parsed.error, raw);
   const input = parsed.data as z.output<typeof op.input>;
+  return op.cache ? { input, key: op.cache.key(input) } : { input };
+}
+
+/**
+ * Runs one operation for any front end. A read fresh in the in-process cache is answered at once,
+ * without awaiting anything (a cache hit is most of the traffic); everything else returns a promise:
+ * read through the cache or call the handler, then invalidate what a write makes stale. Every
+ * failure leaves as a DocketError.
+ *
+ * @example
+ * const r = run(op, prepare(op, raw), ctx, req);
+ * if (r instanceof Promise) r.then(send, fail); else send(r);
+ */
+export function run(
+  op: Operation,
+  prepared: Prepared,
+  ctx: Ctx,
+  req: RequestInfo,
+): OperationResult | Promise<OperationResult> {
+  return cachedAnswer(prepared, ctx) ?? execute(op, prepared, ctx, req);
+}
+
+/** `prepare` then `run`, always as a promise: for callers with raw input and no hurry. */
+export async function runOperation(op: Operation, raw: unknown, ctx: Ctx, req: RequestInfo): Promise<OperationResult> {
+  return run(op, prepare(op, raw), ctx, req);
+}
+
+/**
+ * A read's answer when it is fresh in the in-process cache, computed synchronously. Undefined for a
+ * write, a miss, a shared store, or while the node serves another chain (then `run` refuses).
+ */
+export function cachedAnswer(prepared: Prepared, ctx: Ctx): OperationResult | undefined {
+  if (prepared.key === undefined || ctx.chain?.mismatched) return undefined;
+  const hit = ctx.cache.peek(prepared.key);
+  if (!hit) return undefined;
+  return { body: hit.value, status: 200, headers: {}, cache: { status: hit.status, maxAge: hit.maxAge } };
+}
+
+async function execute(op: Operation, prepared: Prepared, ctx: Ctx, req: RequestInfo): Promise<OperationResult> {
+  const input = prepared.input as z.output<typeof op.input>;
   // No read of another chain, no transaction or payment requirements for a chain docket is not reading.
   if (!op.servesOnWrongChain && ctx.chain?.mismatched) {
     await ctx.chain.recheck();
     ctx.chain.assertServing();
   }
   try {
-    if (op.cache) {
-      const policy = op.cache;
-      let ttl: number | undefined;
+    if (prepared.key !== undefined) {
+      // The TTL comes with the answer; the loader that fills the entry is this call's, so is its TTL.
+      let ttl = 0;
       const cached = await ctx.cache.wrap(
-        policy.key(input),
-        (v) => ttl ?? policy.ttl(v),
+        prepared.key,
+        () => ttl,
         async () => {
           const r = unwrap(await op.handler(input, ctx, req));
-          ttl = r.ttl;
+          ttl = r.ttl ?? 0;
           return r.body;
         },
         // Only the chain being unreachable justifies an old answer; a refusal or a 404 does not.
@@ -47,33 +94,12 @@ export async function runOperation(op: Operation, raw: unknown, ctx: Ctx, req: R
         cache: { status: cached.status, maxAge: cached.maxAge },
       };
     }
-    const { body, status, headers, invalidate } = unwrap(await op.handler(input, ctx, req));
-    if (op.kind === "write" && status < 300) {
-      await ctx.cache.invalidate([...(op.invalidates?.(input, body) ?? []), ...invalidate]);
-    }
+    const { body, status = 200, headers = {}, invalidate } = unwrap(await op.handler(input, ctx, req));
+    if (op.kind === "write" && status < 300 && invalidate) await ctx.cache.invalidate(invalidate);
     return { body, status, headers };
   } catch (err) {
     throw classify(op, err);
   }
-}
-
-/** The cache key a read's raw input validates to; undefined for a write or input that does not validate. */
-export function cacheKeyOf(op: Operation, raw: unknown): string | undefined {
-  if (!op.cache) return undefined;
-  const parsed = op.input.safeParse(raw ?? {});
-  return parsed.success ? op.cache.key(parsed.data as z.output<typeof op.input>) : undefined;
-}
-
-/**
- * A read's answer when it is fresh in the in-process cache, computed without awaiting anything (a
- * cache hit is most of the traffic). Undefined for anything else: a miss, a shared store; the
- * caller then goes through `runOperation`, which decides.
- */
-export function cachedResult(key: string, ctx: Ctx): OperationResult | undefined {
-  if (ctx.chain?.mismatched) return undefined;
-  const hit = ctx.cache.peek(key);
-  if (!hit) return undefined;
-  return { body: hit.value, status: 200, headers: {}, cache: { status: hit.status, maxAge: hit.maxAge } };
 }
 
 /** A chain failure as a DocketError. Our views never refuse: a read that "reverts" ran out of gas or met a broken node. */
@@ -86,16 +112,6 @@ function classify(op: Operation, err: unknown): DocketError {
   return e;
 }
 
-function unwrap(r: unknown) {
-  if (r instanceof HttpResult) {
-    const o = r.opts;
-    return {
-      body: r.body as unknown,
-      status: o.status ?? 200,
-      headers: o.headers ?? {},
-      ttl: o.ttl,
-      invalidate: o.invalidate ?? [],
-    };
-  }
-  return { body: r, status: 200, headers: {} as Record<string, string>, ttl: undefined, invalidate: [] as string[] };
+function unwrap(r: unknown): Answer<unknown>["opts"] & { body: unknown } {
+  return r instanceof Answer ? { ...r.opts, body: r.body } : { body: r };
 }

@@ -1,7 +1,8 @@
 import { z } from "zod";
 import { courtRegistryAbi } from "../chain/abi/generated.js";
 import { buildUnsignedTx } from "../tx/unsignedTx.js";
-import { defineOperation, HttpResult } from "./operation.js";
+import { agentKeys } from "./keys.js";
+import { Answer, defineOperation } from "./operation.js";
 import { address, unsignedTxResponse } from "./schemas.js";
 
 export const selfRegisterAgent = defineOperation({
@@ -32,6 +33,6 @@ export const selfRegisterAgent = defineOperation({
       from: who,
       action: `Registers ${who} as agent "${name}"`,
     });
-    return new HttpResult(tx, { invalidate: ["discover:*", `agent:${who}`, "stats"] });
+    return new Answer(tx, { invalidate: agentKeys(who) });
   },
 });

@@ -3,7 +3,8 @@ import { courtRegistryAbi } from "../chain/abi/generated.js";
 import { readJudge } from "../chain/reads.js";
 import { DocketError } from "../errors/errors.js";
 import { buildUnsignedTx } from "../tx/unsignedTx.js";
-import { defineOperation, HttpResult } from "./operation.js";
+import { judgeKeys } from "./keys.js";
+import { Answer, defineOperation } from "./operation.js";
 import { address, amount, unsignedTxResponse } from "./schemas.js";
 
 export const stakeAsJudge = defineOperation({
@@ -39,11 +40,6 @@ export const stakeAsJudge = defineOperation({
       from: who,
       action: `Stakes ${raw} wei as a judge`,
     });
-    return new HttpResult(tx, { invalidate: judgeKeys(who) });
+    return new Answer(tx, { invalidate: judgeKeys(who) });
   },
 });
-
-/** What a judge's own stake change makes stale. */
-export function judgeKeys(who: string): string[] {
-  return [`judgestake:${who}`, `validator:${who}`, `agent:${who}`, "judgepool", "discover:*", "stats"];
-}

@@ -1,9 +1,9 @@
 import { z } from "zod";
 import { courtRegistryAbi } from "../chain/abi/generated.js";
 import { buildUnsignedTx } from "../tx/unsignedTx.js";
-import { defineOperation, HttpResult } from "./operation.js";
+import { judgeKeys } from "./keys.js";
+import { Answer, defineOperation } from "./operation.js";
 import { address, unsignedTxResponse } from "./schemas.js";
-import { judgeKeys } from "./stakeAsJudge.js";
 
 export const unstakeJudge = defineOperation({
   name: "unstake_judge",
@@ -23,6 +23,6 @@ export const unstakeJudge = defineOperation({
       from: who,
       action: "Withdraws your whole judge stake",
     });
-    return new HttpResult(tx, { invalidate: judgeKeys(who) });
+    return new Answer(tx, { invalidate: judgeKeys(who) });
   },
 });

@@ -101,7 +101,7 @@ describe(`MCP fuzz (seed ${SEED})`, () => {
     t = await TestDocket.start();
     world = worldOf(t.court);
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-    await buildServer(t.docket.ctx).connect(serverSide);
+    await buildServer(t.docket.ctx, { operations }).connect(serverSide);
     memory = new Client({ name: "fuzz", version: "1.0.0" });
     await memory.connect(clientSide);
     // Listing caches each tool's output schema: from here on the client checks every result against it.

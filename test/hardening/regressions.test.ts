@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { errorCodes } from "../../src/errors/errors.js";
 import { buildServer } from "../../src/mcp/server.js";
 import { fileCase } from "../../src/operations/fileCase.js";
+import { operations } from "../../src/operations/registry.js";
 import { TestDocket } from "../support/docket.js";
 
 /** Bugs the fuzz tests (fuzz.http.test.ts, fuzz.mcp.test.ts) found, one by one. */
@@ -42,7 +43,7 @@ describe("hardening regressions", () => {
   beforeAll(async () => {
     t = await TestDocket.start();
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-    await buildServer(t.docket.ctx).connect(serverSide);
+    await buildServer(t.docket.ctx, { operations }).connect(serverSide);
     mcp = new Client({ name: "regressions", version: "1.0.0" });
     await mcp.connect(clientSide);
     await mcp.listTools();

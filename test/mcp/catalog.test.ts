@@ -10,7 +10,8 @@ import { makeChain, makePublicClient } from "../../src/chain/client.js";
 import { loadConfig } from "../../src/config.js";
 import { devAccount } from "../../src/devnet/devAccounts.js";
 import { toolError } from "../../src/mcp/errors.js";
-import { type BuildServerOptions, buildServer } from "../../src/mcp/server.js";
+import { buildServer } from "../../src/mcp/server.js";
+import { selectOperations } from "../../src/mcp/toolFilter.js";
 import type { Operation } from "../../src/operations/operation.js";
 import { operations } from "../../src/operations/registry.js";
 import { type Docket, startServer } from "../../src/server.js";
@@ -31,9 +32,10 @@ describe("MCP catalogue (in-memory transport)", () => {
   const badChecksum = (a: string) =>
     a.replace(/[a-fA-F]/, (c) => (c === c.toLowerCase() ? c.toUpperCase() : c.toLowerCase()));
 
-  async function inMemory(opts: BuildServerOptions = {}): Promise<Client> {
+  /** A server offering the tools DOCKET_TOOLS would select (`tools`; all when unset). */
+  async function inMemory(opts: { tools?: string } = {}): Promise<Client> {
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-    await buildServer(docket.ctx, opts).connect(serverSide);
+    await buildServer(docket.ctx, { operations, tools: selectOperations(operations, opts.tools) }).connect(serverSide);
     return connect(clientSide);
   }
 
@@ -237,7 +239,7 @@ describe("MCP catalogue (in-memory transport)", () => {
       });
       try {
         const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-        await buildServer(down.ctx).connect(serverSide);
+        await buildServer(down.ctx, { operations }).connect(serverSide);
         const c = await connect(clientSide);
         const address = seeded("Active");
         const mcp = await call(c, "get_case", { address });
@@ -323,7 +325,7 @@ describe("MCP catalogue (in-memory transport)", () => {
       const expected = operations.filter((op) => op.toolset === "cases" && op.kind === "read").map((op) => op.name);
       expect(tools.map((t) => t.name).sort()).toEqual(expected.sort());
       await c.close();
-      expect(() => buildServer(docket.ctx, { tools: "cases,jduges" })).toThrow(
+      expect(() => selectOperations(operations, "cases,jduges")).toThrow(
         /^invalid configuration: DOCKET_TOOLS: unknown toolset or tool 'jduges'/,
       );
     });

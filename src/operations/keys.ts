@@ -1,0 +1,112 @@
+/**
+ * Every cache key docket uses, in one place: the key each read is cached under, and the sets of
+ * keys a change makes stale, whether a write builds it or the event follower sees it mined. A key
+ * is `kind:argument`; a pattern ending in `*` matches every key with that prefix (every page of a
+ * list, every judge's stake).
+ */
+
+/** The key of one cached read, per operation and arguments. */
+export const keyOf = {
+  case: (address: string) => `case:${address}`,
+  evidence: (address: string) => `evidence:${address}`,
+  cases: (offset: number, limit: number) => `cases:${offset}:${limit}`,
+  pending: (offset: number, limit: number) => `pending:${offset}:${limit}`,
+  validator: (address: string) => `validator:${address}`,
+  agent: (address: string) => `agent:${address}`,
+  discover: (offset: number, limit: number) => `discover:${offset}:${limit}`,
+  judgeStake: (address: string) => `judgestake:${address}`,
+  judgePool: () => "judgepool",
+  stats: () => "stats",
+  /** Court parameters (minimums, fee, windows), read by several operations. */
+  params: () => "params",
+} as const;
+
+/** Patterns matching every key of one kind: all pages of a list, all judges' entries. */
+export const everyKey = {
+  cases: "cases:*",
+  pending: "pending:*",
+  discover: "discover:*",
+  validator: "validator:*",
+  judgeStake: "judgestake:*",
+  /** The whole cache: a reset chain or a reorg deeper than the follower remembers. */
+  all: "*",
+} as const;
+
+/** What a new case makes stale: the case list and the totals. */
+export function filingKeys(): string[] {
+  return [everyKey.cases, keyOf.stats()];
+}
+
+/**
+ * What a change to one case makes stale. A concluding change (verdict, settlement, dismissal,
+ * default, appeal) also moves judge stakes and records and both parties' records.
+ */
+export function caseKeys(addr: string, concluding?: { plaintiff: string; defendant: string }): string[] {
+  const keys = [keyOf.case(addr), keyOf.evidence(addr), everyKey.pending, keyOf.stats()];
+  if (concluding) {
+    keys.push(
+      keyOf.judgePool(),
+      everyKey.validator,
+      everyKey.judgeStake,
+      keyOf.agent(concluding.plaintiff),
+      keyOf.agent(concluding.defendant),
+      everyKey.discover,
+    );
+  }
+  return keys;
+}
+
+/** What a change to one judge's stake or record makes stale. */
+export function judgeKeys(who: string): string[] {
+  return [
+    keyOf.judgeStake(who),
+    keyOf.validator(who),
+    keyOf.agent(who),
+    keyOf.judgePool(),
+    everyKey.discover,
+    keyOf.stats(),
+  ];
+}
+
+/** What an agent's registration or update makes stale. */
+export function agentKeys(who: string): string[] {
+  return [everyKey.discover, keyOf.agent(who), keyOf.stats()];
+}
+
+/** What a party's record (cases won, lost, no-shows) makes stale. */
+export function partyKeys(who: string): string[] {
+  return [keyOf.agent(who), everyKey.discover];
+}
+
+/**
+ * The keys a mined court event makes stale; the event follower is handed this. Every case change
+ * is reported by the factory's CaseChanged, and every judge or party record change by the
+ * registry, so the two contracts' events cover all.
+ */
+export function keysForEvent(log: { eventName?: string; args?: unknown }): string[] {
+  const a = (log.args ?? {}) as Record<string, string | undefined>;
+  switch (log.eventName) {
+    case "CaseFiled":
+      return filingKeys();
+    case "CaseChanged":
+      return caseKeys(String(a.caseAddr));
+    case "AgentRegistered":
+    case "AgentUpdated":
+      return agentKeys(String(a.agent));
+    case "JudgeStaked":
+    case "JudgeUnstaked":
+    case "JudgeSlashed":
+    case "JudgeRewarded":
+    case "JudgeRecordChanged":
+      return judgeKeys(String(a.judge));
+    case "PartyRecordChanged":
+      return partyKeys(String(a.party));
+    case "TreasuryWithdrawn":
+      return [keyOf.stats()];
+    case "FilingChanged":
+      // The fee a 402 quotes comes from the cached court parameters.
+      return [keyOf.params(), keyOf.stats()];
+    default:
+      return [];
+  }
+}
