@@ -85,7 +85,7 @@ export class World {
 
   static async on(devnet: Devnet, opts: { agentJudges?: number } = {}): Promise<World> {
     const d = devnet.deployment;
-    const w = new World(devnet.rpcUrl, d.factory, d.registry, opts.agentJudges ?? JUDGES);
+    const w = new World(devnet.nodeUrl, d.factory, d.registry, opts.agentJudges ?? JUDGES);
     const params = await devnet.reader.readContract({
       address: w.factory,
       abi: caseFactoryAbi,

@@ -66,6 +66,15 @@ describe("import layers (docs/architecture.md)", () => {
     expect(unknown).toEqual([]);
   });
 
+  it("only the composition root (server.ts, commands/) imports the operation registry", () => {
+    const registry = join(SRC, "operations/registry.ts");
+    const importers = files
+      .filter((f) => importsOf(f).includes(registry))
+      .map((f) => relative(SRC, f).replace(/\\/g, "/"))
+      .filter((f) => f !== "server.ts" && !f.startsWith("commands/"));
+    expect(importers).toEqual([]);
+  });
+
   it("no layer imports one it may not", () => {
     const bad: string[] = [];
     for (const f of files) {
