@@ -226,7 +226,8 @@ export class World {
 
   /**
    * The current panel of each case (drawn by this world) finds for the plaintiff, in the court's
-   * vote mode: public, a majority votes; hidden, every judge commits, then a majority reveals.
+   * vote mode: public, a majority votes; hidden, every judge commits, then every judge reveals (a
+   * hidden-vote round is decided only once every committed vote is revealed).
    */
   async decide(cases: Address[]): Promise<GrowReport> {
     return this.measured(async () => {
@@ -234,7 +235,8 @@ export class World {
       const panels = cases.map((c) => {
         const p = this.panels.get(c);
         if (!p) throw new Error(`no panel drawn by the bench on ${c}`);
-        return { c, ...p, majority: p.judges.slice(0, Math.floor(p.judges.length / 2) + 1) };
+        const voters = this.hiddenVotes ? p.judges : p.judges.slice(0, Math.floor(p.judges.length / 2) + 1);
+        return { c, ...p, voters };
       });
       const salt = (c: Address, j: Address) => keccak256(toHex(`docket-bench-salt:${c}:${j}`));
       if (this.hiddenVotes) {
@@ -253,13 +255,13 @@ export class World {
         }
         rounds.push(await this.tx.round(commits));
       }
-      // One round per place in the majority: the vote that makes the majority costs more (the
-      // verdict), and its gas is estimated with the votes before it mined.
-      const places = Math.max(0, ...panels.map((p) => p.majority.length));
+      // One round per place among the voters: the vote that decides costs more (the verdict), and
+      // its gas is estimated with the votes before it mined.
+      const places = Math.max(0, ...panels.map((p) => p.voters.length));
       for (let k = 0; k < places; k++) {
         const votes: Tx[] = [];
         for (const p of panels) {
-          const judge = p.majority[k];
+          const judge = p.voters[k];
           if (!judge) continue;
           votes.push(
             this.hiddenVotes
