@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../../src/config.js";
 import { type Devnet, startDevnet } from "../../src/devnet/devnet.js";
 import { type Docket, startServer } from "../../src/server.js";
+import { externalChainEnv } from "../support/docket.js";
 
 /**
  * The MCP HTTP transports against hostile or careless clients: a browser page on a foreign origin
@@ -17,19 +18,7 @@ let devnet: Devnet;
 const servers: Docket[] = [];
 
 async function boot(env: Record<string, string> = {}): Promise<Docket> {
-  const d = await startServer(
-    loadConfig({
-      PORT: "0",
-      LOG_LEVEL: "silent",
-      RATE_LIMIT_PER_MINUTE: "0",
-      RPC_URL: devnet.rpcUrl,
-      CHAIN_ID: "31337",
-      FACTORY_ADDRESS: devnet.deployment.factory,
-      REGISTRY_ADDRESS: devnet.deployment.registry,
-      EVENT_POLL_MS: "0",
-      ...env,
-    }),
-  );
+  const d = await startServer(loadConfig(externalChainEnv(devnet, { RATE_LIMIT_PER_MINUTE: "0", ...env })));
   servers.push(d);
   return d;
 }

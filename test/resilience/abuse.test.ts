@@ -6,6 +6,7 @@ import { devAccount } from "../../src/devnet/devAccounts.js";
 import { type Devnet, startDevnet } from "../../src/devnet/devnet.js";
 import { operations } from "../../src/operations/registry.js";
 import { type Docket, startServer } from "../../src/server.js";
+import { externalChainEnv } from "../support/docket.js";
 
 /**
  * What one client can do to a public, keyless docket: spend everyone's budget (per-client rate
@@ -25,18 +26,7 @@ let open: Docket;
 let restricted: Docket;
 
 async function boot(env: Record<string, string>): Promise<Docket> {
-  const d = await startServer(
-    loadConfig({
-      PORT: "0",
-      LOG_LEVEL: "silent",
-      RPC_URL: devnet.rpcUrl,
-      CHAIN_ID: "31337",
-      FACTORY_ADDRESS: devnet.deployment.factory,
-      REGISTRY_ADDRESS: devnet.deployment.registry,
-      EVENT_POLL_MS: "0",
-      ...env,
-    }),
-  );
+  const d = await startServer(loadConfig(externalChainEnv(devnet, env)));
   servers.push(d);
   return d;
 }

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../../src/config.js";
 import { type Devnet, startDevnet } from "../../src/devnet/devnet.js";
 import { type Docket, startServer } from "../../src/server.js";
+import { externalChainEnv } from "../support/docket.js";
 
 /**
  * docket behind a load balancer: a real HTTP reverse proxy (below) forwards every request from
@@ -16,19 +17,7 @@ let devnet: Devnet;
 const closers: (() => Promise<void>)[] = [];
 
 async function boot(env: Record<string, string>): Promise<Docket> {
-  const d = await startServer(
-    loadConfig({
-      PORT: "0",
-      LOG_LEVEL: "silent",
-      RPC_URL: devnet.rpcUrl,
-      CHAIN_ID: "31337",
-      FACTORY_ADDRESS: devnet.deployment.factory,
-      REGISTRY_ADDRESS: devnet.deployment.registry,
-      EVENT_POLL_MS: "0",
-      RATE_LIMIT_PER_MINUTE: "3",
-      ...env,
-    }),
-  );
+  const d = await startServer(loadConfig(externalChainEnv(devnet, { RATE_LIMIT_PER_MINUTE: "3", ...env })));
   closers.push(() => d.close());
   return d;
 }

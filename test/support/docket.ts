@@ -2,6 +2,7 @@ import { type Address, type Hex, keccak256, parseEventLogs, toHex } from "viem";
 import { caseFactoryAbi } from "../../src/chain/abi/generated.js";
 import { loadConfig } from "../../src/config.js";
 import { Actor } from "../../src/devnet/actor.js";
+import type { Devnet } from "../../src/devnet/devnet.js";
 import { type Docket, startServer } from "../../src/server.js";
 
 export interface Api {
@@ -9,6 +10,23 @@ export interface Api {
   headers: Headers;
   // biome-ignore lint/suspicious/noExplicitAny: test responses are checked field by field
   body: any;
+}
+
+/**
+ * The environment of a docket pointed at a dev chain that runs apart from it (as on a real chain),
+ * quiet, on a free port, with no event follower unless `env` asks for one.
+ */
+export function externalChainEnv(devnet: Devnet, env: Record<string, string> = {}): Record<string, string> {
+  return {
+    PORT: "0",
+    LOG_LEVEL: "silent",
+    RPC_URL: devnet.rpcUrl,
+    CHAIN_ID: "31337",
+    FACTORY_ADDRESS: devnet.deployment.factory,
+    REGISTRY_ADDRESS: devnet.deployment.registry,
+    EVENT_POLL_MS: "0",
+    ...env,
+  };
 }
 
 /** A docket on its own seeded dev chain, with helpers to call it and to sign as dev accounts. */
