@@ -22,9 +22,10 @@ const MAY_IMPORT: Record<string, string[]> = {
   chain: ["chain/abi", "config", "log", "errors", "cache", "devnet"],
   tx: ["chain", "chain/abi", "errors"],
   payments: ["chain", "chain/abi", "errors", "formats", "tx"],
+  events: ["chain", "chain/abi", "log", "formats"],
   operations: ["chain", "chain/abi", "cache", "tx", "payments", "errors", "formats", "log"],
-  http: ["operations", "errors", "log", "formats", "config"],
-  mcp: ["operations", "http", "errors", "log", "formats", "config"],
+  http: ["operations", "events", "errors", "log", "formats", "config"],
+  mcp: ["operations", "events", "http", "errors", "log", "formats", "config"],
   // The composition root: everything.
   server: ["*"],
   commands: ["*"],

@@ -1,0 +1,72 @@
+/**
+ * The events docket pushes to agents (`GET /events`, MCP resource updates): court events as the
+ * follower decodes them from mined logs, plus the chain's own (a reorg, a reset). One catalogue,
+ * shared by every front end; README "Events" lists it.
+ */
+
+/** Every event type, in the catalogue's order. */
+export const EVENT_TYPES = [
+  "case.filed",
+  "case.responded",
+  "evidence.submitted",
+  "draw.armed",
+  "judges.drawn",
+  "vote.committed",
+  "vote.revealed",
+  "vote.cast",
+  "case.verdict",
+  "case.appealed",
+  "case.settled",
+  "case.defaulted",
+  "case.dismissed",
+  "case.changed",
+  "filing.fee_paid",
+  "agent.registered",
+  "agent.updated",
+  "judge.staked",
+  "judge.unstaked",
+  "judge.slashed",
+  "judge.rewarded",
+  "chain.reorg",
+  "chain.reset",
+] as const;
+export type EventType = (typeof EVENT_TYPES)[number];
+
+/** A JSON value an event carries (wei amounts are decimal strings, addresses checksummed). */
+export type EventValue = string | number | boolean | null | string[];
+
+export interface DocketEvent {
+  /**
+   * Unique and stable across replicas: `<block>-<logIndex>-<first 8 hex of the block hash>` for a
+   * mined log (a reorg's replacement log gets a new id), `<block>-<kind>` for a chain event.
+   */
+  id: string;
+  type: EventType;
+  /** The block the log was mined in (for a chain event: the fork point, or the new head). */
+  block: number;
+  txHash: string | null;
+  /** The case the event is about, when it is about one. */
+  case?: string;
+  /** Everyone the event concerns: the parties and the current panel of its case, or the agent/judge. */
+  addresses: string[];
+  data: Record<string, EventValue>;
+}
+
+/** What a stream or a subscription asks for; every field given must match. */
+export interface EventFilter {
+  case?: string;
+  address?: string;
+  types?: readonly string[];
+}
+
+/** Whether `e` passes `f` (addresses compared case-insensitively). Chain events pass every filter. */
+export function matches(e: DocketEvent, f: EventFilter): boolean {
+  if (e.type === "chain.reorg" || e.type === "chain.reset") return true;
+  if (f.types && f.types.length > 0 && !f.types.includes(e.type)) return false;
+  if (f.case && e.case?.toLowerCase() !== f.case.toLowerCase()) return false;
+  if (f.address) {
+    const a = f.address.toLowerCase();
+    if (!e.addresses.some((x) => x.toLowerCase() === a)) return false;
+  }
+  return true;
+}
