@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 pragma solidity ^0.8.28;
 
-import {CaseState, CaseTerms, CaseView, CaseSummary, ICaseFactory, IDrawEntropy} from "./ICourt.sol";
+import {CaseState, CaseTerms, CaseView, CaseSummary, CaseStatus, ICaseFactory, IDrawEntropy} from "./ICourt.sol";
 import {DisputeCase} from "./DisputeCase.sol";
 import {CourtRegistry} from "./CourtRegistry.sol";
 
@@ -81,6 +81,11 @@ contract CaseFactory is ICaseFactory {
     /// listing them costs nothing for the many cases in other states.
     address[] private deliberating;
     mapping(address => uint256) private deliberatingIndexPlusOne;
+    /// @dev The open cases each address takes part in, as plaintiff, defendant or a seated judge of
+    /// any round: what an inbox pages through. One enumerable set per address (at most 2 parties and
+    /// 3 + 5 judges per case), each case leaving every participant's set when it leaves `openCases`.
+    mapping(address => address[]) private involved;
+    mapping(address => mapping(address => uint256)) private involvedIndexPlusOne;
 
     constructor(
         CourtRegistry registry_,
@@ -141,6 +146,8 @@ contract CaseFactory is ICaseFactory {
         cases.push(caseAddr);
         registry.registerCase(caseAddr);
         _openAdd(caseAddr);
+        _setAdd(involved[msg.sender], involvedIndexPlusOne[msg.sender], caseAddr);
+        _setAdd(involved[defendant], involvedIndexPlusOne[defendant], caseAddr);
         countByState[uint256(CaseState.Summoned)] += 1;
         emit CaseFiled(caseAddr, msg.sender, defendant, paymentRef, msg.value);
         DisputeCase(caseAddr).initialize{value: msg.value}(
@@ -153,11 +160,13 @@ contract CaseFactory is ICaseFactory {
     /// call it (a keeper); the caller chooses nothing about the panel.
     function assignJudgesRandom(address caseAddr) external {
         DisputeCase(_known(caseAddr)).drawJudges();
+        _involvePanel(DisputeCase(caseAddr));
     }
 
     /// @notice The owner's manual override: seats the given judges.
     function assignJudges(address caseAddr, address[] calldata judges) external onlyOwner {
         DisputeCase(_known(caseAddr)).setJudges(judges);
+        _involvePanel(DisputeCase(caseAddr));
     }
 
     function transferOwnership(address newOwner) external onlyOwner {
@@ -182,8 +191,8 @@ contract CaseFactory is ICaseFactory {
             if (to == CaseState.Deliberating) _setAdd(deliberating, deliberatingIndexPlusOne, msg.sender);
             if (from == CaseState.Deliberating) _setRemove(deliberating, deliberatingIndexPlusOne, msg.sender);
         }
-        if (to == CaseState.Defaulted || to == CaseState.Dismissed) _openRemove(msg.sender);
-        else if (to == CaseState.Resolved && DisputeCase(msg.sender).settled()) _openRemove(msg.sender);
+        if (to == CaseState.Defaulted || to == CaseState.Dismissed) _close(msg.sender);
+        else if (to == CaseState.Resolved && DisputeCase(msg.sender).settled()) _close(msg.sender);
         emit CaseChanged(msg.sender, to);
     }
 
@@ -198,9 +207,7 @@ contract CaseFactory is ICaseFactory {
     /// @notice A page of case addresses in filing order, with the total.
     function getCases(uint256 offset, uint256 limit) external view returns (uint256 total, address[] memory page) {
         total = cases.length;
-        // Written so that no offset or limit can overflow: a huge limit means "to the end".
-        uint256 n = offset >= total ? 0 : total - offset;
-        if (limit < n) n = limit;
+        uint256 n = _pageLength(total, offset, limit);
         page = new address[](n);
         for (uint256 i = 0; i < n; i++) {
             page[i] = cases[offset + i];
@@ -228,12 +235,39 @@ contract CaseFactory is ICaseFactory {
         returns (uint256 total, CaseSummary[] memory page)
     {
         total = deliberating.length;
-        uint256 n = offset >= total ? 0 : total - offset;
-        if (limit < n) n = limit;
+        uint256 n = _pageLength(total, offset, limit);
         page = new CaseSummary[](n);
         for (uint256 i = 0; i < n; i++) {
             page[i] = DisputeCase(deliberating[offset + i]).getSummary();
         }
+    }
+
+    /// @notice A page of what decides who may act now on the open cases `who` takes part in (as a
+    /// party, or a judge of either round), with their total and the chain time it was read at.
+    /// The set is unordered: a case that closes is swapped out for the last one, so a walk over
+    /// pages while cases close can skip or repeat a case; compare `total` between pages.
+    function getInvolvedCases(address who, uint256 offset, uint256 limit)
+        external
+        view
+        returns (uint256 total, uint64 chainTime, CaseStatus[] memory page)
+    {
+        return _statusPage(involved[who], offset, limit);
+    }
+
+    /// @notice A page of the statuses of every open case (what a keeper looks through for steps anyone
+    /// may take), with their total and the chain time. Unordered, as `getInvolvedCases`: a case
+    /// that closes is swapped out for the last one, so a page walk during changes can skip or repeat one.
+    function getCaseStatuses(uint256 offset, uint256 limit)
+        external
+        view
+        returns (uint256 total, uint64 chainTime, CaseStatus[] memory page)
+    {
+        return _statusPage(openCases, offset, limit);
+    }
+
+    /// @notice How many open cases `who` takes part in: `getInvolvedCases`'s total.
+    function involvedCount(address who) external view returns (uint256) {
+        return involved[who].length;
     }
 
     function getStats() external view returns (Stats memory s) {
@@ -305,8 +339,52 @@ contract CaseFactory is ICaseFactory {
         _setAdd(openCases, openIndexPlusOne, c);
     }
 
-    function _openRemove(address c) private {
+    /// @dev The case can no longer change: it leaves the open set and every participant's index.
+    function _close(address c) private {
+        if (openIndexPlusOne[c] == 0) return;
         _setRemove(openCases, openIndexPlusOne, c);
+        DisputeCase d = DisputeCase(c);
+        address p = d.plaintiff();
+        address def = d.defendant();
+        _setRemove(involved[p], involvedIndexPlusOne[p], c);
+        _setRemove(involved[def], involvedIndexPlusOne[def], c);
+        uint8 rounds = d.round();
+        for (uint8 r = 1; r <= rounds; r++) {
+            (address[] memory judges,) = d.getPanel(r);
+            for (uint256 i = 0; i < judges.length; i++) {
+                _setRemove(involved[judges[i]], involvedIndexPlusOne[judges[i]], c);
+            }
+        }
+    }
+
+    /// @dev After a draw or a manual seating: the current round's panel, if one was seated (an
+    /// expired draw re-arms instead and seats nobody), joins the index of involved cases.
+    function _involvePanel(DisputeCase d) private {
+        (address[] memory judges,) = d.getPanel(d.round());
+        for (uint256 i = 0; i < judges.length; i++) {
+            _setAdd(involved[judges[i]], involvedIndexPlusOne[judges[i]], address(d));
+        }
+    }
+
+    function _statusPage(address[] storage list, uint256 offset, uint256 limit)
+        private
+        view
+        returns (uint256 total, uint64 chainTime, CaseStatus[] memory page)
+    {
+        total = list.length;
+        chainTime = uint64(block.timestamp);
+        uint256 n = _pageLength(total, offset, limit);
+        page = new CaseStatus[](n);
+        for (uint256 i = 0; i < n; i++) {
+            page[i] = DisputeCase(list[offset + i]).getStatus();
+        }
+    }
+
+    /// @dev How many of `total` items a page from `offset` holds, at most `limit`. Written so that
+    /// no offset or limit can overflow: a huge limit means "to the end".
+    function _pageLength(uint256 total, uint256 offset, uint256 limit) private pure returns (uint256 n) {
+        n = offset >= total ? 0 : total - offset;
+        if (limit < n) n = limit;
     }
 
     /// @dev An enumerable set: the list and each member's index + 1 (0 = not a member).

@@ -8,6 +8,7 @@ import {
     CaseTerms,
     CaseView,
     CaseSummary,
+    CaseStatus,
     VoteView,
     ICourtRegistry,
     ICaseFactory,
@@ -95,6 +96,8 @@ contract DisputeCase {
     uint8 private constant FOR_DEFENDANT = 2;
     /// @dev Only in views: committed, not revealed yet.
     uint8 private constant COMMITTED = 3;
+    /// @dev `getStatus().drawStatus` when no draw is awaited.
+    uint8 private constant NO_DRAW = 255;
 
     bool private initialized;
     bool private locked;
@@ -451,12 +454,41 @@ contract DisputeCase {
         s.round = round;
     }
 
+    /// @notice Who may act on the case now, without its free text: what an inbox or a keeper pages
+    /// through. `mayAppeal` and `drawStatus` say what `getCase` leaves to the reader to work out.
+    function getStatus() external view returns (CaseStatus memory s) {
+        s.addr = address(this);
+        s.state = state;
+        s.plaintiff = plaintiff;
+        s.defendant = defendant;
+        s.round = round;
+        s.hiddenVotes = terms.hiddenVotes;
+        s.settled = settled;
+        s.appealUsed = appealUsed;
+        if (state == CaseState.Resolved && round == 1 && !settled) s.mayAppeal = firstRoundLoser;
+        s.responseDeadline = responseDeadline;
+        s.deliberationDeadline = deliberationDeadline;
+        s.commitDeadline = commitDeadline;
+        s.revealDeadline = revealDeadline;
+        s.appealDeadline = appealDeadline;
+        s.drawPoolBlock = drawPoolBlock;
+        s.drawStatus = NO_DRAW;
+        // Active only in round 1, Appealed only in round 2: either way the armed draw is awaited.
+        if (state == CaseState.Active || state == CaseState.Appealed) {
+            (, IDrawEntropy.Status status) = entropy.entropyOf(drawTicket);
+            s.drawStatus = uint8(status);
+        }
+        s.votesCommitted = commitCount[round];
+        s.evidenceCount = evidence.length;
+        (s.judges, s.votes) = getPanel(round);
+    }
+
     function getEvidence() external view returns (Evidence[] memory) {
         return evidence;
     }
 
     /// @notice The panel of a round (1, or 2 after an appeal).
-    function getPanel(uint8 r) external view returns (address[] memory judges, uint8[] memory cast) {
+    function getPanel(uint8 r) public view returns (address[] memory judges, uint8[] memory cast) {
         judges = panel[r];
         cast = new uint8[](judges.length);
         for (uint256 i = 0; i < judges.length; i++) {

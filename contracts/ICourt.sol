@@ -104,6 +104,34 @@ struct CaseSummary {
     uint8 round;
 }
 
+/// @dev What deciding who may act on a case now needs (inbox, keeper view): no free text.
+struct CaseStatus {
+    address addr;
+    CaseState state;
+    address plaintiff;
+    address defendant;
+    uint8 round;
+    bool hiddenVotes;
+    bool settled;
+    bool appealUsed;
+    /// @dev The party that may appeal (the round-1 loser) while the case is Resolved in round 1 and unsettled; zero otherwise.
+    address mayAppeal;
+    uint64 responseDeadline;
+    uint64 deliberationDeadline;
+    uint64 commitDeadline;
+    uint64 revealDeadline;
+    uint64 appealDeadline;
+    uint64 drawPoolBlock;
+    /// @dev While the case awaits a panel (Active in round 1, Appealed in round 2): the armed draw's
+    /// IDrawEntropy.Status (0 pending, 1 ready, 2 expired); 255 when no draw is awaited.
+    uint8 drawStatus;
+    uint256 votesCommitted;
+    uint256 evidenceCount;
+    /// @dev The current round's panel and each judge's vote code (0 none, 1 plaintiff, 2 defendant, 3 committed).
+    address[] judges;
+    uint8[] votes;
+}
+
 interface ICourtRegistry {
     function isEligibleJudge(address judge) external view returns (bool);
     function drawPanel(bytes32 seed, uint64 atBlock, uint256 size, address[] calldata excluded)
