@@ -1,6 +1,7 @@
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { advanceTime } from "../src/devnet/seed.js";
 import { TestDocket } from "./support/docket.js";
 
 const run = promisify(execFile);
@@ -33,5 +34,42 @@ describe("examples/sign.ts", () => {
     expect(JSON.parse(stdout)).toMatchObject({ status: "success" });
     const after = (await t.get(`/cases/${caseAddr}`)).body.case;
     expect(after.votesForPlaintiff).toBe(before.votesForPlaintiff + 1);
+  });
+});
+
+/** The README's keeper loop: one sweep executes every permissionless step docket lists. */
+describe("examples/keeper.ts", () => {
+  let t: TestDocket;
+  beforeAll(async () => {
+    t = await TestDocket.start();
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it("after every window closed, one sweep defaults, resolves and settles the open cases, and nothing is left", async () => {
+    await advanceTime(t.court.reader, 2 * 24 * 3600);
+    const before = (await t.get("/keeper/actions")).body.actions as { case: string; operation: string }[];
+    expect(before.map((s) => s.operation).sort()).toEqual([
+      "resolve_after_deadline",
+      "resolve_after_deadline",
+      "resolve_after_deadline",
+      "settle_case",
+      "trigger_default",
+    ]);
+    const keeper = t.devnet.accounts[18];
+    const { stdout } = await run("npx", ["tsx", "examples/keeper.ts", "--once"], {
+      env: { ...process.env, PRIVATE_KEY: keeper?.privateKey, DOCKET_URL: t.url },
+    });
+    const done = stdout
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
+    expect(done.map((d) => `${d.case}:${d.operation}:${d.status}`).sort()).toEqual(
+      before.map((s) => `${s.case}:${s.operation}:success`).sort(),
+    );
+    expect((await t.get("/keeper/actions")).body.actions).toEqual([]);
+    const summoned = t.devnet.seed?.cases.find((c) => c.label === "summoned")?.address as string;
+    expect((await t.get(`/cases/${summoned}`)).body.case.state).toBe("Defaulted");
   });
 });

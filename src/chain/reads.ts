@@ -118,6 +118,32 @@ export async function readDeliberating(court: Court, offset: number, limit: numb
   return { total: Number(total), cases: page };
 }
 
+/**
+ * A page of the open cases `who` takes part in (party, or judge of any round), each as the compact
+ * status the inbox works from, with the chain time the page was read at: one eth_call.
+ */
+export async function readInvolvedCases(court: Court, who: Address, offset: number, limit: number) {
+  const [total, chainTime, page] = await court.reader.readContract({
+    address: court.factory,
+    abi: caseFactoryAbi,
+    functionName: "getInvolvedCases",
+    args: [who, BigInt(offset), BigInt(limit)],
+  });
+  return { total: Number(total), chainTime: Number(chainTime), cases: page };
+}
+
+/** A page of every open case's status, for the keeper view: one eth_call. */
+export async function readCaseStatuses(court: Court, offset: number, limit: number) {
+  const [total, chainTime, page] = await court.reader.readContract({
+    address: court.factory,
+    abi: caseFactoryAbi,
+    functionName: "getCaseStatuses",
+    args: [BigInt(offset), BigInt(limit)],
+  });
+  return { total: Number(total), chainTime: Number(chainTime), cases: page };
+}
+export type CaseStatusView = Awaited<ReturnType<typeof readCaseStatuses>>["cases"][number];
+
 /** Court parameters, registry overview, case counts and the block number, in one multicall. */
 export async function readOverview(court: Court) {
   if (!court.hasMulticall3) {

@@ -70,7 +70,8 @@ function answer(body: Buffer, reads: Map<string, Operation>, ctx: Ctx): string |
   if (!isObject(msg) || msg.jsonrpc !== "2.0" || msg.method !== "tools/call") return undefined;
   const { id, params } = msg;
   if (!(typeof id === "string" || Number.isSafeInteger(id)) || !isObject(params)) return undefined;
-  const args = params.arguments ?? {};
+  // Only absent arguments mean none: `null` is malformed, and the SDK path answers it so.
+  const args = params.arguments === undefined ? {} : params.arguments;
   const op = typeof params.name === "string" ? reads.get(params.name) : undefined;
   if (!op || !isObject(args)) return undefined;
   let hit: ReturnType<typeof cachedAnswer>;

@@ -17,6 +17,10 @@ export const keyOf = {
   judgeStake: (address: string) => `judgestake:${address}`,
   judgePool: () => "judgepool",
   stats: () => "stats",
+  /** An address's inbox page (get_inbox). */
+  inbox: (address: string, offset: number, limit: number) => `inbox:${address}:${offset}:${limit}`,
+  /** A page of court-wide keeper steps. */
+  keeper: (offset: number, limit: number) => `keeper:${offset}:${limit}`,
   /** Court parameters (minimums, fee, windows), read by several operations. */
   params: () => "params",
 } as const;
@@ -28,13 +32,19 @@ export const everyKey = {
   discover: "discover:*",
   validator: "validator:*",
   judgeStake: "judgestake:*",
+  /**
+   * Every inbox: a case change concerns its parties and judges, whom a mined event does not name,
+   * so every inbox goes (they are short-lived anyway: deadlines pass without events).
+   */
+  inbox: "inbox:*",
+  keeper: "keeper:*",
   /** The whole cache: a reset chain or a reorg deeper than the follower remembers. */
   all: "*",
 } as const;
 
 /** What a new case makes stale: the case list and the totals. */
 export function filingKeys(): string[] {
-  return [everyKey.cases, keyOf.stats()];
+  return [everyKey.cases, keyOf.stats(), everyKey.inbox, everyKey.keeper];
 }
 
 /**
@@ -42,7 +52,14 @@ export function filingKeys(): string[] {
  * default, appeal) also moves judge stakes and records and both parties' records.
  */
 export function caseKeys(addr: string, concluding?: { plaintiff: string; defendant: string }): string[] {
-  const keys = [keyOf.case(addr), keyOf.evidence(addr), everyKey.pending, keyOf.stats()];
+  const keys = [
+    keyOf.case(addr),
+    keyOf.evidence(addr),
+    everyKey.pending,
+    keyOf.stats(),
+    everyKey.inbox,
+    everyKey.keeper,
+  ];
   if (concluding) {
     keys.push(
       keyOf.judgePool(),

@@ -7,11 +7,13 @@ import { getAgent } from "./getAgent.js";
 import { getCase } from "./getCase.js";
 import { getCaseEvidence } from "./getCaseEvidence.js";
 import { getHealth } from "./getHealth.js";
+import { getInbox } from "./getInbox.js";
 import { getJudgePool } from "./getJudgePool.js";
 import { getJudgeStake } from "./getJudgeStake.js";
 import { getStatsOverview } from "./getStatsOverview.js";
 import { getValidatorStats } from "./getValidatorStats.js";
 import { listCases } from "./listCases.js";
+import { listKeeperActions } from "./listKeeperActions.js";
 import { listPendingCases } from "./listPendingCases.js";
 import type { Operation } from "./operation.js";
 import { resolveAfterDeadline } from "./resolveAfterDeadline.js";
@@ -39,9 +41,11 @@ export const operations: Operation[] = [
   getCase,
   getCaseEvidence,
   listPendingCases,
+  listKeeperActions,
   getValidatorStats,
   getStatsOverview,
   discoverAgents,
+  getInbox,
   getAgent,
   getJudgePool,
   getJudgeStake,

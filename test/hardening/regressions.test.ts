@@ -140,4 +140,22 @@ describe("hardening regressions", () => {
     const ok = (await mcp.callTool({ name: "list_cases", arguments: { limit: 1 } })) as CallToolResult;
     expect(ok.isError).toBeFalsy();
   });
+
+  it("a cached read's tools/call at /mcp with `arguments: null` is -32602 too (the fast path agreed with {})", async () => {
+    const call = (id: number, args: unknown) =>
+      fetch(`${t.url}/mcp`, {
+        method: "POST",
+        headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+        body: JSON.stringify({
+          jsonrpc: "2.0",
+          id,
+          method: "tools/call",
+          params: { name: "list_cases", arguments: args },
+        }),
+      }).then((r) => r.json() as Promise<{ result?: { isError?: boolean }; error?: { code: number } }>);
+    // Warm the cache with no arguments, so the fast path would have an answer for {}.
+    expect((await call(1, {})).result?.isError).toBeFalsy();
+    const bad = await call(2, null);
+    expect(bad.error?.code).toBe(ErrorCode.InvalidParams);
+  });
 });

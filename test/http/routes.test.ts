@@ -48,6 +48,8 @@ describe("every route, happy path", () => {
       get_stats_overview: { path: "/stats/overview" },
       discover_agents: { path: "/agent/discover" },
       get_agent: { path: `/agent/${t.address(1)}` },
+      get_inbox: { path: `/agent/${t.address(1)}/inbox` },
+      list_keeper_actions: { path: "/keeper/actions" },
       get_judge_pool: { path: "/judges/pool" },
       get_judge_stake: { path: `/judges/stake/${judge}` },
       respond_to_case: { path: `/cases/${summoned}/respond`, body: { from: t.address(1) } },

@@ -21,6 +21,9 @@ const AGGREGATES = [
   "/agent/discover",
   "/agent/discover?limit=100",
   "/judges/pool",
+  // The inbox of dev account 1 (a party to several seeded cases) and the keeper view: one eth_call each.
+  "/agent/0x70997970C51812dc3A010C7d01b50e0d17dc79C8/inbox",
+  "/keeper/actions",
 ];
 
 let devnet: Devnet;

@@ -1,0 +1,69 @@
+import { z } from "zod";
+import { readInvolvedCases } from "../chain/reads.js";
+import { caseActionsFor, caseActionsSchema, ttlUntilNextChange } from "./actions.js";
+import { keyOf } from "./keys.js";
+import { Answer, defineOperation } from "./operation.js";
+import { address, paginationInput } from "./schemas.js";
+
+/** Longest an inbox is reused: chain time moves deadlines past without any event to invalidate it. */
+const MAX_TTL = 15;
+
+export const getInbox = defineOperation({
+  name: "get_inbox",
+  title: "An address's inbox of next actions",
+  description:
+    "Every open case the address takes part in (plaintiff, defendant, judge of any round) with what it may or must do now: respond before the deadline, commit or cast a vote, reveal it, add evidence, appeal, and the permissionless steps on its cases (draw, default, resolve, settle). Each action names the tool to call, its HTTP route, whether it is required and its deadline in chain time. Required actions come first. A stranger's inbox is empty: court-wide keeper steps are in list_keeper_actions. Subscribe to the MCP resource docket://agents/{address}/inbox, or stream GET /events?address=…, to be told when it changes.",
+  kind: "read",
+  toolset: "agents",
+  http: { method: "GET", path: "/agent/:address/inbox" },
+  input: z.object({
+    address: address("The agent, judge or party whose inbox to read"),
+    limit: paginationInput.limit.default(100).describe("Cases per page, 1 to 100 (default 100)"),
+    offset: paginationInput.offset,
+  }),
+  output: z.object({
+    address: z.string(),
+    chainTime: z.number().int().describe("Unix seconds of the block the inbox was read at"),
+    total: z.number().int().describe("Open cases the address takes part in"),
+    offset: z.number().int(),
+    limit: z.number().int(),
+    actionsNow: z.number().int().describe("Actions available now across this page"),
+    requiredNow: z.number().int().describe("Of which required (missing them costs the address)"),
+    cases: z.array(caseActionsSchema),
+  }),
+  cache: { key: (i) => keyOf.inbox(i.address, i.offset, i.limit) },
+  handler: async ({ address: who, limit, offset }, ctx) => {
+    const page = await readInvolvedCases(ctx.court, who, offset, limit);
+    const now = BigInt(page.chainTime);
+    const cases = page.cases
+      .map((s) => caseActionsFor(s, who, now))
+      // Cases with something to do first, the most urgent first; then the rest in index order.
+      .map((c, i) => ({ c, i }))
+      .sort((a, b) => rank(a.c) - rank(b.c) || a.i - b.i)
+      .map(({ c }) => c);
+    const actions = cases.flatMap((c) => c.actions);
+    const body = {
+      address: who,
+      chainTime: page.chainTime,
+      total: page.total,
+      offset,
+      limit,
+      actionsNow: actions.length,
+      requiredNow: actions.filter((a) => a.required).length,
+      cases,
+    };
+    const ttl = ttlUntilNextChange(
+      cases.map((c) => c.nextChangeAt),
+      now,
+      MAX_TTL,
+    );
+    return new Answer(body, { ttl });
+  },
+});
+
+/** Required first (soonest deadline first), then optional, then nothing to do. */
+function rank(c: { actions: { required: boolean; deadline: number | null }[] }): number {
+  const first = c.actions[0];
+  if (!first) return Number.MAX_SAFE_INTEGER;
+  return (first.required ? 0 : 2 ** 40) + (first.deadline ?? 2 ** 39);
+}
