@@ -164,6 +164,22 @@ export async function measureGas(rpcUrl: string, world: World, docket: Docket): 
     "getAgents(0,20)": await viewGas(rpcUrl, r, agents(20), "GET /agent/discover (default page)"),
     "getAgents(0,100)": await viewGas(rpcUrl, r, agents(100), "GET /agent/discover?limit=100 (largest page)"),
     "getAgents(0,all)": await viewGas(rpcUrl, r, agents(world.agents.length), "not used by docket (pages <= 100)"),
+    "getCaseStatuses(0,100)": await viewGas(
+      rpcUrl,
+      f,
+      encodeFunctionData({ abi: caseFactoryAbi, functionName: "getCaseStatuses", args: [0n, 100n] }),
+      "list_keeper_actions (planned; a page of 100 open cases)",
+    ),
+    "getInvolvedCases(judge,0,100)": await viewGas(
+      rpcUrl,
+      f,
+      encodeFunctionData({
+        abi: caseFactoryAbi,
+        functionName: "getInvolvedCases",
+        args: [world.agents[0] as Address, 0n, 100n],
+      }),
+      "get_inbox (planned; the first judge's open cases, a page of 100)",
+    ),
     getJudgePool: await viewGas(
       rpcUrl,
       r,

@@ -236,6 +236,28 @@ export class CourtModel {
     return c.state !== State.Defaulted && c.state !== State.Dismissed;
   }
 
+  /** The open cases `who` takes part in, as a party or a seated judge of either round (the factory's index). */
+  involvedIn(who: Address): Address[] {
+    const takesPart = (k: CaseM) =>
+      k.plaintiff === who || k.defendant === who || k.panels[0].includes(who) || k.panels[1].includes(who);
+    return this.cases.filter((k) => this.isOpen(k) && takesPart(k)).map((k) => k.addr);
+  }
+
+  /** getStatus().mayAppeal: the round-1 loser while the verdict is unsettled in round 1, else zero. */
+  mayAppeal(c: CaseM): Address {
+    return c.state === State.Resolved && c.round === 1 && !c.settled ? (c.firstRoundLoser ?? ZERO) : ZERO;
+  }
+
+  /**
+   * getStatus().drawStatus read in block `b`: while a panel is awaited, the armed draw's entropy
+   * (pending in the arming block, expired once its hash is out of reach), else 255.
+   */
+  drawStatus(c: CaseM, b: bigint): number {
+    if (c.state !== State.Active && c.state !== State.Appealed) return 255;
+    if (b <= c.drawTicket) return 0;
+    return b > c.drawTicket + BLOCKHASH_WINDOW ? 2 : 1;
+  }
+
   /** Who a draw must pass over: the parties and, on appeal, round one's judges. */
   excluded(c: CaseM): Address[] {
     return [c.plaintiff, c.defendant, ...(c.round === 2 ? this.panel(c, 1) : [])];

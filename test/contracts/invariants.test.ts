@@ -12,7 +12,9 @@
  *   its `owed` payments after; it emits one payout event (Settled, Defaulted or Dismissed) once;
  * - the registry holds totalJudgeStake + treasury, and totalJudgeStake is the sum of the stakes;
  * - getStats counts by state match the states read from every case, and getOpenCases lists
- *   exactly the cases that can still change;
+ *   exactly the cases that can still change; so does getCaseStatuses, and each agent's index of
+ *   involved cases (getInvolvedCases) is exactly the open cases it is a party to or judged in;
+ *   each case's getStatus agrees with its getCase, says who may appeal and where its draw stands;
  * - every judge's draw weight (registry.weightAt) is its stake while eligible, else 0, and stake,
  *   activeCases, eligibility and the pool match the model: slashes and rewards land when the
  *   outcome is final (settle, the appeal verdict, dismissal, a hidden-vote verdict at the reveal deadline), for every round's judges;
@@ -82,6 +84,7 @@ import {
   saltOf,
 } from "./helpers.js";
 import { type Action, AGENTS, actionArb, REFUSER_OPERATORS, type Variant } from "./invariant-actions.js";
+import { checkStatusViews, type StatusWorld, statusCalls } from "./invariant-status.js";
 import { compileRefuser, refuserAbi } from "./refuser.js";
 
 const SEED = Number(process.env.INVARIANT_SEED ?? 72_024);
@@ -837,6 +840,7 @@ interface World {
   caseList: Address[];
   cases: Map<Address, CaseRead>;
   accepting: Map<Address, boolean>;
+  status: StatusWorld;
 }
 
 function tracked(): Address[] {
@@ -875,6 +879,12 @@ async function readWorld(): Promise<World> {
     owedP: at({ address: k.addr, abi: disputeCaseAbi, functionName: "owed", args: [k.plaintiff] }),
     owedD: at({ address: k.addr, abi: disputeCaseAbi, functionName: "owed", args: [k.defendant] }),
   }));
+  const status = statusCalls(
+    at,
+    c.factory,
+    agents.map((a) => a.addr),
+    model.cases.map((k) => k.addr),
+  );
   const res = (await c.reader.multicall({ contracts: calls, allowFailure: false, batchSize: 0 })) as unknown[];
   const r = <T>(i: number) => res[i] as T;
 
@@ -915,6 +925,7 @@ async function readWorld(): Promise<World> {
     caseList: [...r<readonly [bigint, readonly Address[]]>(listAt)[1]],
     cases,
     accepting,
+    status: status(res),
   };
 }
 
@@ -1056,6 +1067,10 @@ function checkWorld(w: World): void {
     sortAddrs(model.cases.filter((k) => model.isOpen(k)).map((k) => k.addr)),
     "getOpenCases vs the model",
   );
+
+  // The inbox and keeper views: the involved index, the open statuses, getStatus against getCase.
+  const views = new Map([...w.cases].map(([a, r]) => [a, r.view]));
+  checkStatusViews(w.status, model, views, { time: w.time, block: w.block }, same, tag);
 }
 
 // ------------------------------------------------------------------ running
