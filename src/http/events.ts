@@ -125,6 +125,11 @@ export class EventStreams {
       // Reverse proxies (nginx) would otherwise hold events back to fill their buffer.
       "X-Accel-Buffering": "no",
     });
+    // A HEAD has its answer in the headers: holding it open would only take a stream's place.
+    if (req.method === "HEAD") {
+      res.end();
+      return;
+    }
     req.socket.setNoDelay(true);
     this.open.add(res);
     const send = (chunk: string) => {

@@ -55,8 +55,9 @@ describe("GET /events: court events pushed as they are mined", () => {
     closeAll();
     await until("streams closed", () => t.docket.eventStreams === 0).catch(() => {});
   });
+  let closed = false;
   afterAll(async () => {
-    await t?.close();
+    if (!closed) await t?.close();
   });
 
   it("a write through the API, signed and mined, is on the stream after one poll, typed and addressed", async () => {
@@ -246,6 +247,10 @@ describe("GET /events: court events pushed as they are mined", () => {
     let text = "";
     while (!text.includes(": ping")) text += new TextDecoder().decode((await reader.read()).value);
     expect(text).toMatch(/^retry: \d+\n\n/);
+    const head = await fetch(`${t.url}/events`, { method: "HEAD" });
+    expect(head.status).toBe(200);
+    expect(t.docket.eventStreams).toBe(1);
+    closed = true;
     const closing = t.close();
     let done = false;
     while (!done) done = (await reader.read()).done;
