@@ -124,8 +124,9 @@ export function followCourt(court: Court, log: Logger, opts: FollowerOptions): F
   };
 
   /**
-   * The block at the cursor is gone or changed. Returns true when the fork point is known and the
-   * orphaned blocks' keys are invalidated (the poll then reads on from it); false after a flush.
+   * The block at the cursor is gone or changed. Returns the reorg when the fork point is known and
+   * the orphaned blocks' keys are invalidated (the poll then reads on from it, and reports the reorg
+   * with the logs that replace them); false after a flush (already reported).
    */
   const onFork = async (old: bigint, head: Block, target: bigint): Promise<ChainChange | false> => {
     const orphan = window.hashOf(old) ?? null;
