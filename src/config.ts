@@ -39,6 +39,14 @@ export const configSchema = z.object({
   MCP_SSE_MAX_SESSIONS: int(1, 100_000).default(100),
   /** Bytes one SSE session may have queued unread; past it the session is closed. */
   MCP_SSE_MAX_QUEUED_BYTES: int(4_096, 1_073_741_824).default(1_048_576),
+  /** Open `GET /events` streams at most; one more is refused with 503. */
+  EVENTS_MAX_STREAMS: int(1, 1_000_000).default(1_000),
+  /** Bytes one event stream may have queued unread; past it the stream is cut off. */
+  EVENTS_MAX_QUEUED_BYTES: int(4_096, 1_073_741_824).default(1_048_576),
+  /** Recent events kept for streams resuming with Last-Event-ID. */
+  EVENTS_BUFFER: int(1, 1_000_000).default(1_000),
+  /** How often an idle event stream gets a `: ping` comment. */
+  EVENTS_PING_MS: int(100, 3_600_000).default(15_000),
   CACHE_HOLD_SECONDS: int(0, 3_600).default(120),
   DEPLOYMENTS_DIR: z.string().default("deployments"),
   /** The embedded dev chain's court: hidden votes (commit-reveal, the default) or public votes. */

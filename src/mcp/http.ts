@@ -1,5 +1,6 @@
 import { localhostHostValidation } from "@modelcontextprotocol/sdk/server/middleware/hostHeaderValidation.js";
 import type { Express, RequestHandler } from "express";
+import type { EventHub } from "../events/hub.js";
 import type { Ctx, Operation } from "../operations/operation.js";
 import { cachedToolCalls } from "./cachedCall.js";
 import { originGuard } from "./origin.js";
@@ -17,6 +18,8 @@ export interface McpHttpOptions {
   /** CORS_ORIGINS: the browser origins allowed on the MCP endpoints too (see originGuard). */
   corsOrigins?: string;
   sse?: SseLimits;
+  /** The court events this replica sees (its follower's, and the other replicas' through Redis). */
+  events?: EventHub;
 }
 
 export interface McpHttp {
