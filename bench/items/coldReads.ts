@@ -33,6 +33,9 @@ export const ENDPOINTS: Endpoint[] = [
   { name: "GET /validate/pending", budget: 3, path: () => "/validate/pending" },
   { name: "GET /stats/overview", budget: 3, path: () => "/stats/overview" },
   { name: "GET /agent/discover", budget: 3, path: () => "/agent/discover" },
+  // The first agent judge sits on panels across the world: the busiest inbox there is.
+  { name: "GET /agent/{address}/inbox", budget: 3, path: (w) => `/agent/${w.agents[0]}/inbox` },
+  { name: "GET /keeper/actions", budget: 3, path: () => "/keeper/actions" },
 ];
 
 export interface EndpointFigures {
@@ -168,7 +171,7 @@ export async function measureGas(rpcUrl: string, world: World, docket: Docket): 
       rpcUrl,
       f,
       encodeFunctionData({ abi: caseFactoryAbi, functionName: "getCaseStatuses", args: [0n, 100n] }),
-      "list_keeper_actions (planned; a page of 100 open cases)",
+      "GET /keeper/actions (default page)",
     ),
     "getInvolvedCases(judge,0,100)": await viewGas(
       rpcUrl,
@@ -178,7 +181,7 @@ export async function measureGas(rpcUrl: string, world: World, docket: Docket): 
         functionName: "getInvolvedCases",
         args: [world.agents[0] as Address, 0n, 100n],
       }),
-      "get_inbox (planned; the first judge's open cases, a page of 100)",
+      "GET /agent/{address}/inbox (the first judge, default page)",
     ),
     getJudgePool: await viewGas(
       rpcUrl,

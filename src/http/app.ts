@@ -8,8 +8,9 @@ import { errorMiddleware, sendError } from "./errors.js";
 import type { EventStreams } from "./events.js";
 import { requestInput } from "./input.js";
 import type { AppOptions } from "./options.js";
+import { publicOrigin } from "./origin.js";
 import { RouteTable } from "./routes.js";
-import { applySecurity, securityChain, securityLayer } from "./security.js";
+import { applySecurity, paymentHeaders, securityChain, securityLayer } from "./security.js";
 
 /**
  * The HTTP front end, generated from the registry. It only turns a request into input and a
@@ -27,7 +28,7 @@ export function createApp(ctx: Ctx, operations: Operation[], opts: AppOptions = 
   app.set("trust proxy", parseTrustProxy(opts.trustProxy ?? "false"));
   app.set("etag", false);
 
-  const security = securityLayer(opts);
+  const security = securityLayer(opts, paymentHeaders(operations));
   const table = new RouteTable(operations);
   app.use(operationRoutes(ctx, table, securityChain(security), postBodyParser(opts.bodyLimit ?? "64kb")));
 
@@ -141,7 +142,7 @@ function requestInfo(req: Request): RequestInfo {
     transport: "http",
     headers: req.headers as Record<string, string | undefined>,
     get resourceUrl() {
-      return `${req.protocol}://${req.get("host") ?? "localhost"}${req.originalUrl}`;
+      return `${publicOrigin(req)}${req.originalUrl}`;
     },
   };
 }

@@ -3,6 +3,7 @@ import { dirname } from "node:path";
 import express, { type Express } from "express";
 import type { Operation } from "../operations/operation.js";
 import { buildOpenApi } from "./openapi.js";
+import { publicOrigin } from "./origin.js";
 
 const require = createRequire(import.meta.url);
 const version = (require("docket/package.json") as { version: string }).version;
@@ -34,8 +35,12 @@ const init = `window.ui = SwaggerUIBundle({
 /** /openapi.json and /docs (Swagger UI served from the swagger-ui-dist package: works offline). */
 export function mountDocs(app: Express, operations: Operation[], opts: { events?: boolean } = {}): void {
   const doc = buildOpenApi(operations, { version, ...opts });
-  app.get("/openapi.json", (_req, res) => {
-    res.set("Cache-Control", "no-cache").json(doc);
+  app.get("/openapi.json", (req, res) => {
+    // The server is the address this client used (behind a trusted proxy, the proxy's public one).
+    res
+      .set("Cache-Control", "no-cache")
+      .set("Vary", "Host, X-Forwarded-Host, X-Forwarded-Proto")
+      .json({ ...doc, servers: [{ url: publicOrigin(req) }] });
   });
   app.get(["/docs", "/docs/", "/docs/index.html"], (req, res) => {
     if (req.path === "/docs") return res.redirect(301, "/docs/");

@@ -1,97 +1,174 @@
 import { z } from "zod";
-import { errorCodes, errorStatus } from "../errors/errors.js";
+import type { ErrorCode } from "../errors/errors.js";
 import type { Operation } from "../operations/operation.js";
 import { eventsOpenApi } from "./events.js";
+import { errorsByStatus, inputFields, jsonSchema } from "./operationErrors.js";
 
 type Json = Record<string, unknown>;
 
-function jsonSchema(schema: z.ZodType, io: "input" | "output"): Json {
-  const s = z.toJSONSchema(schema, { io, unrepresentable: "any" }) as Json;
-  delete s.$schema;
-  return s;
-}
-
-function pathParams(path: string): string[] {
-  return [...path.matchAll(/:([A-Za-z_]+)/g)].map((m) => m[1] as string);
-}
-
+/** What each error status means; the response lists the codes this operation can answer it with. */
 const statusText: Record<number, string> = {
-  400: "Invalid input: malformed address or amount, missing required field, bad JSON",
-  402: "Payment required",
-  404: "Not found: unknown case, unregistered agent, unknown route",
+  400: "Invalid input",
+  402: "Payment required, or the payment proof given does not hold",
+  404: "Not found",
   409: "Conflict",
-  413: "Body too large",
+  413: "Body too large (64 kB)",
   415: "Body must be application/json",
-  422: "Validation error: wrong field type, constraint violated (e.g. stake below the minimum)",
-  429: "Rate limited",
-  500: "Server-side failure: contract revert (CONTRACT_REVERT, with the reason), RPC error, unexpected",
-  503: "Degraded",
+  422: "Validation error: a field of the wrong type, a constraint broken",
+  429: "Rate limited (RATE_LIMIT_PER_MINUTE per client)",
+  500: "Server-side failure: the contract refused the call (details.reason), or the chain node could not be read",
+  503: "The chain node serves another chain id than docket's",
 };
 
-/** The OpenAPI 3.1 document, generated from the same operations as the routes. */
-export function buildOpenApi(
-  operations: Operation[],
-  opts: { version: string; serverUrl?: string /** Whether `GET /events` is served. */; events?: boolean },
-): Json {
-  const paths: Record<string, Record<string, Json>> = {};
-  for (const op of operations) {
-    const inSchema = jsonSchema(op.input, "input");
-    const props = (inSchema.properties ?? {}) as Record<string, Json>;
-    const required = new Set((inSchema.required ?? []) as string[]);
-    const inPath = pathParams(op.http.path);
-    const parameters: Json[] = inPath.map((name) => ({
-      name,
-      in: "path",
-      required: true,
-      description: props[name]?.description,
-      schema: props[name] ?? { type: "string" },
-    }));
-    let requestBody: Json | undefined;
-    const rest = Object.keys(props).filter((k) => !inPath.includes(k));
-    if (op.http.method === "GET") {
-      for (const name of rest) {
-        parameters.push({
-          name,
-          in: "query",
-          required: required.has(name),
-          description: props[name]?.description,
-          schema: props[name],
-        });
-      }
-    } else {
-      const bodyProps = Object.fromEntries(rest.map((k) => [k, props[k]]));
-      const bodyRequired = rest.filter((k) => required.has(k));
-      requestBody = {
-        required: bodyRequired.length > 0,
-        content: {
-          "application/json": {
-            schema: {
-              type: "object",
-              properties: bodyProps,
-              ...(bodyRequired.length ? { required: bodyRequired } : {}),
-            },
-            ...(op.example
-              ? { example: Object.fromEntries(Object.entries(op.example).filter(([k]) => !inPath.includes(k))) }
-              : {}),
+/** The error envelope, with the codes this answer can carry. */
+function errorEnvelope(codes?: readonly ErrorCode[]): Json {
+  return {
+    type: "object",
+    required: ["error"],
+    properties: {
+      error: {
+        type: "object",
+        required: ["code", "message"],
+        properties: {
+          code: { type: "string", ...(codes ? { enum: codes } : {}) },
+          message: { type: "string" },
+          details: {
+            type: "object",
+            description: "For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues",
           },
         },
-      };
-    }
-    const errorStatuses = [...new Set(Object.values(errorStatus))].filter((s) =>
-      op.kind === "read" ? ![402, 409, 413, 415].includes(s) : s !== 503,
-    );
-    const responses: Record<string, Json> = {
-      "200": {
-        description: op.kind === "write" ? "An unsigned transaction to sign and broadcast" : "OK",
-        content: { "application/json": { schema: jsonSchema(op.output, "output") } },
       },
-    };
-    for (const s of errorStatuses) {
-      responses[String(s)] = {
-        description: statusText[s] ?? "Error",
-        content: { "application/json": { schema: { $ref: "#/components/schemas/ErrorEnvelope" } } },
-      };
-    }
+    },
+  };
+}
+
+/** A body whose `error.code` (the envelope's, or the 402's) is one of `codes`. */
+function withCodes(schema: Json, codes: readonly ErrorCode[]): Json {
+  const error = (schema.properties as Record<string, Json> | undefined)?.error;
+  const code = (error?.properties as Record<string, Json> | undefined)?.code;
+  if (code) code.enum = [...codes];
+  return schema;
+}
+
+const json = (schema: Json) => ({ "application/json": { schema } });
+
+/** A paid operation's 200: its output without the 402's body (over MCP both are results). */
+function okSchema(op: Operation): z.ZodType {
+  const required = op.payment?.required;
+  if (!required || !(op.output instanceof z.ZodUnion)) return op.output;
+  const rest = (op.output.options as z.ZodType[]).filter((o) => o !== required);
+  return rest.length === 1 ? (rest[0] as z.ZodType) : z.union(rest);
+}
+
+/** The payment's response headers answered with `status`. */
+function paymentHeaders(op: Operation, status: number): Json | undefined {
+  const hs = (op.payment?.responseHeaders ?? []).filter((h) => h.statuses.includes(status));
+  if (hs.length === 0) return undefined;
+  return Object.fromEntries(hs.map((h) => [h.name, { description: h.description, schema: { type: "string" } }]));
+}
+
+function responses(op: Operation): Record<string, Json> {
+  const out: Record<string, Json> = {};
+  const answer = (status: number, description: string, schema: Json) => {
+    const headers = paymentHeaders(op, status);
+    out[String(status)] = { description, ...(headers ? { headers } : {}), content: json(schema) };
+  };
+  answer(
+    200,
+    op.kind === "write" ? "An unsigned transaction to sign and broadcast" : "OK",
+    jsonSchema(okSchema(op), "output"),
+  );
+  for (const [status, description] of Object.entries(op.answers ?? {})) {
+    answer(Number(status), description, jsonSchema(op.output, "output"));
+  }
+  for (const [status, codes] of errorsByStatus(op)) {
+    if (out[status]) throw new Error(`${op.name}: status ${status} is both an answer and an error`);
+    const list = codes.map((c) => `\`${c}\``).join(", ");
+    const description = `${statusText[status] ?? "Error"}: ${list}`;
+    if (status === 402 && op.payment)
+      answer(status, description, withCodes(jsonSchema(op.payment.required, "output"), codes));
+    else answer(status, description, errorEnvelope(codes));
+  }
+  out.default = {
+    description: "Unexpected failure: `INTERNAL_ERROR`",
+    content: json(errorEnvelope(["INTERNAL_ERROR"])),
+  };
+  return out;
+}
+
+function parameters(op: Operation): Json[] {
+  const params: Json[] = inputFields(op)
+    .filter((f) => f.place !== "body")
+    .map((f) => ({
+      name: f.name,
+      in: f.place,
+      required: f.required,
+      description: f.schema.description,
+      schema: f.schema,
+    }));
+  for (const h of op.payment?.requestHeaders ?? []) {
+    params.push({
+      name: h.name,
+      in: "header",
+      required: false,
+      description: h.description,
+      schema: { type: "string" },
+    });
+  }
+  return params;
+}
+
+function requestBody(op: Operation): Json | undefined {
+  if (op.http.method === "GET") return undefined;
+  const fields = inputFields(op).filter((f) => f.place === "body");
+  const required = fields.filter((f) => f.required).map((f) => f.name);
+  const inPath = new Set(
+    inputFields(op)
+      .filter((f) => f.place === "path")
+      .map((f) => f.name),
+  );
+  const example = op.example && Object.fromEntries(Object.entries(op.example).filter(([k]) => !inPath.has(k)));
+  return {
+    required: required.length > 0,
+    content: {
+      "application/json": {
+        schema: {
+          type: "object",
+          properties: Object.fromEntries(fields.map((f) => [f.name, f.schema])),
+          ...(required.length ? { required } : {}),
+        },
+        ...(example ? { example } : {}),
+      },
+    },
+  };
+}
+
+/**
+ * The OpenAPI 3.1 document, generated from the same operations as the routes: each operation's
+ * parameters (payment headers included), body, and exactly the statuses it can answer with.
+ * `servers` is added per request (docs.ts), from the address the client used.
+ */
+/** GET /events (not an operation): its error answers in the envelope, with their codes. */
+function eventsPath(): Json {
+  const codes: Record<string, ErrorCode[]> = {
+    "400": ["INVALID_ADDRESS", "INVALID_INPUT"],
+    "429": ["RATE_LIMITED"],
+    "503": ["SERVICE_UNAVAILABLE"],
+  };
+  const responses = Object.fromEntries(
+    Object.entries(eventsOpenApi.get.responses as Record<string, { description: string }>).map(([status, r]) => [
+      status,
+      codes[status] ? { description: r.description, content: json(errorEnvelope(codes[status])) } : r,
+    ]),
+  );
+  return { get: { ...eventsOpenApi.get, responses } };
+}
+
+/** The OpenAPI 3.1 document, generated from the same operations as the routes (and GET /events when served). */
+export function buildOpenApi(operations: Operation[], opts: { version: string; events?: boolean }): Json {
+  const paths: Record<string, Record<string, Json>> = {};
+  for (const op of operations) {
+    const body = requestBody(op);
     const path = op.http.path.replace(/:([A-Za-z_]+)/g, "{$1}");
     paths[path] ??= {};
     (paths[path] as Record<string, Json>)[op.http.method.toLowerCase()] = {
@@ -99,12 +176,11 @@ export function buildOpenApi(
       summary: op.title,
       description: `${op.description}\n\nMCP tool: \`${op.name}\`.`,
       tags: [op.toolset],
-      parameters,
-      ...(requestBody ? { requestBody } : {}),
-      responses,
+      parameters: parameters(op),
+      ...(body ? { requestBody: body } : {}),
+      responses: responses(op),
     };
   }
-  if (opts.events) paths["/events"] = eventsOpenApi as unknown as Record<string, Json>;
   return {
     openapi: "3.1.0",
     info: {
@@ -112,8 +188,10 @@ export function buildOpenApi(
       version: opts.version,
       description:
         "Gateway to on-chain dispute resolution. Reads are cached (X-Cache, Cache-Control). Every write returns an unsigned transaction that you sign and broadcast with your own wallet; docket holds no key. Every operation is also an MCP tool of the same name (Streamable HTTP at /mcp, SSE at /sse).",
+      license: { name: "MIT", identifier: "MIT" },
     },
-    ...(opts.serverUrl ? { servers: [{ url: opts.serverUrl }] } : {}),
+    // Everything is public: no operation takes credentials (a payment is a proof, not a credential).
+    security: [],
     tags: [
       { name: "cases", description: "Disputes and their lifecycle" },
       { name: "judges", description: "Judge pool, stakes and validator statistics" },
@@ -124,28 +202,6 @@ export function buildOpenApi(
         ? [{ name: "events", description: "Court events pushed as they are mined (Server-Sent Events)" }]
         : []),
     ],
-    paths,
-    components: {
-      schemas: {
-        ErrorEnvelope: {
-          type: "object",
-          required: ["error"],
-          properties: {
-            error: {
-              type: "object",
-              required: ["code", "message"],
-              properties: {
-                code: { type: "string", enum: errorCodes },
-                message: { type: "string" },
-                details: {
-                  type: "object",
-                  description: "For CONTRACT_REVERT: reason (the contract's error), message, args",
-                },
-              },
-            },
-          },
-        },
-      },
-    },
+    paths: opts.events ? { ...paths, "/events": eventsPath() } : paths,
   };
 }

@@ -3,8 +3,28 @@ import type { Express, NextFunction, Request, RequestHandler, Response } from "e
 import { rateLimit } from "express-rate-limit";
 import helmet from "helmet";
 import { DocketError } from "../errors/errors.js";
+import type { Operation } from "../operations/operation.js";
 import { sendError } from "./errors.js";
 import type { AppOptions } from "./options.js";
+
+/** The path the rate limit never counts: load balancers' health checks must not be starved by busy clients. */
+export const RATE_LIMIT_EXEMPT_PATH = "/health";
+
+/** Headers beyond docket's own that browsers may send and read: those of the operations' payments. */
+export interface ExtraHeaders {
+  request: string[];
+  response: string[];
+}
+
+/** The payment headers the operations declare, for CORS. */
+export function paymentHeaders(operations: readonly Operation[]): ExtraHeaders {
+  const terms = operations.flatMap((op) => (op.payment ? [op.payment] : []));
+  const names = (hs: readonly { name: string }[]) => hs.map((h) => h.name);
+  return {
+    request: [...new Set(terms.flatMap((t) => names(t.requestHeaders)))],
+    response: [...new Set(terms.flatMap((t) => names(t.responseHeaders)))],
+  };
+}
 
 /**
  * Security headers, CORS and the per-client rate limit, all from well-kept middleware. docket is
@@ -35,7 +55,7 @@ export function applySecurity(app: Express, opts: AppOptions, layer: SecurityLay
   for (const mw of securityChain(layer, headers)) app.use(mw);
 }
 
-export function securityLayer(opts: AppOptions): SecurityLayer {
+export function securityLayer(opts: AppOptions, extra: ExtraHeaders = { request: [], response: [] }): SecurityLayer {
   // helmet works its headers out anew for every request (its CSP is re-evaluated each time); ours
   // depend on nothing in the request, so they are computed once and replayed.
   // Two fixed policies, from helmet: the docs page is HTML (Swagger UI) and gets helmet's full set;
@@ -76,8 +96,8 @@ export function securityLayer(opts: AppOptions): SecurityLayer {
   const corsOptions: CorsOptions = {
     origin: origins === "*" ? "*" : origins.split(",").map((o) => o.trim()),
     methods: ["GET", "HEAD", "POST", "DELETE", "OPTIONS"],
-    allowedHeaders: ["Content-Type", "X-PAYMENT", "Mcp-Session-Id", "Mcp-Protocol-Version", "Last-Event-ID"],
-    exposedHeaders: ["X-Cache", "X-PAYMENT-RESPONSE", "Mcp-Session-Id", "RateLimit", "RateLimit-Policy", "Retry-After"],
+    allowedHeaders: ["Content-Type", ...extra.request, "Mcp-Session-Id", "Mcp-Protocol-Version", "Last-Event-ID"],
+    exposedHeaders: ["X-Cache", ...extra.response, "Mcp-Session-Id", "RateLimit", "RateLimit-Policy", "Retry-After"],
     maxAge: 600,
   };
   const corsMiddleware = cors(corsOptions);
@@ -97,8 +117,7 @@ export function securityLayer(opts: AppOptions): SecurityLayer {
       limit: perMinute,
       standardHeaders: "draft-8",
       legacyHeaders: false,
-      // Health checks from load balancers must not be starved by busy clients.
-      skip: (req) => req.path === "/health",
+      skip: (req) => req.path === RATE_LIMIT_EXEMPT_PATH,
       ...(opts.rateLimitStore ? { store: opts.rateLimitStore, passOnStoreError: true } : {}),
       handler: (_req, res, _next, options) => {
         sendError(

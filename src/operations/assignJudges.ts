@@ -3,7 +3,7 @@ import { caseFactoryAbi } from "../chain/abi/generated.js";
 import { buildUnsignedTx } from "../tx/unsignedTx.js";
 import { caseAddress, requireCase } from "./cases.shared.js";
 import { caseKeys, keyOf } from "./keys.js";
-import { Answer, defineOperation } from "./operation.js";
+import { Answer, chainErrors, defineOperation } from "./operation.js";
 import { address, from, unsignedTxResponse } from "./schemas.js";
 
 export const assignJudges = defineOperation({
@@ -20,6 +20,7 @@ export const assignJudges = defineOperation({
     from,
   }),
   output: unsignedTxResponse,
+  errors: [...chainErrors("write"), "CASE_NOT_FOUND"],
   handler: async ({ address: caseAddr, judges, from: signer }, ctx) => {
     const v = await requireCase(ctx, caseAddr);
     const tx = await buildUnsignedTx(ctx.court, {

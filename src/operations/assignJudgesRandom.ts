@@ -3,7 +3,7 @@ import { caseFactoryAbi } from "../chain/abi/generated.js";
 import { buildUnsignedTx } from "../tx/unsignedTx.js";
 import { caseAddress, requireCase } from "./cases.shared.js";
 import { caseKeys, everyKey, keyOf } from "./keys.js";
-import { Answer, defineOperation } from "./operation.js";
+import { Answer, chainErrors, defineOperation } from "./operation.js";
 import { from, unsignedTxResponse } from "./schemas.js";
 
 export const assignJudgesRandom = defineOperation({
@@ -16,6 +16,7 @@ export const assignJudgesRandom = defineOperation({
   http: { method: "POST", path: "/cases/:address/assign-judges-random" },
   input: z.object({ address: caseAddress, from }),
   output: unsignedTxResponse,
+  errors: [...chainErrors("write"), "CASE_NOT_FOUND"],
   handler: async ({ address: caseAddr, from: signer }, ctx) => {
     const v = await requireCase(ctx, caseAddr);
     const tx = await buildUnsignedTx(ctx.court, {

@@ -2,10 +2,11 @@ import type { Address } from "viem";
 import { z } from "zod";
 import { disputeCaseAbi } from "../chain/abi/generated.js";
 import type { CaseView } from "../chain/reads.js";
+import type { ErrorCode } from "../errors/errors.js";
 import { buildUnsignedTx } from "../tx/unsignedTx.js";
 import { caseAddress, requireCase } from "./cases.shared.js";
 import { caseKeys } from "./keys.js";
-import { Answer, type Ctx, defineOperation, type Operation } from "./operation.js";
+import { Answer, type Ctx, chainErrors, defineOperation, type Operation } from "./operation.js";
 import { from, unsignedTxResponse } from "./schemas.js";
 
 type CaseFn =
@@ -53,6 +54,8 @@ export function defineCaseWrite<Extra extends z.ZodRawShape, Out extends z.ZodRa
   concluding?: boolean;
   /** Keys beyond the case's own. */
   alsoInvalidates?: (v: CaseView) => string[];
+  /** Codes `call` raises beyond those of every case write. */
+  errors?: readonly ErrorCode[];
   example?: Record<string, unknown>;
 }): Operation {
   const input = z.object({ address: caseAddress, ...spec.fields, from });
@@ -66,6 +69,7 @@ export function defineCaseWrite<Extra extends z.ZodRawShape, Out extends z.ZodRa
     input,
     output: spec.extraOutput ? unsignedTxResponse.extend(spec.extraOutput) : unsignedTxResponse,
     example: spec.example as never,
+    errors: [...chainErrors("write"), "CASE_NOT_FOUND", ...(spec.errors ?? [])],
     handler: async (raw, ctx) => {
       const i = raw as z.output<z.ZodObject<Extra>> & { address: Address; from?: Address };
       const v = await requireCase(ctx, i.address);

@@ -11,7 +11,7 @@ import {
   encodePaymentResponse,
   networkOf,
   paymentRequiredBody,
-  paymentRequiredSchema,
+  x402Terms,
 } from "../payments/x402.js";
 import { buildUnsignedTx } from "../tx/unsignedTx.js";
 import { courtParams } from "./cases.shared.js";
@@ -78,10 +78,11 @@ export const fileCase = defineOperation({
   toolset: "payments",
   http: { method: "POST", path: "/cases" },
   input,
-  output: z.union([
-    filed.describe("200: the proof holds; sign unsigned_tx as the plaintiff"),
-    paymentRequiredSchema.describe("402: pay the filing fee as accepts[0] says, then retry with the proof"),
-  ]),
+  // Over MCP the 402's body is a normal result; over HTTP `payment.required` describes it.
+  output: z.union([filed.describe("The proof holds: sign unsigned_tx as the plaintiff"), x402Terms.required]),
+  payment: x402Terms,
+  // No CONTRACT_REVERT: the filing is not simulated (the fee it needs is not paid yet at the 402).
+  errors: ["RPC_ERROR", "STAKE_BELOW_MINIMUM"],
   example: {
     plaintiff: "0x2546BcD3c84621e976D8185a91A922aE77ECEc30",
     defendant: "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",

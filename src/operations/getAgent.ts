@@ -3,7 +3,7 @@ import { readAgent } from "../chain/reads.js";
 import { DocketError } from "../errors/errors.js";
 import { agentSchema, formatAgent } from "./agents.shared.js";
 import { keyOf } from "./keys.js";
-import { Answer, defineOperation } from "./operation.js";
+import { Answer, chainErrors, defineOperation } from "./operation.js";
 import { address } from "./schemas.js";
 
 export const getAgent = defineOperation({
@@ -15,6 +15,7 @@ export const getAgent = defineOperation({
   toolset: "agents",
   http: { method: "GET", path: "/agent/:address" },
   input: z.object({ address: address("Agent address") }),
+  errors: [...chainErrors("read"), "AGENT_NOT_REGISTERED"],
   output: z.object({ agent: agentSchema }),
   cache: { key: (i) => keyOf.agent(i.address) },
   handler: async ({ address: who }, ctx) => {

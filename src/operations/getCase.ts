@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { caseAddress, caseSchema, formatCase, isFinal, requireCase } from "./cases.shared.js";
 import { keyOf } from "./keys.js";
-import { Answer, defineOperation } from "./operation.js";
+import { Answer, chainErrors, defineOperation } from "./operation.js";
 
 export const getCase = defineOperation({
   name: "get_case",
@@ -12,6 +12,7 @@ export const getCase = defineOperation({
   toolset: "cases",
   http: { method: "GET", path: "/cases/:address" },
   input: z.object({ address: caseAddress }),
+  errors: [...chainErrors("read"), "CASE_NOT_FOUND"],
   output: z.object({ case: caseSchema }),
   cache: { key: (i) => keyOf.case(i.address) },
   handler: async ({ address }, ctx) => {

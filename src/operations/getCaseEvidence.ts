@@ -3,7 +3,7 @@ import { readCaseEvidence } from "../chain/reads.js";
 import { DocketError } from "../errors/errors.js";
 import { caseAddress } from "./cases.shared.js";
 import { keyOf } from "./keys.js";
-import { Answer, defineOperation } from "./operation.js";
+import { Answer, chainErrors, defineOperation } from "./operation.js";
 
 export const getCaseEvidence = defineOperation({
   name: "get_case_evidence",
@@ -14,6 +14,7 @@ export const getCaseEvidence = defineOperation({
   toolset: "cases",
   http: { method: "GET", path: "/cases/:address/evidence" },
   input: z.object({ address: caseAddress }),
+  errors: [...chainErrors("read"), "CASE_NOT_FOUND"],
   output: z.object({
     address: z.string(),
     evidence: z.array(z.object({ hash: z.string(), submitter: z.string(), submittedAt: z.number().int() })),

@@ -36,6 +36,9 @@ export const getHealth = defineOperation({
       .describe("The last reorg or reset the event follower detected (its cache entries were invalidated)"),
   }),
   servesOnWrongChain: true,
+  // A chain it cannot read (or the wrong chain) is its answer, not an error.
+  errors: [],
+  answers: { 503: "Degraded: the node cannot be read, or it serves another chain id (`error` says which)" },
   handler: async (_input, ctx) => {
     const base = {
       chainId: ctx.court.chainId,

@@ -2,7 +2,9 @@ import type { z } from "zod";
 import type { Cache } from "../cache/cache.js";
 import type { Court } from "../chain/court.js";
 import type { ChainStatus } from "../chain/status.js";
+import type { ErrorCode } from "../errors/errors.js";
 import type { Logger } from "../log.js";
+import type { PaymentTerms } from "../payments/x402.js";
 
 /** What every handler gets: the chain, the cache and a logger. Nothing else is shared. */
 export interface Ctx {
@@ -69,6 +71,24 @@ export interface Operation<I extends z.ZodObject = z.ZodObject, O extends z.ZodT
   example?: Partial<z.input<I>>;
   /** Answers even while the node serves the wrong chain (health, which reports it); all else refuses. */
   servesOnWrongChain?: boolean;
+  /**
+   * The error codes its handler raises; by default the chain's (`chainErrors`). Those of the input's
+   * validation, the transport, the rate limit, CHAIN_MISMATCH and `payment` are derived by the front
+   * end. The OpenAPI document declares the statuses of these codes and no others.
+   */
+  errors?: readonly ErrorCode[];
+  /** Statuses besides 200 that the handler answers with its own output, and what they mean (health's 503). */
+  answers?: Readonly<Record<number, string>>;
+  /** The payment it takes, if any: the headers its proof comes in and goes out with, its 402. */
+  payment?: PaymentTerms;
+}
+
+/**
+ * What any handler may meet on the chain: a node that cannot be read; for a write, a contract that
+ * refuses the call it simulates (a read's refusal is a node fault, see run.ts).
+ */
+export function chainErrors(kind: Operation["kind"]): ErrorCode[] {
+  return kind === "write" ? ["RPC_ERROR", "CONTRACT_REVERT"] : ["RPC_ERROR"];
 }
 
 /** What a front end knows about the caller's request, beyond the validated input. */

@@ -13,6 +13,7 @@ export const respondToCase = defineCaseWrite({
   functionName: "respond",
   action: "Answers the summons with your stake",
   example: { stake: "10000000000000000" },
+  errors: ["STAKE_BELOW_MINIMUM"],
   call: async (i, v, ctx) => {
     // The case's own terms, frozen at filing, set its minimum.
     const min = await readCaseMinimumStake(ctx.court, v.addr);

@@ -86,6 +86,16 @@ export const paginationInput = {
   offset: z.number().int().min(0).max(1_000_000_000).default(0).describe("Items to skip (default 0)"),
 };
 
+/**
+ * The code a value breaking one of the formats gets (validationError), by the format's pattern; any
+ * other broken constraint is 422 VALIDATION_ERROR. OpenAPI reads it to know which fields can be 400.
+ */
+export const PATTERN_CODES: Readonly<Record<string, ErrorCode>> = {
+  [ADDRESS_PATTERN]: "INVALID_ADDRESS",
+  [AMOUNT_PATTERN]: "INVALID_INPUT",
+  [TX_HASH_PATTERN]: "INVALID_INPUT",
+};
+
 function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
   let v: unknown = input;
   for (const k of path) {
@@ -106,12 +116,8 @@ export function validationError(err: z.ZodError, input: unknown): DocketError {
     let code: ErrorCode = "VALIDATION_ERROR";
     const value = valueAt(input, i.path);
     if (i.code === "invalid_type" && value === undefined) code = "MISSING_FIELD";
-    else if (i.code === "invalid_format" && "pattern" in i && i.pattern === `/${ADDRESS_PATTERN}/`)
-      code = "INVALID_ADDRESS";
-    else if (i.code === "invalid_format" && "pattern" in i && i.pattern === `/${AMOUNT_PATTERN}/`)
-      code = "INVALID_INPUT";
-    else if (i.code === "invalid_format" && "pattern" in i && i.pattern === `/${TX_HASH_PATTERN}/`)
-      code = "INVALID_INPUT";
+    else if (i.code === "invalid_format" && "pattern" in i && PATTERN_CODES[String(i.pattern).slice(1, -1)])
+      code = PATTERN_CODES[String(i.pattern).slice(1, -1)] as ErrorCode;
     else if (i.code === "custom" && i.params?.docketCode) code = i.params.docketCode as ErrorCode;
     return { field, code, message: i.message };
   });

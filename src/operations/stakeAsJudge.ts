@@ -4,7 +4,7 @@ import { readJudge } from "../chain/reads.js";
 import { DocketError } from "../errors/errors.js";
 import { buildUnsignedTx } from "../tx/unsignedTx.js";
 import { judgeKeys } from "./keys.js";
-import { Answer, defineOperation } from "./operation.js";
+import { Answer, chainErrors, defineOperation } from "./operation.js";
 import { address, amount, unsignedTxResponse } from "./schemas.js";
 
 export const stakeAsJudge = defineOperation({
@@ -20,6 +20,7 @@ export const stakeAsJudge = defineOperation({
     amount: amount("Wei to stake"),
   }),
   output: unsignedTxResponse,
+  errors: [...chainErrors("write"), "STAKE_BELOW_MINIMUM"],
   example: { address: "0xBcd4042DE499D14e55001CcbB24a551F3b954096", amount: "100000000000000000" },
   handler: async ({ address: who, amount: raw }, ctx) => {
     const value = BigInt(raw);

@@ -78,16 +78,73 @@ export type PaymentRequirements = z.infer<typeof paymentRequirementsSchema>;
  * plain-string `error`, `error` is docket's `{ code, message, details? }`; x402 clients read only
  * `x402Version` and `accepts`.
  */
-export const paymentRequiredSchema = z.object({
-  x402Version: z.literal(X402_VERSION),
-  error: z.object({
-    code: z.string().describe("PAYMENT_REQUIRED, or why the proof given was refused (PAYMENT_NOT_FOUND...)"),
-    message: z.string(),
-    details: z.record(z.string(), z.unknown()).optional(),
-  }),
-  accepts: z.array(paymentRequirementsSchema),
-});
+export const paymentRequiredSchema = z
+  .object({
+    x402Version: z.literal(X402_VERSION),
+    error: z.object({
+      code: z.string().describe("PAYMENT_REQUIRED, or why the proof given was refused (PAYMENT_NOT_FOUND...)"),
+      message: z.string(),
+      details: z.record(z.string(), z.unknown()).optional(),
+    }),
+    accepts: z.array(paymentRequirementsSchema),
+  })
+  .describe("Payment required: pay the filing fee as accepts[0] says, then retry with the proof");
 export type PaymentRequiredBody = z.infer<typeof paymentRequiredSchema>;
+
+/** A header of the payment protocol, as the API description declares it. */
+export interface PaymentHeader {
+  name: string;
+  description: string;
+}
+
+/** A header docket answers with, and on which statuses. */
+export interface PaymentResponseHeader extends PaymentHeader {
+  statuses: readonly number[];
+}
+
+/**
+ * What an operation that takes a payment declares, for the front ends to describe and allow: the
+ * headers a proof comes in, the headers of the answer, the 402's body, and every code a proof can be
+ * refused with. Another header of the protocol (x402 v2's PAYMENT-SIGNATURE, PAYMENT-REQUIRED,
+ * PAYMENT-RESPONSE) is one more entry here; OpenAPI and CORS follow.
+ */
+export interface PaymentTerms {
+  requestHeaders: readonly PaymentHeader[];
+  responseHeaders: readonly PaymentResponseHeader[];
+  /** The body of the 402 (payment required, or the proof given does not hold). */
+  required: z.ZodType;
+  refusals: readonly ErrorCode[];
+}
+
+/** x402 v1 as docket takes it: the proof in X-PAYMENT, the settlement in X-PAYMENT-RESPONSE. */
+export const x402Terms: PaymentTerms = {
+  requestHeaders: [
+    {
+      name: "X-PAYMENT",
+      description:
+        'x402 v1 payment proof: base64 of {"x402Version":1,"scheme":"exact","network":"<accepts[0].network>","payload":{"txHash":"0x<the mined payment\'s hash>"}}. Omit it to get the 402 with the payment requirements.',
+    },
+  ],
+  responseHeaders: [
+    {
+      name: "X-PAYMENT-RESPONSE",
+      statuses: [200, 402],
+      description:
+        "x402 v1 settlement: base64 of {success, errorReason?, transaction, network, payer}. On a 402 only when a proof was given and refused.",
+    },
+  ],
+  required: paymentRequiredSchema,
+  refusals: [
+    "PAYMENT_MALFORMED",
+    "PAYMENT_REQUIRED",
+    "PAYMENT_NOT_FOUND",
+    "PAYMENT_FAILED",
+    "PAYMENT_WRONG_PAYER",
+    "PAYMENT_WRONG_RECIPIENT",
+    "PAYMENT_INSUFFICIENT",
+    "PAYMENT_ALREADY_USED",
+  ],
+};
 
 /** What the filing fee payment must be, and for what. */
 export interface FeeTerms {

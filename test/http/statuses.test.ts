@@ -1,0 +1,187 @@
+import { randomBytes } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadConfig } from "../../src/config.js";
+import { ADDRESS_PATTERN, AMOUNT_PATTERN, TX_HASH_PATTERN } from "../../src/formats.js";
+import { type InputField, inputFields } from "../../src/http/operationErrors.js";
+import type { Operation } from "../../src/operations/operation.js";
+import { operations } from "../../src/operations/registry.js";
+import { type Docket, startServer } from "../../src/server.js";
+import { filing, payAsTold, xPayment } from "../payments/helpers.js";
+import { externalChainEnv, TestDocket } from "../support/docket.js";
+
+/**
+ * The statuses the OpenAPI document declares are the statuses docket answers with. Every operation
+ * gets the same battery of real requests (valid input aimed at nothing, a malformed path parameter,
+ * bad JSON, every field of the wrong type, an oversized and a non-JSON body; a dead chain node; a
+ * node on another chain; a client over its rate limit; the payments of filing). Each answer's status
+ * must be declared for that operation, and its error code listed for that status; and every status
+ * an operation declares must have been answered at least once (200s here or in routes.test.ts).
+ */
+
+type Json = Record<string, unknown>;
+interface Declared {
+  statuses: Set<string>;
+  /** The error codes each declared status lists. */
+  codes: Map<string, string[]>;
+}
+
+const hex = (bytes: number) => `0x${randomBytes(bytes).toString("hex")}`;
+
+/** A value the field's schema accepts (fresh addresses and hashes: they name nothing on chain). */
+function sample(schema: Json): unknown {
+  if (schema.pattern === ADDRESS_PATTERN) return hex(20);
+  if (schema.pattern === TX_HASH_PATTERN) return hex(32);
+  if (schema.pattern === AMOUNT_PATTERN) return "1000";
+  switch (schema.type) {
+    case "boolean":
+      return true;
+    case "integer":
+    case "number":
+      return schema.default ?? schema.minimum ?? 1;
+    case "array":
+      return Array.from({ length: Number(schema.minItems ?? 1) }, () => sample(schema.items as Json));
+    default:
+      return "x".repeat(Math.max(1, Number(schema.minLength ?? 1)));
+  }
+}
+
+interface Call {
+  /** Values by field name; a field not given is sampled. */
+  values?: Record<string, unknown>;
+  body?: string;
+  headers?: Record<string, string>;
+}
+
+/** Sends `op` to `base` with sampled input (overridden by `call`); the status and the parsed body. */
+async function send(base: string, op: Operation, call: Call = {}): Promise<{ status: number; body: Json }> {
+  const fields = inputFields(op);
+  const value = (f: InputField) => (f.name in (call.values ?? {}) ? call.values?.[f.name] : sample(f.schema));
+  let path = op.http.path;
+  const query = new URLSearchParams();
+  const body: Json = {};
+  for (const f of fields) {
+    const v = value(f);
+    if (f.place === "path") path = path.replace(`:${f.name}`, encodeURIComponent(String(v)));
+    else if (f.place === "query") for (const x of [v].flat()) query.append(f.name, String(x));
+    else body[f.name] = v;
+  }
+  const url = `${base}${path}${query.size ? `?${query}` : ""}`;
+  const res =
+    op.http.method === "GET"
+      ? await fetch(url, { headers: call.headers })
+      : await fetch(url, {
+          method: "POST",
+          headers: { "content-type": "application/json", ...call.headers },
+          body: call.body ?? JSON.stringify(body),
+        });
+  return { status: res.status, body: (await res.json()) as Json };
+}
+
+describe("every operation answers only the statuses its OpenAPI entry declares, and each of them", () => {
+  let t: TestDocket;
+  let deadNode: Docket;
+  let wrongChain: Docket;
+  const declared = new Map<string, Declared>();
+  const seen = new Map<string, Set<string>>();
+
+  /** Records an answer of `op`, and checks its status and code are declared. */
+  function record(op: Operation, what: string, r: { status: number; body: Json }) {
+    const d = declared.get(op.name) as Declared;
+    const status = String(r.status);
+    const label = `${op.name}, ${what}: ${r.status} ${JSON.stringify(r.body).slice(0, 300)}`;
+    expect(d.statuses.has(status), label).toBe(true);
+    const code = (r.body.error as { code?: string } | undefined)?.code;
+    if (r.status >= 400 && !(op.answers && status in op.answers)) {
+      expect(d.codes.get(status), label).toContain(code);
+    }
+    seen.get(op.name)?.add(status);
+  }
+
+  beforeAll(async () => {
+    t = await TestDocket.start();
+    const doc = (await t.get("/openapi.json")).body as { paths: Record<string, Record<string, Json>> };
+    for (const op of operations) {
+      const entry = doc.paths[op.http.path.replace(/:([A-Za-z_]+)/g, "{$1}")]?.[op.http.method.toLowerCase()] as Json;
+      const responses = entry.responses as Record<string, { content: Record<string, { schema: Json }> }>;
+      const codes = new Map<string, string[]>();
+      for (const [status, r] of Object.entries(responses)) {
+        const schema = r.content["application/json"]?.schema as { properties?: Json };
+        const error = schema.properties?.error as { properties?: { code?: { enum?: string[] } } } | undefined;
+        codes.set(status, error?.properties?.code?.enum ?? []);
+      }
+      declared.set(op.name, { statuses: new Set(Object.keys(responses).filter((s) => s !== "default")), codes });
+      seen.set(op.name, new Set());
+    }
+    // One client per operation (X-Forwarded-For, trusted): its second request is over the limit.
+    deadNode = await startServer(
+      loadConfig({
+        PORT: "0",
+        LOG_LEVEL: "silent",
+        RPC_URL: "http://127.0.0.1:9",
+        CHAIN_ID: "31337",
+        FACTORY_ADDRESS: t.court.factory,
+        REGISTRY_ADDRESS: t.court.registry,
+        RATE_LIMIT_PER_MINUTE: "1",
+        TRUST_PROXY: "1",
+      }),
+    );
+    wrongChain = await startServer(
+      loadConfig(externalChainEnv(t.devnet, { CHAIN_ID: "1", RATE_LIMIT_PER_MINUTE: "0" })),
+    );
+  });
+  afterAll(async () => {
+    await Promise.all([t?.close(), deadNode?.close(), wrongChain?.close()]);
+  });
+
+  for (const [i, op] of operations.entries()) {
+    it(`${op.http.method} ${op.http.path} (${op.name})`, async () => {
+      const fields = inputFields(op);
+      const pathFields = fields.filter((f) => f.place === "path");
+      // Valid input naming accounts, cases and payments that do not exist.
+      record(op, "valid input", await send(t.url, op));
+      if (pathFields.length > 0) {
+        const values = Object.fromEntries(pathFields.map((f) => [f.name, "nope"]));
+        record(op, "malformed path parameter", await send(t.url, op, { values }));
+      }
+      const rest = fields.filter((f) => f.place !== "path");
+      if (rest.length > 0) {
+        const values = Object.fromEntries(rest.map((f) => [f.name, 12345]));
+        record(op, "every field of the wrong type", await send(t.url, op, { values }));
+      }
+      if (op.http.method === "POST") {
+        record(op, "bad JSON", await send(t.url, op, { body: "{" }));
+        record(op, "body over 64 kB", await send(t.url, op, { body: JSON.stringify({ pad: "x".repeat(70_000) }) }));
+        const text = { "content-type": "text/plain" };
+        record(op, "not JSON", await send(t.url, op, { body: "hello", headers: text }));
+      }
+      // A node that cannot be reached, then the same client again, over its limit of one a minute.
+      const client = { "X-Forwarded-For": `127.1.0.${i + 1}` };
+      record(op, "dead chain node", await send(deadNode.url, op, { headers: client }));
+      record(op, "over the rate limit", await send(deadNode.url, op, { headers: client }));
+      record(op, "node on another chain", await send(wrongChain.url, op));
+    });
+  }
+
+  it("file_case: 402 without a proof, 200 with it, 409 when the paid fee has filed a case", async () => {
+    const fileCase = operations.find((o) => o.name === "file_case") as Operation;
+    const body = filing(t, 15, 19);
+    const r402 = await t.post("/cases", body);
+    record(fileCase, "no proof", r402);
+    const proof = await payAsTold(t, r402, 15);
+    const r200 = await t.post("/cases", body, xPayment(proof));
+    record(fileCase, "a proof", r200);
+    await t.actor(15).send(r200.body.unsigned_tx);
+    record(fileCase, "a used proof", await t.post("/cases", body, xPayment(proof)));
+  });
+
+  it("every declared status was answered (200: here or in routes.test.ts); all but health declare a 4xx", () => {
+    for (const op of operations) {
+      const missing = [...(declared.get(op.name)?.statuses ?? [])].filter(
+        (s) => s !== "200" && !seen.get(op.name)?.has(s),
+      );
+      expect(missing, `${op.name} declares statuses never answered`).toEqual([]);
+      const clientErrors = [...(declared.get(op.name)?.statuses ?? [])].filter((s) => s.startsWith("4"));
+      expect(clientErrors.length > 0, op.name).toBe(op.name !== "get_health");
+    }
+  });
+});
