@@ -8,6 +8,7 @@ import { type Court, connectCourt } from "./chain/court.js";
 import { type Follower, followCourt } from "./chain/follower.js";
 import { ChainStatus } from "./chain/status.js";
 import type { Config } from "./config.js";
+import { EventHub } from "./events/hub.js";
 import { createApp } from "./http/app.js";
 import { type Logger, makeLogger } from "./log.js";
 import { type McpHttp, mountMcp } from "./mcp/http.js";
@@ -22,8 +23,12 @@ export interface Docket {
   server: Server;
   /** The event follower, when EVENT_POLL_MS > 0 (tests poll it at once). */
   follower?: Follower;
+  /** The events of this replica: what MCP subscriptions (and /events) listen to. */
+  events: EventHub;
   /** Open legacy SSE sessions. */
   readonly sseSessions: number;
+  /** Open Streamable HTTP sessions (/mcp/session). */
+  readonly httpSessions: number;
   close(): Promise<void>;
 }
 
@@ -73,6 +78,23 @@ async function checkChainId(court: Court, chain: ChainStatus, log: Logger): Prom
   }
 }
 
+/**
+ * The event follower that keeps the cache fresh (a change made straight on chain shows within one
+ * poll), when EVENT_POLL_MS > 0; shared by `docket start` and `docket mcp`.
+ */
+export function followChain(ctx: Ctx, config: Config): Follower | undefined {
+  if (config.EVENT_POLL_MS <= 0) return undefined;
+  return followCourt(ctx.court, ctx.log, {
+    intervalMs: config.EVENT_POLL_MS,
+    keysFor: keysForEvent,
+    // What was mined needs no write hold; "all" when the follower cannot tell what changed.
+    invalidate: (keys) => ctx.cache.invalidate(keys === "all" ? [everyKey.all] : keys, { hold: false }),
+    confirmations: config.CONFIRMATIONS,
+    status: ctx.chain,
+    timeoutMs: config.RPC_TIMEOUT_MS,
+  });
+}
+
 /** HTTP API + docs + MCP over HTTP on one port, and the event follower that keeps the cache fresh. */
 export async function startServer(
   config: Config,
@@ -83,6 +105,7 @@ export async function startServer(
   const tools = selectOperations(operations, config.DOCKET_TOOLS);
   const ctx = await createContext(config, { ...opts, followed: config.EVENT_POLL_MS > 0 });
   const store = ctx.cache.store;
+  const events = new EventHub();
   let mcp: McpHttp | undefined;
   let app: ReturnType<typeof createApp>;
   try {
@@ -99,6 +122,12 @@ export async function startServer(
           tools,
           corsOrigins: config.CORS_ORIGINS,
           sse: { maxSessions: config.MCP_SSE_MAX_SESSIONS, maxQueuedBytes: config.MCP_SSE_MAX_QUEUED_BYTES },
+          sessions: {
+            maxSessions: config.MCP_HTTP_MAX_SESSIONS,
+            idleMs: config.MCP_HTTP_SESSION_IDLE_SECONDS * 1000,
+          },
+          events,
+          resourcePageSize: config.MCP_RESOURCE_PAGE_SIZE,
         });
       },
     });
@@ -108,18 +137,7 @@ export async function startServer(
     if (!opts.court) await ctx.court.close();
     throw err;
   }
-  const follower: Follower | undefined =
-    config.EVENT_POLL_MS > 0
-      ? followCourt(ctx.court, ctx.log, {
-          intervalMs: config.EVENT_POLL_MS,
-          keysFor: keysForEvent,
-          // What was mined needs no write hold; "all" when the follower cannot tell what changed.
-          invalidate: (keys) => ctx.cache.invalidate(keys === "all" ? [everyKey.all] : keys, { hold: false }),
-          confirmations: config.CONFIRMATIONS,
-          status: ctx.chain,
-          timeoutMs: config.RPC_TIMEOUT_MS,
-        })
-      : undefined;
+  const follower = followChain(ctx, config);
   // Anchor before serving, so nothing mined after start is missed (a node that is away: the timer retries).
   await follower?.poll().catch(() => {});
   let server: Server;
@@ -139,13 +157,18 @@ export async function startServer(
     ctx,
     server,
     follower,
+    events,
     get sseSessions() {
       return mcp?.sseSessions ?? 0;
     },
+    get httpSessions() {
+      return mcp?.httpSessions ?? 0;
+    },
     close: async () => {
       follower?.stop();
-      // Open SSE streams would keep server.close() waiting forever.
+      // Open SSE and session streams would keep server.close() waiting forever.
       await mcp?.close();
+      await events.close();
       // Stop accepting, let in-flight requests finish (bounded), drop idle keep-alive sockets at once.
       const closed = new Promise<void>((r) => server.close(() => r()));
       server.closeIdleConnections();
