@@ -45,6 +45,14 @@ export const configSchema = z.object({
   MCP_HTTP_SESSION_IDLE_SECONDS: int(1, 86_400).default(600),
   /** Cases per MCP resources/list page (the list is paged with cursors). */
   MCP_RESOURCE_PAGE_SIZE: int(1, 100).default(100),
+  /** Open `GET /events` streams at most; one more is refused with 503. */
+  EVENTS_MAX_STREAMS: int(1, 1_000_000).default(1_000),
+  /** Bytes one event stream may have queued unread; past it the stream is cut off. */
+  EVENTS_MAX_QUEUED_BYTES: int(4_096, 1_073_741_824).default(1_048_576),
+  /** Recent events kept for streams resuming with Last-Event-ID. */
+  EVENTS_BUFFER: int(1, 1_000_000).default(1_000),
+  /** How often an idle event stream gets a `: ping` comment. */
+  EVENTS_PING_MS: int(100, 3_600_000).default(15_000),
   CACHE_HOLD_SECONDS: int(0, 3_600).default(120),
   DEPLOYMENTS_DIR: z.string().default("deployments"),
   /** The embedded dev chain's court: hidden votes (commit-reveal, the default) or public votes. */

@@ -3,13 +3,17 @@ import type { AddressInfo } from "node:net";
 import { Cache, type CacheStore } from "./cache/cache.js";
 import { LruStore } from "./cache/lru.js";
 import { SharedRateLimitStore } from "./cache/rateLimit.js";
-import { RedisStore } from "./cache/redis.js";
+import { RedisStore, redisOptions } from "./cache/redis.js";
 import { type Court, connectCourt } from "./chain/court.js";
-import { type Follower, followCourt } from "./chain/follower.js";
+import { type CourtLog, type Follower, followCourt, type PollMeta } from "./chain/follower.js";
+import { readParticipants } from "./chain/reads.js";
 import { ChainStatus } from "./chain/status.js";
 import type { Config } from "./config.js";
+import { eventFromChange, eventsFromLogs } from "./events/fromLogs.js";
 import { EventHub } from "./events/hub.js";
+import { RedisEventBridge } from "./events/redisBridge.js";
 import { createApp } from "./http/app.js";
+import { EventStreams } from "./http/events.js";
 import { type Logger, makeLogger } from "./log.js";
 import { type McpHttp, mountMcp } from "./mcp/http.js";
 import { selectOperations } from "./mcp/toolFilter.js";
@@ -23,10 +27,15 @@ export interface Docket {
   server: Server;
   /** The event follower, when EVENT_POLL_MS > 0 (tests poll it at once). */
   follower?: Follower;
-  /** The events of this replica: what MCP subscriptions (and /events) listen to. */
+  /**
+   * The court events this replica sees: its follower's, and with REDIS_URL every replica's. `GET
+   * /events` streams them; MCP subscribes to them.
+   */
   events: EventHub;
   /** Open legacy SSE sessions. */
   readonly sseSessions: number;
+  /** Open `GET /events` streams. */
+  readonly eventStreams: number;
   /** Open Streamable HTTP sessions (/mcp/session). */
   readonly httpSessions: number;
   close(): Promise<void>;
@@ -36,6 +45,31 @@ export interface Docket {
 function makeStore(config: Config, log: Logger): CacheStore {
   if (!config.REDIS_URL) return new LruStore(config.CACHE_MAX_ENTRIES);
   return new RedisStore(config.REDIS_URL, log);
+}
+
+/**
+ * The events hub of a replica: bounded by EVENTS_BUFFER and, with REDIS_URL, bridged to the other
+ * replicas' hubs (a replica without a follower streams what the others follow).
+ */
+export function makeEventHub(config: Config, log: Logger): EventHub {
+  const hub = new EventHub(config.EVENTS_BUFFER);
+  if (config.REDIS_URL) hub.connect(new RedisEventBridge(config.REDIS_URL, log, redisOptions));
+  return hub;
+}
+
+/**
+ * What the follower hands on, as events: a reorg or reset first, then the logs, each case event
+ * addressed to its case's parties and panel (read once per poll for all its cases).
+ */
+function publishFollowed(ctx: Ctx, hub: EventHub) {
+  return async (logs: CourtLog[], meta: PollMeta) => {
+    const events = await eventsFromLogs(logs, {
+      participantsOf: (cases) => readParticipants(ctx.court, cases),
+      onLookupError: (err) =>
+        ctx.log.warn({ err: (err as Error).message.split("\n")[0] }, "events: could not read the cases' participants"),
+    });
+    hub.publish(meta.change ? [eventFromChange(meta.change), ...events] : events);
+  };
 }
 
 /** Builds the shared context: chain (the dev chain unless RPC_URL is set), cache, logger. */
@@ -80,9 +114,10 @@ async function checkChainId(court: Court, chain: ChainStatus, log: Logger): Prom
 
 /**
  * The event follower that keeps the cache fresh (a change made straight on chain shows within one
- * poll), when EVENT_POLL_MS > 0; shared by `docket start` and `docket mcp`.
+ * poll) and hands what it sees to the hub as events, when EVENT_POLL_MS > 0; shared by `docket
+ * start` and `docket mcp`.
  */
-export function followChain(ctx: Ctx, config: Config): Follower | undefined {
+export function followChain(ctx: Ctx, config: Config, hub: EventHub): Follower | undefined {
   if (config.EVENT_POLL_MS <= 0) return undefined;
   return followCourt(ctx.court, ctx.log, {
     intervalMs: config.EVENT_POLL_MS,
@@ -92,6 +127,7 @@ export function followChain(ctx: Ctx, config: Config): Follower | undefined {
     confirmations: config.CONFIRMATIONS,
     status: ctx.chain,
     timeoutMs: config.RPC_TIMEOUT_MS,
+    onEvents: publishFollowed(ctx, hub),
   });
 }
 
@@ -105,7 +141,12 @@ export async function startServer(
   const tools = selectOperations(operations, config.DOCKET_TOOLS);
   const ctx = await createContext(config, { ...opts, followed: config.EVENT_POLL_MS > 0 });
   const store = ctx.cache.store;
-  const events = new EventHub();
+  const hub = makeEventHub(config, ctx.log);
+  const streams = new EventStreams(hub, ctx.log, {
+    maxStreams: config.EVENTS_MAX_STREAMS,
+    maxQueuedBytes: config.EVENTS_MAX_QUEUED_BYTES,
+    pingMs: config.EVENTS_PING_MS,
+  });
   let mcp: McpHttp | undefined;
   let app: ReturnType<typeof createApp>;
   try {
@@ -115,6 +156,7 @@ export async function startServer(
       trustProxy: config.TRUST_PROXY,
       // Replicas behind one balancer share one budget per client.
       ...(store instanceof RedisStore ? { rateLimitStore: new SharedRateLimitStore(store) } : {}),
+      events: streams,
       mount: (a) => {
         mcp = mountMcp(a, ctx, {
           host: config.HOST,
@@ -126,18 +168,19 @@ export async function startServer(
             maxSessions: config.MCP_HTTP_MAX_SESSIONS,
             idleMs: config.MCP_HTTP_SESSION_IDLE_SECONDS * 1000,
           },
-          events,
+          events: hub,
           resourcePageSize: config.MCP_RESOURCE_PAGE_SIZE,
         });
       },
     });
   } catch (err) {
     // Whatever refuses to build the app: do not leave the dev chain running behind the error.
+    await hub.close();
     await ctx.cache.close();
     if (!opts.court) await ctx.court.close();
     throw err;
   }
-  const follower = followChain(ctx, config);
+  const follower = followChain(ctx, config, hub);
   // Anchor before serving, so nothing mined after start is missed (a node that is away: the timer retries).
   await follower?.poll().catch(() => {});
   let server: Server;
@@ -148,6 +191,7 @@ export async function startServer(
     });
   } catch (err) {
     follower?.stop();
+    await hub.close();
     throw err;
   }
   const { port } = server.address() as AddressInfo;
@@ -157,23 +201,27 @@ export async function startServer(
     ctx,
     server,
     follower,
-    events,
+    events: hub,
     get sseSessions() {
       return mcp?.sseSessions ?? 0;
     },
     get httpSessions() {
       return mcp?.httpSessions ?? 0;
     },
+    get eventStreams() {
+      return streams.size;
+    },
     close: async () => {
       follower?.stop();
-      // Open SSE and session streams would keep server.close() waiting forever.
+      // Open streams (/events, MCP's SSE and sessions) would keep server.close() waiting forever.
+      streams.close();
       await mcp?.close();
-      await events.close();
       // Stop accepting, let in-flight requests finish (bounded), drop idle keep-alive sockets at once.
       const closed = new Promise<void>((r) => server.close(() => r()));
       server.closeIdleConnections();
       await Promise.race([closed, new Promise((r) => setTimeout(r, opts.graceMs ?? 10_000).unref())]);
       server.closeAllConnections();
+      await hub.close();
       await ctx.cache.close();
       if (!opts.court) await ctx.court.close();
     },

@@ -54,6 +54,19 @@ end
 return 1
 `;
 
+/**
+ * How docket connects to Redis, for the cache and the event bridge alike: fail fast while
+ * disconnected instead of queueing (a request must not wait on Redis), and reconnect for ever.
+ */
+export const redisOptions: RedisOptions = {
+  enableOfflineQueue: false,
+  maxRetriesPerRequest: 0,
+  commandTimeout: COMMAND_TIMEOUT_MS,
+  connectTimeout: 2_000,
+  retryStrategy: (times: number) => Math.min(times * 200, 2_000),
+  lazyConnect: false,
+};
+
 type Scripted = Redis & {
   docketSetUnlessHeld(
     entry: string,
@@ -94,15 +107,7 @@ export class RedisStore implements CacheStore {
     url: string,
     private readonly log: Logger,
   ) {
-    const options: RedisOptions = {
-      // Fail fast while disconnected instead of queueing: a request must not wait on Redis.
-      enableOfflineQueue: false,
-      maxRetriesPerRequest: 0,
-      commandTimeout: COMMAND_TIMEOUT_MS,
-      connectTimeout: 2_000,
-      retryStrategy: (times: number) => Math.min(times * 200, 2_000),
-      lazyConnect: false,
-    };
+    const options = redisOptions;
     this.client = new Redis(url, options) as Scripted;
     this.client.defineCommand("docketSetUnlessHeld", { numberOfKeys: 2, lua: SET_UNLESS_HELD });
     this.client.defineCommand("docketHold", { numberOfKeys: 1, lua: HOLD });

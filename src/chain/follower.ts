@@ -1,12 +1,12 @@
-import { type Abi, type Block, type Hex, type Log, parseEventLogs } from "viem";
+import type { Block, Hex } from "viem";
 import type { Logger } from "../log.js";
-import { caseFactoryAbi, courtRegistryAbi } from "./abi/generated.js";
 import { BlockWindow } from "./blockWindow.js";
 import { makePublicClient } from "./client.js";
 import type { Court } from "./court.js";
-import { ChainStatus } from "./status.js";
+import { authenticLogs, type CourtLog, courtEvents } from "./courtLogs.js";
+import { type ChainEvent, ChainStatus } from "./status.js";
 
-const courtAbi = [...caseFactoryAbi, ...courtRegistryAbi] as Abi;
+export type { CourtLog } from "./courtLogs.js";
 
 /** Blocks read per poll at most, so a node far ahead is caught up in bounded steps. */
 const MAX_RANGE = 2_000n;
@@ -15,6 +15,24 @@ const MAX_RANGE = 2_000n;
 export interface CourtEvent {
   eventName?: string;
   args?: unknown;
+}
+
+/** A reorg or a reset as the follower reports it to `onEvents`. */
+export interface ChainChange extends ChainEvent {
+  /**
+   * Names this change among others at the same block: the orphaned block's hash (a reorg) or the new
+   * genesis hash (a reset). Every replica that saw the same change sees the same hash.
+   */
+  hash: Hex | null;
+}
+
+/** What one poll saw, beside its logs. */
+export interface PollMeta {
+  /** The blocks read (inclusive); equal and empty when only a chain change is reported. */
+  fromBlock: bigint;
+  toBlock: bigint;
+  /** The reorg or reset found before the logs were read (its logs, if any, come after it). */
+  change?: ChainChange;
 }
 
 export interface FollowerOptions {
@@ -37,6 +55,12 @@ export interface FollowerOptions {
   /** Recent blocks whose hashes are remembered to find a fork point (a deeper reorg flushes everything). */
   window?: number;
   timeoutMs?: number;
+  /**
+   * Hears every court log the follower accepts, in chain order, after the cache is invalidated for
+   * them, and every reorg or reset. Awaited (a poll ends once its events are handed on); a failure
+   * is logged and never stops the follower.
+   */
+  onEvents?: (logs: CourtLog[], meta: PollMeta) => Promise<void> | void;
 }
 
 export interface Follower {
@@ -54,9 +78,14 @@ export interface Follower {
  * cache) and the hashes of the recent blocks it acted on (a reorg invalidates what the orphaned
  * blocks touched, then their replacements are read again).
  *
+ * The logs are the factory's and the registry's (by address) and the case contracts' (each case is a
+ * clone at its own address, so these are asked for by event signature over every address, then
+ * kept only when the factory vouches for them in the same transaction: see `authenticLogs`).
+ *
  * Cost: one JSON-RPC batch per poll (chain id, latest header, the header at the cursor: 3
- * requests), and when there are new blocks a second one (the logs, plus the target's header when
- * CONFIRMATIONS > 0). A suspected fork costs one more batch: genesis and the remembered headers.
+ * requests), and when there are new blocks a second one (one eth_getLogs, plus the target's header
+ * when CONFIRMATIONS > 0). A suspected fork costs one more batch: genesis and the remembered
+ * headers. `onEvents` makes no request of the follower's; what its listener reads is its own cost.
  */
 export function followCourt(court: Court, log: Logger, opts: FollowerOptions): Follower {
   const status = opts.status ?? new ChainStatus(court.chainId);
@@ -76,6 +105,16 @@ export function followCourt(court: Court, log: Logger, opts: FollowerOptions): F
       throw err;
     });
   const flush = () => opts.invalidate("all");
+  const report = async (logs: CourtLog[], meta: PollMeta) => {
+    if (!opts.onEvents || (logs.length === 0 && !meta.change)) return;
+    try {
+      await opts.onEvents(logs, meta);
+    } catch (err) {
+      log.warn({ err: (err as Error).message }, "event follower: could not hand on its events");
+    }
+  };
+  const changed = (e: ChainEvent, hash: Hex | null | undefined, at: bigint) =>
+    report([], { fromBlock: at, toBlock: at, change: { ...e, hash: hash ?? null } });
 
   const anchor = async (target: bigint, head: Block) => {
     const h = target === head.number ? head : await header(target);
@@ -88,7 +127,8 @@ export function followCourt(court: Court, log: Logger, opts: FollowerOptions): F
    * The block at the cursor is gone or changed. Returns true when the fork point is known and the
    * orphaned blocks' keys are invalidated (the poll then reads on from it); false after a flush.
    */
-  const onFork = async (old: bigint, head: Block, target: bigint): Promise<boolean> => {
+  const onFork = async (old: bigint, head: Block, target: bigint): Promise<ChainChange | false> => {
+    const orphan = window.hashOf(old) ?? null;
     const nums = window.numbers().filter((n) => n <= (head.number as bigint));
     const [g, ...headers] = await Promise.all([header(0n), ...nums.map(header)]);
     if (g?.hash !== genesis) {
@@ -97,6 +137,7 @@ export function followCourt(court: Court, log: Logger, opts: FollowerOptions): F
       log.warn({ ...e, from: Number(old) }, "chain reset (new genesis): cache flushed, following the new chain");
       await flush();
       await anchor(target, head);
+      await changed(e, genesis, head.number as bigint);
       return false;
     }
     const i = nums.findIndex((n, j) => headers[j]?.hash === window.hashOf(n));
@@ -106,6 +147,7 @@ export function followCourt(court: Court, log: Logger, opts: FollowerOptions): F
       log.warn({ ...e, from: Number(old) }, "reorg deeper than the follower's window: cache flushed");
       await flush();
       await anchor(target, head);
+      await changed(e, orphan, head.number as bigint);
       return false;
     }
     const e = status.recordEvent({ kind: "reorg", depth: Number(old - fork), block: Number(fork) });
@@ -113,7 +155,7 @@ export function followCourt(court: Court, log: Logger, opts: FollowerOptions): F
     const orphaned = window.rollback(fork);
     if (orphaned.length > 0) await opts.invalidate(orphaned);
     cursor = fork;
-    return true;
+    return { ...e, hash: orphan };
   };
 
   const pollOnce = async (): Promise<number> => {
@@ -136,28 +178,38 @@ export function followCourt(court: Court, log: Logger, opts: FollowerOptions): F
     const target = head.number > confirmations ? head.number - confirmations : 0n;
     if (cursor === undefined) {
       // probe is the genesis block here: a different one than before the chain went wrong is a reset.
-      if (genesis !== undefined && probe?.hash !== genesis) {
-        status.recordEvent({ kind: "reset", depth: null, block: Number(head.number) });
-      }
+      const reset =
+        genesis !== undefined && probe?.hash !== genesis
+          ? status.recordEvent({ kind: "reset", depth: null, block: Number(head.number) })
+          : undefined;
       genesis = probe?.hash ?? undefined;
       await anchor(target, head);
+      if (reset) await changed(reset, genesis, head.number as bigint);
       return 0;
     }
     const known = window.hashOf(cursor);
+    let fork: ChainChange | undefined;
     if (!probe || (known !== undefined && probe.hash !== known)) {
-      if (!(await onFork(cursor, head, target))) return 0;
+      const found = await onFork(cursor, head, target);
+      if (!found) return 0;
+      fork = found;
     } else if (known === undefined && probe.hash) {
       window.record(cursor, probe.hash);
     }
     const from = cursor + 1n;
-    if (target < from) return 0;
+    if (target < from) {
+      if (fork) await report([], { fromBlock: cursor, toBlock: cursor, change: fork });
+      return 0;
+    }
     const to = target - from + 1n > MAX_RANGE ? from + MAX_RANGE - 1n : target;
-    const [logs, toHeader] = await Promise.all([
-      rpc.getLogs({ address: [court.factory, court.registry], fromBlock: from, toBlock: to }) as Promise<Log[]>,
+    const [raw, toHeader] = await Promise.all([
+      // strict: a log whose topics or data do not decode as the court's event is not the court's.
+      rpc.getLogs({ events: courtEvents, fromBlock: from, toBlock: to, strict: true }),
       to === head.number ? head : header(to),
     ]);
+    const logs = authenticLogs(raw, court);
     const keys = new Set<string>();
-    for (const l of parseEventLogs({ abi: courtAbi, logs })) {
+    for (const l of logs) {
       const touched = opts.keysFor(l);
       for (const k of touched) keys.add(k);
       if (l.blockNumber !== null && l.blockHash) window.record(l.blockNumber, l.blockHash, touched);
@@ -166,6 +218,7 @@ export function followCourt(court: Court, log: Logger, opts: FollowerOptions): F
     if (keys.size > 0) await opts.invalidate([...keys]);
     cursor = to;
     window.prune(to);
+    await report(logs, { fromBlock: from, toBlock: to, change: fork });
     return logs.length;
   };
 

@@ -58,6 +58,33 @@ export async function readCaseMinimumStake(court: Court, addr: Address): Promise
   return terms[MIN_PARTY_STAKE];
 }
 
+/** Cases per eth_call when reading participants: well inside a node's gas cap for one call. */
+const PARTICIPANTS_PER_CALL = 200;
+
+/**
+ * The parties and current panel of each case (its `getSummary`), for the event stream: one multicall
+ * for up to 200 cases, however many a poll's events touch. A case whose read fails is left out.
+ */
+export async function readParticipants(court: Court, cases: readonly Address[]): Promise<Map<Address, Address[]>> {
+  const out = new Map<Address, Address[]>();
+  const chunks: Address[][] = [];
+  for (let i = 0; i < cases.length; i += PARTICIPANTS_PER_CALL) chunks.push(cases.slice(i, i + PARTICIPANTS_PER_CALL));
+  await Promise.all(
+    chunks.map(async (chunk) => {
+      const results = await court.reader.multicall({
+        allowFailure: true,
+        batchSize: 0,
+        contracts: chunk.map((c) => ({ address: c, abi: disputeCaseAbi, functionName: "getSummary" }) as const),
+      });
+      results.forEach((r, i) => {
+        if (r.status === "success")
+          out.set(chunk[i] as Address, [r.result.plaintiff, r.result.defendant, ...r.result.judges]);
+      });
+    }),
+  );
+  return out;
+}
+
 /** The latest block number, never from viem's cache. */
 export function readBlockNumber(court: Court): Promise<bigint> {
   return court.reader.getBlockNumber({ cacheTime: 0 });

@@ -1,9 +1,8 @@
 import { loadConfig } from "../config.js";
-import { EventHub } from "../events/hub.js";
 import { serveStdio } from "../mcp/stdio.js";
 import { selectOperations } from "../mcp/toolFilter.js";
 import { operations } from "../operations/registry.js";
-import { createContext, followChain } from "../server.js";
+import { createContext, followChain, makeEventHub } from "../server.js";
 
 /**
  * `docket mcp` (`npx docket mcp`): the MCP server over stdio, on the embedded dev chain unless
@@ -16,8 +15,8 @@ export async function runMcpStdio(): Promise<void> {
   // A bad DOCKET_TOOLS fails here, before the dev chain boots.
   const tools = selectOperations(operations, config.DOCKET_TOOLS);
   const ctx = await createContext(config, { followed: config.EVENT_POLL_MS > 0 });
-  const events = new EventHub();
-  const follower = followChain(ctx, config);
+  const events = makeEventHub(config, ctx.log);
+  const follower = followChain(ctx, config, events);
   let session: Awaited<ReturnType<typeof serveStdio>> | undefined;
   let stopping = false;
   const stop = async (why: string) => {

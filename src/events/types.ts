@@ -19,7 +19,6 @@ export const EVENT_TYPES = [
   "case.settled",
   "case.defaulted",
   "case.dismissed",
-  "case.changed",
   "filing.fee_paid",
   "agent.registered",
   "agent.updated",
@@ -38,7 +37,8 @@ export type EventValue = string | number | boolean | null | string[];
 export interface DocketEvent {
   /**
    * Unique and stable across replicas: `<block>-<logIndex>-<first 8 hex of the block hash>` for a
-   * mined log (a reorg's replacement log gets a new id), `<block>-<kind>` for a chain event.
+   * mined log (a reorg's replacement log gets a new id), `<block>-<kind>-<first 8 hex of a hash>`
+   * for a chain event (the orphaned block's for a reorg, the new genesis's for a reset).
    */
   id: string;
   type: EventType;
@@ -51,6 +51,12 @@ export interface DocketEvent {
   addresses: string[];
   data: Record<string, EventValue>;
 }
+
+/**
+ * Not a court event: what a stream sends first when it cannot resume from the id a client gave (the
+ * id left the buffer, or was never seen here). Events were missed: read state again.
+ */
+export const GAP_EVENT = "events.gap";
 
 /** What a stream or a subscription asks for; every field given must match. */
 export interface EventFilter {

@@ -5,6 +5,7 @@ import type { Ctx, Operation, RequestInfo } from "../operations/operation.js";
 import { cachedAnswer, type OperationResult, type Prepared, prepare, run } from "../operations/run.js";
 import { mountDocs } from "./docs.js";
 import { errorMiddleware, sendError } from "./errors.js";
+import type { EventStreams } from "./events.js";
 import { requestInput } from "./input.js";
 import type { AppOptions } from "./options.js";
 import { RouteTable } from "./routes.js";
@@ -31,7 +32,8 @@ export function createApp(ctx: Ctx, operations: Operation[], opts: AppOptions = 
   app.use(operationRoutes(ctx, table, securityChain(security), postBodyParser(opts.bodyLimit ?? "64kb")));
 
   applySecurity(app, opts, security);
-  mountDocs(app, operations);
+  mountDocs(app, operations, { events: opts.events !== undefined });
+  if (opts.events) mountEvents(app, opts.events);
   opts.mount?.(app);
   app.use((req: Request, res: Response) => {
     const allowed = table.allowed(req.path);
@@ -43,6 +45,15 @@ export function createApp(ctx: Ctx, operations: Operation[], opts: AppOptions = 
   });
   app.use(errorMiddleware(ctx.log));
   return app;
+}
+
+/** `GET /events` (not an operation: a stream), behind the same security layer as the rest. */
+function mountEvents(app: Express, streams: EventStreams): void {
+  app.get("/events", streams.handler);
+  app.all("/events", (req, res) => {
+    res.set("Allow", "GET, HEAD");
+    sendError(res, new DocketError("METHOD_NOT_ALLOWED", `${req.method} is not allowed on /events`));
+  });
 }
 
 /**

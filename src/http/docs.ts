@@ -32,8 +32,8 @@ const init = `window.ui = SwaggerUIBundle({
 `;
 
 /** /openapi.json and /docs (Swagger UI served from the swagger-ui-dist package: works offline). */
-export function mountDocs(app: Express, operations: Operation[]): void {
-  const doc = buildOpenApi(operations, { version });
+export function mountDocs(app: Express, operations: Operation[], opts: { events?: boolean } = {}): void {
+  const doc = buildOpenApi(operations, { version, ...opts });
   app.get("/openapi.json", (_req, res) => {
     res.set("Cache-Control", "no-cache").json(doc);
   });

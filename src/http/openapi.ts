@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { errorCodes, errorStatus } from "../errors/errors.js";
 import type { Operation } from "../operations/operation.js";
+import { eventsOpenApi } from "./events.js";
 
 type Json = Record<string, unknown>;
 
@@ -28,7 +29,10 @@ const statusText: Record<number, string> = {
 };
 
 /** The OpenAPI 3.1 document, generated from the same operations as the routes. */
-export function buildOpenApi(operations: Operation[], opts: { version: string; serverUrl?: string }): Json {
+export function buildOpenApi(
+  operations: Operation[],
+  opts: { version: string; serverUrl?: string /** Whether `GET /events` is served. */; events?: boolean },
+): Json {
   const paths: Record<string, Record<string, Json>> = {};
   for (const op of operations) {
     const inSchema = jsonSchema(op.input, "input");
@@ -100,6 +104,7 @@ export function buildOpenApi(operations: Operation[], opts: { version: string; s
       responses,
     };
   }
+  if (opts.events) paths["/events"] = eventsOpenApi as unknown as Record<string, Json>;
   return {
     openapi: "3.1.0",
     info: {
@@ -115,6 +120,9 @@ export function buildOpenApi(operations: Operation[], opts: { version: string; s
       { name: "agents", description: "Agent registration and discovery" },
       { name: "payments", description: "Payment-required filing and transaction verification" },
       { name: "system", description: "Health and statistics" },
+      ...(opts.events
+        ? [{ name: "events", description: "Court events pushed as they are mined (Server-Sent Events)" }]
+        : []),
     ],
     paths,
     components: {

@@ -1,5 +1,6 @@
 import type { Express } from "express";
 import type { Store } from "express-rate-limit";
+import type { EventStreams } from "./events.js";
 
 /** How the HTTP front end is set up; shared by the app and its security layer. */
 export interface AppOptions {
@@ -13,6 +14,8 @@ export interface AppOptions {
   corsOrigins?: string;
   /** Express "trust proxy" (false by default: the socket's address is the client). */
   trustProxy?: string;
+  /** `GET /events`, served beside the docs when given. */
+  events?: EventStreams;
   /** Extra routes mounted before the 404 handler (the MCP transports). */
   mount?: (app: Express) => void;
 }

@@ -22,7 +22,10 @@ export interface McpHttpOptions {
   sse?: SseLimits;
   /** Bounds of the Streamable HTTP sessions at /mcp/session. */
   sessions?: SessionLimits;
-  /** The event hub the session transports' subscriptions listen to (SSE, /mcp/session). */
+  /**
+   * The court events this replica sees (its follower's, and the other replicas' through Redis): what
+   * the session transports' subscriptions (stdio, SSE, /mcp/session) listen to.
+   */
   events?: EventHub;
   /** Cases per resources/list page (MCP_RESOURCE_PAGE_SIZE). */
   resourcePageSize?: number;

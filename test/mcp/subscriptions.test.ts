@@ -1,10 +1,11 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { McpError } from "@modelcontextprotocol/sdk/types.js";
+import { McpError, ResourceUpdatedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import type { Address } from "viem";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { devAccount } from "../../src/devnet/devAccounts.js";
+import { operations } from "../../src/operations/registry.js";
 import { TestDocket } from "../support/docket.js";
 import { connect, type Json, ok } from "./helpers.js";
 
@@ -19,6 +20,8 @@ describe("MCP subscriptions, paged resources, completions", () => {
   let t: TestDocket;
   const seeded = (state: string) => t.devnet.seed?.cases.find((c) => c.state === state)?.address as Address;
   const caseUri = (a: string) => `docket://cases/${a}`;
+  /** A dev account's index, for signing as the party a case names. */
+  const indexOf = (a: string) => t.devnet.accounts.findIndex((x) => x.address.toLowerCase() === a.toLowerCase());
 
   beforeAll(async () => {
     // The follower's timer never fires during the run: each test polls it once, after its change.
@@ -41,6 +44,22 @@ describe("MCP subscriptions, paged resources, completions", () => {
     await Promise.allSettled(open.splice(0).map((c) => c.close()));
   });
 
+  /** Adds evidence to a case as its plaintiff: an unsigned tx from the API, signed and mined. */
+  async function addEvidence(address: Address): Promise<void> {
+    const { body } = await t.get(`/cases/${address}`);
+    const hash = `bafk-${Date.now()}-${Math.random().toString(36).slice(2)}`;
+    await t.write(`/cases/${address}/evidence`, { evidenceIpfsHash: hash }, indexOf(body.case.plaintiff));
+  }
+
+  /** The URIs of the resource updates a client receives, in order. */
+  function updates(client: Client): string[] {
+    const got: string[] = [];
+    client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => {
+      got.push(n.params.uri);
+    });
+    return got;
+  }
+
   const transports: [string, () => StreamableHTTPClientTransport | SSEClientTransport][] = [
     [
       "Streamable HTTP sessions (/mcp/session)",
@@ -50,6 +69,33 @@ describe("MCP subscriptions, paged resources, completions", () => {
   ];
 
   describe.each(transports)("over %s", (_name, transport) => {
+    it("a change to a watched case sends notifications/resources/updated for it, not for one unwatched", async () => {
+      const client = await session(transport());
+      expect(client.getServerCapabilities()?.resources).toMatchObject({ subscribe: true });
+      const got = updates(client);
+      const active = seeded("Active");
+      const deliberating = seeded("Deliberating");
+      // Lowercase: events name the case checksummed, and still match.
+      const watched = caseUri(active.toLowerCase());
+      await client.subscribeResource({ uri: watched });
+      await client.subscribeResource({ uri: caseUri(deliberating) });
+      await client.unsubscribeResource({ uri: caseUri(deliberating) });
+
+      // Both cases change in the same blocks, read in one poll.
+      await addEvidence(active);
+      await addEvidence(deliberating);
+      expect(got).toEqual([]);
+      await t.docket.follower?.poll();
+      await expect.poll(() => got, { timeout: 10_000 }).toContain(watched);
+      await client.ping();
+      // The URI as the client spelled it, once for the poll, and nothing for the case it stopped watching.
+      expect(got).toEqual([watched]);
+      // What the notification points at has changed: reading it shows the new evidence.
+      const evidence = await ok(client, "get_case_evidence", { address: active });
+      expect(evidence.evidence.length).toBeGreaterThan(1);
+      await client.close();
+    });
+
     it("subscribing checks the resource: a bad URI or address is -32602, an unknown case -32002", async () => {
       const client = await session(transport());
       const refused = async (uri: string) => client.subscribeResource({ uri }).catch((e: unknown) => e);
@@ -62,6 +108,37 @@ describe("MCP subscriptions, paged resources, completions", () => {
       await client.unsubscribeResource({ uri: caseUri(seeded("Active")) });
       await client.close();
     });
+  });
+
+  it("an inbox (once get_inbox is served): a change concerning the address notifies its inbox, not a stranger's", async () => {
+    const client = await session(new StreamableHTTPClientTransport(new URL(`${t.url}/mcp/session`)));
+    const { resourceTemplates } = await client.listResourceTemplates();
+    const inboxServed = operations.some((op) => op.name === "get_inbox");
+    const stranger = `docket://agents/${devAccount(19).address}/inbox`;
+    if (!inboxServed) {
+      // Until the get_inbox operation lands, inboxes are neither served nor watchable.
+      expect(resourceTemplates.map((r) => r.uriTemplate)).not.toContain("docket://agents/{address}/inbox");
+      expect(await client.subscribeResource({ uri: stranger }).catch((e: unknown) => e)).toMatchObject({
+        code: -32602,
+      });
+      return;
+    }
+    expect(resourceTemplates.map((r) => r.uriTemplate)).toContain("docket://agents/{address}/inbox");
+    const active = seeded("Active");
+    const { plaintiff } = (await t.get(`/cases/${active}`)).body.case;
+    const mine = `docket://agents/${plaintiff.toLowerCase()}/inbox`;
+    const got = updates(client);
+    await client.subscribeResource({ uri: mine });
+    await client.subscribeResource({ uri: stranger });
+    await addEvidence(active);
+    await t.docket.follower?.poll();
+    await expect.poll(() => got, { timeout: 10_000 }).toContain(mine);
+    await client.ping();
+    expect(got).toEqual([mine]);
+    // Reading the inbox resource answers get_inbox's JSON.
+    const read = await client.readResource({ uri: mine });
+    const text = (read.contents[0] as { text: string }).text;
+    expect(JSON.parse(text)).toEqual(await ok(client, "get_inbox", { address: plaintiff }));
   });
 
   it("a session listens to the event hub only while it watches something, and stops when it closes", async () => {

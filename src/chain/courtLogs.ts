@@ -1,0 +1,83 @@
+import { type AbiEvent, type Address, type Hex, isAddressEqual } from "viem";
+import { caseFactoryAbi, courtRegistryAbi, disputeCaseAbi } from "./abi/generated.js";
+import type { Court } from "./court.js";
+
+/** A case's events that docket follows (payments a case defers or pays out change nothing it serves). */
+export const CASE_EVENT_NAMES = [
+  "Responded",
+  "EvidenceSubmitted",
+  "JudgesAssigned",
+  "VoteCast",
+  "DrawArmed",
+  "VoteCommitted",
+  "VoteRevealed",
+  "Verdict",
+  "Appealed",
+  "Settled",
+  "Defaulted",
+  "Dismissed",
+] as const;
+
+const eventsOf = (abi: readonly { type: string; name?: string }[], keep: (name: string) => boolean) =>
+  abi.filter((x): x is AbiEvent => x.type === "event" && keep(x.name as string));
+
+// Ownership changes are no one's business but the owner's, and OwnershipTransferred is the most
+// common event signature there is: asked for over every address, it would bring the whole chain's.
+const factoryEvents = eventsOf(caseFactoryAbi, (n) => n !== "OwnershipTransferred");
+const registryEvents = eventsOf(courtRegistryAbi, (n) => n !== "OwnershipTransferred");
+const caseEvents = eventsOf(disputeCaseAbi, (n) => (CASE_EVENT_NAMES as readonly string[]).includes(n));
+
+/** Every event the follower asks the node for: one eth_getLogs, by topic0, over every address. */
+export const courtEvents: readonly AbiEvent[] = [...factoryEvents, ...registryEvents, ...caseEvents];
+
+const names = (events: readonly AbiEvent[]) => new Set(events.map((e) => e.name));
+const FACTORY = names(factoryEvents);
+const REGISTRY = names(registryEvents);
+const CASE = names(caseEvents);
+
+/** A mined court event, decoded, from a contract the court vouches for. */
+export interface CourtLog {
+  address: Address;
+  eventName: string;
+  args: Record<string, unknown>;
+  blockNumber: bigint;
+  blockHash: Hex;
+  logIndex: number;
+  transactionHash: Hex;
+}
+
+interface DecodedLog {
+  address: Address;
+  eventName?: string;
+  args?: unknown;
+  blockNumber: bigint | null;
+  blockHash: Hex | null;
+  logIndex: number | null;
+  transactionHash: Hex | null;
+}
+
+/**
+ * Keeps the logs that are the court's own. Any contract may emit a log with the signature of a
+ * court event, so: the factory's events count only from the factory and the registry's only from
+ * the registry; a case's event counts only when the same transaction carries the factory's
+ * `CaseChanged` for that address. Every change of a case reports itself to the factory, which
+ * emits `CaseChanged` only for a contract it created, so a foreign contract can never be vouched
+ * for (even inside a transaction that also changes a real case).
+ */
+export function authenticLogs(logs: readonly DecodedLog[], court: Pick<Court, "factory" | "registry">): CourtLog[] {
+  const mined = logs.filter(
+    (l): l is DecodedLog & CourtLog =>
+      l.blockNumber !== null && l.blockHash !== null && l.logIndex !== null && l.transactionHash !== null,
+  );
+  const vouched = new Set<string>();
+  for (const l of mined) {
+    if (l.eventName === "CaseChanged" && isAddressEqual(l.address, court.factory)) {
+      vouched.add(`${l.transactionHash}:${String(l.args.caseAddr).toLowerCase()}`);
+    }
+  }
+  return mined.filter((l) => {
+    if (isAddressEqual(l.address, court.factory)) return FACTORY.has(l.eventName);
+    if (isAddressEqual(l.address, court.registry)) return REGISTRY.has(l.eventName);
+    return CASE.has(l.eventName) && vouched.has(`${l.transactionHash}:${l.address.toLowerCase()}`);
+  });
+}

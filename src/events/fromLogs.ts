@@ -1,0 +1,145 @@
+import { type Address, getAddress } from "viem";
+import { CASE_EVENT_NAMES, type CourtLog } from "../chain/courtLogs.js";
+import type { ChainChange } from "../chain/follower.js";
+import { OUTCOME_NAMES, STATE_NAMES } from "../chain/reads.js";
+import type { DocketEvent, EventType, EventValue } from "./types.js";
+
+/** The catalogue's type of each court event docket pushes; the others only move the cache. */
+const TYPE_OF: Record<string, EventType> = {
+  CaseFiled: "case.filed",
+  FilingFeePaid: "filing.fee_paid",
+  AgentRegistered: "agent.registered",
+  AgentUpdated: "agent.updated",
+  JudgeStaked: "judge.staked",
+  JudgeUnstaked: "judge.unstaked",
+  JudgeSlashed: "judge.slashed",
+  JudgeRewarded: "judge.rewarded",
+  Responded: "case.responded",
+  EvidenceSubmitted: "evidence.submitted",
+  DrawArmed: "draw.armed",
+  JudgesAssigned: "judges.drawn",
+  VoteCommitted: "vote.committed",
+  VoteRevealed: "vote.revealed",
+  VoteCast: "vote.cast",
+  Verdict: "case.verdict",
+  Appealed: "case.appealed",
+  Settled: "case.settled",
+  Defaulted: "case.defaulted",
+  Dismissed: "case.dismissed",
+};
+
+/**
+ * The parties and current panel of each case, read together (the composition root hands in
+ * `readParticipants`: one multicall); a case missing from the answer could not be read.
+ */
+export type ParticipantsOf = (cases: readonly Address[]) => Promise<ReadonlyMap<string, readonly string[]>>;
+
+export interface MapOptions {
+  participantsOf?: ParticipantsOf;
+  /** The participants could not be read: the events go out with the addresses they name only. */
+  onLookupError?: (err: unknown) => void;
+}
+
+/** The first 8 hex digits of a hash, for ids. */
+const short = (hash: string | null) => (hash ?? "0x").slice(2, 10).padEnd(8, "0");
+
+/** A decoded argument as JSON: amounts as decimal strings, addresses checksummed (viem decodes them so). */
+function jsonValue(v: unknown): EventValue {
+  if (typeof v === "bigint") return v.toString();
+  if (Array.isArray(v)) return v.map(String);
+  if (typeof v === "string" || typeof v === "number" || typeof v === "boolean") return v;
+  return v === null || v === undefined ? null : String(v);
+}
+
+/** Every address an event names in its arguments (a judge, a party, a drawn panel). */
+function addressesIn(args: Record<string, unknown>): string[] {
+  const out: string[] = [];
+  for (const v of Object.values(args)) {
+    for (const x of Array.isArray(v) ? v : [v]) {
+      if (typeof x === "string" && /^0x[0-9a-fA-F]{40}$/.test(x)) out.push(getAddress(x));
+    }
+  }
+  return out;
+}
+
+/**
+ * The state a case event left its case in: the case reports each change to the factory, whose
+ * CaseChanged follows the case's own event in the same transaction.
+ */
+function stateAfter(l: CourtLog, logs: readonly CourtLog[]): string | undefined {
+  const next = logs.find(
+    (c) =>
+      c.eventName === "CaseChanged" &&
+      c.transactionHash === l.transactionHash &&
+      c.logIndex > l.logIndex &&
+      String(c.args.caseAddr).toLowerCase() ===
+        (l.eventName === "CaseFiled" ? String(l.args.caseAddr) : l.address).toLowerCase(),
+  );
+  return next ? STATE_NAMES[Number(next.args.state)] : undefined;
+}
+
+/** A case contract's own event (the follower keeps only those the factory vouches for). */
+const isCaseLog = (l: CourtLog) => (CASE_EVENT_NAMES as readonly string[]).includes(l.eventName);
+
+/** Which case an event is about: a case contract's own events, filing, a judge paid or slashed for one. */
+function caseOf(l: CourtLog, caseEvent: boolean): Address | undefined {
+  if (caseEvent) return getAddress(l.address);
+  return typeof l.args.caseAddr === "string" ? getAddress(l.args.caseAddr) : undefined;
+}
+
+/**
+ * Turns the court logs of one poll into the events docket pushes, in chain order. A case contract's
+ * event concerns its parties and current panel: they are read once per poll for all its distinct
+ * cases together (`participantsOf`), so a party filtering by its own address sees the verdict on
+ * its case. They are read after the event was mined (at the head), so a panel is the current one.
+ */
+export async function eventsFromLogs(logs: readonly CourtLog[], opts: MapOptions = {}): Promise<DocketEvent[]> {
+  const pushed = logs.filter((l) => TYPE_OF[l.eventName] !== undefined);
+  const cases = [...new Set(pushed.filter(isCaseLog).map((l) => getAddress(l.address)))];
+  let people: ReadonlyMap<string, readonly string[]> = new Map();
+  if (opts.participantsOf && cases.length > 0) {
+    try {
+      people = await opts.participantsOf(cases);
+    } catch (err) {
+      opts.onLookupError?.(err);
+    }
+  }
+  return pushed.map((l) => {
+    const caseEvent = isCaseLog(l);
+    const caseAddr = caseOf(l, caseEvent);
+    const data: Record<string, EventValue> = {};
+    for (const [k, v] of Object.entries(l.args)) if (k !== "caseAddr") data[k] = jsonValue(v);
+    if (l.eventName === "Verdict") data.outcome = OUTCOME_NAMES[Number(l.args.outcome)] ?? null;
+    const state = caseAddr && (caseEvent || l.eventName === "CaseFiled") ? stateAfter(l, logs) : undefined;
+    if (state) data.state = state;
+    const addresses = new Set(addressesIn(l.args).filter((a) => a !== caseAddr));
+    for (const a of (caseAddr && people.get(caseAddr)) || []) addresses.add(getAddress(a));
+    return {
+      id: `${l.blockNumber}-${l.logIndex}-${short(l.blockHash)}`,
+      type: TYPE_OF[l.eventName] as EventType,
+      block: Number(l.blockNumber),
+      txHash: l.transactionHash,
+      ...(caseAddr ? { case: caseAddr } : {}),
+      addresses: [...addresses],
+      data,
+    };
+  });
+}
+
+/** A reorg or reset the follower found, as the event that tells clients to distrust what they saw after `block`. */
+export function eventFromChange(c: ChainChange): DocketEvent {
+  return {
+    id: `${c.block}-${c.kind}-${short(c.hash)}`,
+    type: c.kind === "reorg" ? "chain.reorg" : "chain.reset",
+    block: c.block,
+    txHash: null,
+    addresses: [],
+    // A reorg deeper than the follower remembers has no known fork point: `block` is the head then.
+    data:
+      c.kind === "reset"
+        ? { head: c.block }
+        : c.depth === null
+          ? { fork: null, depth: null, head: c.block }
+          : { fork: c.block, depth: c.depth },
+  };
+}
