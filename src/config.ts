@@ -39,6 +39,12 @@ export const configSchema = z.object({
   MCP_SSE_MAX_SESSIONS: int(1, 100_000).default(100),
   /** Bytes one SSE session may have queued unread; past it the session is closed. */
   MCP_SSE_MAX_QUEUED_BYTES: int(4_096, 1_073_741_824).default(1_048_576),
+  /** Open Streamable HTTP sessions (/mcp/session) at most; one more initialize is refused with 503. */
+  MCP_HTTP_MAX_SESSIONS: int(1, 100_000).default(100),
+  /** A /mcp/session session with no request and no open stream for this long is closed. */
+  MCP_HTTP_SESSION_IDLE_SECONDS: int(1, 86_400).default(600),
+  /** Cases per MCP resources/list page (the list is paged with cursors). */
+  MCP_RESOURCE_PAGE_SIZE: int(1, 100).default(100),
   /** Open `GET /events` streams at most; one more is refused with 503. */
   EVENTS_MAX_STREAMS: int(1, 1_000_000).default(1_000),
   /** Bytes one event stream may have queued unread; past it the stream is cut off. */

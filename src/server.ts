@@ -36,6 +36,8 @@ export interface Docket {
   readonly sseSessions: number;
   /** Open `GET /events` streams. */
   readonly eventStreams: number;
+  /** Open Streamable HTTP sessions (/mcp/session). */
+  readonly httpSessions: number;
   close(): Promise<void>;
 }
 
@@ -49,7 +51,7 @@ function makeStore(config: Config, log: Logger): CacheStore {
  * The events hub of a replica: bounded by EVENTS_BUFFER and, with REDIS_URL, bridged to the other
  * replicas' hubs (a replica without a follower streams what the others follow).
  */
-function makeEventHub(config: Config, log: Logger): EventHub {
+export function makeEventHub(config: Config, log: Logger): EventHub {
   const hub = new EventHub(config.EVENTS_BUFFER);
   if (config.REDIS_URL) hub.connect(new RedisEventBridge(config.REDIS_URL, log, redisOptions));
   return hub;
@@ -110,6 +112,25 @@ async function checkChainId(court: Court, chain: ChainStatus, log: Logger): Prom
   }
 }
 
+/**
+ * The event follower that keeps the cache fresh (a change made straight on chain shows within one
+ * poll) and hands what it sees to the hub as events, when EVENT_POLL_MS > 0; shared by `docket
+ * start` and `docket mcp`.
+ */
+export function followChain(ctx: Ctx, config: Config, hub: EventHub): Follower | undefined {
+  if (config.EVENT_POLL_MS <= 0) return undefined;
+  return followCourt(ctx.court, ctx.log, {
+    intervalMs: config.EVENT_POLL_MS,
+    keysFor: keysForEvent,
+    // What was mined needs no write hold; "all" when the follower cannot tell what changed.
+    invalidate: (keys) => ctx.cache.invalidate(keys === "all" ? [everyKey.all] : keys, { hold: false }),
+    confirmations: config.CONFIRMATIONS,
+    status: ctx.chain,
+    timeoutMs: config.RPC_TIMEOUT_MS,
+    onEvents: publishFollowed(ctx, hub),
+  });
+}
+
 /** HTTP API + docs + MCP over HTTP on one port, and the event follower that keeps the cache fresh. */
 export async function startServer(
   config: Config,
@@ -143,7 +164,12 @@ export async function startServer(
           tools,
           corsOrigins: config.CORS_ORIGINS,
           sse: { maxSessions: config.MCP_SSE_MAX_SESSIONS, maxQueuedBytes: config.MCP_SSE_MAX_QUEUED_BYTES },
+          sessions: {
+            maxSessions: config.MCP_HTTP_MAX_SESSIONS,
+            idleMs: config.MCP_HTTP_SESSION_IDLE_SECONDS * 1000,
+          },
           events: hub,
+          resourcePageSize: config.MCP_RESOURCE_PAGE_SIZE,
         });
       },
     });
@@ -154,19 +180,7 @@ export async function startServer(
     if (!opts.court) await ctx.court.close();
     throw err;
   }
-  const follower: Follower | undefined =
-    config.EVENT_POLL_MS > 0
-      ? followCourt(ctx.court, ctx.log, {
-          intervalMs: config.EVENT_POLL_MS,
-          keysFor: keysForEvent,
-          // What was mined needs no write hold; "all" when the follower cannot tell what changed.
-          invalidate: (keys) => ctx.cache.invalidate(keys === "all" ? [everyKey.all] : keys, { hold: false }),
-          confirmations: config.CONFIRMATIONS,
-          status: ctx.chain,
-          timeoutMs: config.RPC_TIMEOUT_MS,
-          onEvents: publishFollowed(ctx, hub),
-        })
-      : undefined;
+  const follower = followChain(ctx, config, hub);
   // Anchor before serving, so nothing mined after start is missed (a node that is away: the timer retries).
   await follower?.poll().catch(() => {});
   let server: Server;
@@ -191,12 +205,15 @@ export async function startServer(
     get sseSessions() {
       return mcp?.sseSessions ?? 0;
     },
+    get httpSessions() {
+      return mcp?.httpSessions ?? 0;
+    },
     get eventStreams() {
       return streams.size;
     },
     close: async () => {
       follower?.stop();
-      // Open SSE streams (MCP's and /events) would keep server.close() waiting forever.
+      // Open streams (/events, MCP's SSE and sessions) would keep server.close() waiting forever.
       streams.close();
       await mcp?.close();
       // Stop accepting, let in-flight requests finish (bounded), drop idle keep-alive sockets at once.

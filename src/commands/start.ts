@@ -12,7 +12,7 @@ export async function runStart(): Promise<void> {
     `docket is up on ${docket.url}`,
     `  API docs      ${docket.url}/docs   (OpenAPI: ${docket.url}/openapi.json)`,
     `  health        ${docket.url}/health`,
-    `  MCP           ${docket.url}/mcp (Streamable HTTP)   ${docket.url}/sse (SSE)   stdio: npx docket mcp`,
+    `  MCP           ${docket.url}/mcp (Streamable HTTP)   ${docket.url}/mcp/session (with sessions)   ${docket.url}/sse (SSE)   stdio: npx docket mcp`,
     `  chain         ${court.chainId}${court.publicRpcUrl ? ` (embedded dev chain, JSON-RPC ${court.publicRpcUrl})` : ""}`,
     `  contracts     factory ${court.factory}  registry ${court.registry}`,
   ];

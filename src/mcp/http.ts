@@ -3,10 +3,12 @@ import type { Express, RequestHandler } from "express";
 import type { EventHub } from "../events/hub.js";
 import type { Ctx, Operation } from "../operations/operation.js";
 import { cachedToolCalls } from "./cachedCall.js";
+import { jsonRpcError } from "./jsonRpc.js";
 import { originGuard } from "./origin.js";
 import { buildServer, type McpServerFactory } from "./server.js";
 import { type SseLimits, SseSessions } from "./sse.js";
 import { streamableHttpHandlers } from "./streamableHttp.js";
+import { type SessionLimits, StreamableHttpSessions } from "./streamableSession.js";
 
 export interface McpHttpOptions {
   /** The interface docket listens on (HOST): loopback turns on the Host-header check. */
@@ -18,29 +20,40 @@ export interface McpHttpOptions {
   /** CORS_ORIGINS: the browser origins allowed on the MCP endpoints too (see originGuard). */
   corsOrigins?: string;
   sse?: SseLimits;
-  /** The court events this replica sees (its follower's, and the other replicas' through Redis). */
+  /** Bounds of the Streamable HTTP sessions at /mcp/session. */
+  sessions?: SessionLimits;
+  /**
+   * The court events this replica sees (its follower's, and the other replicas' through Redis): what
+   * the session transports' subscriptions (stdio, SSE, /mcp/session) listen to.
+   */
   events?: EventHub;
+  /** Cases per resources/list page (MCP_RESOURCE_PAGE_SIZE). */
+  resourcePageSize?: number;
 }
 
 export interface McpHttp {
   /** Open legacy SSE sessions. */
   readonly sseSessions: number;
-  /** Ends the SSE sessions, whose streams would otherwise keep the HTTP server from closing. */
+  /** Open Streamable HTTP sessions (/mcp/session). */
+  readonly httpSessions: number;
+  /** Ends the SSE and HTTP sessions, whose streams would otherwise keep the HTTP server from closing. */
   close(): Promise<void>;
 }
 
 const LOOPBACK = new Set(["127.0.0.1", "localhost", "::1"]);
 
 /**
- * Mounts MCP on docket's express app, beside the HTTP API: Streamable HTTP at `/mcp` and legacy
- * SSE at `GET /sse` + `POST /messages`. Bound to loopback, these routes refuse a Host header that
+ * Mounts MCP on docket's express app, beside the HTTP API: stateless Streamable HTTP at `/mcp`,
+ * Streamable HTTP with sessions at `/mcp/session` and legacy SSE at `GET /sse` + `POST /messages`;
+ * the two with sessions take resource subscriptions (given the event hub). Bound to loopback, these routes refuse a Host header that
  * is not localhost, 127.0.0.1 or [::1] (the SDK's DNS-rebinding protection), so a web page cannot
  * reach them through a rebound domain name; on any interface they refuse a browser Origin that is
  * not allowed (originGuard).
  */
 export function mountMcp(app: Express, ctx: Ctx, opts: McpHttpOptions): McpHttp {
-  const { operations, tools } = opts;
-  const factory: McpServerFactory = () => buildServer(ctx, { operations, tools });
+  const { operations, tools, resourcePageSize, events } = opts;
+  const factory: McpServerFactory = () => buildServer(ctx, { operations, tools, resourcePageSize });
+  const withSessions: McpServerFactory = () => buildServer(ctx, { operations, tools, resourcePageSize, events });
   const hostCheck = LOOPBACK.has(opts.host);
   const guard: RequestHandler[] = [
     ...(hostCheck ? [localhostHostValidation()] : []),
@@ -55,7 +68,16 @@ export function mountMcp(app: Express, ctx: Ctx, opts: McpHttpOptions): McpHttp 
   app.post("/mcp", ...guard, cachedToolCalls(ctx, tools), streamable.post);
   app.all("/mcp", ...guard, streamable.notAllowed);
 
-  const sse = new SseSessions(factory, ctx.log, "/messages", opts.sse);
+  const sessions = new StreamableHttpSessions(withSessions, ctx.log, opts.sessions);
+  app.post("/mcp/session", ...guard, sessions.handle);
+  app.get("/mcp/session", ...guard, sessions.handle);
+  app.delete("/mcp/session", ...guard, sessions.handle);
+  app.all("/mcp/session", ...guard, (_req, res) => {
+    res.set("Allow", "GET, POST, DELETE");
+    jsonRpcError(res, 405, -32000, "method not allowed: POST messages, GET the event stream, DELETE the session");
+  });
+
+  const sse = new SseSessions(withSessions, ctx.log, "/messages", opts.sse);
   app.get("/sse", ...guard, sse.open);
   app.post("/messages", ...guard, sse.message);
 
@@ -63,6 +85,11 @@ export function mountMcp(app: Express, ctx: Ctx, opts: McpHttpOptions): McpHttp 
     get sseSessions() {
       return sse.size;
     },
-    close: () => sse.close(),
+    get httpSessions() {
+      return sessions.size;
+    },
+    close: async () => {
+      await Promise.all([sse.close(), sessions.close()]);
+    },
   };
 }

@@ -1,16 +1,31 @@
 import { type McpServer, ResourceTemplate } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { ErrorCode, ListResourcesRequestSchema, McpError } from "@modelcontextprotocol/sdk/types.js";
 import type { Ctx, Operation } from "../operations/operation.js";
 import { runOperation } from "../operations/run.js";
 import { protocolError } from "./errors.js";
 
-/** Cases listed as resources at most; past that, page with the list_cases tool. */
-const MAX_LISTED = 1000;
-const PAGE = 100;
+/** Cases per `resources/list` page unless the composition root says otherwise (MCP_RESOURCE_PAGE_SIZE). */
+export const RESOURCE_PAGE_SIZE = 100;
+
+const mcpReq = { transport: "mcp" as const, headers: {} };
+
+export function findOperation(operations: readonly Operation[], name: string): Operation | undefined {
+  return operations.find((o) => o.name === name);
+}
 
 function operation(operations: readonly Operation[], name: string): Operation {
-  const op = operations.find((o) => o.name === name);
+  const op = findOperation(operations, name);
   if (!op) throw new Error(`no operation ${name} among those served`);
   return op;
+}
+
+/** Runs an operation for the MCP resource layer; a failure is a JSON-RPC error (protocolError). */
+export async function readThrough(op: Operation, input: Record<string, unknown>, ctx: Ctx): Promise<unknown> {
+  try {
+    return (await runOperation(op, input, ctx, mcpReq)).body;
+  } catch (err) {
+    throw protocolError(err, ctx.log);
+  }
 }
 
 /** The URI of a case resource. */
@@ -18,52 +33,126 @@ export function caseUri(address: string): string {
   return `docket://cases/${address}`;
 }
 
+/** The URI of an address's inbox resource. */
+export function inboxUri(address: string): string {
+  return `docket://agents/${address}/inbox`;
+}
+
+export const CASE_TEMPLATE = caseUri("{address}");
+export const INBOX_TEMPLATE = inboxUri("{address}");
+
+/** What a docket resource URI names: a case or an address's inbox, with the address as written. */
+export interface ResourceTarget {
+  kind: "case" | "inbox";
+  address: string;
+}
+
+const CASE_RE = /^docket:\/\/cases\/([^/?#]+)$/;
+const INBOX_RE = /^docket:\/\/agents\/([^/?#]+)\/inbox$/;
+
+/** Parses a resource URI of docket's; undefined for any other. The address is not checked here. */
+export function resourceTarget(uri: string): ResourceTarget | undefined {
+  const c = CASE_RE.exec(uri);
+  if (c) return { kind: "case", address: c[1] as string };
+  const i = INBOX_RE.exec(uri);
+  if (i) return { kind: "inbox", address: i[1] as string };
+  return undefined;
+}
+
+/** Whether the inbox resources are served: only with an operation named get_inbox among the operations. */
+export function servesInbox(operations: readonly Operation[]): boolean {
+  return findOperation(operations, "get_inbox") !== undefined;
+}
+
+/** Reads what a resource URI names through its operation (get_case, get_inbox): validation, 404, cache. */
+export function readTarget(target: ResourceTarget, ctx: Ctx, operations: readonly Operation[]): Promise<unknown> {
+  const name = target.kind === "case" ? "get_case" : "get_inbox";
+  return readThrough(operation(operations, name), { address: target.address }, ctx);
+}
+
 /**
- * Cases as MCP resources, `docket://cases/{address}`: listing reads the case addresses from the
- * chain (through list_cases and its cache), reading one answers get_case's JSON.
+ * The opaque cursor of `resources/list`: the offset of the next page of cases, base64url-encoded
+ * behind a tag, so a client cannot mistake it for a number it may compute.
  */
-export function registerCaseResources(server: McpServer, ctx: Ctx, operations: readonly Operation[]): void {
-  const req = { transport: "mcp" as const, headers: {} };
-  const listCases = operation(operations, "list_cases");
-  const getCase = operation(operations, "get_case");
-  const template = new ResourceTemplate(caseUri("{address}"), {
-    list: async () => {
-      try {
-        const addresses: string[] = [];
-        for (let offset = 0; offset < MAX_LISTED; offset += PAGE) {
-          const { body } = await runOperation(listCases, { offset, limit: PAGE }, ctx, req);
-          const page = body as { total: number; cases: string[] };
-          addresses.push(...page.cases);
-          if (offset + PAGE >= page.total) break;
-        }
-        return {
-          resources: addresses.map((a) => ({
-            uri: caseUri(a),
-            name: a,
-            title: `Case ${a}`,
-            mimeType: "application/json",
-          })),
-        };
-      } catch (err) {
-        throw protocolError(err, ctx.log);
-      }
-    },
-  });
-  server.registerResource(
-    "case",
-    template,
-    {
-      title: "Dispute case",
-      description: "One dispute case contract, as get_case returns it: parties, claim, stakes, judges, votes, outcome.",
-      mimeType: "application/json",
-    },
-    async (uri, { address }) => {
-      try {
-        const { body } = await runOperation(getCase, { address: String(address) }, ctx, req);
+export function encodeCursor(offset: number): string {
+  return Buffer.from(`cases:${offset}`).toString("base64url");
+}
+
+export function decodeCursor(cursor: string): number {
+  const m = /^cases:(0|[1-9][0-9]{0,9})$/.exec(Buffer.from(cursor, "base64url").toString("utf8"));
+  if (!m) throw new McpError(ErrorCode.InvalidParams, "invalid cursor: pass back a nextCursor from resources/list");
+  return Number(m[1]);
+}
+
+/** The resource templates docket serves, each read through one operation. */
+const TEMPLATES = [
+  {
+    kind: "case",
+    uriTemplate: CASE_TEMPLATE,
+    title: "Dispute case",
+    description:
+      "One dispute case contract, as get_case returns it: parties, claim, stakes, judges, votes, outcome. Subscribable: notifications/resources/updated when anything about the case is mined.",
+  },
+  {
+    kind: "inbox",
+    uriTemplate: INBOX_TEMPLATE,
+    title: "Agent inbox",
+    description:
+      "What waits on one address (a party, a judge, an agent), as get_inbox returns it. Subscribable: notifications/resources/updated when an event concerning the address is mined.",
+  },
+] as const;
+
+/**
+ * Cases as MCP resources, `docket://cases/{address}` (get_case's JSON), and, when get_inbox is
+ * served, each address's inbox as `docket://agents/{address}/inbox` (get_inbox's JSON). Inboxes are
+ * not listed (addresses are not enumerable); cases are, one page per `resources/list` call.
+ */
+export function registerResources(
+  server: McpServer,
+  ctx: Ctx,
+  operations: readonly Operation[],
+  pageSize = RESOURCE_PAGE_SIZE,
+): void {
+  const inbox = servesInbox(operations);
+  for (const { kind, uriTemplate, title, description } of TEMPLATES) {
+    if (kind === "inbox" && !inbox) continue;
+    server.registerResource(
+      kind,
+      new ResourceTemplate(uriTemplate, { list: undefined }),
+      { title, description, mimeType: "application/json" },
+      async (uri, { address }) => {
+        const body = await readTarget({ kind, address: String(address) }, ctx, operations);
         return { contents: [{ uri: uri.href, mimeType: "application/json", text: JSON.stringify(body) }] };
-      } catch (err) {
-        throw protocolError(err, ctx.log);
-      }
-    },
-  );
+      },
+    );
+  }
+  listCasesInPages(server, ctx, operation(operations, "list_cases"), pageSize);
+}
+
+/**
+ * `resources/list`, one page of cases per call with an opaque `nextCursor`. The SDK's template
+ * `list` callback is not handed the request's cursor (SDK 1.x), so docket replaces the handler the
+ * McpServer installed. Cases are listed in filing order, and new cases only append, so walking the
+ * cursors never repeats one.
+ */
+function listCasesInPages(server: McpServer, ctx: Ctx, listCases: Operation, pageSize: number): void {
+  server.server.setRequestHandler(ListResourcesRequestSchema, async (request) => {
+    const cursor = request.params?.cursor;
+    const offset = cursor === undefined ? 0 : decodeCursor(cursor);
+    const page = (await readThrough(listCases, { offset, limit: pageSize }, ctx)) as { total: number; cases: string[] };
+    // Every cursor docket gives points inside the list: one past its end was not docket's.
+    if (offset > 0 && offset >= page.total) {
+      throw new McpError(ErrorCode.InvalidParams, "invalid cursor: past the end of the case list");
+    }
+    const next = offset + page.cases.length;
+    return {
+      resources: page.cases.map((a) => ({
+        uri: caseUri(a),
+        name: a,
+        title: `Case ${a}`,
+        mimeType: "application/json",
+      })),
+      ...(page.cases.length > 0 && next < page.total ? { nextCursor: encodeCursor(next) } : {}),
+    };
+  });
 }

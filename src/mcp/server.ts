@@ -2,9 +2,12 @@ import { createRequire } from "node:module";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { jsonSchemaValidator } from "@modelcontextprotocol/sdk/validation";
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
+import type { EventHub } from "../events/hub.js";
 import type { Ctx, Operation } from "../operations/operation.js";
+import { registerCompletions } from "./completions.js";
 import { registerJudgeCasePrompt } from "./prompts.js";
-import { registerCaseResources } from "./resources.js";
+import { registerResources } from "./resources.js";
+import { enableSubscriptions } from "./subscriptions.js";
 import { registerTools } from "./tools.js";
 
 const { version } = createRequire(import.meta.url)("docket/package.json") as { version: string };
@@ -14,6 +17,14 @@ export interface BuildServerOptions {
   operations: readonly Operation[];
   /** The operations offered as tools (DOCKET_TOOLS, selected by the composition root); default: all. */
   tools?: readonly Operation[];
+  /**
+   * The event hub, for a transport that keeps a session (stdio, SSE, Streamable HTTP at
+   * /mcp/session): its server takes resource subscriptions. Without it (stateless /mcp, where no
+   * stream outlives a request) subscriptions are not offered.
+   */
+  events?: EventHub;
+  /** Cases per resources/list page (MCP_RESOURCE_PAGE_SIZE); default 100. */
+  resourcePageSize?: number;
 }
 
 /** Builds a fresh MCP server; each HTTP exchange (or SSE session) gets its own. */
@@ -42,8 +53,10 @@ const sharedValidator: jsonSchemaValidator = {
 
 /**
  * The one MCP server of docket, shared by stdio, SSE and Streamable HTTP: one tool per operation
- * it is handed, the cases as `docket://cases/{address}` resources, and the `judge_case` prompt. It
- * holds no logic of its own; every call goes through run (src/operations/run.ts).
+ * it is handed, the cases as `docket://cases/{address}` resources (listed in pages) and each
+ * address's inbox as `docket://agents/{address}/inbox`, the `judge_case` prompt, completions of
+ * addresses, and, given the event hub, resource subscriptions. It holds no logic of its own; every
+ * call goes through run (src/operations/run.ts).
  *
  * @example
  * const server = buildServer(ctx, { operations, tools: selectOperations(operations, config.DOCKET_TOOLS) });
@@ -56,8 +69,11 @@ export function buildServer(ctx: Ctx, opts: BuildServerOptions): McpServer {
     { instructions, jsonSchemaValidator: sharedValidator },
   );
   registerTools(server.server, ctx, ops);
-  registerCaseResources(server, ctx, opts.operations);
+  registerResources(server, ctx, opts.operations, opts.resourcePageSize);
   const names = new Set(ops.map((op) => op.name));
-  if (names.has("get_case") && names.has("vote_on_case")) registerJudgeCasePrompt(server);
+  const judgeCasePrompt = names.has("get_case") && names.has("vote_on_case");
+  if (judgeCasePrompt) registerJudgeCasePrompt(server);
+  registerCompletions(server, ctx, opts.operations, { judgeCasePrompt });
+  if (opts.events) enableSubscriptions(server, ctx, opts.operations, opts.events);
   return server;
 }

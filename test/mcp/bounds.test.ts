@@ -128,6 +128,80 @@ describe("legacy SSE bounds", () => {
   });
 });
 
+describe("Streamable HTTP session bounds (/mcp/session)", () => {
+  const init = {
+    jsonrpc: "2.0",
+    id: 0,
+    method: "initialize",
+    params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } },
+  };
+
+  it("MCP_HTTP_MAX_SESSIONS=2: a third initialize is 503 in the envelope; DELETE frees a slot; an unknown session is 404", async () => {
+    const d = await boot({ MCP_HTTP_MAX_SESSIONS: "2" });
+    const url = new URL(`${d.url}/mcp/session`);
+    const ta = new StreamableHTTPClientTransport(url);
+    const a = await client(ta);
+    const b = await client(new StreamableHTTPClientTransport(url));
+    expect(d.httpSessions).toBe(2);
+    const third = await post(url.href, init);
+    expect(third.status).toBe(503);
+    expect(await third.json()).toMatchObject({ error: { code: "SERVICE_UNAVAILABLE", details: { maxSessions: 2 } } });
+    // The stateless endpoint is not bounded by sessions.
+    expect((await post(`${d.url}/mcp`, init)).status).toBe(200);
+
+    const gone = ta.sessionId as string;
+    await ta.terminateSession();
+    await a.close();
+    expect(d.httpSessions).toBe(1);
+    const stale = await post(url.href, { jsonrpc: "2.0", id: 1, method: "tools/list" }, { "mcp-session-id": gone });
+    expect(stale.status).toBe(404);
+    expect(await stale.json()).toMatchObject({ error: { code: -32001 } });
+    // No session id: only an initialize opens one; a GET is told to initialize first.
+    expect((await fetch(url, { headers: { accept: "text/event-stream" } })).status).toBe(400);
+    expect((await post(url.href, { jsonrpc: "2.0", id: 1, method: "tools/list" })).status).toBe(400);
+    expect((await fetch(url, { method: "PUT" })).status).toBe(405);
+    expect(d.httpSessions).toBe(1);
+
+    const c = await client(new StreamableHTTPClientTransport(url));
+    expect((await c.listTools()).tools.length).toBeGreaterThan(0);
+    expect((await b.listTools()).tools.length).toBeGreaterThan(0);
+  });
+
+  it("MCP_HTTP_SESSION_IDLE_SECONDS=1: a session whose client left without DELETE is closed; one listening on its stream stays", async () => {
+    const d = await boot({ MCP_HTTP_SESSION_IDLE_SECONDS: "1" });
+    const url = new URL(`${d.url}/mcp/session`);
+    const listening = await client(new StreamableHTTPClientTransport(url));
+    const leaving = new StreamableHTTPClientTransport(url);
+    await (await client(leaving)).close();
+    expect(d.httpSessions).toBe(2);
+    await until(() => d.httpSessions === 1);
+    const stale = await post(
+      url.href,
+      { jsonrpc: "2.0", id: 1, method: "ping" },
+      { "mcp-session-id": leaving.sessionId as string },
+    );
+    expect(stale.status).toBe(404);
+    // The client that kept its GET stream open was never idle.
+    expect(await listening.ping()).toEqual({});
+  });
+
+  it("shutdown ends every session and its stream", async () => {
+    const d = await boot();
+    const c = await client(new StreamableHTTPClientTransport(new URL(`${d.url}/mcp/session`)));
+    expect(d.httpSessions).toBe(1);
+    servers.splice(servers.indexOf(d), 1);
+    await d.close();
+    expect(d.httpSessions).toBe(0);
+    expect(
+      await c.ping().then(
+        () => "answered",
+        () => "refused",
+      ),
+    ).toBe("refused");
+    await c.close();
+  });
+});
+
 /** Opens GET /sse on a raw socket, reads up to the endpoint event, then never reads again. */
 function stalledSse(base: string): Promise<{ sessionId: string; socket: Socket }> {
   const u = new URL(base);

@@ -2,9 +2,10 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { ResourceUpdatedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { operations } from "../../src/operations/registry.js";
-import { connect, expectAllTools, expectErrorCodes, type Json, ok, voteFlow } from "./helpers.js";
+import { connect, expectAllTools, expectErrorCodes, type Json, ok, signAndSend, voteFlow } from "./helpers.js";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 const env = { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "" };
@@ -164,6 +165,26 @@ describe("MCP over stdio: node bin/docket.js mcp", () => {
       expect(resources).toHaveLength(9);
       const { prompts } = await client.listPrompts();
       expect(prompts.map((p) => p.name)).toContain("judge_case");
+    });
+
+    it("a watched case: evidence signed and mined, the process's own follower polls, notifications/resources/updated arrives", async () => {
+      expect(client.getServerCapabilities()?.resources).toMatchObject({ subscribe: true });
+      const got: string[] = [];
+      client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => {
+        got.push(n.params.uri);
+      });
+      const { cases } = await ok(client, "list_cases", { limit: 100 });
+      const all: Json[] = [];
+      for (const address of cases) all.push((await ok(client, "get_case", { address })).case);
+      const active = all.find((c) => c.state === "Active");
+      const other = all.find((c) => c.state === "Summoned");
+      const uri = `docket://cases/${active.address.toLowerCase()}`;
+      await client.subscribeResource({ uri });
+      const args = { address: active.address, evidenceIpfsHash: "bafk-stdio-evidence", from: active.plaintiff };
+      await signAndSend(rpcUrl, active.plaintiff, (await ok(client, "submit_evidence", args)).unsigned_tx);
+      // EVENT_POLL_MS is its default (2 s): the next poll finds the evidence.
+      await expect.poll(() => got, { timeout: 20_000, interval: 50 }).toContain(uri);
+      expect(got).not.toContain(`docket://cases/${other.address}`);
     });
 
     it("nothing but JSON-RPC reached stdout; logs went to stderr; closing ends the process and its chain", async () => {
