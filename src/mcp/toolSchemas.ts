@@ -41,34 +41,35 @@ function nullable(s: JsonSchema): JsonSchema {
 }
 
 /**
- * A tool's input schema in the form every provider takes as it is, OpenAI's strict mode the
- * narrowest of them: every object closed (`additionalProperties: false`) and listing all its
- * properties as required, an optional property admitting `null` instead (which means "absent",
- * see `withoutNulls`). Patterns, bounds, formats, defaults and descriptions are kept.
+ * A tool's input schema as every provider takes it: every object closed (`additionalProperties:
+ * false`) and every optional property also admitting `null` (which means "absent", see
+ * `withoutNulls`), so OpenAI's strict-mode converters take it (strict mode lists every property as
+ * required, an optional one nullable). Which properties are required is unchanged: a client that
+ * checks arguments against the schema (LangChain does) still lets a caller leave one out.
+ * Patterns, bounds, formats, defaults and descriptions are kept.
  */
-export function strictInputSchema(s: JsonSchema): JsonSchema {
+export function portableInputSchema(s: JsonSchema): JsonSchema {
   const out: JsonSchema = { ...s };
   if (hasProperties(s)) {
     const required = new Set(Array.isArray(s.required) ? (s.required as string[]) : []);
     out.properties = Object.fromEntries(
       Object.entries(s.properties).map(([k, v]) => {
-        const strict = strictInputSchema(v);
-        return [k, required.has(k) ? strict : nullable(strict)];
+        const portable = portableInputSchema(v);
+        return [k, required.has(k) ? portable : nullable(portable)];
       }),
     );
-    out.required = Object.keys(s.properties);
     out.additionalProperties = false;
   }
-  if (isObject(s.items)) out.items = strictInputSchema(s.items);
-  if (Array.isArray(s.anyOf)) out.anyOf = (s.anyOf as JsonSchema[]).map(strictInputSchema);
+  if (isObject(s.items)) out.items = portableInputSchema(s.items);
+  if (Array.isArray(s.anyOf)) out.anyOf = (s.anyOf as JsonSchema[]).map(portableInputSchema);
   return out;
 }
 
 /**
  * Arguments as the operation's own schema reads them: `null` for an optional property that does
- * not itself take null becomes absent (its default applies), at any depth, as `strictInputSchema`
- * advertises; a model in strict mode sends null for every argument it leaves out. `schema` is the
- * operation's input schema before `strictInputSchema`. Everything else is left for the
+ * not itself take null becomes absent (its default applies), at any depth, as `portableInputSchema`
+ * advertises; a model in OpenAI's strict mode sends null for every argument it leaves out. `schema`
+ * is the operation's input schema before `portableInputSchema`. Everything else is left for the
  * operation's validation to judge (a null for a required property stays, and is refused).
  */
 export function withoutNulls(schema: JsonSchema, value: unknown): unknown {

@@ -11,13 +11,13 @@ import { z } from "zod";
 import type { Ctx, Operation, RequestInfo } from "../operations/operation.js";
 import { prepare, run } from "../operations/run.js";
 import { errorEnvelopeSchema, toolError, toolResult } from "./errors.js";
-import { type JsonSchema, jsonSchemaOf, strictInputSchema, withoutNulls } from "./toolSchemas.js";
+import { type JsonSchema, jsonSchemaOf, portableInputSchema, withoutNulls } from "./toolSchemas.js";
 
 type JsonSchemaObject = Tool["inputSchema"];
 
 const errorBranch = jsonSchemaOf(errorEnvelopeSchema, "output");
 
-/** Each operation's input as zod's JSON Schema, before `strictInputSchema`: what `toolArguments` reads nulls by. */
+/** Each operation's input as zod's JSON Schema, before `portableInputSchema`: what `toolArguments` reads nulls by. */
 const inputSchemas = new WeakMap<Operation, JsonSchema>();
 function inputSchemaOf(op: Operation): JsonSchema {
   let schema = inputSchemas.get(op);
@@ -30,7 +30,7 @@ function inputSchemaOf(op: Operation): JsonSchema {
 
 /**
  * A tools/call's arguments as the operation reads them: a tool advertises every optional argument
- * as nullable and required (the strict form OpenAI asks for), so over MCP `null` means "absent".
+ * as nullable (a model in OpenAI's strict mode must send each one), so over MCP `null` means "absent".
  */
 export function toolArguments(op: Operation, args: unknown): unknown {
   return withoutNulls(inputSchemaOf(op), args);
@@ -64,7 +64,7 @@ const toolCallRequest = z.object({ method: z.literal("tools/call"), params: z.un
 /**
  * An operation as an MCP tool, generated from the operation alone: its name, title and
  * description, its zod input as JSON Schema (the same schema the HTTP route validates with) in the
- * strict form every LLM provider takes (`strictInputSchema`; no `$schema`, which Gemini refuses),
+ * form every LLM provider takes (`portableInputSchema`; no `$schema`, which Gemini refuses),
  * and its output. The output schema also admits the error envelope a failed call carries, since
  * clients (the official SDK client among them) check `structuredContent` against it even when
  * `isError` is set.
@@ -76,7 +76,7 @@ export function toolDefinition(op: Operation): Tool {
       name: op.name,
       title: op.title,
       description: op.description,
-      inputSchema: strictInputSchema(inputSchemaOf(op)) as JsonSchemaObject,
+      inputSchema: portableInputSchema(inputSchemaOf(op)) as JsonSchemaObject,
       outputSchema: { type: "object", anyOf: [jsonSchemaOf(op.output, "output"), errorBranch] } as JsonSchemaObject,
       annotations: annotationsFor(op),
     };

@@ -83,13 +83,13 @@ describe("MCP catalogue (in-memory transport)", () => {
       }
     });
 
-    it("input schemas are the routes' own zod schemas as JSON Schema in strict form; output schemas admit the body and the error envelope", async () => {
+    it("input schemas are the routes' own zod schemas as JSON Schema, closed, optional ones nullable; output schemas admit the body and the error envelope", async () => {
       const { tools } = await client.listTools();
       const ajv = new AjvJsonSchemaValidator();
       for (const op of operations) {
         const tool = tools.find((t) => t.name === op.name);
         if (!tool) throw new Error(`${op.name} is not listed`);
-        // zod's schema, closed, every property required, an optional one also taking null.
+        // zod's schema, closed, an optional property also taking null.
         const { $schema: _s, ...zodInput } = z.toJSONSchema(op.input, { io: "input" }) as Json;
         const optional = Object.keys(zodInput.properties).filter((k) => !(zodInput.required ?? []).includes(k));
         const properties = Object.fromEntries(
@@ -98,12 +98,7 @@ describe("MCP catalogue (in-memory transport)", () => {
             optional.includes(k) ? { ...v, type: [v.type, "null"] } : v,
           ]),
         );
-        expect(tool.inputSchema, op.name).toEqual({
-          ...zodInput,
-          properties,
-          required: Object.keys(properties),
-          additionalProperties: false,
-        });
+        expect(tool.inputSchema, op.name).toEqual({ ...zodInput, properties, additionalProperties: false });
         expect(tool.inputSchema.type).toBe("object");
         expect(tool.outputSchema?.type).toBe("object");
         const { $schema: _, ...success } = z.toJSONSchema(op.output, { io: "output" }) as Record<string, unknown>;
@@ -115,7 +110,7 @@ describe("MCP catalogue (in-memory transport)", () => {
         expect(output({ error: { code: "NOT_A_CODE", message: "x" } }).valid).toBe(false);
       }
       const vote = tools.find((t) => t.name === "vote_on_case");
-      expect(vote?.inputSchema.required).toEqual(["address", "plaintiff_wins", "salt", "from"]);
+      expect(vote?.inputSchema.required).toEqual(["address", "plaintiff_wins"]);
       expect(vote?.inputSchema.properties?.address).toMatchObject({ type: "string", pattern: "^0x[0-9a-fA-F]{40}$" });
       expect(vote?.inputSchema.properties?.from).toMatchObject({
         type: ["string", "null"],
@@ -180,7 +175,7 @@ describe("MCP catalogue (in-memory transport)", () => {
       expect(mcp).toEqual(web.body);
     });
 
-    it("null for an optional argument is the argument left out (the strict form's way to omit); HTTP still refuses it", async () => {
+    it("null for an optional argument is the argument left out (OpenAI strict mode's way to omit one); HTTP still refuses it", async () => {
       const page = await ok(client, "list_cases", { limit: null, offset: null });
       expect(page).toEqual(await ok(client, "list_cases", {}));
       expect(page).toMatchObject({ limit: 20, offset: 0 });

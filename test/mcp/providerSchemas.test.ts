@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import { createRequire } from "node:module";
 import type { AddressInfo } from "node:net";
+import { isDeepStrictEqual } from "node:util";
 import { type FunctionDeclaration, GoogleGenAI, Type } from "@google/genai";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
@@ -24,13 +25,15 @@ import { connect, type Json } from "./helpers.js";
  *   and observed rules: a name of 1 to 64 of `[a-zA-Z0-9_-]`, a description, an `input_schema` of
  *   `type: "object"` with no `oneOf`/`allOf`/`anyOf` at its top level (a 400 for the whole request
  *   otherwise), and a well-formed JSON Schema 2020-12 (compiled strictly by Ajv).
- * - OpenAI strict mode (`strict: true`): two converters from OpenAI's own packages. `openai`'s
- *   `toStrictJsonSchema` (behind its zod and Standard Schema helpers) must accept every schema and
- *   leave it as it is: already in strict form, so a client may forward it with `strict: true`
- *   untouched (every property required, optional ones nullable, every object closed). And the
- *   Agents SDK (`@openai/agents`), asked to convert MCP schemas to strict, must make every tool
- *   strict with the schema docket sent (it falls back to a non-strict tool, with a warning, when it
- *   cannot).
+ * - OpenAI strict mode (`strict: true`: every property required, an optional one nullable, every
+ *   object closed): two converters from OpenAI's own packages. `openai`'s `toStrictJsonSchema`
+ *   (behind its zod and Standard Schema helpers) must accept every schema and change nothing but
+ *   `required` (listing every property): the types, patterns, bounds and descriptions reach the
+ *   model as docket wrote them. And the Agents SDK (`@openai/agents`), asked to convert MCP schemas
+ *   to strict, must make every tool strict with the schema docket sent (it falls back to a
+ *   non-strict tool, with a warning, when it cannot). docket does not list optional arguments as
+ *   required itself: clients that check arguments against the schema (LangChain) would then refuse
+ *   a call that leaves one out.
  * - Gemini: "accepts" is decided as the Gemini API's function declaration `parameters` (its
  *   OpenAPI-style `Schema`), the narrower of its two fields and the one most clients fill: a
  *   name of 1 to 64 of `[a-zA-Z0-9_.:-]` starting with a letter or `_`, and the schema as
@@ -69,6 +72,11 @@ function anthropicProblems(tool: Tool): string[] {
   return problems;
 }
 
+/** A schema as strict mode has it, when nothing but `required` needs converting: every property listed. */
+function allRequired(schema: Json): Json {
+  return { ...schema, required: Object.keys(schema?.properties ?? {}) };
+}
+
 /** A stand-in for the MCP server a converted tool would call; conversion only reads its name. */
 const nowhere = { name: "docket" } as unknown as MCPServerStreamableHttp;
 
@@ -77,7 +85,8 @@ function openAiProblems(tool: Tool): string[] {
   if (!OPENAI_NAME.test(tool.name)) problems.push("name");
   try {
     const strict = toStrictJsonSchema(tool.inputSchema as Json);
-    if (JSON.stringify(strict) !== JSON.stringify(tool.inputSchema)) problems.push("openai: not already strict");
+    if (!isDeepStrictEqual(strict, allRequired(tool.inputSchema)))
+      problems.push("openai: rewrote more than `required`");
   } catch (e) {
     problems.push(`openai: ${(e as Error).message}`);
   }
@@ -181,7 +190,7 @@ describe("tool schemas every LLM provider accepts (live tools/list over Streamab
     );
   });
 
-  it("OpenAI strict mode: openai's toStrictJsonSchema leaves every schema as it is; the Agents SDK makes every tool strict", async () => {
+  it("OpenAI strict mode: openai's toStrictJsonSchema converts every schema, adding only `required`; the Agents SDK makes every tool strict", async () => {
     expect(Object.fromEntries(tools.map((t) => [t.name, openAiProblems(t)]))).toEqual(
       Object.fromEntries(tools.map((t) => [t.name, []])),
     );
@@ -196,7 +205,8 @@ describe("tool schemas every LLM provider accepts (live tools/list over Streamab
       expect(converted).toHaveLength(tools.length);
       for (const t of converted) {
         expect(t.strict, t.name).toBe(true);
-        expect(t.parameters, t.name).toEqual(tools.find((x) => x.name === t.name)?.inputSchema);
+        // docket's schema, every property listed as required: nothing else rewritten.
+        expect(t.parameters, t.name).toEqual(allRequired(tools.find((x) => x.name === t.name)?.inputSchema));
       }
     } finally {
       await server.close();
@@ -249,7 +259,7 @@ describe("tool schemas every LLM provider accepts (live tools/list over Streamab
       expect(openAiProblems(tool(optional))).toEqual([expect.stringContaining("openai: Schema field")]);
       // Both converters refuse docket's old schema for get_health.
       expect(openAiProblems(tool({ type: "object", properties: {} }))).toEqual([
-        "openai: not already strict",
+        "openai: rewrote more than `required`",
         "agents: fell back to a non-strict tool",
       ]);
     });
