@@ -3,6 +3,7 @@ import type { NextFunction, Request, Response } from "express";
 import type { Ctx, Operation } from "../operations/operation.js";
 import { cachedAnswer, prepare } from "../operations/run.js";
 import { toolResult } from "./errors.js";
+import { toolArguments } from "./tools.js";
 
 /** Bodies read ahead at most; anything larger (or of unknown length) goes to the SDK untouched. */
 const MAX_BODY = 64 * 1024;
@@ -76,7 +77,7 @@ function answer(body: Buffer, reads: Map<string, Operation>, ctx: Ctx): string |
   if (!op || !isObject(args)) return undefined;
   let hit: ReturnType<typeof cachedAnswer>;
   try {
-    hit = cachedAnswer(prepare(op, args), ctx);
+    hit = cachedAnswer(prepare(op, toolArguments(op, args)), ctx);
   } catch {
     // Invalid input: the SDK path answers it with docket's error result.
     return undefined;

@@ -34,6 +34,7 @@ const instructions = [
   "docket is a keyless gateway to on-chain dispute resolution (cases, judges, agents).",
   "Read tools answer from the chain. Write tools never sign: they return an unsigned_tx {to, value, data, chainId}",
   "that you sign with your own wallet and broadcast; pass `from` to have the call simulated first.",
+  "An optional argument may be null, the same as leaving it out.",
   "Errors come back as isError results carrying {error: {code, message, details}}, the same codes as docket's HTTP API.",
   "A judge checks get_case's `judges` for its address, then votes with vote_on_case (see the judge_case prompt).",
 ].join(" ");

@@ -11,19 +11,30 @@ import { z } from "zod";
 import type { Ctx, Operation, RequestInfo } from "../operations/operation.js";
 import { prepare, run } from "../operations/run.js";
 import { errorEnvelopeSchema, toolError, toolResult } from "./errors.js";
+import { type JsonSchema, jsonSchemaOf, portableInputSchema, withoutNulls } from "./toolSchemas.js";
 
 type JsonSchemaObject = Tool["inputSchema"];
 
-function jsonSchema(schema: z.ZodType, io: "input" | "output"): Record<string, unknown> {
-  return z.toJSONSchema(schema, { io }) as Record<string, unknown>;
+const errorBranch = jsonSchemaOf(errorEnvelopeSchema, "output");
+
+/** Each operation's input as zod's JSON Schema, before `portableInputSchema`: what `toolArguments` reads nulls by. */
+const inputSchemas = new WeakMap<Operation, JsonSchema>();
+function inputSchemaOf(op: Operation): JsonSchema {
+  let schema = inputSchemas.get(op);
+  if (!schema) {
+    schema = jsonSchemaOf(op.input, "input");
+    inputSchemas.set(op, schema);
+  }
+  return schema;
 }
 
-function withoutDialect(schema: Record<string, unknown>): Record<string, unknown> {
-  const { $schema: _, ...rest } = schema;
-  return rest;
+/**
+ * A tools/call's arguments as the operation reads them: a tool advertises every optional argument
+ * as nullable (a model in OpenAI's strict mode must send each one), so over MCP `null` means "absent".
+ */
+export function toolArguments(op: Operation, args: unknown): unknown {
+  return withoutNulls(inputSchemaOf(op), args);
 }
-
-const errorBranch = withoutDialect(jsonSchema(errorEnvelopeSchema, "output"));
 
 /**
  * What an operation's kind says about it. Reads only read. A write builds an unsigned
@@ -52,25 +63,21 @@ const toolCallRequest = z.object({ method: z.literal("tools/call"), params: z.un
 
 /**
  * An operation as an MCP tool, generated from the operation alone: its name, title and
- * description, its zod input as JSON Schema (the same schema the HTTP route validates with), and
- * its output. The output schema also admits the error envelope a failed call carries, since
+ * description, its zod input as JSON Schema (the same schema the HTTP route validates with) in the
+ * form every LLM provider takes (`portableInputSchema`; no `$schema`, which Gemini refuses),
+ * and its output. The output schema also admits the error envelope a failed call carries, since
  * clients (the official SDK client among them) check `structuredContent` against it even when
  * `isError` is set.
  */
 export function toolDefinition(op: Operation): Tool {
   let tool = definitions.get(op);
   if (!tool) {
-    const output = jsonSchema(op.output, "output");
     tool = {
       name: op.name,
       title: op.title,
       description: op.description,
-      inputSchema: jsonSchema(op.input, "input") as JsonSchemaObject,
-      outputSchema: {
-        $schema: output.$schema,
-        type: "object",
-        anyOf: [withoutDialect(output), errorBranch],
-      } as JsonSchemaObject,
+      inputSchema: portableInputSchema(inputSchemaOf(op)) as JsonSchemaObject,
+      outputSchema: { type: "object", anyOf: [jsonSchemaOf(op.output, "output"), errorBranch] } as JsonSchemaObject,
       annotations: annotationsFor(op),
     };
     definitions.set(op, tool);
@@ -95,7 +102,7 @@ export function registerTools(server: Server, ctx: Ctx, ops: readonly Operation[
     // An unknown tool is a protocol error, as the MCP spec asks, not a tool result.
     if (!op) throw new McpError(ErrorCode.InvalidParams, `unknown tool: ${request.params.name}`);
     try {
-      const result = await run(op, prepare(op, request.params.arguments ?? {}), ctx, MCP_REQUEST);
+      const result = await run(op, prepare(op, toolArguments(op, request.params.arguments ?? {})), ctx, MCP_REQUEST);
       return toolResult(result.body, result.status);
     } catch (err) {
       return toolError(err, ctx.log);

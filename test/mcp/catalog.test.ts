@@ -83,13 +83,22 @@ describe("MCP catalogue (in-memory transport)", () => {
       }
     });
 
-    it("input schemas are the routes' own zod schemas as JSON Schema; output schemas admit the body and the error envelope", async () => {
+    it("input schemas are the routes' own zod schemas as JSON Schema, closed, optional ones nullable; output schemas admit the body and the error envelope", async () => {
       const { tools } = await client.listTools();
       const ajv = new AjvJsonSchemaValidator();
       for (const op of operations) {
         const tool = tools.find((t) => t.name === op.name);
         if (!tool) throw new Error(`${op.name} is not listed`);
-        expect(tool.inputSchema, op.name).toEqual(z.toJSONSchema(op.input, { io: "input" }));
+        // zod's schema, closed, an optional property also taking null.
+        const { $schema: _s, ...zodInput } = z.toJSONSchema(op.input, { io: "input" }) as Json;
+        const optional = Object.keys(zodInput.properties).filter((k) => !(zodInput.required ?? []).includes(k));
+        const properties = Object.fromEntries(
+          Object.entries(zodInput.properties as Record<string, Json>).map(([k, v]) => [
+            k,
+            optional.includes(k) ? { ...v, type: [v.type, "null"] } : v,
+          ]),
+        );
+        expect(tool.inputSchema, op.name).toEqual({ ...zodInput, properties, additionalProperties: false });
         expect(tool.inputSchema.type).toBe("object");
         expect(tool.outputSchema?.type).toBe("object");
         const { $schema: _, ...success } = z.toJSONSchema(op.output, { io: "output" }) as Record<string, unknown>;
@@ -102,7 +111,11 @@ describe("MCP catalogue (in-memory transport)", () => {
       }
       const vote = tools.find((t) => t.name === "vote_on_case");
       expect(vote?.inputSchema.required).toEqual(["address", "plaintiff_wins"]);
-      expect(vote?.inputSchema.properties?.from).toMatchObject({ type: "string", pattern: "^0x[0-9a-fA-F]{40}$" });
+      expect(vote?.inputSchema.properties?.address).toMatchObject({ type: "string", pattern: "^0x[0-9a-fA-F]{40}$" });
+      expect(vote?.inputSchema.properties?.from).toMatchObject({
+        type: ["string", "null"],
+        pattern: "^0x[0-9a-fA-F]{40}$",
+      });
     });
 
     it("annotations are honest: reads are read-only and idempotent; writes are not read-only, not destructive, open-world", async () => {
@@ -160,6 +173,30 @@ describe("MCP catalogue (in-memory transport)", () => {
       const mcp = await ok(client, "self_register_agent", args);
       const web = await http(byName("self_register_agent"), args);
       expect(mcp).toEqual(web.body);
+    });
+
+    it("null for an optional argument is the argument left out (OpenAI strict mode's way to omit one); HTTP still refuses it", async () => {
+      const page = await ok(client, "list_cases", { limit: null, offset: null });
+      expect(page).toEqual(await ok(client, "list_cases", {}));
+      expect(page).toMatchObject({ limit: 20, offset: 0 });
+      const args = { address: devAccount(15).address, name: "nulls-are-absent" };
+      const built = await ok(client, "self_register_agent", { ...args, metadataURI: null });
+      expect(built).toEqual(await ok(client, "self_register_agent", args));
+      // `from: null` asks for no simulation: built, where the stranger's simulation is refused.
+      const unsimulated = await call(client, "trigger_default", { address: seeded("Active"), from: null });
+      expect(unsimulated.isError).toBe(false);
+      expect(unsimulated.body.unsigned_tx.to).toBe(seeded("Active"));
+      const simulated = await call(client, "trigger_default", { address: seeded("Active"), from: stranger });
+      expect(simulated.body.error.code).toBe("CONTRACT_REVERT");
+      // A null where a value is required is still refused, with the code HTTP gives.
+      const required = await call(client, "vote_on_case", { address: seeded("Active"), plaintiff_wins: null });
+      expect(required).toMatchObject({ isError: true, body: { error: { code: "VALIDATION_ERROR" } } });
+      // Over HTTP nothing changed: null is not a wei amount, nor an address.
+      const web = await http(byName("list_cases"), {});
+      expect(web.status).toBe(200);
+      const posted = await http(byName("self_register_agent"), { ...args, metadataURI: null });
+      expect(posted.status).toBe(422);
+      expect(posted.body.error.code).toBe("VALIDATION_ERROR");
     });
   });
 
