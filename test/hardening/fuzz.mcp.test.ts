@@ -7,6 +7,7 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ErrorCode as DocketCode, errorStatus } from "../../src/errors/errors.js";
 import { buildServer } from "../../src/mcp/server.js";
+import { toolArguments } from "../../src/mcp/tools.js";
 import type { Operation } from "../../src/operations/operation.js";
 import { operations } from "../../src/operations/registry.js";
 import { TestDocket } from "../support/docket.js";
@@ -73,7 +74,9 @@ describe(`MCP fuzz (seed ${SEED})`, () => {
       return `${where}: text and structuredContent differ`;
     const leak = leaks(text.text, JSON.stringify(args) ?? "");
     if (leak) return `${where}: ${leak}`;
-    const ok = op.input.safeParse(args).success;
+    // Over MCP an optional argument sent as null means absent (tools advertise them nullable, for
+    // OpenAI's strict mode): well-formed means the operation accepts the arguments read that way.
+    const ok = op.input.safeParse(toolArguments(op, args)).success;
     if (!r.isError) {
       // PAYMENT_REQUIRED is file_case's normal first answer, not a failure.
       return ok ? undefined : `${where}: malformed arguments answered a result: ${text.text.slice(0, 200)}`;
@@ -82,7 +85,7 @@ describe(`MCP fuzz (seed ${SEED})`, () => {
     const problem = envelopeProblem(sc, status);
     if (problem) return `${where}: ${problem}: ${text.text.slice(0, 300)}`;
     if (status >= 500) {
-      const p = serverErrorProblem(op, args, sc.error);
+      const p = serverErrorProblem(op, toolArguments(op, args), sc.error);
       if (p) return `${where}: ${p}: ${text.text.slice(0, 300)}`;
     }
     if (!ok && (status >= 500 || !VALIDATION_CODES.includes(code ?? ""))) {
