@@ -12,6 +12,7 @@ export async function runStart(): Promise<void> {
     `docket is up on ${docket.url}`,
     `  API docs      ${docket.url}/docs   (OpenAPI: ${docket.url}/openapi.json)`,
     `  health        ${docket.url}/health`,
+    `  push          ${docket.url}/events (SSE)   inbox: ${docket.url}/agent/{address}/inbox   keeper: ${docket.url}/keeper/actions`,
     `  MCP           ${docket.url}/mcp (Streamable HTTP)   ${docket.url}/mcp/session (with sessions)   ${docket.url}/sse (SSE)   stdio: npx docket mcp`,
     `  chain         ${court.chainId}${court.publicRpcUrl ? ` (embedded dev chain, JSON-RPC ${court.publicRpcUrl})` : ""}`,
     `  contracts     factory ${court.factory}  registry ${court.registry}`,
