@@ -8,24 +8,11 @@
  * DOCKET_URL (default http://127.0.0.1:8787); the JSON-RPC URL comes from RPC_URL, or from
  * docket's /health on the dev chain. Prints one JSON line per step executed.
  */
-import { createPublicClient, createWalletClient, defineChain, type Hex, http } from "viem";
-import { privateKeyToAccount } from "viem/accounts";
+import type { Hex } from "viem";
+import { connectWallet } from "./wallet.js";
 
 const DOCKET = process.env.DOCKET_URL ?? "http://127.0.0.1:8787";
-const key = process.env.PRIVATE_KEY as Hex | undefined;
-if (!key) throw new Error("set PRIVATE_KEY (a dev account key printed by `npm start`)");
-const health = (await (await fetch(`${DOCKET}/health`)).json()) as { rpcUrl?: string; chainId: number };
-const rpcUrl = process.env.RPC_URL ?? health.rpcUrl;
-if (!rpcUrl) throw new Error("no JSON-RPC URL: set RPC_URL");
-const chain = defineChain({
-  id: health.chainId,
-  name: `chain ${health.chainId}`,
-  nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 },
-  rpcUrls: { default: { http: [rpcUrl] } },
-});
-const account = privateKeyToAccount(key);
-const wallet = createWalletClient({ account, chain, transport: http(rpcUrl) });
-const reader = createPublicClient({ chain, transport: http(rpcUrl) });
+const { account, wallet, reader } = await connectWallet(DOCKET, "a dev account key");
 const headers = { "content-type": "application/json" };
 
 interface Step {

@@ -1,0 +1,152 @@
+import { spawn } from "node:child_process";
+import type { Address } from "viem";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { advanceTime } from "../../src/devnet/seed.js";
+import { TestDocket } from "../support/docket.js";
+
+interface Line {
+  step: string;
+  judge: string;
+  // biome-ignore lint/suspicious/noExplicitAny: log lines are checked field by field
+  [field: string]: any;
+}
+
+/**
+ * Runs examples/judge-agent as a child process until it is idle. The inbox timer is set far past
+ * the test's length: anything the agent does after its first pass was set off by a pushed event.
+ */
+function runAgent(t: TestDocket, privateKey: string, mode = "--until-idle"): Promise<Line[]> {
+  return new Promise((resolve, reject) => {
+    // tsx itself rather than through npx: the same run, a second less per agent on a busy machine.
+    const child = spawn("node_modules/.bin/tsx", ["examples/judge-agent/index.ts", mode], {
+      env: { ...process.env, PRIVATE_KEY: privateKey, DOCKET_URL: t.url, INBOX_POLL_MS: "600000" },
+    });
+    let out = "";
+    let err = "";
+    child.stdout.on("data", (b: Buffer) => {
+      out += b.toString("utf8");
+    });
+    child.stderr.on("data", (b: Buffer) => {
+      err += b.toString("utf8");
+    });
+    const timer = setTimeout(() => child.kill(), 50_000);
+    child.on("close", (code) => {
+      clearTimeout(timer);
+      const lines = out
+        .trim()
+        .split("\n")
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as Line);
+      if (code === 0) resolve(lines);
+      else reject(new Error(`judge agent exited with ${code}: ${err}\n${out}`));
+    });
+  });
+}
+
+const keyOf = (t: TestDocket, judge: string) =>
+  t.devnet.accounts.find((a) => a.address.toLowerCase() === judge.toLowerCase())?.privateKey as string;
+
+const indexOf = (lines: Line[], pred: (l: Line) => boolean) => lines.findIndex(pred);
+
+describe("examples/judge-agent on a hidden-vote court", () => {
+  let t: TestDocket;
+  beforeAll(async () => {
+    t = await TestDocket.start({ DEV_VOTES: "hidden", EVENT_POLL_MS: "200" });
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it("three agents, one per drawn judge, commit, reveal on the pushed events and decide a fresh case", async () => {
+    // Close the seeded open cases first (their panels would keep a judge busy until a deadline).
+    await advanceTime(t.court.reader, 2 * 24 * 3600);
+    for (const step of (await t.get("/keeper/actions")).body.actions as { http: string }[]) {
+      await t.write(step.http.split(" ")[1] as string, { from: t.address(18) }, 18);
+    }
+    const plaintiff = t.address(1);
+    const defendant = t.address(2);
+    const c = await t.fileOnChain(1, 2, "Forty GPU-hours billed, twelve delivered.");
+    await t.write(`/cases/${c}/respond`, { from: defendant }, 2);
+    // The filing hash is the plaintiff's one piece; one from the defendant ties it: the stub rules for the defendant.
+    await t.write(`/cases/${c}/evidence`, { evidenceIpfsHash: "bafy-delivery-logs", from: defendant }, 2);
+    await t.write(`/cases/${c}/assign-judges-random`, { from: t.address(18) }, 18);
+    const drawn = (await t.get(`/cases/${c}`)).body.case;
+    expect(drawn).toMatchObject({ state: "Deliberating", hiddenVotes: true, votingPhase: "commit" });
+    const judges = drawn.judges as Address[];
+    expect(judges).toHaveLength(3);
+    expect(judges).not.toContain(plaintiff);
+
+    // The first judge's agent commits in one pass and exits; its second run keeps no state from the
+    // first and still reveals (its salt is derived from its key).
+    const first = await runAgent(t, keyOf(t, judges[0] as string), "--once");
+    expect(first.filter((l) => l.case === c).map((l) => l.step)).toEqual([
+      "action",
+      "decision",
+      "tx",
+      "committed",
+      "confirmed",
+    ]);
+    const logs = await Promise.all(judges.map((j) => runAgent(t, keyOf(t, j))));
+    logs[0] = [...first, ...(logs[0] as Line[])];
+
+    for (const [i, lines] of logs.entries()) {
+      const on = (step: string) => indexOf(lines, (l) => l.step === step && l.case === c);
+      expect(lines.every((l) => l.judge === judges[i])).toBe(true);
+      const decision = lines[on("decision")];
+      expect(decision).toMatchObject({ plaintiffWins: false, evidence: 1 });
+      expect(decision?.justification).toContain("the defendant prevails");
+      expect(on("committed")).toBeGreaterThan(on("decision"));
+      expect(on("revealed")).toBeGreaterThan(on("committed"));
+      expect(lines.filter((l) => l.step === "committed")).toHaveLength(1);
+      // These two reveal in a later pass than their commit, and only a pushed event starts one (the
+      // inbox timer never fires). The restarted first judge may find the reveal open on its first pass.
+      if (i > 0) {
+        const pushed = indexOf(lines, (l) => l.step === "event" && l.type === "vote.committed" && l.case === c);
+        expect(pushed).toBeGreaterThan(-1);
+        expect(pushed).toBeLessThan(on("revealed"));
+      }
+      const statuses = lines.filter((l) => l.step === "tx").map((l) => l.status);
+      expect(statuses).toEqual(["success", "success"]);
+      expect(lines.filter((l) => l.step === "confirmed" && l.case === c).map((l) => l.myVote)).toEqual([
+        "committed",
+        "defendant",
+      ]);
+      expect(lines.at(-1)?.step).toBe("idle");
+      expect(lines.some((l) => l.step === "refused" || l.step === "error")).toBe(false);
+    }
+
+    const after = (await t.get(`/cases/${c}`)).body.case;
+    expect(after).toMatchObject({ state: "Resolved", outcome: "DefendantWon", votesForDefendant: 3 });
+    for (const v of after.votes) expect(v.justification).toContain("the defendant prevails");
+    expect((await t.get(`/agent/${judges[0]}/inbox`)).body.requiredNow).toBe(0);
+  }, 90_000);
+});
+
+describe("examples/judge-agent on a public-vote court", () => {
+  let t: TestDocket;
+  beforeAll(async () => {
+    t = await TestDocket.start({ DEV_VOTES: "public", EVENT_POLL_MS: "200" });
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it("one agent's vote is the second for the plaintiff and decides the seeded case", async () => {
+    const c = t.devnet.seed?.cases.find((x) => x.label === "deliberating, one vote cast")?.address as string;
+    const before = (await t.get(`/cases/${c}`)).body.case;
+    expect(before).toMatchObject({ state: "Deliberating", votesForPlaintiff: 1, votesForDefendant: 0 });
+    const judge = before.judges[1] as string;
+
+    const lines = await runAgent(t, keyOf(t, judge));
+
+    expect(lines.find((l) => l.step === "decision" && l.case === c)).toMatchObject({ plaintiffWins: true });
+    expect(lines.find((l) => l.step === "voted" && l.case === c)).toBeDefined();
+    expect(lines.find((l) => l.step === "confirmed" && l.case === c)).toMatchObject({
+      state: "Resolved",
+      outcome: "PlaintiffWon",
+    });
+    const after = (await t.get(`/cases/${c}`)).body.case;
+    expect(after).toMatchObject({ state: "Resolved", outcome: "PlaintiffWon", votesForPlaintiff: 2 });
+    expect(after.votes[1]).toMatchObject({ judge, vote: "plaintiff" });
+  }, 60_000);
+});
