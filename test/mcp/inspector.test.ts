@@ -13,7 +13,7 @@ const env = { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", LOG_LE
 
 /** One run of the Inspector's CLI mode, which starts the server, asks one thing and prints the answer. */
 async function inspect(args: string[]): Promise<Json> {
-  const { stdout } = await run(inspector, ["--cli", ...args], { cwd: root, env, timeout: 45_000 });
+  const { stdout } = await run(inspector, ["--cli", ...args], { cwd: root, env, timeout: 110_000 });
   return JSON.parse(stdout);
 }
 
@@ -41,5 +41,7 @@ describe("MCP Inspector CLI against docket's stdio server", () => {
     expect(health.structuredContent).toMatchObject({ status: "ok", chainId: 31337 });
     expect(JSON.parse(health.content[0].text)).toEqual(health.structuredContent);
     expect(failed).toMatchObject({ isError: true, structuredContent: { error: { code: "INVALID_ADDRESS" } } });
-  });
+    // Three dev chains boot and seed side by side (each stdio server follows its chain too): on a
+    // loaded 2-core machine that alone can take most of a minute.
+  }, 120_000);
 });
