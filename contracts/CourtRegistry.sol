@@ -2,6 +2,7 @@
 pragma solidity ^0.8.28;
 
 import {JudgeResult, ICourtRegistry} from "./ICourt.sol";
+import {ICaseOutcomeHook} from "./IERC8004.sol";
 import {SortitionTree} from "./SortitionTree.sol";
 
 /// @title Agents, judges and their records.
@@ -30,6 +31,7 @@ contract CourtRegistry is ICourtRegistry {
     error InvalidParameter();
     error TransferFailed();
     error NotEnoughJudges(uint256 available, uint256 required);
+    error NotEnoughGasForOutcomeHook(uint256 needed);
 
     event AgentRegistered(address indexed agent, uint256 indexed agentId, string name, string metadataURI);
     event AgentUpdated(address indexed agent, uint256 indexed agentId, string name, string metadataURI);
@@ -40,6 +42,8 @@ contract CourtRegistry is ICourtRegistry {
     event JudgeRecordChanged(address indexed judge);
     event PartyRecordChanged(address indexed party);
     event TreasuryWithdrawn(address indexed to, uint256 amount);
+    event OutcomeHookSet(address hook);
+    event OutcomeHookFailed(address indexed caseAddr);
 
     struct Agent {
         uint256 agentId;
@@ -112,6 +116,8 @@ contract CourtRegistry is ICourtRegistry {
     int64 public constant REPUTATION_WIN = 10;
     int64 public constant REPUTATION_LOSS = -5;
     int64 public constant REPUTATION_NO_SHOW = -20;
+    /// @notice Gas the outcome hook gets at the end of every case (CourtReputation: two ERC-8004 feedbacks).
+    uint256 public constant OUTCOME_HOOK_GAS = 600_000;
 
     address public owner;
     address public factory;
@@ -127,6 +133,8 @@ contract CourtRegistry is ICourtRegistry {
     address[] private judgeList;
     mapping(address => uint256) private judgeIndexPlusOne;
     mapping(address => bool) public isCase;
+    /// @notice Told how each case ends (CourtReputation posts it as ERC-8004 feedback); none if zero.
+    address public outcomeHook;
     /// @dev Every judge's draw weight (its stake while eligible, else 0), with history.
     SortitionTree.Tree private sortition;
 
@@ -332,9 +340,22 @@ contract CourtRegistry is ICourtRegistry {
         }
         emit PartyRecordChanged(winner);
         emit PartyRecordChanged(loser);
+        _tellOutcomeHook(winner, loser, noShow ? 1 : 0);
+    }
+
+    /// @notice A case was dismissed with no verdict: no record changes, only the outcome hook hears it.
+    function recordDismissal(address plaintiff, address defendant) external onlyCase {
+        _tellOutcomeHook(plaintiff, defendant, 2);
     }
 
     // ------------------------------------------------------------------- owner
+
+    /// @notice Sets (or, with zero, removes) the contract told how each case ends.
+    function setOutcomeHook(address hook) external {
+        if (msg.sender != owner) revert OnlyOwner();
+        outcomeHook = hook;
+        emit OutcomeHookSet(hook);
+    }
 
     function withdrawTreasury(address to, uint256 amount) external {
         if (msg.sender != owner) revert OnlyOwner();
@@ -418,6 +439,20 @@ contract CourtRegistry is ICourtRegistry {
     }
 
     // ---------------------------------------------------------------- internal
+
+    /// @dev The hook runs with a fixed gas allowance and its failure is only logged, so it can never
+    /// block a case's end. The allowance must be there in full: otherwise a wallet's gas estimate
+    /// could settle on a limit where the hook silently runs out.
+    function _tellOutcomeHook(address a, address b, uint8 kind) private {
+        address hook = outcomeHook;
+        if (hook == address(0)) return;
+        uint256 needed = OUTCOME_HOOK_GAS + OUTCOME_HOOK_GAS / 63 + 10_000;
+        if (gasleft() < needed) revert NotEnoughGasForOutcomeHook(needed);
+        try ICaseOutcomeHook(hook).recordOutcome{gas: OUTCOME_HOOK_GAS}(msg.sender, a, b, kind) {}
+        catch {
+            emit OutcomeHookFailed(msg.sender);
+        }
+    }
 
     function _slash(address judge, Judge storage j) private {
         uint256 amount = (j.stake * slashBps) / 10_000;

@@ -390,6 +390,7 @@ contract DisputeCase {
         resolvedAt = uint64(block.timestamp);
         reasonCode = 4;
         settled = true;
+        registry.recordDismissal(plaintiff, defendant);
         emit Dismissed();
         _moveTo(CaseState.Dismissed);
         _pay(plaintiff, plaintiffStake);

@@ -143,6 +143,7 @@ interface ICourtRegistry {
     function judgeReleased(address judge, JudgeResult result) external;
     function creditRewards(address[] calldata judges, uint256 each) external payable;
     function recordParties(address winner, address loser, bool noShow) external;
+    function recordDismissal(address plaintiff, address defendant) external;
     function registerCase(address caseAddr) external;
 }
 

@@ -17,6 +17,9 @@ export const configSchema = z.object({
   CHAIN_ID: int(1, Number.MAX_SAFE_INTEGER).optional(),
   FACTORY_ADDRESS: address.optional(),
   REGISTRY_ADDRESS: address.optional(),
+  /** ERC-8004 Identity and Reputation registries (a real chain; the dev chain deploys its own). */
+  ERC8004_IDENTITY_ADDRESS: address.optional(),
+  ERC8004_REPUTATION_ADDRESS: address.optional(),
   REDIS_URL: z.string().url().optional(),
   CACHE_MAX_ENTRIES: int(1, 10_000_000).default(10_000),
   RATE_LIMIT_PER_MINUTE: int(0, 10_000_000).default(600),

@@ -5,6 +5,7 @@ import { type Devnet, startDevnet } from "../devnet/devnet.js";
 import { devParams, devPublicParams } from "../devnet/terms.js";
 import { MULTICALL3_ADDRESS, makeChain, makePublicClient } from "./client.js";
 import { readDeployment } from "./deployments.js";
+import { type Erc8004, probeErc8004 } from "./erc8004.js";
 
 /** Everything docket needs to reach the court contracts on one chain. */
 export interface Court {
@@ -15,6 +16,8 @@ export interface Court {
   registry: Address;
   /** Whether Multicall3 is deployed: reads are batched into one eth_call only when it is. */
   hasMulticall3: boolean;
+  /** ERC-8004 identity and reputation: the registries and the court's reporter, or why they are off. */
+  erc8004: Erc8004;
   /** JSON-RPC URL wallets can broadcast to; reported only for the embedded dev chain. */
   publicRpcUrl?: string;
   devnet?: Devnet;
@@ -37,6 +40,9 @@ export async function connectCourt(config: Config, opts: { seed?: boolean } = {}
       factory: devnet.deployment.factory,
       registry: devnet.deployment.registry,
       hasMulticall3: true,
+      erc8004: devnet.deployment.erc8004
+        ? { enabled: true, ...devnet.deployment.erc8004 }
+        : { enabled: false, reason: "the dev chain was deployed without ERC-8004 registries" },
       publicRpcUrl: devnet.rpcUrl,
       devnet,
       close: devnet.stop,
@@ -70,13 +76,15 @@ export async function connectCourt(config: Config, opts: { seed?: boolean } = {}
     // Unreachable right now: assume the usual (Multicall3 is on nearly every chain); reads will say if not.
   }
   const chain = makeChain(chainId, rpcUrl, { multicall3: hasMulticall3 });
+  const reader = makePublicClient(chain, { timeoutMs: config.RPC_TIMEOUT_MS });
   return {
     chain,
     chainId,
     hasMulticall3,
-    reader: makePublicClient(chain, { timeoutMs: config.RPC_TIMEOUT_MS }),
+    reader,
     factory: getAddress(factory),
     registry: getAddress(registry),
+    erc8004: await probeErc8004(reader, getAddress(registry), config),
     close: async () => {},
   };
 }

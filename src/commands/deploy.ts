@@ -3,6 +3,7 @@ import { privateKeyToAccount } from "viem/accounts";
 import { makeChain, makePublicClient } from "../chain/client.js";
 import { writeDeployment } from "../chain/deployments.js";
 import { deployCourt } from "../devnet/deploy.js";
+import { deployErc8004 } from "../devnet/erc8004.js";
 import { devParams, productionParams } from "../devnet/terms.js";
 
 /**
@@ -30,9 +31,23 @@ export async function runDeploy(env: NodeJS.ProcessEnv = process.env): Promise<v
   const entropy = env.ENTROPY_ADDRESS;
   if (entropy !== undefined && !isAddress(entropy)) throw new Error("ENTROPY_ADDRESS must be an address");
   const d = await deployCourt(wallet, reader, params, feeRecipient, entropy as Address | undefined);
+  // ERC-8004 registries already on the chain (the standard's singletons): the court reports to them.
+  const identity = env.ERC8004_IDENTITY_ADDRESS;
+  const reputation = env.ERC8004_REPUTATION_ADDRESS;
+  if (identity || reputation) {
+    if (!identity || !reputation || !isAddress(identity) || !isAddress(reputation)) {
+      throw new Error("ERC8004_IDENTITY_ADDRESS and ERC8004_REPUTATION_ADDRESS must both be addresses");
+    }
+    d.erc8004 = await deployErc8004(wallet, reader, d.registry, { identity, reputation });
+  }
   const file = writeDeployment(d, env.DEPLOYMENTS_DIR);
   process.stderr.write(`deployed ${preset} court to chain ${d.chainId}; addresses written to ${file}\n`);
   process.stdout.write(
     `RPC_URL=${rpcUrl}\nCHAIN_ID=${d.chainId}\nFACTORY_ADDRESS=${d.factory}\nREGISTRY_ADDRESS=${d.registry}\n`,
   );
+  if (d.erc8004) {
+    process.stdout.write(
+      `ERC8004_IDENTITY_ADDRESS=${d.erc8004.identity}\nERC8004_REPUTATION_ADDRESS=${d.erc8004.reputation}\n`,
+    );
+  }
 }

@@ -16,6 +16,9 @@ export async function runStart(): Promise<void> {
     `  MCP           ${docket.url}/mcp (Streamable HTTP)   ${docket.url}/mcp/session (with sessions)   ${docket.url}/sse (SSE)   stdio: npx docket mcp`,
     `  chain         ${court.chainId}${court.publicRpcUrl ? ` (embedded dev chain, JSON-RPC ${court.publicRpcUrl})` : ""}`,
     `  contracts     factory ${court.factory}  registry ${court.registry}`,
+    court.erc8004.enabled
+      ? `  ERC-8004      identity ${court.erc8004.identity}  reputation ${court.erc8004.reputation}  court reporter ${court.erc8004.reporter}`
+      : `  ERC-8004      off: ${court.erc8004.reason}`,
   ];
   if (court.devnet) {
     lines.push("", "Funded dev accounts (standard test mnemonic; public keys, never use them on a real chain):");

@@ -15,6 +15,7 @@ import {
   courtRegistryAbi,
   courtRegistryBytecode,
 } from "../chain/abi/generated.js";
+import type { Erc8004Deployment } from "./erc8004.js";
 import { type CourtParams, caseTerms } from "./terms.js";
 
 export interface Deployment {
@@ -25,6 +26,8 @@ export interface Deployment {
   entropy: Address;
   deployer: Address;
   deployedAtBlock: string;
+  /** ERC-8004 registries and the court's reporter to them, when deployed (src/devnet/erc8004.ts). */
+  erc8004?: Erc8004Deployment;
 }
 
 /**

@@ -4,6 +4,7 @@ import { MULTICALL3_ADDRESS, makeChain, makePublicClient } from "../chain/client
 import { type AnvilProcess, DEV_CHAIN_ID, startAnvil } from "./anvil.js";
 import { type Deployment, deployCourt } from "./deploy.js";
 import { type DevAccount, devAccount, devAccounts } from "./devAccounts.js";
+import { deployErc8004 } from "./erc8004.js";
 import { type SeedSummary, seedDemo } from "./seed.js";
 import { type CourtParams, devParams } from "./terms.js";
 import { BLOCK_INTERVAL, startTimeTravelProxy, type TimeTravelProxy } from "./timeTravel.js";
@@ -65,6 +66,7 @@ export async function startDevnet(opts: DevnetOptions = {}): Promise<Devnet> {
       transport: http(anvil.rpcUrl, { retryCount: 0 }),
     });
     const deployment = await deployCourt(wallet, reader, opts.params ?? devParams);
+    deployment.erc8004 = await deployErc8004(wallet, reader, deployment.registry);
     const seed = opts.seed === false ? undefined : await seedDemo(reader, chain, deployment);
     const front = proxy;
     return {

@@ -6,13 +6,18 @@ import {
   type PublicClient,
   parseEther,
   parseEventLogs,
+  stringToHex,
   toHex,
 } from "viem";
-import { caseFactoryAbi, courtRegistryAbi, disputeCaseAbi } from "../chain/abi/generated.js";
+import { caseFactoryAbi, courtRegistryAbi, disputeCaseAbi, identityRegistryAbi } from "../chain/abi/generated.js";
+import { registrationFile } from "../chain/erc8004.js";
 import { voteCommitment } from "../chain/votes.js";
 import { Actor } from "./actor.js";
 import type { Deployment } from "./deploy.js";
 import { type DevAccount, devAccounts } from "./devAccounts.js";
+
+/** Dev accounts that are also ERC-8004 agents: the parties of the seeded default (1 v 2) and settlement (5 v 6). */
+export const ERC8004_AGENTS = [1, 2, 5, 6] as const;
 
 export interface SeededCase {
   label: string;
@@ -64,6 +69,18 @@ export async function seedDemo(reader: PublicClient, chain: Chain, d: Deployment
       abi: courtRegistryAbi,
       functionName: "selfRegister",
       args: [a.name as string, `https://agents.example.org/${a.name}.json`],
+    });
+  }
+  // Two pairs of parties are ERC-8004 agents too, so the seeded verdicts show as their reputation.
+  for (const i of ERC8004_AGENTS) {
+    const { name } = accounts[i] as DevAccount;
+    if (!d.erc8004 || !name) continue;
+    const { agentURI } = registrationFile({ name, address: at(i).address });
+    await at(i).write({
+      address: d.erc8004.identity,
+      abi: identityRegistryAbi,
+      functionName: "register",
+      args: [agentURI, [{ metadataKey: "name", metadataValue: stringToHex(name) }]],
     });
   }
   const judges = accounts.filter((a) => a.role === "judge");

@@ -1,6 +1,8 @@
 import { z } from "zod";
+import { readErc8004Cards } from "../chain/erc8004.js";
 import { readAgents } from "../chain/reads.js";
 import { agentSchema, formatAgent } from "./agents.shared.js";
+import { formatErc8004 } from "./erc8004.shared.js";
 import { keyOf } from "./keys.js";
 import { Answer, defineOperation } from "./operation.js";
 import { paginationInput } from "./schemas.js";
@@ -9,7 +11,7 @@ export const discoverAgents = defineOperation({
   name: "discover_agents",
   title: "Discover agents",
   description:
-    "List registered agents in registration order, a page at a time (default 20, at most 100), with the total: name, metadata URI, agent id, reputation, case record and whether each is a staked judge. Next: get_agent for one, or file a case against one.",
+    "List registered agents in registration order, a page at a time (default 20, at most 100), with the total: name, metadata URI, agent id, reputation, case record and whether each is a staked judge, and each one's ERC-8004 identity and the court's ERC-8004 feedback (null when it has no ERC-8004 agent). Next: get_agent for one, or file a case against one.",
   kind: "read",
   toolset: "agents",
   http: { method: "GET", path: "/agent/discover" },
@@ -23,6 +25,11 @@ export const discoverAgents = defineOperation({
   cache: { key: (i) => keyOf.discover(i.offset, i.limit) },
   handler: async ({ limit, offset }, ctx) => {
     const page = await readAgents(ctx.court, offset, limit);
-    return new Answer({ total: page.total, offset, limit, agents: page.agents.map(formatAgent) }, { ttl: 60 });
+    const cards = await readErc8004Cards(
+      ctx.court,
+      page.agents.map((a) => a.addr),
+    );
+    const agents = page.agents.map((a, i) => formatAgent(a, formatErc8004(ctx.court, cards?.[i])));
+    return new Answer({ total: page.total, offset, limit, agents }, { ttl: 60 });
   },
 });

@@ -1,7 +1,9 @@
 import { z } from "zod";
+import { readErc8004Cards } from "../chain/erc8004.js";
 import { readAgent } from "../chain/reads.js";
 import { DocketError } from "../errors/errors.js";
 import { agentSchema, formatAgent } from "./agents.shared.js";
+import { formatErc8004 } from "./erc8004.shared.js";
 import { keyOf } from "./keys.js";
 import { Answer, chainErrors, defineOperation } from "./operation.js";
 import { address } from "./schemas.js";
@@ -10,7 +12,7 @@ export const getAgent = defineOperation({
   name: "get_agent",
   title: "Get an agent",
   description:
-    "Read one registered agent by address: name, metadata URI, agent id, reputation and case record, judge status. An address that never self-registered answers AGENT_NOT_REGISTERED (404); register with self_register_agent.",
+    "Read one agent by address: name, metadata URI, agent id, reputation and case record, judge status, and its ERC-8004 identity (agentId, owner, agent wallet, registration file) with the court's ERC-8004 feedback on it (verdicts, win rate, won/lost/defaulted/dismissed). An address neither self-registered nor an ERC-8004 agent answers AGENT_NOT_REGISTERED (404); register with self_register_agent.",
   kind: "read",
   toolset: "agents",
   http: { method: "GET", path: "/agent/:address" },
@@ -19,8 +21,12 @@ export const getAgent = defineOperation({
   output: z.object({ agent: agentSchema }),
   cache: { key: (i) => keyOf.agent(i.address) },
   handler: async ({ address: who }, ctx) => {
-    const a = await readAgent(ctx.court, who);
-    if (!a.registered) throw new DocketError("AGENT_NOT_REGISTERED", `no agent registered at ${who}`, { address: who });
-    return new Answer({ agent: formatAgent(a) }, { ttl: 120 });
+    // Same tick: the client batches both into one multicall.
+    const [a, cards] = await Promise.all([readAgent(ctx.court, who), readErc8004Cards(ctx.court, [who])]);
+    const erc8004 = formatErc8004(ctx.court, cards?.[0]);
+    if (!a.registered && !erc8004) {
+      throw new DocketError("AGENT_NOT_REGISTERED", `no agent registered at ${who}`, { address: who });
+    }
+    return new Answer({ agent: formatAgent(a, erc8004) }, { ttl: 120 });
   },
 });

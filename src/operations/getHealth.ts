@@ -9,7 +9,7 @@ export const getHealth = defineOperation({
   name: "get_health",
   title: "Health check",
   description:
-    "Whether docket can read the chain: status ok or degraded (node unreachable, or answering another chain id), chain id, latest block, contract addresses, the minimum stakes and fees (wei), and on the dev chain its JSON-RPC URL (rpcUrl) for wallets to broadcast to. Over HTTP a degraded answer has status 503. lastChainEvent is the last reorg or reset detected.",
+    "Whether docket can read the chain: status ok or degraded (node unreachable, or answering another chain id), chain id, latest block, contract addresses, the ERC-8004 registries (or why they are off), the minimum stakes and fees (wei), and on the dev chain its JSON-RPC URL (rpcUrl) for wallets to broadcast to. Over HTTP a degraded answer has status 503. lastChainEvent is the last reorg or reset detected.",
   kind: "read",
   toolset: "system",
   http: { method: "GET", path: "/health" },
@@ -19,6 +19,15 @@ export const getHealth = defineOperation({
     chainId: z.number().int(),
     blockNumber: z.number().int().nullable(),
     contracts: z.object({ factory: z.string(), registry: z.string(), multicall3: z.string() }),
+    erc8004: z
+      .object({
+        enabled: z.boolean(),
+        identity: z.string().optional().describe("ERC-8004 Identity Registry"),
+        reputation: z.string().optional().describe("ERC-8004 Reputation Registry"),
+        reporter: z.string().optional().describe("The court's reporter: clientAddress of its verdict feedback"),
+        reason: z.string().optional().describe("Why ERC-8004 is off"),
+      })
+      .describe("ERC-8004 identity and reputation: on with the registries' addresses, or off with the reason"),
     minimums: z
       .object({ partyStake: z.string(), judgeStake: z.string(), appealBond: z.string(), filingFee: z.string() })
       .nullable(),
@@ -43,6 +52,7 @@ export const getHealth = defineOperation({
     const base = {
       chainId: ctx.court.chainId,
       contracts: { factory: ctx.court.factory, registry: ctx.court.registry, multicall3: MULTICALL3_ADDRESS },
+      erc8004: ctx.court.erc8004,
       ...(ctx.court.publicRpcUrl ? { rpcUrl: ctx.court.publicRpcUrl } : {}),
       uptimeSeconds: Math.floor((Date.now() - startedAt) / 1000),
       ...(ctx.chain?.lastEvent ? { lastChainEvent: ctx.chain.lastEvent } : {}),

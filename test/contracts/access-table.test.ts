@@ -22,6 +22,7 @@ import {
   caseFactoryAbi,
   commitVote,
   courtRegistryAbi,
+  courtReputationAbi,
   disputeCaseAbi,
   expectRevert,
   fileCase,
@@ -38,7 +39,7 @@ import {
   vote,
 } from "./helpers.js";
 
-type ContractName = "CourtRegistry" | "CaseFactory" | "DisputeCase";
+type ContractName = "CourtRegistry" | "CaseFactory" | "DisputeCase" | "CourtReputation";
 
 /** Who may call a function, and so who is refused (and with which error). */
 type Access =
@@ -117,6 +118,8 @@ const PAY = "payments.test.ts";
 const HV = "hidden-votes.test.ts";
 const FF = "filing-fee.test.ts";
 const DG = "draw-grinding.test.ts";
+const E8 = "erc8004.test.ts";
+const reporter = () => (c.devnet.deployment.erc8004 as { reporter: Address }).reporter;
 
 /** Every state-changing function of the three ABIs, keyed by signature. */
 const table: Record<ContractName, Record<string, Row>> = {
@@ -196,6 +199,28 @@ const table: Record<ContractName, Record<string, Row>> = {
       access: { only: "case" },
       coveredBy: [{ file: A, test: "only the factory registers cases; only cases touch judges and records" }],
       check: () => expectRevert(reg(c.owner, "recordParties", [c.owner.address, party(1).address, false]), "OnlyCase"),
+    },
+    "recordDismissal(address,address)": {
+      mayCall: "a case created by the factory",
+      access: { only: "case" },
+      coveredBy: [
+        {
+          file: E8,
+          test: "a default: the defendant's feedback says defaulted; a dismissal gives both parties dismissed",
+        },
+      ],
+      check: () => expectRevert(reg(c.owner, "recordDismissal", [c.owner.address, party(1).address]), "OnlyCase"),
+    },
+    "setOutcomeHook(address)": {
+      mayCall: "the registry owner",
+      access: { only: "owner" },
+      coveredBy: [
+        {
+          file: E8,
+          test: "a registry that reverts cannot block a case's end; too little gas for the hook is refused up front",
+        },
+      ],
+      check: () => expectRevert(reg(stranger(), "setOutcomeHook", [stranger().address]), "OnlyOwner"),
     },
     "withdrawTreasury(address,uint256)": {
       mayCall: "the registry owner",
@@ -455,9 +480,54 @@ const table: Record<ContractName, Record<string, Row>> = {
       },
     },
   },
+  CourtReputation: {
+    "recordOutcome(address,address,address,uint8)": {
+      mayCall: "the court registry, when a case ends",
+      access: { only: "role", role: "court registry", error: "OnlyRegistry" },
+      coveredBy: [
+        {
+          file: E8,
+          test: "a settled verdict: the winner gets won (100), the loser lost (0); a linked agent counts too",
+        },
+      ],
+      check: () =>
+        expectRevert(
+          call(c.owner, reporter(), courtReputationAbi, "recordOutcome", [
+            c.owner.address,
+            party(1).address,
+            party(2).address,
+            0,
+          ]),
+          "OnlyRegistry",
+        ),
+    },
+    "link(uint256)": {
+      mayCall: "an ERC-8004 agent's owner or agent wallet, for itself",
+      access: { only: "self", what: "an ERC-8004 agent", error: "NotAgentController" },
+      coveredBy: [
+        {
+          file: E8,
+          test: "a settled verdict: the winner gets won (100), the loser lost (0); a linked agent counts too",
+        },
+      ],
+      check: () => expectRevert(call(stranger(), reporter(), courtReputationAbi, "link", [1n]), "NotAgentController"),
+    },
+    "unlink()": {
+      mayCall: "anyone, for itself",
+      access: { only: "anyone" },
+      coveredBy: [
+        {
+          file: E8,
+          test: "a settled verdict: the winner gets won (100), the loser lost (0); a linked agent counts too",
+        },
+      ],
+      check: () => call(stranger(), reporter(), courtReputationAbi, "unlink", []),
+    },
+  },
 };
 
 const abis: Record<ContractName, Abi> = {
+  CourtReputation: courtReputationAbi,
   CourtRegistry: courtRegistryAbi,
   CaseFactory: caseFactoryAbi,
   DisputeCase: disputeCaseAbi,

@@ -19,14 +19,28 @@ import {
   toHex,
 } from "viem";
 import { expect } from "vitest";
-import { caseFactoryAbi, courtRegistryAbi, disputeCaseAbi } from "../../src/chain/abi/generated.js";
+import {
+  caseFactoryAbi,
+  courtRegistryAbi,
+  courtReputationAbi,
+  disputeCaseAbi,
+  identityRegistryAbi,
+  reputationRegistryAbi,
+} from "../../src/chain/abi/generated.js";
 import { voteCommitment } from "../../src/chain/votes.js";
 import { Actor } from "../../src/devnet/actor.js";
 import { type Devnet, startDevnet } from "../../src/devnet/devnet.js";
 import { advanceTime } from "../../src/devnet/seed.js";
 import { type CourtParams, devParams, devPublicParams } from "../../src/devnet/terms.js";
 
-export { caseFactoryAbi, courtRegistryAbi, disputeCaseAbi };
+export {
+  caseFactoryAbi,
+  courtRegistryAbi,
+  courtReputationAbi,
+  disputeCaseAbi,
+  identityRegistryAbi,
+  reputationRegistryAbi,
+};
 
 /**
  * The parameters `bootCourt()` deploys with by default: the dev terms with public votes, so suites
@@ -381,7 +395,14 @@ export async function expectRegistryBalanced(c: Court): Promise<void> {
 
 // ------------------------------------------------------------------ reverts
 
-const allErrors = [...courtRegistryAbi, ...caseFactoryAbi, ...disputeCaseAbi].filter((item) => item.type === "error");
+const allErrors = [
+  ...courtRegistryAbi,
+  ...caseFactoryAbi,
+  ...disputeCaseAbi,
+  ...identityRegistryAbi,
+  ...reputationRegistryAbi,
+  ...courtReputationAbi,
+].filter((item) => item.type === "error");
 
 export interface DecodedRevert {
   name: string;

@@ -1,0 +1,70 @@
+import {
+  type Account,
+  type Address,
+  type Chain,
+  getAddress,
+  type Hex,
+  type PublicClient,
+  type WalletClient,
+} from "viem";
+import {
+  courtRegistryAbi,
+  courtReputationAbi,
+  courtReputationBytecode,
+  identityRegistryAbi,
+  identityRegistryBytecode,
+  reputationRegistryAbi,
+  reputationRegistryBytecode,
+} from "../chain/abi/generated.js";
+
+/** The ERC-8004 registries a court reports to, and its reporter (the feedback's clientAddress). */
+export interface Erc8004Deployment {
+  identity: Address;
+  reputation: Address;
+  /** CourtReputation: the court registry's outcome hook, giving each case's parties their feedback. */
+  reporter: Address;
+}
+
+/**
+ * Deploys CourtReputation against ERC-8004 registries and makes it the court registry's outcome
+ * hook (the deployer must own the registry). Registries not given are deployed first: ours, on the
+ * dev chain; on a real chain pass the deployed singletons.
+ */
+export async function deployErc8004(
+  wallet: WalletClient,
+  reader: PublicClient,
+  courtRegistry: Address,
+  existing: { identity?: Address; reputation?: Address } = {},
+): Promise<Erc8004Deployment> {
+  const account = wallet.account as Account;
+  const chain = wallet.chain as Chain;
+  const mined = async (hash: Hex) => {
+    const r = await reader.waitForTransactionReceipt({ hash, pollingInterval: 50 });
+    if (r.status !== "success") throw new Error(`ERC-8004 deployment transaction ${hash} reverted`);
+    return r;
+  };
+  const deploy = async (abi: readonly unknown[], bytecode: Hex, args: readonly unknown[] = []) =>
+    getAddress(
+      (
+        await mined(
+          // biome-ignore lint/suspicious/noExplicitAny: three different ABIs through one helper
+          await wallet.deployContract({ abi: abi as any, bytecode, args: args as any, account, chain }),
+        )
+      ).contractAddress as Address,
+    );
+  const identity = existing.identity ?? (await deploy(identityRegistryAbi, identityRegistryBytecode));
+  const reputation =
+    existing.reputation ?? (await deploy(reputationRegistryAbi, reputationRegistryBytecode, [identity]));
+  const reporter = await deploy(courtReputationAbi, courtReputationBytecode, [courtRegistry, identity, reputation]);
+  await mined(
+    await wallet.writeContract({
+      address: courtRegistry,
+      abi: courtRegistryAbi,
+      functionName: "setOutcomeHook",
+      args: [reporter],
+      account,
+      chain,
+    }),
+  );
+  return { identity, reputation, reporter };
+}

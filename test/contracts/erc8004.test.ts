@@ -1,0 +1,329 @@
+/**
+ * The ERC-8004 registries (ours, written to the standard's interfaces) and the court's reporter:
+ * identity as an ERC-721 with metadata and a consenting agent wallet, feedback with the self-rating
+ * rule and the summary's arithmetic, and verdicts, defaults and dismissals posted as feedback by the
+ * court, which a reverting registry cannot block.
+ */
+import { type Abi, type Address, encodeFunctionData, type Hex, parseEventLogs, toHex } from "viem";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Erc8004Deployment } from "../../src/devnet/erc8004.js";
+import { deployErc8004 } from "../../src/devnet/erc8004.js";
+import {
+  actor,
+  advance,
+  bootCourt,
+  type Court,
+  courtRegistryAbi,
+  courtReputationAbi,
+  disputeCaseAbi,
+  expectRevert,
+  fileCase,
+  identityRegistryAbi,
+  P,
+  reputationRegistryAbi,
+  resolveAfterDeadline,
+  respond,
+  seat,
+  settle,
+  stakeJudges,
+  triggerDefault,
+  vote,
+} from "./helpers.js";
+
+let c: Court;
+let e: Erc8004Deployment;
+const judges = () => [7, 8, 9].map((i) => actor(c, i));
+
+beforeAll(async () => {
+  c = await bootCourt();
+  e = c.devnet.deployment.erc8004 as Erc8004Deployment;
+  await stakeJudges(c, judges());
+});
+afterAll(() => c.stop());
+
+/** The registries by function name, as a wallet or a block explorer calls them. */
+const identity = identityRegistryAbi as Abi;
+const reputation = reputationRegistryAbi as Abi;
+const idWrite = (i: number, functionName: string, args: readonly unknown[]) =>
+  actor(c, i).send({ to: e.identity, data: encodeFunctionData({ abi: identity, functionName, args }) });
+const repWrite = (i: number, functionName: string, args: readonly unknown[]) =>
+  actor(c, i).send({ to: e.reputation, data: encodeFunctionData({ abi: reputation, functionName, args }) });
+const idRead = <T>(functionName: string, args: readonly unknown[] = []) =>
+  c.reader.readContract({ address: e.identity, abi: identity, functionName, args }) as Promise<T>;
+const repRead = <T>(functionName: string, args: readonly unknown[] = []) =>
+  c.reader.readContract({ address: e.reputation, abi: reputation, functionName, args }) as Promise<T>;
+
+/** Registers an agent as account `i` and answers its agentId (from the Registered event). */
+async function register(i: number, uri = `https://agents.example/${i}.json`, metadata: [string, Hex][] = []) {
+  const r = await idWrite(i, "register", [
+    uri,
+    metadata.map(([metadataKey, metadataValue]) => ({ metadataKey, metadataValue })),
+  ]);
+  const [ev] = parseEventLogs({ abi: identityRegistryAbi, eventName: "Registered", logs: r.logs });
+  if (!ev) throw new Error("no Registered event");
+  return ev.args.agentId;
+}
+
+const feedback = (i: number, agentId: bigint, value: bigint, decimals = 0, tag1 = "", tag2 = "") =>
+  repWrite(i, "giveFeedback", [agentId, value, decimals, tag1, tag2, "", "", `0x${"00".repeat(32)}`]);
+
+describe("IdentityRegistry", () => {
+  it("register mints an ERC-721 with its URI and metadata; the agent wallet starts as the owner and is indexed", async () => {
+    const owner = actor(c, 15);
+    const id = await register(15, "data:application/json;base64,e30=", [["name", toHex("fifteen")]]);
+    expect(await idRead("ownerOf", [id])).toBe(owner.address);
+    expect(await idRead("balanceOf", [owner.address])).toBe(1n);
+    expect(await idRead("tokenURI", [id])).toBe("data:application/json;base64,e30=");
+    expect(await idRead("getMetadata", [id, "name"])).toBe(toHex("fifteen"));
+    expect(await idRead("getAgentWallet", [id])).toBe(owner.address);
+    expect(await idRead("getMetadata", [id, "agentWallet"])).toBe(owner.address.toLowerCase());
+    expect(await idRead("agentIdOf", [owner.address])).toBe(id);
+    await expectRevert(idRead("ownerOf", [999n]), "AgentNotFound", [999n]);
+  });
+
+  it("the agentWallet key is reserved; only the owner or its operators change URI and metadata", async () => {
+    await expectRevert(register(16, "u", [["agentWallet", "0x01"]]), "ReservedMetadataKey", ["agentWallet"]);
+    const id = await register(16);
+    await expectRevert(idWrite(16, "setMetadata", [id, "agentWallet", "0x01"]), "ReservedMetadataKey");
+    await expectRevert(idWrite(17, "setAgentURI", [id, "https://evil"]), "NotAuthorized", [actor(c, 17).address, id]);
+    await idWrite(16, "setApprovalForAll", [actor(c, 17).address, true]);
+    await idWrite(17, "setAgentURI", [id, "https://operator.example"]);
+    expect(await idRead("tokenURI", [id])).toBe("https://operator.example");
+    await idWrite(16, "setApprovalForAll", [actor(c, 17).address, false]);
+    await expectRevert(idWrite(17, "setMetadata", [id, "k", "0x01"]), "NotAuthorized");
+  });
+
+  it("a new agent wallet must sign its consent (EIP-712); a transfer clears the wallet and its index", async () => {
+    const owner = actor(c, 18);
+    const newWallet = actor(c, 19);
+    const id = await register(18);
+    const deadline = BigInt((await c.reader.getBlock()).timestamp) + 3600n;
+    const sign = (who: typeof owner, wallet: Address) =>
+      who.wallet.signTypedData({
+        account: who.account,
+        domain: {
+          name: "ERC-8004 Agent Identity",
+          version: "1",
+          chainId: c.devnet.chainId,
+          verifyingContract: e.identity,
+        },
+        types: {
+          AgentWalletSet: [
+            { name: "agentId", type: "uint256" },
+            { name: "newWallet", type: "address" },
+            { name: "owner", type: "address" },
+            { name: "deadline", type: "uint256" },
+          ],
+        },
+        primaryType: "AgentWalletSet",
+        message: { agentId: id, newWallet: wallet, owner: owner.address, deadline },
+      });
+    // The owner signing for someone else's wallet is no consent.
+    await expectRevert(
+      idWrite(18, "setAgentWallet", [id, newWallet.address, deadline, await sign(owner, newWallet.address)]),
+      "InvalidWalletSignature",
+    );
+    await expectRevert(
+      idWrite(18, "setAgentWallet", [id, newWallet.address, 1n, await sign(newWallet, newWallet.address)]),
+      "SignatureExpired",
+    );
+    await idWrite(18, "setAgentWallet", [id, newWallet.address, deadline, await sign(newWallet, newWallet.address)]);
+    expect(await idRead("getAgentWallet", [id])).toBe(newWallet.address);
+    expect(await idRead("agentIdOf", [newWallet.address])).toBe(id);
+    expect(await idRead("agentIdOf", [owner.address])).not.toBe(id);
+
+    await idWrite(18, "transferFrom", [owner.address, actor(c, 16).address, id]);
+    expect(await idRead("ownerOf", [id])).toBe(actor(c, 16).address);
+    expect(await idRead("getAgentWallet", [id])).toBe("0x0000000000000000000000000000000000000000");
+    expect(await idRead("agentIdOf", [newWallet.address])).toBe(0n);
+    await expectRevert(idWrite(18, "transferFrom", [actor(c, 16).address, owner.address, id]), "NotAuthorized");
+  });
+});
+
+describe("ReputationRegistry", () => {
+  it("refuses feedback from the agent's owner and operators, for unknown agents, and past 18 decimals", async () => {
+    const id = await register(10);
+    await expectRevert(feedback(10, id, 100n), "SelfFeedbackNotAllowed", [actor(c, 10).address, id]);
+    await idWrite(10, "approve", [actor(c, 11).address, id]);
+    await expectRevert(feedback(11, id, 100n), "SelfFeedbackNotAllowed");
+    await idWrite(10, "setApprovalForAll", [actor(c, 12).address, true]);
+    await expectRevert(feedback(12, id, 100n), "SelfFeedbackNotAllowed");
+    await expectRevert(feedback(13, 999_999n, 100n), "AgentNotFound", [999_999n]);
+    await expectRevert(feedback(13, id, 1n, 19), "ValueDecimalsTooLarge", [19]);
+    expect(await repRead("getIdentityRegistry")).toBe(e.identity);
+  });
+
+  it("getSummary averages unrevoked feedback of the given clients at the largest decimals, filtered by tags", async () => {
+    const id = await register(1);
+    // Client 2: 100 and 45.50; client 3: -3 and (revoked) 7.
+    await feedback(2, id, 100n, 0, "starred", "day");
+    await feedback(2, id, 4550n, 2, "starred", "week");
+    await feedback(3, id, -3n, 0, "starred", "day");
+    await feedback(3, id, 7n, 0, "uptime");
+    await repWrite(3, "revokeFeedback", [id, 2n]);
+    await expectRevert(repWrite(3, "revokeFeedback", [id, 2n]), "AlreadyRevoked", [2n]);
+    await expectRevert(repWrite(3, "revokeFeedback", [id, 9n]), "FeedbackNotFound");
+
+    const both = [actor(c, 2).address, actor(c, 3).address];
+    // (100.00 + 45.50 - 3.00) / 3 = 47.50, at 2 decimals.
+    expect(await repRead("getSummary", [id, both, "", ""])).toEqual([3n, 4750n, 2]);
+    expect(await repRead("getSummary", [id, both, "starred", "day"])).toEqual([2n, 48n, 0]);
+    expect(await repRead("getSummary", [id, [actor(c, 3).address], "", ""])).toEqual([1n, -3n, 0]);
+    expect(await repRead("getSummary", [id, both, "uptime", ""])).toEqual([0n, 0n, 0]);
+    await expectRevert(repRead("getSummary", [id, [], "", ""]), "ClientAddressesRequired");
+
+    expect(await repRead("readFeedback", [id, actor(c, 2).address, 2n])).toEqual([4550n, 2, "starred", "week", false]);
+    expect(await repRead("getLastIndex", [id, actor(c, 3).address])).toBe(2n);
+    expect(await repRead("getClients", [id])).toEqual(both);
+    const [clients, indexes, values, , , , revoked] = await repRead<readonly unknown[][]>("readAllFeedback", [
+      id,
+      [],
+      "",
+      "",
+      true,
+    ]);
+    expect(clients).toEqual([...both.map((a) => [a, a])].flat());
+    expect(indexes).toEqual([1n, 2n, 1n, 2n]);
+    expect(values).toEqual([100n, 4550n, -3n, 7n]);
+    expect(revoked).toEqual([false, false, false, true]);
+    expect((await repRead<readonly unknown[][]>("readAllFeedback", [id, [], "", "", false]))[0]).toHaveLength(3);
+
+    await repWrite(1, "appendResponse", [id, actor(c, 2).address, 1n, "ipfs://refund", `0x${"00".repeat(32)}`]);
+    await repWrite(4, "appendResponse", [id, actor(c, 2).address, 1n, "ipfs://spam", `0x${"00".repeat(32)}`]);
+    expect(await repRead("getResponseCount", [id, actor(c, 2).address, 1n, []])).toBe(2n);
+    expect(await repRead("getResponseCount", [id, actor(c, 2).address, 1n, [actor(c, 4).address]])).toBe(1n);
+    expect(await repRead("getResponseCount", [id, "0x0000000000000000000000000000000000000000", 0n, []])).toBe(2n);
+    await expectRevert(
+      repWrite(4, "appendResponse", [id, actor(c, 2).address, 5n, "x", `0x${"00".repeat(32)}`]),
+      "FeedbackNotFound",
+    );
+  });
+});
+
+describe("the court posts each case's end as ERC-8004 feedback", () => {
+  const describeAgent = async (who: Address) => {
+    const [card] = await c.reader.readContract({
+      address: e.reporter,
+      abi: courtReputationAbi,
+      functionName: "describe",
+      args: [[who]],
+    });
+    if (!card) throw new Error("no card");
+    return card;
+  };
+  const reporterEvents = (logs: Parameters<typeof parseEventLogs>[0]["logs"]) =>
+    parseEventLogs({ abi: courtReputationAbi, logs });
+
+  it("a settled verdict: the winner gets won (100), the loser lost (0); a linked agent counts too", async () => {
+    const plaintiff = actor(c, 5);
+    const defendant = actor(c, 6);
+    const pId = await register(5);
+    // The defendant owns two agents; the wallet index points at the newer, so it links the older one.
+    const dId = await register(6);
+    await register(6);
+    await actor(c, 6).send({
+      to: e.reporter,
+      data: encodeFunctionData({ abi: courtReputationAbi, functionName: "link", args: [dId] }),
+    });
+    await expectRevert(
+      actor(c, 4).send({
+        to: e.reporter,
+        data: encodeFunctionData({ abi: courtReputationAbi, functionName: "link", args: [dId] }),
+      }),
+      "NotAgentController",
+    );
+
+    const { caseAddr } = await fileCase(c, plaintiff, defendant.address);
+    await respond(caseAddr, defendant);
+    await seat(c, caseAddr, judges());
+    await vote(caseAddr, actor(c, 7), true);
+    await vote(caseAddr, actor(c, 8), true);
+    await advance(c, P.appealWindow + 1n);
+    const r = await settle(caseAddr, actor(c, 17));
+    const posted = reporterEvents(r.logs).filter((l) => l.eventName === "FeedbackPosted");
+    expect(posted.map((l) => [l.args.party, l.args.agentId, l.args.outcome])).toEqual([
+      [plaintiff.address, pId, "won"],
+      [defendant.address, dId, "lost"],
+    ]);
+    const reporter = [e.reporter];
+    expect(await repRead("getSummary", [pId, reporter, "verdict", "won"])).toEqual([1n, 100n, 0]);
+    expect(await repRead("getSummary", [dId, reporter, "verdict", ""])).toEqual([1n, 0n, 0]);
+    const [fc] = parseEventLogs({ abi: reputationRegistryAbi, eventName: "NewFeedback", logs: r.logs });
+    expect(fc?.args.feedbackURI).toBe(`docket://cases/${caseAddr.toLowerCase()}`);
+    expect(fc?.args.clientAddress).toBe(e.reporter);
+
+    const card = await describeAgent(plaintiff.address);
+    expect(card.agentId).toBe(pId);
+    expect(card.owner).toBe(plaintiff.address);
+    expect(card.wallet).toBe(plaintiff.address);
+    expect(card.agentURI).toBe("https://agents.example/5.json");
+    expect([card.verdicts.count, card.verdicts.value, card.won, card.lost]).toEqual([1n, 100n, 1n, 0n]);
+    expect((await describeAgent(defendant.address)).lost).toBe(1n);
+    expect((await describeAgent(actor(c, 14).address)).agentId).toBe(0n);
+  });
+
+  it("a default: the defendant's feedback says defaulted; a dismissal gives both parties dismissed", async () => {
+    const pId = await register(13);
+    const dId = await register(14);
+    const { caseAddr } = await fileCase(c, actor(c, 13), actor(c, 14).address);
+    await advance(c, P.responseWindow + 1n);
+    await triggerDefault(caseAddr, actor(c, 17));
+    expect((await describeAgent(actor(c, 14).address)).defaulted).toBe(1n);
+    expect((await describeAgent(actor(c, 13).address)).won).toBe(1n);
+
+    const second = (await fileCase(c, actor(c, 13), actor(c, 14).address)).caseAddr;
+    await respond(second, actor(c, 14));
+    await advance(c, P.deliberationPeriod + 1n);
+    const r = await resolveAfterDeadline(second, actor(c, 17));
+    expect(
+      reporterEvents(r.logs)
+        .filter((l) => l.eventName === "FeedbackPosted")
+        .map((l) => l.args.outcome),
+    ).toEqual(["dismissed", "dismissed"]);
+    expect(await repRead("getSummary", [pId, [e.reporter], "dismissed", ""])).toEqual([1n, 0n, 0]);
+    expect((await describeAgent(actor(c, 14).address)).dismissed).toBe(1n);
+    expect(dId).toBeGreaterThan(0n);
+  });
+
+  it("an owner who made the court its operator refuses the feedback: logged, and the case still ends", async () => {
+    const id = await register(3);
+    await idWrite(3, "setApprovalForAll", [e.reporter, true]);
+    const { caseAddr } = await fileCase(c, actor(c, 2), actor(c, 3).address);
+    await advance(c, P.responseWindow + 1n);
+    const r = await triggerDefault(caseAddr, actor(c, 17));
+    const failed = reporterEvents(r.logs).filter((l) => l.eventName === "FeedbackFailed");
+    expect(failed.map((l) => [l.args.party, l.args.agentId])).toEqual([[actor(c, 3).address, id]]);
+    await idWrite(3, "setApprovalForAll", [e.reporter, false]);
+  });
+
+  it("a registry that reverts cannot block a case's end; too little gas for the hook is refused up front", async () => {
+    // A second reporter whose "reputation registry" is a contract without giveFeedback.
+    const broken = await deployErc8004(c.owner.wallet, c.reader, c.registry, {
+      identity: e.identity,
+      reputation: c.entropy,
+    });
+    try {
+      await register(12);
+      const { caseAddr } = await fileCase(c, actor(c, 12), actor(c, 11).address);
+      await advance(c, P.responseWindow + 1n);
+      // A wallet sending too little gas for the hook is refused, not quietly left without feedback.
+      const data = encodeFunctionData({ abi: disputeCaseAbi, functionName: "triggerDefault" });
+      await expectRevert(
+        c.reader.call({ to: caseAddr, data, gas: 400_000n, account: actor(c, 17).address }),
+        "NotEnoughGasForOutcomeHook",
+      );
+      const r = await triggerDefault(caseAddr, actor(c, 17));
+      const failed = reporterEvents(r.logs).filter((l) => l.eventName === "FeedbackFailed");
+      expect(failed).toHaveLength(1);
+      expect(failed[0]?.args.party).toBe(actor(c, 12).address);
+    } finally {
+      await c.owner.write({
+        address: c.registry,
+        abi: courtRegistryAbi,
+        functionName: "setOutcomeHook",
+        args: [e.reporter],
+      });
+    }
+    expect(broken.reporter).not.toBe(e.reporter);
+  });
+});
