@@ -3,6 +3,7 @@ import type { NextFunction, Request, Response } from "express";
 import type { Ctx, Operation } from "../operations/operation.js";
 import { cachedAnswer, prepare } from "../operations/run.js";
 import { toolResult } from "./errors.js";
+import { selectedTools } from "./toolFilter.js";
 import { toolArguments } from "./tools.js";
 
 /** Bodies read ahead at most; anything larger (or of unknown length) goes to the SDK untouched. */
@@ -21,8 +22,9 @@ const MAX_BODY = 64 * 1024;
  * over as `rawBody` (which the SDK's request adapter reads instead of the stream), so every check
  * and every error stays the SDK's.
  */
-export function cachedToolCalls(ctx: Ctx, tools: readonly Operation[]) {
-  const reads = new Map(tools.filter((op) => op.cache).map((op) => [op.name, op]));
+export function cachedToolCalls(ctx: Ctx, bound: readonly Operation[]) {
+  // Per tool selection (the request's, see toolSelection; selections are shared arrays).
+  const readsOf = new WeakMap<readonly Operation[], Map<string, Operation>>();
   return (req: Request, res: Response, next: NextFunction): void => {
     // A body already read (by this middleware mounted twice, or a parser) is the SDK's to handle.
     if (req.readableEnded || !eligible(req)) {
@@ -35,6 +37,12 @@ export function cachedToolCalls(ctx: Ctx, tools: readonly Operation[]) {
     req.once("end", () => {
       const body = Buffer.concat(chunks);
       (req as Request & { rawBody?: Buffer }).rawBody = body;
+      const tools = selectedTools(res) ?? bound;
+      let reads = readsOf.get(tools);
+      if (!reads) {
+        reads = new Map(tools.filter((op) => op.cache).map((op) => [op.name, op]));
+        readsOf.set(tools, reads);
+      }
       const reply = answer(body, reads, ctx);
       if (reply === undefined) {
         next();

@@ -27,8 +27,11 @@ export interface BuildServerOptions {
   resourcePageSize?: number;
 }
 
-/** Builds a fresh MCP server; each HTTP exchange (or SSE session) gets its own. */
-export type McpServerFactory = () => McpServer;
+/**
+ * Builds a fresh MCP server; each HTTP exchange (or SSE session) gets its own. Given `tools` (the
+ * request's selection, see toolSelection), it offers those instead of every tool DOCKET_TOOLS allows.
+ */
+export type McpServerFactory = (tools?: readonly Operation[]) => McpServer;
 
 const instructions = [
   "docket is a keyless gateway to on-chain dispute resolution (cases, judges, agents).",

@@ -7,6 +7,7 @@ import { sendError } from "../http/errors.js";
 import type { Logger } from "../log.js";
 import { jsonRpcError } from "./jsonRpc.js";
 import type { McpServerFactory } from "./server.js";
+import { selectedTools } from "./toolFilter.js";
 
 interface Session {
   server: McpServer;
@@ -89,7 +90,7 @@ export class SseSessions {
       );
       res.destroy();
     });
-    const server = this.factory();
+    const server = this.factory(selectedTools(res));
     id = transport.sessionId;
     this.sessions.set(id, { server, transport });
     res.on("close", () => {

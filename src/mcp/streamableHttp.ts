@@ -3,6 +3,7 @@ import type { Request, Response } from "express";
 import type { Logger } from "../log.js";
 import { jsonRpcError } from "./jsonRpc.js";
 import type { McpServerFactory } from "./server.js";
+import { selectedTools } from "./toolFilter.js";
 
 /**
  * Streamable HTTP, stateless: every POST gets a server and transport of its own (the SDK refuses
@@ -13,7 +14,7 @@ import type { McpServerFactory } from "./server.js";
  */
 export function streamableHttpHandlers(factory: McpServerFactory, log: Logger) {
   const post = async (req: Request, res: Response) => {
-    const server = factory();
+    const server = factory(selectedTools(res));
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     res.on("close", () => {
       void transport.close();

@@ -7,6 +7,7 @@ import { sendError } from "../http/errors.js";
 import type { Logger } from "../log.js";
 import { jsonRpcError } from "./jsonRpc.js";
 import type { McpServerFactory } from "./server.js";
+import { selectedTools } from "./toolFilter.js";
 
 export interface SessionLimits {
   /** Open sessions at most (MCP_HTTP_MAX_SESSIONS); one more initialize is refused with 503. */
@@ -94,7 +95,7 @@ export class StreamableHttpSessions {
     transport.onclose = () => {
       if (transport.sessionId !== undefined) this.sessions.delete(transport.sessionId);
     };
-    const server = this.factory();
+    const server = this.factory(selectedTools(res));
     const session: Session = { server, transport, open: 0, lastSeen: Date.now() };
     this.opening++;
     try {
