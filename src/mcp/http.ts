@@ -1,14 +1,16 @@
-import { localhostHostValidation } from "@modelcontextprotocol/sdk/server/middleware/hostHeaderValidation.js";
+import { localhostHostValidation } from "@modelcontextprotocol/express";
 import type { Express, RequestHandler } from "express";
 import type { EventHub } from "../events/hub.js";
 import type { Ctx, Operation } from "../operations/operation.js";
 import { cachedToolCalls } from "./cachedCall.js";
 import { jsonRpcError } from "./jsonRpc.js";
 import { originGuard } from "./origin.js";
+import { servesInbox } from "./resources.js";
 import { buildServer, type McpServerFactory } from "./server.js";
 import { type SseLimits, SseSessions } from "./sse.js";
-import { streamableHttpHandlers } from "./streamableHttp.js";
+import { type EraServerFactory, streamableHttpHandlers } from "./streamableHttp.js";
 import { type SessionLimits, StreamableHttpSessions } from "./streamableSession.js";
+import { updatedUris } from "./subscriptions.js";
 import { toolSelection } from "./toolFilter.js";
 
 export interface McpHttpOptions {
@@ -56,8 +58,15 @@ const LOOPBACK = new Set(["127.0.0.1", "localhost", "::1"]);
  */
 export function mountMcp(app: Express, ctx: Ctx, opts: McpHttpOptions): McpHttp {
   const { operations, tools, resourcePageSize, events } = opts;
-  const factory: McpServerFactory = (selected = tools) =>
-    buildServer(ctx, { operations, tools: selected, resourcePageSize });
+  // The stateless endpoint: a 2026-07-28 server takes subscriptions (listen streams), a 2025 one does not.
+  const factory: EraServerFactory = (era, selected = tools) =>
+    buildServer(ctx, {
+      operations,
+      tools: selected,
+      resourcePageSize,
+      era,
+      events: era === "modern" ? events : undefined,
+    });
   const withSessions: McpServerFactory = (selected = tools) =>
     buildServer(ctx, { operations, tools: selected, resourcePageSize, events });
   const hostCheck = LOOPBACK.has(opts.host);
@@ -70,6 +79,11 @@ export function mountMcp(app: Express, ctx: Ctx, opts: McpHttpOptions): McpHttp 
   }
 
   const streamable = streamableHttpHandlers(factory, ctx.log);
+  // Each event's resources, to the 2026-07-28 listen streams of every selection's entry.
+  const inbox = servesInbox(operations);
+  const stopPublishing = events?.subscribe((e) => {
+    for (const uri of updatedUris(e, inbox)) streamable.bus.publish({ kind: "resource_updated", uri });
+  });
   const cached = cachedToolCalls(ctx, tools);
   // Per-request tool selection: the X-MCP-* headers anywhere, the path on the stateless routes.
   const select = toolSelection(operations, tools);
@@ -107,7 +121,8 @@ export function mountMcp(app: Express, ctx: Ctx, opts: McpHttpOptions): McpHttp 
       return sessions.size;
     },
     close: async () => {
-      await Promise.all([sse.close(), sessions.close()]);
+      stopPublishing?.();
+      await Promise.all([sse.close(), sessions.close(), streamable.close()]);
     },
   };
 }

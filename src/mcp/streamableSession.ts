@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import { NodeStreamableHTTPServerTransport } from "@modelcontextprotocol/node";
+import type { McpServer } from "@modelcontextprotocol/server";
 import type { Request, Response } from "express";
 import { DocketError } from "../errors/errors.js";
 import { sendError } from "../http/errors.js";
@@ -18,15 +18,16 @@ export interface SessionLimits {
 
 interface Session {
   server: McpServer;
-  transport: StreamableHTTPServerTransport;
+  transport: NodeStreamableHTTPServerTransport;
   /** Requests and streams (the GET stream notifications travel on) still open. */
   open: number;
   lastSeen: number;
 }
 
 /**
- * Streamable HTTP with sessions, at `/mcp/session`, for agents that want docket to push to them
- * (resource subscriptions): a POST of `initialize` without `Mcp-Session-Id` opens a session (its
+ * Streamable HTTP with sessions, at `/mcp/session`, for 2025-era agents that want docket to push
+ * to them (resource subscriptions; a 2026-07-28 agent opens `subscriptions/listen` on `/mcp`
+ * instead, since that revision has no sessions): a POST of `initialize` without `Mcp-Session-Id` opens a session (its
  * own server and the SDK's stateful transport) and names it in the `Mcp-Session-Id` response
  * header; later POSTs carry the header, a GET with it opens the standalone stream that
  * notifications travel on, a DELETE ends it. `/mcp` stays stateless.
@@ -85,7 +86,7 @@ export class StreamableHttpSessions {
         ),
       );
     }
-    const transport = new StreamableHTTPServerTransport({
+    const transport = new NodeStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (sid) => {
         this.sessions.set(sid, session);

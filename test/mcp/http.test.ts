@@ -7,7 +7,17 @@ import { loadConfig } from "../../src/config.js";
 import { devAccount } from "../../src/devnet/devAccounts.js";
 import { operations } from "../../src/operations/registry.js";
 import { type Docket, startServer } from "../../src/server.js";
-import { call, connect, expectAllTools, expectErrorCodes, ok, registerFlow, voteFlow } from "./helpers.js";
+import {
+  call,
+  connect,
+  connectHttp,
+  ERAS,
+  expectAllTools,
+  expectErrorCodes,
+  ok,
+  registerFlow,
+  voteFlow,
+} from "./helpers.js";
 
 /** A raw HTTP exchange, so the Host header can be anything (fetch will not forge it). */
 function raw(url: string, opts: { method: string; path: string; host?: string; body?: string }) {
@@ -58,10 +68,10 @@ describe("MCP over HTTP, on the API's own port", () => {
     await docket?.close();
   });
 
-  describe("Streamable HTTP at /mcp (stateless)", () => {
+  describe.each(ERAS)("Streamable HTTP at /mcp (stateless), protocol %s", (era) => {
     let client: Client;
     beforeAll(async () => {
-      client = await connect(new StreamableHTTPClientTransport(new URL(`${docket.url}/mcp`)));
+      client = await connectHttp(era, `${docket.url}/mcp`);
     });
     afterAll(async () => {
       await client?.close();
@@ -72,8 +82,10 @@ describe("MCP over HTTP, on the API's own port", () => {
       expect(await ok(client, "get_health")).toMatchObject({ status: "ok", chainId: 31337, rpcUrl });
     });
 
-    it("vote_on_case as a judge: sign the unsigned_tx, broadcast, and get_case shows the vote", async () => {
-      await voteFlow(client, rpcUrl);
+    // The seed has one case to vote on: the 2026-07-28 client votes; the 2025 one registers an agent.
+    it("a write: sign the unsigned_tx, broadcast, and read its effect back", async () => {
+      if (era === "2026-07-28") await voteFlow(client, rpcUrl);
+      else await registerFlow(client, rpcUrl, 16);
     });
 
     it("errors carry docket's codes", async () => {
@@ -81,9 +93,7 @@ describe("MCP over HTTP, on the API's own port", () => {
     });
 
     it("serves concurrent clients, each request on a server of its own", async () => {
-      const clients = await Promise.all(
-        [1, 2, 3].map(() => connect(new StreamableHTTPClientTransport(new URL(`${docket.url}/mcp`)))),
-      );
+      const clients = await Promise.all([1, 2, 3].map(() => connectHttp(era, `${docket.url}/mcp`)));
       const healths = await Promise.all(clients.map((c) => ok(c, "get_health")));
       expect(healths.map((h) => h.status)).toEqual(["ok", "ok", "ok"]);
       await Promise.all(clients.map((c) => c.close()));
@@ -162,7 +172,7 @@ describe("MCP over HTTP, on the API's own port", () => {
     });
   });
 
-  describe("per-request tool selection", () => {
+  describe.each(ERAS)("per-request tool selection, protocol %s", (era) => {
     const names = (pred: (op: (typeof operations)[number]) => boolean) =>
       operations
         .filter(pred)
@@ -227,11 +237,7 @@ describe("MCP over HTTP, on the API's own port", () => {
         court: docket.ctx.court,
       });
       try {
-        const wide = await connect(
-          new StreamableHTTPClientTransport(new URL(`${narrow.url}/mcp/x/cases,judges`), {
-            requestInit: { headers: { "X-MCP-Readonly": "yes" } },
-          }),
-        );
+        const wide = await connectHttp(era, `${narrow.url}/mcp/x/cases,judges`, { "X-MCP-Readonly": "yes" });
         const { tools } = await wide.listTools();
         expect(tools.map((t) => t.name).sort()).toEqual(names((op) => op.toolset === "cases" && op.kind === "read"));
         await expect(wide.callTool({ name: "get_judge_pool", arguments: {} })).rejects.toThrow(/unknown tool/);
