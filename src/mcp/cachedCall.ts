@@ -1,8 +1,9 @@
-import { SUPPORTED_PROTOCOL_VERSIONS } from "@modelcontextprotocol/sdk/types.js";
+import { PROTOCOL_VERSION_META_KEY, SUPPORTED_PROTOCOL_VERSIONS } from "@modelcontextprotocol/server";
 import type { NextFunction, Request, Response } from "express";
 import type { Ctx, Operation } from "../operations/operation.js";
 import { cachedAnswer, prepare } from "../operations/run.js";
 import { toolResult } from "./errors.js";
+import { selectedTools } from "./toolFilter.js";
 import { toolArguments } from "./tools.js";
 
 /** Bodies read ahead at most; anything larger (or of unknown length) goes to the SDK untouched. */
@@ -17,12 +18,13 @@ const MAX_BODY = 64 * 1024;
  * is the JSON-RPC response the SDK would send in JSON mode, built by the same `toolResult`.
  *
  * Anything else (another method, a batch, a notification, unusual headers, an unknown tool, input
- * that does not validate, a miss, a wrong chain) goes on to the SDK with the body it read handed
- * over as `rawBody` (which the SDK's request adapter reads instead of the stream), so every check
- * and every error stays the SDK's.
+ * that does not validate, a miss, a wrong chain, a 2026-07-28 call) goes on to the SDK with the
+ * body it read handed over parsed (`parsedBody`, which the SDK's request adapter takes instead of
+ * the stream), so every check and every error stays the SDK's.
  */
-export function cachedToolCalls(ctx: Ctx, tools: readonly Operation[]) {
-  const reads = new Map(tools.filter((op) => op.cache).map((op) => [op.name, op]));
+export function cachedToolCalls(ctx: Ctx, bound: readonly Operation[]) {
+  // Per tool selection (the request's, see toolSelection; selections are shared arrays).
+  const readsOf = new WeakMap<readonly Operation[], Map<string, Operation>>();
   return (req: Request, res: Response, next: NextFunction): void => {
     // A body already read (by this middleware mounted twice, or a parser) is the SDK's to handle.
     if (req.readableEnded || !eligible(req)) {
@@ -34,8 +36,16 @@ export function cachedToolCalls(ctx: Ctx, tools: readonly Operation[]) {
     req.once("error", () => res.destroy());
     req.once("end", () => {
       const body = Buffer.concat(chunks);
-      (req as Request & { rawBody?: Buffer }).rawBody = body;
-      const reply = answer(body, reads, ctx);
+      const read = req as Request & { rawBody?: Buffer; parsedBody?: unknown };
+      read.rawBody = body;
+      read.parsedBody = parse(body);
+      const tools = selectedTools(res) ?? bound;
+      let reads = readsOf.get(tools);
+      if (!reads) {
+        reads = new Map(tools.filter((op) => op.cache).map((op) => [op.name, op]));
+        readsOf.set(tools, reads);
+      }
+      const reply = answer(read.parsedBody, reads, ctx);
       if (reply === undefined) {
         next();
         return;
@@ -60,17 +70,24 @@ function eligible(req: Request): boolean {
   return version === undefined || SUPPORTED_PROTOCOL_VERSIONS.includes(version as string);
 }
 
-/** The JSON-RPC response to a cached read's tools/call; undefined when the SDK should answer. */
-function answer(body: Buffer, reads: Map<string, Operation>, ctx: Ctx): string | undefined {
-  let msg: unknown;
+function parse(body: Buffer): unknown {
   try {
-    msg = JSON.parse(body.toString("utf8"));
+    return JSON.parse(body.toString("utf8"));
   } catch {
     return undefined;
   }
+}
+
+/**
+ * The JSON-RPC response to a cached read's tools/call; undefined when the SDK should answer. Only
+ * a 2025-era call (no `_meta` protocol-version envelope): a 2026-07-28 one goes through the SDK,
+ * which checks its envelope and its Mcp-Method/Mcp-Name headers and stamps the result.
+ */
+function answer(msg: unknown, reads: Map<string, Operation>, ctx: Ctx): string | undefined {
   if (!isObject(msg) || msg.jsonrpc !== "2.0" || msg.method !== "tools/call") return undefined;
   const { id, params } = msg;
   if (!(typeof id === "string" || Number.isSafeInteger(id)) || !isObject(params)) return undefined;
+  if (isObject(params._meta) && params._meta[PROTOCOL_VERSION_META_KEY] !== undefined) return undefined;
   // Only absent arguments mean none: `null` is malformed, and the SDK path answers it so.
   const args = params.arguments === undefined ? {} : params.arguments;
   const op = typeof params.name === "string" ? reads.get(params.name) : undefined;

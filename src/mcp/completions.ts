@@ -1,5 +1,4 @@
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { CompleteRequestSchema, type CompleteResult, ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
+import { type CompleteResult, type McpServer, ProtocolError, ProtocolErrorCode } from "@modelcontextprotocol/server";
 import { ADDRESS_RE } from "../formats.js";
 import type { Ctx, Operation } from "../operations/operation.js";
 import { CASE_TEMPLATE, findOperation, INBOX_TEMPLATE, readThrough, servesInbox } from "./resources.js";
@@ -92,11 +91,12 @@ export function registerCompletions(
   }
   if (servesInbox(operations)) refs.set(`ref/resource ${INBOX_TEMPLATE}`, { address: agentAddress });
   server.server.registerCapabilities({ completions: {} });
-  server.server.setRequestHandler(CompleteRequestSchema, async ({ params }): Promise<CompleteResult> => {
+  server.server.setRequestHandler("completion/complete", async ({ params }): Promise<CompleteResult> => {
     const { ref, argument } = params;
     const what = ref.type === "ref/prompt" ? ref.name : ref.type === "ref/resource" ? ref.uri : "";
     const args = refs.get(`${ref.type} ${what}`);
-    if (!args) throw new McpError(ErrorCode.InvalidParams, `no prompt or resource template ${what} to complete`);
+    if (!args)
+      throw new ProtocolError(ProtocolErrorCode.InvalidParams, `no prompt or resource template ${what} to complete`);
     const complete = args[argument.name];
     // An argument docket does not complete (free text, an amount) gets no suggestions, not an error.
     const found = complete ? await complete(argument.value, params.context?.arguments ?? {}) : [];

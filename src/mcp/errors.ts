@@ -1,4 +1,4 @@
-import { type CallToolResult, ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
+import { type CallToolResult, ProtocolError, ProtocolErrorCode } from "@modelcontextprotocol/server";
 import { z } from "zod";
 import { asDocketError, type DocketError, errorCodes } from "../errors/errors.js";
 import type { Logger } from "../log.js";
@@ -55,12 +55,17 @@ export function toolResult(body: unknown, status = 200): CallToolResult {
 }
 
 /**
- * Outside tools (reading a resource), MCP reports failures as JSON-RPC errors: a missing case is
- * -32002 (resource not found), a bad address -32602; `data` carries the envelope either way.
+ * Outside tools (reading a resource), MCP reports failures as JSON-RPC errors, `data` carrying the
+ * envelope: a bad address is -32602 (invalid params); a missing case is resource-not-found, which
+ * the 2026-07-28 revision spells -32602 too (as SDK 2.x does in both eras, where 1.x said -32002), with the URI read in `data.uri` when there is one.
  */
-export function protocolError(err: unknown, log?: Logger): McpError {
+export function protocolError(err: unknown, log?: Logger, uri?: string): ProtocolError {
   const e = asDocketError(err);
   logUnexpected(e, log);
-  const code = e.status === 404 ? -32002 : e.status < 500 ? ErrorCode.InvalidParams : ErrorCode.InternalError;
-  return new McpError(code, `${e.code}: ${e.message}`, e.toEnvelope());
+  const notFound = e.status === 404;
+  const code = e.status < 500 ? ProtocolErrorCode.InvalidParams : ProtocolErrorCode.InternalError;
+  return new ProtocolError(code, `${e.code}: ${e.message}`, {
+    ...(notFound && uri !== undefined ? { uri } : {}),
+    ...e.toEnvelope(),
+  });
 }

@@ -1,14 +1,17 @@
-import { localhostHostValidation } from "@modelcontextprotocol/sdk/server/middleware/hostHeaderValidation.js";
+import { localhostHostValidation } from "@modelcontextprotocol/express";
 import type { Express, RequestHandler } from "express";
 import type { EventHub } from "../events/hub.js";
 import type { Ctx, Operation } from "../operations/operation.js";
 import { cachedToolCalls } from "./cachedCall.js";
 import { jsonRpcError } from "./jsonRpc.js";
 import { originGuard } from "./origin.js";
+import { servesInbox } from "./resources.js";
 import { buildServer, type McpServerFactory } from "./server.js";
 import { type SseLimits, SseSessions } from "./sse.js";
-import { streamableHttpHandlers } from "./streamableHttp.js";
+import { type EraServerFactory, streamableHttpHandlers } from "./streamableHttp.js";
 import { type SessionLimits, StreamableHttpSessions } from "./streamableSession.js";
+import { updatedUris } from "./subscriptions.js";
+import { toolSelection } from "./toolFilter.js";
 
 export interface McpHttpOptions {
   /** The interface docket listens on (HOST): loopback turns on the Host-header check. */
@@ -43,7 +46,10 @@ export interface McpHttp {
 const LOOPBACK = new Set(["127.0.0.1", "localhost", "::1"]);
 
 /**
- * Mounts MCP on docket's express app, beside the HTTP API: stateless Streamable HTTP at `/mcp`,
+ * Mounts MCP on docket's express app, beside the HTTP API: stateless Streamable HTTP at `/mcp`
+ * (and at `/mcp/readonly`, `/mcp/x/{toolsets}` and `/mcp/x/{toolsets}/readonly`, which choose the
+ * request's tools as github's MCP server does, as do the X-MCP-Toolsets, X-MCP-Tools and
+ * X-MCP-Readonly headers on every route; DOCKET_TOOLS bounds them all),
  * Streamable HTTP with sessions at `/mcp/session` and legacy SSE at `GET /sse` + `POST /messages`;
  * the two with sessions take resource subscriptions (given the event hub). Bound to loopback, these routes refuse a Host header that
  * is not localhost, 127.0.0.1 or [::1] (the SDK's DNS-rebinding protection), so a web page cannot
@@ -52,8 +58,17 @@ const LOOPBACK = new Set(["127.0.0.1", "localhost", "::1"]);
  */
 export function mountMcp(app: Express, ctx: Ctx, opts: McpHttpOptions): McpHttp {
   const { operations, tools, resourcePageSize, events } = opts;
-  const factory: McpServerFactory = () => buildServer(ctx, { operations, tools, resourcePageSize });
-  const withSessions: McpServerFactory = () => buildServer(ctx, { operations, tools, resourcePageSize, events });
+  // The stateless endpoint: a 2026-07-28 server takes subscriptions (listen streams), a 2025 one does not.
+  const factory: EraServerFactory = (era, selected = tools) =>
+    buildServer(ctx, {
+      operations,
+      tools: selected,
+      resourcePageSize,
+      era,
+      events: era === "modern" ? events : undefined,
+    });
+  const withSessions: McpServerFactory = (selected = tools) =>
+    buildServer(ctx, { operations, tools: selected, resourcePageSize, events });
   const hostCheck = LOOPBACK.has(opts.host);
   const guard: RequestHandler[] = [
     ...(hostCheck ? [localhostHostValidation()] : []),
@@ -64,12 +79,29 @@ export function mountMcp(app: Express, ctx: Ctx, opts: McpHttpOptions): McpHttp 
   }
 
   const streamable = streamableHttpHandlers(factory, ctx.log);
-  // A cached read's tools/call is answered before an SDK server is built for the request.
-  app.post("/mcp", ...guard, cachedToolCalls(ctx, tools), streamable.post);
-  app.all("/mcp", ...guard, streamable.notAllowed);
+  // Each event's resources, to the 2026-07-28 listen streams of every selection's entry.
+  const inbox = servesInbox(operations);
+  const stopPublishing = events?.subscribe((e) => {
+    for (const uri of updatedUris(e, inbox)) streamable.bus.publish({ kind: "resource_updated", uri });
+  });
+  const cached = cachedToolCalls(ctx, tools);
+  // Per-request tool selection: the X-MCP-* headers anywhere, the path on the stateless routes.
+  const select = toolSelection(operations, tools);
+  const selectReadonly = toolSelection(operations, tools, { readonly: true });
+  for (const [path, selection] of [
+    ["/mcp", select],
+    ["/mcp/readonly", selectReadonly],
+    ["/mcp/x/:toolsets", select],
+    ["/mcp/x/:toolsets/readonly", selectReadonly],
+  ] as const) {
+    // A cached read's tools/call is answered before an SDK server is built for the request.
+    app.post(path, ...guard, selection, cached, streamable.post);
+    app.all(path, ...guard, streamable.notAllowed);
+  }
 
   const sessions = new StreamableHttpSessions(withSessions, ctx.log, opts.sessions);
-  app.post("/mcp/session", ...guard, sessions.handle);
+  // A session's tools are chosen by the headers of the request that opens it.
+  app.post("/mcp/session", ...guard, select, sessions.handle);
   app.get("/mcp/session", ...guard, sessions.handle);
   app.delete("/mcp/session", ...guard, sessions.handle);
   app.all("/mcp/session", ...guard, (_req, res) => {
@@ -78,7 +110,7 @@ export function mountMcp(app: Express, ctx: Ctx, opts: McpHttpOptions): McpHttp 
   });
 
   const sse = new SseSessions(withSessions, ctx.log, "/messages", opts.sse);
-  app.get("/sse", ...guard, sse.open);
+  app.get("/sse", ...guard, select, sse.open);
   app.post("/messages", ...guard, sse.message);
 
   return {
@@ -89,7 +121,8 @@ export function mountMcp(app: Express, ctx: Ctx, opts: McpHttpOptions): McpHttp 
       return sessions.size;
     },
     close: async () => {
-      await Promise.all([sse.close(), sessions.close()]);
+      stopPublishing?.();
+      await Promise.all([sse.close(), sessions.close(), streamable.close()]);
     },
   };
 }

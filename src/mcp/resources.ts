@@ -1,8 +1,8 @@
-import { type McpServer, ResourceTemplate } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { ErrorCode, ListResourcesRequestSchema, McpError } from "@modelcontextprotocol/sdk/types.js";
+import { type McpServer, ProtocolError, ProtocolErrorCode, ResourceTemplate } from "@modelcontextprotocol/server";
 import type { Ctx, Operation } from "../operations/operation.js";
-import { runOperation } from "../operations/run.js";
+import { type OperationResult, runOperation } from "../operations/run.js";
 import { protocolError } from "./errors.js";
+import type { Era } from "./server.js";
 
 /** Cases per `resources/list` page unless the composition root says otherwise (MCP_RESOURCE_PAGE_SIZE). */
 export const RESOURCE_PAGE_SIZE = 100;
@@ -19,13 +19,33 @@ function operation(operations: readonly Operation[], name: string): Operation {
   return op;
 }
 
-/** Runs an operation for the MCP resource layer; a failure is a JSON-RPC error (protocolError). */
-export async function readThrough(op: Operation, input: Record<string, unknown>, ctx: Ctx): Promise<unknown> {
+/** Runs an operation for the MCP resource layer; a failure is a JSON-RPC error (protocolError, naming `uri`). */
+export async function answerThrough(
+  op: Operation,
+  input: Record<string, unknown>,
+  ctx: Ctx,
+  uri?: string,
+): Promise<OperationResult> {
   try {
-    return (await runOperation(op, input, ctx, mcpReq)).body;
+    return await runOperation(op, input, ctx, mcpReq);
   } catch (err) {
-    throw protocolError(err, ctx.log);
+    throw protocolError(err, ctx.log, uri);
   }
+}
+
+/** `answerThrough`, the body alone. */
+export async function readThrough(op: Operation, input: Record<string, unknown>, ctx: Ctx): Promise<unknown> {
+  return (await answerThrough(op, input, ctx)).body;
+}
+
+/**
+ * A 2026-07-28 result's cache fields for an operation's answer: what is left of its TTL (the
+ * `max-age` HTTP sends), shared-cacheable like the HTTP answer, since a read of the chain is the
+ * same for everyone. Nothing for the 2025 era, whose results have no such fields.
+ */
+export function cacheFields(result: OperationResult, era: Era): { ttlMs?: number; cacheScope?: "public" } {
+  if (era !== "modern") return {};
+  return { ttlMs: Math.max(0, Math.round((result.cache?.maxAge ?? 0) * 1000)), cacheScope: "public" };
 }
 
 /** The URI of a case resource. */
@@ -65,9 +85,14 @@ export function servesInbox(operations: readonly Operation[]): boolean {
 }
 
 /** Reads what a resource URI names through its operation (get_case, get_inbox): validation, 404, cache. */
-export function readTarget(target: ResourceTarget, ctx: Ctx, operations: readonly Operation[]): Promise<unknown> {
+export function readTarget(
+  target: ResourceTarget,
+  ctx: Ctx,
+  operations: readonly Operation[],
+  uri?: string,
+): Promise<OperationResult> {
   const name = target.kind === "case" ? "get_case" : "get_inbox";
-  return readThrough(operation(operations, name), { address: target.address }, ctx);
+  return answerThrough(operation(operations, name), { address: target.address }, ctx, uri);
 }
 
 /**
@@ -80,7 +105,11 @@ export function encodeCursor(offset: number): string {
 
 export function decodeCursor(cursor: string): number {
   const m = /^cases:(0|[1-9][0-9]{0,9})$/.exec(Buffer.from(cursor, "base64url").toString("utf8"));
-  if (!m) throw new McpError(ErrorCode.InvalidParams, "invalid cursor: pass back a nextCursor from resources/list");
+  if (!m)
+    throw new ProtocolError(
+      ProtocolErrorCode.InvalidParams,
+      "invalid cursor: pass back a nextCursor from resources/list",
+    );
   return Number(m[1]);
 }
 
@@ -112,6 +141,7 @@ export function registerResources(
   ctx: Ctx,
   operations: readonly Operation[],
   pageSize = RESOURCE_PAGE_SIZE,
+  era: Era = "legacy",
 ): void {
   const inbox = servesInbox(operations);
   for (const { kind, uriTemplate, title, description } of TEMPLATES) {
@@ -121,28 +151,32 @@ export function registerResources(
       new ResourceTemplate(uriTemplate, { list: undefined }),
       { title, description, mimeType: "application/json" },
       async (uri, { address }) => {
-        const body = await readTarget({ kind, address: String(address) }, ctx, operations);
-        return { contents: [{ uri: uri.href, mimeType: "application/json", text: JSON.stringify(body) }] };
+        const result = await readTarget({ kind, address: String(address) }, ctx, operations, uri.href);
+        return {
+          contents: [{ uri: uri.href, mimeType: "application/json", text: JSON.stringify(result.body) }],
+          ...cacheFields(result, era),
+        };
       },
     );
   }
-  listCasesInPages(server, ctx, operation(operations, "list_cases"), pageSize);
+  listCasesInPages(server, ctx, operation(operations, "list_cases"), pageSize, era);
 }
 
 /**
  * `resources/list`, one page of cases per call with an opaque `nextCursor`. The SDK's template
- * `list` callback is not handed the request's cursor (SDK 1.x), so docket replaces the handler the
+ * `list` callback is not handed the request's cursor, so docket replaces the handler the
  * McpServer installed. Cases are listed in filing order, and new cases only append, so walking the
  * cursors never repeats one.
  */
-function listCasesInPages(server: McpServer, ctx: Ctx, listCases: Operation, pageSize: number): void {
-  server.server.setRequestHandler(ListResourcesRequestSchema, async (request) => {
+function listCasesInPages(server: McpServer, ctx: Ctx, listCases: Operation, pageSize: number, era: Era): void {
+  server.server.setRequestHandler("resources/list", async (request) => {
     const cursor = request.params?.cursor;
     const offset = cursor === undefined ? 0 : decodeCursor(cursor);
-    const page = (await readThrough(listCases, { offset, limit: pageSize }, ctx)) as { total: number; cases: string[] };
+    const result = await answerThrough(listCases, { offset, limit: pageSize }, ctx);
+    const page = result.body as { total: number; cases: string[] };
     // Every cursor docket gives points inside the list: one past its end was not docket's.
     if (offset > 0 && offset >= page.total) {
-      throw new McpError(ErrorCode.InvalidParams, "invalid cursor: past the end of the case list");
+      throw new ProtocolError(ProtocolErrorCode.InvalidParams, "invalid cursor: past the end of the case list");
     }
     const next = offset + page.cases.length;
     return {
@@ -153,6 +187,7 @@ function listCasesInPages(server: McpServer, ctx: Ctx, listCases: Operation, pag
         mimeType: "application/json",
       })),
       ...(page.cases.length > 0 && next < page.total ? { nextCursor: encodeCursor(next) } : {}),
+      ...cacheFields(result, era),
     };
   });
 }

@@ -1,13 +1,11 @@
 import { createRequire } from "node:module";
-import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import type { jsonSchemaValidator } from "@modelcontextprotocol/sdk/validation";
-import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
+import { McpServer } from "@modelcontextprotocol/server";
 import type { EventHub } from "../events/hub.js";
 import type { Ctx, Operation } from "../operations/operation.js";
 import { registerCompletions } from "./completions.js";
 import { registerJudgeCasePrompt } from "./prompts.js";
 import { registerResources } from "./resources.js";
-import { enableSubscriptions } from "./subscriptions.js";
+import { enableSubscriptions, forwardUpdates } from "./subscriptions.js";
 import { registerTools } from "./tools.js";
 
 const { version } = createRequire(import.meta.url)("docket/package.json") as { version: string };
@@ -25,10 +23,28 @@ export interface BuildServerOptions {
   events?: EventHub;
   /** Cases per resources/list page (MCP_RESOURCE_PAGE_SIZE); default 100. */
   resourcePageSize?: number;
+  /**
+   * The protocol era the server will speak (the SDK's factory context says): `legacy` (2025-11-25
+   * and before: initialize, sessions, resources/subscribe) or `modern` (2026-07-28: per-request
+   * `_meta`, subscriptions/listen, `ttlMs`/`cacheScope`). Default legacy.
+   */
+  era?: Era;
+  /**
+   * Modern era over a connection (stdio): resource updates are sent on this server, and the SDK's
+   * stdio entry delivers them on the client's `subscriptions/listen` streams. Over HTTP the
+   * handler's bus carries them instead (src/mcp/streamableHttp.ts), and this stays unset.
+   */
+  forwardEvents?: boolean;
 }
 
-/** Builds a fresh MCP server; each HTTP exchange (or SSE session) gets its own. */
-export type McpServerFactory = () => McpServer;
+/** The two protocol eras one docket serves (see BuildServerOptions.era). */
+export type Era = "legacy" | "modern";
+
+/**
+ * Builds a fresh MCP server; each HTTP exchange (or SSE session) gets its own. Given `tools` (the
+ * request's selection, see toolSelection), it offers those instead of every tool DOCKET_TOOLS allows.
+ */
+export type McpServerFactory = (tools?: readonly Operation[]) => McpServer;
 
 const instructions = [
   "docket is a keyless gateway to on-chain dispute resolution (cases, judges, agents).",
@@ -40,41 +56,47 @@ const instructions = [
 ].join(" ");
 
 /**
- * One JSON Schema validator for every server, made on first use. The SDK otherwise builds an Ajv
- * instance per server (most of what building one cost), and stateless Streamable HTTP builds a
- * server per request. docket's servers validate nothing with it (it checks elicitation answers).
+ * `ttlMs`/`cacheScope` of the 2026-07-28 results the SDK builds itself. The lists depend on the
+ * request's tool selection (headers, path), so they are the client's to cache, not a shared
+ * cache's; they change only when docket restarts. A resource read carries its own (the answer's
+ * TTL, src/mcp/resources.ts). 2025-era answers never carry these fields.
  */
-let ajv: AjvJsonSchemaValidator | undefined;
-const sharedValidator: jsonSchemaValidator = {
-  getValidator: (schema) => {
-    ajv ??= new AjvJsonSchemaValidator();
-    return ajv.getValidator(schema);
-  },
+const LIST_HINT = { ttlMs: 300_000, cacheScope: "private" } as const;
+const cacheHints = {
+  "tools/list": LIST_HINT,
+  "prompts/list": LIST_HINT,
+  "resources/templates/list": LIST_HINT,
+  "server/discover": LIST_HINT,
 };
 
 /**
  * The one MCP server of docket, shared by stdio, SSE and Streamable HTTP: one tool per operation
  * it is handed, the cases as `docket://cases/{address}` resources (listed in pages) and each
  * address's inbox as `docket://agents/{address}/inbox`, the `judge_case` prompt, completions of
- * addresses, and, given the event hub, resource subscriptions. It holds no logic of its own; every
- * call goes through run (src/operations/run.ts).
+ * addresses, and, given the event hub, resource subscriptions (`resources/subscribe` for the
+ * 2025 era; for 2026-07-28 the SDK's entries serve `subscriptions/listen` and docket only declares
+ * the capability and publishes). It holds no logic of its own; every call goes through run
+ * (src/operations/run.ts).
  *
  * @example
  * const server = buildServer(ctx, { operations, tools: selectOperations(operations, config.DOCKET_TOOLS) });
- * await server.connect(new StdioServerTransport());
+ * serveStdio(({ era }) => buildServer(ctx, { operations, tools, era }));
  */
 export function buildServer(ctx: Ctx, opts: BuildServerOptions): McpServer {
   const ops = opts.tools ?? opts.operations;
-  const server = new McpServer(
-    { name: "docket", title: "docket", version },
-    { instructions, jsonSchemaValidator: sharedValidator },
-  );
+  const era = opts.era ?? "legacy";
+  const server = new McpServer({ name: "docket", title: "docket", version }, { instructions, cacheHints });
   registerTools(server.server, ctx, ops);
-  registerResources(server, ctx, opts.operations, opts.resourcePageSize);
+  registerResources(server, ctx, opts.operations, opts.resourcePageSize, era);
   const names = new Set(ops.map((op) => op.name));
   const judgeCasePrompt = names.has("get_case") && names.has("vote_on_case");
   if (judgeCasePrompt) registerJudgeCasePrompt(server);
   registerCompletions(server, ctx, opts.operations, { judgeCasePrompt });
-  if (opts.events) enableSubscriptions(server, ctx, opts.operations, opts.events);
+  if (opts.events && era === "legacy") enableSubscriptions(server, ctx, opts.operations, opts.events);
+  if (opts.events && era === "modern") {
+    // subscriptions/listen is the SDK entry's; it honours resource filters only with this capability.
+    server.server.registerCapabilities({ resources: { subscribe: true } });
+    if (opts.forwardEvents) forwardUpdates(server, opts.operations, opts.events);
+  }
   return server;
 }

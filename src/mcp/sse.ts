@@ -1,12 +1,14 @@
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+// SDK 2.x has no SSE server transport (HTTP+SSE is deprecated): this route alone keeps SDK 1.x's.
 import { SSEServerTransport } from "@modelcontextprotocol/sdk/server/sse.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import type { McpServer, Transport } from "@modelcontextprotocol/server";
 import type { Request, Response } from "express";
 import { DocketError } from "../errors/errors.js";
 import { sendError } from "../http/errors.js";
 import type { Logger } from "../log.js";
 import { jsonRpcError } from "./jsonRpc.js";
 import type { McpServerFactory } from "./server.js";
+import { selectedTools } from "./toolFilter.js";
 
 interface Session {
   server: McpServer;
@@ -45,7 +47,8 @@ class BoundedSseTransport extends SSEServerTransport {
 }
 
 /**
- * The legacy HTTP+SSE transport (protocol 2024-11-05), for clients that predate Streamable HTTP:
+ * The legacy HTTP+SSE transport (protocol 2024-11-05, deprecated since), for clients that predate
+ * Streamable HTTP, on SDK 1.x's transport (2.x dropped it) driving a 2.x server of the 2025 era:
  * `GET /sse` opens a session's event stream and names its message endpoint, `POST
  * /messages?sessionId=...` delivers the client's messages. Sessions live until the stream closes
  * or docket stops.
@@ -89,14 +92,16 @@ export class SseSessions {
       );
       res.destroy();
     });
-    const server = this.factory();
+    const server = this.factory(selectedTools(res));
     id = transport.sessionId;
     this.sessions.set(id, { server, transport });
     res.on("close", () => {
       if (this.sessions.delete(id)) void server.close();
     });
     try {
-      await server.connect(transport);
+      // The 1.x transport speaks the same JSON-RPC messages through the same Transport shape; only
+      // the two SDKs' nominal message types differ.
+      await server.connect(transport as unknown as Transport);
     } catch (err) {
       this.sessions.delete(id);
       this.log.error({ err: err instanceof Error ? err.stack : err }, "MCP SSE session failed to start");

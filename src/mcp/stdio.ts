@@ -1,4 +1,4 @@
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { serveStdio as serveSdkStdio } from "@modelcontextprotocol/server/stdio";
 import type { Ctx } from "../operations/operation.js";
 import { type BuildServerOptions, buildServer } from "./server.js";
 
@@ -9,19 +9,30 @@ export interface StdioSession {
 }
 
 /**
- * Serves MCP over this process's stdin/stdout. stdout carries JSON-RPC and nothing else (docket
- * logs to stderr). The session ends when stdin ends, as it does when the client exits.
+ * Serves MCP over this process's stdin/stdout, in the era the client opens with (the SDK's
+ * `serveStdio`): `initialize` pins a 2025-era server, `server/discover` (or any request with the
+ * `_meta` envelope) a 2026-07-28 one, whose resource updates the SDK routes onto the client's
+ * `subscriptions/listen` streams. stdout carries JSON-RPC and nothing else (docket logs to
+ * stderr). The session ends when stdin ends, as it does when the client exits.
  */
 export async function serveStdio(ctx: Ctx, opts: BuildServerOptions): Promise<StdioSession> {
-  const server = buildServer(ctx, opts);
-  const transport = new StdioServerTransport();
   let ended!: () => void;
   const closed = new Promise<void>((resolve) => {
     ended = resolve;
   });
-  transport.onclose = () => ended();
+  const handle = serveSdkStdio(
+    ({ era }) => {
+      const server = buildServer(ctx, { ...opts, era, forwardEvents: era === "modern" });
+      const onclose = server.server.onclose;
+      server.server.onclose = () => {
+        onclose?.();
+        ended();
+      };
+      return server;
+    },
+    { onerror: (err) => ctx.log.warn({ err: err.message }, "MCP stdio error") },
+  );
   process.stdin.once("end", () => ended());
   process.stdin.once("close", () => ended());
-  await server.connect(transport);
-  return { closed, close: () => server.close() };
+  return { closed, close: () => handle.close() };
 }

@@ -1,28 +1,62 @@
-import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import { toNodeHandler } from "@modelcontextprotocol/node";
+import type { McpServer } from "@modelcontextprotocol/server";
+import { createMcpHandler, InMemoryServerEventBus, type McpHttpHandler } from "@modelcontextprotocol/server";
 import type { Request, Response } from "express";
 import type { Logger } from "../log.js";
+import type { Operation } from "../operations/operation.js";
 import { jsonRpcError } from "./jsonRpc.js";
-import type { McpServerFactory } from "./server.js";
+import type { Era } from "./server.js";
+import { selectedTools } from "./toolFilter.js";
+
+/** Builds the server for one request of the stateless endpoint, in the era the SDK classified it. */
+export type EraServerFactory = (era: Era, tools?: readonly Operation[]) => McpServer;
 
 /**
- * Streamable HTTP, stateless: every POST gets a server and transport of its own (the SDK refuses
- * to reuse one since 1.26), both closed when the response ends. There are no sessions, so GET (a
- * standalone event stream) and DELETE (ending a session) are refused with 405. Answers are plain
- * JSON rather than a one-event stream: docket's tools send nothing before their result, and JSON
- * costs both ends less (the cached-call fast path, src/mcp/cachedCall.ts, answers the same way).
+ * Stateless Streamable HTTP at `/mcp` (and the per-request selection routes), both protocol eras
+ * through the SDK's one entry (`createMcpHandler`): a 2026-07-28 request (its `_meta` envelope) is
+ * served by a server built for it, a 2025-era one (initialize, no envelope) by the SDK's stateless
+ * legacy fallback, a server and transport of its own per POST either way. The 2025 era has no
+ * sessions here, so GET and DELETE are refused with 405. 2026-07-28 `subscriptions/listen` streams
+ * are served by the entry too, fed by `bus` (docket publishes each event's resource URIs on it).
+ *
+ * One entry per tool selection (the selections are shared arrays, see toolSelection), all on the
+ * one bus. A POST whose body the cached-call fast path read ahead (src/mcp/cachedCall.ts) is
+ * handed on parsed.
  */
-export function streamableHttpHandlers(factory: McpServerFactory, log: Logger) {
-  const post = async (req: Request, res: Response) => {
-    const server = factory();
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-    res.on("close", () => {
-      void transport.close();
-      void server.close();
+export function streamableHttpHandlers(factory: EraServerFactory, log: Logger) {
+  const bus = new InMemoryServerEventBus((err) => log.warn({ err: err.message }, "MCP subscription listener failed"));
+  const onerror = (err: Error) => log.debug({ err: err.message }, "MCP Streamable HTTP request refused");
+  const entries: McpHttpHandler[] = [];
+  const make = (tools?: readonly Operation[]) => {
+    const entry = createMcpHandler(({ era }) => factory(era, tools), {
+      legacy: "stateless",
+      bus,
+      onerror,
+      // Docket's answers are one result each: JSON, never a one-event stream, costs both ends less.
+      responseMode: "json",
     });
+    entries.push(entry);
+    return toNodeHandler(entry, {
+      onerror: (err) => log.error({ err: err.stack }, "MCP Streamable HTTP request failed"),
+    });
+  };
+  const all = make();
+  const bySelection = new WeakMap<readonly Operation[], ReturnType<typeof make>>();
+
+  const post = async (req: Request, res: Response) => {
+    const tools = selectedTools(res);
+    let handle = all;
+    if (tools) {
+      handle = bySelection.get(tools) ?? make(tools);
+      bySelection.set(tools, handle);
+    }
+    const read = req as Request & { rawBody?: Buffer; parsedBody?: unknown };
+    if (read.rawBody !== undefined && read.parsedBody === undefined) {
+      // Read ahead and not JSON: the SDK would say the same, but has no stream left to read.
+      return jsonRpcError(res, 400, -32700, "parse error: the body is not JSON");
+    }
     try {
-      await server.connect(transport);
-      // The transport reads and checks the body itself (content type, JSON, size).
-      await transport.handleRequest(req, res);
+      await handle(req, res, read.parsedBody);
     } catch (err) {
       log.error({ err: err instanceof Error ? err.stack : err }, "MCP Streamable HTTP request failed");
       if (!res.headersSent) jsonRpcError(res, 500, -32603, "internal server error");
@@ -32,5 +66,5 @@ export function streamableHttpHandlers(factory: McpServerFactory, log: Logger) {
     res.set("Allow", "POST");
     jsonRpcError(res, 405, -32000, "method not allowed: this MCP endpoint is stateless; POST JSON-RPC messages to it");
   };
-  return { post, notAllowed };
+  return { post, notAllowed, bus, close: () => Promise.allSettled(entries.map((e) => e.close())) };
 }

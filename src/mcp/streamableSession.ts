@@ -1,12 +1,13 @@
 import { randomUUID } from "node:crypto";
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import { NodeStreamableHTTPServerTransport } from "@modelcontextprotocol/node";
+import type { McpServer } from "@modelcontextprotocol/server";
 import type { Request, Response } from "express";
 import { DocketError } from "../errors/errors.js";
 import { sendError } from "../http/errors.js";
 import type { Logger } from "../log.js";
 import { jsonRpcError } from "./jsonRpc.js";
 import type { McpServerFactory } from "./server.js";
+import { selectedTools } from "./toolFilter.js";
 
 export interface SessionLimits {
   /** Open sessions at most (MCP_HTTP_MAX_SESSIONS); one more initialize is refused with 503. */
@@ -17,15 +18,16 @@ export interface SessionLimits {
 
 interface Session {
   server: McpServer;
-  transport: StreamableHTTPServerTransport;
+  transport: NodeStreamableHTTPServerTransport;
   /** Requests and streams (the GET stream notifications travel on) still open. */
   open: number;
   lastSeen: number;
 }
 
 /**
- * Streamable HTTP with sessions, at `/mcp/session`, for agents that want docket to push to them
- * (resource subscriptions): a POST of `initialize` without `Mcp-Session-Id` opens a session (its
+ * Streamable HTTP with sessions, at `/mcp/session`, for 2025-era agents that want docket to push
+ * to them (resource subscriptions; a 2026-07-28 agent opens `subscriptions/listen` on `/mcp`
+ * instead, since that revision has no sessions): a POST of `initialize` without `Mcp-Session-Id` opens a session (its
  * own server and the SDK's stateful transport) and names it in the `Mcp-Session-Id` response
  * header; later POSTs carry the header, a GET with it opens the standalone stream that
  * notifications travel on, a DELETE ends it. `/mcp` stays stateless.
@@ -84,7 +86,7 @@ export class StreamableHttpSessions {
         ),
       );
     }
-    const transport = new StreamableHTTPServerTransport({
+    const transport = new NodeStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (sid) => {
         this.sessions.set(sid, session);
@@ -94,7 +96,7 @@ export class StreamableHttpSessions {
     transport.onclose = () => {
       if (transport.sessionId !== undefined) this.sessions.delete(transport.sessionId);
     };
-    const server = this.factory();
+    const server = this.factory(selectedTools(res));
     const session: Session = { server, transport, open: 0, lastSeen: Date.now() };
     this.opening++;
     try {

@@ -1,14 +1,9 @@
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import {
-  ErrorCode,
-  McpError,
-  SubscribeRequestSchema,
-  UnsubscribeRequestSchema,
-} from "@modelcontextprotocol/sdk/types.js";
+import { type McpServer, ProtocolError, ProtocolErrorCode } from "@modelcontextprotocol/server";
+import { getAddress } from "viem";
 import type { EventHub } from "../events/hub.js";
 import type { DocketEvent } from "../events/types.js";
 import type { Ctx, Operation } from "../operations/operation.js";
-import { type ResourceTarget, readTarget, resourceTarget, servesInbox } from "./resources.js";
+import { caseUri, inboxUri, type ResourceTarget, readTarget, resourceTarget, servesInbox } from "./resources.js";
 
 /** Resources one session may watch at once; one more is refused (-32602). */
 export const MAX_SUBSCRIPTIONS = 1000;
@@ -31,7 +26,7 @@ function everything(e: DocketEvent): boolean {
 }
 
 /**
- * `resources/subscribe` and `resources/unsubscribe` for one session's server, fed by the event hub:
+ * `resources/subscribe` and `resources/unsubscribe` (the 2025 era) for one session's server, fed by the event hub:
  * an event about a case sends `notifications/resources/updated` for `docket://cases/{case}`, each
  * address it concerns for `docket://agents/{address}/inbox`, a reorg or a reset for every resource
  * the session watches. Addresses match whatever their case (a lowercase subscription hears a
@@ -70,19 +65,23 @@ export function enableSubscriptions(server: McpServer, ctx: Ctx, operations: rea
 
   server.server.registerCapabilities({ resources: { subscribe: true } });
   const inbox = servesInbox(operations);
-  server.server.setRequestHandler(SubscribeRequestSchema, async ({ params }) => {
+  server.server.setRequestHandler("resources/subscribe", async ({ params }) => {
     const target = resourceTarget(params.uri);
     if (!target || (target.kind === "inbox" && !inbox)) {
-      throw new McpError(ErrorCode.InvalidParams, `not a resource docket can watch: ${params.uri}`);
+      throw new ProtocolError(ProtocolErrorCode.InvalidParams, `not a resource docket can watch: ${params.uri}`);
     }
-    await readTarget(target, ctx, operations);
+    await readTarget(target, ctx, operations, params.uri);
     const key = keyOf(target.kind, target.address);
     let uris = watched.get(key);
     if (!uris) {
       if (watched.size >= MAX_SUBSCRIPTIONS) {
-        throw new McpError(ErrorCode.InvalidParams, `a session watches ${MAX_SUBSCRIPTIONS} resources at most`, {
-          max: MAX_SUBSCRIPTIONS,
-        });
+        throw new ProtocolError(
+          ProtocolErrorCode.InvalidParams,
+          `a session watches ${MAX_SUBSCRIPTIONS} resources at most`,
+          {
+            max: MAX_SUBSCRIPTIONS,
+          },
+        );
       }
       uris = new Set();
       watched.set(key, uris);
@@ -91,7 +90,7 @@ export function enableSubscriptions(server: McpServer, ctx: Ctx, operations: rea
     if (!stopListening && !closed) stopListening = hub.subscribe(onEvent);
     return {};
   });
-  server.server.setRequestHandler(UnsubscribeRequestSchema, async ({ params }) => {
+  server.server.setRequestHandler("resources/unsubscribe", async ({ params }) => {
     // Any spelling of the address ends the watch on the resource; an unwatched one is no error.
     const target = resourceTarget(params.uri);
     if (target) watched.delete(keyOf(target.kind, target.address));
@@ -104,6 +103,50 @@ export function enableSubscriptions(server: McpServer, ctx: Ctx, operations: rea
     closed = true;
     watched.clear();
     detach();
+    onclose?.();
+  };
+}
+
+/** An address as a 2026-era listener may have written it in a URI: checksummed, or lowercase. */
+function spellings(address: string): string[] {
+  let checksummed: string;
+  try {
+    checksummed = getAddress(address);
+  } catch {
+    return [address];
+  }
+  const lower = checksummed.toLowerCase();
+  return checksummed === lower ? [lower] : [checksummed, lower];
+}
+
+/**
+ * The resource URIs a 2026-era event changes, for `subscriptions/listen`. The SDK's listen routers
+ * match a filter's `resourceSubscriptions` to a URI exactly, and docket cannot see the filters, so
+ * each URI goes out in both spellings of its address (checksummed and lowercase): a listener that
+ * wrote its addresses either way hears it. A reorg or a reset names no resource, and the URIs
+ * being watched are unknown here, so a 2026-era listener is not told of one (a 2025-era session
+ * is: every URI it watches).
+ */
+export function updatedUris(e: DocketEvent, inbox: boolean): string[] {
+  const uris: string[] = [];
+  if (e.case) for (const a of spellings(e.case)) uris.push(caseUri(a));
+  if (inbox) for (const addr of e.addresses) for (const a of spellings(addr)) uris.push(inboxUri(a));
+  return uris;
+}
+
+/**
+ * 2026-07-28 over a connection (stdio): every event's URIs (`updatedUris`) are sent as resource
+ * updates on this server, which the SDK's stdio entry delivers on the `subscriptions/listen`
+ * streams whose filter names them (and drops otherwise). Stops when the server closes.
+ */
+export function forwardUpdates(server: McpServer, operations: readonly Operation[], hub: EventHub): void {
+  const inbox = servesInbox(operations);
+  const stop = hub.subscribe((e) => {
+    for (const uri of updatedUris(e, inbox)) server.server.sendResourceUpdated({ uri }).catch(() => {});
+  });
+  const onclose = server.server.onclose;
+  server.server.onclose = () => {
+    stop();
     onclose?.();
   };
 }

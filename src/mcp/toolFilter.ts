@@ -1,7 +1,34 @@
+import type { RequestHandler, Response } from "express";
 import { ConfigError } from "../config.js";
+import { DocketError } from "../errors/errors.js";
+import { sendError } from "../http/errors.js";
 import { type Operation, TOOLSETS } from "../operations/operation.js";
 
 const toolsets = new Set<string>(TOOLSETS);
+
+/** A comma list's words, trimmed, blanks dropped. */
+function words(spec: string | undefined): string[] {
+  return (spec ?? "")
+    .split(",")
+    .map((w) => w.trim())
+    .filter(Boolean);
+}
+
+/** The words of a selection that name no toolset and no tool of `all` (`read` and `all` are keywords). */
+function unknownWords(all: readonly Operation[], picked: readonly string[]): string[] {
+  const names = new Set(all.map((op) => op.name));
+  return picked.filter((w) => w !== "read" && w !== "all" && !toolsets.has(w) && !names.has(w));
+}
+
+/** The operations of `ops` a selection's words take: any toolset or tool named (`all`: every one), reads only given `read`. */
+function pick(ops: readonly Operation[], picked: readonly string[]): Operation[] {
+  const readOnly = picked.includes("read");
+  const named = new Set(picked.filter((w) => w !== "read"));
+  const every = named.size === 0 || named.has("all");
+  return ops.filter(
+    (op) => (every || named.has(op.toolset) || named.has(op.name)) && (!readOnly || op.kind === "read"),
+  );
+}
 
 /**
  * The operations DOCKET_TOOLS exposes as MCP tools. Unset (or blank): all of them. Otherwise a
@@ -14,28 +41,111 @@ const toolsets = new Set<string>(TOOLSETS);
  * @example selectOperations(operations, "judges,get_case") // the judges toolset, plus get_case
  */
 export function selectOperations(all: readonly Operation[], spec: string | undefined): Operation[] {
-  const words = (spec ?? "")
-    .split(",")
-    .map((w) => w.trim())
-    .filter(Boolean);
-  if (words.length === 0) return [...all];
-  const names = new Set(all.map((op) => op.name));
-  for (const w of words) {
-    if (w !== "read" && !toolsets.has(w) && !names.has(w)) {
-      throw new ConfigError(
-        `invalid configuration: DOCKET_TOOLS: unknown toolset or tool '${w}' (toolsets: read, ${TOOLSETS.join(", ")}; or tool names such as get_case)`,
-      );
-    }
+  const picked = words(spec);
+  if (picked.length === 0) return [...all];
+  for (const w of unknownWords(all, picked)) {
+    throw new ConfigError(
+      `invalid configuration: DOCKET_TOOLS: unknown toolset or tool '${w}' (toolsets: read, ${TOOLSETS.join(", ")}; or tool names such as get_case)`,
+    );
   }
-  const readOnly = words.includes("read");
-  const picks = words.filter((w) => w !== "read");
-  const selected = all.filter(
-    (op) =>
-      (picks.length === 0 || picks.includes(op.toolset) || picks.includes(op.name)) &&
-      (!readOnly || op.kind === "read"),
-  );
+  const selected = pick(all, picked);
   if (selected.length === 0) {
     throw new ConfigError(`invalid configuration: DOCKET_TOOLS: '${spec}' selects no tools`);
   }
   return selected;
+}
+
+/** What one HTTP request asks for: the path's toolsets and read-only flag, and the X-MCP-* headers. */
+export interface ToolRequest {
+  /** `/mcp/x/{toolsets}`: a comma list of toolsets or tool names (`all`: every one). */
+  pathToolsets?: string;
+  /** `/mcp/readonly`, `/mcp/x/{toolsets}/readonly`. */
+  pathReadonly?: boolean;
+  /** X-MCP-Toolsets */
+  toolsets?: string;
+  /** X-MCP-Tools */
+  tools?: string;
+  /** X-MCP-Readonly */
+  readonly?: string;
+}
+
+/**
+ * A header's boolean as github's MCP server reads X-MCP-Readonly: absent, blank, `false`, `f`,
+ * `no`, `n`, `0` or `off` (any case) is false, anything else true.
+ */
+export function headerFlag(value: string | undefined): boolean {
+  return !["", "false", "f", "no", "n", "0", "off"].includes((value ?? "").trim().toLowerCase());
+}
+
+/**
+ * The tools one request is served: the tools DOCKET_TOOLS offers (`bound`), narrowed by what the
+ * request asks. The path's toolsets, the headers' toolsets and tools (together, as one list) and
+ * read-only each narrow the selection further; none can add a tool outside `bound`. A word naming
+ * no toolset or tool at all, or a selection that leaves no tool, is a DocketError (400
+ * INVALID_INPUT) rather than a silently empty server, so a typo is seen at once.
+ */
+export function requestTools(all: readonly Operation[], bound: readonly Operation[], ask: ToolRequest): Operation[] {
+  const path = words(ask.pathToolsets);
+  const header = [...words(ask.toolsets), ...words(ask.tools)];
+  const unknown = unknownWords(all, [...path, ...header]);
+  if (unknown.length > 0) {
+    throw new DocketError("INVALID_INPUT", `unknown toolset or tool: ${unknown.join(", ")}`, {
+      unknown,
+      toolsets: ["all", ...TOOLSETS],
+    });
+  }
+  let selected = pick(bound, path);
+  if (header.length > 0) selected = pick(selected, header);
+  if (ask.pathReadonly || headerFlag(ask.readonly)) selected = pick(selected, ["read"]);
+  if (selected.length === 0) {
+    throw new DocketError("INVALID_INPUT", "the tool selection leaves none of the tools this docket offers", {
+      offered: bound.map((op) => op.name),
+    });
+  }
+  return selected;
+}
+
+/** The tools `toolSelection` chose for this request; undefined when it asked for none (the whole bound). */
+export function selectedTools(res: Response): readonly Operation[] | undefined {
+  return res.locals.mcpTools as readonly Operation[] | undefined;
+}
+
+/**
+ * Middleware for the MCP HTTP routes: works out the request's tools (`requestTools`) from its path
+ * (`:toolsets`, and `readonly` for the routes that end so) and its X-MCP-* headers, and leaves
+ * them for the handler (`selectedTools`). Selections repeat (a client sends the same headers every
+ * time), so each distinct one is computed once; the arrays it hands out are shared and never
+ * mutated, which also lets the tool definitions stay cached.
+ */
+export function toolSelection(
+  all: readonly Operation[],
+  bound: readonly Operation[],
+  opts: { readonly?: boolean } = {},
+): RequestHandler {
+  const memo = new Map<string, Operation[]>();
+  return (req, res, next) => {
+    const h = req.headers;
+    const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v.join(",") : v);
+    const ask: ToolRequest = {
+      pathToolsets: typeof req.params.toolsets === "string" ? req.params.toolsets : undefined,
+      pathReadonly: opts.readonly,
+      toolsets: one(h["x-mcp-toolsets"]),
+      tools: one(h["x-mcp-tools"]),
+      readonly: one(h["x-mcp-readonly"]),
+    };
+    if (!ask.pathToolsets && !ask.pathReadonly && !ask.toolsets && !ask.tools && !ask.readonly) return next();
+    const key = JSON.stringify(ask);
+    let tools = memo.get(key);
+    if (!tools) {
+      try {
+        tools = requestTools(all, bound, ask);
+      } catch (err) {
+        return sendError(res, err as DocketError);
+      }
+      // Bounded: a client cycling through made-up selections does not grow it without end.
+      if (memo.size < 1000) memo.set(key, tools);
+    }
+    res.locals.mcpTools = tools;
+    next();
+  };
 }

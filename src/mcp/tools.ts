@@ -1,13 +1,10 @@
-import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import {
-  type CallToolRequest,
-  ErrorCode,
-  ListToolsRequestSchema,
-  McpError,
+  ProtocolError,
+  ProtocolErrorCode,
+  type Server,
   type Tool,
   type ToolAnnotations,
-} from "@modelcontextprotocol/sdk/types.js";
-import { z } from "zod";
+} from "@modelcontextprotocol/server";
 import type { Ctx, Operation, RequestInfo } from "../operations/operation.js";
 import { prepare, run } from "../operations/run.js";
 import { errorEnvelopeSchema, toolError, toolResult } from "./errors.js";
@@ -54,14 +51,6 @@ const definitions = new WeakMap<Operation, Tool>();
 const MCP_REQUEST: RequestInfo = { transport: "mcp", headers: {} };
 
 /**
- * tools/call, as loosely as the SDK lets it be registered. The SDK's Server checks every tools/call
- * against its strict schema itself, answering -32602 (invalid params) to one whose `arguments` are
- * not an object; but the schema given here is applied first, and its failure escapes as a bare
- * ZodError, which goes out as -32603 (internal error), a server fault, for the caller's mistake.
- */
-const toolCallRequest = z.object({ method: z.literal("tools/call"), params: z.unknown() });
-
-/**
  * An operation as an MCP tool, generated from the operation alone: its name, title and
  * description, its zod input as JSON Schema (the same schema the HTTP route validates with) in the
  * form every LLM provider takes (`portableInputSchema`; no `$schema`, which Gemini refuses),
@@ -94,13 +83,12 @@ export function toolDefinition(op: Operation): Tool {
 export function registerTools(server: Server, ctx: Ctx, ops: readonly Operation[]): void {
   const byName = new Map(ops.map((op) => [op.name, op]));
   server.registerCapabilities({ tools: { listChanged: false } });
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: ops.map(toolDefinition) }));
-  server.setRequestHandler(toolCallRequest, async (raw) => {
-    // The SDK's own check has passed by now: the params are a CallToolRequest's.
-    const request = raw as unknown as CallToolRequest;
+  server.setRequestHandler("tools/list", () => ({ tools: ops.map(toolDefinition) }));
+  // The SDK checks the request against its schema first (-32602 for arguments that are not an object).
+  server.setRequestHandler("tools/call", async (request) => {
     const op = byName.get(request.params.name);
     // An unknown tool is a protocol error, as the MCP spec asks, not a tool result.
-    if (!op) throw new McpError(ErrorCode.InvalidParams, `unknown tool: ${request.params.name}`);
+    if (!op) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `unknown tool: ${request.params.name}`);
     try {
       const result = await run(op, prepare(op, toolArguments(op, request.params.arguments ?? {})), ctx, MCP_REQUEST);
       return toolResult(result.body, result.status);

@@ -386,7 +386,11 @@ describe("MCP catalogue (in-memory transport)", () => {
       expect(JSON.parse(content.text)).toEqual(await ok(client, "get_case", { address }));
       const err = await client.readResource({ uri: `docket://cases/${stranger}` }).catch((e: unknown) => e);
       expect(err).toBeInstanceOf(McpError);
-      expect(err).toMatchObject({ code: -32002, data: { error: { code: "CASE_NOT_FOUND" } } });
+      // Resource-not-found is -32602 (the 2026-07-28 spelling, which SDK 2.x sends in both eras), naming the URI.
+      expect(err).toMatchObject({
+        code: -32602,
+        data: { uri: `docket://cases/${stranger}`, error: { code: "CASE_NOT_FOUND" } },
+      });
     });
 
     it("judge_case walks a judge through get_case, the judges check, vote_on_case and signing", async () => {

@@ -1,4 +1,9 @@
+import {
+  Client as ModernClient,
+  StreamableHTTPClientTransport as ModernHttpTransport,
+} from "@modelcontextprotocol/client";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { Address, Hex } from "viem";
@@ -26,6 +31,40 @@ export async function connect(transport: Transport, name = "docket-test"): Promi
   // Listing caches each tool's output validator: from here on the client checks structuredContent.
   await client.listTools();
   return client;
+}
+
+/**
+ * The protocol eras the MCP suites run in: `2025-11-25` with SDK 1.x's client (initialize, the
+ * era docket spoke before), `2026-07-28` with the official 2.x client pinned to that revision
+ * (server/discover, a `_meta` envelope on every request, no session).
+ */
+export const ERAS = ["2025-11-25", "2026-07-28"] as const;
+export type ProtocolEra = (typeof ERAS)[number];
+
+/**
+ * The official client of an era, connected over Streamable HTTP to `url` (headers on every
+ * request), with its tools listed. Both clients have the same methods for what the suites do
+ * (tools, resources, prompts, completions); the 2.x one is typed as the 1.x one here so a suite is
+ * written once.
+ */
+export async function connectHttp(
+  era: ProtocolEra,
+  url: string,
+  headers?: Record<string, string>,
+  name = "docket-test",
+): Promise<Client> {
+  const requestInit = headers ? { headers } : undefined;
+  if (era === "2025-11-25") return connect(new StreamableHTTPClientTransport(new URL(url), { requestInit }), name);
+  const client = new ModernClient({ name, version: "1.0.0" }, { versionNegotiation: { mode: { pin: "2026-07-28" } } });
+  await client.connect(new ModernHttpTransport(new URL(url), { requestInit }));
+  expect(client.getProtocolEra()).toBe("modern");
+  await client.listTools();
+  return client as unknown as Client;
+}
+
+/** A 2.x client as itself (for what only the 2026-07-28 era has: `listen`). */
+export function modern(client: Client): ModernClient {
+  return client as unknown as ModernClient;
 }
 
 /** Calls a tool; the result's structuredContent, and whether it is an error. */

@@ -4,9 +4,20 @@ import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../../src/config.js";
+import { devAccount } from "../../src/devnet/devAccounts.js";
 import { operations } from "../../src/operations/registry.js";
 import { type Docket, startServer } from "../../src/server.js";
-import { connect, expectAllTools, expectErrorCodes, ok, registerFlow, voteFlow } from "./helpers.js";
+import {
+  call,
+  connect,
+  connectHttp,
+  ERAS,
+  expectAllTools,
+  expectErrorCodes,
+  ok,
+  registerFlow,
+  voteFlow,
+} from "./helpers.js";
 
 /** A raw HTTP exchange, so the Host header can be anything (fetch will not forge it). */
 function raw(url: string, opts: { method: string; path: string; host?: string; body?: string }) {
@@ -57,10 +68,10 @@ describe("MCP over HTTP, on the API's own port", () => {
     await docket?.close();
   });
 
-  describe("Streamable HTTP at /mcp (stateless)", () => {
+  describe.each(ERAS)("Streamable HTTP at /mcp (stateless), protocol %s", (era) => {
     let client: Client;
     beforeAll(async () => {
-      client = await connect(new StreamableHTTPClientTransport(new URL(`${docket.url}/mcp`)));
+      client = await connectHttp(era, `${docket.url}/mcp`);
     });
     afterAll(async () => {
       await client?.close();
@@ -71,8 +82,10 @@ describe("MCP over HTTP, on the API's own port", () => {
       expect(await ok(client, "get_health")).toMatchObject({ status: "ok", chainId: 31337, rpcUrl });
     });
 
-    it("vote_on_case as a judge: sign the unsigned_tx, broadcast, and get_case shows the vote", async () => {
-      await voteFlow(client, rpcUrl);
+    // The seed has one case to vote on: the 2026-07-28 client votes; the 2025 one registers an agent.
+    it("a write: sign the unsigned_tx, broadcast, and read its effect back", async () => {
+      if (era === "2026-07-28") await voteFlow(client, rpcUrl);
+      else await registerFlow(client, rpcUrl, 16);
     });
 
     it("errors carry docket's codes", async () => {
@@ -80,9 +93,7 @@ describe("MCP over HTTP, on the API's own port", () => {
     });
 
     it("serves concurrent clients, each request on a server of its own", async () => {
-      const clients = await Promise.all(
-        [1, 2, 3].map(() => connect(new StreamableHTTPClientTransport(new URL(`${docket.url}/mcp`)))),
-      );
+      const clients = await Promise.all([1, 2, 3].map(() => connectHttp(era, `${docket.url}/mcp`)));
       const healths = await Promise.all(clients.map((c) => ok(c, "get_health")));
       expect(healths.map((h) => h.status)).toEqual(["ok", "ok", "ok"]);
       await Promise.all(clients.map((c) => c.close()));
@@ -158,6 +169,106 @@ describe("MCP over HTTP, on the API's own port", () => {
       }
       const sse = await raw(docket.url, { method: "GET", path: "/sse", host: `localhost:${port}` });
       expect(sse.body).toMatch(/^event: endpoint\ndata: \/messages\?sessionId=/);
+    });
+  });
+
+  describe.each(ERAS)("per-request tool selection, protocol %s", (era) => {
+    const names = (pred: (op: (typeof operations)[number]) => boolean) =>
+      operations
+        .filter(pred)
+        .map((op) => op.name)
+        .sort();
+    const listed = async (path: string, headers?: Record<string, string>) => {
+      const c = await connect(
+        new StreamableHTTPClientTransport(new URL(`${docket.url}${path}`), { requestInit: { headers } }),
+      );
+      const { tools } = await c.listTools();
+      return { c, names: tools.map((t) => t.name).sort() };
+    };
+
+    it("X-MCP-Toolsets and X-MCP-Readonly narrow tools/list, and a tool left out is unknown", async () => {
+      const { c, names: got } = await listed("/mcp", { "X-MCP-Toolsets": "cases, judges", "X-MCP-Readonly": "true" });
+      expect(got).toEqual(names((op) => ["cases", "judges"].includes(op.toolset) && op.kind === "read"));
+      expect(await ok(c, "get_judge_pool")).toMatchObject({});
+      // A write of the same toolsets and a read of another are outside: refused as unknown tools.
+      for (const name of ["vote_on_case", "get_health"]) {
+        await expect(c.callTool({ name, arguments: {} })).rejects.toThrow(new RegExp(`unknown tool: ${name}`));
+      }
+      await c.close();
+    });
+
+    it("the path chooses too: /mcp/x/{toolsets}, /mcp/x/{toolsets}/readonly, /mcp/readonly", async () => {
+      const agents = await listed("/mcp/x/agents");
+      expect(agents.names).toEqual(names((op) => op.toolset === "agents"));
+      const reads = await listed("/mcp/x/agents,system/readonly");
+      expect(reads.names).toEqual(names((op) => ["agents", "system"].includes(op.toolset) && op.kind === "read"));
+      const all = await listed("/mcp/readonly", { "X-MCP-Readonly": "off" });
+      expect(all.names).toEqual(names((op) => op.kind === "read"));
+      // Headers narrow the path's selection further; X-MCP-Tools names single tools.
+      const one = await listed("/mcp/x/agents", { "X-MCP-Tools": "get_agent,get_health" });
+      expect(one.names).toEqual(["get_agent"]);
+      // Twice: the second get_agent is a cached read, answered on the fast path for the selection.
+      for (let i = 0; i < 2; i++) {
+        const r = await call(one.c, "get_agent", { address: devAccount(1).address });
+        expect(r.body.error?.code ?? r.body.agent?.address).toBeDefined();
+        await expect(one.c.callTool({ name: "get_health", arguments: {} })).rejects.toThrow(/unknown tool: get_health/);
+      }
+      await Promise.all([agents.c, reads.c, all.c, one.c].map((c) => c.close()));
+    });
+
+    it("an unknown toolset, or a selection of nothing, is 400 INVALID_INPUT", async () => {
+      for (const [path, headers] of [
+        ["/mcp/x/nope", {}],
+        ["/mcp", { "x-mcp-toolsets": "cases,nope" }],
+        ["/mcp/x/agents/readonly", { "x-mcp-tools": "self_register_agent" }],
+      ] as const) {
+        const res = await fetch(`${docket.url}${path}`, {
+          method: "POST",
+          headers: { ...headers, accept: "application/json, text/event-stream", "content-type": "application/json" },
+          body: initialize,
+        });
+        expect(res.status).toBe(400);
+        expect(await res.json()).toMatchObject({ error: { code: "INVALID_INPUT" } });
+      }
+    });
+
+    it("DOCKET_TOOLS is the upper bound: a request narrows it, never widens it", async () => {
+      const narrow = await startServer(loadConfig({ PORT: "0", LOG_LEVEL: "silent", DOCKET_TOOLS: "cases" }), {
+        court: docket.ctx.court,
+      });
+      try {
+        const wide = await connectHttp(era, `${narrow.url}/mcp/x/cases,judges`, { "X-MCP-Readonly": "yes" });
+        const { tools } = await wide.listTools();
+        expect(tools.map((t) => t.name).sort()).toEqual(names((op) => op.toolset === "cases" && op.kind === "read"));
+        await expect(wide.callTool({ name: "get_judge_pool", arguments: {} })).rejects.toThrow(/unknown tool/);
+        await wide.close();
+        const res = await fetch(`${narrow.url}/mcp/x/judges`, {
+          method: "POST",
+          headers: { accept: "application/json, text/event-stream", "content-type": "application/json" },
+          body: initialize,
+        });
+        expect(res.status).toBe(400);
+        expect(await res.json()).toMatchObject({
+          error: { code: "INVALID_INPUT", details: { offered: expect.any(Array) } },
+        });
+      } finally {
+        await narrow.close();
+      }
+    });
+
+    it("a session's tools are chosen by the headers that open it (/mcp/session, /sse)", async () => {
+      const headers = { "X-MCP-Toolsets": "system" };
+      for (const t of [
+        new StreamableHTTPClientTransport(new URL(`${docket.url}/mcp/session`), { requestInit: { headers } }),
+        new SSEClientTransport(new URL(`${docket.url}/sse`), {
+          eventSourceInit: { fetch: (u, init) => fetch(u, { ...init, headers: { ...init?.headers, ...headers } }) },
+        }),
+      ]) {
+        const c = await connect(t);
+        const { tools } = await c.listTools();
+        expect(tools.map((x) => x.name).sort()).toEqual(names((op) => op.toolset === "system"));
+        await c.close();
+      }
     });
   });
 

@@ -7,7 +7,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { devAccount } from "../../src/devnet/devAccounts.js";
 import { operations } from "../../src/operations/registry.js";
 import { TestDocket } from "../support/docket.js";
-import { connect, type Json, ok } from "./helpers.js";
+import { connect, connectHttp, type Json, modern, ok } from "./helpers.js";
 
 /**
  * MCP pushing work to agents, over the transports that keep a session (Streamable HTTP at
@@ -68,6 +68,79 @@ describe("MCP subscriptions, paged resources, completions", () => {
     ["legacy SSE (/sse)", () => new SSEClientTransport(new URL(`${t.url}/sse`))],
   ];
 
+  describe("protocol 2026-07-28 over /mcp (no sessions)", () => {
+    it("subscriptions/listen: a change to a case named in the filter is pushed on the listen stream", async () => {
+      const client = await connectHttp("2026-07-28", `${t.url}/mcp`);
+      open.push(client);
+      expect(client.getServerCapabilities()?.resources).toMatchObject({ subscribe: true });
+      const got: string[] = [];
+      modern(client).setNotificationHandler("notifications/resources/updated", (n) => {
+        got.push(n.params.uri);
+      });
+      const active = seeded("Active");
+      // Lowercase, as a 2025 session may: docket publishes both spellings.
+      const watched = caseUri(active.toLowerCase());
+      const sub = await modern(client).listen({ resourceSubscriptions: [watched, caseUri(seeded("Deliberating"))] });
+      expect(sub.honoredFilter.resourceSubscriptions).toContain(watched);
+      await addEvidence(active);
+      await t.docket.follower?.poll();
+      await expect.poll(() => got, { timeout: 10_000 }).toContain(watched);
+      expect(got.every((u) => u === watched)).toBe(true);
+      await sub.close();
+    });
+
+    it("resources/read carries ttlMs and cacheScope; a missing case is -32602 naming the URI", async () => {
+      const client = await connectHttp("2026-07-28", `${t.url}/mcp`);
+      open.push(client);
+      // A case no test writes to: a write holds its key out of the cache for a while (CACHE_HOLD_SECONDS).
+      const uri = caseUri(seeded("Appealed"));
+      const read = async () => {
+        const raw = await fetch(`${t.url}/mcp`, {
+          method: "POST",
+          headers: {
+            accept: "application/json, text/event-stream",
+            "content-type": "application/json",
+            "mcp-protocol-version": "2026-07-28",
+            "mcp-method": "resources/read",
+            "mcp-name": uri,
+          },
+          body: JSON.stringify({
+            jsonrpc: "2.0",
+            id: 1,
+            method: "resources/read",
+            params: {
+              uri,
+              _meta: {
+                "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+                "io.modelcontextprotocol/clientCapabilities": {},
+                "io.modelcontextprotocol/clientInfo": { name: "raw", version: "1" },
+              },
+            },
+          }),
+        });
+        return ((await raw.json()) as Json).result;
+      };
+      const result = await read();
+      expect(result).toMatchObject({ resultType: "complete", cacheScope: "public", ttlMs: expect.any(Number) });
+      // The TTL left on the cached answer.
+      await expect.poll(async () => (await read()).ttlMs).toBeGreaterThan(0);
+      expect(JSON.parse(result.contents[0].text)).toEqual(
+        await ok(client, "get_case", { address: seeded("Appealed") }),
+      );
+      const missing = caseUri(devAccount(19).address);
+      const err = await client.readResource({ uri: missing }).catch((e: unknown) => e);
+      expect(err).toMatchObject({ code: -32602, data: { uri: missing, error: { code: "CASE_NOT_FOUND" } } });
+      // Paged list (the 2.x client walks the pages of 3 itself) and completions, as in the 2025 era.
+      const all = await client.listResources();
+      expect(all.resources.map((r) => r.uri)).toEqual(t.devnet.seed?.cases.map((c) => caseUri(c.address)));
+      const done = await client.complete({
+        ref: { type: "ref/resource", uri: "docket://cases/{address}" },
+        argument: { name: "address", value: seeded("Active").slice(0, 6) },
+      });
+      expect(done.completion.values).toContain(seeded("Active"));
+    });
+  });
+
   describe.each(transports)("over %s", (_name, transport) => {
     it("a change to a watched case sends notifications/resources/updated for it, not for one unwatched", async () => {
       const client = await session(transport());
@@ -96,14 +169,17 @@ describe("MCP subscriptions, paged resources, completions", () => {
       await client.close();
     });
 
-    it("subscribing checks the resource: a bad URI or address is -32602, an unknown case -32002", async () => {
+    it("subscribing checks the resource: a bad URI or address is -32602, an unknown case too (naming it)", async () => {
       const client = await session(transport());
       const refused = async (uri: string) => client.subscribeResource({ uri }).catch((e: unknown) => e);
       expect(await refused("docket://judges/0x1234")).toMatchObject({ code: -32602 });
       expect(await refused(caseUri("0x1234"))).toMatchObject({ code: -32602 });
       const unknown = await refused(caseUri(devAccount(19).address));
       expect(unknown).toBeInstanceOf(McpError);
-      expect(unknown).toMatchObject({ code: -32002, data: { error: { code: "CASE_NOT_FOUND" } } });
+      expect(unknown).toMatchObject({
+        code: -32602,
+        data: { uri: caseUri(devAccount(19).address), error: { code: "CASE_NOT_FOUND" } },
+      });
       // Unsubscribing from what is not watched is no error.
       await client.unsubscribeResource({ uri: caseUri(seeded("Active")) });
       await client.close();
