@@ -14,7 +14,7 @@ import solc from "solc";
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const contractsDir = join(root, "contracts");
 const outFile = join(root, "src/chain/abi/generated.ts");
-const wanted = ["CourtRegistry", "CaseFactory", "DisputeCase", "BlockhashEntropy", "Multicall3"] as const;
+const wanted = ["CourtRegistry", "CaseFactory", "DisputeCase", "BlockhashEntropy", "Multicall3", "TestUSD"] as const;
 
 interface SolcOutput {
   errors?: { severity: string; formattedMessage: string }[];

@@ -8,11 +8,12 @@ import {
   parseEventLogs,
   toHex,
 } from "viem";
-import { caseFactoryAbi, courtRegistryAbi, disputeCaseAbi } from "../chain/abi/generated.js";
+import { caseFactoryAbi, courtRegistryAbi, disputeCaseAbi, testUSDAbi } from "../chain/abi/generated.js";
 import { voteCommitment } from "../chain/votes.js";
 import { Actor } from "./actor.js";
 import type { Deployment } from "./deploy.js";
 import { type DevAccount, devAccounts } from "./devAccounts.js";
+import { DEV_TOKEN_GRANT } from "./terms.js";
 
 export interface SeededCase {
   label: string;
@@ -155,6 +156,7 @@ export async function seedDemo(reader: PublicClient, chain: Chain, d: Deployment
     { label: "active", address: active, state: "Active" },
     { label: "summoned", address: summoned, state: "Summoned" },
   ];
+  await grantTestUsd(ctx);
   return { agents: registered.length, judges: judges.length, cases };
 }
 
@@ -259,6 +261,20 @@ async function votes(ctx: Ctx, c: Address, plaintiffWins: boolean[], reveal?: nu
         salts[i] as Hex,
         `Seeded reasons of judge ${i + 1}: the evidence ${v ? "supports" : "does not support"} the claim.`,
       ],
+    });
+  }
+}
+
+/** Every dev account but the court's gets test stablecoins to pay filing fees x402's way. */
+async function grantTestUsd(ctx: Ctx): Promise<void> {
+  const token = ctx.d.feeToken;
+  if (!token) return;
+  for (const a of ctx.accounts.filter((a) => a.index !== 0)) {
+    await (ctx.actors[0] as Actor).write({
+      address: token,
+      abi: testUSDAbi,
+      functionName: "mint",
+      args: [a.address, DEV_TOKEN_GRANT],
     });
   }
 }
