@@ -116,9 +116,17 @@ export interface PaymentTerms {
   refusals: readonly ErrorCode[];
 }
 
-/** x402 v1 as docket takes it: the proof in X-PAYMENT, the settlement in X-PAYMENT-RESPONSE. */
+/**
+ * x402 as docket takes it: v2 (the proof in PAYMENT-SIGNATURE, the requirements in PAYMENT-REQUIRED,
+ * the settlement in PAYMENT-RESPONSE; x402v2.ts) and v1 (X-PAYMENT, the 402 body, X-PAYMENT-RESPONSE).
+ */
 export const x402Terms: PaymentTerms = {
   requestHeaders: [
+    {
+      name: "PAYMENT-SIGNATURE",
+      description:
+        'x402 v2 payment: base64 of a PaymentPayload {"x402Version":2,"accepted":<one of PAYMENT-REQUIRED\'s accepts>,"payload":{...}}: for "exact", the EIP-3009 authorization and signature a stock x402 client makes (the facilitator settles it); for "native-tx", {"txHash":"0x<the mined payFilingFee>"}. Wins over X-PAYMENT.',
+    },
     {
       name: "X-PAYMENT",
       description:
@@ -126,6 +134,18 @@ export const x402Terms: PaymentTerms = {
     },
   ],
   responseHeaders: [
+    {
+      name: "PAYMENT-REQUIRED",
+      statuses: [402],
+      description:
+        "x402 v2 PaymentRequired, base64 JSON: x402Version 2, resource, accepts (first the token fee, scheme exact with an EIP-3009 token when the court takes one; then native-tx), error (the code).",
+    },
+    {
+      name: "PAYMENT-RESPONSE",
+      statuses: [200, 402],
+      description:
+        "x402 v2 SettleResponse, base64 JSON {success, errorReason?, transaction, network, payer}: answered to a PAYMENT-SIGNATURE proof.",
+    },
     {
       name: "X-PAYMENT-RESPONSE",
       statuses: [200, 402],
@@ -142,6 +162,7 @@ export const x402Terms: PaymentTerms = {
     "PAYMENT_WRONG_PAYER",
     "PAYMENT_WRONG_RECIPIENT",
     "PAYMENT_INSUFFICIENT",
+    "PAYMENT_INVALID",
     "PAYMENT_ALREADY_USED",
   ],
 };
