@@ -22,7 +22,6 @@ import {
   judgeAuthorization,
   type ProofV2,
   paymentRequiredV2,
-  paymentRequiredV2Schema,
   readProofV2,
   requirementsV2,
   type TokenFee,
@@ -104,7 +103,7 @@ export const fileCase = defineOperation({
   output: z.union([
     filed.describe("The proof holds: sign unsigned_tx as the plaintiff"),
     x402Terms.required,
-    paymentRequiredV2Schema,
+    x402Terms.mcpRequired,
   ]),
   payment: x402Terms,
   // No CONTRACT_REVERT: the filing is not simulated (the fee it needs is not paid yet at the 402).

@@ -91,6 +91,26 @@ export const paymentRequiredSchema = z
   .describe("Payment required: pay the filing fee as accepts[0] says, then retry with the proof");
 export type PaymentRequiredBody = z.infer<typeof paymentRequiredSchema>;
 
+/** The v2 PaymentRequired as a result schema (over MCP it is the `structuredContent` of a 402). */
+export const paymentRequiredV2Schema = z
+  .object({
+    x402Version: z.literal(2),
+    error: z.string().describe("Why: PAYMENT_REQUIRED, or the code a proof was refused with"),
+    resource: z.object({ url: z.string(), description: z.string(), mimeType: z.string() }),
+    accepts: z.array(
+      z.object({
+        scheme: z.string().describe('"exact" (EIP-3009 token, what a stock x402 client pays) or "native-tx"'),
+        network: z.string().describe("CAIP-2, eip155:<chainId>"),
+        asset: z.string(),
+        amount: z.string().describe("Atomic units of the asset"),
+        payTo: z.string().describe("The court's case factory"),
+        maxTimeoutSeconds: z.number().int(),
+        extra: z.record(z.string(), z.unknown()),
+      }),
+    ),
+  })
+  .describe("x402 v2 payment required (the MCP binding's isError result): pay one of accepts and call again");
+
 /** A header of the payment protocol, as the API description declares it. */
 export interface PaymentHeader {
   name: string;
@@ -113,6 +133,8 @@ export interface PaymentTerms {
   responseHeaders: readonly PaymentResponseHeader[];
   /** The body of the 402 (payment required, or the proof given does not hold). */
   required: z.ZodType;
+  /** The 402 over MCP, the x402 MCP binding's isError result: the v2 PaymentRequired. */
+  mcpRequired: z.ZodType;
   refusals: readonly ErrorCode[];
 }
 
@@ -154,6 +176,7 @@ export const x402Terms: PaymentTerms = {
     },
   ],
   required: paymentRequiredSchema,
+  mcpRequired: paymentRequiredV2Schema,
   refusals: [
     "PAYMENT_MALFORMED",
     "PAYMENT_REQUIRED",

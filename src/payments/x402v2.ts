@@ -8,7 +8,6 @@ import type {
   VerifyResponse,
 } from "@x402/core/types";
 import { type Address, getAddress, type Hex, isAddress, isAddressEqual, isHex } from "viem";
-import { z } from "zod";
 import { DocketError, type ErrorCode } from "../errors/errors.js";
 import { TX_HASH_PATTERN } from "../formats.js";
 import { encodeBase64Json, NATIVE_ASSET, PAYMENT_TIMEOUT_SECONDS } from "./x402.js";
@@ -217,26 +216,6 @@ export function httpFacilitator(url: string, timeoutMs = 30_000): Facilitator {
     settle: (p, r) => client.settle(p, r),
   };
 }
-
-/** The v2 PaymentRequired as a result schema (over MCP it is the `structuredContent` of a 402). */
-export const paymentRequiredV2Schema = z
-  .object({
-    x402Version: z.literal(X402_V2),
-    error: z.string().describe("Why: PAYMENT_REQUIRED, or the code a proof was refused with"),
-    resource: z.object({ url: z.string(), description: z.string(), mimeType: z.string() }),
-    accepts: z.array(
-      z.object({
-        scheme: z.string().describe('"exact" (EIP-3009 token, what a stock x402 client pays) or "native-tx"'),
-        network: z.string().describe("CAIP-2, eip155:<chainId>"),
-        asset: z.string(),
-        amount: z.string().describe("Atomic units of the asset"),
-        payTo: z.string().describe("The court's case factory"),
-        maxTimeoutSeconds: z.number().int(),
-        extra: z.record(z.string(), z.unknown()),
-      }),
-    ),
-  })
-  .describe("x402 v2 payment required (the MCP binding's isError result): pay one of accepts and call again");
 
 /**
  * Judges an EIP-3009 authorization against the court's token fee before anyone settles it: signed by

@@ -148,6 +148,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/keeper/actions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Keeper steps executable now
+         * @description The permissionless steps any agent may execute now across the court, so cases never stall: draw a panel whose randomness is in (assign_judges_random), end an unanswered case (trigger_default), resolve a case past its deliberation deadline (resolve_after_deadline), pay out a verdict whose appeal window closed (settle_case). Scans a page of open cases (100 by default) per call; walk `nextOffset` until it is null. Each step names the tool and HTTP route; call it (with `from` to have it simulated), sign and broadcast. Keepers earn nothing but progress.
+         *
+         *     MCP tool: `list_keeper_actions`.
+         */
+        get: operations["list_keeper_actions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/validate/stats/{address}": {
         parameters: {
             query?: never;
@@ -206,6 +228,28 @@ export interface paths {
          *     MCP tool: `discover_agents`.
          */
         get: operations["discover_agents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/agent/{address}/inbox": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An address's inbox of next actions
+         * @description Every open case the address takes part in (plaintiff, defendant, judge of any round) with what it may or must do now: respond before the deadline, commit or cast a vote, reveal it, add evidence, appeal, and the permissionless steps on its cases (draw, default, resolve, settle). Each action names the tool to call, its HTTP route, whether it is required and its deadline in chain time. Required actions come first. A stranger's inbox is empty: court-wide keeper steps are in list_keeper_actions. Subscribe to the MCP resource docket://agents/{address}/inbox, or stream GET /events?address=…, to be told when it changes.
+         *
+         *     MCP tool: `get_inbox`.
+         */
+        get: operations["get_inbox"];
         put?: never;
         post?: never;
         delete?: never;
@@ -544,6 +588,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Stream court events (Server-Sent Events)
+         * @description Court events pushed as they are mined (within one follower poll), as text/event-stream: each event as `id`, `event: <type>` and `data: <json>` (`{ id, type, block, txHash, case?, addresses, data }`). Resume with the Last-Event-ID header (or `lastEventId`): events still buffered are replayed; otherwise an `events.gap` event comes first (read state again). A `: ping` comment keeps idle streams open. chain.reorg and chain.reset pass every filter. Not an MCP tool.
+         */
+        get: operations["stream_events"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -783,6 +847,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description x402 v2 payment: base64 of a PaymentPayload {"x402Version":2,"accepted":<one of PAYMENT-REQUIRED's accepts>,"payload":{...}}: for "exact", the EIP-3009 authorization and signature a stock x402 client makes (the facilitator settles it); for "native-tx", {"txHash":"0x<the mined payFilingFee>"}. Wins over X-PAYMENT. */
+                "PAYMENT-SIGNATURE"?: string;
                 /** @description x402 v1 payment proof: base64 of {"x402Version":1,"scheme":"exact","network":"<accepts[0].network>","payload":{"txHash":"0x<the mined payment's hash>"}}. Omit it to get the 402 with the payment requirements. */
                 "X-PAYMENT"?: string;
             };
@@ -828,6 +894,8 @@ export interface operations {
             /** @description An unsigned transaction to sign and broadcast */
             200: {
                 headers: {
+                    /** @description x402 v2 SettleResponse, base64 JSON {success, errorReason?, transaction, network, payer}: answered to a PAYMENT-SIGNATURE proof. */
+                    "PAYMENT-RESPONSE"?: string;
                     /** @description x402 v1 settlement: base64 of {success, errorReason?, transaction, network, payer}. On a 402 only when a proof was given and refused. */
                     "X-PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
@@ -850,10 +918,12 @@ export interface operations {
                         payment: {
                             txHash: string;
                             payer: string;
-                            /** @description Wei paid, decimal string */
+                            /** @description Paid, decimal string: wei, or the token's units when `asset` is set */
                             amount: string;
-                            /** @description The reference the court recorded the fee under; fileCase uses it once */
+                            /** @description The reference the fee is paid under (a token fee: the authorization's nonce); fileCase uses it once */
                             paymentRef: string;
+                            /** @description The token the fee was paid in (x402 exact, EIP-3009); absent: native coin */
+                            asset?: string;
                         };
                     };
                 };
@@ -875,9 +945,13 @@ export interface operations {
                     };
                 };
             };
-            /** @description Payment required, or the payment proof given does not hold: `PAYMENT_FAILED`, `PAYMENT_INSUFFICIENT`, `PAYMENT_NOT_FOUND`, `PAYMENT_REQUIRED`, `PAYMENT_WRONG_PAYER`, `PAYMENT_WRONG_RECIPIENT` */
+            /** @description Payment required, or the payment proof given does not hold: `PAYMENT_FAILED`, `PAYMENT_INSUFFICIENT`, `PAYMENT_INVALID`, `PAYMENT_NOT_FOUND`, `PAYMENT_REQUIRED`, `PAYMENT_WRONG_PAYER`, `PAYMENT_WRONG_RECIPIENT` */
             402: {
                 headers: {
+                    /** @description x402 v2 PaymentRequired, base64 JSON: x402Version 2, resource, accepts (first the token fee, scheme exact with an EIP-3009 token when the court takes one; then native-tx), error (the code). */
+                    "PAYMENT-REQUIRED"?: string;
+                    /** @description x402 v2 SettleResponse, base64 JSON {success, errorReason?, transaction, network, payer}: answered to a PAYMENT-SIGNATURE proof. */
+                    "PAYMENT-RESPONSE"?: string;
                     /** @description x402 v1 settlement: base64 of {success, errorReason?, transaction, network, payer}. On a 402 only when a proof was given and refused. */
                     "X-PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
@@ -891,7 +965,7 @@ export interface operations {
                              * @description PAYMENT_REQUIRED, or why the proof given was refused (PAYMENT_NOT_FOUND...)
                              * @enum {string}
                              */
-                            code: "PAYMENT_FAILED" | "PAYMENT_INSUFFICIENT" | "PAYMENT_NOT_FOUND" | "PAYMENT_REQUIRED" | "PAYMENT_WRONG_PAYER" | "PAYMENT_WRONG_RECIPIENT";
+                            code: "PAYMENT_FAILED" | "PAYMENT_INSUFFICIENT" | "PAYMENT_INVALID" | "PAYMENT_NOT_FOUND" | "PAYMENT_REQUIRED" | "PAYMENT_WRONG_PAYER" | "PAYMENT_WRONG_RECIPIENT";
                             message: string;
                             details?: {
                                 [key: string]: unknown;
@@ -1929,6 +2003,143 @@ export interface operations {
             };
         };
     };
+    list_keeper_actions: {
+        parameters: {
+            query?: {
+                /** @description Open cases scanned per page, 1 to 100 (default 100) */
+                limit?: number;
+                /** @description Items to skip (default 0) */
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Unix seconds of the block the page was read at */
+                        chainTime: number;
+                        /** @description Open cases in all */
+                        total: number;
+                        offset: number;
+                        limit: number;
+                        /** @description Where the next page starts; null on the last page */
+                        nextOffset: number | null;
+                        actions: {
+                            /** @description The docket tool (MCP) to call; its HTTP route is in `http` */
+                            operation: string;
+                            /** @description The matching HTTP route, e.g. "POST /cases/0x…/vote" */
+                            http: string;
+                            /**
+                             * @description In which capacity: a party, a judge of the current panel, or anyone (a keeper step)
+                             * @enum {string}
+                             */
+                            as: "plaintiff" | "defendant" | "judge" | "past_judge" | "anyone";
+                            /** @description true when missing it costs the caller (a default, a no-show slash); false when optional */
+                            required: boolean;
+                            /** @description Unix seconds (chain time) after which it is refused; null: none */
+                            deadline: number | null;
+                            description: string;
+                            /** @description Case contract address */
+                            case: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Validation error: a field of the wrong type, a constraint broken: `VALIDATION_ERROR` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR";
+                            message: string;
+                            /** @description For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues */
+                            details?: Record<string, never>;
+                        };
+                    };
+                };
+            };
+            /** @description Rate limited (RATE_LIMIT_PER_MINUTE per client): `RATE_LIMITED` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "RATE_LIMITED";
+                            message: string;
+                            /** @description For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues */
+                            details?: Record<string, never>;
+                        };
+                    };
+                };
+            };
+            /** @description Server-side failure: the contract refused the call (details.reason), or the chain node could not be read: `RPC_ERROR` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "RPC_ERROR";
+                            message: string;
+                            /** @description For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues */
+                            details?: Record<string, never>;
+                        };
+                    };
+                };
+            };
+            /** @description The chain node serves another chain id than docket's: `CHAIN_MISMATCH` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "CHAIN_MISMATCH";
+                            message: string;
+                            /** @description For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues */
+                            details?: Record<string, never>;
+                        };
+                    };
+                };
+            };
+            /** @description Unexpected failure: `INTERNAL_ERROR` */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "INTERNAL_ERROR";
+                            message: string;
+                            /** @description For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues */
+                            details?: Record<string, never>;
+                        };
+                    };
+                };
+            };
+        };
+    };
     get_validator_stats: {
         parameters: {
             query?: never;
@@ -2212,6 +2423,179 @@ export interface operations {
                             /** @description wei */
                             judgeStake: string;
                         }[];
+                    };
+                };
+            };
+            /** @description Validation error: a field of the wrong type, a constraint broken: `VALIDATION_ERROR` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR";
+                            message: string;
+                            /** @description For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues */
+                            details?: Record<string, never>;
+                        };
+                    };
+                };
+            };
+            /** @description Rate limited (RATE_LIMIT_PER_MINUTE per client): `RATE_LIMITED` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "RATE_LIMITED";
+                            message: string;
+                            /** @description For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues */
+                            details?: Record<string, never>;
+                        };
+                    };
+                };
+            };
+            /** @description Server-side failure: the contract refused the call (details.reason), or the chain node could not be read: `RPC_ERROR` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "RPC_ERROR";
+                            message: string;
+                            /** @description For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues */
+                            details?: Record<string, never>;
+                        };
+                    };
+                };
+            };
+            /** @description The chain node serves another chain id than docket's: `CHAIN_MISMATCH` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "CHAIN_MISMATCH";
+                            message: string;
+                            /** @description For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues */
+                            details?: Record<string, never>;
+                        };
+                    };
+                };
+            };
+            /** @description Unexpected failure: `INTERNAL_ERROR` */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "INTERNAL_ERROR";
+                            message: string;
+                            /** @description For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues */
+                            details?: Record<string, never>;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    get_inbox: {
+        parameters: {
+            query?: {
+                /** @description Cases per page, 1 to 100 (default 100) */
+                limit?: number;
+                /** @description Items to skip (default 0) */
+                offset?: number;
+            };
+            header?: never;
+            path: {
+                /** @description The agent, judge or party whose inbox to read */
+                address: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        address: string;
+                        /** @description Unix seconds of the block the inbox was read at */
+                        chainTime: number;
+                        /** @description Open cases the address takes part in */
+                        total: number;
+                        offset: number;
+                        limit: number;
+                        /** @description Actions available now across this page */
+                        actionsNow: number;
+                        /** @description Of which required (missing them costs the address) */
+                        requiredNow: number;
+                        cases: {
+                            /** @description Case contract address */
+                            case: string;
+                            /** @enum {string} */
+                            state: "Filed" | "Summoned" | "Active" | "Deliberating" | "Resolved" | "Dismissed" | "Defaulted" | "Appealed";
+                            /** @description 1, or 2 after an appeal */
+                            round: number;
+                            /** @description The address's part in the case */
+                            roles: ("plaintiff" | "defendant" | "judge" | "past_judge" | "anyone")[];
+                            /** @description What the address may or must do now, required first, soonest deadline first */
+                            actions: {
+                                /** @description The docket tool (MCP) to call; its HTTP route is in `http` */
+                                operation: string;
+                                /** @description The matching HTTP route, e.g. "POST /cases/0x…/vote" */
+                                http: string;
+                                /**
+                                 * @description In which capacity: a party, a judge of the current panel, or anyone (a keeper step)
+                                 * @enum {string}
+                                 */
+                                as: "plaintiff" | "defendant" | "judge" | "past_judge" | "anyone";
+                                /** @description true when missing it costs the caller (a default, a no-show slash); false when optional */
+                                required: boolean;
+                                /** @description Unix seconds (chain time) after which it is refused; null: none */
+                                deadline: number | null;
+                                description: string;
+                            }[];
+                            /** @description What the case waits for when the address has nothing to do now */
+                            waitingFor: string | null;
+                            /** @description Chain time of the next deadline that changes what may be done on the case; null: none ahead */
+                            nextChangeAt: number | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description Invalid input: `INVALID_ADDRESS`, `INVALID_INPUT` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "INVALID_ADDRESS" | "INVALID_INPUT";
+                            message: string;
+                            /** @description For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues */
+                            details?: Record<string, never>;
+                        };
                     };
                 };
             };
@@ -5074,6 +5458,89 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "INTERNAL_ERROR";
+                            message: string;
+                            /** @description For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues */
+                            details?: Record<string, never>;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    stream_events: {
+        parameters: {
+            query?: {
+                /** @description Only the events of this case */
+                case?: string;
+                /** @description Only the events that concern this address: a party or judge of the event's case, the agent or judge it is about */
+                address?: string;
+                /** @description Comma-separated event types to receive (default: all): case.filed, case.responded, evidence.submitted, draw.armed, judges.drawn, vote.committed, vote.revealed, vote.cast, case.verdict, case.appealed, case.settled, case.defaulted, case.dismissed, filing.fee_paid, agent.registered, agent.updated, judge.staked, judge.unstaked, judge.slashed, judge.rewarded, chain.reorg, chain.reset */
+                types?: string;
+                /** @description Resume after this event id, for clients that cannot send the Last-Event-ID header */
+                lastEventId?: string;
+            };
+            header?: {
+                /** @description The id of the last event received: resume after it */
+                "Last-Event-ID"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description An endless event stream */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                };
+            };
+            /** @description A malformed address or an unknown event type */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "INVALID_ADDRESS" | "INVALID_INPUT";
+                            message: string;
+                            /** @description For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues */
+                            details?: Record<string, never>;
+                        };
+                    };
+                };
+            };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "RATE_LIMITED";
+                            message: string;
+                            /** @description For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues */
+                            details?: Record<string, never>;
+                        };
+                    };
+                };
+            };
+            /** @description Too many event streams are open (EVENTS_MAX_STREAMS); retry later */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "SERVICE_UNAVAILABLE";
                             message: string;
                             /** @description For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues */
                             details?: Record<string, never>;
