@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
+import { existsSync } from "node:fs";
 import type { Server } from "node:http";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -107,6 +108,15 @@ export async function runFacilitator(o: FacilitatorOptions, exitWithParent: bool
   process.stdout.write(`${READY}${url}\n`);
 }
 
+/** bin/docket.js, from here: src/devnet/ when run from source, dist/<build>/devnet/ when built. */
+function docketBin(): string {
+  for (let dir = dirname(fileURLToPath(import.meta.url)); ; dir = dirname(dir)) {
+    const bin = join(dir, "bin", "docket.js");
+    if (existsSync(bin)) return bin;
+    if (dirname(dir) === dir) throw new Error("cannot find bin/docket.js to start the x402 facilitator");
+  }
+}
+
 export interface FacilitatorProcess {
   url: string;
   /** The account whose key the facilitator pays gas with. */
@@ -121,7 +131,7 @@ export interface FacilitatorProcess {
  */
 export async function startDevFacilitator(rpcUrl: string, chainId: number): Promise<FacilitatorProcess> {
   const dev = devAccount(FACILITATOR_DEV_INDEX);
-  const bin = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "bin", "docket.js");
+  const bin = docketBin();
   const child: ChildProcess = spawn(process.execPath, [bin, "facilitator"], {
     stdio: ["pipe", "pipe", "pipe"],
     env: {
