@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 pragma solidity ^0.8.28;
 
-import {CaseState, CaseTerms, CaseView, CaseSummary, CaseStatus, ICaseFactory, IDrawEntropy} from "./ICourt.sol";
+import {CaseState, CaseTerms, CaseView, CaseSummary, CaseStatus, ICaseFactory, IDrawEntropy, IFeeToken} from "./ICourt.sol";
 import {DisputeCase} from "./DisputeCase.sol";
 import {CourtRegistry} from "./CourtRegistry.sol";
 
@@ -10,6 +10,10 @@ import {CourtRegistry} from "./CourtRegistry.sol";
 /// has its own address. The filing fee is paid here first (`payFilingFee`, with a reference the
 /// payer chooses), forwarded to the fee recipient and recorded; `fileCase` takes only a reference
 /// its own caller paid and has not used, so the fee holds for anyone who goes to the chain directly.
+/// The fee may also be paid in a token (`feeToken`, the x402 "exact" scheme's EIP-3009 payment): the
+/// plaintiff authorises a transfer of at least `tokenFilingFee` to this factory, anyone (a facilitator)
+/// submits it to the token, and the authorization's nonce is the reference `fileCase` takes; the
+/// factory forwards that fee to the fee recipient when the case is filed.
 contract CaseFactory is ICaseFactory {
     uint256 public constant MAX_CLAIM_LENGTH = 2000;
     uint256 public constant MAX_HASH_LENGTH = 128;
@@ -28,6 +32,7 @@ contract CaseFactory is ICaseFactory {
     error FilingFeeAlreadyPaid(bytes32 paymentRef);
     error FilingFeeTooLow(uint256 required, uint256 sent);
     error FeeTransferFailed();
+    error TokenFeeTooLow(uint256 required, uint256 paid);
     error StakeBelowMinimum(uint256 minimum, uint256 sent);
     error InvalidParameter();
     error CloneFailed();
@@ -40,6 +45,9 @@ contract CaseFactory is ICaseFactory {
     event CaseChanged(address indexed caseAddr, CaseState state);
     event OwnershipTransferred(address indexed previousOwner, address indexed newOwner);
     event FilingChanged(address feeRecipient, uint256 filingFee);
+    event TokenFeeChanged(address feeToken, uint256 tokenFilingFee);
+    /// @notice A filing took a token fee (an EIP-3009 authorization to this factory) and forwarded it.
+    event TokenFilingFeeTaken(address indexed payer, bytes32 indexed paymentRef, address token, uint256 amount);
 
     struct Params {
         address owner;
@@ -50,6 +58,8 @@ contract CaseFactory is ICaseFactory {
         uint256 filingFee;
         uint256 minJudgeStake;
         CaseTerms terms;
+        address feeToken;
+        uint256 tokenFilingFee;
     }
 
     struct Stats {
@@ -64,6 +74,9 @@ contract CaseFactory is ICaseFactory {
     IDrawEntropy public immutable entropy;
     address public feeRecipient;
     uint256 public filingFee;
+    /// @notice The token a filing fee may also be paid in (zero: native coin only), and its fee.
+    IFeeToken public feeToken;
+    uint256 public tokenFilingFee;
     CaseTerms private terms;
 
     address[] private cases;
@@ -137,11 +150,15 @@ contract CaseFactory is ICaseFactory {
         bytes32 paymentRef
     ) external payable returns (address caseAddr) {
         _checkFiling(defendant, claimDescription, evidenceIpfsHash);
-        bytes32 refKey = _takePayment(paymentRef);
+        (bytes32 refKey, uint256 tokenFee) = _takePayment(paymentRef);
         if (msg.value < terms.minPartyStake) revert StakeBelowMinimum(terms.minPartyStake, msg.value);
 
         caseAddr = _clone(implementation);
         refUsedBy[refKey] = caseAddr;
+        if (tokenFee != 0) {
+            emit TokenFilingFeeTaken(msg.sender, paymentRef, address(feeToken), tokenFee);
+            if (!feeToken.transfer(feeRecipient, tokenFee)) revert FeeTransferFailed();
+        }
         isCase[caseAddr] = true;
         cases.push(caseAddr);
         registry.registerCase(caseAddr);
@@ -180,6 +197,15 @@ contract CaseFactory is ICaseFactory {
         feeRecipient = feeRecipient_;
         filingFee = filingFee_;
         emit FilingChanged(feeRecipient_, filingFee_);
+    }
+
+    /// @notice Lets the filing fee also be paid in `token` (`fee` in its units); the zero address
+    /// turns it off. References already paid in the old token can no longer file.
+    function setTokenFee(address token, uint256 fee) external onlyOwner {
+        if (token != address(0) && fee == 0) revert InvalidParameter();
+        feeToken = IFeeToken(token);
+        tokenFilingFee = fee;
+        emit TokenFeeChanged(token, fee);
     }
 
     /// @notice Cases report every change here: counts stay exact and one event follows them all.
@@ -285,6 +311,8 @@ contract CaseFactory is ICaseFactory {
         p.filingFee = filingFee;
         p.minJudgeStake = registry.minJudgeStake();
         p.terms = terms;
+        p.feeToken = address(feeToken);
+        p.tokenFilingFee = tokenFilingFee;
     }
 
     /// @notice The case `plaintiff` filed with `paymentRef`, or zero if it has not used it.
@@ -321,13 +349,21 @@ contract CaseFactory is ICaseFactory {
         if (hashLength == 0 || hashLength > MAX_HASH_LENGTH) revert EvidenceHashInvalid();
     }
 
-    /// @dev The caller's paid, unused fee under `paymentRef`, or a revert saying which it is not.
-    function _takePayment(bytes32 paymentRef) private view returns (bytes32 refKey) {
+    /// @dev The caller's paid, unused fee under `paymentRef`, or a revert saying which it is not: a
+    /// fee paid with `payFilingFee`, else an authorization of the caller's, with `paymentRef` as its
+    /// nonce, that moved at least the token fee to this factory (then `tokenFee` is what it moved, to
+    /// forward). Keyed by the caller, so nobody files with another's payment; one case per reference.
+    function _takePayment(bytes32 paymentRef) private view returns (bytes32 refKey, uint256 tokenFee) {
         if (paymentRef == bytes32(0)) revert PaymentRefRequired();
         refKey = keccak256(abi.encode(paymentRef, msg.sender));
         address usedBy = refUsedBy[refKey];
         if (usedBy != address(0)) revert PaymentRefUsed(paymentRef, usedBy);
-        if (feePaidPlusOne[refKey] == 0) revert FilingFeeNotPaid(paymentRef, msg.sender);
+        if (feePaidPlusOne[refKey] != 0) return (refKey, 0);
+        if (address(feeToken) == address(0)) revert FilingFeeNotPaid(paymentRef, msg.sender);
+        (address to, uint256 value) = feeToken.authorization(msg.sender, paymentRef);
+        if (to != address(this)) revert FilingFeeNotPaid(paymentRef, msg.sender);
+        if (value < tokenFilingFee) revert TokenFeeTooLow(tokenFilingFee, value);
+        return (refKey, value);
     }
 
     function _known(address caseAddr) private view returns (address) {

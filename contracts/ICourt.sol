@@ -168,3 +168,13 @@ interface IDrawEntropy {
     /// @return value The random value once `Ready`; zero otherwise.
     function entropyOf(uint256 ticket) external view returns (bytes32 value, Status status);
 }
+
+/// @notice A filing-fee token as the factory uses it: EIP-3009's record of a used authorization,
+/// extended with where it sent its value and how much (a token without it needs an adapter, see
+/// the README's "Filing a case"), and an ERC-20 `transfer` to forward the fee.
+interface IFeeToken {
+    /// @return to Where the used authorization `nonce` of `authorizer` sent its value; zero if unused.
+    /// @return value How much it moved.
+    function authorization(address authorizer, bytes32 nonce) external view returns (address to, uint256 value);
+    function transfer(address to, uint256 value) external returns (bool);
+}

@@ -23,6 +23,7 @@ const wanted = [
   "IdentityRegistry",
   "ReputationRegistry",
   "CourtReputation",
+  "TestUSD",
 ] as const;
 
 interface SolcOutput {

@@ -6,6 +6,7 @@ const usage = `usage: docket <command>
   mcp      MCP server over stdio (logs on stderr)
   devnet   the dev chain alone, deployed and seeded; prints RPC_URL and addresses
   deploy   deploy the court contracts to RPC_URL with DEPLOYER_PRIVATE_KEY
+  facilitator  an x402 facilitator on FACILITATOR_RPC_URL paying gas with FACILITATOR_PRIVATE_KEY
 `;
 
 async function main(argv: string[]): Promise<void> {
@@ -26,6 +27,10 @@ async function main(argv: string[]): Promise<void> {
     case "deploy": {
       const { runDeploy } = await import("./commands/deploy.js");
       return runDeploy();
+    }
+    case "facilitator": {
+      const { runFacilitatorCommand } = await import("./commands/facilitator.js");
+      return runFacilitatorCommand();
     }
     default:
       process.stderr.write(usage);

@@ -58,6 +58,16 @@ export const configSchema = z.object({
   EVENTS_PING_MS: int(100, 3_600_000).default(15_000),
   CACHE_HOLD_SECONDS: int(0, 3_600).default(120),
   DEPLOYMENTS_DIR: z.string().default("deployments"),
+  /**
+   * An x402 facilitator (its HTTP API: /verify, /settle) that settles filing fees paid in the court's
+   * token (x402 "exact", EIP-3009). Unset on the dev chain: docket starts its own (DEV_FACILITATOR).
+   */
+  X402_FACILITATOR_URL: z
+    .string()
+    .regex(/^https?:\/\/\S+$/, "must be an http(s) URL")
+    .optional(),
+  /** On the embedded dev chain without X402_FACILITATOR_URL: run the dev facilitator (a process of its own). */
+  DEV_FACILITATOR: z.enum(["on", "off"]).default("on"),
   /** The embedded dev chain's court: hidden votes (commit-reveal, the default) or public votes. */
   DEV_VOTES: z.enum(["hidden", "public"]).default("hidden"),
 });

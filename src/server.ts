@@ -20,6 +20,7 @@ import { selectOperations } from "./mcp/toolFilter.js";
 import { everyKey, keysForEvent } from "./operations/keys.js";
 import type { Ctx } from "./operations/operation.js";
 import { operations } from "./operations/registry.js";
+import { httpFacilitator } from "./payments/x402v2.js";
 
 export interface Docket {
   url: string;
@@ -96,7 +97,9 @@ export async function createContext(
   const probe = opts.followed ? undefined : () => court.reader.getChainId();
   const chain = new ChainStatus(court.chainId, probe);
   await checkChainId(court, chain, log);
-  return { court, cache, log, chain };
+  const facilitatorUrl = config.X402_FACILITATOR_URL ?? court.devFacilitator?.url;
+  const facilitator = facilitatorUrl ? httpFacilitator(facilitatorUrl) : undefined;
+  return { court, cache, log, chain, facilitator };
 }
 
 /**

@@ -2,6 +2,7 @@ import { type Address, type Chain, getAddress, type PublicClient } from "viem";
 import type { Config } from "../config.js";
 import { ConfigError } from "../config.js";
 import { type Devnet, startDevnet } from "../devnet/devnet.js";
+import { startDevFacilitator } from "../devnet/facilitator.js";
 import { devParams, devPublicParams } from "../devnet/terms.js";
 import { MULTICALL3_ADDRESS, makeChain, makePublicClient } from "./client.js";
 import { readDeployment } from "./deployments.js";
@@ -21,6 +22,8 @@ export interface Court {
   /** JSON-RPC URL wallets can broadcast to; reported only for the embedded dev chain. */
   publicRpcUrl?: string;
   devnet?: Devnet;
+  /** The dev chain's own x402 facilitator (a process of its own), when it runs one. */
+  devFacilitator?: { url: string; address: Address };
   close(): Promise<void>;
 }
 
@@ -33,6 +36,14 @@ export async function connectCourt(config: Config, opts: { seed?: boolean } = {}
     const params = config.DEV_VOTES === "public" ? devPublicParams : devParams;
     const devnet = await startDevnet({ seed: opts.seed ?? true, params });
     const reader = makePublicClient(devnet.chain, { timeoutMs: config.RPC_TIMEOUT_MS });
+    // The dev chain's x402 facilitator, unless another is named or it is turned off.
+    const facilitator =
+      config.X402_FACILITATOR_URL || config.DEV_FACILITATOR === "off"
+        ? undefined
+        : await startDevFacilitator(devnet.rpcUrl, devnet.chainId).catch(async (err) => {
+            await devnet.stop();
+            throw err;
+          });
     return {
       chain: devnet.chain,
       chainId: devnet.chainId,
@@ -45,7 +56,11 @@ export async function connectCourt(config: Config, opts: { seed?: boolean } = {}
         : { enabled: false, reason: "the dev chain was deployed without ERC-8004 registries" },
       publicRpcUrl: devnet.rpcUrl,
       devnet,
-      close: devnet.stop,
+      devFacilitator: facilitator && { url: facilitator.url, address: facilitator.address },
+      close: async () => {
+        await facilitator?.stop();
+        await devnet.stop();
+      },
     };
   }
   const rpcUrl = config.RPC_URL.split(",").map((u) => u.trim());

@@ -7,7 +7,7 @@ import {
   type TransactionReceipt,
   TransactionReceiptNotFoundError,
 } from "viem";
-import { caseFactoryAbi, courtRegistryAbi, disputeCaseAbi, multicall3Abi } from "./abi/generated.js";
+import { caseFactoryAbi, courtRegistryAbi, disputeCaseAbi, multicall3Abi, testUSDAbi } from "./abi/generated.js";
 import { MULTICALL3_ADDRESS } from "./client.js";
 import type { Court } from "./court.js";
 
@@ -122,6 +122,35 @@ export async function readFeeRecord(court: Court, paymentRef: Hex, payer: Addres
     ],
   });
   return { params, paid, amount, usedBy };
+}
+
+/**
+ * What judging a token fee (an EIP-3009 authorization, nonce = reference) needs, in one multicall:
+ * the court parameters, the case that used the reference, and where the used authorization went.
+ */
+export async function readTokenPayment(court: Court, token: Address, nonce: Hex, payer: Address) {
+  const [params, usedBy, [to, value]] = await court.reader.multicall({
+    allowFailure: false,
+    contracts: [
+      { address: court.factory, abi: caseFactoryAbi, functionName: "getParams" },
+      { address: court.factory, abi: caseFactoryAbi, functionName: "paymentRefUsedBy", args: [nonce, payer] },
+      { address: token, abi: testUSDAbi, functionName: "authorization", args: [payer, nonce] },
+    ],
+  });
+  return { params, usedBy, authorization: { to, value } };
+}
+
+/** A fee token's EIP-712 domain name and version (what x402 "exact" puts in `extra`), and the chain time. */
+export async function readTokenDomain(court: Court, token: Address) {
+  const [name, version, chainTime] = await court.reader.multicall({
+    allowFailure: false,
+    contracts: [
+      { address: token, abi: testUSDAbi, functionName: "name" },
+      { address: token, abi: testUSDAbi, functionName: "version" },
+      { address: MULTICALL3_ADDRESS, abi: multicall3Abi, functionName: "getCurrentBlockTimestamp" },
+    ],
+  });
+  return { name, version, chainTime: Number(chainTime) };
 }
 
 export async function readCasePage(court: Court, offset: number, limit: number) {

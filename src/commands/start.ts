@@ -20,6 +20,17 @@ export async function runStart(): Promise<void> {
       ? `  ERC-8004      identity ${court.erc8004.identity}  reputation ${court.erc8004.reputation}  court reporter ${court.erc8004.reporter}`
       : `  ERC-8004      off: ${court.erc8004.reason}`,
   ];
+  if (court.devnet?.deployment.feeToken) {
+    lines.push(
+      `  fee token     ${court.devnet.deployment.feeToken} (TestUSD, EIP-3009: filing fee 1 dUSD, x402 "exact")`,
+    );
+  }
+  if (docket.ctx.facilitator) {
+    const who = court.devFacilitator
+      ? ` (dev facilitator, its own process, pays gas as #19 ${court.devFacilitator.address})`
+      : "";
+    lines.push(`  x402          facilitator ${docket.ctx.facilitator.url}${who}`);
+  }
   if (court.devnet) {
     lines.push("", "Funded dev accounts (standard test mnemonic; public keys, never use them on a real chain):");
     for (const a of court.devnet.accounts) {

@@ -14,6 +14,8 @@ import {
   caseFactoryBytecode,
   courtRegistryAbi,
   courtRegistryBytecode,
+  testUSDAbi,
+  testUSDBytecode,
 } from "../chain/abi/generated.js";
 import type { Erc8004Deployment } from "./erc8004.js";
 import { type CourtParams, caseTerms } from "./terms.js";
@@ -28,6 +30,8 @@ export interface Deployment {
   deployedAtBlock: string;
   /** ERC-8004 registries and the court's reporter to them, when deployed (src/devnet/erc8004.ts). */
   erc8004?: Erc8004Deployment;
+  /** The token the filing fee may also be paid in (x402 "exact", EIP-3009), if the factory takes one. */
+  feeToken?: Address;
 }
 
 /**
@@ -97,4 +101,37 @@ export async function deployCourt(
     deployer: account.address,
     deployedAtBlock: registryReceipt.blockNumber.toString(),
   };
+}
+
+/**
+ * Deploys the dev chain's test stablecoin (TestUSD: EIP-3009, six decimals, minted by the deployer)
+ * and makes it the factory's fee token at `fee` units: what a stock x402 client pays with. The
+ * deployer must own the factory. Dev chains only: on a real chain the owner names a real token.
+ */
+export async function deployTestFeeToken(
+  wallet: WalletClient,
+  reader: PublicClient,
+  factory: Address,
+  fee: bigint,
+): Promise<Address> {
+  const account = wallet.account as Account;
+  const chain = wallet.chain as Chain;
+  const deployed = await reader.waitForTransactionReceipt({
+    hash: await wallet.deployContract({ abi: testUSDAbi, bytecode: testUSDBytecode, account, chain }),
+    pollingInterval: 50,
+  });
+  const token = getAddress(deployed.contractAddress as Address);
+  const set = await reader.waitForTransactionReceipt({
+    hash: await wallet.writeContract({
+      address: factory,
+      abi: caseFactoryAbi,
+      functionName: "setTokenFee",
+      args: [token, fee],
+      account,
+      chain,
+    }),
+    pollingInterval: 50,
+  });
+  if (set.status !== "success") throw new Error("setTokenFee reverted");
+  return token;
 }

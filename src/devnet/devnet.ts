@@ -2,11 +2,11 @@ import { type Chain, createWalletClient, http, type PublicClient } from "viem";
 import { multicall3Bytecode } from "../chain/abi/generated.js";
 import { MULTICALL3_ADDRESS, makeChain, makePublicClient } from "../chain/client.js";
 import { type AnvilProcess, DEV_CHAIN_ID, startAnvil } from "./anvil.js";
-import { type Deployment, deployCourt } from "./deploy.js";
+import { type Deployment, deployCourt, deployTestFeeToken } from "./deploy.js";
 import { type DevAccount, devAccount, devAccounts } from "./devAccounts.js";
 import { deployErc8004 } from "./erc8004.js";
 import { type SeedSummary, seedDemo } from "./seed.js";
-import { type CourtParams, devParams } from "./terms.js";
+import { type CourtParams, DEV_TOKEN_FILING_FEE, devParams } from "./terms.js";
 import { BLOCK_INTERVAL, startTimeTravelProxy, type TimeTravelProxy } from "./timeTravel.js";
 
 export interface Devnet {
@@ -65,8 +65,11 @@ export async function startDevnet(opts: DevnetOptions = {}): Promise<Devnet> {
       chain,
       transport: http(anvil.rpcUrl, { retryCount: 0 }),
     });
-    const deployment = await deployCourt(wallet, reader, opts.params ?? devParams);
-    deployment.erc8004 = await deployErc8004(wallet, reader, deployment.registry);
+    const deployed = await deployCourt(wallet, reader, opts.params ?? devParams);
+    // After the court, so its addresses stay what they always were: the ERC-8004 registries, then the fee token.
+    const erc8004 = await deployErc8004(wallet, reader, deployed.registry);
+    const feeToken = await deployTestFeeToken(wallet, reader, deployed.factory, DEV_TOKEN_FILING_FEE);
+    const deployment: Deployment = { ...deployed, erc8004, feeToken };
     const seed = opts.seed === false ? undefined : await seedDemo(reader, chain, deployment);
     const front = proxy;
     return {

@@ -9,12 +9,19 @@ import {
   stringToHex,
   toHex,
 } from "viem";
-import { caseFactoryAbi, courtRegistryAbi, disputeCaseAbi, identityRegistryAbi } from "../chain/abi/generated.js";
+import {
+  caseFactoryAbi,
+  courtRegistryAbi,
+  disputeCaseAbi,
+  identityRegistryAbi,
+  testUSDAbi,
+} from "../chain/abi/generated.js";
 import { registrationFile } from "../chain/erc8004.js";
 import { voteCommitment } from "../chain/votes.js";
 import { Actor } from "./actor.js";
 import type { Deployment } from "./deploy.js";
 import { type DevAccount, devAccounts } from "./devAccounts.js";
+import { DEV_TOKEN_GRANT } from "./terms.js";
 
 /** Dev accounts that are also ERC-8004 agents: the parties of the seeded default (1 v 2) and settlement (5 v 6). */
 export const ERC8004_AGENTS = [1, 2, 5, 6] as const;
@@ -172,6 +179,7 @@ export async function seedDemo(reader: PublicClient, chain: Chain, d: Deployment
     { label: "active", address: active, state: "Active" },
     { label: "summoned", address: summoned, state: "Summoned" },
   ];
+  await grantTestUsd(ctx);
   return { agents: registered.length, judges: judges.length, cases };
 }
 
@@ -276,6 +284,20 @@ async function votes(ctx: Ctx, c: Address, plaintiffWins: boolean[], reveal?: nu
         salts[i] as Hex,
         `Seeded reasons of judge ${i + 1}: the evidence ${v ? "supports" : "does not support"} the claim.`,
       ],
+    });
+  }
+}
+
+/** Every dev account but the court's gets test stablecoins to pay filing fees x402's way. */
+async function grantTestUsd(ctx: Ctx): Promise<void> {
+  const token = ctx.d.feeToken;
+  if (!token) return;
+  for (const a of ctx.accounts.filter((a) => a.index !== 0)) {
+    await (ctx.actors[0] as Actor).write({
+      address: token,
+      abi: testUSDAbi,
+      functionName: "mint",
+      args: [a.address, DEV_TOKEN_GRANT],
     });
   }
 }

@@ -36,6 +36,11 @@ export const devParams: CourtParams = {
   revealPeriod: 300n,
 };
 
+/** The dev chain's filing fee in its test stablecoin (TestUSD, six decimals): 1 dUSD. */
+export const DEV_TOKEN_FILING_FEE = 1_000_000n;
+/** What the seed mints to every dev account but the court's: 1000 dUSD. */
+export const DEV_TOKEN_GRANT = 1_000_000_000n;
+
 /** The dev chain's terms with public votes (`DEV_VOTES=public`): one transaction per vote. */
 export const devPublicParams: CourtParams = { ...devParams, hiddenVotes: false };
 

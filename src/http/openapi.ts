@@ -56,7 +56,8 @@ const json = (schema: Json) => ({ "application/json": { schema } });
 function okSchema(op: Operation): z.ZodType {
   const required = op.payment?.required;
   if (!required || !(op.output instanceof z.ZodUnion)) return op.output;
-  const rest = (op.output.options as z.ZodType[]).filter((o) => o !== required);
+  const mcp = op.payment?.mcpRequired;
+  const rest = (op.output.options as z.ZodType[]).filter((o) => o !== required && o !== mcp);
   return rest.length === 1 ? (rest[0] as z.ZodType) : z.union(rest);
 }
 

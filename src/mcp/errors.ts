@@ -46,7 +46,9 @@ export function toolError(err: unknown, log?: Logger): CallToolResult {
 export function toolResult(body: unknown, status = 200): CallToolResult {
   const text = JSON.stringify(body);
   const code = (body as { error?: { code?: unknown } } | null)?.error?.code;
-  const refused = status >= 400 && typeof code === "string" && code !== "PAYMENT_REQUIRED";
+  // The x402 MCP binding: a v2 PaymentRequired (payment required, or a proof refused) is an error result.
+  const x402 = status === 402 && (body as { x402Version?: unknown } | null)?.x402Version === 2;
+  const refused = x402 || (status >= 400 && typeof code === "string" && code !== "PAYMENT_REQUIRED");
   return {
     content: [{ type: "text", text }],
     structuredContent: JSON.parse(text),

@@ -1,4 +1,6 @@
 import {
+  type CallToolRequest,
+  type CallToolResult,
   ProtocolError,
   ProtocolErrorCode,
   type Server,
@@ -47,8 +49,26 @@ export function annotationsFor(op: Operation): ToolAnnotations {
 
 const definitions = new WeakMap<Operation, Tool>();
 
-/** An MCP call carries no HTTP headers of its own (a payment proof comes as an argument). */
-const MCP_REQUEST: RequestInfo = { transport: "mcp", headers: {} };
+/**
+ * An MCP call carries no HTTP headers of its own: a payment proof comes in the x402 MCP binding's
+ * `_meta["x402/payment"]` (a v2 PaymentPayload) or as an argument.
+ */
+function mcpRequest(request: CallToolRequest): RequestInfo {
+  const payment = request.params._meta?.[X402_PAYMENT_META];
+  return payment === undefined ? { transport: "mcp", headers: {} } : { transport: "mcp", headers: {}, payment };
+}
+
+/** The x402 MCP binding's `_meta` keys: the payment a call carries, the settlement its result carries. */
+const X402_PAYMENT_META = "x402/payment";
+const X402_PAYMENT_RESPONSE_META = "x402/payment-response";
+
+/** The binding's receipt: an x402 v2 PAYMENT-RESPONSE the operation answered with, as the result's `_meta`. */
+function withPaymentResponse(result: CallToolResult, headers: Record<string, string>): CallToolResult {
+  const header = headers["PAYMENT-RESPONSE"];
+  if (header === undefined) return result;
+  const settlement = JSON.parse(Buffer.from(header, "base64").toString("utf8")) as Record<string, unknown>;
+  return { ...result, _meta: { ...result._meta, [X402_PAYMENT_RESPONSE_META]: settlement } };
+}
 
 /**
  * An operation as an MCP tool, generated from the operation alone: its name, title and
@@ -90,8 +110,13 @@ export function registerTools(server: Server, ctx: Ctx, ops: readonly Operation[
     // An unknown tool is a protocol error, as the MCP spec asks, not a tool result.
     if (!op) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `unknown tool: ${request.params.name}`);
     try {
-      const result = await run(op, prepare(op, toolArguments(op, request.params.arguments ?? {})), ctx, MCP_REQUEST);
-      return toolResult(result.body, result.status);
+      const result = await run(
+        op,
+        prepare(op, toolArguments(op, request.params.arguments ?? {})),
+        ctx,
+        mcpRequest(request),
+      );
+      return withPaymentResponse(toolResult(result.body, result.status), result.headers);
     } catch (err) {
       return toolError(err, ctx.log);
     }

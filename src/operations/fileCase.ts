@@ -1,9 +1,9 @@
 import { type Address, getAddress, type Hex, isAddress, isAddressEqual, zeroAddress } from "viem";
 import { z } from "zod";
 import { caseFactoryAbi } from "../chain/abi/generated.js";
-import type { CourtParamsView } from "../chain/reads.js";
+import { type CourtParamsView, readTokenDomain, readTokenPayment } from "../chain/reads.js";
 import { randomBytes32 } from "../chain/votes.js";
-import { DocketError } from "../errors/errors.js";
+import { DocketError, type ErrorCode } from "../errors/errors.js";
 import { judgePayment, readPayment } from "../payments/verify.js";
 import {
   buildRequirements,
@@ -13,6 +13,19 @@ import {
   paymentRequiredBody,
   x402Terms,
 } from "../payments/x402.js";
+import {
+  caip2,
+  decodePaymentSignature,
+  encodePaymentRequired,
+  encodeSettleResponse,
+  type Facilitator,
+  judgeAuthorization,
+  type ProofV2,
+  paymentRequiredV2,
+  readProofV2,
+  requirementsV2,
+  type TokenFee,
+} from "../payments/x402v2.js";
 import { buildUnsignedTx } from "../tx/unsignedTx.js";
 import { courtParams } from "./cases.shared.js";
 import { filingKeys } from "./keys.js";
@@ -63,8 +76,16 @@ const filed = unsignedTxResponse.extend({
     .object({
       txHash: z.string(),
       payer: z.string(),
-      amount: z.string().describe("Wei paid, decimal string"),
-      paymentRef: z.string().describe("The reference the court recorded the fee under; fileCase uses it once"),
+      amount: z.string().describe("Paid, decimal string: wei, or the token's units when `asset` is set"),
+      paymentRef: z
+        .string()
+        .describe(
+          "The reference the fee is paid under (a token fee: the authorization's nonce); fileCase uses it once",
+        ),
+      asset: z
+        .string()
+        .optional()
+        .describe("The token the fee was paid in (x402 exact, EIP-3009); absent: native coin"),
     })
     .describe("The fee payment this filing uses"),
 });
@@ -79,7 +100,11 @@ export const fileCase = defineOperation({
   http: { method: "POST", path: "/cases" },
   input,
   // Over MCP the 402's body is a normal result; over HTTP `payment.required` describes it.
-  output: z.union([filed.describe("The proof holds: sign unsigned_tx as the plaintiff"), x402Terms.required]),
+  output: z.union([
+    filed.describe("The proof holds: sign unsigned_tx as the plaintiff"),
+    x402Terms.required,
+    x402Terms.mcpRequired,
+  ]),
   payment: x402Terms,
   // No CONTRACT_REVERT: the filing is not simulated (the fee it needs is not paid yet at the 402).
   errors: ["RPC_ERROR", "STAKE_BELOW_MINIMUM"],
@@ -91,56 +116,249 @@ export const fileCase = defineOperation({
   },
   handler: async (i, ctx, req) => {
     const proof = paymentProof(i.payment_tx_hash, req, ctx.court.chainId);
-    const resource = req.resourceUrl ?? "mcp://tool/file_case";
-    const plaintiff = i.plaintiff as Address;
+    const terms: Terms = {
+      plaintiff: i.plaintiff as Address,
+      defendant: i.defendant,
+      resource: req.resourceUrl ?? "mcp://tool/file_case",
+    };
     if (!proof) {
       const params = await courtParams(ctx);
+      const message = "filing a case requires paying the filing fee first: see accepts";
       const stake = stakeOf(i.stake, params);
-      const accepts = requirements(ctx, params, plaintiff, i.defendant, stake, resource);
-      const message = "filing a case requires paying the filing fee first: see accepts[0]";
-      return new Answer(paymentRequiredBody(accepts, { code: "PAYMENT_REQUIRED", message }), { status: 402 });
+      return required(ctx, req, { ...terms, params, stake }, { code: "PAYMENT_REQUIRED", message });
     }
-    const facts = await readPayment(ctx.court, proof, plaintiff);
+    if (proof.kind === "authorization") return fileWithAuthorization(i, ctx, req, terms, proof);
+    const facts = await readPayment(ctx.court, proof.txHash, terms.plaintiff);
     const stake = stakeOf(i.stake, facts.params);
-    const failure = judgePayment(facts, plaintiff);
-    const network = networkOf(ctx.court.chainId);
+    const failure = judgePayment(facts, terms.plaintiff);
     if (failure?.code === "PAYMENT_ALREADY_USED") throw new DocketError(failure.code, failure.message, failure.details);
     if (failure) {
-      const accepts = requirements(ctx, facts.params, plaintiff, i.defendant, stake, resource);
-      const settlement = { success: false, errorReason: failure.code.toLowerCase(), transaction: "", network };
-      return new Answer(paymentRequiredBody(accepts, failure), {
-        status: 402,
-        headers: {
-          "X-PAYMENT-RESPONSE": encodePaymentResponse({
-            ...settlement,
-            payer: facts.fee?.payer ?? (facts.tx ? getAddress(facts.tx.from) : plaintiff),
-          }),
-        },
-      });
+      const payer = facts.fee?.payer ?? (facts.tx ? getAddress(facts.tx.from) : terms.plaintiff);
+      const settlement = { success: false, errorReason: failure.code.toLowerCase(), transaction: "", payer };
+      return required(ctx, req, { ...terms, params: facts.params, stake }, failure, { v: proof.v, ...settlement });
     }
-    const tx = await buildUnsignedTx(ctx.court, {
-      to: ctx.court.factory,
-      abi: caseFactoryAbi,
-      functionName: "fileCase",
-      args: [i.defendant, i.claimDescription, i.evidenceIpfsHash, (facts.fee as { paymentRef: Hex }).paymentRef],
-      value: stake,
-      action: `Files the case against ${i.defendant} with a stake of ${stake} wei, as ${plaintiff} (sign with that account: the contract takes the signer as the plaintiff and the payment proof is the plaintiff's)`,
-    });
     const fee = facts.fee as NonNullable<typeof facts.fee>;
-    const payment = { txHash: proof, payer: plaintiff, amount: fee.amount.toString(), paymentRef: fee.paymentRef };
-    const settlement = { success: true, transaction: proof, network, payer: plaintiff };
+    const tx = await fileTx(ctx, i, terms.plaintiff, stake, fee.paymentRef);
+    const payment = {
+      txHash: proof.txHash,
+      payer: terms.plaintiff,
+      amount: fee.amount.toString(),
+      paymentRef: fee.paymentRef,
+    };
+    const settlement = { success: true, transaction: proof.txHash, payer: terms.plaintiff };
     return new Answer(
       { ...tx, payment },
-      { headers: { "X-PAYMENT-RESPONSE": encodePaymentResponse(settlement) }, invalidate: filingKeys() },
+      { headers: settlementHeader(proof.v, settlement, ctx.court.chainId), invalidate: filingKeys() },
     );
   },
 });
 
-/** The proof, if any: the X-PAYMENT header wins over the `payment_tx_hash` argument. */
-function paymentProof(arg: string | undefined, req: RequestInfo, chainId: number): Hex | undefined {
+/** Who files against whom, and the resource the payment is for. */
+interface Terms {
+  plaintiff: Address;
+  defendant: string;
+  resource: string;
+}
+
+type FileInput = z.infer<typeof input>;
+
+/** The unsigned fileCase transaction under the paid reference. */
+function fileTx(ctx: Ctx, i: FileInput, plaintiff: Address, stake: bigint, paymentRef: Hex) {
+  return buildUnsignedTx(ctx.court, {
+    to: ctx.court.factory,
+    abi: caseFactoryAbi,
+    functionName: "fileCase",
+    args: [i.defendant, i.claimDescription, i.evidenceIpfsHash, paymentRef],
+    value: stake,
+    action: `Files the case against ${i.defendant} with a stake of ${stake} wei, as ${plaintiff} (sign with that account: the contract takes the signer as the plaintiff and the payment proof is the plaintiff's)`,
+  });
+}
+
+type AuthorizationProof = Extract<ProofV2, { kind: "authorization" }>;
+
+/**
+ * A token fee paid x402's way: the plaintiff's EIP-3009 authorization of the fee to the factory,
+ * checked here (payer, recipient, amount, not used to file yet), then verified and settled by the
+ * facilitator; its nonce is the reference the filing uses. An authorization already settled to the
+ * factory (a retry after a lost answer) is not settled again.
+ */
+async function fileWithAuthorization(
+  i: FileInput,
+  ctx: Ctx,
+  req: RequestInfo,
+  t: Terms,
+  proof: AuthorizationProof,
+): Promise<Answer<unknown>> {
+  const params = await courtParams(ctx);
+  const token = params.feeToken;
+  const facilitator = ctx.facilitator;
+  if (!facilitator || isAddressEqual(token, zeroAddress)) {
+    throw new DocketError("PAYMENT_MALFORMED", "this server takes no token payments: pay as accepts says", {
+      reason: "no fee token or no facilitator",
+    });
+  }
+  const { accepted } = proof.payload;
+  const a = proof.authorization;
+  if (!isAddress(accepted.asset, { strict: false }) || !isAddressEqual(accepted.asset, token)) {
+    throw new DocketError("PAYMENT_MALFORMED", `accepted.asset is not the court's fee token ${token}`, {
+      reason: "accepted.asset",
+    });
+  }
+  const facts = await readTokenPayment(ctx.court, token, a.nonce, t.plaintiff);
+  const stake = stakeOf(i.stake, facts.params);
+  const fee = facts.params.tokenFilingFee;
+  const refuse = (why: { code: ErrorCode; message: string; details: Record<string, unknown> }) =>
+    required(ctx, req, { ...t, params: facts.params, stake }, why, {
+      v: 2,
+      success: false,
+      errorReason: why.code.toLowerCase(),
+      transaction: "",
+      payer: a.from,
+    });
+  const failure = judgeAuthorization(a, accepted.payTo, { payer: t.plaintiff, payTo: ctx.court.factory, fee });
+  if (failure) return refuse(failure);
+  if (!isAddressEqual(facts.usedBy, zeroAddress)) {
+    throw new DocketError("PAYMENT_ALREADY_USED", `this authorization already filed case ${facts.usedBy}`, {
+      paymentRef: a.nonce,
+      usedBy: facts.usedBy,
+    });
+  }
+  let transaction = "";
+  const used = facts.authorization;
+  if (isAddressEqual(used.to, zeroAddress)) {
+    const settled = await settleThrough(facilitator, proof);
+    if (!settled.ok) return refuse(settled);
+    transaction = settled.transaction;
+  } else if (!isAddressEqual(used.to, ctx.court.factory) || used.value < fee) {
+    // Submitted already, but not as this court's fee: the nonce is spent.
+    throw new DocketError("PAYMENT_ALREADY_USED", "this authorization's nonce was already used for another transfer", {
+      paymentRef: a.nonce,
+    });
+  }
+  const tx = await fileTx(ctx, i, t.plaintiff, stake, a.nonce);
+  const payment = {
+    txHash: transaction,
+    payer: t.plaintiff,
+    amount: a.value.toString(),
+    paymentRef: a.nonce,
+    asset: token,
+  };
+  const settlement = { success: true, transaction, payer: t.plaintiff };
+  return new Answer(
+    { ...tx, payment },
+    { headers: settlementHeader(2, settlement, ctx.court.chainId), invalidate: filingKeys() },
+  );
+}
+
+type Settled =
+  | { ok: true; transaction: string }
+  | { ok: false; code: ErrorCode; message: string; details: Record<string, unknown> };
+
+/** Verify, then settle, through the facilitator; a refusal by either is the payment's failure. */
+async function settleThrough(f: Facilitator, proof: AuthorizationProof): Promise<Settled> {
+  // The client's own `accepted`: checked against the court above (asset, payTo, amount), and exactly
+  // what it signed for (its maxTimeoutSeconds was ours at the 402).
+  const requirements = proof.payload.accepted;
+  let verified: Awaited<ReturnType<Facilitator["verify"]>>;
+  let settled: Awaited<ReturnType<Facilitator["settle"]>> | undefined;
+  try {
+    verified = await f.verify(proof.payload, requirements);
+    if (verified.isValid) settled = await f.settle(proof.payload, requirements);
+  } catch (err) {
+    throw new DocketError("RPC_ERROR", `the x402 facilitator at ${f.url} did not answer: ${(err as Error).message}`, {
+      facilitator: f.url,
+    });
+  }
+  if (!verified.isValid) {
+    const reason = verified.invalidReason ?? "invalid";
+    if (/already_used/i.test(reason)) {
+      throw new DocketError("PAYMENT_ALREADY_USED", "the facilitator says this authorization was already used", {
+        reason,
+      });
+    }
+    const message = `the facilitator refused the authorization: ${reason}`;
+    return {
+      ok: false,
+      code: "PAYMENT_INVALID",
+      message,
+      details: { reason, facilitatorMessage: verified.invalidMessage },
+    };
+  }
+  if (!settled?.success) {
+    const reason = settled?.errorReason ?? "settlement failed";
+    const message = `the facilitator could not settle the payment: ${reason}`;
+    return { ok: false, code: "PAYMENT_FAILED", message, details: { reason, transaction: settled?.transaction } };
+  }
+  return { ok: true, transaction: settled.transaction };
+}
+
+/** A proof of payment: a transaction's hash (v1, or v2's native-tx), or a v2 EIP-3009 authorization. */
+type Proof = { kind: "tx"; v: 1 | 2; txHash: Hex } | AuthorizationProof;
+
+/**
+ * The proof, if any, in order of precedence: PAYMENT-SIGNATURE (x402 v2), MCP `_meta["x402/payment"]`
+ * (the v2 PaymentPayload as an object), X-PAYMENT (v1), then the `payment_tx_hash` argument.
+ */
+function paymentProof(arg: string | undefined, req: RequestInfo, chainId: number): Proof | undefined {
+  const v2 = req.headers["payment-signature"];
+  if (v2 !== undefined || req.payment !== undefined) {
+    const p = v2 !== undefined ? decodePaymentSignature(v2, chainId) : readProofV2(req.payment, chainId);
+    return p.kind === "tx" ? { kind: "tx", v: 2, txHash: p.txHash } : p;
+  }
   const header = req.headers["x-payment"];
-  if (header !== undefined) return decodePaymentHeader(header, chainId).txHash;
-  return arg?.toLowerCase() as Hex | undefined;
+  if (header !== undefined) return { kind: "tx", v: 1, txHash: decodePaymentHeader(header, chainId).txHash };
+  return arg === undefined ? undefined : { kind: "tx", v: 1, txHash: arg.toLowerCase() as Hex };
+}
+
+/** The settlement header of the version the proof came in. */
+function settlementHeader(
+  v: 1 | 2,
+  s: { success: boolean; errorReason?: string; transaction: string; payer: string },
+  chainId: number,
+): Record<string, string> {
+  if (v === 2) return { "PAYMENT-RESPONSE": encodeSettleResponse({ ...s, network: caip2(chainId) }) };
+  return { "X-PAYMENT-RESPONSE": encodePaymentResponse({ ...s, network: networkOf(chainId) }) };
+}
+
+/**
+ * A 402: fresh requirements in both versions (v1 in the body with docket's error envelope, v2 in
+ * PAYMENT-REQUIRED), and the settlement of a refused proof in its version's header. Over MCP, the
+ * x402 binding: the v2 PaymentRequired is the (error) result itself.
+ */
+async function required(
+  ctx: Ctx,
+  req: RequestInfo,
+  t: Terms & { params: CourtParamsView; stake: bigint },
+  why: { code: ErrorCode; message: string; details?: Record<string, unknown> },
+  settlement?: { v: 1 | 2; success: boolean; errorReason?: string; transaction: string; payer: string },
+): Promise<Answer<unknown>> {
+  const v1 = requirements(ctx, t.params, t.plaintiff, t.defendant, t.stake, t.resource);
+  const token = await tokenFee(ctx, t.params);
+  const accepts = requirementsV2({
+    chainId: ctx.court.chainId,
+    payTo: ctx.court.factory,
+    filingFee: t.params.filingFee,
+    token: token?.fee,
+    chainAheadSeconds: token ? token.chainTime - Math.floor(Date.now() / 1000) : 0,
+    nativeExtra: v1.extra,
+  });
+  const v2 = paymentRequiredV2(accepts, { url: t.resource, description: v1.description }, why.code);
+  const settled = settlement ? settlementHeader(settlement.v, settlement, ctx.court.chainId) : {};
+  if (req.transport === "mcp") return new Answer(v2, { status: 402, headers: settled });
+  return new Answer(paymentRequiredBody(v1, why), {
+    status: 402,
+    headers: { "PAYMENT-REQUIRED": encodePaymentRequired(v2), ...settled },
+  });
+}
+
+/** The court's token fee, when it takes one and a facilitator can settle it, with the chain time. */
+async function tokenFee(ctx: Ctx, p: CourtParamsView): Promise<{ fee: TokenFee; chainTime: number } | undefined> {
+  if (!ctx.facilitator || isAddressEqual(p.feeToken, zeroAddress)) return undefined;
+  const d = await readTokenDomain(ctx.court, p.feeToken);
+  return {
+    fee: { token: p.feeToken, fee: p.tokenFilingFee, name: d.name, version: d.version },
+    chainTime: d.chainTime,
+  };
 }
 
 /** The stake the filing carries: as asked, or the minimum; below the minimum is 422 before anyone pays. */

@@ -5,12 +5,15 @@ import type { ChainStatus } from "../chain/status.js";
 import type { ErrorCode } from "../errors/errors.js";
 import type { Logger } from "../log.js";
 import type { PaymentTerms } from "../payments/x402.js";
+import type { Facilitator } from "../payments/x402v2.js";
 
 /** What every handler gets: the chain, the cache and a logger. Nothing else is shared. */
 export interface Ctx {
   court: Court;
   cache: Cache;
   log: Logger;
+  /** The x402 facilitator that settles token fees (X402_FACILITATOR_URL, or the dev chain's own). */
+  facilitator?: Facilitator;
   /** Whether the node still serves docket's chain (kept by the follower); unchecked when absent. */
   chain?: ChainStatus;
 }
@@ -97,6 +100,8 @@ export interface RequestInfo {
   headers: Record<string, string | undefined>;
   /** Absolute URL of the resource, for payment requirements. */
   resourceUrl?: string;
+  /** Over MCP: the x402 PaymentPayload the call carries in `_meta["x402/payment"]` (the MCP binding). */
+  payment?: unknown;
 }
 
 export function defineOperation<I extends z.ZodObject, O extends z.ZodType>(op: Operation<I, O>): Operation<I, O> {

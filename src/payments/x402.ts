@@ -91,6 +91,26 @@ export const paymentRequiredSchema = z
   .describe("Payment required: pay the filing fee as accepts[0] says, then retry with the proof");
 export type PaymentRequiredBody = z.infer<typeof paymentRequiredSchema>;
 
+/** The v2 PaymentRequired as a result schema (over MCP it is the `structuredContent` of a 402). */
+export const paymentRequiredV2Schema = z
+  .object({
+    x402Version: z.literal(2),
+    error: z.string().describe("Why: PAYMENT_REQUIRED, or the code a proof was refused with"),
+    resource: z.object({ url: z.string(), description: z.string(), mimeType: z.string() }),
+    accepts: z.array(
+      z.object({
+        scheme: z.string().describe('"exact" (EIP-3009 token, what a stock x402 client pays) or "native-tx"'),
+        network: z.string().describe("CAIP-2, eip155:<chainId>"),
+        asset: z.string(),
+        amount: z.string().describe("Atomic units of the asset"),
+        payTo: z.string().describe("The court's case factory"),
+        maxTimeoutSeconds: z.number().int(),
+        extra: z.record(z.string(), z.unknown()),
+      }),
+    ),
+  })
+  .describe("x402 v2 payment required (the MCP binding's isError result): pay one of accepts and call again");
+
 /** A header of the payment protocol, as the API description declares it. */
 export interface PaymentHeader {
   name: string;
@@ -113,12 +133,22 @@ export interface PaymentTerms {
   responseHeaders: readonly PaymentResponseHeader[];
   /** The body of the 402 (payment required, or the proof given does not hold). */
   required: z.ZodType;
+  /** The 402 over MCP, the x402 MCP binding's isError result: the v2 PaymentRequired. */
+  mcpRequired: z.ZodType;
   refusals: readonly ErrorCode[];
 }
 
-/** x402 v1 as docket takes it: the proof in X-PAYMENT, the settlement in X-PAYMENT-RESPONSE. */
+/**
+ * x402 as docket takes it: v2 (the proof in PAYMENT-SIGNATURE, the requirements in PAYMENT-REQUIRED,
+ * the settlement in PAYMENT-RESPONSE; x402v2.ts) and v1 (X-PAYMENT, the 402 body, X-PAYMENT-RESPONSE).
+ */
 export const x402Terms: PaymentTerms = {
   requestHeaders: [
+    {
+      name: "PAYMENT-SIGNATURE",
+      description:
+        'x402 v2 payment: base64 of a PaymentPayload {"x402Version":2,"accepted":<one of PAYMENT-REQUIRED\'s accepts>,"payload":{...}}: for "exact", the EIP-3009 authorization and signature a stock x402 client makes (the facilitator settles it); for "native-tx", {"txHash":"0x<the mined payFilingFee>"}. Wins over X-PAYMENT.',
+    },
     {
       name: "X-PAYMENT",
       description:
@@ -127,6 +157,18 @@ export const x402Terms: PaymentTerms = {
   ],
   responseHeaders: [
     {
+      name: "PAYMENT-REQUIRED",
+      statuses: [402],
+      description:
+        "x402 v2 PaymentRequired, base64 JSON: x402Version 2, resource, accepts (first the token fee, scheme exact with an EIP-3009 token when the court takes one; then native-tx), error (the code).",
+    },
+    {
+      name: "PAYMENT-RESPONSE",
+      statuses: [200, 402],
+      description:
+        "x402 v2 SettleResponse, base64 JSON {success, errorReason?, transaction, network, payer}: answered to a PAYMENT-SIGNATURE proof.",
+    },
+    {
       name: "X-PAYMENT-RESPONSE",
       statuses: [200, 402],
       description:
@@ -134,6 +176,7 @@ export const x402Terms: PaymentTerms = {
     },
   ],
   required: paymentRequiredSchema,
+  mcpRequired: paymentRequiredV2Schema,
   refusals: [
     "PAYMENT_MALFORMED",
     "PAYMENT_REQUIRED",
@@ -142,6 +185,7 @@ export const x402Terms: PaymentTerms = {
     "PAYMENT_WRONG_PAYER",
     "PAYMENT_WRONG_RECIPIENT",
     "PAYMENT_INSUFFICIENT",
+    "PAYMENT_INVALID",
     "PAYMENT_ALREADY_USED",
   ],
 };

@@ -120,6 +120,7 @@ const FF = "filing-fee.test.ts";
 const DG = "draw-grinding.test.ts";
 const E8 = "erc8004.test.ts";
 const reporter = () => (c.devnet.deployment.erc8004 as { reporter: Address }).reporter;
+const TF = "token-fee.test.ts";
 
 /** Every state-changing function of the three ABIs, keyed by signature. */
 const table: Record<ContractName, Record<string, Row>> = {
@@ -268,6 +269,10 @@ const table: Record<ContractName, Record<string, Row>> = {
           file: FF,
           test: "fileCase takes only a fee the caller paid and has not used: unpaid, someone else's and replays are refused",
         },
+        {
+          file: TF,
+          test: "refuses an unused nonce, another's payment, a payment to someone else and one below the fee",
+        },
       ],
       check: async () => {
         const { caseAddr } = await fileCase(c, stranger(), party(1).address);
@@ -308,6 +313,14 @@ const table: Record<ContractName, Record<string, Row>> = {
       access: { only: "owner" },
       coveredBy: [{ file: A, test: "owner-only: assignJudges, transferOwnership, setFiling; zero addresses refused" }],
       check: () => expectRevert(fac(stranger(), "setFiling", [stranger().address, 0n]), "OnlyOwner"),
+    },
+    "setTokenFee(address,uint256)": {
+      mayCall: "the factory owner",
+      access: { only: "owner" },
+      coveredBy: [
+        { file: TF, test: "setTokenFee is the owner's; a token needs a fee; the zero address turns token fees off" },
+      ],
+      check: () => expectRevert(fac(stranger(), "setTokenFee", [stranger().address, 1n]), "OnlyOwner"),
     },
     "onCaseChanged(uint8,uint8)": {
       mayCall: "a case the factory created",

@@ -15,6 +15,7 @@ import {
   type PublicClient,
   parseEther,
   parseEventLogs,
+  parseSignature,
   type TransactionReceipt,
   toHex,
 } from "viem";
@@ -26,6 +27,7 @@ import {
   disputeCaseAbi,
   identityRegistryAbi,
   reputationRegistryAbi,
+  testUSDAbi,
 } from "../../src/chain/abi/generated.js";
 import { voteCommitment } from "../../src/chain/votes.js";
 import { Actor } from "../../src/devnet/actor.js";
@@ -40,6 +42,7 @@ export {
   disputeCaseAbi,
   identityRegistryAbi,
   reputationRegistryAbi,
+  testUSDAbi,
 };
 
 /**
@@ -80,6 +83,8 @@ export interface Court {
   factory: Address;
   registry: Address;
   entropy: Address;
+  /** The test stablecoin the factory takes filing fees in (EIP-3009). */
+  feeToken: Address;
   /** The terms this court was deployed with. */
   params: CourtParams;
   /** Mnemonic index 0: deployer and owner of both contracts, and the factory's fee recipient. */
@@ -120,6 +125,7 @@ export async function bootCourt(params: CourtParams = P): Promise<Court> {
     factory: devnet.deployment.factory,
     registry: devnet.deployment.registry,
     entropy: devnet.deployment.entropy,
+    feeToken: devnet.deployment.feeToken as Address,
     params,
     owner: actors[0] as Actor,
     actors,
@@ -402,6 +408,7 @@ const allErrors = [
   ...identityRegistryAbi,
   ...reputationRegistryAbi,
   ...courtReputationAbi,
+  ...testUSDAbi,
 ].filter((item) => item.type === "error");
 
 export interface DecodedRevert {
@@ -451,4 +458,85 @@ export async function expectRevert(p: Promise<unknown>, name: string, args?: rea
   const got = decodeRevert(failure);
   expect(got.name, `reverted with ${got.name}(${got.args.map(String).join(", ")})`).toBe(name);
   if (args) expect(got.args).toEqual(args);
+}
+
+/** One EIP-3009 transfer authorization, as the x402 "exact" scheme's client signs it. */
+export interface TransferAuthorization {
+  from: Address;
+  to: Address;
+  value: bigint;
+  validAfter: bigint;
+  validBefore: bigint;
+  nonce: Hex;
+}
+
+/** Signs `auth` with `signer`'s key for the court's fee token (EIP-712, TestUSD's domain). */
+export async function signAuthorization(c: Court, signer: Actor, auth: TransferAuthorization): Promise<Hex> {
+  const [name, version] = await Promise.all([
+    c.reader.readContract({ address: c.feeToken, abi: testUSDAbi, functionName: "name" }),
+    c.reader.readContract({ address: c.feeToken, abi: testUSDAbi, functionName: "version" }),
+  ]);
+  return signer.wallet.signTypedData({
+    account: signer.account,
+    domain: { name, version, chainId: c.devnet.chainId, verifyingContract: c.feeToken },
+    types: {
+      TransferWithAuthorization: [
+        { name: "from", type: "address" },
+        { name: "to", type: "address" },
+        { name: "value", type: "uint256" },
+        { name: "validAfter", type: "uint256" },
+        { name: "validBefore", type: "uint256" },
+        { name: "nonce", type: "bytes32" },
+      ],
+    },
+    primaryType: "TransferWithAuthorization",
+    message: auth,
+  });
+}
+
+/**
+ * The plaintiff `payer` authorises a transfer of the token fee (or `value`) to the factory (or
+ * `to`) under a fresh nonce, and `submitter` (a facilitator) submits it; the nonce is the
+ * reference fileCase takes. Returns the authorization and the submission's receipt.
+ */
+export async function payTokenFee(
+  c: Court,
+  payer: Actor,
+  submitter: Actor,
+  opts: { to?: Address; value?: bigint; nonce?: Hex } = {},
+): Promise<{ auth: TransferAuthorization; signature: Hex; receipt: TransactionReceipt }> {
+  const now = (await c.reader.getBlock()).timestamp;
+  const fee = await c.reader.readContract({ address: c.factory, abi: caseFactoryAbi, functionName: "tokenFilingFee" });
+  const auth: TransferAuthorization = {
+    from: payer.address,
+    to: opts.to ?? c.factory,
+    value: opts.value ?? fee,
+    validAfter: now - 600n,
+    validBefore: now + 600n,
+    nonce: opts.nonce ?? freshRef(),
+  };
+  const signature = await signAuthorization(c, payer, auth);
+  const { r, s, v, yParity } = parseSignature(signature);
+  const receipt = await submitter.write({
+    address: c.feeToken,
+    abi: testUSDAbi,
+    functionName: "transferWithAuthorization",
+    args: [
+      auth.from,
+      auth.to,
+      auth.value,
+      auth.validAfter,
+      auth.validBefore,
+      auth.nonce,
+      Number(v ?? BigInt(yParity + 27)),
+      r,
+      s,
+    ],
+  });
+  return { auth, signature, receipt };
+}
+
+/** The token balance of `who`. */
+export function tokenBalance(c: Court, who: Address): Promise<bigint> {
+  return c.reader.readContract({ address: c.feeToken, abi: testUSDAbi, functionName: "balanceOf", args: [who] });
 }

@@ -64,17 +64,19 @@ describe("/openapi.json", () => {
     expect((await openapi(proxied.url, forwarded)).servers).toEqual([{ url: "https://docket.example:8443" }]);
   });
 
-  it("file_case takes X-PAYMENT, answers X-PAYMENT-RESPONSE, and its 402 is the x402 body", async () => {
+  it("file_case takes PAYMENT-SIGNATURE and X-PAYMENT, answers their responses, and its 402 is the x402 body", async () => {
     const op = (await openapi(plain.url)).paths["/cases"].post;
-    expect(op.parameters).toContainEqual(expect.objectContaining({ name: "X-PAYMENT", in: "header", required: false }));
-    expect(Object.keys(op.responses["200"].headers)).toEqual(["X-PAYMENT-RESPONSE"]);
+    for (const name of ["PAYMENT-SIGNATURE", "X-PAYMENT"]) {
+      expect(op.parameters).toContainEqual(expect.objectContaining({ name, in: "header", required: false }));
+    }
+    expect(Object.keys(op.responses["200"].headers)).toEqual(["PAYMENT-RESPONSE", "X-PAYMENT-RESPONSE"]);
     expect(op.responses["200"].content["application/json"].schema.required).toEqual([
       "unsigned_tx",
       "instructions",
       "payment",
     ]);
     const r402 = op.responses["402"];
-    expect(Object.keys(r402.headers)).toEqual(["X-PAYMENT-RESPONSE"]);
+    expect(Object.keys(r402.headers)).toEqual(["PAYMENT-REQUIRED", "PAYMENT-RESPONSE", "X-PAYMENT-RESPONSE"]);
     const body = r402.content["application/json"].schema;
     expect(body.required).toEqual(["x402Version", "error", "accepts"]);
     expect(body.properties.x402Version).toMatchObject({ const: 1 });

@@ -40,7 +40,10 @@ describe("MCP catalogue (in-memory transport)", () => {
   }
 
   /** The same input over HTTP: path parameters into the path, the rest as query (GET) or body (POST). */
-  async function http(op: Operation, args: Record<string, unknown>): Promise<{ status: number; body: Json }> {
+  async function http(
+    op: Operation,
+    args: Record<string, unknown>,
+  ): Promise<{ status: number; body: Json; headers: Headers }> {
     const rest = { ...args };
     const path = op.http.path.replace(/:([A-Za-z_]+)/g, (_, k: string) => {
       const v = String(rest[k]);
@@ -58,7 +61,7 @@ describe("MCP catalogue (in-memory transport)", () => {
             headers: { "content-type": "application/json" },
             body: JSON.stringify(rest),
           });
-    return { status: res.status, body: await res.json() };
+    return { status: res.status, body: await res.json(), headers: res.headers };
   }
 
   const byName = (name: string) => operations.find((op) => op.name === name) as Operation;
@@ -209,31 +212,33 @@ describe("MCP catalogue (in-memory transport)", () => {
       evidenceIpfsHash: "bafkreimcpfiledcase",
     };
 
-    it("without proof: the payment requirements as a normal result; a refused proof is an error; pay, prove, sign: a new case", async () => {
+    it("without proof: an isError result with the x402 v2 PaymentRequired (the MCP binding); a refused proof is an error; pay, prove, sign: a new case", async () => {
       const asked = await call(client, "file_case", args);
-      expect(asked.isError).toBe(false);
-      expect(asked.body.error.code).toBe("PAYMENT_REQUIRED");
+      expect(asked.isError).toBe(true);
+      expect(asked.body).toMatchObject({ x402Version: 2, error: "PAYMENT_REQUIRED" });
       const web = await http(byName("file_case"), args);
       expect(web.status).toBe(402);
-      // The same requirements, but for the resource each front end was asked at.
-      // Each 402 carries a fresh payment reference (in extra and in the fee transaction's data).
+      // The same v2 requirements as HTTP's PAYMENT-REQUIRED, but for the resource each front end was
+      // asked at; each 402 carries a fresh payment reference (in extra and in the fee transaction's data).
+      const header = JSON.parse(Buffer.from(web.headers.get("PAYMENT-REQUIRED") ?? "", "base64").toString("utf8"));
       const resourceless = (b: Json) => ({
         ...b,
+        resource: { ...b.resource, url: "" },
         accepts: b.accepts.map((a: Json) => ({
           ...a,
-          resource: "",
           extra: { ...a.extra, paymentRef: "", unsigned_tx: { ...a.extra.unsigned_tx, data: "" } },
         })),
       });
-      expect(resourceless(asked.body)).toEqual(resourceless(web.body));
+      expect(resourceless(asked.body)).toEqual(resourceless(header));
 
       const bogus = await call(client, "file_case", { ...args, payment_tx_hash: `0x${"ab".repeat(32)}` });
       expect(bogus.isError).toBe(true);
-      expect(bogus.body.error.code).toBe("PAYMENT_NOT_FOUND");
+      expect(bogus.body.error).toBe("PAYMENT_NOT_FOUND");
 
       const rpcUrl = docket.ctx.court.publicRpcUrl as string;
       const { total } = await ok(client, "list_cases", { limit: 100 });
-      const paid = await signAndSend(rpcUrl, plaintiff, asked.body.accepts[0].extra.unsigned_tx);
+      const native = asked.body.accepts.find((a: Json) => a.scheme === "native-tx");
+      const paid = await signAndSend(rpcUrl, plaintiff, native.extra.unsigned_tx);
       const filing = await ok(client, "file_case", { ...args, payment_tx_hash: paid.transactionHash });
       expect(filing.unsigned_tx.to).toBe(docket.ctx.court.factory);
       await signAndSend(rpcUrl, plaintiff, filing.unsigned_tx);

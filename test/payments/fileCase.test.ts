@@ -269,15 +269,17 @@ describe("file_case: pay, prove, file", () => {
     expect((await t.post("/cases", b, xPayment(proof))).status).toBe(409);
   });
 
-  it("works through runOperation for MCP: requirements without a proof, the transaction with payment_tx_hash", async () => {
+  it("works through runOperation for MCP: v2 requirements without a proof, the transaction with payment_tx_hash", async () => {
     const plaintiff = 17;
     const mcp = { transport: "mcp" as const, headers: {} };
     const body = filing(t, plaintiff, DEFENDANT);
     const required = await runOperation(fileCase, body, t.docket.ctx, mcp);
     expect(required.status).toBe(402);
-    const req = (required.body as { accepts: { resource: string }[] }).accepts[0];
-    expect(req?.resource).toBe("mcp://tool/file_case");
-    const r402 = { status: 402, headers: new Headers(), body: required.body };
+    // The x402 MCP binding: the v2 PaymentRequired; without a facilitator, only the native-coin path.
+    const v2 = required.body as { x402Version: number; error: string; resource: { url: string }; accepts: unknown[] };
+    expect(v2).toMatchObject({ x402Version: 2, error: "PAYMENT_REQUIRED", resource: { url: "mcp://tool/file_case" } });
+    expect(v2.accepts).toMatchObject([{ scheme: "native-tx", network: "eip155:31337" }]);
+    const r402 = { status: 402, headers: new Headers(), body: { accepts: v2.accepts } };
     const ref = feeRefOf(r402);
     expect(decodeFunctionData({ abi: caseFactoryAbi, data: feeTxOf(r402).data }).functionName).toBe("payFilingFee");
     const proof = await payAsTold(t, r402, plaintiff);

@@ -37,7 +37,14 @@ export class TestDocket {
     // Tests send far more than a client may per minute: the rate limit has its own test.
     // The suites written for one transaction per vote run a public-vote court; the hidden-vote
     // court (the dev chain's default) has its own suites (DEV_VOTES: "hidden").
-    const base = { PORT: "0", LOG_LEVEL: "silent", RATE_LIMIT_PER_MINUTE: "0", DEV_VOTES: "public" };
+    // The dev facilitator (a process of its own) runs only for the suites that pay with a token.
+    const base = {
+      PORT: "0",
+      LOG_LEVEL: "silent",
+      RATE_LIMIT_PER_MINUTE: "0",
+      DEV_VOTES: "public",
+      DEV_FACILITATOR: "off",
+    };
     return new TestDocket(await startServer(loadConfig({ ...base, ...env })));
   }
 

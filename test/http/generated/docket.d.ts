@@ -847,6 +847,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description x402 v2 payment: base64 of a PaymentPayload {"x402Version":2,"accepted":<one of PAYMENT-REQUIRED's accepts>,"payload":{...}}: for "exact", the EIP-3009 authorization and signature a stock x402 client makes (the facilitator settles it); for "native-tx", {"txHash":"0x<the mined payFilingFee>"}. Wins over X-PAYMENT. */
+                "PAYMENT-SIGNATURE"?: string;
                 /** @description x402 v1 payment proof: base64 of {"x402Version":1,"scheme":"exact","network":"<accepts[0].network>","payload":{"txHash":"0x<the mined payment's hash>"}}. Omit it to get the 402 with the payment requirements. */
                 "X-PAYMENT"?: string;
             };
@@ -892,6 +894,8 @@ export interface operations {
             /** @description An unsigned transaction to sign and broadcast */
             200: {
                 headers: {
+                    /** @description x402 v2 SettleResponse, base64 JSON {success, errorReason?, transaction, network, payer}: answered to a PAYMENT-SIGNATURE proof. */
+                    "PAYMENT-RESPONSE"?: string;
                     /** @description x402 v1 settlement: base64 of {success, errorReason?, transaction, network, payer}. On a 402 only when a proof was given and refused. */
                     "X-PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
@@ -914,10 +918,12 @@ export interface operations {
                         payment: {
                             txHash: string;
                             payer: string;
-                            /** @description Wei paid, decimal string */
+                            /** @description Paid, decimal string: wei, or the token's units when `asset` is set */
                             amount: string;
-                            /** @description The reference the court recorded the fee under; fileCase uses it once */
+                            /** @description The reference the fee is paid under (a token fee: the authorization's nonce); fileCase uses it once */
                             paymentRef: string;
+                            /** @description The token the fee was paid in (x402 exact, EIP-3009); absent: native coin */
+                            asset?: string;
                         };
                     };
                 };
@@ -939,9 +945,13 @@ export interface operations {
                     };
                 };
             };
-            /** @description Payment required, or the payment proof given does not hold: `PAYMENT_FAILED`, `PAYMENT_INSUFFICIENT`, `PAYMENT_NOT_FOUND`, `PAYMENT_REQUIRED`, `PAYMENT_WRONG_PAYER`, `PAYMENT_WRONG_RECIPIENT` */
+            /** @description Payment required, or the payment proof given does not hold: `PAYMENT_FAILED`, `PAYMENT_INSUFFICIENT`, `PAYMENT_INVALID`, `PAYMENT_NOT_FOUND`, `PAYMENT_REQUIRED`, `PAYMENT_WRONG_PAYER`, `PAYMENT_WRONG_RECIPIENT` */
             402: {
                 headers: {
+                    /** @description x402 v2 PaymentRequired, base64 JSON: x402Version 2, resource, accepts (first the token fee, scheme exact with an EIP-3009 token when the court takes one; then native-tx), error (the code). */
+                    "PAYMENT-REQUIRED"?: string;
+                    /** @description x402 v2 SettleResponse, base64 JSON {success, errorReason?, transaction, network, payer}: answered to a PAYMENT-SIGNATURE proof. */
+                    "PAYMENT-RESPONSE"?: string;
                     /** @description x402 v1 settlement: base64 of {success, errorReason?, transaction, network, payer}. On a 402 only when a proof was given and refused. */
                     "X-PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
@@ -955,7 +965,7 @@ export interface operations {
                              * @description PAYMENT_REQUIRED, or why the proof given was refused (PAYMENT_NOT_FOUND...)
                              * @enum {string}
                              */
-                            code: "PAYMENT_FAILED" | "PAYMENT_INSUFFICIENT" | "PAYMENT_NOT_FOUND" | "PAYMENT_REQUIRED" | "PAYMENT_WRONG_PAYER" | "PAYMENT_WRONG_RECIPIENT";
+                            code: "PAYMENT_FAILED" | "PAYMENT_INSUFFICIENT" | "PAYMENT_INVALID" | "PAYMENT_NOT_FOUND" | "PAYMENT_REQUIRED" | "PAYMENT_WRONG_PAYER" | "PAYMENT_WRONG_RECIPIENT";
                             message: string;
                             details?: {
                                 [key: string]: unknown;
