@@ -218,11 +218,13 @@ export async function startServer(
       follower?.stop();
       // Open streams (/events, MCP's SSE and sessions) would keep server.close() waiting forever.
       streams.close();
-      await mcp?.close();
       // Stop accepting, let in-flight requests finish (bounded), drop idle keep-alive sockets at once.
       const closed = new Promise<void>((r) => server.close(() => r()));
       server.closeIdleConnections();
-      await Promise.race([closed, new Promise((r) => setTimeout(r, opts.graceMs ?? 10_000).unref())]);
+      const grace = opts.graceMs ?? 10_000;
+      // MCP ends its streams at once and its stateless handlers once their in-flight calls are answered.
+      await mcp?.close(grace);
+      await Promise.race([closed, new Promise((r) => setTimeout(r, grace).unref())]);
       server.closeAllConnections();
       await hub.close();
       await ctx.cache.close();

@@ -40,7 +40,7 @@ export interface McpHttp {
   /** Open Streamable HTTP sessions (/mcp/session). */
   readonly httpSessions: number;
   /** Ends the SSE and HTTP sessions, whose streams would otherwise keep the HTTP server from closing. */
-  close(): Promise<void>;
+  close(graceMs?: number): Promise<void>;
 }
 
 const LOOPBACK = new Set(["127.0.0.1", "localhost", "::1"]);
@@ -120,9 +120,9 @@ export function mountMcp(app: Express, ctx: Ctx, opts: McpHttpOptions): McpHttp 
     get httpSessions() {
       return sessions.size;
     },
-    close: async () => {
+    close: async (graceMs = 10_000) => {
       stopPublishing?.();
-      await Promise.all([sse.close(), sessions.close(), streamable.close()]);
+      await Promise.all([sse.close(), sessions.close(), streamable.close(graceMs)]);
     },
   };
 }

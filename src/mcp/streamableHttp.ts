@@ -41,6 +41,9 @@ export function streamableHttpHandlers(factory: EraServerFactory, log: Logger) {
     });
   };
   const all = make();
+  // Calls being answered (not 2026-07-28 listen streams, which last): shutdown lets them finish.
+  let inFlight = 0;
+  let drained: (() => void) | undefined;
   const bySelection = new WeakMap<readonly Operation[], ReturnType<typeof make>>();
 
   const post = async (req: Request, res: Response) => {
@@ -55,6 +58,13 @@ export function streamableHttpHandlers(factory: EraServerFactory, log: Logger) {
       // Read ahead and not JSON: the SDK would say the same, but has no stream left to read.
       return jsonRpcError(res, 400, -32700, "parse error: the body is not JSON");
     }
+    const listen = (read.parsedBody as { method?: unknown } | undefined)?.method === "subscriptions/listen";
+    if (!listen) {
+      inFlight++;
+      res.once("close", () => {
+        if (--inFlight === 0) drained?.();
+      });
+    }
     try {
       await handle(req, res, read.parsedBody);
     } catch (err) {
@@ -66,5 +76,17 @@ export function streamableHttpHandlers(factory: EraServerFactory, log: Logger) {
     res.set("Allow", "POST");
     jsonRpcError(res, 405, -32000, "method not allowed: this MCP endpoint is stateless; POST JSON-RPC messages to it");
   };
-  return { post, notAllowed, bus, close: () => Promise.allSettled(entries.map((e) => e.close())) };
+  /** Ends the listen streams, once the calls in flight are answered (or `graceMs` has passed). */
+  const close = async (graceMs: number) => {
+    if (inFlight > 0) {
+      await Promise.race([
+        new Promise<void>((r) => {
+          drained = r;
+        }),
+        new Promise((r) => setTimeout(r, graceMs).unref()),
+      ]);
+    }
+    await Promise.allSettled(entries.map((e) => e.close()));
+  };
+  return { post, notAllowed, bus, close };
 }

@@ -1,6 +1,6 @@
 import { type Address, maxUint256 } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { caseTerms } from "../../src/devnet/terms.js";
+import { caseTerms, DEV_TOKEN_FILING_FEE } from "../../src/devnet/terms.js";
 import {
   advance,
   bootCourt,
@@ -356,6 +356,9 @@ describe("case views", () => {
       filingFee: P.filingFee,
       minJudgeStake: P.minJudgeStake,
       terms: caseTerms(P),
+      // The dev chain also takes the fee in its test token (x402 "exact", EIP-3009).
+      feeToken: c.feeToken,
+      tokenFilingFee: DEV_TOKEN_FILING_FEE,
     });
     const terms = await c.reader.readContract({
       address: cases[0]?.addr as Address,

@@ -78,8 +78,21 @@ describe(`MCP fuzz (seed ${SEED})`, () => {
     // OpenAI's strict mode): well-formed means the operation accepts the arguments read that way.
     const ok = op.input.safeParse(toolArguments(op, args)).success;
     if (!r.isError) {
-      // PAYMENT_REQUIRED is file_case's normal first answer, not a failure.
       return ok ? undefined : `${where}: malformed arguments answered a result: ${text.text.slice(0, 200)}`;
+    }
+    // file_case's normal first answer to well-formed arguments (or to a proof that does not hold):
+    // the x402 MCP binding's payment required, an isError result whose structuredContent is the x402 v2 PaymentRequired.
+    const x402 = sc as { x402Version?: unknown; error?: unknown; accepts?: unknown };
+    if (x402.x402Version !== undefined) {
+      if (!ok) return `${where}: malformed arguments answered payment requirements`;
+      const fine =
+        name === "file_case" &&
+        x402.x402Version === 2 &&
+        // PAYMENT_REQUIRED, or why the proof given does not hold (a documented 402 code).
+        errorStatus[x402.error as DocketCode] === 402 &&
+        Array.isArray(x402.accepts) &&
+        x402.accepts.length > 0;
+      return fine ? undefined : `${where}: not an x402 v2 PaymentRequired: ${text.text.slice(0, 300)}`;
     }
     const status = errorStatus[code as DocketCode];
     const problem = envelopeProblem(sc, status);

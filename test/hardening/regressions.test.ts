@@ -152,7 +152,11 @@ describe("hardening regressions", () => {
           method: "tools/call",
           params: { name: "list_cases", arguments: args },
         }),
-      }).then((r) => r.json() as Promise<{ result?: { isError?: boolean }; error?: { code: number } }>);
+      })
+        .then((r) => r.text())
+        // JSON, or (from the SDK's handler) one server-sent event carrying it.
+        .then((t) => JSON.parse(t.startsWith("event:") ? (/^data: (.*)$/m.exec(t)?.[1] ?? "") : t))
+        .then((b) => b as { result?: { isError?: boolean }; error?: { code: number } });
     // Warm the cache with no arguments, so the fast path would have an answer for {}.
     expect((await call(1, {})).result?.isError).toBeFalsy();
     const bad = await call(2, null);

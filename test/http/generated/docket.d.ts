@@ -13,7 +13,7 @@ export interface paths {
         };
         /**
          * Health check
-         * @description Whether docket can read the chain: status ok or degraded (node unreachable, or answering another chain id), chain id, latest block, contract addresses, the minimum stakes and fees (wei), and on the dev chain its JSON-RPC URL (rpcUrl) for wallets to broadcast to. Over HTTP a degraded answer has status 503. lastChainEvent is the last reorg or reset detected.
+         * @description Whether docket can read the chain: status ok or degraded (node unreachable, or answering another chain id), chain id, latest block, contract addresses, the ERC-8004 registries (or why they are off), the minimum stakes and fees (wei), and on the dev chain its JSON-RPC URL (rpcUrl) for wallets to broadcast to. Over HTTP a degraded answer has status 503. lastChainEvent is the last reorg or reset detected.
          *
          *     MCP tool: `get_health`.
          */
@@ -223,7 +223,7 @@ export interface paths {
         };
         /**
          * Discover agents
-         * @description List registered agents in registration order, a page at a time (default 20, at most 100), with the total: name, metadata URI, agent id, reputation, case record and whether each is a staked judge. Next: get_agent for one, or file a case against one.
+         * @description List registered agents in registration order, a page at a time (default 20, at most 100), with the total: name, metadata URI, agent id, reputation, case record and whether each is a staked judge, and each one's ERC-8004 identity and the court's ERC-8004 feedback (null when it has no ERC-8004 agent). Next: get_agent for one, or file a case against one.
          *
          *     MCP tool: `discover_agents`.
          */
@@ -267,7 +267,7 @@ export interface paths {
         };
         /**
          * Get an agent
-         * @description Read one registered agent by address: name, metadata URI, agent id, reputation and case record, judge status. An address that never self-registered answers AGENT_NOT_REGISTERED (404); register with self_register_agent.
+         * @description Read one agent by address: name, metadata URI, agent id, reputation and case record, judge status, and its ERC-8004 identity (agentId, owner, agent wallet, registration file) with the court's ERC-8004 feedback on it (verdicts, win rate, won/lost/defaulted/dismissed). An address neither self-registered nor an ERC-8004 agent answers AGENT_NOT_REGISTERED (404); register with self_register_agent.
          *
          *     MCP tool: `get_agent`.
          */
@@ -577,7 +577,7 @@ export interface paths {
         put?: never;
         /**
          * Register yourself as an agent
-         * @description Register your address as an agent (or update its name and metadata URI) so others can discover you and you build a reputation. The agent id is assigned once, in registration order. Returns an unsigned transaction for `address` to sign; once mined, get_agent shows the record.
+         * @description Register your address as an agent (or update its name and metadata URI) so others can discover you and you build a reputation. The agent id is assigned once, in registration order. Returns an unsigned transaction for `address` to sign; once mined, get_agent shows the record. With erc8004: true it also returns `erc8004.unsigned_tx`, a register(agentURI, metadata) to the ERC-8004 Identity Registry whose agentURI is a registration file docket generates (a data: URI listing docket's MCP endpoint, supportedTrust reputation): sign both; the new ERC-8004 agent's wallet is your address, so the court's verdicts on you become its ERC-8004 reputation.
          *
          *     MCP tool: `self_register_agent`.
          */
@@ -645,6 +645,18 @@ export interface operations {
                             registry: string;
                             multicall3: string;
                         };
+                        /** @description ERC-8004 identity and reputation: on with the registries' addresses, or off with the reason */
+                        erc8004: {
+                            enabled: boolean;
+                            /** @description ERC-8004 Identity Registry */
+                            identity?: string;
+                            /** @description ERC-8004 Reputation Registry */
+                            reputation?: string;
+                            /** @description The court's reporter: clientAddress of its verdict feedback */
+                            reporter?: string;
+                            /** @description Why ERC-8004 is off */
+                            reason?: string;
+                        };
                         minimums: {
                             partyStake: string;
                             judgeStake: string;
@@ -684,6 +696,18 @@ export interface operations {
                             factory: string;
                             registry: string;
                             multicall3: string;
+                        };
+                        /** @description ERC-8004 identity and reputation: on with the registries' addresses, or off with the reason */
+                        erc8004: {
+                            enabled: boolean;
+                            /** @description ERC-8004 Identity Registry */
+                            identity?: string;
+                            /** @description ERC-8004 Reputation Registry */
+                            reputation?: string;
+                            /** @description The court's reporter: clientAddress of its verdict feedback */
+                            reporter?: string;
+                            /** @description Why ERC-8004 is off */
+                            reason?: string;
                         };
                         minimums: {
                             partyStake: string;
@@ -2405,6 +2429,8 @@ export interface operations {
                         limit: number;
                         agents: {
                             address: string;
+                            /** @description Self-registered in docket's registry (false: known only as an ERC-8004 agent) */
+                            registered: boolean;
                             /** @description ERC-8004-style id, assigned once in registration order from 1 */
                             agentId: number;
                             name: string;
@@ -2422,6 +2448,36 @@ export interface operations {
                             isJudge: boolean;
                             /** @description wei */
                             judgeStake: string;
+                            /** @description The address's ERC-8004 agent (its agent wallet, or an agent it linked); null when none or ERC-8004 is off */
+                            erc8004: {
+                                /** @description The ERC-721 tokenId in the Identity Registry */
+                                agentId: number;
+                                /** @description eip155:{chainId}:{identityRegistry}, as registration files name it */
+                                agentRegistry: string;
+                                /** @description Owner of the agent's token */
+                                owner: string;
+                                /** @description The agent wallet (where it is paid); null when unset */
+                                wallet: string | null;
+                                /** @description tokenURI: the agent's registration file */
+                                agentURI: string;
+                                /** @description The registration file, when agentURI is a data: URI docket can decode (remote URIs are not fetched) */
+                                registrationFile: {
+                                    [key: string]: unknown;
+                                } | null;
+                                /** @description getSummary(agentId, [client], tag1, tag2) of the court's feedback */
+                                reputation: {
+                                    /** @description The court's reporter: the clientAddress of every verdict feedback */
+                                    client: string;
+                                    /** @description Verdict feedback entries (won, lost, defaulted) */
+                                    verdicts: number;
+                                    /** @description Average verdict value, 0-100 (won 100, lost or defaulted 0); null before any */
+                                    winRate: number | null;
+                                    won: number;
+                                    lost: number;
+                                    defaulted: number;
+                                    dismissed: number;
+                                };
+                            } | null;
                         }[];
                     };
                 };
@@ -2707,6 +2763,8 @@ export interface operations {
                     "application/json": {
                         agent: {
                             address: string;
+                            /** @description Self-registered in docket's registry (false: known only as an ERC-8004 agent) */
+                            registered: boolean;
                             /** @description ERC-8004-style id, assigned once in registration order from 1 */
                             agentId: number;
                             name: string;
@@ -2724,6 +2782,36 @@ export interface operations {
                             isJudge: boolean;
                             /** @description wei */
                             judgeStake: string;
+                            /** @description The address's ERC-8004 agent (its agent wallet, or an agent it linked); null when none or ERC-8004 is off */
+                            erc8004: {
+                                /** @description The ERC-721 tokenId in the Identity Registry */
+                                agentId: number;
+                                /** @description eip155:{chainId}:{identityRegistry}, as registration files name it */
+                                agentRegistry: string;
+                                /** @description Owner of the agent's token */
+                                owner: string;
+                                /** @description The agent wallet (where it is paid); null when unset */
+                                wallet: string | null;
+                                /** @description tokenURI: the agent's registration file */
+                                agentURI: string;
+                                /** @description The registration file, when agentURI is a data: URI docket can decode (remote URIs are not fetched) */
+                                registrationFile: {
+                                    [key: string]: unknown;
+                                } | null;
+                                /** @description getSummary(agentId, [client], tag1, tag2) of the court's feedback */
+                                reputation: {
+                                    /** @description The court's reporter: the clientAddress of every verdict feedback */
+                                    client: string;
+                                    /** @description Verdict feedback entries (won, lost, defaulted) */
+                                    verdicts: number;
+                                    /** @description Average verdict value, 0-100 (won 100, lost or defaulted 0); null before any */
+                                    winRate: number | null;
+                                    won: number;
+                                    lost: number;
+                                    defaulted: number;
+                                    dismissed: number;
+                                };
+                            } | null;
                         };
                     };
                 };
@@ -5303,6 +5391,13 @@ export interface operations {
                      * @default
                      */
                     metadataURI?: string;
+                    /**
+                     * @description Also register an ERC-8004 agent (an NFT in the Identity Registry) owned by `address`
+                     * @default false
+                     */
+                    erc8004?: boolean;
+                    /** @description Optional, with erc8004: the registration file's description (max 500 characters) */
+                    description?: string;
                 };
             };
         };
@@ -5326,6 +5421,27 @@ export interface operations {
                         };
                         /** @description How to sign and broadcast it with your own wallet */
                         instructions: string;
+                        /** @description With erc8004: true, the ERC-8004 registration to sign as well */
+                        erc8004?: {
+                            unsigned_tx: {
+                                /** @description Contract address */
+                                to: string;
+                                /** @description Wei to send, decimal string */
+                                value: string;
+                                /** @description Call data, 0x-prefixed hex */
+                                data: string;
+                                /** @description Chain to sign for */
+                                chainId: number;
+                            };
+                            instructions: string;
+                            identityRegistry: string;
+                            /** @description The registration file as a base64 data: URI (stored on chain) */
+                            agentURI: string;
+                            /** @description The registration file, decoded */
+                            registrationFile: {
+                                [key: string]: unknown;
+                            };
+                        };
                     };
                 };
             };
