@@ -79,10 +79,11 @@ export function mountMcp(app: Express, ctx: Ctx, opts: McpHttpOptions): McpHttp 
   }
 
   const streamable = streamableHttpHandlers(factory, ctx.log);
-  // Each event's resources, to the 2026-07-28 listen streams of every selection's entry.
+  // Each event's resources, to the 2026-07-28 listen streams of every selection's entry (a reorg's: all they watch).
   const inbox = servesInbox(operations);
   const stopPublishing = events?.subscribe((e) => {
-    for (const uri of updatedUris(e, inbox)) streamable.bus.publish({ kind: "resource_updated", uri });
+    for (const uri of updatedUris(e, inbox, streamable.listenedUris))
+      streamable.bus.publish({ kind: "resource_updated", uri });
   });
   const cached = cachedToolCalls(ctx, tools);
   // Per-request tool selection: the X-MCP-* headers anywhere, the path on the stateless routes.

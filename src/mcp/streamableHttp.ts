@@ -1,6 +1,11 @@
 import { toNodeHandler } from "@modelcontextprotocol/node";
 import type { McpServer } from "@modelcontextprotocol/server";
-import { createMcpHandler, InMemoryServerEventBus, type McpHttpHandler } from "@modelcontextprotocol/server";
+import {
+  createMcpHandler,
+  DEFAULT_MAX_REQUEST_BODY_SIZE,
+  InMemoryServerEventBus,
+  type McpHttpHandler,
+} from "@modelcontextprotocol/server";
 import type { Request, Response } from "express";
 import type { Logger } from "../log.js";
 import type { Operation } from "../operations/operation.js";
@@ -58,8 +63,22 @@ export function streamableHttpHandlers(factory: EraServerFactory, log: Logger) {
       // Read ahead and not JSON: the SDK would say the same, but has no stream left to read.
       return jsonRpcError(res, 400, -32700, "parse error: the body is not JSON");
     }
-    const listen = (read.parsedBody as { method?: unknown } | undefined)?.method === "subscriptions/listen";
-    if (!listen) {
+    // A 2026-07-28 request names its method in a header; its body was not read ahead then.
+    const listen =
+      req.headers["mcp-method"] === "subscriptions/listen" ||
+      (read.parsedBody as { method?: unknown } | undefined)?.method === "subscriptions/listen";
+    if (listen && read.rawBody === undefined) {
+      const body = await readBody(req);
+      if (!body) return jsonRpcError(res, 413, -32600, "request body too large");
+      read.rawBody = body;
+      try {
+        read.parsedBody = JSON.parse(read.rawBody.toString("utf8"));
+      } catch {
+        return jsonRpcError(res, 400, -32700, "parse error: the body is not JSON");
+      }
+    }
+    if (listen) watchWhileOpen(read.parsedBody, res);
+    else {
       inFlight++;
       res.once("close", () => {
         if (--inFlight === 0) drained?.();
@@ -71,6 +90,19 @@ export function streamableHttpHandlers(factory: EraServerFactory, log: Logger) {
       log.error({ err: err instanceof Error ? err.stack : err }, "MCP Streamable HTTP request failed");
       if (!res.headersSent) jsonRpcError(res, 500, -32603, "internal server error");
     }
+  };
+  /** The resource URIs each open listen stream's filter names, counted (two streams may name one). */
+  const listened = new Map<string, number>();
+  const watchWhileOpen = (body: unknown, res: Response) => {
+    const uris = resourceSubscriptions(body);
+    for (const uri of uris) listened.set(uri, (listened.get(uri) ?? 0) + 1);
+    res.once("close", () => {
+      for (const uri of uris) {
+        const n = (listened.get(uri) ?? 1) - 1;
+        if (n === 0) listened.delete(uri);
+        else listened.set(uri, n);
+      }
+    });
   };
   const notAllowed = (_req: Request, res: Response) => {
     res.set("Allow", "POST");
@@ -88,5 +120,29 @@ export function streamableHttpHandlers(factory: EraServerFactory, log: Logger) {
     }
     await Promise.allSettled(entries.map((e) => e.close()));
   };
-  return { post, notAllowed, bus, close };
+  /**
+   * What the open listen streams watch: the bus cannot say (the SDK keeps each stream's filter to
+   * itself), so docket reads it from the listen request, for what names no resource (a reorg).
+   */
+  const listenedUris = (): string[] => [...listened.keys()];
+  return { post, notAllowed, bus, listenedUris, close };
+}
+
+/** A request's body, or undefined past the SDK's own cap on one (the rest is not read). */
+async function readBody(req: Request): Promise<Buffer | undefined> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const c of req) {
+    size += (c as Buffer).length;
+    if (size > DEFAULT_MAX_REQUEST_BODY_SIZE) return undefined;
+    chunks.push(c as Buffer);
+  }
+  return Buffer.concat(chunks);
+}
+
+/** A `subscriptions/listen` request's `resourceSubscriptions` (its strings; nothing if malformed, the SDK refuses it). */
+function resourceSubscriptions(body: unknown): string[] {
+  const uris = (body as { params?: { notifications?: { resourceSubscriptions?: unknown } } }).params?.notifications
+    ?.resourceSubscriptions;
+  return Array.isArray(uris) ? [...new Set(uris.filter((u): u is string => typeof u === "string"))] : [];
 }

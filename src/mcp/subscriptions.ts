@@ -121,13 +121,19 @@ function spellings(address: string): string[] {
 
 /**
  * The resource URIs a 2026-era event changes, for `subscriptions/listen`. The SDK's listen routers
- * match a filter's `resourceSubscriptions` to a URI exactly, and docket cannot see the filters, so
- * each URI goes out in both spellings of its address (checksummed and lowercase): a listener that
- * wrote its addresses either way hears it. A reorg or a reset names no resource, and the URIs
- * being watched are unknown here, so a 2026-era listener is not told of one (a 2025-era session
- * is: every URI it watches).
+ * match a filter's `resourceSubscriptions` to a URI exactly, so each URI goes out in both
+ * spellings of its address (checksummed and lowercase): a listener that wrote its addresses either
+ * way hears it. A reorg or a reset names no resource: every URI of docket's that a listener
+ * watches (`listened`, as the listeners wrote them) may have changed, so each is named. Without
+ * `listened` (stdio, where the SDK's router keeps the filters) a reorg names nothing.
  */
-export function updatedUris(e: DocketEvent, inbox: boolean): string[] {
+export function updatedUris(e: DocketEvent, inbox: boolean, listened?: () => Iterable<string>): string[] {
+  if (everything(e)) {
+    return [...(listened?.() ?? [])].filter((uri) => {
+      const target = resourceTarget(uri);
+      return target !== undefined && (target.kind === "case" || inbox);
+    });
+  }
   const uris: string[] = [];
   if (e.case) for (const a of spellings(e.case)) uris.push(caseUri(a));
   if (inbox) for (const addr of e.addresses) for (const a of spellings(addr)) uris.push(inboxUri(a));

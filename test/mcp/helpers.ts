@@ -55,8 +55,16 @@ export async function connectHttp(
 ): Promise<Client> {
   const requestInit = headers ? { headers } : undefined;
   if (era === "2025-11-25") return connect(new StreamableHTTPClientTransport(new URL(url), { requestInit }), name);
+  return connectModern(new ModernHttpTransport(new URL(url), { requestInit }), name);
+}
+
+/** The official 2.x client pinned to 2026-07-28 over any of its transports, its tools listed. */
+export async function connectModern(
+  transport: Parameters<ModernClient["connect"]>[0],
+  name = "docket-test",
+): Promise<Client> {
   const client = new ModernClient({ name, version: "1.0.0" }, { versionNegotiation: { mode: { pin: "2026-07-28" } } });
-  await client.connect(new ModernHttpTransport(new URL(url), { requestInit }));
+  await client.connect(transport);
   expect(client.getProtocolEra()).toBe("modern");
   await client.listTools();
   return client as unknown as Client;

@@ -1,18 +1,19 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Address } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { advanceTime } from "../../src/devnet/seed.js";
 import { TestDocket } from "../support/docket.js";
-import { call, connect, type Json, ok, signAndSend } from "./helpers.js";
+import { call, connectHttp, ERAS, type Json, ok, signAndSend } from "./helpers.js";
 
 /**
  * A case on the hidden-vote court decided entirely through MCP tools over Streamable HTTP, as an
  * agent would: respond, draw, commit, reveal, a deadline verdict with a silent judge, an appeal
  * with five judges and its final deadline verdict. Every unsigned transaction is signed by a test
- * wallet and broadcast; every effect is read back with get_case.
+ * wallet and broadcast; every effect is read back with get_case. Once in each protocol era over the
+ * stateless `/mcp`, each on a chain of its own: on one shared chain the appeal's draw of five
+ * fresh judges found too few free (NotEnoughJudges).
  */
-describe("hidden votes over MCP (Streamable HTTP)", () => {
+describe.each(ERAS)("hidden votes over MCP (Streamable HTTP), protocol %s", (era) => {
   let t: TestDocket;
   let client: Client;
   let rpcUrl: string;
@@ -46,7 +47,7 @@ describe("hidden votes over MCP (Streamable HTTP)", () => {
   beforeAll(async () => {
     t = await TestDocket.start({ DEV_VOTES: "hidden" });
     rpcUrl = t.court.publicRpcUrl as string;
-    client = await connect(new StreamableHTTPClientTransport(new URL(`${t.url}/mcp`)));
+    client = await connectHttp(era, `${t.url}/mcp`);
     caseAddr = (await t.fileOnChain(PLAINTIFF, DEFENDANT)) as Address;
   });
   afterAll(async () => {

@@ -1,11 +1,22 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
+import { StdioClientTransport as ModernStdioTransport } from "@modelcontextprotocol/client/stdio";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { ResourceUpdatedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { operations } from "../../src/operations/registry.js";
-import { connect, expectAllTools, expectErrorCodes, type Json, ok, signAndSend, voteFlow } from "./helpers.js";
+import {
+  connect,
+  connectModern,
+  expectAllTools,
+  expectErrorCodes,
+  type Json,
+  ok,
+  registerFlow,
+  signAndSend,
+  voteFlow,
+} from "./helpers.js";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 const env = { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "" };
@@ -42,7 +53,18 @@ describe("MCP over stdio: node bin/docket.js mcp", () => {
     stderr: "pipe",
   });
   let connecting: Promise<Client>;
+  // A third process for the 2026-07-28 client (the 2.x SDK's own stdio transport), booted alongside.
+  const modernTransport = new ModernStdioTransport({
+    command: process.execPath,
+    args: ["bin/docket.js", "mcp"],
+    cwd: root,
+    env,
+    stderr: "ignore",
+  });
+  let connectingModern: Promise<Client>;
   beforeAll(() => {
+    connectingModern = connectModern(modernTransport);
+    connectingModern.catch(() => {});
     transport.stderr?.on("data", (d: Buffer) => {
       stderr += d.toString();
     });
@@ -195,6 +217,27 @@ describe("MCP over stdio: node bin/docket.js mcp", () => {
       expect(stderr).toContain("docket MCP server ready on stdio");
       expect(await answers(rpcUrl)).toBe(false);
       expect(() => process.kill(pid as number, 0)).toThrow();
+    });
+  });
+
+  describe("protocol 2026-07-28 through the 2.x SDK's StdioClientTransport", () => {
+    let client: Client;
+    let rpcUrl: string;
+
+    beforeAll(async () => {
+      client = await connectingModern;
+      rpcUrl = (await ok(client, "get_health")).rpcUrl;
+    });
+    afterAll(async () => {
+      await client?.close();
+    });
+
+    it("lists every tool, reads, and a signed self-registration reads back; closing ends the process and its chain", async () => {
+      await expectAllTools(client);
+      expect((await ok(client, "get_health")).chainId).toBe(31337);
+      await registerFlow(client, rpcUrl, 17);
+      await client.close();
+      await expect.poll(() => answers(rpcUrl), { timeout: 20_000 }).toBe(false);
     });
   });
 });

@@ -2,10 +2,11 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { McpError, ResourceUpdatedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
-import type { Address } from "viem";
+import type { Address, Hex } from "viem";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { devAccount } from "../../src/devnet/devAccounts.js";
 import { operations } from "../../src/operations/registry.js";
+import { mine, rpc } from "../chain/helpers.js";
 import { TestDocket } from "../support/docket.js";
 import { connect, connectHttp, type Json, modern, ok } from "./helpers.js";
 
@@ -86,6 +87,34 @@ describe("MCP subscriptions, paged resources, completions", () => {
       await t.docket.follower?.poll();
       await expect.poll(() => got, { timeout: 10_000 }).toContain(watched);
       expect(got.every((u) => u === watched)).toBe(true);
+      await sub.close();
+    });
+
+    it("a real reorg (evm_revert) undoing evidence reaches the listen stream for every docket URI it watches", async () => {
+      const client = await connectHttp("2026-07-28", `${t.url}/mcp`);
+      open.push(client);
+      const got: string[] = [];
+      modern(client).setNotificationHandler("notifications/resources/updated", (n) => {
+        got.push(n.params.uri);
+      });
+      const active = seeded("Active");
+      // Spelled as the listener wrote them; the Summoned case is untouched by the evidence.
+      const watched = [caseUri(active), caseUri(seeded("Summoned").toLowerCase())];
+      const sub = await modern(client).listen({ resourceSubscriptions: [...watched, "docket://nothing-of-ours"] });
+      const rpcUrl = t.court.publicRpcUrl as string;
+      const snapshot = (await rpc(rpcUrl, "evm_snapshot")) as Hex;
+      await addEvidence(active);
+      await t.docket.follower?.poll();
+      await expect.poll(() => got, { timeout: 10_000 }).toContain(caseUri(active));
+      expect(got).not.toContain(watched[1]);
+      got.length = 0;
+
+      expect(await rpc(rpcUrl, "evm_revert", [snapshot])).toBe(true);
+      await mine(rpcUrl, 3);
+      await t.docket.follower?.poll();
+      // Every watched case may have changed under a reorg: both are named, the foreign URI is not.
+      await expect.poll(() => [...got].sort(), { timeout: 10_000 }).toEqual([...watched].sort());
+      expect(t.docket.events.since("not-an-id").events.map((e) => e.type)).toContain("chain.reorg");
       await sub.close();
     });
 
