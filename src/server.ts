@@ -224,6 +224,8 @@ export async function startServer(
       const grace = opts.graceMs ?? 10_000;
       // MCP ends its streams at once and its stateless handlers once their in-flight calls are answered.
       await mcp?.close(grace);
+      // The sockets of the streams MCP just ended are idle now: drop them too.
+      server.closeIdleConnections();
       await Promise.race([closed, new Promise((r) => setTimeout(r, grace).unref())]);
       server.closeAllConnections();
       await hub.close();

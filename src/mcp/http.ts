@@ -96,7 +96,7 @@ export function mountMcp(app: Express, ctx: Ctx, opts: McpHttpOptions): McpHttp 
     ["/mcp/x/:toolsets/readonly", selectReadonly],
   ] as const) {
     // A cached read's tools/call is answered before an SDK server is built for the request.
-    app.post(path, ...guard, selection, cached, streamable.post);
+    app.post(path, streamable.track, ...guard, selection, cached, streamable.post);
     app.all(path, ...guard, streamable.notAllowed);
   }
 

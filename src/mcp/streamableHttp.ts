@@ -51,6 +51,25 @@ export function streamableHttpHandlers(factory: EraServerFactory, log: Logger) {
   let drained: (() => void) | undefined;
   const bySelection = new WeakMap<readonly Operation[], ReturnType<typeof make>>();
 
+  /**
+   * Counts a request as in flight from its first middleware on (before its body is read), so a
+   * shutdown that starts while a call's body is still arriving lets it finish. A 2026-07-28 listen
+   * stream, which lasts, is not counted (known by its Mcp-Method header, or later by its body).
+   */
+  const track = (req: Request, res: Response, next: () => void) => {
+    if (req.headers["mcp-method"] !== "subscriptions/listen") {
+      inFlight++;
+      res.locals.inFlight = true;
+      res.once("close", () => untrack(res));
+    }
+    next();
+  };
+  function untrack(res: Response): void {
+    if (!res.locals.inFlight) return;
+    res.locals.inFlight = false;
+    if (--inFlight === 0) drained?.();
+  }
+
   const post = async (req: Request, res: Response) => {
     const tools = selectedTools(res);
     let handle = all;
@@ -77,12 +96,9 @@ export function streamableHttpHandlers(factory: EraServerFactory, log: Logger) {
         return jsonRpcError(res, 400, -32700, "parse error: the body is not JSON");
       }
     }
-    if (listen) watchWhileOpen(read.parsedBody, res);
-    else {
-      inFlight++;
-      res.once("close", () => {
-        if (--inFlight === 0) drained?.();
-      });
+    if (listen) {
+      untrack(res);
+      watchWhileOpen(read.parsedBody, res);
     }
     try {
       await handle(req, res, read.parsedBody);
@@ -125,7 +141,7 @@ export function streamableHttpHandlers(factory: EraServerFactory, log: Logger) {
    * itself), so docket reads it from the listen request, for what names no resource (a reorg).
    */
   const listenedUris = (): string[] => [...listened.keys()];
-  return { post, notAllowed, bus, listenedUris, close };
+  return { track, post, notAllowed, bus, listenedUris, close };
 }
 
 /** A request's body, or undefined past the SDK's own cap on one (the rest is not read). */
