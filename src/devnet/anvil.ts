@@ -69,6 +69,8 @@ export async function startAnvil(
     port?: number;
     accounts?: number /** Another chain id than the dev chain's (tests of a wrong chain). */;
     chainId?: number;
+    /** The genesis block's timestamp, in seconds (tests of a chain behind the wall clock). */
+    timestamp?: number;
   } = {},
 ): Promise<AnvilProcess> {
   const port = opts.port ?? (await freePort());
@@ -88,6 +90,7 @@ export async function startAnvil(
     "--hardfork",
     "cancun",
     "--quiet",
+    ...(opts.timestamp === undefined ? [] : ["--timestamp", String(opts.timestamp)]),
   ];
   const watchdog = '"$0" "$@" & pid=$!; read -r _ || true; kill "$pid" 2>/dev/null; wait "$pid"';
   const child = spawn("sh", ["-c", watchdog, anvilBinary(), ...args], {

@@ -32,6 +32,8 @@ export interface DevnetOptions {
   /** The public JSON-RPC port (the time-travel proxy's); anvil itself listens on a free one. */
   port?: number;
   params?: CourtParams;
+  /** The genesis block's timestamp (default: the wall clock); tests start a chain behind it. */
+  genesisTimestamp?: number;
 }
 
 /** Installs our Multicall3 at the canonical address: the runtime code is what its creation code returns. */
@@ -46,7 +48,7 @@ async function installMulticall3(reader: PublicClient): Promise<void> {
  * unless told otherwise, the seeded demo world.
  */
 export async function startDevnet(opts: DevnetOptions = {}): Promise<Devnet> {
-  const anvil: AnvilProcess = await startAnvil();
+  const anvil: AnvilProcess = await startAnvil({ timestamp: opts.genesisTimestamp });
   let proxy: TimeTravelProxy | undefined;
   try {
     const chain = makeChain(DEV_CHAIN_ID, anvil.rpcUrl);

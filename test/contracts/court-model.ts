@@ -69,6 +69,8 @@ export interface CaseM {
   drawPoolBlock: bigint;
   firstRoundLoser: Address | null;
   owed: Map<Address, bigint>;
+  /** The token fee its filing forwarded to the fee recipient (0 when the fee was paid in ETH). */
+  tokenFee: bigint;
   /** Payout events (Settled, Defaulted, Dismissed) seen in receipts. */
   payoutEvents: number;
 }
@@ -104,6 +106,17 @@ export class CourtModel {
   usedRefs = new Map<string, Address>();
   /** Filing fees paid, by the same key: `${ref}:${payer}` → amount. */
   feesPaid = new Map<string, bigint>();
+  /**
+   * Used EIP-3009 authorizations of the fee token, by `${nonce}:${authorizer}`: where each moved
+   * its value and how much (what TestUSD's `authorization` reports and the factory reads).
+   */
+  tokenAuths = new Map<string, { to: Address; value: bigint }>();
+  /** Expected fee-token balance of every tracked address. */
+  tokens = new Map<Address, bigint>();
+  /** The fee recipient's token balance when the sequence began. */
+  recipientTokensAtStart = 0n;
+  /** The factory's token filing fee (it never changes here). */
+  tokenFee = 0n;
   registered = new Set<Address>();
   treasury = 0n;
   totalJudgeStake = 0n;
@@ -337,6 +350,13 @@ export class CourtModel {
     return null;
   }
 
+  /** A `transferWithAuthorization` from `from` under `nonce` (signed by `from`, inside its window). */
+  expectTokenPay(from: Address, nonce: Hex, value: bigint): string | null {
+    if (this.tokenAuths.has(`${nonce}:${from}`)) return "AuthorizationAlreadyUsed";
+    if ((this.tokens.get(from) ?? 0n) < value) return "InsufficientBalance";
+    return null;
+  }
+
   expectFile(by: Address, defendant: Address, claim: string, hash: string, ref: Hex, value: bigint): string | null {
     if (defendant === ZERO || defendant === by) return "InvalidDefendant";
     if (claim.length === 0) return "ClaimRequired";
@@ -344,7 +364,12 @@ export class CourtModel {
     if (hash.length === 0 || hash.length > MAX_HASH_LENGTH) return "EvidenceHashInvalid";
     if (/^0x0+$/.test(ref)) return "PaymentRefRequired";
     if (this.usedRefs.has(`${ref}:${by}`)) return "PaymentRefUsed";
-    if (!this.feesPaid.has(`${ref}:${by}`)) return "FilingFeeNotPaid";
+    if (!this.feesPaid.has(`${ref}:${by}`)) {
+      // Else the caller's own authorization, under this nonce, to the factory, of at least the fee.
+      const auth = this.tokenAuths.get(`${ref}:${by}`);
+      if (auth === undefined || auth.to !== this.factory) return "FilingFeeNotPaid";
+      if (auth.value < this.tokenFee) return "TokenFeeTooLow";
+    }
     if (value < this.p.minPartyStake) return "StakeBelowMinimum";
     return null;
   }
@@ -499,9 +524,33 @@ export class CourtModel {
     this.sendValue(payer, this.feeRecipient, value);
   }
 
+  tokenPay(from: Address, to: Address, nonce: Hex, value: bigint): void {
+    this.tokenAuths.set(`${nonce}:${from}`, { to, value });
+    this.moveTokens(from, to, value);
+  }
+
+  moveTokens(from: Address, to: Address, value: bigint): void {
+    this.tokens.set(from, (this.tokens.get(from) ?? 0n) - value);
+    this.tokens.set(to, (this.tokens.get(to) ?? 0n) + value);
+  }
+
+  /** Token fees paid to the factory whose reference has not filed a case with them. */
+  tokenFeesHeld(): bigint {
+    let held = 0n;
+    for (const [key, auth] of this.tokenAuths) {
+      if (auth.to !== this.factory) continue;
+      const filed = this.usedRefs.get(key);
+      if (filed === undefined || this.byAddr(filed)?.tokenFee === 0n) held += auth.value;
+    }
+    return held;
+  }
+
   file(addr: Address, by: Address, payer: Address, defendant: Address, ref: Hex, value: bigint, t: bigint) {
     this.usedRefs.set(`${ref}:${by}`, addr);
     this.sendValue(payer, addr, value);
+    // A reference paid in ETH files with that; else with the token fee, forwarded in full.
+    const tokenFee = this.feesPaid.has(`${ref}:${by}`) ? 0n : (this.tokenAuths.get(`${ref}:${by}`)?.value ?? 0n);
+    if (tokenFee > 0n) this.moveTokens(this.factory, this.feeRecipient, tokenFee);
     this.cases.push({
       addr,
       plaintiff: by,
@@ -531,6 +580,7 @@ export class CourtModel {
       drawPoolBlock: 0n,
       firstRoundLoser: null,
       owed: new Map(),
+      tokenFee,
       payoutEvents: 0,
     });
   }

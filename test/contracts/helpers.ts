@@ -470,6 +470,18 @@ export interface TransferAuthorization {
   nonce: Hex;
 }
 
+/** EIP-3009's EIP-712 types for `transferWithAuthorization`. */
+export const TRANSFER_WITH_AUTHORIZATION_TYPES = {
+  TransferWithAuthorization: [
+    { name: "from", type: "address" },
+    { name: "to", type: "address" },
+    { name: "value", type: "uint256" },
+    { name: "validAfter", type: "uint256" },
+    { name: "validBefore", type: "uint256" },
+    { name: "nonce", type: "bytes32" },
+  ],
+} as const;
+
 /** Signs `auth` with `signer`'s key for the court's fee token (EIP-712, TestUSD's domain). */
 export async function signAuthorization(c: Court, signer: Actor, auth: TransferAuthorization): Promise<Hex> {
   const [name, version] = await Promise.all([
@@ -479,16 +491,7 @@ export async function signAuthorization(c: Court, signer: Actor, auth: TransferA
   return signer.wallet.signTypedData({
     account: signer.account,
     domain: { name, version, chainId: c.devnet.chainId, verifyingContract: c.feeToken },
-    types: {
-      TransferWithAuthorization: [
-        { name: "from", type: "address" },
-        { name: "to", type: "address" },
-        { name: "value", type: "uint256" },
-        { name: "validAfter", type: "uint256" },
-        { name: "validBefore", type: "uint256" },
-        { name: "nonce", type: "bytes32" },
-      ],
-    },
+    types: TRANSFER_WITH_AUTHORIZATION_TYPES,
     primaryType: "TransferWithAuthorization",
     message: auth,
   });

@@ -24,16 +24,31 @@ export type Action =
       claim: Variant;
       hash: Variant;
       /**
-       * prepaid: pay the fee under a fresh reference, then file with it (two steps); paid: a
-       * reference it paid before and has not used; fresh: never paid; reuse: one it used;
-       * other: one someone else paid; zero.
+       * prepaid: pay the fee under a fresh reference, then file with it (two steps); token: the
+       * same with the fee paid in the token (a signed authorization a facilitator submits); paid: a
+       * reference it paid before (either way) and has not used; fresh: never paid; reuse: one it
+       * used; other: one someone else paid; zero.
        */
-      ref: "prepaid" | "paid" | "fresh" | "reuse" | "other" | "zero";
+      ref: "prepaid" | "token" | "paid" | "fresh" | "reuse" | "other" | "zero";
       stake: bigint;
       /** Set by the test when it paid the fee for a "prepaid" filing. */
       refHex?: Hex;
     }
   | { t: "pay"; by: number; ref: "fresh" | "again" | "zero"; amount: "exact" | "more" | "less" | "zero"; refHex?: Hex }
+  /**
+   * The fee in the token: `by` signs an EIP-3009 authorization and `via` (a facilitator) submits it,
+   * to the factory or elsewhere (the registry), of the token fee, more or less; under a fresh nonce,
+   * one `by` paid in ETH (reuse across the two fee paths) or one it already used in the token.
+   */
+  | {
+      t: "tokenPay";
+      by: number;
+      via: number;
+      to: "factory" | "elsewhere";
+      amount: "exact" | "more" | "less";
+      ref: "fresh" | "native" | "again";
+      refHex?: Hex;
+    }
   | { t: "respond"; c: number; who: "defendant" | number; stake: bigint }
   | { t: "evidence"; c: number; who: "plaintiff" | "defendant" | number; hash: Variant }
   | { t: "draw"; c: number; by: number; unknown: boolean }
@@ -120,6 +135,26 @@ export function actionArb(P: CourtParams): fc.Arbitrary<Action> {
     ...(hidden ? [around(P.commitPeriod), around(P.revealPeriod)] : []),
     fc.integer({ min: 1, max: 1_300 }),
   );
+  // Token fees on the public court only: the hidden court's sequences stay as they were, so that
+  // its fixed seed still reaches its own paths (the fee path does not depend on the kind of vote).
+  const fileRefs: Extract<Action, { t: "file" }>["ref"][] = hidden
+    ? ["prepaid", "prepaid", "prepaid", "prepaid", "paid", "fresh", "reuse", "other", "zero"]
+    : ["prepaid", "prepaid", "prepaid", "token", "token", "paid", "fresh", "reuse", "other", "zero"];
+  const tokenPays = hidden
+    ? []
+    : [
+        {
+          weight: 2,
+          arbitrary: fc.record({
+            t: fc.constant("tokenPay" as const),
+            by: partyAgent,
+            via: anyAgent,
+            to: fc.constantFrom("factory", "factory", "factory", "elsewhere"),
+            amount: fc.constantFrom("exact", "exact", "more", "less"),
+            ref: fc.constantFrom("fresh", "fresh", "native", "again"),
+          }),
+        },
+      ];
   const votes = hidden ? 2 : 16;
   const hiddenVotes = hidden ? 10 : 1;
 
@@ -132,17 +167,7 @@ export function actionArb(P: CourtParams): fc.Arbitrary<Action> {
         def: partyAgent,
         claim: variant,
         hash: variant,
-        ref: fc.constantFrom<Extract<Action, { t: "file" }>["ref"]>(
-          "prepaid",
-          "prepaid",
-          "prepaid",
-          "prepaid",
-          "paid",
-          "fresh",
-          "reuse",
-          "other",
-          "zero",
-        ),
+        ref: fc.constantFrom<Extract<Action, { t: "file" }>["ref"]>(...fileRefs),
         stake: partyStake,
       }),
     },
@@ -155,6 +180,7 @@ export function actionArb(P: CourtParams): fc.Arbitrary<Action> {
         amount: fc.constantFrom("exact", "exact", "exact", "more", "less", "zero"),
       }),
     },
+    ...tokenPays,
     {
       weight: 6,
       arbitrary: fc.record({

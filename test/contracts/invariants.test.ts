@@ -24,6 +24,12 @@
  *   who had weight in the block that armed it; refused with NotEnoughJudges exactly when fewer
  *   such judges exist;
  * - filing fees go to the fee recipient, and fileCase wants one paid by its caller, unused;
+ * - token fees (EIP-3009 authorizations a facilitator submits): every tracked token balance is the
+ *   model's; the fee recipient holds exactly the token fees of the cases filed with one, the factory
+ *   exactly those paid to it and not filed with; fileCase takes only the caller's own nonce paid to
+ *   the factory, of at least the token fee; each reference files at most one case, whichever way it
+ *   was paid (paymentRefUsedBy read back for every paid reference). Token fees are drawn on the
+ *   public court (its fee path does not depend on the kind of vote); both courts check them;
  * - hidden votes: commitments, reveals (with their reasons) and the counts of each round are as
  *   modelled, and a view never shows a vote before it is revealed; a round is decided only once
  *   every commitment is opened, or at the reveal deadline by a majority of the panel among the
@@ -57,6 +63,7 @@ import {
   keccak256,
   parseEther,
   parseEventLogs,
+  parseSignature,
   type TransactionReceipt,
   TransactionReceiptNotFoundError,
   toHex,
@@ -82,6 +89,8 @@ import {
   P as PUBLIC,
   State,
   saltOf,
+  TRANSFER_WITH_AUTHORIZATION_TYPES,
+  testUSDAbi,
 } from "./helpers.js";
 import { type Action, AGENTS, actionArb, REFUSER_OPERATORS, type Variant } from "./invariant-actions.js";
 import { checkStatusViews, type StatusWorld, statusCalls } from "./invariant-status.js";
@@ -223,7 +232,9 @@ async function send(from: Agent, to: Address, data: Hex, value: bigint): Promise
   return { receipt, revert: (trace?.output ?? "0x") as Hex };
 }
 
-const knownErrors = [...courtRegistryAbi, ...caseFactoryAbi, ...disputeCaseAbi].filter((x) => x.type === "error");
+const knownErrors = [...courtRegistryAbi, ...caseFactoryAbi, ...disputeCaseAbi, ...testUSDAbi].filter(
+  (x) => x.type === "error",
+);
 /** Error(string) reverts the contracts are known to use (a transfer a recipient refuses). */
 const knownReasons = new Set(["DisputeCase: withdrawal transfer failed"]);
 
@@ -295,17 +306,58 @@ function agentOf(a: Address): Agent {
 }
 
 const ZERO_REF: Hex = `0x${"0".repeat(64)}`;
+const ZERO_ADDR: Address = `0x${"0".repeat(40)}`;
 
-/** References `by` paid a fee under, unused (`used` false) or used; or those only others paid. */
+/** Every `${ref}:${payer}` a fee was paid under, in ETH or in the token (to the factory or not). */
+const paidKeys = (): Set<string> => new Set([...model.feesPaid.keys(), ...model.tokenAuths.keys()]);
+const isPaid = (key: string) => model.feesPaid.has(key) || model.tokenAuths.has(key);
+
+/** References `by` paid a fee under (either way), unused (`used` false) or used; or those only others paid. */
 function refsOf(by: Address, which: "unused" | "used" | "others"): Hex[] {
   const out: Hex[] = [];
-  for (const key of model.feesPaid.keys()) {
+  for (const key of paidKeys()) {
     const [ref, payer] = key.split(":") as [Hex, Address];
     if (which === "others") {
-      if (payer !== by && !model.feesPaid.has(`${ref}:${by}`)) out.push(ref);
+      if (payer !== by && !isPaid(`${ref}:${by}`)) out.push(ref);
     } else if (payer === by && model.usedRefs.has(key) === (which === "used")) out.push(ref);
   }
   return out;
+}
+
+/**
+ * A token fee: `by`'s key signs an EIP-3009 authorization (TestUSD's EIP-712 domain, dated by chain
+ * time) and `via` submits it to the token, as an x402 facilitator does. A refusing contract cannot
+ * sign, so its operator's key pays for it: its nonce is then someone else's to the contract.
+ */
+async function planTokenPay(a: Extract<Action, { t: "tokenPay" }>): Promise<Plan> {
+  const signer = agent(a.by).signer;
+  const from = signer.address;
+  const via = agent(a.via);
+  const own = (m: Map<string, unknown>) =>
+    [...m.keys()].filter((k) => k.endsWith(`:${from}`)).map((k) => k.split(":")[0] as Hex);
+  let nonce: Hex = a.refHex ?? freshRef();
+  if (a.ref === "native") nonce = own(model.feesPaid)[0] ?? nonce;
+  else if (a.ref === "again") nonce = own(model.tokenAuths)[0] ?? nonce;
+  const to = a.to === "factory" ? c.factory : c.registry;
+  const value = { exact: model.tokenFee, more: model.tokenFee + 1n, less: model.tokenFee - 1n }[a.amount];
+  const auth = { from, to, value, validAfter: model.now - 600n, validBefore: model.now + 3600n, nonce };
+  const signature = await signer.signTypedData({
+    domain: { name: "Docket Test USD", version: "1", chainId: c.devnet.chainId, verifyingContract: c.feeToken },
+    types: TRANSFER_WITH_AUTHORIZATION_TYPES,
+    primaryType: "TransferWithAuthorization",
+    message: auth,
+  });
+  const { r, s, v, yParity } = parseSignature(signature);
+  const args = [from, to, value, auth.validAfter, auth.validBefore, nonce, Number(v ?? BigInt(yParity + 27)), r, s];
+  return {
+    desc: `tokenPay ${tag(from)} via ${tag(via.addr)} to ${a.to} ${a.amount} ref=${a.ref}`,
+    from: via,
+    to: c.feeToken,
+    data: encodeFunctionData({ abi: testUSDAbi, functionName: "transferWithAuthorization", args } as never),
+    value: 0n,
+    expect: model.expectTokenPay(from, nonce, value),
+    onSuccess: () => model.tokenPay(from, to, nonce, value),
+  };
 }
 
 function planPay(a: Extract<Action, { t: "pay" }>): Plan {
@@ -346,6 +398,7 @@ function planFile(a: Extract<Action, { t: "file" }>, step: number, t: bigint): P
       const [ev] = parseEventLogs({ abi: caseFactoryAbi, eventName: "CaseFiled", logs: r.logs });
       if (!ev) fail("fileCase emitted no CaseFiled");
       model.file(getAddress(ev.args.caseAddr), by.addr, by.signer.address, def.addr, ref, a.stake, t);
+      if ((model.cases.at(-1)?.tokenFee ?? 0n) > 0n) bump(coverage.passed, "file(token fee)");
     },
   };
 }
@@ -423,12 +476,14 @@ function planReveal(a: Extract<Action, { t: "reveal" }>, step: number, t: bigint
 }
 
 /** The plan for action `a`, whose transaction will be mined at time `t` in block `b`. */
-function plan(a: Action, step: number, t: bigint, b: bigint): Plan | string {
+function plan(a: Action, step: number, t: bigint, b: bigint): Plan | string | Promise<Plan> {
   switch (a.t) {
     case "file":
       return planFile(a, step, t);
     case "pay":
       return planPay(a);
+    case "tokenPay":
+      return planTokenPay(a);
     case "commit":
       return planCommit(a, t);
     case "reveal":
@@ -832,6 +887,10 @@ interface World {
   weights: Map<Address, bigint>;
   totalWeight: bigint;
   balances: Map<Address, bigint>;
+  /** Fee-token balances of the same addresses. */
+  tokens: Map<Address, bigint>;
+  /** The case each paid reference filed (paymentRefUsedBy), by `${ref}:${payer}`. */
+  refUsedBy: Map<string, Address>;
   overview: { agentCount: bigint; totalJudgeStake: bigint; treasury: bigint; eligibleJudgeCount: bigint };
   judges: Map<Address, JudgeRead>;
   pool: Address[];
@@ -859,6 +918,11 @@ async function readWorld(): Promise<World> {
   );
   const balanceAt = addrs.map((a) =>
     at({ address: MULTICALL3_ADDRESS, abi: multicall3Abi, functionName: "getEthBalance", args: [a] }),
+  );
+  const tokenAt = addrs.map((a) => at({ address: c.feeToken, abi: testUSDAbi, functionName: "balanceOf", args: [a] }));
+  const refKeys = model ? [...paidKeys()] : [];
+  const refAt = refKeys.map((key) =>
+    at({ address: c.factory, abi: caseFactoryAbi, functionName: "paymentRefUsedBy", args: key.split(":") }),
   );
   const overviewAt = at({ address: c.registry, abi: courtRegistryAbi, functionName: "getOverview" });
   const judgeAt = agents.map((a) =>
@@ -917,6 +981,8 @@ async function readWorld(): Promise<World> {
     weights,
     totalWeight,
     balances: new Map(addrs.map((a, n) => [a, r<bigint>(balanceAt[n] as number)])),
+    tokens: new Map(addrs.map((a, n) => [a, r<bigint>(tokenAt[n] as number)])),
+    refUsedBy: new Map(refKeys.map((key, n) => [key, r<Address>(refAt[n] as number)])),
     overview: r(overviewAt),
     judges,
     pool: r<readonly [bigint, readonly { addr: Address }[]]>(poolAt)[1].map((j) => j.addr),
@@ -948,6 +1014,24 @@ function checkWorld(w: World): void {
   same(total, model.initialTotal - model.gasSpent, "sum of all balances (initial less gas)");
   same(w.balances.get(c.factory), 0n, "factory balance");
   same(w.balances.get(implementation), 0n, "case implementation balance");
+
+  // Token fees: every tracked token balance; the fee recipient got exactly the token fees of the
+  // cases filed with one, and the factory holds exactly those paid to it and not (yet) filed with.
+  for (const [a, got] of w.tokens) same(got, model.tokens.get(a) ?? 0n, `token balance of ${tag(a)}`);
+  same(
+    w.tokens.get(model.feeRecipient),
+    model.recipientTokensAtStart + model.cases.reduce((sum, k) => sum + k.tokenFee, 0n),
+    "fee recipient's tokens vs the token fees of filed cases",
+  );
+  same(w.tokens.get(c.factory), model.tokenFeesHeld(), "factory's tokens vs token fees paid and unfiled");
+  // One case per reference, whichever way it was paid.
+  const filedBy = new Map<Address, string>();
+  for (const [key, got] of w.refUsedBy) {
+    same(got, model.usedRefs.get(key) ?? ZERO_ADDR, `case filed with ${key}`);
+    if (got === ZERO_ADDR) continue;
+    if (filedBy.has(got)) fail(`case ${tag(got)} filed with ${filedBy.get(got)} and ${key}`);
+    filedBy.set(got, key);
+  }
 
   // Registry: holds the stakes plus the treasury; the stakes add up.
   const registryHeld = w.balances.get(c.registry) ?? 0n;
@@ -1097,6 +1181,13 @@ async function modelFromChain(): Promise<void> {
     model.balances.set(a, b);
     model.initialTotal += b;
   }
+  for (const [a, b] of w.tokens) model.tokens.set(a, b);
+  model.recipientTokensAtStart = w.tokens.get(model.feeRecipient) ?? 0n;
+  model.tokenFee = await c.reader.readContract({
+    address: c.factory,
+    abi: caseFactoryAbi,
+    functionName: "tokenFilingFee",
+  });
   for (const [a, j] of w.judges) {
     // Every draw the sequences run reads a pool block after these stakes: one checkpoint will do.
     const weights: [bigint, bigint][] = [[0n, w.weights.get(a) ?? 0n]];
@@ -1243,6 +1334,14 @@ async function runStep(a: Action, step: number): Promise<void> {
     await runStep({ ...a, refHex }, step);
     return;
   }
+  if (a.t === "file" && a.ref === "token" && !a.refHex) {
+    // The same with the fee in the token: signed by the plaintiff, submitted by a facilitator.
+    const refHex = freshRef();
+    const via = (a.by * 7 + step) % 20;
+    await runStep({ t: "tokenPay", by: a.by, via, to: "factory", amount: "exact", ref: "fresh", refHex }, step);
+    await runStep({ ...a, refHex }, step);
+    return;
+  }
   if (a.t === "time") {
     await advance(c, a.seconds);
     model.now += BigInt(a.seconds);
@@ -1258,7 +1357,7 @@ async function runStep(a: Action, step: number): Promise<void> {
   } else {
     const t = model.now + 1n; // one block per transaction, one second apart
     const b = model.block + 1n;
-    const p = plan(a, step, t, b);
+    const p = await plan(a, step, t, b);
     if (typeof p === "string") {
       coverage.skipped++;
       log.push(`${step}: ${a.t} skipped (${p})`);
@@ -1454,6 +1553,14 @@ async function setup(params: CourtParams): Promise<void> {
       args: [`party-${i}`, ""],
     });
   }
+  // Four token fees for every account but the owner's (the fee recipient): a busy payer runs out.
+  const tokenFee = await c.reader.readContract({
+    address: c.factory,
+    abi: caseFactoryAbi,
+    functionName: "tokenFilingFee",
+  });
+  for (const a of eoas.slice(1))
+    await c.owner.write({ address: c.feeToken, abi: testUSDAbi, functionName: "mint", args: [a.addr, 4n * tokenFee] });
   for (const a of eoas) nonces.set(a.addr, await c.reader.getTransactionCount({ address: a.addr }));
   await modelFromChain();
   await prologue();
@@ -1516,6 +1623,8 @@ for (const [label, params, decisive] of courts) {
       // The sequences reached the paths this court is about: verdicts by its kind of vote, draws
       // that seat, fees paid, and judges scored at a final outcome.
       const kinds = [decisive, "draw", "pay", "file", "settle", "resolve"];
+      // Token fees paid, and a case filed with one (drawn on the public court only).
+      if (!params.hiddenVotes) kinds.push("tokenPay", "file(token fee)");
       // Hidden votes: the revealed majority's verdict at the reveal deadline, too.
       if (params.hiddenVotes) kinds.push("resolve:verdict");
       for (const kind of kinds) {
