@@ -135,6 +135,9 @@ contract CaseFactory is ICaseFactory {
         if (msg.value < filingFee) revert FilingFeeTooLow(filingFee, msg.value);
         bytes32 refKey = keccak256(abi.encode(paymentRef, msg.sender));
         if (feePaidPlusOne[refKey] != 0) revert FilingFeeAlreadyPaid(paymentRef);
+        // A reference that already filed (its fee paid in the token) would take the fee and file nothing.
+        address usedBy = refUsedBy[refKey];
+        if (usedBy != address(0)) revert PaymentRefUsed(paymentRef, usedBy);
         feePaidPlusOne[refKey] = msg.value + 1;
         emit FilingFeePaid(msg.sender, paymentRef, msg.value);
         (bool ok,) = feeRecipient.call{value: msg.value}("");

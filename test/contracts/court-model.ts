@@ -347,6 +347,8 @@ export class CourtModel {
     if (/^0x0+$/.test(ref)) return "PaymentRefRequired";
     if (value < this.p.filingFee) return "FilingFeeTooLow";
     if (this.feesPaid.has(`${ref}:${by}`)) return "FilingFeeAlreadyPaid";
+    // Filed already, with a token fee: paying in ETH now would take the fee for nothing.
+    if (this.usedRefs.has(`${ref}:${by}`)) return "PaymentRefUsed";
     return null;
   }
 

@@ -101,7 +101,18 @@ describe("filing fee in a token (EIP-3009)", () => {
     await expectRevert(fileWith(plaintiff, party(3).address, auth.nonce), "PaymentRefUsed", [
       auth.nonce,
       filed?.args.caseAddr,
-    ]);
+    ]); // Nor can the same reference then take an ETH fee it could never file with.
+    await expectRevert(
+      plaintiff.write({
+        address: c.factory,
+        abi: caseFactoryAbi,
+        functionName: "payFilingFee",
+        args: [auth.nonce],
+        value: P.filingFee,
+      }),
+      "PaymentRefUsed",
+      [auth.nonce, filed?.args.caseAddr],
+    );
   });
 
   it("refuses an unused nonce, another's payment, a payment to someone else and one below the fee", async () => {
