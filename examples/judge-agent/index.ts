@@ -47,6 +47,9 @@ interface DocketError {
   error: { code: string; message: string; details?: { reason?: string } };
 }
 
+/** Gas added to each estimate: enough for the verdict and the court's ERC-8004 outcome hook (600k). */
+const DECIDING_HEADROOM = 1_000_000n;
+
 async function get<T>(path: string): Promise<T> {
   const res = await fetch(DOCKET + path);
   if (!res.ok) throw new Error(`GET ${path} answered ${res.status}: ${await res.text()}`);
@@ -89,7 +92,20 @@ async function write(
   const tx = answer.unsigned_tx as { to: Hex; value: string; data: Hex; chainId: number };
   // A wallet signs for the chain it expects, never for the one a server names.
   if (tx.chainId !== chain.id) throw new Error(`docket built a transaction for chain ${tx.chainId}, not ${chain.id}`);
-  const hash = await wallet.sendTransaction({ to: tx.to, data: tx.data, value: BigInt(tx.value) });
+  // Headroom over the estimate: another judge's reveal landing first can make ours the one that
+  // decides the case, and a deciding transaction also pays the court's ERC-8004 outcome hook.
+  const estimate = await reader.estimateGas({
+    account: wallet.account,
+    to: tx.to,
+    data: tx.data,
+    value: BigInt(tx.value),
+  });
+  const hash = await wallet.sendTransaction({
+    to: tx.to,
+    data: tx.data,
+    value: BigInt(tx.value),
+    gas: estimate + DECIDING_HEADROOM,
+  });
   const { status } = await reader.waitForTransactionReceipt({ hash });
   log("tx", { case: c, route, hash, status });
   if (status !== "success") throw new Error(`${route}: transaction ${hash} reverted`);

@@ -32,7 +32,9 @@ describe("every route, happy path", () => {
     const paid = await t.actor(17).send((await t.post("/cases", filingBody)).body.accepts[0].extra.unsigned_tx);
     const judge = t.address(7);
     const pool = (await t.get("/judges/pool")).body;
-    const idle = pool.judges.find((j: { activeCases: number }) => j.activeCases === 0).address as string;
+    // An idle judge to unstake: the seeded pool's draws are random, so one is staked for it here.
+    await t.write("/judges/stake", { address: t.address(18), amount: "100000000000000000" }, 18);
+    const idle = t.address(18);
     const eligible = pool.judges
       .filter((j: { eligible: boolean }) => j.eligible)
       .map((j: { address: string }) => j.address);

@@ -92,6 +92,14 @@ describe.each(ERAS)("hidden votes over MCP (Streamable HTTP), protocol %s", (era
 
   it("the defendant appeals; five fresh judges commit, three reveal, and the deadline verdict is final", async () => {
     const round1 = (await readCase()).judges as Address[];
+    // Five fresh judges must be free: the seed's random draws may have left too few of its eight
+    // eligible (a seeded no-show is slashed below the minimum), so two more stake first.
+    for (const i of [16, 17]) {
+      await send(
+        t.address(i),
+        await ok(client, "stake_as_judge", { address: t.address(i), amount: "100000000000000000" }),
+      );
+    }
     await send(
       t.address(DEFENDANT),
       await ok(client, "file_appeal", { address: caseAddr, from: t.address(DEFENDANT) }),
