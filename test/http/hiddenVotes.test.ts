@@ -142,6 +142,11 @@ describe("hidden votes over HTTP, signed by test wallets", () => {
 
   it("appeal under hidden votes: five fresh judges commit and reveal; the verdict is final", async () => {
     const round1 = (await readCase()).judges as string[];
+    // Five fresh judges must be free: the seed's random draws may have left too few of its eight
+    // eligible (a seeded no-show is slashed below the minimum), so two more stake first.
+    for (const i of [16, 17]) {
+      await t.write("/judges/stake", { address: t.address(i), amount: "100000000000000000" }, i);
+    }
     await t.write(`/cases/${caseAddr}/appeal`, { from: t.address(DEFENDANT) }, DEFENDANT);
     await t.write(`/cases/${caseAddr}/assign-judges-random`, { from: t.address(0) }, 0);
     const c = await readCase();
