@@ -34,6 +34,15 @@ export interface Deployment {
   feeToken?: Address;
 }
 
+/** Waits for a transaction of a deployment step and insists it succeeded (`what` names the step in the error). */
+export function minedOn(reader: PublicClient, what: string) {
+  return async (hash: Hex) => {
+    const r = await reader.waitForTransactionReceipt({ hash, pollingInterval: 50 });
+    if (r.status !== "success") throw new Error(`${what} transaction ${hash} reverted`);
+    return r;
+  };
+}
+
 /**
  * Deploys CourtRegistry, the draw entropy source (BlockhashEntropy unless `entropy` names another,
  * e.g. a VRF adapter) and CaseFactory, and links them. Used by the dev chain and by
@@ -48,11 +57,7 @@ export async function deployCourt(
 ): Promise<Deployment> {
   const account = wallet.account as Account;
   const chain = wallet.chain as Chain;
-  const mined = async (hash: Hex) => {
-    const r = await reader.waitForTransactionReceipt({ hash, pollingInterval: 50 });
-    if (r.status !== "success") throw new Error(`deployment transaction ${hash} reverted`);
-    return r;
-  };
+  const mined = minedOn(reader, "deployment");
 
   const registryReceipt = await mined(
     await wallet.deployContract({
@@ -116,13 +121,13 @@ export async function deployTestFeeToken(
 ): Promise<Address> {
   const account = wallet.account as Account;
   const chain = wallet.chain as Chain;
-  const deployed = await reader.waitForTransactionReceipt({
-    hash: await wallet.deployContract({ abi: testUSDAbi, bytecode: testUSDBytecode, account, chain }),
-    pollingInterval: 50,
-  });
+  const mined = minedOn(reader, "fee token");
+  const deployed = await mined(
+    await wallet.deployContract({ abi: testUSDAbi, bytecode: testUSDBytecode, account, chain }),
+  );
   const token = getAddress(deployed.contractAddress as Address);
-  const set = await reader.waitForTransactionReceipt({
-    hash: await wallet.writeContract({
+  await mined(
+    await wallet.writeContract({
       address: factory,
       abi: caseFactoryAbi,
       functionName: "setTokenFee",
@@ -130,8 +135,6 @@ export async function deployTestFeeToken(
       account,
       chain,
     }),
-    pollingInterval: 50,
-  });
-  if (set.status !== "success") throw new Error("setTokenFee reverted");
+  );
   return token;
 }

@@ -16,6 +16,7 @@ import {
   reputationRegistryAbi,
   reputationRegistryBytecode,
 } from "../chain/abi/generated.js";
+import { minedOn } from "./deploy.js";
 
 /** The ERC-8004 registries a court reports to, and its reporter (the feedback's clientAddress). */
 export interface Erc8004Deployment {
@@ -38,11 +39,7 @@ export async function deployErc8004(
 ): Promise<Erc8004Deployment> {
   const account = wallet.account as Account;
   const chain = wallet.chain as Chain;
-  const mined = async (hash: Hex) => {
-    const r = await reader.waitForTransactionReceipt({ hash, pollingInterval: 50 });
-    if (r.status !== "success") throw new Error(`ERC-8004 deployment transaction ${hash} reverted`);
-    return r;
-  };
+  const mined = minedOn(reader, "ERC-8004 deployment");
   const deploy = async (abi: readonly unknown[], bytecode: Hex, args: readonly unknown[] = []) =>
     getAddress(
       (

@@ -253,7 +253,7 @@ function partySteps(s: CaseStatusView, who: Address, roles: Role[], now: bigint)
 }
 
 /** The deadlines still ahead that change what may be done on the case. */
-function nextChange(s: CaseStatusView, now: bigint): number | null {
+export function nextChange(s: CaseStatusView, now: bigint): number | null {
   const st = state(s);
   const candidates: bigint[] = [];
   if (st === "Summoned") candidates.push(s.responseDeadline);

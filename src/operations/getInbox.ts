@@ -37,10 +37,8 @@ export const getInbox = defineOperation({
     const now = BigInt(page.chainTime);
     const cases = page.cases
       .map((s) => caseActionsFor(s, who, now))
-      // Cases with something to do first, the most urgent first; then the rest in index order.
-      .map((c, i) => ({ c, i }))
-      .sort((a, b) => rank(a.c) - rank(b.c) || a.i - b.i)
-      .map(({ c }) => c);
+      // Cases with something to do first, the most urgent first; then the rest in index order (sort is stable).
+      .sort((a, b) => rank(a) - rank(b));
     const actions = cases.flatMap((c) => c.actions);
     const body = {
       address: who,

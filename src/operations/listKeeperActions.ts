@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { readCaseStatuses } from "../chain/reads.js";
-import { actionSchema, keeperSteps, ttlUntilNextChange } from "./actions.js";
+import { actionSchema, keeperSteps, nextChange, ttlUntilNextChange } from "./actions.js";
 import { keyOf } from "./keys.js";
 import { Answer, defineOperation } from "./operation.js";
 import { paginationInput } from "./schemas.js";
@@ -41,17 +41,7 @@ export const listKeeperActions = defineOperation({
       nextOffset: end < page.total ? end : null,
       actions,
     };
-    const deadlines = page.cases.flatMap((s) => [
-      Number(s.responseDeadline),
-      Number(s.deliberationDeadline),
-      Number(s.appealDeadline),
-    ]);
-    return new Answer(body, {
-      ttl: ttlUntilNextChange(
-        deadlines.filter((d) => d >= page.chainTime),
-        now,
-        MAX_TTL,
-      ),
-    });
+    const next = page.cases.map((s) => nextChange(s, now));
+    return new Answer(body, { ttl: ttlUntilNextChange(next, now, MAX_TTL) });
   },
 });

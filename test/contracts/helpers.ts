@@ -34,6 +34,7 @@ import { Actor } from "../../src/devnet/actor.js";
 import { type Devnet, startDevnet } from "../../src/devnet/devnet.js";
 import { advanceTime } from "../../src/devnet/seed.js";
 import { type CourtParams, devParams, devPublicParams } from "../../src/devnet/terms.js";
+import type { Authorization } from "../../src/payments/x402v2.js";
 
 export {
   caseFactoryAbi,
@@ -460,15 +461,8 @@ export async function expectRevert(p: Promise<unknown>, name: string, args?: rea
   if (args) expect(got.args).toEqual(args);
 }
 
-/** One EIP-3009 transfer authorization, as the x402 "exact" scheme's client signs it. */
-export interface TransferAuthorization {
-  from: Address;
-  to: Address;
-  value: bigint;
-  validAfter: bigint;
-  validBefore: bigint;
-  nonce: Hex;
-}
+/** One EIP-3009 transfer authorization, as the x402 "exact" scheme's client signs it (docket's own type). */
+export type TransferAuthorization = Authorization;
 
 /** EIP-3009's EIP-712 types for `transferWithAuthorization`. */
 export const TRANSFER_WITH_AUTHORIZATION_TYPES = {
