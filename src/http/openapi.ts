@@ -12,8 +12,8 @@ const statusText: Record<number, string> = {
   402: "Payment required, or the payment proof given does not hold",
   404: "Not found",
   409: "Conflict",
-  413: "Body too large (64 kB)",
-  415: "Body must be application/json",
+  413: "Body too large (64 kB of JSON; an evidence upload: EVIDENCE_MAX_BYTES)",
+  415: "Body must be application/json (an evidence upload: one of the accepted media types)",
   422: "Validation error: a field of the wrong type, a constraint broken",
   429: "Rate limited (RATE_LIMIT_PER_MINUTE per client)",
   500: "Server-side failure: the contract refused the call (details.reason), or the chain node could not be read",
@@ -74,11 +74,22 @@ function responses(op: Operation): Record<string, Json> {
     const headers = paymentHeaders(op, status);
     out[String(status)] = { description, ...(headers ? { headers } : {}), content: json(schema) };
   };
-  answer(
-    200,
-    op.kind === "write" ? "An unsigned transaction to sign and broadcast" : "OK",
-    jsonSchema(okSchema(op), "output"),
-  );
+  const ok = op.okDescription ?? (op.kind === "write" ? "An unsigned transaction to sign and broadcast" : "OK");
+  if (op.http.raw) {
+    const headers = Object.fromEntries(
+      Object.entries(op.http.raw.headers).map(([name, description]) => [
+        name,
+        { description, schema: { type: "string" } },
+      ]),
+    );
+    out["200"] = {
+      description: `${op.http.raw.description} (over MCP: the JSON below)`,
+      headers,
+      content: { "*/*": { schema: { type: "string", format: "binary" } } },
+    };
+  } else {
+    answer(200, ok, jsonSchema(okSchema(op), "output"));
+  }
   for (const [status, description] of Object.entries(op.answers ?? {})) {
     answer(Number(status), description, jsonSchema(op.output, "output"));
   }
@@ -129,19 +140,39 @@ function requestBody(op: Operation): Json | undefined {
       .map((f) => f.name),
   );
   const example = op.example && Object.fromEntries(Object.entries(op.example).filter(([k]) => !inPath.has(k)));
-  return {
-    required: required.length > 0,
-    content: {
-      "application/json": {
-        schema: {
-          type: "object",
-          properties: Object.fromEntries(fields.map((f) => [f.name, f.schema])),
-          ...(required.length ? { required } : {}),
-        },
-        ...(example ? { example } : {}),
+  const content: Json = {
+    "application/json": {
+      schema: {
+        type: "object",
+        properties: Object.fromEntries(fields.map((f) => [f.name, f.schema])),
+        ...(required.length ? { required } : {}),
       },
+      ...(example ? { example } : {}),
     },
   };
+  const upload = op.http.upload;
+  if (upload) {
+    // The file itself as the body (its Content-Type is its media type), or a form with one file part.
+    const rest = fields.filter(
+      (f) => f.name !== upload.bytesField && f.name !== upload.typeField && f.name !== "content",
+    );
+    content["multipart/form-data"] = {
+      schema: {
+        type: "object",
+        properties: {
+          file: {
+            type: "string",
+            format: "binary",
+            description: "The file; its part's Content-Type is its media type",
+          },
+          ...Object.fromEntries(rest.map((f) => [f.name, f.schema])),
+        },
+        required: ["file"],
+      },
+    };
+    for (const t of upload.types) content[t] = { schema: { type: "string", format: "binary" } };
+  }
+  return { required: required.length > 0 || upload !== undefined, content };
 }
 
 /**

@@ -5,6 +5,7 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { ResourceUpdatedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { rawCid } from "../../src/evidence/cid.js";
 import { operations } from "../../src/operations/registry.js";
 import {
   connect,
@@ -202,7 +203,11 @@ describe("MCP over stdio: node bin/docket.js mcp", () => {
       const other = all.find((c) => c.state === "Summoned");
       const uri = `docket://cases/${active.address.toLowerCase()}`;
       await client.subscribeResource({ uri });
-      const args = { address: active.address, evidenceIpfsHash: "bafk-stdio-evidence", from: active.plaintiff };
+      const args = {
+        address: active.address,
+        evidenceIpfsHash: rawCid("stdio-evidence").toString(),
+        from: active.plaintiff,
+      };
       await signAndSend(rpcUrl, active.plaintiff, (await ok(client, "submit_evidence", args)).unsigned_tx);
       // EVENT_POLL_MS is its default (2 s): the next poll finds the evidence.
       await expect.poll(() => got, { timeout: 20_000, interval: 50 }).toContain(uri);
