@@ -6,6 +6,7 @@ import { cachedAnswer, type OperationResult, type Prepared, prepare, run } from 
 import { mountDocs } from "./docs.js";
 import { errorMiddleware, sendError } from "./errors.js";
 import type { EventStreams } from "./events.js";
+import { mountGateway } from "./gateway.js";
 import { requestInput } from "./input.js";
 import type { AppOptions } from "./options.js";
 import { publicOrigin } from "./origin.js";
@@ -42,6 +43,7 @@ export function createApp(ctx: Ctx, operations: Operation[], opts: AppOptions = 
 
   applySecurity(app, opts, security);
   mountDocs(app, operations, { events: opts.events !== undefined });
+  mountGateway(app, ctx.evidence);
   if (opts.events) mountEvents(app, opts.events);
   opts.mount?.(app);
   app.use((req: Request, res: Response) => {

@@ -2,6 +2,7 @@ import { z } from "zod";
 import type { ErrorCode } from "../errors/errors.js";
 import type { Operation } from "../operations/operation.js";
 import { eventsOpenApi } from "./events.js";
+import { gatewayOpenApi } from "./gateway.js";
 import { errorsByStatus, inputFields, jsonSchema } from "./operationErrors.js";
 
 type Json = Record<string, unknown>;
@@ -196,6 +197,22 @@ function eventsPath(): Json {
   return { get: { ...eventsOpenApi.get, responses } };
 }
 
+/** GET /ipfs/{cid} (docket's trustless gateway, not an operation): its error answers in the envelope. */
+function gatewayPath(): Json {
+  const errors = {
+    "400": {
+      description: "Not a CID, or not a raw-block request: `INVALID_INPUT`",
+      content: json(errorEnvelope(["INVALID_INPUT"])),
+    },
+    "404": {
+      description: "Not in docket's store: `EVIDENCE_NOT_FOUND`",
+      content: json(errorEnvelope(["EVIDENCE_NOT_FOUND"])),
+    },
+    "429": { description: statusText[429], content: json(errorEnvelope(["RATE_LIMITED"])) },
+  };
+  return { get: { ...gatewayOpenApi.get, responses: { ...gatewayOpenApi.get.responses, ...errors } } };
+}
+
 /** The OpenAPI 3.1 document, generated from the same operations as the routes (and GET /events when served). */
 export function buildOpenApi(operations: Operation[], opts: { version: string; events?: boolean }): Json {
   const paths: Record<string, Record<string, Json>> = {};
@@ -234,6 +251,10 @@ export function buildOpenApi(operations: Operation[], opts: { version: string; e
         ? [{ name: "events", description: "Court events pushed as they are mined (Server-Sent Events)" }]
         : []),
     ],
-    paths: opts.events ? { ...paths, "/events": eventsPath() } : paths,
+    paths: {
+      ...paths,
+      "/ipfs/{cid}": gatewayPath(),
+      ...(opts.events ? { "/events": eventsPath() } : {}),
+    },
   };
 }

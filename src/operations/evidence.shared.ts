@@ -41,7 +41,11 @@ export type EvidenceView = z.infer<typeof evidenceContent>;
 
 export const evidenceView = evidenceContent.extend({
   document: evidenceDocument
-    .extend({ file: evidenceContent.optional().describe("The file the document points at, read the same way") })
+    .extend({
+      name: z.string().describe("Its name, framed as the party's words"),
+      description: z.string().describe("Its description, framed as the party's words"),
+      file: evidenceContent.optional().describe("The file the document points at, read the same way"),
+    })
     .optional()
     .describe("The ERC-1497 evidence document, when it is one"),
 });

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { DocketError } from "../errors/errors.js";
 import { parseEvidenceRef } from "../evidence/cid.js";
 import { frameEvidence } from "../evidence/frame.js";
 import { isImageType, isTextType, utf8 } from "../evidence/media.js";
@@ -42,12 +43,18 @@ export const getEvidence = defineOperation({
     resource: z.string().describe("Its MCP resource (text as text, images and PDFs as blobs)"),
     text: z.string().optional().describe(`Text up to ${INLINE_TEXT_BYTES} bytes, framed as a party's data`),
   }),
-  errors: ["EVIDENCE_NOT_FOUND", "PAYLOAD_TOO_LARGE", "INVALID_INPUT"],
+  errors: ["EVIDENCE_NOT_FOUND", "INVALID_INPUT"],
   servesOnWrongChain: true,
   example: { cid: "bafkreifzjut3te2nhyekklss27nh3k72ysco7y32koao5eei66wof36n5e" },
   handler: async ({ cid: ref }, ctx) => {
     const cid = parseEvidenceRef(ref).toString();
-    const content = await ctx.evidence.read(cid);
+    const content = await ctx.evidence.read(cid).catch((err: unknown) => {
+      // Content over EVIDENCE_MAX_BYTES (a gateway's, or stored under a larger limit) is not served.
+      if (err instanceof DocketError && err.code === "PAYLOAD_TOO_LARGE") {
+        throw new DocketError("EVIDENCE_NOT_FOUND", err.message, { ...err.details, reason: "too-large" });
+      }
+      throw err;
+    });
     const type = content.mediaType ?? "application/octet-stream";
     const text = isTextType(type) && content.size <= INLINE_TEXT_BYTES ? utf8(content.bytes) : undefined;
     const inline = type === "text/plain" || isImageType(type);

@@ -111,7 +111,7 @@ describe("every route, happy path", () => {
       expect(r.status, JSON.stringify(r.body)).toBe(200);
       const parsed = op.output.safeParse(r.body);
       expect(parsed.success, JSON.stringify(parsed.error?.issues)).toBe(true);
-      if (op.kind === "write") {
+      if (op.kind === "write" && op.name !== "publish_evidence") {
         expect(r.body.unsigned_tx.chainId).toBe(31337);
         expect(r.body.unsigned_tx.data).toMatch(/^0x[0-9a-f]+$/);
         expect(r.body.unsigned_tx.value).toMatch(/^\d+$/);

@@ -178,6 +178,16 @@ describe("every operation answers only the statuses its OpenAPI entry declares, 
     record(fileCase, "a used proof", await t.post("/cases", body, xPayment(proof)));
   });
 
+  it("publish_evidence: 415 for a media type docket does not take, 413 past EVIDENCE_MAX_BYTES (10 MiB)", async () => {
+    const publish = operations.find((o) => o.name === "publish_evidence") as Operation;
+    const upload = async (body: Uint8Array | string, type: string) => {
+      const res = await fetch(`${t.url}/evidence`, { method: "POST", headers: { "content-type": type }, body });
+      return { status: res.status, body: (await res.json()) as Json };
+    };
+    record(publish, "HTML", await upload("<script>alert(1)</script>", "text/html"));
+    record(publish, "over the limit", await upload(new Uint8Array(10 * 1024 * 1024 + 1), "application/pdf"));
+  });
+
   it("every declared status was answered (200: here or in routes.test.ts); all but health declare a 4xx", () => {
     for (const op of operations) {
       const missing = [...(declared.get(op.name)?.statuses ?? [])].filter(
