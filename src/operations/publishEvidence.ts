@@ -4,6 +4,9 @@ import { evidenceDocument, publishEvidence as publish } from "../evidence/docume
 import { MEDIA_TYPE_LIST } from "../evidence/media.js";
 import { defineOperation } from "./operation.js";
 
+/** Characters of a file sent in JSON at most (EVIDENCE_MAX_BYTES, at most 1 GiB, in base64). */
+const MAX_FILE_CHARS = 1_431_655_768;
+
 const published = {
   cid: z.string().describe("The content's IPFS CID (CIDv1): file it, or submit it as evidence"),
   uri: z.string().describe("ipfs://<cid>"),
@@ -23,18 +26,25 @@ export const publishEvidence = defineOperation({
     upload: { bytesField: "contentBase64", typeField: "mediaType", types: MEDIA_TYPE_LIST },
   },
   input: z.object({
+    // Bounded where the body is read (EVIDENCE_MAX_BYTES, 413); these caps only stop the absurd.
     content: z
       .string()
+      .max(MAX_FILE_CHARS)
       .optional()
       .describe("The evidence as text (UTF-8), for text/plain, text/markdown, application/json"),
-    contentBase64: z.string().optional().describe("The evidence's bytes, base64 (images, PDF, any allowed type)"),
+    contentBase64: z
+      .string()
+      .max(MAX_FILE_CHARS)
+      .regex(/^[A-Za-z0-9+/]*={0,2}$/, { error: "must be base64" })
+      .optional()
+      .describe("The evidence's bytes, base64 (images, PDF, any allowed type)"),
     mediaType: z
       .string()
       .min(1)
       .max(100)
       .describe(`Its media type: one of ${MEDIA_TYPE_LIST.join(", ")}`),
     name: z.string().max(200).optional().describe("A short title for the evidence document (ERC-1497 name)"),
-    description: z.string().max(10_000).optional().describe("What it shows, in your words (ERC-1497 description)"),
+    description: z.string().max(4096).optional().describe("What it shows, in your words (ERC-1497 description)"),
   }),
   output: z.object({
     ...published,

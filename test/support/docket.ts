@@ -29,6 +29,7 @@ export function externalChainEnv(devnet: Devnet, env: Record<string, string> = {
     FACTORY_ADDRESS: devnet.deployment.factory,
     REGISTRY_ADDRESS: devnet.deployment.registry,
     EVENT_POLL_MS: "0",
+    EVIDENCE_DIR: mkdtempSync(join(tmpdir(), "docket-evidence-")),
     ...env,
   };
 }
