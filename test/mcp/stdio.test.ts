@@ -1,4 +1,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { StdioClientTransport as ModernStdioTransport } from "@modelcontextprotocol/client/stdio";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -20,7 +23,12 @@ import {
 } from "./helpers.js";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
-const env = { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "" };
+// Each process keeps its seeded evidence in a directory of its own.
+const env = {
+  PATH: process.env.PATH ?? "",
+  HOME: process.env.HOME ?? "",
+  EVIDENCE_DIR: mkdtempSync(join(tmpdir(), "docket-stdio-evidence-")),
+};
 
 /** Whether anything still answers JSON-RPC at the URL. */
 async function answers(rpcUrl: string): Promise<boolean> {
@@ -188,6 +196,17 @@ describe("MCP over stdio: node bin/docket.js mcp", () => {
       expect(resources).toHaveLength(9);
       const { prompts } = await client.listPrompts();
       expect(prompts.map((p) => p.name)).toContain("judge_case");
+    });
+
+    it("a judge reads a seeded case's evidence over stdio: get_case_evidence, then each file's resource", async () => {
+      const { cases } = await ok(client, "list_cases", { limit: 100 });
+      const { evidence } = await ok(client, "get_case_evidence", { address: cases[cases.length - 2] });
+      expect(evidence.length).toBeGreaterThan(1);
+      for (const e of evidence as Json[]) {
+        expect(e.available).toBe(true);
+        const [content] = (await client.readResource({ uri: e.document.file.resource })).contents as Json[];
+        expect(content.mimeType).toBe(e.document.file.mediaType);
+      }
     });
 
     it("a watched case: evidence signed and mined, the process's own follower polls, notifications/resources/updated arrives", async () => {
