@@ -47,9 +47,14 @@ export interface EventFilter {
   types?: readonly string[];
 }
 
+/** Whether the chain itself moved under docket (a reorg, a reset): anything read before may have changed. */
+export function isChainEvent(e: DocketEvent): boolean {
+  return e.type === "chain.reorg" || e.type === "chain.reset";
+}
+
 /** Whether `e` passes `f` (addresses compared case-insensitively). Chain events pass every filter. */
 export function matches(e: DocketEvent, f: EventFilter): boolean {
-  if (e.type === "chain.reorg" || e.type === "chain.reset") return true;
+  if (isChainEvent(e)) return true;
   if (f.types && f.types.length > 0 && !f.types.includes(e.type)) return false;
   if (f.case && e.case?.toLowerCase() !== f.case.toLowerCase()) return false;
   if (f.address) {

@@ -9,7 +9,7 @@ import { errorMiddleware, sendError } from "./errors.js";
 import type { EventStreams } from "./events.js";
 import { requestInput } from "./input.js";
 import type { AppOptions } from "./options.js";
-import { publicOrigin } from "./origin.js";
+import { publicOrigin } from "./publicOrigin.js";
 import { RouteTable } from "./routes.js";
 import { applySecurity, paymentHeaders, securityChain, securityLayer } from "./security.js";
 

@@ -6,7 +6,7 @@ import { sendError } from "../http/errors.js";
 import type { Ctx, Operation } from "../operations/operation.js";
 import { cachedToolCalls } from "./cachedCall.js";
 import { jsonRpcError } from "./jsonRpc.js";
-import { originGuard } from "./origin.js";
+import { originGuard } from "./originGuard.js";
 import { servesInbox } from "./resources.js";
 import { buildServer, type McpServerFactory } from "./server.js";
 import { type SseLimits, SseSessions } from "./sse.js";
