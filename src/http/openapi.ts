@@ -1,9 +1,10 @@
 import { z } from "zod";
 import type { ErrorCode } from "../errors/errors.js";
 import type { Operation } from "../operations/operation.js";
+import { jsonSchemaOf } from "../operations/schemas.js";
 import { eventsOpenApi } from "./events.js";
 import { gatewayOpenApi } from "./gateway.js";
-import { errorsByStatus, inputFields, jsonSchema } from "./operationErrors.js";
+import { errorsByStatus, inputFields } from "./operationErrors.js";
 
 type Json = Record<string, unknown>;
 
@@ -84,22 +85,22 @@ function responses(op: Operation): Record<string, Json> {
       ]),
     );
     out["200"] = {
-      description: `${op.http.raw.description} (over MCP: the JSON below)`,
+      description: `${op.http.raw.description} (over MCP, the tool answers JSON: its media type, size and short text)`,
       headers,
       content: { "*/*": { schema: { type: "string", format: "binary" } } },
     };
   } else {
-    answer(200, ok, jsonSchema(okSchema(op), "output"));
+    answer(200, ok, jsonSchemaOf(okSchema(op), "output"));
   }
   for (const [status, description] of Object.entries(op.answers ?? {})) {
-    answer(Number(status), description, jsonSchema(op.output, "output"));
+    answer(Number(status), description, jsonSchemaOf(op.output, "output"));
   }
   for (const [status, codes] of errorsByStatus(op)) {
     if (out[status]) throw new Error(`${op.name}: status ${status} is both an answer and an error`);
     const list = codes.map((c) => `\`${c}\``).join(", ");
     const description = `${statusText[status] ?? "Error"}: ${list}`;
     if (status === 402 && op.payment)
-      answer(status, description, withCodes(jsonSchema(op.payment.required, "output"), codes));
+      answer(status, description, withCodes(jsonSchemaOf(op.payment.required, "output"), codes));
     else answer(status, description, errorEnvelope(codes));
   }
   out.default = {
