@@ -166,8 +166,8 @@ describe("every route, happy path", () => {
     const ids = Object.values(doc.body.paths as Record<string, Record<string, { operationId: string }>>).flatMap((p) =>
       Object.values(p).map((o) => o.operationId),
     );
-    // Every operation, and the one route that is not: the event stream.
-    expect(ids.sort()).toEqual([...operations.map((o) => o.name), "stream_events"].sort());
+    // Every operation, and the two routes that are not: the event stream and the trustless gateway.
+    expect(ids.sort()).toEqual([...operations.map((o) => o.name), "stream_events", "ipfs_block"].sort());
     expect(
       doc.body.paths["/cases/{address}/vote"].post.requestBody.content["application/json"].schema.required,
     ).toEqual(["plaintiff_wins"]);

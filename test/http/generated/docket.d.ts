@@ -2045,7 +2045,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The verified bytes, as the media type they were published with (over MCP: the JSON below) */
+            /** @description The verified bytes, as the media type they were published with (over MCP, the tool answers JSON: its media type, size and short text) */
             200: {
                 headers: {
                     /** @description The CID, quoted: the content never changes under it */
