@@ -217,7 +217,18 @@ export class EvidenceStore implements EvidencePublisher {
       });
     }
     const chunks: Uint8Array[] = [];
-    for await (const chunk of entry.content()) chunks.push(chunk);
+    let read = 0;
+    for await (const chunk of entry.content()) {
+      // The root's size is authentic (hashed), but a crafted DAG's leaves may hold more: stop at the limit.
+      read += chunk.length;
+      if (read > this.opts.maxBytes) {
+        throw new DocketError("PAYLOAD_TOO_LARGE", `evidence ${text} is larger than EVIDENCE_MAX_BYTES`, {
+          cid: text,
+          maxBytes: this.opts.maxBytes,
+        });
+      }
+      chunks.push(chunk);
+    }
     const bytes = chunks.length === 1 ? (chunks[0] as Uint8Array) : Buffer.concat(chunks);
     this.loads++;
     const told = this.opts.dir
