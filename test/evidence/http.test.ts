@@ -1,5 +1,6 @@
 import type { Address } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { disputeCaseAbi } from "../../src/chain/abi/generated.js";
 import { loadConfig } from "../../src/config.js";
 import { png } from "../../src/devnet/png.js";
 import { rawCid } from "../../src/evidence/cid.js";
@@ -157,6 +158,32 @@ describe("evidence over HTTP", () => {
     const missing = await t.get(`/evidence/${rawCid("nobody published this")}`);
     expect(missing.status).toBe(404);
     expect(missing.body.error.code).toBe("EVIDENCE_NOT_FOUND");
+  });
+
+  it("an item that cannot be read says why: a CID nobody published is not found, a reference that is no CID is invalid", async () => {
+    // Filed straight on chain (the contract checks only the length), so docket never saw either.
+    const c = await t.fileOnChain(15, 16, "A claim whose evidence was never published.");
+    await t.write(`/cases/${c}/respond`, { from: t.address(16) }, 16);
+    await t.actor(16).write({
+      address: c,
+      abi: disputeCaseAbi,
+      functionName: "submitEvidence",
+      args: ["see the attached email"],
+    });
+    const { evidence } = (await t.get(`/cases/${c}/evidence`)).body;
+    expect(evidence[0]).toMatchObject({
+      filing: true,
+      cid: rawCid("A claim whose evidence was never published.").toString(),
+      available: false,
+      unavailable: { reason: "not-found" },
+    });
+    expect(evidence[1]).toMatchObject({
+      role: "defendant",
+      reference: "see the attached email",
+      cid: null,
+      available: false,
+      unavailable: { reason: "invalid-reference" },
+    });
   });
 
   it("a party publishes, submits the CID (signed, mined) and get_case_evidence shows it after the filing, with the text framed as its data", async () => {
