@@ -129,7 +129,7 @@ export function followChain(ctx: Ctx, config: Config, hub: EventHub): Follower |
     invalidate: (keys) => ctx.cache.invalidate(keys === "all" ? [everyKey.all] : keys, { hold: false }),
     confirmations: config.CONFIRMATIONS,
     status: ctx.chain,
-    timeoutMs: config.RPC_TIMEOUT_MS,
+    maxLagSeconds: config.FOLLOWER_MAX_LAG_SECONDS,
     onEvents: publishFollowed(ctx, hub),
   });
 }
