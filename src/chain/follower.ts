@@ -9,6 +9,9 @@ import { isTransient } from "./transport.js";
 
 export type { CourtLog } from "./courtLogs.js";
 
+/** How long a range the provider refused stays shrunk before the full RPC_LOGS_RANGE_MAX is tried again. */
+const RANGE_MEMORY_MS = 10 * 60_000;
+
 /** A decoded court event, as the follower hands it to `keysFor`. */
 export interface CourtEvent {
   eventName?: string;
@@ -96,8 +99,13 @@ export function followCourt(court: Court, log: Logger, opts: FollowerOptions): F
   if (opts.maxLagSeconds !== undefined) status.maxLagMs = opts.maxLagSeconds * 1000;
   // Requests made together go out as one JSON-RPC batch (RPC_BATCH_MAX at most): one round trip per step.
   const rpc = makePublicClient(court.chain, { batch: true, limits: court.limits });
-  /** Blocks per eth_getLogs: RPC_LOGS_RANGE_MAX, halved each time the provider refuses a range. */
-  let range = BigInt(Math.max(1, court.limits.logsRangeMax));
+  /**
+   * Blocks per eth_getLogs: RPC_LOGS_RANGE_MAX, halved each time the provider refuses a range, and
+   * back to RPC_LOGS_RANGE_MAX ten minutes after the last refusal (a refusal may have been a bad moment).
+   */
+  const rangeMax = BigInt(Math.max(1, court.limits.logsRangeMax));
+  let range = rangeMax;
+  let shrunkAt = 0;
   /** Headers per batch when looking for a fork point (genesis rides in the first). */
   const headersPerBatch = Math.max(1, court.limits.batchMax);
   /** The block the last poll read towards (for the lag), and the head the node had then. */
@@ -229,6 +237,7 @@ export function followCourt(court: Court, log: Logger, opts: FollowerOptions): F
       if (fork) await report([], { fromBlock: cursor, toBlock: cursor, change: fork });
       return 0;
     }
+    if (range < rangeMax && Date.now() - shrunkAt > RANGE_MEMORY_MS) range = rangeMax;
     // Walked in steps of `range` blocks, the cursor advancing after each: a long absence is caught up
     // in this poll, and a step that fails leaves what was read before it done.
     let seen = 0;
@@ -243,6 +252,7 @@ export function followCourt(court: Court, log: Logger, opts: FollowerOptions): F
         if (to === at || isTransient(err, "eth_getLogs")) throw err;
         const was = to - at + 1n;
         range = was / 2n > 0n ? was / 2n : 1n;
+        shrunkAt = Date.now();
         log.warn(
           {
             from: Number(at),
