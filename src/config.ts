@@ -63,6 +63,10 @@ export const configSchema = z.object({
   MCP_HTTP_MAX_SESSIONS: int(1, 100_000).default(100),
   /** A /mcp/session session with no request and no open stream for this long is closed. */
   MCP_HTTP_SESSION_IDLE_SECONDS: int(1, 86_400).default(600),
+  /** Nesting of arrays and objects a JSON body may have at most (REST and MCP); deeper is refused with 400. */
+  JSON_MAX_DEPTH: int(2, 10_000).default(64),
+  /** Bytes a POSTed MCP message may have at most (/mcp, /mcp/session, /messages); more is refused with 413. */
+  MCP_MAX_BODY_BYTES: int(1_024, 104_857_600).default(4_194_304),
   /** Cases per MCP resources/list page (the list is paged with cursors). */
   MCP_RESOURCE_PAGE_SIZE: int(1, 100).default(100),
   /** Open `GET /events` streams at most; one more is refused with 503. */

@@ -157,6 +157,7 @@ export async function startServer(
       rateLimitPerMinute: config.RATE_LIMIT_PER_MINUTE,
       corsOrigins: config.CORS_ORIGINS,
       trustProxy: config.TRUST_PROXY,
+      jsonMaxDepth: config.JSON_MAX_DEPTH,
       // Replicas behind one balancer share one budget per client.
       ...(store instanceof RedisStore ? { rateLimitStore: new SharedRateLimitStore(store) } : {}),
       events: streams,
@@ -173,6 +174,7 @@ export async function startServer(
           },
           events: hub,
           resourcePageSize: config.MCP_RESOURCE_PAGE_SIZE,
+          json: { maxBytes: config.MCP_MAX_BODY_BYTES, maxDepth: config.JSON_MAX_DEPTH },
         });
       },
     });

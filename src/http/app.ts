@@ -6,7 +6,7 @@ import { cachedAnswer, type OperationResult, type Prepared, prepare, run } from 
 import { mountDocs } from "./docs.js";
 import { errorMiddleware, sendError } from "./errors.js";
 import type { EventStreams } from "./events.js";
-import { requestInput } from "./input.js";
+import { nestedDeeperThan, requestInput } from "./input.js";
 import type { AppOptions } from "./options.js";
 import { publicOrigin } from "./origin.js";
 import { RouteTable } from "./routes.js";
@@ -30,7 +30,14 @@ export function createApp(ctx: Ctx, operations: Operation[], opts: AppOptions = 
 
   const security = securityLayer(opts, paymentHeaders(operations));
   const table = new RouteTable(operations);
-  app.use(operationRoutes(ctx, table, securityChain(security), postBodyParser(opts.bodyLimit ?? "64kb")));
+  app.use(
+    operationRoutes(
+      ctx,
+      table,
+      securityChain(security),
+      postBodyParser(opts.bodyLimit ?? "64kb", opts.jsonMaxDepth ?? 64),
+    ),
+  );
 
   applySecurity(app, opts, security);
   mountDocs(app, operations, { events: opts.events !== undefined });
@@ -177,9 +184,23 @@ function serialize(body: unknown): Buffer {
   return bytes;
 }
 
-/** A POST body: JSON only (or none at all), up to the limit. */
-function postBodyParser(limit: string): RequestHandler {
-  const json = express.json({ limit, strict: false, type: () => true });
+/** A POST body: JSON only (or none at all), up to the size limit and the nesting limit. */
+function postBodyParser(limit: string, maxDepth: number): RequestHandler {
+  const json = express.json({
+    limit,
+    strict: false,
+    type: () => true,
+    // Before parsing: a 10,000-level body is refused on its bytes, never handed to the schemas.
+    verify: (_req, _res, buf) => {
+      if (!nestedDeeperThan(buf, maxDepth)) return;
+      throw Object.assign(new Error(`the JSON nests deeper than ${maxDepth} levels`), {
+        status: 400,
+        expose: true,
+        type: "entity.too.deep",
+        maxDepth,
+      });
+    },
+  });
   return (req, res, next) => {
     const hasBody = Number(req.headers["content-length"] ?? 0) > 0 || req.headers["transfer-encoding"] !== undefined;
     if (!hasBody) return next();

@@ -3,6 +3,7 @@ import type { Express, RequestHandler } from "express";
 import type { EventHub } from "../events/hub.js";
 import type { Ctx, Operation } from "../operations/operation.js";
 import { cachedToolCalls } from "./cachedCall.js";
+import { type JsonBounds, mcpJsonBounds } from "./jsonBounds.js";
 import { jsonRpcError } from "./jsonRpc.js";
 import { originGuard } from "./origin.js";
 import { servesInbox } from "./resources.js";
@@ -32,7 +33,12 @@ export interface McpHttpOptions {
   events?: EventHub;
   /** Cases per resources/list page (MCP_RESOURCE_PAGE_SIZE). */
   resourcePageSize?: number;
+  /** A POSTed message's size and nesting at most (MCP_MAX_BODY_BYTES, JSON_MAX_DEPTH). */
+  json?: JsonBounds;
 }
+
+/** The SDK's own cap on a request body (4 MiB), and a nesting no MCP message needs. */
+export const DEFAULT_JSON_BOUNDS: JsonBounds = { maxBytes: 4 * 1024 * 1024, maxDepth: 64 };
 
 export interface McpHttp {
   /** Open legacy SSE sessions. */
@@ -86,6 +92,8 @@ export function mountMcp(app: Express, ctx: Ctx, opts: McpHttpOptions): McpHttp 
       streamable.bus.publish({ kind: "resource_updated", uri });
   });
   const cached = cachedToolCalls(ctx, tools);
+  // Every POSTed message is read once, bounded in size and nesting, before anything else looks at it.
+  const bounded = mcpJsonBounds(opts.json ?? DEFAULT_JSON_BOUNDS);
   // Per-request tool selection: the X-MCP-* headers anywhere, the path on the stateless routes.
   const select = toolSelection(operations, tools);
   const selectReadonly = toolSelection(operations, tools, { readonly: true });
@@ -96,13 +104,13 @@ export function mountMcp(app: Express, ctx: Ctx, opts: McpHttpOptions): McpHttp 
     ["/mcp/x/:toolsets/readonly", selectReadonly],
   ] as const) {
     // A cached read's tools/call is answered before an SDK server is built for the request.
-    app.post(path, streamable.track, ...guard, selection, cached, streamable.post);
+    app.post(path, streamable.track, ...guard, selection, bounded, cached, streamable.post);
     app.all(path, ...guard, streamable.notAllowed);
   }
 
   const sessions = new StreamableHttpSessions(withSessions, ctx.log, opts.sessions);
   // A session's tools are chosen by the headers of the request that opens it.
-  app.post("/mcp/session", ...guard, select, sessions.handle);
+  app.post("/mcp/session", ...guard, select, bounded, sessions.handle);
   app.get("/mcp/session", ...guard, sessions.handle);
   app.delete("/mcp/session", ...guard, sessions.handle);
   app.all("/mcp/session", ...guard, (_req, res) => {
@@ -112,7 +120,7 @@ export function mountMcp(app: Express, ctx: Ctx, opts: McpHttpOptions): McpHttp 
 
   const sse = new SseSessions(withSessions, ctx.log, "/messages", opts.sse);
   app.get("/sse", ...guard, select, sse.open);
-  app.post("/messages", ...guard, sse.message);
+  app.post("/messages", ...guard, bounded, sse.message);
 
   return {
     get sseSessions() {
