@@ -5,11 +5,10 @@ import { Actor } from "../../src/devnet/actor.js";
 import { type Devnet, startDevnet } from "../../src/devnet/devnet.js";
 import { devPublicParams } from "../../src/devnet/terms.js";
 import { everyKey } from "../../src/operations/keys.js";
-import { operations } from "../../src/operations/registry.js";
 import type { Docket } from "../../src/server.js";
 import { signAndSend } from "../replicas/replicas.js";
 import { type RpcProxy, startRpcProxy } from "../support/rpcProxy.js";
-import { call, rpc, seeded, startBehind, voteOnChain } from "./helpers.js";
+import { call, everyReadPath, rpc, seeded, startBehind, voteOnChain } from "./helpers.js";
 
 /**
  * docket through a JSON-RPC proxy that behaves like a hosted provider (test/support/rpcProxy.ts,
@@ -44,16 +43,9 @@ describe("docket behind a strict JSON-RPC provider", () => {
   it("every read route answers 200, no request passing the provider's limits", async () => {
     await quiet();
     proxy.reset();
-    const kase = seeded(devnet, "deliberating");
-    const view = (await call(d, `/cases/${kase}`)).body.case;
-    const reads = operations.filter((op) => op.kind === "read" && op.http.method === "GET");
-    expect(reads.length).toBeGreaterThan(10);
-    for (const op of reads) {
-      const path = op.http.path.replace(":address", () => {
-        if (op.http.path.startsWith("/cases/")) return kase;
-        if (op.http.path.startsWith("/judges/") || op.http.path.startsWith("/validate/")) return view.judges[0];
-        return view.plaintiff;
-      });
+    const paths = await everyReadPath(d, devnet);
+    expect(paths.length).toBeGreaterThan(10);
+    for (const path of paths) {
       const r = await call(d, path);
       expect(r.status, `${path}: ${JSON.stringify(r.body).slice(0, 300)}`).toBe(200);
     }
