@@ -125,19 +125,25 @@ export async function readFeeRecord(court: Court, paymentRef: Hex, payer: Addres
 }
 
 /**
- * What judging a token fee (an EIP-3009 authorization, nonce = reference) needs, in one multicall:
- * the court parameters, the case that used the reference, and where the used authorization went.
+ * What judging a token fee (an EIP-3009 authorization, nonce = reference) needs before the filing
+ * submits it, in one multicall: the court parameters, the case that used the reference, whether the
+ * token has the nonce used (or cancelled), the payer's balance, the token's EIP-712 domain (name,
+ * version) and the chain time. Only what every EIP-3009 token (USDC) answers.
  */
 export async function readTokenPayment(court: Court, token: Address, nonce: Hex, payer: Address) {
-  const [params, usedBy, [to, value]] = await court.reader.multicall({
+  const [params, usedBy, used, balance, name, version, chainTime] = await court.reader.multicall({
     allowFailure: false,
     contracts: [
       { address: court.factory, abi: caseFactoryAbi, functionName: "getParams" },
       { address: court.factory, abi: caseFactoryAbi, functionName: "paymentRefUsedBy", args: [nonce, payer] },
-      { address: token, abi: testUSDAbi, functionName: "authorization", args: [payer, nonce] },
+      { address: token, abi: testUSDAbi, functionName: "authorizationState", args: [payer, nonce] },
+      { address: token, abi: testUSDAbi, functionName: "balanceOf", args: [payer] },
+      { address: token, abi: testUSDAbi, functionName: "name" },
+      { address: token, abi: testUSDAbi, functionName: "version" },
+      { address: MULTICALL3_ADDRESS, abi: multicall3Abi, functionName: "getCurrentBlockTimestamp" },
     ],
   });
-  return { params, usedBy, authorization: { to, value } };
+  return { params, usedBy, used, balance, domain: { name, version }, chainTime: Number(chainTime) };
 }
 
 /** A fee token's EIP-712 domain name and version (what x402 "exact" puts in `extra`), and the chain time. */

@@ -121,7 +121,8 @@ export function keysForEvent(log: { eventName?: string; args?: unknown }): strin
     case "TreasuryWithdrawn":
       return [keyOf.stats()];
     case "FilingChanged":
-      // The fee a 402 quotes comes from the cached court parameters.
+    case "TokenFeeChanged":
+      // The fees a 402 quotes come from the cached court parameters.
       return [keyOf.params(), keyOf.stats()];
     default:
       return [];

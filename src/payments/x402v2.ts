@@ -7,7 +7,7 @@ import type {
   SettleResponse,
   VerifyResponse,
 } from "@x402/core/types";
-import { type Address, getAddress, type Hex, isAddress, isAddressEqual, isHex } from "viem";
+import { type Address, getAddress, type Hex, isAddress, isAddressEqual, isHex, recoverTypedDataAddress } from "viem";
 import { DocketError, type ErrorCode } from "../errors/errors.js";
 import { TX_HASH_PATTERN } from "../formats.js";
 import { encodeBase64Json, NATIVE_ASSET, PAYMENT_TIMEOUT_SECONDS } from "./x402.js";
@@ -19,9 +19,10 @@ import { encodeBase64Json, NATIVE_ASSET, PAYMENT_TIMEOUT_SECONDS } from "./x402.
  * the SettleResponse of the answer (`PAYMENT-RESPONSE`, or `_meta["x402/payment-response"]`).
  *
  * Two ways to pay, two `accepts` entries:
- * - `exact` (first, when the court takes a token fee and a facilitator is configured): x402's own
- *   scheme on EVM, an EIP-3009 authorization of the token fee to the factory, signed by the plaintiff
- *   and settled by the facilitator. Its nonce is the reference `fileCase` takes.
+ * - `exact` (first, when the court takes a token fee): x402's own scheme on EVM, an EIP-3009
+ *   authorization of the token fee to the factory, signed by the plaintiff. docket checks it and
+ *   answers the unsigned `fileCaseWithAuthorization` carrying it: the factory submits it to the token
+ *   in the filing's own transaction, so nobody settles it before (no facilitator `/settle`).
  * - `native-tx`: docket's native-coin path, as in v1 (the payer broadcasts `payFilingFee` itself and
  *   hands in the hash as `payload.txHash`). Not x402's `exact`, so no stock client picks it by mistake.
  */
@@ -200,22 +201,110 @@ export function encodeSettleResponse(s: SettleResponse): string {
   return encodeBase64Json(s);
 }
 
-/** docket's side of an x402 facilitator: its HTTP API, through `@x402/core`'s own client. */
+/**
+ * docket's side of an x402 facilitator: its HTTP API, through `@x402/core`'s own client. Only
+ * `/verify` is asked: the filing transaction settles the payment, so no facilitator ever does.
+ */
 export interface Facilitator {
   url: string;
   verify(p: PaymentPayload, r: PaymentRequirements): Promise<VerifyResponse>;
-  settle(p: PaymentPayload, r: PaymentRequirements): Promise<SettleResponse>;
 }
 
-/** A facilitator reached over HTTP at `url` (`/verify`, `/settle`), as x402 resource servers do. */
+/** A facilitator reached over HTTP at `url` (`/verify`), as x402 resource servers do. */
 export function httpFacilitator(url: string, timeoutMs = 30_000): Facilitator {
   const client = new HTTPFacilitatorClient({ url, timeoutMs });
-  return {
-    url: client.url,
-    verify: (p, r) => client.verify(p, r),
-    settle: (p, r) => client.settle(p, r),
-  };
+  return { url: client.url, verify: (p, r) => client.verify(p, r) };
 }
+
+/** How a token fee settles, said in PAYMENT-RESPONSE's `extra`: by the filing, not by a facilitator. */
+export const SETTLED_IN_FILING = {
+  settlement: "in-filing-transaction",
+  function: "fileCaseWithAuthorization",
+  note: "Not settled yet: the case factory submits this authorization to the token in the fileCase transaction the plaintiff signs and sends (paid and filed together, or neither); no facilitator settles it.",
+} as const;
+
+/** Seconds an authorization must still be valid for when docket answers: time to sign and mine the filing. */
+export const FILING_MARGIN_SECONDS = 60;
+
+/** What the chain says about an authorization before the filing submits it. */
+export interface AuthorizationFacts {
+  token: Address;
+  chainId: number;
+  domain: { name: string; version: string };
+  /** The token has the nonce used or cancelled. */
+  used: boolean;
+  balance: bigint;
+  chainTime: number;
+}
+
+type Refusal = { code: ErrorCode; message: string; details: Record<string, unknown> };
+
+/**
+ * Checks locally what the token will check when the filing submits the authorization: an unused
+ * nonce, a validity window open now and for FILING_MARGIN_SECONDS more, the payer's balance, and a
+ * 65-byte signature by `from` over EIP-3009's TransferWithAuthorization in the token's domain (the
+ * factory hands the token v, r, s, so only such a signature can pay). `undefined` means it holds.
+ */
+export async function checkAuthorization(
+  a: Authorization,
+  signature: Hex,
+  f: AuthorizationFacts,
+): Promise<Refusal | undefined> {
+  if (f.used) {
+    return {
+      code: "PAYMENT_ALREADY_USED",
+      message:
+        "the token has this authorization's nonce used or cancelled: if someone submitted it to the token directly, the fee is held by the case factory and its owner returns it (refundToken)",
+      details: { paymentRef: a.nonce, token: f.token },
+    };
+  }
+  const invalid = (reason: string, message: string, details: Record<string, unknown> = {}): Refusal => ({
+    code: "PAYMENT_INVALID",
+    message: `the authorization would not go through: ${message}`,
+    details: { reason, ...details },
+  });
+  const now = BigInt(f.chainTime);
+  if (a.validAfter >= now)
+    return invalid("not_yet_valid", `valid only after ${a.validAfter}`, { chainTime: f.chainTime });
+  if (a.validBefore <= now + BigInt(FILING_MARGIN_SECONDS)) {
+    return invalid("expired", `valid before ${a.validBefore}, too soon to file with`, {
+      chainTime: f.chainTime,
+      marginSeconds: FILING_MARGIN_SECONDS,
+    });
+  }
+  if (f.balance < a.value) {
+    return invalid("insufficient_funds", `the payer holds ${f.balance}, less than ${a.value}`, {
+      balance: f.balance.toString(),
+    });
+  }
+  if ((signature.length - 2) / 2 !== 65) return invalid("invalid_signature", "the signature is not 65 bytes (r, s, v)");
+  const signer = await recoverTypedDataAddress({
+    domain: { name: f.domain.name, version: f.domain.version, chainId: f.chainId, verifyingContract: f.token },
+    types: TRANSFER_WITH_AUTHORIZATION,
+    primaryType: "TransferWithAuthorization",
+    message: a,
+    signature,
+  }).catch(() => undefined);
+  if (!signer || !isAddressEqual(signer, a.from)) {
+    return invalid(
+      "invalid_signature",
+      "the signature is not the payer's over this authorization in the token's domain",
+    );
+  }
+  return undefined;
+}
+
+/** EIP-3009's EIP-712 type for `transferWithAuthorization`: what x402 "exact" signs. */
+export const TRANSFER_WITH_AUTHORIZATION = {
+  TransferWithAuthorization: [
+    { name: "from", type: "address" },
+    { name: "to", type: "address" },
+    { name: "value", type: "uint256" },
+    { name: "validAfter", type: "uint256" },
+    { name: "validBefore", type: "uint256" },
+    { name: "nonce", type: "bytes32" },
+  ],
+} as const;
 
 /**
  * Judges an EIP-3009 authorization against the court's token fee before anyone settles it: signed by
