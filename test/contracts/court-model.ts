@@ -578,6 +578,7 @@ export class CourtModel {
     let left = value;
     while (left > 0n) {
       const first = this.strays[0] as { payer: Address; value: bigint };
+      // biome-ignore lint/complexity/useMathMinMax: Math.min takes no bigints
       const taken = first.value < left ? first.value : left;
       first.value -= taken;
       left -= taken;
