@@ -871,7 +871,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description x402 v2 payment: base64 of a PaymentPayload {"x402Version":2,"accepted":<one of PAYMENT-REQUIRED's accepts>,"payload":{...}}: for "exact", the EIP-3009 authorization and signature a stock x402 client makes (the facilitator settles it); for "native-tx", {"txHash":"0x<the mined payFilingFee>"}. Wins over X-PAYMENT. */
+                /** @description x402 v2 payment: base64 of a PaymentPayload {"x402Version":2,"accepted":<one of PAYMENT-REQUIRED's accepts>,"payload":{...}}: for "exact", the EIP-3009 authorization and signature a stock x402 client makes (the fileCaseWithAuthorization transaction docket answers submits it: paid in the filing); for "native-tx", {"txHash":"0x<the mined payFilingFee>"}. Wins over X-PAYMENT. */
                 "PAYMENT-SIGNATURE"?: string;
                 /** @description x402 v1 payment proof: base64 of {"x402Version":1,"scheme":"exact","network":"<accepts[0].network>","payload":{"txHash":"0x<the mined payment's hash>"}}. Omit it to get the 402 with the payment requirements. */
                 "X-PAYMENT"?: string;
