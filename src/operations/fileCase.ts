@@ -4,6 +4,13 @@ import { caseFactoryAbi } from "../chain/abi/generated.js";
 import { type CourtParamsView, readTokenDomain, readTokenPayment } from "../chain/reads.js";
 import { randomBytes32 } from "../chain/votes.js";
 import { DocketError, type ErrorCode } from "../errors/errors.js";
+import {
+  checkAuthorization,
+  judgeAuthorization,
+  SETTLED_IN_FILING,
+  usedToFile,
+  verifyThrough,
+} from "../payments/tokenFee.js";
 import { judgePayment, readPayment } from "../payments/verify.js";
 import {
   buildRequirements,
@@ -15,17 +22,13 @@ import {
 } from "../payments/x402.js";
 import {
   caip2,
-  checkAuthorization,
   decodePaymentSignature,
   encodePaymentRequired,
   encodeSettleResponse,
-  type Facilitator,
-  judgeAuthorization,
   type ProofV2,
   paymentRequiredV2,
   readProofV2,
   requirementsV2,
-  SETTLED_IN_FILING,
   type TokenFee,
 } from "../payments/x402v2.js";
 import { buildUnsignedTx } from "../tx/unsignedTx.js";
@@ -214,7 +217,7 @@ async function fileWithAuthorization(
     judgeAuthorization(a, accepted.payTo, { payer: t.plaintiff, payTo: ctx.court.factory, fee }) ??
     usedToFile(facts.usedBy, a.nonce) ??
     (await checkAuthorization(a, proof.signature, { ...facts, token, chainId: ctx.court.chainId })) ??
-    (ctx.facilitator ? await verifyThrough(ctx.facilitator, proof) : undefined);
+    (ctx.facilitator ? await verifyThrough(ctx.facilitator, proof.payload) : undefined);
   if (failure?.code === "PAYMENT_ALREADY_USED") throw new DocketError(failure.code, failure.message, failure.details);
   if (failure) {
     return required(ctx, req, { ...t, params: facts.params, stake }, failure, {
@@ -256,39 +259,6 @@ async function fileWithAuthorization(
     { ...tx, payment },
     { headers: settlementHeader(2, settlement, ctx.court.chainId), invalidate: filingKeys() },
   );
-}
-
-type Refusal = { code: ErrorCode; message: string; details: Record<string, unknown> };
-
-/** The reference already filed a case: the same authorization files no other. */
-function usedToFile(usedBy: Address, nonce: Hex): Refusal | undefined {
-  if (isAddressEqual(usedBy, zeroAddress)) return undefined;
-  return {
-    code: "PAYMENT_ALREADY_USED",
-    message: `this authorization already filed case ${usedBy}`,
-    details: { paymentRef: nonce, usedBy },
-  };
-}
-
-/** The facilitator's `/verify`, when one is configured: its refusal is the payment's. Never `/settle`. */
-async function verifyThrough(f: Facilitator, proof: AuthorizationProof): Promise<Refusal | undefined> {
-  // The client's own `accepted`: checked against the court above (asset, payTo, amount), and exactly
-  // what it signed for (its maxTimeoutSeconds was ours at the 402).
-  let verified: Awaited<ReturnType<Facilitator["verify"]>>;
-  try {
-    verified = await f.verify(proof.payload, proof.payload.accepted);
-  } catch (err) {
-    throw new DocketError("RPC_ERROR", `the x402 facilitator at ${f.url} did not answer: ${(err as Error).message}`, {
-      facilitator: f.url,
-    });
-  }
-  if (verified.isValid) return undefined;
-  const reason = verified.invalidReason ?? "invalid";
-  return {
-    code: /already_used/i.test(reason) ? "PAYMENT_ALREADY_USED" : "PAYMENT_INVALID",
-    message: `the facilitator refused the authorization: ${reason}`,
-    details: { reason, facilitatorMessage: verified.invalidMessage },
-  };
 }
 
 /** A proof of payment: a transaction's hash (v1, or v2's native-tx), or a v2 EIP-3009 authorization. */

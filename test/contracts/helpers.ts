@@ -36,7 +36,8 @@ import { Actor } from "../../src/devnet/actor.js";
 import { type Devnet, startDevnet } from "../../src/devnet/devnet.js";
 import { advanceTime } from "../../src/devnet/seed.js";
 import { type CourtParams, devParams, devPublicParams } from "../../src/devnet/terms.js";
-import { type Authorization, TRANSFER_WITH_AUTHORIZATION } from "../../src/payments/x402v2.js";
+import { TRANSFER_WITH_AUTHORIZATION } from "../../src/payments/tokenFee.js";
+import type { Authorization } from "../../src/payments/x402v2.js";
 
 export {
   caseFactoryAbi,
