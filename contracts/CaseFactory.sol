@@ -181,6 +181,11 @@ contract CaseFactory is ICaseFactory {
     /// the fee token with the caller's EIP-3009 authorization `auth` (from the caller, to this
     /// factory, at least `tokenFilingFee`), which this call submits to the token: the fee reaches the
     /// fee recipient in this transaction, or nothing happens. `auth.nonce` is the case's `paymentRef`.
+    /// @param defendant Against whom.
+    /// @param claimDescription The claim (1 to 2000 bytes).
+    /// @param evidenceIpfsHash The plaintiff's evidence reference (1 to 128 bytes).
+    /// @param auth The plaintiff's signed EIP-3009 TransferWithAuthorization to this factory.
+    /// @return caseAddr The new case.
     function fileCaseWithAuthorization(
         address defendant,
         string calldata claimDescription,
@@ -199,6 +204,9 @@ contract CaseFactory is ICaseFactory {
     /// no token between transactions (a filing forwards its fee at once), so anything here arrived
     /// outside a filing: an authorization to the factory that someone submitted to the token
     /// directly (the token's AuthorizationUsed and Transfer logs name its payer), or a plain transfer.
+    /// @param token The token to return.
+    /// @param to Who gets it back (its payer).
+    /// @param amount How much, in the token's units.
     function refundToken(address token, address to, uint256 amount) external onlyOwner {
         if (to == address(0)) revert InvalidParameter();
         emit TokenRefunded(token, to, amount);
