@@ -24,9 +24,11 @@ import {
 /// block); anyone may execute it once the entropy exists, and nobody's input changes who is drawn.
 /// Votes: public, or hidden (commit a hash, then reveal it) when the court's terms say so.
 /// Judges of every round are scored once, against the case's final outcome.
+/// Courts: the case is filed in a court and copies its terms (panel sizes included); its first
+/// round is drawn from that court's pool, its appeal from `appealCourtId`'s (the parent court when
+/// the appeal panel reaches the court's jump size). An appeal that ends without a verdict (no panel
+/// seated, or no majority, by the deadline) leaves the first-round verdict standing.
 contract DisputeCase {
-    uint256 public constant PANEL_SIZE = 3;
-    uint256 public constant APPEAL_PANEL_SIZE = 5;
     uint256 public constant MAX_EVIDENCE = 64;
     uint256 public constant MAX_HASH_LENGTH = 128;
     uint256 public constant MAX_JUSTIFICATION_LENGTH = 512;
@@ -105,6 +107,9 @@ contract DisputeCase {
     ICourtRegistry public registry;
     IDrawEntropy public entropy;
     CaseTerms public terms;
+    /// @notice The court the case was filed in, and the court whose pool seats its appeal.
+    uint96 public courtId;
+    uint96 public appealCourtId;
 
     CaseState public state;
     Outcome public outcome;
@@ -163,6 +168,15 @@ contract DisputeCase {
     }
 
     /// @notice Called once by the factory right after cloning, with the plaintiff's stake.
+    /// @param registry_ The court registry (judge pools and records).
+    /// @param entropy_ The draw entropy source.
+    /// @param plaintiff_ The plaintiff.
+    /// @param defendant_ The defendant.
+    /// @param claimDescription_ The claim.
+    /// @param evidenceIpfsHash_ The plaintiff's evidence reference.
+    /// @param terms_ The court's terms at filing, fixed for the case's life.
+    /// @param courtId_ The court the case is filed in.
+    /// @param appealCourtId_ The court whose pool seats the appeal.
     function initialize(
         address registry_,
         address entropy_,
@@ -170,7 +184,9 @@ contract DisputeCase {
         address defendant_,
         string calldata claimDescription_,
         string calldata evidenceIpfsHash_,
-        CaseTerms calldata terms_
+        CaseTerms calldata terms_,
+        uint96 courtId_,
+        uint96 appealCourtId_
     ) external payable {
         if (initialized) revert AlreadyInitialized();
         initialized = true;
@@ -178,6 +194,8 @@ contract DisputeCase {
         registry = ICourtRegistry(registry_);
         entropy = IDrawEntropy(entropy_);
         terms = terms_;
+        courtId = courtId_;
+        appealCourtId = appealCourtId_;
         plaintiff = plaintiff_;
         defendant = defendant_;
         claimDescription = claimDescription_;
@@ -254,7 +272,7 @@ contract DisputeCase {
     function settle() external nonReentrant inState(CaseState.Resolved) {
         if (settled) revert WrongState(state);
         if (block.timestamp <= appealDeadline) revert AppealWindowStillOpen(appealDeadline);
-        (address winner, uint256 payout) = _settleBooks();
+        (address winner, uint256 payout) = _settleBooks(false);
         ICaseFactory(factory).onCaseChanged(state, state);
         _pay(winner, payout);
     }
@@ -279,7 +297,7 @@ contract DisputeCase {
         if (judges.length != size) revert WrongPanelSize(size, judges.length);
         for (uint256 i = 0; i < judges.length; i++) {
             address j = judges[i];
-            if (!registry.isEligibleJudge(j)) revert JudgeNotEligible(j);
+            if (!registry.isEligibleJudgeIn(j, _drawCourt())) revert JudgeNotEligible(j);
             if (j == plaintiff || j == defendant) revert JudgeIsParty(j);
             if (round == 2 && _servedInRound(1, j)) revert JudgeAlreadyServed(j);
             for (uint256 k = 0; k < i; k++) {
@@ -312,7 +330,7 @@ contract DisputeCase {
             excluded[2 + i] = first[i];
         }
         bytes32 seed = keccak256(abi.encode(value, address(this), round));
-        _seat(registry.drawPanel(seed, drawPoolBlock, _panelSize(), excluded));
+        _seat(registry.drawPanel(_drawCourt(), seed, drawPoolBlock, _panelSize(), excluded));
     }
 
     /// @notice An assigned judge votes once; a majority of the panel decides. Public votes only.
@@ -366,8 +384,11 @@ contract DisputeCase {
     }
 
     /// @notice When no verdict came by the deliberation deadline, anyone may end the case. With
-    /// hidden votes, if a majority of the panel revealed the same vote, that is the verdict;
-    /// otherwise the case is dismissed: stakes and bond refunded, judges who never voted slashed.
+    /// hidden votes, if a majority of the panel revealed the same vote, that is the verdict.
+    /// Otherwise, in the first round the case is dismissed (stakes refunded, judges who never voted
+    /// slashed); on appeal the first-round verdict stands and is paid out, the appeal bond with it
+    /// (judges of the appeal who never voted are slashed): an appeal that cannot be heard never
+    /// helps the appellant.
     function resolveAfterDeadline() external nonReentrant {
         if (state != CaseState.Active && state != CaseState.Deliberating && state != CaseState.Appealed) {
             revert WrongState(state);
@@ -383,9 +404,20 @@ contract DisputeCase {
                 return;
             }
         }
+        if (round == 2) {
+            // The appeal lapsed: the first round's verdict is final.
+            outcome = firstRoundLoser == defendant ? Outcome.PlaintiffWon : Outcome.DefendantWon;
+            resolvedAt = uint64(block.timestamp);
+            reasonCode = 5;
+            emit Verdict(outcome, round);
+            (address winner, uint256 payout) = _settleBooks(true);
+            _moveTo(CaseState.Resolved);
+            _pay(winner, payout);
+            return;
+        }
         // No final outcome to agree with: voters are released unscored, the current panel's
         // judges who never (revealed a) vote are no-shows.
-        _releaseJudges(NO_VOTE);
+        _releaseJudges(NO_VOTE, true);
         outcome = Outcome.Dismissed;
         resolvedAt = uint64(block.timestamp);
         reasonCode = 4;
@@ -433,6 +465,8 @@ contract DisputeCase {
         v.revealDeadline = revealDeadline;
         v.drawTicket = drawTicket;
         v.drawPoolBlock = drawPoolBlock;
+        v.courtId = courtId;
+        v.appealCourtId = appealCourtId;
         address[] storage seated = panel[round];
         v.votes = new VoteView[](seated.length);
         for (uint256 i = 0; i < seated.length; i++) {
@@ -453,6 +487,7 @@ contract DisputeCase {
         s.responseDeadline = responseDeadline;
         s.deliberationDeadline = deliberationDeadline;
         s.round = round;
+        s.courtId = courtId;
     }
 
     /// @notice Who may act on the case now, without its free text: what an inbox or a keeper pages
@@ -482,6 +517,7 @@ contract DisputeCase {
         s.votesCommitted = commitCount[round];
         s.evidenceCount = evidence.length;
         (s.judges, s.votes) = getPanel(round);
+        s.courtId = _drawCourt();
     }
 
     function getEvidence() external view returns (Evidence[] memory) {
@@ -514,6 +550,7 @@ contract DisputeCase {
             : "On appeal, a majority of the panel found for the defendant";
         if (reasonCode == 3) return "The defendant did not respond before the response deadline";
         if (reasonCode == 4) return "No verdict before the deliberation deadline; stakes refunded";
+        if (reasonCode == 5) return "No verdict on appeal before the deadline; the first verdict stands";
         return "";
     }
 
@@ -556,7 +593,7 @@ contract DisputeCase {
     /// not reveal is a no-show (nothing is decided before the reveals are in or the reveal phase is
     /// over); with public votes, on dismissal every current judge who did not vote is one, and a
     /// judge who had not voted when the majority formed is released unscored.
-    function _releaseJudges(uint8 winning) private {
+    function _releaseJudges(uint8 winning, bool currentNoShows) private {
         for (uint8 r = 1; r <= round; r++) {
             address[] storage seated = panel[r];
             for (uint256 i = 0; i < seated.length; i++) {
@@ -565,7 +602,7 @@ contract DisputeCase {
                 JudgeResult result = JudgeResult.Unscored;
                 if (cast != NO_VOTE) {
                     if (winning != NO_VOTE) result = cast == winning ? JudgeResult.Majority : JudgeResult.Minority;
-                } else if (terms.hiddenVotes || (winning == NO_VOTE && r == round)) {
+                } else if (terms.hiddenVotes || (currentNoShows && r == round)) {
                     result = JudgeResult.NoShow;
                 }
                 registry.judgeReleased(j, result);
@@ -574,7 +611,12 @@ contract DisputeCase {
     }
 
     function _panelSize() private view returns (uint256) {
-        return round == 1 ? PANEL_SIZE : APPEAL_PANEL_SIZE;
+        return round == 1 ? terms.panelSize : terms.appealPanelSize;
+    }
+
+    /// @dev The court whose pool seats the current round.
+    function _drawCourt() private view returns (uint96) {
+        return round == 1 ? courtId : appealCourtId;
     }
 
     function _requireAwaitingPanel() private view {
@@ -630,7 +672,7 @@ contract DisputeCase {
             _moveTo(CaseState.Resolved);
         } else {
             // The appeal verdict is final: settle the books, then pay out last.
-            (address winner, uint256 payout) = _settleBooks();
+            (address winner, uint256 payout) = _settleBooks(false);
             _moveTo(CaseState.Resolved);
             _pay(winner, payout);
         }
@@ -638,7 +680,7 @@ contract DisputeCase {
 
     /// @dev Records the final outcome and sends the court fee to the registry; returns the
     /// winner's payout, which the caller pushes last (checks-effects-interactions).
-    function _settleBooks() private returns (address winner, uint256 payout) {
+    function _settleBooks(bool currentNoShows) private returns (address winner, uint256 payout) {
         settled = true;
         bool plaintiffWins = outcome == Outcome.PlaintiffWon;
         winner = plaintiffWins ? plaintiff : defendant;
@@ -649,7 +691,7 @@ contract DisputeCase {
         uint8 winning = plaintiffWins ? FOR_PLAINTIFF : FOR_DEFENDANT;
 
         // Judges of any round whose vote matches the final outcome share the reward pool.
-        address[] memory rewarded = new address[](PANEL_SIZE + APPEAL_PANEL_SIZE);
+        address[] memory rewarded = new address[](uint256(terms.panelSize) + terms.appealPanelSize);
         uint256 n = 0;
         for (uint8 r = 1; r <= round; r++) {
             address[] storage seated = panel[r];
@@ -661,7 +703,7 @@ contract DisputeCase {
             mstore(rewarded, n)
         }
         uint256 each = n == 0 ? 0 : rewardPool / n;
-        _releaseJudges(winning);
+        _releaseJudges(winning, currentNoShows);
         registry.recordParties(winner, loser, false);
         // The whole fee goes to the registry: `each` to every rewarded judge, the rest to the treasury.
         registry.creditRewards{value: fee}(rewarded, each);

@@ -5,7 +5,10 @@ pragma solidity ^0.8.28;
 /// @notice A Fenwick (binary indexed) tree of judge weights in which every node keeps checkpoints
 /// (block, value). A draw walks the tree once (O(log n) node reads) using the weights as they were
 /// at a given block, so nobody can steer a draw by staking or unstaking after its randomness exists.
-/// Leaves are numbered from 1 in the order judges first stake; a leaf is never reused.
+/// Leaves are numbered from 1. A judge whose weight drops to zero gives its leaf back and the next
+/// new judge reuses it: the node history stays, and each leaf remembers the block its current owner
+/// took it, so a draw reading an earlier block never credits the new owner with the old one's weight
+/// (`ownerAt`). Churn (stake, unstake, repeat) therefore never uses up the tree.
 library SortitionTree {
     /// @dev Leaves 1..CAPACITY. 2^16 judges ever; the Fenwick node CAPACITY holds the total.
     uint256 internal constant CAPACITY = 1 << 16;
@@ -22,27 +25,59 @@ library SortitionTree {
         mapping(uint256 => address) ownerOf;
         mapping(address => uint256) leafOf;
         mapping(address => uint256) weightOf;
+        /// @dev The block in which the leaf's current owner took it.
+        mapping(uint256 => uint256) takenAt;
+        /// @dev Leaves handed out so far (the highest leaf number), and leaves given back since.
         uint256 leaves;
+        uint256[] free;
+        /// @dev How many owners have a weight above zero now.
+        uint256 members;
     }
 
-    /// @notice Sets `who`'s weight from now on (0 takes it out of draws; its leaf stays).
+    /// @notice Sets `who`'s weight from now on; zero takes it out of draws and gives its leaf back.
     function setWeight(Tree storage t, address who, uint256 weight) internal {
         uint256 old = t.weightOf[who];
         if (old == weight) return;
         uint256 leaf = t.leafOf[who];
         if (leaf == 0) {
-            if (t.leaves == CAPACITY) revert PoolFull(CAPACITY);
-            leaf = ++t.leaves;
+            uint256 nFree = t.free.length;
+            if (nFree > 0) {
+                leaf = t.free[nFree - 1];
+                t.free.pop();
+            } else {
+                if (t.leaves == CAPACITY) revert PoolFull(CAPACITY);
+                leaf = ++t.leaves;
+            }
             t.leafOf[who] = leaf;
             t.ownerOf[leaf] = who;
+            t.takenAt[leaf] = block.number;
+            t.members += 1;
         }
         t.weightOf[who] = weight;
+        if (weight == 0) {
+            // The leaf's history keeps the weight for draws that read an earlier block; `ownerOf`
+            // keeps the owner until the next one takes it.
+            t.leafOf[who] = 0;
+            t.free.push(leaf);
+            t.members -= 1;
+        }
         bool up = weight > old;
         uint256 delta = up ? weight - old : old - weight;
         for (uint256 i = leaf; i <= CAPACITY; i += i & (~i + 1)) {
             uint256 v = _latest(t.nodes[i]);
             _write(t.nodes[i], up ? v + delta : v - delta);
         }
+    }
+
+    /// @notice Who held `leaf` at the end of block `atBlock`: its owner, or zero when the owner
+    /// took it later (the one who held it then has left, and cannot be drawn).
+    function ownerAt(Tree storage t, uint256 leaf, uint64 atBlock) internal view returns (address) {
+        return t.takenAt[leaf] <= atBlock ? t.ownerOf[leaf] : address(0);
+    }
+
+    /// @notice The sum of all weights now.
+    function latestTotal(Tree storage t) internal view returns (uint256) {
+        return _latest(t.nodes[CAPACITY]);
     }
 
     /// @notice The sum of all weights as they were at the end of block `atBlock`.

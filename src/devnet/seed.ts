@@ -96,6 +96,7 @@ export async function seedDemo(reader: PublicClient, chain: Chain, d: Deployment
       address: d.registry,
       abi: courtRegistryAbi,
       functionName: "stakeAsJudge",
+      args: [0n],
       value: parseEther("0.1") + parseEther("0.05") * BigInt(i),
     });
   }
@@ -201,6 +202,7 @@ async function fileCase(ctx: Ctx, plaintiff: number, defendant: number, claim: s
     abi: caseFactoryAbi,
     functionName: "fileCase",
     args: [
+      0n,
       (ctx.accounts[defendant] as DevAccount).address,
       claim,
       `bafkrei${keccak256(toHex(claim)).slice(2, 54)}`,

@@ -37,6 +37,7 @@ beforeAll(async () => {
         address: c.registry,
         abi: courtRegistryAbi,
         functionName: "stakeAsJudge",
+        args: [0n],
         value: parseEther("1") + 1_234_567n * BigInt(i + 1),
       }),
     ),
@@ -76,7 +77,7 @@ async function openCase(
       address: c.factory,
       abi: caseFactoryAbi,
       functionName: "fileCase",
-      args: [defendant.address, "Unpaid invoice", "bafkreiinvoice", ref],
+      args: [0n, defendant.address, "Unpaid invoice", "bafkreiinvoice", ref],
       value: pStake,
     }),
   );
@@ -326,11 +327,23 @@ describe("stake accounting", () => {
     const overview0 = await readOverview(c);
     await ledger.tx(
       judge,
-      judge.write({ address: c.registry, abi: courtRegistryAbi, functionName: "stakeAsJudge", value: first }),
+      judge.write({
+        address: c.registry,
+        abi: courtRegistryAbi,
+        functionName: "stakeAsJudge",
+        args: [0n],
+        value: first,
+      }),
     );
     await ledger.tx(
       judge,
-      judge.write({ address: c.registry, abi: courtRegistryAbi, functionName: "stakeAsJudge", value: topUp }),
+      judge.write({
+        address: c.registry,
+        abi: courtRegistryAbi,
+        functionName: "stakeAsJudge",
+        args: [0n],
+        value: topUp,
+      }),
     );
     expect(await ledger.stake(judge)).toBe(first + topUp);
     expect(await ledger.wallet(judge)).toBe(-(first + topUp));

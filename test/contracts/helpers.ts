@@ -183,6 +183,7 @@ export async function fileCase(c: Court, plaintiff: Actor, defendant: Address, o
     abi: caseFactoryAbi,
     functionName: "fileCase",
     args: [
+      0n,
       defendant,
       opts.claim ?? "Goods paid for were never delivered.",
       opts.evidence ?? "bafkreiclaim",
@@ -307,7 +308,7 @@ export function resolveAfterDeadline(caseAddr: Address, by: Actor): Promise<Tran
 export async function stakeJudges(c: Court, judges: Actor[], amount: bigint = parseEther("1")): Promise<void> {
   await Promise.all(
     judges.map((j) =>
-      j.write({ address: c.registry, abi: courtRegistryAbi, functionName: "stakeAsJudge", value: amount }),
+      j.write({ address: c.registry, abi: courtRegistryAbi, functionName: "stakeAsJudge", args: [0n], value: amount }),
     ),
   );
 }

@@ -391,7 +391,7 @@ function planFile(a: Extract<Action, { t: "file" }>, step: number, t: bigint): P
     desc: `file ${tag(by.addr)} v ${tag(def.addr)} stake ${a.stake} claim=${a.claim} hash=${a.hash} ref=${a.ref}`,
     from: by,
     to: c.factory,
-    data: encodeFunctionData({ abi: caseFactoryAbi, functionName: "fileCase", args: [def.addr, claim, hash, ref] }),
+    data: encodeFunctionData({ abi: caseFactoryAbi, functionName: "fileCase", args: [0n, def.addr, claim, hash, ref] }),
     value: a.stake,
     expect: model.expectFile(by.addr, def.addr, claim, hash, ref, a.stake),
     onSuccess: (r) => {
@@ -683,7 +683,7 @@ function plan(a: Action, step: number, t: bigint, b: bigint): Plan | string | Pr
         desc: `stakeAsJudge ${tag(by.addr)} ${a.amount}`,
         from: by,
         to: c.registry,
-        data: encodeFunctionData({ abi: courtRegistryAbi, functionName: "stakeAsJudge" }),
+        data: encodeFunctionData({ abi: courtRegistryAbi, functionName: "stakeAsJudge", args: [0n] }),
         value: a.amount,
         expect: model.expectStake(by.addr, a.amount),
         onSuccess: () => model.stake(by.addr, by.signer.address, a.amount),
@@ -812,7 +812,7 @@ function planIntrusion(a: Extract<Action, { t: "intrude" }>, step: number): Plan
       data: encodeFunctionData({
         abi: disputeCaseAbi,
         functionName: "initialize",
-        args: [c.registry, c.entropy, by.addr, x, `hijack ${step}`, "bafy-hijack", terms],
+        args: [c.registry, c.entropy, by.addr, x, `hijack ${step}`, "bafy-hijack", terms, 1n, 1n],
       }),
       expect: "AlreadyInitialized",
       value: P.minPartyStake,
@@ -914,7 +914,7 @@ async function readWorld(): Promise<World> {
   const timeAt = at({ address: MULTICALL3_ADDRESS, abi: multicall3Abi, functionName: "getCurrentBlockTimestamp" });
   const blockAt = at({ address: MULTICALL3_ADDRESS, abi: multicall3Abi, functionName: "getBlockNumber" });
   const weightAt = agents.map((a) =>
-    at({ address: c.registry, abi: courtRegistryAbi, functionName: "weightAt", args: [a.addr, model.block] }),
+    at({ address: c.registry, abi: courtRegistryAbi, functionName: "weightAt", args: [1n, a.addr, model.block] }),
   );
   const balanceAt = addrs.map((a) =>
     at({ address: MULTICALL3_ADDRESS, abi: multicall3Abi, functionName: "getEthBalance", args: [a] }),
@@ -1534,7 +1534,7 @@ async function setup(params: CourtParams): Promise<void> {
   // slash drops them out of the pool), a refusing judge and three registered agents. Both refusing
   // parties start out refusing ETH.
   const stakeAs = (a: Actor, value: bigint) =>
-    a.write({ address: c.registry, abi: courtRegistryAbi, functionName: "stakeAsJudge", value });
+    a.write({ address: c.registry, abi: courtRegistryAbi, functionName: "stakeAsJudge", args: [0n], value });
   const stakes = [P.minJudgeStake, P.minJudgeStake + 1n, parseEther("0.2"), parseEther("0.3")];
   for (let i = 7; i <= 17; i++) await stakeAs(actor(c, i), stakes[i - 7] ?? parseEther("1"));
   const r0 = refusers[0] as Agent;
@@ -1542,7 +1542,7 @@ async function setup(params: CourtParams): Promise<void> {
     address: r0.addr,
     abi: refuserAbi,
     functionName: "exec",
-    args: [c.registry, encodeFunctionData({ abi: courtRegistryAbi, functionName: "stakeAsJudge" })],
+    args: [c.registry, encodeFunctionData({ abi: courtRegistryAbi, functionName: "stakeAsJudge", args: [0n] })],
     value: P.minJudgeStake,
   });
   for (const i of [1, 2, 3]) {

@@ -105,12 +105,12 @@ const call = {
     encodeFunctionData({
       abi: caseFactoryAbi,
       functionName: "fileCase",
-      args: [defendant, "Refused delivery", "bafy-refuser", ref],
+      args: [0n, defendant, "Refused delivery", "bafy-refuser", ref],
     }),
   respond: () => encodeFunctionData({ abi: disputeCaseAbi, functionName: "respond" }),
   appeal: () => encodeFunctionData({ abi: disputeCaseAbi, functionName: "appeal" }),
   withdraw: () => encodeFunctionData({ abi: disputeCaseAbi, functionName: "withdraw" }),
-  stake: () => encodeFunctionData({ abi: courtRegistryAbi, functionName: "stakeAsJudge" }),
+  stake: () => encodeFunctionData({ abi: courtRegistryAbi, functionName: "stakeAsJudge", args: [0n] }),
   unstake: () => encodeFunctionData({ abi: courtRegistryAbi, functionName: "unstake" }),
 };
 

@@ -55,7 +55,7 @@ async function draws(label: string, n: number, size: number, atBlock: bigint, ex
         address: c.registry,
         abi: courtRegistryAbi,
         functionName: "drawPanel",
-        args: [seedOf(label, start + k), atBlock, BigInt(size), excluded],
+        args: [1n, seedOf(label, start + k), atBlock, BigInt(size), excluded],
       }),
     );
     out.push(...(await Promise.all(batch)));
@@ -99,7 +99,12 @@ function inclusion(weights: number[], size: number): number[] {
 describe("stake-weighted sortition", () => {
   it("weightAt reads each judge's stake and the pool's total as of a past block", async () => {
     const weightAt = (who: Address, at: bigint) =>
-      c.reader.readContract({ address: c.registry, abi: courtRegistryAbi, functionName: "weightAt", args: [who, at] });
+      c.reader.readContract({
+        address: c.registry,
+        abi: courtRegistryAbi,
+        functionName: "weightAt",
+        args: [1n, who, at],
+      });
     const poolAtRanked = parseEther("20") + parseEther("10");
     for (const [i, j] of ranked.entries())
       expect(await weightAt(j.address, rankedBlock)).toEqual([STAKES[i], poolAtRanked]);

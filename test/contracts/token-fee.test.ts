@@ -49,7 +49,7 @@ function fileWith(who: Actor, defendant: Address, ref: `0x${string}`) {
     address: c.factory,
     abi: caseFactoryAbi,
     functionName: "fileCase",
-    args: [defendant, "Undelivered dataset", "bafy-token", ref],
+    args: [0n, defendant, "Undelivered dataset", "bafy-token", ref],
     value: P.minPartyStake,
   });
 }

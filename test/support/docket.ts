@@ -114,7 +114,7 @@ export class TestDocket {
       address: factory,
       abi: caseFactoryAbi,
       functionName: "fileCase",
-      args: [this.address(defendant), claim, `bafk${keccak256(toHex(claim)).slice(2, 40)}`, ref],
+      args: [0n, this.address(defendant), claim, `bafk${keccak256(toHex(claim)).slice(2, 40)}`, ref],
       value: params.terms.minPartyStake,
     });
     const [filed] = parseEventLogs({ abi: caseFactoryAbi, eventName: "CaseFiled", logs: receipt.logs });
