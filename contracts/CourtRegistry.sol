@@ -536,6 +536,13 @@ contract CourtRegistry is ICourtRegistry {
 
     // --------------------------------------------------------- case callbacks
 
+    /// @notice A case armed a draw that reads `courtId`'s pool as of this block: the pool's tree keeps
+    /// what it holds now for it (see SortitionTree).
+    /// @param courtId The court whose pool the draw reads.
+    function drawArmed(uint96 courtId) external onlyCase {
+        pools[courtId].markArmed();
+    }
+
     function judgeAssigned(address judge) external onlyCase {
         Judge storage j = judges[judge];
         j.activeCases += 1;

@@ -11,10 +11,11 @@ pragma solidity ^0.8.28;
 /// (`ownerAt`). Churn (stake, unstake, repeat) therefore never uses up the tree.
 /// Gas: the tree is only as tall as the pool needs (its capacity doubles as leaves are handed out,
 /// and the capacity's own history tells a draw how tall the tree was at its block), so a weight
-/// change writes about log2(judges) checkpoints, not log2(65,536). Each checkpoint is a new slot, so
-/// what a change costs does not depend on what other transactions in its block did before it (two
-/// checkpoints per slot would save a third, but a transaction estimated before another judge's
-/// stake lands could then find a slot to open where it priced a slot to fill, and run out of gas).
+/// change writes about log2(judges) nodes, not log2(65,536); a node's latest value is one slot;
+/// and a node keeps an older value only when a draw armed since may read it (see `_push`): between
+/// draws, changes overwrite. What a change costs thus depends on whether a draw in this court was
+/// armed since the nodes on its path last changed: a wallet should estimate with that headroom
+/// (about 22k gas per node of the path, 17 at most per court).
 library SortitionTree {
     /// @dev Leaves 1..CAPACITY at most (judges at once).
     uint256 internal constant CAPACITY = 1 << 16;
@@ -48,6 +49,14 @@ library SortitionTree {
         uint256 members;
         /// @dev The tree's capacity (a power of two, at least `leaves`) over time: its value is the capacity.
         Trace capacity;
+        /// @dev The last block a draw reading this tree was armed in (`markArmed`).
+        uint256 armedAt;
+    }
+
+    /// @notice Records that a draw reading this tree as of the end of this block was armed: from now
+    /// on, a change keeps the value each node had at this block.
+    function markArmed(Tree storage t) internal {
+        if (t.armedAt != block.number) t.armedAt = block.number;
     }
 
     /// @notice Sets `who`'s weight from now on; zero takes it out of draws and gives its leaf back.
@@ -69,8 +78,8 @@ library SortitionTree {
                 if (leaf > cap) {
                     // The tree doubles: the new top node starts as the old one (the whole pool).
                     uint256 grown = cap == 0 ? 1 : cap * 2;
-                    if (cap != 0) _push(t.nodes[grown], _latest(t.nodes[cap]));
-                    _push(t.capacity, grown);
+                    if (cap != 0) _push(t.nodes[grown], _latest(t.nodes[cap]), t.armedAt);
+                    _push(t.capacity, grown, t.armedAt);
                 }
             }
             t.holders[leaf] = (block.number << 160) | uint256(uint160(who));
@@ -88,10 +97,11 @@ library SortitionTree {
         bool up = weight > old;
         uint256 delta = up ? weight - old : old - weight;
         uint256 top = _latest(t.capacity);
+        uint256 armedAt = t.armedAt;
         for (uint256 i = leaf; i <= top; i += i & (~i + 1)) {
             Trace storage node = t.nodes[i];
             uint256 v = _latest(node);
-            _push(node, up ? v + delta : v - delta);
+            _push(node, up ? v + delta : v - delta, armedAt);
         }
     }
 
@@ -167,16 +177,23 @@ library SortitionTree {
         return tr.head & VALUE_MASK;
     }
 
-    /// @dev Always a new checkpoint, even when the last one is from this block: overwriting it would
-    /// be cheaper, but a gas estimate run in the previous block's context would then price the
-    /// overwrite and the transaction, mined in a new block, would run out of gas. `valueAt` reads the
-    /// last checkpoint at or before a block, so several in one block are fine. The head moves into
-    /// `past` (a new slot) and the new checkpoint becomes the head.
-    function _push(Trace storage tr, uint256 value) private {
+    /// @dev Writes the node's value from this block on. History is kept only where a draw can read
+    /// it: when a draw reading this tree was armed at or after the head's block (`armedAt`), the head
+    /// moves into `past` (a new slot) and the new value becomes the head; otherwise no armed draw
+    /// reads any block from the head's on before this one (a draw armed in this block reads its
+    /// end, the new value), so the head is overwritten in place, at a fifth of the cost. `valueAt`
+    /// is therefore exact at every block a draw was armed in and at the latest block; at other
+    /// past blocks it may show a later value.
+    function _push(Trace storage tr, uint256 value, uint256 armedAt) private {
         if (value > VALUE_MASK) revert WeightTooLarge();
         uint256 h = tr.head;
         uint256 n = h >> 192;
-        if (n > 0) tr.past[n - 1] = h & ((1 << 192) - 1);
-        tr.head = ((n + 1) << 192) | (uint256(uint64(block.number)) << VALUE_BITS) | value;
+        if (n > 0 && ((h >> VALUE_BITS) & BLOCK_MASK) <= armedAt) {
+            tr.past[n - 1] = h & ((1 << 192) - 1);
+            n += 1;
+        } else if (n == 0) {
+            n = 1;
+        }
+        tr.head = (n << 192) | (uint256(uint64(block.number)) << VALUE_BITS) | value;
     }
 }
