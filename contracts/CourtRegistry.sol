@@ -455,16 +455,32 @@ contract CourtRegistry is ICourtRegistry {
         return false;
     }
 
-    /// @notice Every judge eligible in the General court.
-    /// @return out The judges.
-    function eligibleJudges() external view returns (address[] memory out) {
-        out = new address[](judgeList.length);
-        uint256 n = 0;
-        for (uint256 i = 0; i < judgeList.length; i++) {
-            if (isEligibleJudge(judgeList[i])) out[n++] = judgeList[i];
-        }
-        assembly {
-            mstore(out, n)
+    /// @notice A page of a court's draw pool, in tree-leaf order: who holds each leaf now and its
+    /// weight there (its counted stakes in the court and below). Bounded by `limit`, unlike a scan
+    /// of every judge; a free leaf shows the zero address.
+    /// @param courtId The court.
+    /// @param offset The first leaf, from 0.
+    /// @param limit At most this many leaves.
+    /// @return leaves Leaves handed out in the court (the page's total).
+    /// @return judges Each leaf's judge (zero: free).
+    /// @return weights Each judge's weight in the court now.
+    function getCourtJudges(uint96 courtId, uint256 offset, uint256 limit)
+        external
+        view
+        returns (uint256 leaves, address[] memory judges, uint256[] memory weights)
+    {
+        SortitionTree.Tree storage pool = pools[courtId];
+        leaves = pool.leaves;
+        uint256 n = offset >= leaves ? 0 : leaves - offset;
+        if (limit < n) n = limit;
+        judges = new address[](n);
+        weights = new uint256[](n);
+        for (uint256 i = 0; i < n; i++) {
+            address who = pool.ownerAt(offset + i + 1, type(uint64).max);
+            if (who != address(0) && pool.leafOf(who) == offset + i + 1) {
+                judges[i] = who;
+                weights[i] = pool.weightOf(who);
+            }
         }
     }
 
