@@ -587,7 +587,10 @@ contract CourtRegistry is ICourtRegistry {
         emit JudgeRecordChanged(judge);
     }
 
-    /// @notice Receives a case's court fee: `each` to every listed judge's stake, the rest to the treasury.
+    /// @notice Receives a case's court fee: `each` to every listed judge's stake (in the first court
+    /// it is staked in), the rest to the treasury.
+    /// @param rewarded The judges who voted for the final outcome.
+    /// @param each What each of them gets.
     function creditRewards(address[] calldata rewarded, uint256 each) external payable onlyCase {
         uint256 paid = each * rewarded.length;
         require(paid <= msg.value, "CourtRegistry: rewards exceed the fee sent");
@@ -685,6 +688,9 @@ contract CourtRegistry is ICourtRegistry {
         }
     }
 
+    /// @notice One judge's record and its stake in all courts together.
+    /// @param who The judge.
+    /// @return v Its record; `eligible` is for the General court.
     function getJudge(address who) public view returns (JudgeView memory v) {
         Judge storage j = judges[who];
         v.addr = who;
@@ -701,7 +707,10 @@ contract CourtRegistry is ICourtRegistry {
         v.stakedAt = j.stakedAt;
     }
 
-    /// @notice Every judge in the pool (staked and not unstaked), eligible or not.
+    /// @notice Every judge in the pool (staked and not unstaked), eligible or not; unbounded: page
+    /// a court's pool with `getCourtJudges`.
+    /// @return minimumStake The General court's minimum judge stake.
+    /// @return pool Every judge's record.
     function getJudgePool() external view returns (uint256 minimumStake, JudgeView[] memory pool) {
         minimumStake = minJudgeStake();
         pool = new JudgeView[](judgeList.length);
@@ -710,6 +719,8 @@ contract CourtRegistry is ICourtRegistry {
         }
     }
 
+    /// @notice The registry's counts and money, in one bounded call.
+    /// @return o Agents, judges (`eligibleJudgeCount`: the General court's), stakes, treasury, the General minimum.
     function getOverview() external view returns (Overview memory o) {
         o.agentCount = agentList.length;
         o.judgeCount = judgeList.length;
