@@ -18,10 +18,12 @@ import { type RpcProxy, startRpcProxy } from "../test/support/rpcProxy.js";
 import { soak, spawnDocket as spawnSoakDocket } from "../test/support/soak.js";
 import { type ColdReadsSummary, measureSize, type SizeResult, summarize } from "./items/coldReads.js";
 import { benchDrawGas } from "./items/drawGas.js";
+import { benchEvidence } from "./items/evidence.js";
 import { benchMcp, MCP_TARGET_RATIO } from "./items/mcp.js";
 import { benchMemory } from "./items/memory.js";
 import { benchSingleFlight } from "./items/singleFlight.js";
 import { benchStartup } from "./items/startup.js";
+import { benchStrictProvider } from "./items/strictProvider.js";
 import { benchThroughput } from "./items/throughput.js";
 import { ROOT, spawnDocket } from "./lib/child.js";
 import { docketEnv, startInProcess } from "./lib/docket.js";
@@ -195,6 +197,17 @@ results.drawGasChild = await item(
   () => benchDrawGas(settings.drawPoolSizes, settings.drawsPerSize, log, AGENTIC_COMMERCE_COURT),
 );
 
+// Issue #20's evidence: publishing and reading files, and a case's evidence cold and cached.
+results.evidence = await item("9. evidence: publish and read 1 MiB and 10 MiB; get_case_evidence with 10 items", () =>
+  benchEvidence(settings.rounds, log),
+);
+
+// Issue #22: what docket asks of a strict JSON-RPC provider, on a chain of its own.
+results.strictProvider = await item(
+  "10. JSON-RPC per follower poll and per read, under a strict provider's limits",
+  () => benchStrictProvider(log),
+);
+
 const missing = (_what: string): Failed => ({ error: NOT_RUN });
 const full: Results = {
   schemaVersion: 1,
@@ -210,6 +223,8 @@ const full: Results = {
   soak: results.soak ?? missing("soak"),
   drawGas: results.drawGas ?? missing("draw gas"),
   drawGasChild: results.drawGasChild ?? missing("draw gas, child court"),
+  evidence: results.evidence ?? missing("evidence"),
+  strictProvider: results.strictProvider ?? missing("strict provider"),
   targets: [],
 };
 full.targets = targets(full);
@@ -294,7 +309,37 @@ function targets(r: Results): Target[] {
   });
   out.push(drawTarget(r.drawGas));
   for (const d of [r.drawGas, r.drawGasChild]) out.push(...klerosTargets(d));
+  out.push(evidenceTarget(r.evidence));
+  const sp = r.strictProvider;
+  out.push({
+    item: "10. strict provider (batches <= 10, eth_getLogs <= 500 blocks)",
+    target: "no request refused for its batch or range; a quiet poll one round trip",
+    measured:
+      sp === undefined || failed(sp)
+        ? sp === undefined
+          ? NOT_RUN
+          : why(sp)
+        : `largest batch ${sp.maxBatchSeen}, refused ${sp.refused.batch + sp.refused.logs}; poll ${sp.poll.idle.rpc} JSON-RPC in ${sp.poll.idle.http} round trip, 2,000 blocks caught up in ${sp.poll.catchUp2000Blocks.http}`,
+    met: sp === undefined || failed(sp) ? false : sp.pass && sp.poll.idle.http === 1,
+  });
   return out;
+}
+
+function evidenceTarget(e: Results["evidence"]): Target {
+  const item = "9. get_case_evidence, 10 items";
+  const target = "one JSON-RPC request cold, none cached; each CID's content loaded once";
+  if (!e) return { item, target, measured: NOT_RUN, met: null };
+  if (failed(e)) return { item, target, measured: why(e), met: false };
+  const c = e.caseEvidence;
+  const files = e.sizes.map(
+    (s) => `${s.bytes / 1048576} MiB: publish ${s.publishMBps}, read ${s.readMBps}, sha2-256 ${s.hashMBps} MB/s`,
+  );
+  return {
+    item,
+    target,
+    measured: `cold ${c.cold.rpc} JSON-RPC, ${c.cold.contentLoads} loads for ${c.cids} CIDs (${c.cold.ms} ms); cached ${c.cached.rpc} (${c.cached.ms} ms); invalidated ${c.chainAgain.rpc} JSON-RPC, ${c.chainAgain.contentLoads} loads (${c.chainAgain.ms} ms). ${files.join("; ")}`,
+    met: e.pass,
+  };
 }
 
 /**

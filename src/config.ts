@@ -14,7 +14,16 @@ export const configSchema = z.object({
       error: "must be an http(s) URL, or several separated by commas (tried in order, with fallback)",
     })
     .optional(),
+  /** More JSON-RPC URLs, tried in order after RPC_URL's when one fails (viem's fallback transport). */
+  RPC_URLS: z
+    .string()
+    .refine((v) => v.split(",").every((u) => /^https?:\/\/\S+$/.test(u.trim())), {
+      error: "must be http(s) URLs separated by commas",
+    })
+    .optional(),
   CHAIN_ID: int(1, Number.MAX_SAFE_INTEGER).optional(),
+  /** What the chain is called in messages (default "chain <id>"; the embedded dev chain names itself). */
+  CHAIN_NAME: z.string().min(1).max(100).optional(),
   FACTORY_ADDRESS: address.optional(),
   REGISTRY_ADDRESS: address.optional(),
   /** ERC-8004 Identity and Reputation registries (a real chain; the dev chain deploys its own). */
@@ -34,6 +43,14 @@ export const configSchema = z.object({
     .default("false"),
   DOCKET_TOOLS: z.string().optional(),
   RPC_TIMEOUT_MS: int(100, 120_000).default(5_000),
+  /** JSON-RPC requests per batch at most (hosted providers cap batches; a bigger one is split). */
+  RPC_BATCH_MAX: int(1, 1_000).default(10),
+  /** Blocks per eth_getLogs at most (the follower walks a longer range in steps, smaller ones if refused). */
+  RPC_LOGS_RANGE_MAX: int(1, 1_000_000).default(500),
+  /** How long a request may be retried on 429/Retry-After or a transient fault before it fails (RPC_ERROR). */
+  RPC_RETRY_BUDGET_MS: int(0, 120_000).default(5_000),
+  /** The event follower behind the chain head for longer than this: /health says degraded. */
+  FOLLOWER_MAX_LAG_SECONDS: int(0, 86_400).default(60),
   STALE_MAX_SECONDS: int(0, 86_400).default(300),
   EVENT_POLL_MS: int(0, 3_600_000).default(2_000),
   /** Blocks on top of a block before the event follower acts on it (0: at once). */
@@ -46,6 +63,10 @@ export const configSchema = z.object({
   MCP_HTTP_MAX_SESSIONS: int(1, 100_000).default(100),
   /** A /mcp/session session with no request and no open stream for this long is closed. */
   MCP_HTTP_SESSION_IDLE_SECONDS: int(1, 86_400).default(600),
+  /** Nesting of arrays and objects a JSON body may have at most (REST and MCP); deeper is refused with 400. */
+  JSON_MAX_DEPTH: int(2, 10_000).default(64),
+  /** Bytes a POSTed MCP message may have at most (/mcp, /mcp/session, /messages); more is refused with 413. */
+  MCP_MAX_BODY_BYTES: int(1_024, 104_857_600).default(4_194_304),
   /** Cases per MCP resources/list page (the list is paged with cursors). */
   MCP_RESOURCE_PAGE_SIZE: int(1, 100).default(100),
   /** Open `GET /events` streams at most; one more is refused with 503. */
@@ -68,11 +89,39 @@ export const configSchema = z.object({
     .optional(),
   /** On the embedded dev chain without X402_FACILITATOR_URL: run the dev facilitator (a process of its own). */
   DEV_FACILITATOR: z.enum(["on", "off"]).default("on"),
+  /** Evidence's data directory (docs/evidence.md): its blocks and the media types docket was told. */
+  EVIDENCE_DIR: z.string().min(1).default("data/evidence"),
+  /** Largest evidence file published or read, in bytes (413 past it). */
+  EVIDENCE_MAX_BYTES: int(1, 1_073_741_824).default(10 * 1024 * 1024),
+  /** Bytes of evidence content kept in memory by CID (no TTL: content never changes). */
+  EVIDENCE_CACHE_BYTES: int(0, 17_179_869_184).default(64 * 1024 * 1024),
+  /** Evidence uploads (publish_evidence) per minute per client; 0 turns the limit off. */
+  EVIDENCE_UPLOADS_PER_MINUTE: int(0, 1_000_000).default(30),
+  /** Trustless IPFS gateways evidence is read through when docket's store lacks it, tried in order. */
+  IPFS_GATEWAYS: z
+    .string()
+    .refine((v) => v.split(",").every((u) => /^https?:\/\/[^\s?#]+$/.test(u.trim())), {
+      error: "must be http(s) gateway base URLs (no query), separated by commas",
+    })
+    .optional(),
+  /** An IPFS Pinning Service API endpoint published evidence is pinned to, with its bearer token. */
+  IPFS_PINNING_URL: z
+    .string()
+    .regex(/^https?:\/\/\S+$/, "must be an http(s) URL")
+    .optional(),
+  IPFS_PINNING_TOKEN: z.string().optional(),
   /** The embedded dev chain's court: hidden votes (commit-reveal, the default) or public votes. */
   DEV_VOTES: z.enum(["hidden", "public"]).default("hidden"),
 });
 
 export type Config = z.infer<typeof configSchema>;
+
+/** IPFS_GATEWAYS as a list. */
+export const gatewaysOf = (config: Config): string[] =>
+  (config.IPFS_GATEWAYS ?? "")
+    .split(",")
+    .map((g) => g.trim())
+    .filter(Boolean);
 
 /** Thrown with one readable line when the environment is not usable. */
 export class ConfigError extends Error {
@@ -82,7 +131,12 @@ export class ConfigError extends Error {
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   // Empty strings count as unset, as a shell user expects from `FOO= npm start`.
   const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ""));
-  const parsed = configSchema.safeParse(cleaned);
+  const parsed = configSchema
+    .refine((c) => !c.IPFS_PINNING_URL || c.IPFS_PINNING_TOKEN, {
+      error: "IPFS_PINNING_URL needs IPFS_PINNING_TOKEN",
+      path: ["IPFS_PINNING_TOKEN"],
+    })
+    .safeParse(cleaned);
   if (!parsed.success) {
     const first = parsed.error.issues[0];
     const where = first?.path.join(".") || "config";

@@ -6,6 +6,8 @@ import type { EventStreams } from "./events.js";
 export interface AppOptions {
   /** Largest accepted JSON body. */
   bodyLimit?: string;
+  /** JSON_MAX_DEPTH: a body nesting arrays and objects deeper is refused (400 INVALID_INPUT). */
+  jsonMaxDepth?: number;
   /** Requests per minute per client (IP); 0 turns the limit off. */
   rateLimitPerMinute?: number;
   /** Shared counter store for the rate limit (Redis when replicas share it); in-process by default. */
@@ -14,6 +16,10 @@ export interface AppOptions {
   corsOrigins?: string;
   /** Express "trust proxy" (false by default: the socket's address is the client). */
   trustProxy?: string;
+  /** Largest evidence upload (EVIDENCE_MAX_BYTES). */
+  uploadMaxBytes?: number;
+  /** Evidence uploads per minute per client (EVIDENCE_UPLOADS_PER_MINUTE); 0 turns the limit off. */
+  uploadsPerMinute?: number;
   /** `GET /events`, served beside the docs when given. */
   events?: EventStreams;
   /**

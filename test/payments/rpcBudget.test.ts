@@ -4,6 +4,7 @@ import { caseFactoryAbi } from "../../src/chain/abi/generated.js";
 import { loadConfig } from "../../src/config.js";
 import { Actor } from "../../src/devnet/actor.js";
 import { type Devnet, startDevnet } from "../../src/devnet/devnet.js";
+import { rawCid } from "../../src/evidence/cid.js";
 import { encodePaymentHeader } from "../../src/payments/x402.js";
 import { type Docket, startServer } from "../../src/server.js";
 import { type RpcProxy, startRpcProxy } from "../support/rpcProxy.js";
@@ -62,7 +63,7 @@ describe("payments: JSON-RPC requests per HTTP request", () => {
     plaintiff: actor.address,
     defendant: devnet.accounts[19]?.address,
     claimDescription: `claim ${Math.random()}`,
-    evidenceIpfsHash: "bafy-budget",
+    evidenceIpfsHash: rawCid("budget").toString(),
   });
 
   beforeAll(async () => {
@@ -143,7 +144,8 @@ describe("payments: JSON-RPC requests per HTTP request", () => {
     for (const [what, hash, code, status] of refusals) {
       const refused = await cost("/cases", filing(), proofOf(hash));
       expect(refused.status, what).toBe(status);
-      expect(refused.body.error.code, what).toBe(code);
+      // A 402 carries docket's envelope beside x402 v1's string `error`; a 409 is the envelope itself.
+      expect((refused.body.docketError ?? refused.body.error).code, what).toBe(code);
       expect(refused.rpc, what).toBe(3);
       expect(refused.methods, what).toEqual({ eth_getTransactionByHash: 1, eth_getTransactionReceipt: 1, eth_call: 1 });
       note(`POST /cases, ${what} (${status})`, refused);
@@ -167,7 +169,7 @@ describe("payments: JSON-RPC requests per HTTP request", () => {
     await setFee(fee + 1n);
     try {
       const refused = await cost("/cases", filing(), proofOf(paid.transactionHash));
-      expect(refused.body.error.code).toBe("PAYMENT_INSUFFICIENT");
+      expect(refused.body.docketError.code).toBe("PAYMENT_INSUFFICIENT");
       expect(refused.rpc).toBe(3);
       note("POST /cases, insufficient proof (402)", refused);
     } finally {

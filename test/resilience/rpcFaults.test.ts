@@ -8,6 +8,7 @@ import { connectCourt } from "../../src/chain/court.js";
 import { type Config, loadConfig } from "../../src/config.js";
 import { devAccount } from "../../src/devnet/devAccounts.js";
 import { type Devnet, startDevnet } from "../../src/devnet/devnet.js";
+import { EvidenceStore } from "../../src/evidence/store.js";
 import { createApp } from "../../src/http/app.js";
 import { makeLogger } from "../../src/log.js";
 import type { Ctx } from "../../src/operations/operation.js";
@@ -29,8 +30,10 @@ import { type RpcProxy, startRpcProxy } from "../support/rpcProxy.js";
  */
 
 const RPC_TIMEOUT_MS = 500;
-/** "No hang": every answer comes well within one node timeout plus slack for a busy machine. */
-const BOUND_MS = RPC_TIMEOUT_MS + 2_000;
+/** How long a transient fault is retried before the read fails (RPC_RETRY_BUDGET_MS). */
+const RPC_RETRY_BUDGET_MS = 1_000;
+/** "No hang": every answer comes well within the retry budget and one node timeout, plus slack for a busy machine. */
+const BOUND_MS = RPC_RETRY_BUDGET_MS + RPC_TIMEOUT_MS + 2_000;
 
 let devnet: Devnet;
 let proxy: RpcProxy;
@@ -102,6 +105,7 @@ beforeAll(async () => {
     FACTORY_ADDRESS: devnet.deployment.factory,
     REGISTRY_ADDRESS: devnet.deployment.registry,
     RPC_TIMEOUT_MS: String(RPC_TIMEOUT_MS),
+    RPC_RETRY_BUDGET_MS: String(RPC_RETRY_BUDGET_MS),
   });
   const clock = () => now;
   ctx = {
@@ -112,6 +116,7 @@ beforeAll(async () => {
       now: clock,
     }),
     log: makeLogger(config.LOG_LEVEL),
+    evidence: await EvidenceStore.open({ maxBytes: config.EVIDENCE_MAX_BYTES }),
   };
   const app = createApp(ctx, operations, { rateLimitPerMinute: 0, corsOrigins: config.CORS_ORIGINS });
   server = await new Promise<Server>((resolve) => {
