@@ -54,8 +54,20 @@ contract CaseFactory is ICaseFactory {
     error InvalidParameter();
     error CloneFailed();
 
+    /// @notice A case was filed.
+    /// @param caseAddr The new case.
+    /// @param plaintiff Who filed it.
+    /// @param defendant Against whom.
+    /// @param paymentRef The filing fee's reference.
+    /// @param stake The plaintiff's stake.
+    /// @param courtId The court it was filed in.
     event CaseFiled(
-        address indexed caseAddr, address indexed plaintiff, address indexed defendant, bytes32 paymentRef, uint256 stake
+        address indexed caseAddr,
+        address indexed plaintiff,
+        address indexed defendant,
+        bytes32 paymentRef,
+        uint256 stake,
+        uint96 courtId
     );
     event FilingFeePaid(address indexed payer, bytes32 indexed paymentRef, uint256 amount);
     /// @notice Emitted on every change to any case, so one log filter follows them all.
@@ -75,6 +87,7 @@ contract CaseFactory is ICaseFactory {
         address entropy;
         address feeRecipient;
         uint256 filingFee;
+        /// @dev The General court's minimum judge stake and terms (each court's: the registry's getCourt).
         uint256 minJudgeStake;
         CaseTerms terms;
         address feeToken;
@@ -96,7 +109,6 @@ contract CaseFactory is ICaseFactory {
     /// @notice The token a filing fee may also be paid in (zero: native coin only), and its fee.
     IFeeToken public feeToken;
     uint256 public tokenFilingFee;
-    CaseTerms private terms;
 
     address[] private cases;
     mapping(address => bool) public isCase;
@@ -119,25 +131,18 @@ contract CaseFactory is ICaseFactory {
     mapping(address => address[]) private involved;
     mapping(address => mapping(address => uint256)) private involvedIndexPlusOne;
 
-    constructor(
-        CourtRegistry registry_,
-        IDrawEntropy entropy_,
-        address feeRecipient_,
-        uint256 filingFee_,
-        CaseTerms memory terms_
-    ) {
-        if (
-            feeRecipient_ == address(0) || address(entropy_) == address(0) || terms_.minPartyStake == 0 || terms_.courtFeeBps > 10_000
-                || terms_.judgeRewardBps > 10_000 || terms_.responseWindow == 0 || terms_.deliberationPeriod == 0
-                || (terms_.hiddenVotes && (terms_.commitPeriod == 0 || terms_.revealPeriod == 0))
-        ) revert InvalidParameter();
+    /// @param registry_ The court registry (courts and their terms, judges).
+    /// @param entropy_ The draw entropy source.
+    /// @param feeRecipient_ Where filing fees go.
+    /// @param filingFee_ The filing fee in the native coin.
+    constructor(CourtRegistry registry_, IDrawEntropy entropy_, address feeRecipient_, uint256 filingFee_) {
+        if (feeRecipient_ == address(0) || address(entropy_) == address(0)) revert InvalidParameter();
         owner = msg.sender;
         registry = registry_;
         implementation = address(new DisputeCase());
         entropy = entropy_;
         feeRecipient = feeRecipient_;
         filingFee = filingFee_;
-        terms = terms_;
     }
 
     modifier onlyOwner() {
@@ -163,9 +168,17 @@ contract CaseFactory is ICaseFactory {
         if (!ok) revert FeeTransferFailed();
     }
 
-    /// @notice Files a case against `defendant`, staking the sent value. `paymentRef` names a
-    /// filing fee the caller paid with `payFilingFee`; each one files at most one case.
+    /// @notice Files a case against `defendant` in `courtId`, staking the sent value. `paymentRef`
+    /// names a filing fee the caller paid with `payFilingFee`; each one files at most one case. The
+    /// case copies the court's terms now; later changes to the court never reach it.
+    /// @param courtId The court (0 or 1: the General court).
+    /// @param defendant Against whom.
+    /// @param claimDescription The claim (1 to 2000 bytes).
+    /// @param evidenceIpfsHash The plaintiff's evidence reference (1 to 128 bytes).
+    /// @param paymentRef The paid filing fee's reference.
+    /// @return caseAddr The new case.
     function fileCase(
+        uint96 courtId,
         address defendant,
         string calldata claimDescription,
         string calldata evidenceIpfsHash,
@@ -174,19 +187,22 @@ contract CaseFactory is ICaseFactory {
         _checkFiling(defendant, claimDescription, evidenceIpfsHash);
         bytes32 refKey = _unusedRef(paymentRef);
         if (feePaidPlusOne[refKey] == 0) revert FilingFeeNotPaid(paymentRef, msg.sender);
-        caseAddr = _file(defendant, claimDescription, evidenceIpfsHash, paymentRef, refKey);
+        caseAddr = _file(courtId, defendant, claimDescription, evidenceIpfsHash, paymentRef, refKey);
     }
 
-    /// @notice Files a case against `defendant`, staking the sent value, and pays the filing fee in
-    /// the fee token with the caller's EIP-3009 authorization `auth` (from the caller, to this
-    /// factory, at least `tokenFilingFee`), which this call submits to the token: the fee reaches the
-    /// fee recipient in this transaction, or nothing happens. `auth.nonce` is the case's `paymentRef`.
+    /// @notice Files a case against `defendant` in `courtId`, staking the sent value, and pays the
+    /// filing fee in the fee token with the caller's EIP-3009 authorization `auth` (from the caller,
+    /// to this factory, at least `tokenFilingFee`), which this call submits to the token: the fee
+    /// reaches the fee recipient in this transaction, or nothing happens. `auth.nonce` is the case's
+    /// `paymentRef`. The case copies the court's terms now, as with `fileCase`.
+    /// @param courtId The court (0 or 1: the General court).
     /// @param defendant Against whom.
     /// @param claimDescription The claim (1 to 2000 bytes).
     /// @param evidenceIpfsHash The plaintiff's evidence reference (1 to 128 bytes).
     /// @param auth The plaintiff's signed EIP-3009 TransferWithAuthorization to this factory.
     /// @return caseAddr The new case.
     function fileCaseWithAuthorization(
+        uint96 courtId,
         address defendant,
         string calldata claimDescription,
         string calldata evidenceIpfsHash,
@@ -197,7 +213,7 @@ contract CaseFactory is ICaseFactory {
         // A reference the caller paid in the native coin files with fileCase; this would strand that fee.
         if (feePaidPlusOne[refKey] != 0) revert FilingFeeAlreadyPaid(auth.nonce);
         _takeTokenFee(auth);
-        caseAddr = _file(defendant, claimDescription, evidenceIpfsHash, auth.nonce, refKey);
+        caseAddr = _file(courtId, defendant, claimDescription, evidenceIpfsHash, auth.nonce, refKey);
     }
 
     /// @notice The owner returns `amount` of `token` held by the factory to `to`. The factory holds
@@ -213,15 +229,16 @@ contract CaseFactory is ICaseFactory {
         if (!IFeeToken(token).transfer(to, amount)) revert FeeTransferFailed();
     }
 
-    /// @dev The filing itself, its fee taken: the clone, the indexes, the case's initialisation.
+    /// @dev The filing itself, its fee taken: the clone, the indexes, the case's initialisation (which
+    /// checks the stake against the court's minimum).
     function _file(
+        uint96 courtId,
         address defendant,
         string calldata claimDescription,
         string calldata evidenceIpfsHash,
         bytes32 paymentRef,
         bytes32 refKey
     ) private returns (address caseAddr) {
-        if (msg.value < terms.minPartyStake) revert StakeBelowMinimum(terms.minPartyStake, msg.value);
         caseAddr = _clone(implementation);
         refUsedBy[refKey] = caseAddr;
         isCase[caseAddr] = true;
@@ -231,10 +248,7 @@ contract CaseFactory is ICaseFactory {
         _setAdd(involved[msg.sender], involvedIndexPlusOne[msg.sender], caseAddr);
         _setAdd(involved[defendant], involvedIndexPlusOne[defendant], caseAddr);
         countByState[uint256(CaseState.Summoned)] += 1;
-        emit CaseFiled(caseAddr, msg.sender, defendant, paymentRef, msg.value);
-        DisputeCase(caseAddr).initialize{value: msg.value}(
-            address(registry), address(entropy), msg.sender, defendant, claimDescription, evidenceIpfsHash, terms
-        );
+        _initialize(caseAddr, courtId, defendant, claimDescription, evidenceIpfsHash, paymentRef);
         emit CaseChanged(caseAddr, CaseState.Summoned);
     }
 
@@ -367,6 +381,9 @@ contract CaseFactory is ICaseFactory {
         s.openCases = openCases.length;
     }
 
+    /// @notice The deployment's parameters; `terms` and `minJudgeStake` are the General court's
+    /// (each court's: the registry's `getCourt`).
+    /// @return p The parameters.
     function getParams() external view returns (Params memory p) {
         p.owner = owner;
         p.registry = address(registry);
@@ -375,7 +392,7 @@ contract CaseFactory is ICaseFactory {
         p.feeRecipient = feeRecipient;
         p.filingFee = filingFee;
         p.minJudgeStake = registry.minJudgeStake();
-        p.terms = terms;
+        (,, p.terms) = registry.caseConfig(0);
         p.feeToken = address(feeToken);
         p.tokenFilingFee = tokenFilingFee;
     }
@@ -452,6 +469,31 @@ contract CaseFactory is ICaseFactory {
         if (arrived < tokenFilingFee) revert TokenFeeTooLow(tokenFilingFee, arrived);
         emit TokenFilingFeeTaken(msg.sender, auth.nonce, address(token), arrived);
         if (!token.transfer(feeRecipient, arrived)) revert FeeTransferFailed();
+    }
+
+    /// @dev Copies the court's terms into the new case (its stake must reach the court's minimum).
+    function _initialize(
+        address caseAddr,
+        uint96 courtId,
+        address defendant,
+        string calldata claimDescription,
+        string calldata evidenceIpfsHash,
+        bytes32 paymentRef
+    ) private {
+        (uint96 court, uint96 appealCourt, CaseTerms memory terms) = registry.caseConfig(courtId);
+        if (msg.value < terms.minPartyStake) revert StakeBelowMinimum(terms.minPartyStake, msg.value);
+        emit CaseFiled(caseAddr, msg.sender, defendant, paymentRef, msg.value, court);
+        DisputeCase(caseAddr).initialize{value: msg.value}(
+            address(registry),
+            address(entropy),
+            msg.sender,
+            defendant,
+            claimDescription,
+            evidenceIpfsHash,
+            terms,
+            court,
+            appealCourt
+        );
     }
 
     function _known(address caseAddr) private view returns (address) {

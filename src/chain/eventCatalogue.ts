@@ -76,6 +76,18 @@ export const COURT_EVENTS = {
     stale: ["params", "stats"],
     about: "the token filing fee changed",
   },
+  CourtCreated: {
+    contract: "registry",
+    type: null,
+    stale: ["params", "stats"],
+    about: "the owner created a court (the General court's terms are the court parameters)",
+  },
+  CourtChanged: {
+    contract: "registry",
+    type: null,
+    stale: ["params", "stats"],
+    about: "the owner changed a court's terms or policy",
+  },
   JudgeRecordChanged: { contract: "registry", type: null, stale: ["judge"], about: "a judge's record changed" },
   PartyRecordChanged: { contract: "registry", type: null, stale: ["party"], about: "a party's record changed" },
   TreasuryWithdrawn: { contract: "registry", type: null, stale: ["stats"], about: "the court's fees were withdrawn" },

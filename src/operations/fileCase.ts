@@ -170,7 +170,7 @@ function fileTx(ctx: Ctx, i: FileInput, plaintiff: Address, stake: bigint, payme
     to: ctx.court.factory,
     abi: caseFactoryAbi,
     functionName: "fileCase",
-    args: [i.defendant, i.claimDescription, i.evidenceIpfsHash, paymentRef],
+    args: [0n, i.defendant, i.claimDescription, i.evidenceIpfsHash, paymentRef],
     value: stake,
     action: `Files the case against ${i.defendant} with a stake of ${stake} wei, as ${plaintiff} (sign with that account: the contract takes the signer as the plaintiff and the payment proof is the plaintiff's)`,
   });
@@ -230,6 +230,7 @@ async function fileWithAuthorization(
     abi: caseFactoryAbi,
     functionName: "fileCaseWithAuthorization",
     args: [
+      0n,
       i.defendant as Address,
       i.claimDescription,
       i.evidenceIpfsHash,

@@ -408,7 +408,7 @@ async function planTokenFile(a: Extract<Action, { t: "tokenFile" }>, step: numbe
     data: encodeFunctionData({
       abi: caseFactoryAbi,
       functionName: "fileCaseWithAuthorization",
-      args: [def.addr, claim, hash, fee],
+      args: [0n, def.addr, claim, hash, fee],
     }),
     value: a.stake,
     expect: model.expectTokenFile(
@@ -473,7 +473,7 @@ function planFile(a: Extract<Action, { t: "file" }>, step: number, t: bigint): P
     desc: `file ${tag(by.addr)} v ${tag(def.addr)} stake ${a.stake} claim=${a.claim} hash=${a.hash} ref=${a.ref}`,
     from: by,
     to: c.factory,
-    data: encodeFunctionData({ abi: caseFactoryAbi, functionName: "fileCase", args: [def.addr, claim, hash, ref] }),
+    data: encodeFunctionData({ abi: caseFactoryAbi, functionName: "fileCase", args: [0n, def.addr, claim, hash, ref] }),
     value: a.stake,
     expect: model.expectFile(by.addr, def.addr, claim, hash, ref, a.stake),
     onSuccess: (r) => {
@@ -765,13 +765,13 @@ function plan(a: Action, step: number, t: bigint, b: bigint): Plan | string | Pr
     case "stake": {
       const by = agent(a.by);
       return {
-        desc: `stakeAsJudge ${tag(by.addr)} ${a.amount}`,
+        desc: `stakeAsJudge(${a.court}) ${tag(by.addr)} ${a.amount}`,
         from: by,
         to: c.registry,
-        data: encodeFunctionData({ abi: courtRegistryAbi, functionName: "stakeAsJudge" }),
+        data: encodeFunctionData({ abi: courtRegistryAbi, functionName: "stakeAsJudge", args: [a.court] }),
         value: a.amount,
-        expect: model.expectStake(by.addr, a.amount),
-        onSuccess: () => model.stake(by.addr, by.signer.address, a.amount),
+        expect: model.expectStake(by.addr, a.amount, a.court === 0n ? 1n : a.court),
+        onSuccess: () => model.stake(by.addr, by.signer.address, a.amount, a.court === 0n ? 1n : a.court),
       };
     }
     case "unstake": {
@@ -897,7 +897,7 @@ function planIntrusion(a: Extract<Action, { t: "intrude" }>, step: number): Plan
       data: encodeFunctionData({
         abi: disputeCaseAbi,
         functionName: "initialize",
-        args: [c.registry, c.entropy, by.addr, x, `hijack ${step}`, "bafy-hijack", terms],
+        args: [c.registry, c.entropy, by.addr, x, `hijack ${step}`, "bafy-hijack", terms, 1n, 1n],
       }),
       expect: "AlreadyInitialized",
       value: P.minPartyStake,
@@ -999,7 +999,7 @@ async function readWorld(): Promise<World> {
   const timeAt = at({ address: MULTICALL3_ADDRESS, abi: multicall3Abi, functionName: "getCurrentBlockTimestamp" });
   const blockAt = at({ address: MULTICALL3_ADDRESS, abi: multicall3Abi, functionName: "getBlockNumber" });
   const weightAt = agents.map((a) =>
-    at({ address: c.registry, abi: courtRegistryAbi, functionName: "weightAt", args: [a.addr, model.block] }),
+    at({ address: c.registry, abi: courtRegistryAbi, functionName: "weightAt", args: [1n, a.addr, model.block] }),
   );
   const balanceAt = addrs.map((a) =>
     at({ address: MULTICALL3_ADDRESS, abi: multicall3Abi, functionName: "getEthBalance", args: [a] }),
@@ -1142,10 +1142,11 @@ function checkWorld(w: World): void {
   }
   same(stakes, w.overview.totalJudgeStake, "sum of judge stakes vs totalJudgeStake");
   same(w.overview.eligibleJudgeCount, eligible, "eligibleJudgeCount");
-  // Draw weights: the stake of an eligible judge, 0 otherwise; the tree's total is their sum.
+  // Draw weights in the General court: a judge's stakes that reach their court's minimum, in every
+  // court (a stake in the child court counts up the tree); the tree's total is their sum.
   let weightSum = 0n;
   for (const [a, got] of w.weights) {
-    const want = model.eligible(a) ? model.judge(a).stake : 0n;
+    const want = model.weight(a);
     same(got, want, `draw weight of ${tag(a)}`);
     same(got, model.weightAt(a, model.block), `modelled weight history of ${tag(a)}`);
     weightSum += got;
@@ -1278,7 +1279,9 @@ async function modelFromChain(): Promise<void> {
   for (const [a, j] of w.judges) {
     // Every draw the sequences run reads a pool block after these stakes: one checkpoint will do.
     const weights: [bigint, bigint][] = [[0n, w.weights.get(a) ?? 0n]];
-    model.judges.set(a, { stake: j.stake, activeCases: j.activeCases, inList: w.pool.includes(a), weights });
+    // The setup staked in the General court only.
+    const courts: [bigint, bigint][] = j.stake > 0n ? [[1n, j.stake]] : [];
+    model.judges.set(a, { stake: j.stake, courts, activeCases: j.activeCases, inList: w.pool.includes(a), weights });
   }
   model.treasury = w.overview.treasury;
   model.totalJudgeStake = w.overview.totalJudgeStake;
@@ -1622,7 +1625,7 @@ async function setup(params: CourtParams): Promise<void> {
   // slash drops them out of the pool), a refusing judge and three registered agents. Both refusing
   // parties start out refusing ETH.
   const stakeAs = (a: Actor, value: bigint) =>
-    a.write({ address: c.registry, abi: courtRegistryAbi, functionName: "stakeAsJudge", value });
+    a.write({ address: c.registry, abi: courtRegistryAbi, functionName: "stakeAsJudge", args: [0n], value });
   const stakes = [P.minJudgeStake, P.minJudgeStake + 1n, parseEther("0.2"), parseEther("0.3")];
   for (let i = 7; i <= 17; i++) await stakeAs(actor(c, i), stakes[i - 7] ?? parseEther("1"));
   const r0 = refusers[0] as Agent;
@@ -1630,7 +1633,7 @@ async function setup(params: CourtParams): Promise<void> {
     address: r0.addr,
     abi: refuserAbi,
     functionName: "exec",
-    args: [c.registry, encodeFunctionData({ abi: courtRegistryAbi, functionName: "stakeAsJudge" })],
+    args: [c.registry, encodeFunctionData({ abi: courtRegistryAbi, functionName: "stakeAsJudge", args: [0n] })],
     value: P.minJudgeStake,
   });
   for (const i of [1, 2, 3]) {

@@ -57,7 +57,7 @@ function fileWith(who: Actor, defendant: Address, fee: FeeAuthorization) {
     address: c.factory,
     abi: caseFactoryAbi,
     functionName: "fileCaseWithAuthorization",
-    args: [defendant, "Undelivered dataset", "bafy-token", fee],
+    args: [0n, defendant, "Undelivered dataset", "bafy-token", fee],
     value: P.minPartyStake,
   });
 }

@@ -162,7 +162,7 @@ describe("file_case: pay, prove, file", () => {
     });
     expect(decodeFunctionData({ abi: caseFactoryAbi, data: r.body.unsigned_tx.data })).toEqual({
       functionName: "fileCase",
-      args: [t.address(DEFENDANT), body.claimDescription, body.evidenceIpfsHash, firstRef],
+      args: [0n, t.address(DEFENDANT), body.claimDescription, body.evidenceIpfsHash, firstRef],
     });
     // Proving reads only: the payment is paid and still unused.
     expect(await feePayment(t, firstRef, t.address(PLAINTIFF))).toEqual({
@@ -335,7 +335,7 @@ describe("file_case: pay, prove, file", () => {
       encodeFunctionData({
         abi: caseFactoryAbi,
         functionName: "fileCase",
-        args: [t.address(DEFENDANT), `unpaid ${ref}`, "bafy-unpaid", ref],
+        args: [0n, t.address(DEFENDANT), `unpaid ${ref}`, "bafy-unpaid", ref],
       });
 
     // Nobody paid this reference. Signed and broadcast anyway (gas fixed): it is mined and reverts.

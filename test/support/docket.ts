@@ -121,7 +121,7 @@ export class TestDocket {
       address: factory,
       abi: caseFactoryAbi,
       functionName: "fileCase",
-      args: [this.address(defendant), claim, rawCid(claim).toString(), ref],
+      args: [0n, this.address(defendant), claim, rawCid(claim).toString(), ref],
       value: params.terms.minPartyStake,
     });
     const [filed] = parseEventLogs({ abi: caseFactoryAbi, eventName: "CaseFiled", logs: receipt.logs });
