@@ -32,6 +32,7 @@ contract CourtRegistry is ICourtRegistry {
     error TransferFailed();
     error NotEnoughJudges(uint256 available, uint256 required);
     error NotEnoughGasForOutcomeHook(uint256 needed);
+    error HookHasNoCode(address hook);
 
     event AgentRegistered(address indexed agent, uint256 indexed agentId, string name, string metadataURI);
     event AgentUpdated(address indexed agent, uint256 indexed agentId, string name, string metadataURI);
@@ -350,9 +351,11 @@ contract CourtRegistry is ICourtRegistry {
 
     // ------------------------------------------------------------------- owner
 
-    /// @notice Sets (or, with zero, removes) the contract told how each case ends.
+    /// @notice Sets (or, with zero, removes) the contract told how each case ends. An address with
+    /// no code is refused: a call to it would revert outside any `try` and end no case.
     function setOutcomeHook(address hook) external {
         if (msg.sender != owner) revert OnlyOwner();
+        if (hook != address(0) && hook.code.length == 0) revert HookHasNoCode(hook);
         outcomeHook = hook;
         emit OutcomeHookSet(hook);
     }
@@ -442,10 +445,15 @@ contract CourtRegistry is ICourtRegistry {
 
     /// @dev The hook runs with a fixed gas allowance and its failure is only logged, so it can never
     /// block a case's end. The allowance must be there in full: otherwise a wallet's gas estimate
-    /// could settle on a limit where the hook silently runs out.
+    /// could settle on a limit where the hook silently runs out. A hook with no code (yet, or any
+    /// more) is skipped: Solidity's high-level call checks the code before the `try` can catch.
     function _tellOutcomeHook(address a, address b, uint8 kind) private {
         address hook = outcomeHook;
         if (hook == address(0)) return;
+        if (hook.code.length == 0) {
+            emit OutcomeHookFailed(msg.sender);
+            return;
+        }
         uint256 needed = OUTCOME_HOOK_GAS + OUTCOME_HOOK_GAS / 63 + 10_000;
         if (gasleft() < needed) revert NotEnoughGasForOutcomeHook(needed);
         try ICaseOutcomeHook(hook).recordOutcome{gas: OUTCOME_HOOK_GAS}(msg.sender, a, b, kind) {}

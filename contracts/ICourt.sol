@@ -169,12 +169,34 @@ interface IDrawEntropy {
     function entropyOf(uint256 ticket) external view returns (bytes32 value, Status status);
 }
 
-/// @notice A filing-fee token as the factory uses it: EIP-3009's record of a used authorization,
-/// extended with where it sent its value and how much (a token without it needs an adapter, see
-/// the README's "Filing a case"), and an ERC-20 `transfer` to forward the fee.
+/// @notice A filing-fee token as the factory uses it: any EIP-3009 token (USDC's FiatToken surface),
+/// plus the ERC-20 calls to check what arrived and forward it.
 interface IFeeToken {
-    /// @return to Where the used authorization `nonce` of `authorizer` sent its value; zero if unused.
-    /// @return value How much it moved.
-    function authorization(address authorizer, bytes32 nonce) external view returns (address to, uint256 value);
+    /// @notice EIP-3009: moves `value` from `from` to `to` on `from`'s signed authorization; anyone may submit it.
+    function transferWithAuthorization(
+        address from,
+        address to,
+        uint256 value,
+        uint256 validAfter,
+        uint256 validBefore,
+        bytes32 nonce,
+        uint8 v,
+        bytes32 r,
+        bytes32 s
+    ) external;
+    /// @notice EIP-3009: whether `authorizer` has used (or cancelled) `nonce`.
+    function authorizationState(address authorizer, bytes32 nonce) external view returns (bool);
+    function balanceOf(address who) external view returns (uint256);
     function transfer(address to, uint256 value) external returns (bool);
+}
+
+/// @notice A plaintiff's EIP-3009 authorization of the token filing fee to the factory, as a stock
+/// x402 client signs it ("exact" scheme: TransferWithAuthorization, `from` the plaintiff, `to` the
+/// factory). `signature` is the 65-byte r ‖ s ‖ v.
+struct FeeAuthorization {
+    uint256 value;
+    uint256 validAfter;
+    uint256 validBefore;
+    bytes32 nonce;
+    bytes signature;
 }

@@ -89,6 +89,7 @@ export const IGNORED_EVENTS: Record<CourtContract, Record<string, string>> = {
     // The most common event signature there is: asked for over every address, it brings the whole chain's.
     OwnershipTransferred: "ownership is the owner's business, and its signature is every Ownable's",
     TokenFilingFeeTaken: "the filing it pays for reports CaseFiled, which makes every filing key stale",
+    TokenRefunded: "the owner returning stray tokens changes nothing docket serves",
   },
   registry: {
     OutcomeHookSet: "no answer docket serves shows the outcome hook",

@@ -13,10 +13,11 @@ import { fileURLToPath } from "node:url";
 import { type Abi, type Address, encodeFunctionData } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Actor } from "../../src/devnet/actor.js";
-import { caseTerms } from "../../src/devnet/terms.js";
+import { caseTerms, DEV_TOKEN_FILING_FEE } from "../../src/devnet/terms.js";
 import {
   actor,
   advance,
+  authorizeTokenFee,
   bootCourt,
   type Court,
   caseFactoryAbi,
@@ -36,6 +37,8 @@ import {
   State,
   seat,
   stakeJudges,
+  testUSDAbi,
+  tokenBalance,
   vote,
 } from "./helpers.js";
 
@@ -220,6 +223,10 @@ const table: Record<ContractName, Record<string, Row>> = {
           file: E8,
           test: "a registry that reverts cannot block a case's end; too little gas for the hook is refused up front",
         },
+        {
+          file: E8,
+          test: "#26 hole 6: a hook with no code is refused when set and skipped when called; every way to end a case still works",
+        },
       ],
       check: () => expectRevert(reg(stranger(), "setOutcomeHook", [stranger().address]), "OnlyOwner"),
     },
@@ -269,14 +276,35 @@ const table: Record<ContractName, Record<string, Row>> = {
           file: FF,
           test: "fileCase takes only a fee the caller paid and has not used: unpaid, someone else's and replays are refused",
         },
-        {
-          file: TF,
-          test: "refuses an unused nonce, another's payment, a payment to someone else and one below the fee",
-        },
       ],
       check: async () => {
         const { caseAddr } = await fileCase(c, stranger(), party(1).address);
         expect((await readCase(c, caseAddr)).plaintiff).toBe(stranger().address);
+      },
+    },
+    "fileCaseWithAuthorization(address,string,string,(uint256,uint256,uint256,bytes32,bytes))": {
+      mayCall: "anyone, as the plaintiff, with its own EIP-3009 authorization of the token fee to the factory",
+      access: { only: "anyone" },
+      coveredBy: [
+        {
+          file: TF,
+          test: "files one case per authorization; the fee reaches the fee recipient in the filing transaction",
+        },
+        {
+          file: TF,
+          test: "refuses another's authorization, one to someone else, below the fee, expired, malformed or with the fee off; nothing moves",
+        },
+      ],
+      check: async () => {
+        await c.owner.write({
+          address: c.feeToken,
+          abi: testUSDAbi,
+          functionName: "mint",
+          args: [stranger().address, DEV_TOKEN_FILING_FEE],
+        });
+        const { fee } = await authorizeTokenFee(c, stranger());
+        await fac(stranger(), "fileCaseWithAuthorization", [party(1).address, "claim", "bafy", fee], P.minPartyStake);
+        expect(await tokenBalance(c, c.factory)).toBe(0n);
       },
     },
     "assignJudgesRandom(address)": {
@@ -317,10 +345,20 @@ const table: Record<ContractName, Record<string, Row>> = {
     "setTokenFee(address,uint256)": {
       mayCall: "the factory owner",
       access: { only: "owner" },
-      coveredBy: [
-        { file: TF, test: "setTokenFee is the owner's; a token needs a fee; the zero address turns token fees off" },
-      ],
+      coveredBy: [{ file: TF, test: "setTokenFee and refundToken are the owner's; a token needs a fee" }],
       check: () => expectRevert(fac(stranger(), "setTokenFee", [stranger().address, 1n]), "OnlyOwner"),
+    },
+    "refundToken(address,address,uint256)": {
+      mayCall: "the factory owner (returns tokens that reached the factory outside a filing)",
+      access: { only: "owner" },
+      coveredBy: [
+        {
+          file: TF,
+          test: "#26 hole 5: a fee raised after signing, or an authorization someone submitted first, locks nothing",
+        },
+        { file: TF, test: "setTokenFee and refundToken are the owner's; a token needs a fee" },
+      ],
+      check: () => expectRevert(fac(stranger(), "refundToken", [c.feeToken, stranger().address, 0n]), "OnlyOwner"),
     },
     "onCaseChanged(uint8,uint8)": {
       mayCall: "a case the factory created",

@@ -111,9 +111,14 @@ export class CourtModel {
   feesPaid = new Map<string, bigint>();
   /**
    * Used EIP-3009 authorizations of the fee token, by `${nonce}:${authorizer}`: where each moved
-   * its value and how much (what TestUSD's `authorization` reports and the factory reads).
+   * its value and how much (the token itself keeps only that the nonce is used, as USDC does).
    */
   tokenAuths = new Map<string, { to: Address; value: bigint }>();
+  /**
+   * Token payments that reached the factory outside a filing (an authorization to it submitted to
+   * the token directly), in order, until the owner refunds them: the only tokens it ever holds.
+   */
+  strays: { payer: Address; value: bigint }[] = [];
   /** Expected fee-token balance of every tracked address. */
   tokens = new Map<Address, bigint>();
   /** The fee recipient's token balance when the sequence began. */
@@ -362,20 +367,55 @@ export class CourtModel {
     return null;
   }
 
+  /**
+   * fileCaseWithAuthorization by `by` with an authorization `signer` signed (`to`, `value`, window,
+   * `nonce`), mined at time `t`: the filing's own checks, then the factory's fee checks, then the
+   * token's (window, signature over from = the caller and to = the factory, balance), then the stake.
+   */
+  expectTokenFile(
+    by: Address,
+    f: { defendant: Address; claim: string; hash: string; stake: bigint },
+    a: { signer: Address; to: Address; value: bigint; validAfter: bigint; validBefore: bigint; nonce: Hex },
+    t: bigint,
+  ): string | null {
+    const filing = this.expectFiling(by, f.defendant, f.claim, f.hash, a.nonce);
+    if (filing) return filing;
+    const key = `${a.nonce}:${by}`;
+    if (this.feesPaid.has(key)) return "FilingFeeAlreadyPaid";
+    if (a.value < this.tokenFee) return "TokenFeeTooLow";
+    if (this.tokenAuths.has(key)) return "AuthorizationUsed";
+    if (t <= a.validAfter) return "AuthorizationNotYetValid";
+    if (t >= a.validBefore) return "AuthorizationExpired";
+    if (a.signer !== by || a.to !== this.factory) return "InvalidSignature";
+    if ((this.tokens.get(by) ?? 0n) < a.value) return "InsufficientBalance";
+    if (f.stake < this.p.minPartyStake) return "StakeBelowMinimum";
+    return null;
+  }
+
+  /** refundToken by `by` (the owner alone) of `value` to `to`; the factory holds the strays alone. */
+  expectRefund(by: Address, value: bigint): string | null {
+    if (by !== this.owner) return "OnlyOwner";
+    if (value > this.tokenFeesHeld()) return "InsufficientBalance";
+    return null;
+  }
+
   expectFile(by: Address, defendant: Address, claim: string, hash: string, ref: Hex, value: bigint): string | null {
+    const filing = this.expectFiling(by, defendant, claim, hash, ref);
+    if (filing) return filing;
+    // Only a fee paid in ETH: a token fee is paid by fileCaseWithAuthorization itself.
+    if (!this.feesPaid.has(`${ref}:${by}`)) return "FilingFeeNotPaid";
+    if (value < this.p.minPartyStake) return "StakeBelowMinimum";
+    return null;
+  }
+
+  /** What both ways to file check first: the filing itself, and a reference unused by its caller. */
+  private expectFiling(by: Address, defendant: Address, claim: string, hash: string, ref: Hex): string | null {
     if (defendant === ZERO || defendant === by) return "InvalidDefendant";
     if (claim.length === 0) return "ClaimRequired";
     if (claim.length > MAX_CLAIM_LENGTH) return "ClaimTooLong";
     if (hash.length === 0 || hash.length > MAX_HASH_LENGTH) return "EvidenceHashInvalid";
     if (/^0x0+$/.test(ref)) return "PaymentRefRequired";
     if (this.usedRefs.has(`${ref}:${by}`)) return "PaymentRefUsed";
-    if (!this.feesPaid.has(`${ref}:${by}`)) {
-      // Else the caller's own authorization, under this nonce, to the factory, of at least the fee.
-      const auth = this.tokenAuths.get(`${ref}:${by}`);
-      if (auth === undefined || auth.to !== this.factory) return "FilingFeeNotPaid";
-      if (auth.value < this.tokenFee) return "TokenFeeTooLow";
-    }
-    if (value < this.p.minPartyStake) return "StakeBelowMinimum";
     return null;
   }
 
@@ -532,6 +572,37 @@ export class CourtModel {
   tokenPay(from: Address, to: Address, nonce: Hex, value: bigint): void {
     this.tokenAuths.set(`${nonce}:${from}`, { to, value });
     this.moveTokens(from, to, value);
+    if (to === this.factory) this.strays.push({ payer: from, value });
+  }
+
+  /** The owner returned `value` of the strays to `to`: the oldest first. */
+  refund(to: Address, value: bigint): void {
+    this.moveTokens(this.factory, to, value);
+    let left = value;
+    while (left > 0n) {
+      const first = this.strays[0] as { payer: Address; value: bigint };
+      // biome-ignore lint/complexity/useMathMinMax: Math.min takes no bigints
+      const taken = first.value < left ? first.value : left;
+      first.value -= taken;
+      left -= taken;
+      if (first.value === 0n) this.strays.shift();
+    }
+  }
+
+  /** A filing paid with `by`'s authorization: the fee goes from `by` to the fee recipient in it. */
+  tokenFile(
+    addr: Address,
+    by: Address,
+    payer: Address,
+    defendant: Address,
+    nonce: Hex,
+    value: bigint,
+    stake: bigint,
+    t: bigint,
+  ) {
+    this.tokenAuths.set(`${nonce}:${by}`, { to: this.factory, value });
+    this.moveTokens(by, this.feeRecipient, value);
+    this.file(addr, by, payer, defendant, nonce, stake, t, value);
   }
 
   moveTokens(from: Address, to: Address, value: bigint): void {
@@ -539,23 +610,23 @@ export class CourtModel {
     this.tokens.set(to, (this.tokens.get(to) ?? 0n) + value);
   }
 
-  /** Token fees paid to the factory whose reference has not filed a case with them. */
+  /** The tokens the factory holds: only strays (a filing forwards its fee in its own transaction). */
   tokenFeesHeld(): bigint {
-    let held = 0n;
-    for (const [key, auth] of this.tokenAuths) {
-      if (auth.to !== this.factory) continue;
-      const filed = this.usedRefs.get(key);
-      if (filed === undefined || this.byAddr(filed)?.tokenFee === 0n) held += auth.value;
-    }
-    return held;
+    return this.strays.reduce((sum, x) => sum + x.value, 0n);
   }
 
-  file(addr: Address, by: Address, payer: Address, defendant: Address, ref: Hex, value: bigint, t: bigint) {
+  file(
+    addr: Address,
+    by: Address,
+    payer: Address,
+    defendant: Address,
+    ref: Hex,
+    value: bigint,
+    t: bigint,
+    tokenFee = 0n,
+  ) {
     this.usedRefs.set(`${ref}:${by}`, addr);
     this.sendValue(payer, addr, value);
-    // A reference paid in ETH files with that; else with the token fee, forwarded in full.
-    const tokenFee = this.feesPaid.has(`${ref}:${by}`) ? 0n : (this.tokenAuths.get(`${ref}:${by}`)?.value ?? 0n);
-    if (tokenFee > 0n) this.moveTokens(this.factory, this.feeRecipient, tokenFee);
     this.cases.push({
       addr,
       plaintiff: by,
