@@ -54,29 +54,24 @@ export async function readCase(court: Court, addr: Address) {
 export type CaseView = NonNullable<Awaited<ReturnType<typeof readCase>>>;
 
 /**
- * A case's parties, filing evidence and evidence list, or undefined when the address is not a case:
- * one multicall.
+ * A case's parties, filing evidence and evidence list, or undefined when the address is not a case.
+ * The factory says first whether it is one (its getCase); only a case is called itself: an address
+ * that is none may be anything (a precompile that burns all the gas it is given fails the whole
+ * multicall its call shares). One request, and a second for the evidence list when it has items.
  */
 export async function readCaseEvidence(court: Court, addr: Address) {
-  // Same tick, so the client batches them all into one multicall; a non-case's reads fail harmlessly.
-  const [isCase, plaintiff, defendant, filing, filedAt, evidence] = await Promise.allSettled([
-    court.reader.readContract({ address: court.factory, abi: caseFactoryAbi, functionName: "isCase", args: [addr] }),
-    court.reader.readContract({ address: addr, abi: disputeCaseAbi, functionName: "plaintiff" }),
-    court.reader.readContract({ address: addr, abi: disputeCaseAbi, functionName: "defendant" }),
-    court.reader.readContract({ address: addr, abi: disputeCaseAbi, functionName: "evidenceIpfsHash" }),
-    court.reader.readContract({ address: addr, abi: disputeCaseAbi, functionName: "filedAt" }),
-    court.reader.readContract({ address: addr, abi: disputeCaseAbi, functionName: "getEvidence" }),
-  ]);
-  if (isCase.status === "rejected") throw isCase.reason;
-  if (!isCase.value) return undefined;
-  for (const r of [plaintiff, defendant, filing, filedAt, evidence]) if (r.status === "rejected") throw r.reason;
-  const value = <T>(r: PromiseSettledResult<T>) => (r as PromiseFulfilledResult<T>).value;
+  const view = await readCase(court, addr);
+  if (!view) return undefined;
+  const evidence =
+    view.evidenceCount > 0n
+      ? await court.reader.readContract({ address: addr, abi: disputeCaseAbi, functionName: "getEvidence" })
+      : [];
   return {
-    plaintiff: value(plaintiff),
-    defendant: value(defendant),
-    filing: value(filing),
-    filedAt: value(filedAt),
-    evidence: value(evidence),
+    plaintiff: view.plaintiff,
+    defendant: view.defendant,
+    filing: view.evidenceIpfsHash,
+    filedAt: view.filedAt,
+    evidence,
   };
 }
 
