@@ -309,6 +309,20 @@ contract CaseFactory is ICaseFactory {
         return (true, DisputeCase(caseAddr).getCase());
     }
 
+    /// @notice The whole case and the evidence its parties added, in one call (what a judge reads).
+    /// @param caseAddr The case.
+    /// @return exists False for an address that is not a case (then nothing else is read).
+    /// @return view_ The case, as `getCase` gives it.
+    /// @return items The evidence added after filing, oldest first.
+    function getCaseEvidence(address caseAddr)
+        external
+        view
+        returns (bool exists, CaseView memory view_, DisputeCase.Evidence[] memory items)
+    {
+        if (!isCase[caseAddr]) return (false, view_, items);
+        return (true, DisputeCase(caseAddr).getCase(), DisputeCase(caseAddr).getEvidence());
+    }
+
     /// @notice A page of case addresses in filing order, with the total.
     function getCases(uint256 offset, uint256 limit) external view returns (uint256 total, address[] memory page) {
         total = cases.length;

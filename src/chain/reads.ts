@@ -60,12 +60,15 @@ export type CaseView = NonNullable<Awaited<ReturnType<typeof readCase>>>;
  * multicall its call shares). One request, and a second for the evidence list when it has items.
  */
 export async function readCaseEvidence(court: Court, addr: Address) {
-  const view = await readCase(court, addr);
-  if (!view) return undefined;
-  const evidence =
-    view.evidenceCount > 0n
-      ? await court.reader.readContract({ address: addr, abi: disputeCaseAbi, functionName: "getEvidence" })
-      : [];
+  // The factory answers only for its own cases, so an address that is not one (a precompile, any
+  // contract) is never called: one eth_call, whatever the address.
+  const [exists, view, evidence] = await court.reader.readContract({
+    address: court.factory,
+    abi: caseFactoryAbi,
+    functionName: "getCaseEvidence",
+    args: [addr],
+  });
+  if (!exists) return undefined;
   return {
     plaintiff: view.plaintiff,
     defendant: view.defendant,
