@@ -9,6 +9,7 @@ import {
 } from "@modelcontextprotocol/server";
 import type { Ctx, Operation, RequestInfo } from "../operations/operation.js";
 import { prepare, run } from "../operations/run.js";
+import { appMeta } from "./apps.js";
 import { errorEnvelopeSchema, toolError, toolResult } from "./errors.js";
 import { type JsonSchema, jsonSchemaOf, portableInputSchema, withoutNulls } from "./toolSchemas.js";
 
@@ -88,6 +89,7 @@ export function toolDefinition(op: Operation): Tool {
       inputSchema: portableInputSchema(inputSchemaOf(op)) as JsonSchemaObject,
       outputSchema: { type: "object", anyOf: [jsonSchemaOf(op.output, "output"), errorBranch] } as JsonSchemaObject,
       annotations: annotationsFor(op),
+      ...appMeta(op),
     };
     definitions.set(op, tool);
   }

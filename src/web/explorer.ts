@@ -9,7 +9,7 @@ import type { EventHub } from "../events/hub.js";
 import { EVENT_TYPES } from "../events/types.js";
 import type { Ctx, Operation } from "../operations/operation.js";
 import { address, validationError } from "../operations/schemas.js";
-import { liveScript } from "./client/bundle.js";
+import { clientScript } from "./client/bundle.js";
 import { fmt } from "./format.js";
 import { agentPage, CASE_STATES, casePage, casesPage, overviewPage } from "./pages.js";
 import { Reads, type SameData } from "./reads.js";
@@ -156,7 +156,7 @@ export function mountExplorer(
   );
 
   app.get(`${EXPLORER}/assets/live.js`, (_req, res, next) => {
-    liveScript()
+    clientScript("live")
       .then((js) => res.type("application/javascript").set("Cache-Control", "no-cache").send(js))
       .catch(next);
   });

@@ -1,23 +1,27 @@
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 
-const entry = fileURLToPath(new URL("./live.ts", import.meta.url));
+/** The browser scripts of src/web/client, by name. */
+export type ClientScript = "live" | "caseApp";
 
-let bundled: Promise<string> | undefined;
+const bundled = new Map<ClientScript, Promise<string>>();
 
-/** The explorer's live script, bundled once (esbuild, in memory) on first request. */
-export function liveScript(): Promise<string> {
-  bundled ??= build({
-    entryPoints: [entry],
-    bundle: true,
-    write: false,
-    format: "iife",
-    minify: true,
-    target: "es2020",
-    logLevel: "silent",
-  }).then((r) => r.outputFiles[0]?.text ?? "");
-  bundled.catch(() => {
-    bundled = undefined;
-  });
-  return bundled;
+/** A browser script bundled (esbuild, in memory, minified) on first use and kept. */
+export function clientScript(name: ClientScript): Promise<string> {
+  let js = bundled.get(name);
+  if (!js) {
+    js = build({
+      entryPoints: [fileURLToPath(new URL(`./${name}.ts`, import.meta.url))],
+      bundle: true,
+      write: false,
+      format: "iife",
+      minify: true,
+      target: "es2020",
+      logLevel: "silent",
+    }).then((r) => r.outputFiles[0]?.text ?? "");
+    // A failed build is tried again on the next request.
+    js.catch(() => bundled.delete(name));
+    bundled.set(name, js);
+  }
+  return js;
 }
