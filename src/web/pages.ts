@@ -177,9 +177,10 @@ export async function casePage(reads: Reads, recent: RecentEvents, address: stri
     reads.get<Stats>("/stats/overview"),
   ]);
   const mine = inbox.cases.find((x) => x.case.toLowerCase() === c.address.toLowerCase());
-  const nextAt = mine?.nextChangeAt ?? null;
-  const step = mine?.actions.find((a) => a.deadline === nextAt);
-  const next = nextAt === null ? null : { at: nextAt, what: step ? step.description : "the next deadline" };
+  // Once every judge has committed, the reveal phase runs to its own deadline: that is the one to watch.
+  const revealing = c.votingPhase === "reveal" && c.revealDeadline !== null && c.revealDeadline > inbox.chainTime;
+  const nextAt = revealing ? c.revealDeadline : (mine?.nextChangeAt ?? null);
+  const next = nextAt === null ? null : { at: nextAt, what: deadlineName(c, nextAt, mine) };
   const pot = BigInt(c.plaintiffStake) + BigInt(c.defendantStake);
   const fee = (pot * BigInt(stats.fees.courtFeeBps)) / 10_000n;
   return {
@@ -199,6 +200,15 @@ export async function casePage(reads: Reads, recent: RecentEvents, address: stri
     },
     same: { json: `/cases/${c.address}`, mcp: `get_case (resource docket://cases/${c.address})` },
   };
+}
+
+/** What the deadline at `at` is: a phase of the panel's vote, a step someone must take by then, or just the next one. */
+function deadlineName(c: CaseBody, at: number, mine: InboxCase | undefined): string {
+  if (at === c.commitDeadline) return "commit deadline";
+  if (at === c.revealDeadline) return "reveal deadline";
+  if (c.appealWindowOpen) return "appeal window closes";
+  const step = mine?.actions.find((a) => a.deadline === at);
+  return step ? step.description : "next deadline";
 }
 
 const EVENT_WORDS: Record<string, string> = {

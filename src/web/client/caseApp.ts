@@ -103,7 +103,7 @@ function render(result: { structuredContent?: Record<string, unknown>; isError?:
 window.addEventListener("message", (event) => {
   if (event.source !== window.parent) return;
   const m = event.data as { jsonrpc?: string; id?: number; method?: string; params?: unknown; result?: unknown };
-  if (!m || m.jsonrpc !== "2.0") return;
+  if (m?.jsonrpc !== "2.0") return;
   if (m.method === undefined && typeof m.id === "number") {
     waiting.get(m.id)?.(m.result);
     waiting.delete(m.id);
