@@ -162,8 +162,9 @@ export async function startServer(
       // Replicas behind one balancer share one budget per client.
       ...(store instanceof RedisStore ? { rateLimitStore: new SharedRateLimitStore(store) } : {}),
       events: streams,
-      mount: (a) => {
+      mount: (a, security) => {
         mcp = mountMcp(a, ctx, {
+          security,
           host: config.HOST,
           operations,
           tools,
@@ -176,7 +177,7 @@ export async function startServer(
           events: hub,
           resourcePageSize: config.MCP_RESOURCE_PAGE_SIZE,
         });
-        explorer = mountExplorer(a, ctx, operations, { events: hub });
+        explorer = mountExplorer(a, ctx, operations, { events: hub, security });
       },
     });
   } catch (err) {

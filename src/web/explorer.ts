@@ -61,6 +61,11 @@ interface Meta {
 export interface ExplorerOptions {
   /** The event hub: the overview's latest events, a case's timeline, and the pages' live updates. */
   events?: EventHub;
+  /**
+   * The operations' security chain (headers, CORS, rate limit), run first on every explorer route;
+   * a page then replaces the API's headers with its own.
+   */
+  security?: RequestHandler[];
 }
 
 /** The index a program gets at `/`: where the API, its description and the MCP transports are. */
@@ -116,7 +121,9 @@ export function mountExplorer(
     };
   const html: RequestHandler = (req, res, next: NextFunction) => headers(req, res, next);
 
-  app.get("/", (req, res, next) => {
+  const security = opts.security ?? [];
+  if (security.length > 0) app.use(EXPLORER, ...security);
+  app.get("/", ...security, (req, res, next) => {
     res.vary("Accept");
     if (req.accepts(["json", "html"]) !== "html") {
       res.set("Cache-Control", "no-cache").json(apiIndex());
