@@ -10,6 +10,7 @@ import { EVENT_TYPES } from "../events/types.js";
 import type { Ctx, Operation } from "../operations/operation.js";
 import { address, validationError } from "../operations/schemas.js";
 import { clientScript } from "./client/bundle.js";
+import { courtList, courtPage, courtsPage } from "./courts.js";
 import { fmt } from "./format.js";
 import { agentPage, CASE_STATES, casePage, casesPage, overviewPage } from "./pages.js";
 import { Reads, type SameData } from "./reads.js";
@@ -101,10 +102,11 @@ export function mountExplorer(
   const events = () => recent ?? { latest: () => [], ofCase: () => [] };
   const eta = new Eta({ views, cache: true, autoEscape: true, autoTrim: false });
   const headers = pageHeaders();
+  const courts = reads.op("/courts") !== undefined && reads.item("courts") !== undefined;
 
   const render = (res: Response, status: number, view: string, data: object, meta: Meta) => {
     const body = eta.render(`./${view}`, { ...data, fmt, states: CASE_STATES, explorer: EXPLORER });
-    const html = eta.render("./layout", { ...meta, body, fmt, explorer: EXPLORER, eventTypes: EVENT_TYPES });
+    const html = eta.render("./layout", { ...meta, body, fmt, explorer: EXPLORER, eventTypes: EVENT_TYPES, courts });
     res.status(status).type("html").set("Cache-Control", "no-cache").send(html);
   };
   const fail = (res: Response, err: unknown) => {
@@ -131,8 +133,8 @@ export function mountExplorer(
     }
     html(req, res, () =>
       page(async () => {
-        const data = await overviewPage(reads, events() as RecentEvents);
-        return ["overview", data, { title: "docket", same: data.same, live: {} }];
+        const [data, courtsList] = await Promise.all([overviewPage(reads, events() as RecentEvents), courtList(reads)]);
+        return ["overview", { ...data, courtsList }, { title: "docket", same: data.same, live: {} }];
       })(req, res, next),
     );
   });
@@ -140,8 +142,8 @@ export function mountExplorer(
   app.get(`${EXPLORER}/cases`, html, (req, res, next) =>
     page(async () => {
       const q = parse(casesQuery, req.query);
-      const data = await casesPage(reads, q);
-      return ["cases", data, { title: "Cases", same: data.same, live: {} }];
+      const [data, courtsList] = await Promise.all([casesPage(reads, q), courtList(reads)]);
+      return ["cases", { ...data, courtsList }, { title: "Cases", same: data.same, live: {} }];
     })(req, res, next),
   );
 
@@ -161,6 +163,22 @@ export function mountExplorer(
       return ["agent", data, { title, same: data.same, live: {} }];
     })(req, res, next),
   );
+
+  if (courts) {
+    app.get(`${EXPLORER}/courts`, html, (req, res, next) =>
+      page(async () => {
+        const data = await courtsPage(reads);
+        return ["courts", data, { title: "Courts", same: data.same, live: {} }];
+      })(req, res, next),
+    );
+    app.get(`${EXPLORER}/courts/:id`, html, (req, res, next) =>
+      page(async () => {
+        const { id } = parse(z.object({ id: z.string().regex(/^[\w-]{1,66}$/) }), req.params);
+        const data = await courtPage(reads, id);
+        return ["court", data, { title: `Court ${data.court.name}`, same: data.same, live: {} }];
+      })(req, res, next),
+    );
+  }
 
   app.get(`${EXPLORER}/assets/live.js`, (_req, res, next) => {
     clientScript("live")

@@ -26,6 +26,15 @@ export class Reads {
     return this.byRoute.get(path);
   }
 
+  /** The read served at `GET /{collection}/:param`, and its parameter's name (`/courts/:id`). */
+  item(collection: string): { path: string; param: string } | undefined {
+    for (const path of this.byRoute.keys()) {
+      const m = new RegExp(`^/${collection}/:(\\w+)$`).exec(path);
+      if (m) return { path, param: m[1] as string };
+    }
+    return undefined;
+  }
+
   /** Runs the read at `GET path` with `input` and returns its body; its errors are DocketErrors. */
   async get<T>(path: string, input: Record<string, unknown> = {}): Promise<T> {
     const op = this.op(path);
