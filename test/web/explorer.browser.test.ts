@@ -78,6 +78,37 @@ describe.skipIf(skip)("the explorer in headless Chromium", () => {
     expect(listed).toBe(Math.min(20, stats.totalCases));
   });
 
+  it("the cases list filters by state and party; bad filters and unknown cases are error pages, not 500s", async () => {
+    const stats = (await t.get("/stats/overview")).body;
+    await page.goto(`${t.url}/explorer/cases`);
+    await page.getByLabel("State").selectOption("Deliberating");
+    await page.getByRole("button", { name: "Show" }).click();
+    await page.waitForURL(/state=Deliberating/);
+    const states = await page.locator("ul.cases .state").allTextContents();
+    expect(states).toEqual(Array(stats.casesByState.Deliberating).fill("Deliberating"));
+
+    const party = t.address(1);
+    const involved = await page.goto(`${t.url}/explorer/cases?party=${party}`);
+    expect(involved?.status()).toBe(200);
+    for (const href of await page
+      .locator("ul.cases .case-link")
+      .evaluateAll((as) => as.map((a) => a.getAttribute("href")))) {
+      const c = (await t.get(`/cases/${String(href).split("/").pop()}`)).body.case;
+      expect([c.plaintiff, c.defendant, ...c.judges]).toContain(party);
+    }
+
+    for (const [path, status] of [
+      ["/explorer/cases?state=Nope", 422],
+      ["/explorer/cases/0x12", 400],
+      [`/explorer/cases/${"0x".padEnd(42, "1")}`, 404],
+      ["/explorer/nothing-here", 404],
+    ] as const) {
+      const res = await page.goto(`${t.url}${path}`);
+      expect(res?.status(), path).toBe(status);
+      await expect(page.locator("p.error").count()).resolves.toBe(1);
+    }
+  });
+
   it("a case page shows its parties by name, its claim and its panel's votes", async () => {
     const seeded = t.devnet.seed?.cases.find((c) => c.state === "Deliberating");
     if (!seeded) throw new Error("no seeded Deliberating case");
