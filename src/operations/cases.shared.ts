@@ -32,7 +32,7 @@ const panelVote = z.object({
 });
 
 /**
- * A case as interface.md section 2.3 lists it (18 fields, names and types unchanged), followed by
+ * A case as the service interface (section 2.3) lists it (18 fields, names and types unchanged), followed by
  * how its votes stand: hidden or public, the phase, commitments and each judge's (revealed) vote.
  */
 export const caseSchema = z.object({

@@ -44,7 +44,7 @@ describe("the event catalogue", () => {
   });
 
   it("is the docs' event table: every pushed type is documented", () => {
-    const docs = readFileSync(new URL("../../README.md", import.meta.url), "utf8");
+    const docs = readFileSync(new URL("../../docs/events.md", import.meta.url), "utf8");
     for (const type of EVENT_TYPES) expect(docs, type).toContain(`\`${type}\``);
   });
 });
