@@ -2,9 +2,7 @@ import type { CaseBody } from "../operations/cases.shared.js";
 
 /**
  * A case's evidence as the explorer shows it: each item attributed to its party, its bytes only
- * ever from docket's verified evidence route (`/evidence/{cid}`). Reads both the list of content
- * hashes (`hash`, `submitter`, `submittedAt`) and the richer per-item description (cid, mediaType,
- * size, party role, inline text) when the evidence route serves it.
+ * ever from docket's verified evidence route (`/evidence/{cid}`).
  */
 export interface EvidenceItem {
   /** The content reference as the chain holds it. */
@@ -20,7 +18,11 @@ export interface EvidenceItem {
   mediaType: string | null;
   size: number | null;
   name: string | null;
+  /** What the party says the item is (an ERC-1497 document's description). */
+  description: string | null;
   text: string | null;
+  /** Why docket could not read it, when it could not. */
+  unavailable: string | null;
 }
 
 /** A CID (v0 base58 or v1 base32) as docket's evidence route takes it; anything else is never made a URL. */
@@ -34,6 +36,21 @@ export function cidOf(ref: string): string | null {
 
 function str(v: unknown): string | null {
   return typeof v === "string" && v.length > 0 ? v : null;
+}
+
+function obj(v: unknown): Record<string, unknown> | null {
+  return v !== null && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
+}
+
+/**
+ * A party's text without the frame docket puts around it for LLMs (a first and a last line naming
+ * a random boundary, src/evidence/frame.ts): people read the words themselves, and the page already
+ * says whose they are. Text in no frame comes back as it is.
+ */
+export function unframe(text: string | null): string | null {
+  if (text === null) return null;
+  const m = /^\[evidence ([0-9a-f]{8,64}) begins: [^\n]*\]\n([\s\S]*)\n\[evidence \1 ends\]$/.exec(text);
+  return m ? (m[2] as string) : text;
 }
 
 function showOf(mediaType: string | null, text: string | null, href: string | null): EvidenceItem["show"] {
@@ -52,18 +69,29 @@ function roleOf(c: CaseBody, who: string, given: unknown): EvidenceItem["role"] 
   return "other";
 }
 
-/** The filing's evidence (the plaintiff's) first, then what the parties added, oldest first. */
-export function evidenceItems(c: CaseBody, added: readonly Record<string, unknown>[]): EvidenceItem[] {
-  const items: Record<string, unknown>[] = [];
-  if (c.evidenceIpfsHash) items.push({ hash: c.evidenceIpfsHash, submitter: c.plaintiff, submittedAt: c.filedAt });
-  items.push(...added.filter((e) => e.filing !== true));
+/**
+ * The case's evidence, oldest first, the filing's first. `listed` is get_case_evidence's list: with
+ * the evidence route it holds every item read and checked (the filing's included, an ERC-1497
+ * document with its file); without it, the content hashes added after filing.
+ */
+export function evidenceItems(c: CaseBody, listed: readonly Record<string, unknown>[]): EvidenceItem[] {
+  const read = listed.some((e) => "filing" in e);
+  const items: Record<string, unknown>[] = read ? [...listed] : [];
+  if (!read) {
+    if (c.evidenceIpfsHash) items.push({ hash: c.evidenceIpfsHash, submitter: c.plaintiff, submittedAt: c.filedAt });
+    items.push(...listed);
+  }
   return items.map((e) => {
-    const ref = str(e.cid) ?? str(e.hash) ?? str(e.uri) ?? "";
-    const cid = cidOf(ref);
+    const doc = obj(e.document);
+    // A document shows its file; anything else shows itself.
+    const content = obj(doc?.file) ?? e;
+    const ref = str(e.reference) ?? str(e.cid) ?? str(e.hash) ?? "";
+    const cid = cidOf(str(content.cid) ?? (doc ? "" : ref));
     const href = cid === null ? null : `/evidence/${cid}`;
-    const mediaType = str(e.mediaType);
-    const text = str(e.text) ?? str(e.inlineText);
-    const submitter = str(e.submitter) ?? str(e.party) ?? "";
+    const mediaType = str(content.mediaType);
+    const text = unframe(str(content.text));
+    const submitter = str(e.submitter) ?? "";
+    const unavailable = obj(content.unavailable);
     return {
       ref,
       href,
@@ -72,9 +100,11 @@ export function evidenceItems(c: CaseBody, added: readonly Record<string, unknow
       at: typeof e.submittedAt === "number" ? e.submittedAt : c.filedAt,
       show: showOf(mediaType, text, href),
       mediaType,
-      size: typeof e.size === "number" ? e.size : null,
-      name: str(e.name),
+      size: typeof content.size === "number" ? content.size : null,
+      name: unframe(str(doc?.name)),
+      description: unframe(str(doc?.description)),
       text,
+      unavailable: content.available === false ? (str(unavailable?.message) ?? "could not be read") : null,
     };
   });
 }
