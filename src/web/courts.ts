@@ -1,5 +1,5 @@
 import type { AgentBody } from "../operations/agents.shared.js";
-import { cidOf } from "./evidence.js";
+import { cidOf, unframe } from "./evidence.js";
 import { type CasesPage, casesPage } from "./pages.js";
 import type { Reads, SameData } from "./reads.js";
 
@@ -53,10 +53,16 @@ export async function courtPage(reads: Reads, id: string): Promise<CourtPage> {
   ]);
   const names = await reads.names((pool?.judges ?? []).map((j) => j.address));
   const fields = Object.entries(court).filter(([k]) => k !== "id" && k !== "name");
+  const policy = policyOf(court);
+  // The policy is a document on IPFS: read, checked against its CID, through the evidence read.
+  if (policy.cid && !policy.text && reads.op("/evidence/:cid")) {
+    const doc = await reads.get<{ text?: string }>("/evidence/:cid", { cid: policy.cid }).catch(() => null);
+    policy.text = unframe(doc?.text ?? null);
+  }
   return {
     court,
     fields,
-    policy: policyOf(court),
+    policy,
     pool,
     names,
     cases,
