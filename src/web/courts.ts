@@ -12,6 +12,8 @@ import type { Reads, SameData } from "./reads.js";
 export interface CourtSummary {
   id: number | string;
   name: string;
+  parent?: { id: number; name: string } | null;
+  children?: { id: number; name: string }[];
   [field: string]: unknown;
 }
 
@@ -36,7 +38,10 @@ export interface CourtPage {
   /** The fields shown as they come (parameters and the rest), the id and name apart. */
   fields: [string, unknown][];
   policy: { cid: string | null; href: string | null; text: string | null };
-  pool: { minimumStake: string; judges: { address: string; staked: string; eligible: boolean }[] } | null;
+  pool: {
+    minimumStake: string;
+    judges: { address: string; staked: string; eligible: boolean; stakeInCourt?: string; eligibleInCourt?: boolean }[];
+  } | null;
   names: Map<string, AgentBody | null>;
   cases: CasesPage;
   same: SameData;
@@ -45,14 +50,16 @@ export interface CourtPage {
 export async function courtPage(reads: Reads, id: string): Promise<CourtPage> {
   const item = reads.item("courts");
   if (!item) throw new Error("courts are not served");
-  const body = await reads.get<{ court?: CourtSummary } & CourtSummary>(item.path, { [item.param]: id });
+  const key = /^\d+$/.test(id) ? Number(id) : id;
+  const body = await reads.get<{ court?: CourtSummary } & CourtSummary>(item.path, { [item.param]: key });
   const court = body.court ?? body;
   const [pool, cases] = await Promise.all([
-    reads.op("/judges/pool") ? reads.get<NonNullable<CourtPage["pool"]>>("/judges/pool") : null,
+    reads.op("/judges/pool") ? reads.get<NonNullable<CourtPage["pool"]>>("/judges/pool", { court: court.id }) : null,
     casesPage(reads, { court: String(court.id), limit: 20, offset: 0 }),
   ]);
   const names = await reads.names((pool?.judges ?? []).map((j) => j.address));
-  const fields = Object.entries(court).filter(([k]) => k !== "id" && k !== "name");
+  const apart = new Set(["id", "name", "policy", "parent", "children"]);
+  const fields = Object.entries(court).filter(([k]) => !apart.has(k));
   const policy = policyOf(court);
   // The policy is a document on IPFS: read, checked against its CID, through the evidence read.
   if (policy.cid && !policy.text && reads.op("/evidence/:cid")) {

@@ -173,7 +173,7 @@ export function mountExplorer(
     );
     app.get(`${EXPLORER}/courts/:id`, html, (req, res, next) =>
       page(async () => {
-        const { id } = parse(z.object({ id: z.string().regex(/^[\w-]{1,66}$/) }), req.params);
+        const { id } = parse(z.object({ id: z.string().regex(/^\d{1,10}$/) }), req.params);
         const data = await courtPage(reads, id);
         return ["court", data, { title: `Court ${data.court.name}`, same: data.same, live: {} }];
       })(req, res, next),

@@ -28,6 +28,13 @@ export const fmt = {
   bps(bps: number): string {
     return `${bps / 100}%`;
   },
+  /** A court parameter by its name's convention: wei amounts, basis points, seconds; anything else as it is. */
+  param(key: string, v: unknown): string {
+    if (typeof v === "string" && /^\d+$/.test(v) && /(stake|bond|fee)$/i.test(key)) return fmt.eth(v);
+    if (typeof v === "number" && /bps$/i.test(key)) return fmt.bps(v);
+    if (typeof v === "number" && /(window|period)$/i.test(key)) return duration(v);
+    return String(v);
+  },
   bytes(n: number): string {
     if (n < 1024) return `${n} B`;
     if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KiB`;
