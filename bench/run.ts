@@ -17,6 +17,7 @@ import { type RpcProxy, startRpcProxy } from "../test/support/rpcProxy.js";
 import { soak, spawnDocket as spawnSoakDocket } from "../test/support/soak.js";
 import { type ColdReadsSummary, measureSize, type SizeResult, summarize } from "./items/coldReads.js";
 import { benchDrawGas } from "./items/drawGas.js";
+import { benchEvidence } from "./items/evidence.js";
 import { benchMcp, MCP_TARGET_RATIO } from "./items/mcp.js";
 import { benchMemory } from "./items/memory.js";
 import { benchSingleFlight } from "./items/singleFlight.js";
@@ -188,6 +189,11 @@ results.drawGas = await item(
   () => benchDrawGas(settings.drawPoolSizes, settings.drawsPerSize, log),
 );
 
+// Issue #20's evidence: publishing and reading files, and a case's evidence cold and cached.
+results.evidence = await item("9. evidence: publish and read 1 MiB and 10 MiB; get_case_evidence with 10 items", () =>
+  benchEvidence(settings.rounds, log),
+);
+
 const missing = (_what: string): Failed => ({ error: NOT_RUN });
 const full: Results = {
   schemaVersion: 1,
@@ -202,6 +208,7 @@ const full: Results = {
   startup: results.startup ?? missing("start-up"),
   soak: results.soak ?? missing("soak"),
   drawGas: results.drawGas ?? missing("draw gas"),
+  evidence: results.evidence ?? missing("evidence"),
   targets: [],
 };
 full.targets = targets(full);
@@ -285,7 +292,25 @@ function targets(r: Results): Target[] {
     met: failed(so) ? false : so.errors + so.timeouts + so.non2xx === 0 && so.rssGrowth < 1.5,
   });
   out.push(drawTarget(r.drawGas));
+  out.push(evidenceTarget(r.evidence));
   return out;
+}
+
+function evidenceTarget(e: Results["evidence"]): Target {
+  const item = "9. get_case_evidence, 10 items";
+  const target = "one JSON-RPC request cold, none cached; each CID's content loaded once";
+  if (!e) return { item, target, measured: NOT_RUN, met: null };
+  if (failed(e)) return { item, target, measured: why(e), met: false };
+  const c = e.caseEvidence;
+  const files = e.sizes.map(
+    (s) => `${s.bytes / 1048576} MiB: publish ${s.publishMBps}, read ${s.readMBps}, sha2-256 ${s.hashMBps} MB/s`,
+  );
+  return {
+    item,
+    target,
+    measured: `cold ${c.cold.rpc} JSON-RPC, ${c.cold.contentLoads} loads for ${c.cids} CIDs (${c.cold.ms} ms); cached ${c.cached.rpc} (${c.cached.ms} ms); invalidated ${c.chainAgain.rpc} JSON-RPC, ${c.chainAgain.contentLoads} loads (${c.chainAgain.ms} ms). ${files.join("; ")}`,
+    met: e.pass,
+  };
 }
 
 function drawTarget(d: Results["drawGas"]): Target {

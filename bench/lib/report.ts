@@ -1,6 +1,7 @@
 import type { SoakResult } from "../../test/support/soak.js";
 import type { ColdReadsSummary } from "../items/coldReads.js";
 import type { DrawGasResult, DrawGasSize } from "../items/drawGas.js";
+import type { EvidenceBenchResult } from "../items/evidence.js";
 import type { McpResult } from "../items/mcp.js";
 import type { MemoryResult } from "../items/memory.js";
 import type { SingleFlightFigures } from "../items/singleFlight.js";
@@ -23,6 +24,8 @@ export interface Results {
   soak: SoakResult | Failed;
   /** Absent from results written before item 8 existed. */
   drawGas?: DrawGasResult | Failed;
+  /** Absent from results written before item 9 existed. */
+  evidence?: EvidenceBenchResult | Failed;
   targets: Target[];
 }
 

@@ -1,6 +1,7 @@
 import { type Chain, createWalletClient, http, type PublicClient } from "viem";
 import { multicall3Bytecode } from "../chain/abi/generated.js";
 import { MULTICALL3_ADDRESS, makeChain, makePublicClient } from "../chain/client.js";
+import type { EvidencePublisher } from "../evidence/store.js";
 import { type AnvilProcess, DEV_CHAIN_ID, startAnvil } from "./anvil.js";
 import { type Deployment, deployCourt, deployTestFeeToken } from "./deploy.js";
 import { type DevAccount, devAccount, devAccounts } from "./devAccounts.js";
@@ -34,6 +35,8 @@ export interface DevnetOptions {
   params?: CourtParams;
   /** The genesis block's timestamp (default: the wall clock); tests start a chain behind it. */
   genesisTimestamp?: number;
+  /** Where the seed publishes its cases' evidence (docket's own store; by default one in memory). */
+  evidence?: EvidencePublisher;
 }
 
 /** Installs our Multicall3 at the canonical address: the runtime code is what its creation code returns. */
@@ -72,7 +75,7 @@ export async function startDevnet(opts: DevnetOptions = {}): Promise<Devnet> {
     const erc8004 = await deployErc8004(wallet, reader, deployed.registry);
     const feeToken = await deployTestFeeToken(wallet, reader, deployed.factory, DEV_TOKEN_FILING_FEE);
     const deployment: Deployment = { ...deployed, erc8004, feeToken };
-    const seed = opts.seed === false ? undefined : await seedDemo(reader, chain, deployment);
+    const seed = opts.seed === false ? undefined : await seedDemo(reader, chain, deployment, opts.evidence);
     const front = proxy;
     return {
       rpcUrl: front.url,

@@ -18,9 +18,11 @@ import {
 } from "../chain/abi/generated.js";
 import { registrationFile } from "../chain/erc8004.js";
 import { voteCommitment } from "../chain/votes.js";
+import { type EvidencePublisher, EvidenceStore } from "../evidence/store.js";
 import { Actor } from "./actor.js";
 import type { Deployment } from "./deploy.js";
 import { type DevAccount, devAccounts } from "./devAccounts.js";
+import { type CasePack, publishSeedItem, SEED_EVIDENCE } from "./evidence.js";
 import { DEV_TOKEN_GRANT } from "./terms.js";
 
 /** Dev accounts that are also ERC-8004 agents: the parties of the seeded default (1 v 2) and settlement (5 v 6). */
@@ -44,6 +46,7 @@ interface Ctx {
   d: Deployment;
   actors: Actor[];
   accounts: DevAccount[];
+  evidence: EvidencePublisher;
 }
 
 /** Moves chain time forward and mines a block (anvil only). */
@@ -61,11 +64,19 @@ export async function advanceTime(reader: PublicClient, seconds: bigint | number
  * Fills a fresh deployment with the demo world: 14 registered agents, 8 staked judges and a case
  * in every state (Summoned, Active, Deliberating with one vote, Resolved with the appeal window
  * open, Resolved and settled, Appealed, Defaulted, Dismissed). Every actor is a mnemonic account.
+ * Every case's evidence is real content (./evidence.ts), published to `evidence` (docket's store;
+ * one in memory when none is given) and filed by CID.
  */
-export async function seedDemo(reader: PublicClient, chain: Chain, d: Deployment): Promise<SeedSummary> {
+export async function seedDemo(
+  reader: PublicClient,
+  chain: Chain,
+  d: Deployment,
+  evidence?: EvidencePublisher,
+): Promise<SeedSummary> {
   const accounts = devAccounts();
   const actors = accounts.map((a) => new Actor(a.account, chain, reader));
-  const ctx: Ctx = { reader, chain, d, actors, accounts };
+  const store = evidence ?? (await EvidenceStore.open({ maxBytes: 10 * 1024 * 1024 }));
+  const ctx: Ctx = { reader, chain, d, actors, accounts, evidence: store };
   const at = (i: number) => actors[i] as Actor;
 
   const registered = accounts.filter((a) => a.name);
@@ -101,14 +112,33 @@ export async function seedDemo(reader: PublicClient, chain: Chain, d: Deployment
   }
 
   // Cases that need time to pass are built first, then one jump in time ends them all.
-  const defaulted = await fileCase(ctx, 1, 2, "Shipment of 40 pallets never picked up; carrier kept the deposit.");
-  const dismissed = await fileCase(ctx, 3, 4, "Trading bot executed orders outside the agreed risk limits.");
-  const settled = await fileCase(ctx, 5, 6, "Escrow released before the analytics report was delivered.");
-  for (const [c, defendant] of [
-    [dismissed, 4],
-    [settled, 6],
+  const defaulted = await fileCase(
+    ctx,
+    1,
+    2,
+    "Shipment of 40 pallets never picked up; carrier kept the deposit.",
+    "defaulted",
+  );
+  const dismissed = await fileCase(
+    ctx,
+    3,
+    4,
+    "Trading bot executed orders outside the agreed risk limits.",
+    "dismissed",
+  );
+  const settled = await fileCase(
+    ctx,
+    5,
+    6,
+    "Escrow released before the analytics report was delivered.",
+    "resolved, settled",
+  );
+  for (const [c, plaintiff, defendant, label] of [
+    [dismissed, 3, 4, "dismissed"],
+    [settled, 5, 6, "resolved, settled"],
   ] as const) {
     await respond(ctx, c, defendant);
+    await addEvidence(ctx, c, plaintiff, defendant, label);
     await draw(ctx, c);
   }
   await votes(ctx, dismissed, [true]);
@@ -123,19 +153,40 @@ export async function seedDemo(reader: PublicClient, chain: Chain, d: Deployment
   await at(0).write({ address: settled, abi: disputeCaseAbi, functionName: "settle" });
 
   // Cases that are live now.
-  const appealed = await fileCase(ctx, 2, 3, "Data feed delivered with a 6-hour lag against a 5-minute SLA.");
+  const appealed = await fileCase(
+    ctx,
+    2,
+    3,
+    "Data feed delivered with a 6-hour lag against a 5-minute SLA.",
+    "appealed",
+  );
   await respond(ctx, appealed, 3);
+  await addEvidence(ctx, appealed, 2, 3, "appealed");
   await draw(ctx, appealed);
   await votes(ctx, appealed, [false, false, true]);
   await at(2).write({ address: appealed, abi: disputeCaseAbi, functionName: "appeal", value: t.appealBond });
 
-  const resolved = await fileCase(ctx, 1, 3, "Invoice for 12 GPU-hours disputed as double-billed.");
+  const resolved = await fileCase(
+    ctx,
+    1,
+    3,
+    "Invoice for 12 GPU-hours disputed as double-billed.",
+    "resolved, appeal window open",
+  );
   await respond(ctx, resolved, 3);
+  await addEvidence(ctx, resolved, 1, 3, "resolved, appeal window open");
   await draw(ctx, resolved);
   await votes(ctx, resolved, [false, false, true]);
 
-  const deliberating = await fileCase(ctx, 2, 5, "Model fine-tune delivered without the agreed evaluation report.");
+  const deliberating = await fileCase(
+    ctx,
+    2,
+    5,
+    "Model fine-tune delivered without the agreed evaluation report.",
+    "deliberating",
+  );
   await respond(ctx, deliberating, 5);
+  await addEvidence(ctx, deliberating, 2, 5, "deliberating");
   await draw(ctx, deliberating);
   // Hidden votes: one judge has committed, the commit phase is open. Public: one vote cast.
   await votes(ctx, deliberating, [true]);
@@ -145,22 +196,30 @@ export async function seedDemo(reader: PublicClient, chain: Chain, d: Deployment
   let revealing: Address | undefined;
   if (hidden) {
     // Every judge has committed, so the reveal phase is open; one has revealed.
-    revealing = await fileCase(ctx, 5, 1, "Translation memory delivered with 30% machine output, against the terms.");
+    revealing = await fileCase(
+      ctx,
+      5,
+      1,
+      "Translation memory delivered with 30% machine output, against the terms.",
+      "deliberating, reveal phase, one vote revealed",
+    );
     await respond(ctx, revealing, 1);
+    await addEvidence(ctx, revealing, 5, 1, "deliberating, reveal phase, one vote revealed");
     await draw(ctx, revealing);
     await votes(ctx, revealing, [true, false, true], 1);
   }
 
-  const active = await fileCase(ctx, 4, 6, "Freight insurance claim refused on a technicality.");
+  const active = await fileCase(ctx, 4, 6, "Freight insurance claim refused on a technicality.", "active");
   await respond(ctx, active, 6);
-  await at(4).write({
-    address: active,
-    abi: disputeCaseAbi,
-    functionName: "submitEvidence",
-    args: ["bafybeigdyrzt5sfp7udm7hu76uh7y26nf3efuylqabf3oclgtqy55fbzdi"],
-  });
+  await addEvidence(ctx, active, 4, 6, "active");
 
-  const summoned = await fileCase(ctx, 6, 1, "Escrow agent withheld funds after both sides confirmed delivery.");
+  const summoned = await fileCase(
+    ctx,
+    6,
+    1,
+    "Escrow agent withheld funds after both sides confirmed delivery.",
+    "summoned",
+  );
 
   const cases: SeededCase[] = [
     { label: "defaulted", address: defaulted, state: "Defaulted" },
@@ -183,8 +242,43 @@ export async function seedDemo(reader: PublicClient, chain: Chain, d: Deployment
   return { agents: registered.length, judges: judges.length, cases };
 }
 
-/** Pays the filing fee into the factory under a fresh reference, then files with that reference. */
-async function fileCase(ctx: Ctx, plaintiff: number, defendant: number, claim: string): Promise<Address> {
+/** The evidence pack of a seeded case (./evidence.ts). */
+function packOf(label: string): CasePack {
+  const pack = SEED_EVIDENCE[label];
+  if (!pack) throw new Error(`no seeded evidence for ${label}`);
+  return pack;
+}
+
+/** Each side adds its evidence from the case's pack, the plaintiff first, while the case is heard. */
+async function addEvidence(ctx: Ctx, c: Address, plaintiff: number, defendant: number, label: string): Promise<void> {
+  const pack = packOf(label);
+  for (const [who, items] of [
+    [plaintiff, pack.plaintiff ?? []],
+    [defendant, pack.defendant ?? []],
+  ] as const) {
+    for (const item of items) {
+      const cid = await publishSeedItem(ctx.evidence, item);
+      await (ctx.actors[who] as Actor).write({
+        address: c,
+        abi: disputeCaseAbi,
+        functionName: "submitEvidence",
+        args: [cid],
+      });
+    }
+  }
+}
+
+/**
+ * Pays the filing fee into the factory under a fresh reference, then files with that reference and
+ * the case's filing evidence (`label` names its pack).
+ */
+async function fileCase(
+  ctx: Ctx,
+  plaintiff: number,
+  defendant: number,
+  claim: string,
+  label: string,
+): Promise<Address> {
   const { reader, d } = ctx;
   const p = ctx.actors[plaintiff] as Actor;
   const params = await reader.readContract({ address: d.factory, abi: caseFactoryAbi, functionName: "getParams" });
@@ -203,7 +297,7 @@ async function fileCase(ctx: Ctx, plaintiff: number, defendant: number, claim: s
     args: [
       (ctx.accounts[defendant] as DevAccount).address,
       claim,
-      `bafkrei${keccak256(toHex(claim)).slice(2, 54)}`,
+      await publishSeedItem(ctx.evidence, packOf(label).filing),
       ref,
     ],
     value: params.terms.minPartyStake * 2n,

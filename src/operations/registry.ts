@@ -6,6 +6,7 @@ import { fileCase } from "./fileCase.js";
 import { getAgent } from "./getAgent.js";
 import { getCase } from "./getCase.js";
 import { getCaseEvidence } from "./getCaseEvidence.js";
+import { getEvidence } from "./getEvidence.js";
 import { getHealth } from "./getHealth.js";
 import { getInbox } from "./getInbox.js";
 import { getJudgePool } from "./getJudgePool.js";
@@ -16,6 +17,7 @@ import { listCases } from "./listCases.js";
 import { listKeeperActions } from "./listKeeperActions.js";
 import { listPendingCases } from "./listPendingCases.js";
 import type { Operation } from "./operation.js";
+import { publishEvidence } from "./publishEvidence.js";
 import { resolveAfterDeadline } from "./resolveAfterDeadline.js";
 import { respondToCase } from "./respondToCase.js";
 import { revealVote } from "./revealVote.js";
@@ -40,6 +42,7 @@ export const operations: Operation[] = [
   verifyTransaction,
   getCase,
   getCaseEvidence,
+  getEvidence,
   listPendingCases,
   listKeeperActions,
   getValidatorStats,
@@ -49,6 +52,7 @@ export const operations: Operation[] = [
   getAgent,
   getJudgePool,
   getJudgeStake,
+  publishEvidence,
   fileCase,
   respondToCase,
   submitEvidence,

@@ -1,13 +1,15 @@
 import type { Browser, BrowserContext, Page, Request } from "playwright-core";
 import type { Address } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { unframe } from "../../src/web/evidence.js";
+import type { Json } from "../mcp/helpers.js";
 import { launchChromium, skipWithoutChromium } from "../support/chromium.js";
 import { TestDocket } from "../support/docket.js";
 
 /**
  * The explorer in a real headless Chromium, on the seeded dev chain (public votes, the event
  * follower on): the overview, a case page, a vote signed with a judge's dev key and mined during the
- * test showing on the open page without a reload, and script planted by parties never running.
+ * test showing on the open page without a reload, and script planted by parties (names, a claim, an evidence file) never running.
  */
 
 const skip = skipWithoutChromium("explorer.browser.test.ts");
@@ -15,6 +17,7 @@ const skip = skipWithoutChromium("explorer.browser.test.ts");
 /** Names and a claim a hostile party writes: each would run script, or fetch, if rendered as markup. */
 const HOSTILE_NAME = `<img src=x onerror="alert('name')">`;
 const HOSTILE_NAME_2 = `"><script>fetch('/pwned-name')</script>`;
+const HOSTILE_EVIDENCE = `# Statement\n<script>alert('evidence')</script>\n<img src="/pwned-evidence" onerror="alert(4)">\n<iframe src="javascript:alert(5)"></iframe>`;
 const HOSTILE_CLAIM = `</p><script>alert('claim')</script><img src="/pwned-claim" onerror="alert(1)"><a href="javascript:alert(2)">x</a>`;
 
 describe.skipIf(skip)("the explorer in headless Chromium", () => {
@@ -129,6 +132,36 @@ describe.skipIf(skip)("the explorer in headless Chromium", () => {
     await expect(page.locator("footer .same").textContent()).resolves.toContain("get_case");
   });
 
+  it("a case page shows its evidence: each item from its party, text readable, an image visible", async () => {
+    const cases = t.devnet.seed?.cases ?? [];
+    let found: { address: string; items: Json[] } | undefined;
+    for (const c of cases) {
+      const items = (await t.get(`/cases/${c.address}/evidence`)).body.evidence as Json[];
+      if (
+        items.some((e) => e.document?.file?.mediaType?.startsWith("image/")) &&
+        items.some((e) => e.document?.file?.text)
+      ) {
+        found = { address: c.address, items };
+        break;
+      }
+    }
+    if (!found) throw new Error("no seeded case has both an image and a text among its evidence");
+    await page.goto(`${t.url}/explorer/cases/${found.address}`);
+    const shown = page.locator("li.evidence-item");
+    await expect(shown.count()).resolves.toBe(found.items.length);
+    const img = page.locator("img.evidence-image").first();
+    await img.scrollIntoViewIfNeeded();
+    await expect
+      .poll(() => img.evaluate((i) => (i as unknown as { naturalWidth: number }).naturalWidth))
+      .toBeGreaterThan(0);
+    expect(await img.getAttribute("src")).toMatch(/^\/evidence\/b[a-z2-7]+$/);
+    const textItem = found.items.find((e) => e.document?.file?.text);
+    const firstLine = (unframe(textItem.document.file.text) as string).split("\n")[0] as string;
+    await expect(page.locator("pre.evidence-text", { hasText: firstLine }).count()).resolves.toBeGreaterThan(0);
+    const roles = await shown.evaluateAll((els) => els.map((e) => e.getAttribute("data-role")));
+    expect(roles).toEqual(found.items.map((e) => (e.role === "unknown" ? "other" : e.role)));
+  });
+
   it("a vote signed and mined during the test shows on the open page without a reload", async () => {
     const seeded = t.devnet.seed?.cases.find((c) => c.state === "Deliberating");
     if (!seeded) throw new Error("no seeded Deliberating case");
@@ -163,13 +196,41 @@ describe.skipIf(skip)("the explorer in headless Chromium", () => {
     await t.write("/agent/self-register", { address: t.address(p), name: HOSTILE_NAME }, p);
     await t.write("/agent/self-register", { address: t.address(d), name: HOSTILE_NAME_2 }, d);
     const caseAddr: Address = await t.fileOnChain(p, d, HOSTILE_CLAIM);
+    // Evidence a party publishes and adds to a case it is in: script in its text, its name and its description.
+    const active = t.devnet.seed?.cases.find((c) => c.state === "Active");
+    if (!active) throw new Error("no seeded Active case");
+    const ac = (await t.get(`/cases/${active.address}`)).body.case;
+    const pub = await t.post("/evidence", {
+      content: HOSTILE_EVIDENCE,
+      mediaType: "text/markdown",
+      name: HOSTILE_NAME,
+      description: HOSTILE_CLAIM,
+    });
+    expect(pub.status).toBe(200);
+    await t.write(
+      `/cases/${active.address}/evidence`,
+      { evidenceIpfsHash: pub.body.document.cid, from: ac.plaintiff },
+      indexOf(ac.plaintiff),
+    );
 
     requests.length = 0;
     dialogs.length = 0;
-    for (const path of [`/explorer/cases/${caseAddr}`, `/explorer/agents/${t.address(p)}`, "/", "/explorer/cases"]) {
+    for (const path of [
+      `/explorer/cases/${caseAddr}`,
+      `/explorer/cases/${active.address}`,
+      `/explorer/agents/${t.address(p)}`,
+      "/",
+      "/explorer/cases",
+    ]) {
       await page.goto(`${t.url}${path}`);
       await page.waitForLoadState("networkidle").catch(() => {});
     }
+    await page.goto(`${t.url}/explorer/cases/${active.address}`);
+    const planted = page.locator("li.evidence-item").last();
+    await expect(planted.locator("pre.evidence-text").textContent()).resolves.toBe(HOSTILE_EVIDENCE);
+    await expect(planted.locator("p.by .party-text").textContent()).resolves.toBe(HOSTILE_NAME);
+    await expect(planted.locator("script, img[src=x], iframe").count()).resolves.toBe(0);
+
     await page.goto(`${t.url}/explorer/cases/${caseAddr}`);
     // The hostile text is shown as text, exactly as written.
     await expect(page.locator("dl.parties dd").first().locator("a").textContent()).resolves.toBe(HOSTILE_NAME);
@@ -184,10 +245,11 @@ describe.skipIf(skip)("the explorer in headless Chromium", () => {
     const unintended = requests.filter((u) => {
       const url = new URL(u);
       if (url.origin !== origin) return true;
-      return !/^\/($|explorer\/|events(\?|$))/.test(url.pathname) || /pwned/.test(u);
+      // Pages, their assets, the event stream, and the evidence images they show: nothing else.
+      return !/^\/($|explorer\/|events$|evidence\/b[a-z2-7]+$)/.test(url.pathname) || /pwned/.test(u);
     });
     expect(unintended).toEqual([]);
-    // What the pages did ask for: themselves, their stylesheet and script, and the event stream.
+    // What the pages did ask for: themselves, their stylesheet and script, the event stream, evidence images.
     expect(requests.some((u) => u.endsWith("/explorer/assets/live.js"))).toBe(true);
   });
 });
