@@ -12,6 +12,7 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { type Devnet, startDevnet } from "../src/devnet/devnet.js";
+import { AGENTIC_COMMERCE_COURT } from "../src/devnet/terms.js";
 import type { Docket } from "../src/server.js";
 import { type RpcProxy, startRpcProxy } from "../test/support/rpcProxy.js";
 import { soak, spawnDocket as spawnSoakDocket } from "../test/support/soak.js";
@@ -189,6 +190,12 @@ results.drawGas = await item(
   `8. gas of a draw and of a new judge's stake at ${settings.drawPoolSizes.map((x) => x.toLocaleString("en-US")).join(", ")} judges`,
   () => benchDrawGas(settings.drawPoolSizes, settings.drawsPerSize, log),
 );
+// The same in the dev world's child court (Agentic Commerce, hidden votes): its judges' stakes count
+// in the General court too, so a stake writes two trees; draws read the child's tree.
+results.drawGasChild = await item(
+  `8. gas of a draw and of a new judge's stake in the Agentic Commerce court (below the General court) at ${settings.drawPoolSizes.map((x) => x.toLocaleString("en-US")).join(", ")} judges`,
+  () => benchDrawGas(settings.drawPoolSizes, settings.drawsPerSize, log, AGENTIC_COMMERCE_COURT),
+);
 
 // Issue #20's evidence: publishing and reading files, and a case's evidence cold and cached.
 results.evidence = await item("9. evidence: publish and read 1 MiB and 10 MiB; get_case_evidence with 10 items", () =>
@@ -215,6 +222,7 @@ const full: Results = {
   startup: results.startup ?? missing("start-up"),
   soak: results.soak ?? missing("soak"),
   drawGas: results.drawGas ?? missing("draw gas"),
+  drawGasChild: results.drawGasChild ?? missing("draw gas, child court"),
   evidence: results.evidence ?? missing("evidence"),
   strictProvider: results.strictProvider ?? missing("strict provider"),
   targets: [],
@@ -300,6 +308,7 @@ function targets(r: Results): Target[] {
     met: failed(so) ? false : so.errors + so.timeouts + so.non2xx === 0 && so.rssGrowth < 1.5,
   });
   out.push(drawTarget(r.drawGas));
+  for (const d of [r.drawGas, r.drawGasChild]) out.push(...klerosTargets(d));
   out.push(evidenceTarget(r.evidence));
   const sp = r.strictProvider;
   out.push({
@@ -331,6 +340,33 @@ function evidenceTarget(e: Results["evidence"]): Target {
     measured: `cold ${c.cold.rpc} JSON-RPC, ${c.cold.contentLoads} loads for ${c.cids} CIDs (${c.cold.ms} ms); cached ${c.cached.rpc} (${c.cached.ms} ms); invalidated ${c.chainAgain.rpc} JSON-RPC, ${c.chainAgain.contentLoads} loads (${c.chainAgain.ms} ms). ${files.join("; ")}`,
     met: e.pass,
   };
+}
+
+/**
+ * Issue #21 item 6: Kleros v2's own figures on the same anvil, a 3-juror draw at 10 / 1,000 /
+ * 10,000 staked jurors and a new juror's stake (ERC-20 transfer included); ours must not exceed the
+ * draw figure at each size, nor 1.2x the stake figure (taken at its upper end, 260k).
+ */
+function klerosTargets(d: Results["drawGas"]): Target[] {
+  const KLEROS_DRAW: Record<number, number> = { 10: 545_000, 1000: 655_000, 10000: 700_000 };
+  const KLEROS_STAKE = 260_000;
+  if (d === undefined || failed(d)) return [];
+  const where = d.court === undefined || d.court === 1 ? "General court" : `court ${d.court} (depth ${d.courtDepth})`;
+  const sized = d.sizes.filter((s) => KLEROS_DRAW[s.judges] !== undefined);
+  return [
+    {
+      item: `8. ${where}: 3-judge draw vs Kleros v2`,
+      target: sized.map((s) => `<= ${(KLEROS_DRAW[s.judges] ?? 0).toLocaleString("en-US")}`).join(" / "),
+      measured: sized.map((s) => s.draw.gasUsedMedian.toLocaleString("en-US")).join(" / "),
+      met: sized.length > 0 && sized.every((s) => s.draw.gasUsedMedian <= (KLEROS_DRAW[s.judges] ?? 0)),
+    },
+    {
+      item: `8. ${where}: a new judge's stake vs Kleros v2`,
+      target: `<= 1.2 x ${KLEROS_STAKE.toLocaleString("en-US")} = ${(1.2 * KLEROS_STAKE).toLocaleString("en-US")}`,
+      measured: d.sizes.map((s) => s.stakeNewJudge.gasUsedMedian.toLocaleString("en-US")).join(" / "),
+      met: d.sizes.every((s) => s.stakeNewJudge.gasUsedMedian <= 1.2 * KLEROS_STAKE),
+    },
+  ];
 }
 
 function drawTarget(d: Results["drawGas"]): Target {

@@ -1,7 +1,17 @@
 // SPDX-License-Identifier: MIT
 pragma solidity ^0.8.28;
 
-import {CaseState, CaseTerms, CaseView, CaseSummary, CaseStatus, ICaseFactory, IDrawEntropy, IFeeToken} from "./ICourt.sol";
+import {
+    CaseState,
+    CaseTerms,
+    CaseView,
+    CaseSummary,
+    CaseStatus,
+    FeeAuthorization,
+    ICaseFactory,
+    IDrawEntropy,
+    IFeeToken
+} from "./ICourt.sol";
 import {DisputeCase} from "./DisputeCase.sol";
 import {CourtRegistry} from "./CourtRegistry.sol";
 
@@ -10,10 +20,12 @@ import {CourtRegistry} from "./CourtRegistry.sol";
 /// has its own address. The filing fee is paid here first (`payFilingFee`, with a reference the
 /// payer chooses), forwarded to the fee recipient and recorded; `fileCase` takes only a reference
 /// its own caller paid and has not used, so the fee holds for anyone who goes to the chain directly.
-/// The fee may also be paid in a token (`feeToken`, the x402 "exact" scheme's EIP-3009 payment): the
-/// plaintiff authorises a transfer of at least `tokenFilingFee` to this factory, anyone (a facilitator)
-/// submits it to the token, and the authorization's nonce is the reference `fileCase` takes; the
-/// factory forwards that fee to the fee recipient when the case is filed.
+/// The fee may also be paid in any EIP-3009 token (`feeToken`, USDC included: the x402 "exact"
+/// scheme's payment): the plaintiff signs a transfer of at least `tokenFilingFee` to this factory and
+/// hands it to `fileCaseWithAuthorization`, which submits it to the token itself and forwards the fee
+/// to the fee recipient, in the filing's own transaction: paid and filed together, or neither. The
+/// factory holds no token between transactions; what reaches it otherwise (an authorization someone
+/// submitted to the token first) the owner returns with `refundToken`.
 contract CaseFactory is ICaseFactory {
     uint256 public constant MAX_CLAIM_LENGTH = 2000;
     uint256 public constant MAX_HASH_LENGTH = 128;
@@ -33,12 +45,29 @@ contract CaseFactory is ICaseFactory {
     error FilingFeeTooLow(uint256 required, uint256 sent);
     error FeeTransferFailed();
     error TokenFeeTooLow(uint256 required, uint256 paid);
+    error TokenFeeOff();
+    /// @notice The token has this authorization's nonce used (or cancelled) already: by an earlier
+    /// filing, or by someone who submitted it to the token directly (then `refundToken` returns it).
+    error AuthorizationUsed(address authorizer, bytes32 nonce);
+    error SignatureLength(uint256 length);
     error StakeBelowMinimum(uint256 minimum, uint256 sent);
     error InvalidParameter();
     error CloneFailed();
 
+    /// @notice A case was filed.
+    /// @param caseAddr The new case.
+    /// @param plaintiff Who filed it.
+    /// @param defendant Against whom.
+    /// @param paymentRef The filing fee's reference.
+    /// @param stake The plaintiff's stake.
+    /// @param courtId The court it was filed in.
     event CaseFiled(
-        address indexed caseAddr, address indexed plaintiff, address indexed defendant, bytes32 paymentRef, uint256 stake
+        address indexed caseAddr,
+        address indexed plaintiff,
+        address indexed defendant,
+        bytes32 paymentRef,
+        uint256 stake,
+        uint96 courtId
     );
     event FilingFeePaid(address indexed payer, bytes32 indexed paymentRef, uint256 amount);
     /// @notice Emitted on every change to any case, so one log filter follows them all.
@@ -48,6 +77,8 @@ contract CaseFactory is ICaseFactory {
     event TokenFeeChanged(address feeToken, uint256 tokenFilingFee);
     /// @notice A filing took a token fee (an EIP-3009 authorization to this factory) and forwarded it.
     event TokenFilingFeeTaken(address indexed payer, bytes32 indexed paymentRef, address token, uint256 amount);
+    /// @notice The owner returned tokens that reached the factory outside a filing.
+    event TokenRefunded(address indexed token, address indexed to, uint256 amount);
 
     struct Params {
         address owner;
@@ -56,6 +87,7 @@ contract CaseFactory is ICaseFactory {
         address entropy;
         address feeRecipient;
         uint256 filingFee;
+        /// @dev The General court's minimum judge stake and terms (each court's: the registry's getCourt).
         uint256 minJudgeStake;
         CaseTerms terms;
         address feeToken;
@@ -77,7 +109,6 @@ contract CaseFactory is ICaseFactory {
     /// @notice The token a filing fee may also be paid in (zero: native coin only), and its fee.
     IFeeToken public feeToken;
     uint256 public tokenFilingFee;
-    CaseTerms private terms;
 
     address[] private cases;
     mapping(address => bool) public isCase;
@@ -100,25 +131,18 @@ contract CaseFactory is ICaseFactory {
     mapping(address => address[]) private involved;
     mapping(address => mapping(address => uint256)) private involvedIndexPlusOne;
 
-    constructor(
-        CourtRegistry registry_,
-        IDrawEntropy entropy_,
-        address feeRecipient_,
-        uint256 filingFee_,
-        CaseTerms memory terms_
-    ) {
-        if (
-            feeRecipient_ == address(0) || address(entropy_) == address(0) || terms_.minPartyStake == 0 || terms_.courtFeeBps > 10_000
-                || terms_.judgeRewardBps > 10_000 || terms_.responseWindow == 0 || terms_.deliberationPeriod == 0
-                || (terms_.hiddenVotes && (terms_.commitPeriod == 0 || terms_.revealPeriod == 0))
-        ) revert InvalidParameter();
+    /// @param registry_ The court registry (courts and their terms, judges).
+    /// @param entropy_ The draw entropy source.
+    /// @param feeRecipient_ Where filing fees go.
+    /// @param filingFee_ The filing fee in the native coin.
+    constructor(CourtRegistry registry_, IDrawEntropy entropy_, address feeRecipient_, uint256 filingFee_) {
+        if (feeRecipient_ == address(0) || address(entropy_) == address(0)) revert InvalidParameter();
         owner = msg.sender;
         registry = registry_;
         implementation = address(new DisputeCase());
         entropy = entropy_;
         feeRecipient = feeRecipient_;
         filingFee = filingFee_;
-        terms = terms_;
     }
 
     modifier onlyOwner() {
@@ -144,24 +168,79 @@ contract CaseFactory is ICaseFactory {
         if (!ok) revert FeeTransferFailed();
     }
 
-    /// @notice Files a case against `defendant`, staking the sent value. `paymentRef` names a
-    /// filing fee the caller paid with `payFilingFee`; each one files at most one case.
+    /// @notice Files a case against `defendant` in `courtId`, staking the sent value. `paymentRef`
+    /// names a filing fee the caller paid with `payFilingFee`; each one files at most one case. The
+    /// case copies the court's terms now; later changes to the court never reach it.
+    /// @param courtId The court (0 or 1: the General court).
+    /// @param defendant Against whom.
+    /// @param claimDescription The claim (1 to 2000 bytes).
+    /// @param evidenceIpfsHash The plaintiff's evidence reference (1 to 128 bytes).
+    /// @param paymentRef The paid filing fee's reference.
+    /// @return caseAddr The new case.
     function fileCase(
+        uint96 courtId,
         address defendant,
         string calldata claimDescription,
         string calldata evidenceIpfsHash,
         bytes32 paymentRef
     ) external payable returns (address caseAddr) {
         _checkFiling(defendant, claimDescription, evidenceIpfsHash);
-        (bytes32 refKey, uint256 tokenFee) = _takePayment(paymentRef);
-        if (msg.value < terms.minPartyStake) revert StakeBelowMinimum(terms.minPartyStake, msg.value);
+        bytes32 refKey = _unusedRef(paymentRef);
+        if (feePaidPlusOne[refKey] == 0) revert FilingFeeNotPaid(paymentRef, msg.sender);
+        caseAddr = _file(courtId, defendant, claimDescription, evidenceIpfsHash, paymentRef, refKey);
+    }
 
+    /// @notice Files a case against `defendant` in `courtId`, staking the sent value, and pays the
+    /// filing fee in the fee token with the caller's EIP-3009 authorization `auth` (from the caller,
+    /// to this factory, at least `tokenFilingFee`), which this call submits to the token: the fee
+    /// reaches the fee recipient in this transaction, or nothing happens. `auth.nonce` is the case's
+    /// `paymentRef`. The case copies the court's terms now, as with `fileCase`.
+    /// @param courtId The court (0 or 1: the General court).
+    /// @param defendant Against whom.
+    /// @param claimDescription The claim (1 to 2000 bytes).
+    /// @param evidenceIpfsHash The plaintiff's evidence reference (1 to 128 bytes).
+    /// @param auth The plaintiff's signed EIP-3009 TransferWithAuthorization to this factory.
+    /// @return caseAddr The new case.
+    function fileCaseWithAuthorization(
+        uint96 courtId,
+        address defendant,
+        string calldata claimDescription,
+        string calldata evidenceIpfsHash,
+        FeeAuthorization calldata auth
+    ) external payable returns (address caseAddr) {
+        _checkFiling(defendant, claimDescription, evidenceIpfsHash);
+        bytes32 refKey = _unusedRef(auth.nonce);
+        // A reference the caller paid in the native coin files with fileCase; this would strand that fee.
+        if (feePaidPlusOne[refKey] != 0) revert FilingFeeAlreadyPaid(auth.nonce);
+        _takeTokenFee(auth);
+        caseAddr = _file(courtId, defendant, claimDescription, evidenceIpfsHash, auth.nonce, refKey);
+    }
+
+    /// @notice The owner returns `amount` of `token` held by the factory to `to`. The factory holds
+    /// no token between transactions (a filing forwards its fee at once), so anything here arrived
+    /// outside a filing: an authorization to the factory that someone submitted to the token
+    /// directly (the token's AuthorizationUsed and Transfer logs name its payer), or a plain transfer.
+    /// @param token The token to return.
+    /// @param to Who gets it back (its payer).
+    /// @param amount How much, in the token's units.
+    function refundToken(address token, address to, uint256 amount) external onlyOwner {
+        if (to == address(0)) revert InvalidParameter();
+        emit TokenRefunded(token, to, amount);
+        if (!IFeeToken(token).transfer(to, amount)) revert FeeTransferFailed();
+    }
+
+    /// @dev The filing itself, its fee taken: the clone, the indexes, the case's initialisation (which
+    /// checks the stake against the court's minimum).
+    function _file(
+        uint96 courtId,
+        address defendant,
+        string calldata claimDescription,
+        string calldata evidenceIpfsHash,
+        bytes32 paymentRef,
+        bytes32 refKey
+    ) private returns (address caseAddr) {
         caseAddr = _clone(implementation);
         refUsedBy[refKey] = caseAddr;
-        if (tokenFee != 0) {
-            emit TokenFilingFeeTaken(msg.sender, paymentRef, address(feeToken), tokenFee);
-            if (!feeToken.transfer(feeRecipient, tokenFee)) revert FeeTransferFailed();
-        }
         isCase[caseAddr] = true;
         cases.push(caseAddr);
         registry.registerCase(caseAddr);
@@ -169,10 +248,7 @@ contract CaseFactory is ICaseFactory {
         _setAdd(involved[msg.sender], involvedIndexPlusOne[msg.sender], caseAddr);
         _setAdd(involved[defendant], involvedIndexPlusOne[defendant], caseAddr);
         countByState[uint256(CaseState.Summoned)] += 1;
-        emit CaseFiled(caseAddr, msg.sender, defendant, paymentRef, msg.value);
-        DisputeCase(caseAddr).initialize{value: msg.value}(
-            address(registry), address(entropy), msg.sender, defendant, claimDescription, evidenceIpfsHash, terms
-        );
+        _initialize(caseAddr, courtId, defendant, claimDescription, evidenceIpfsHash, paymentRef);
         emit CaseChanged(caseAddr, CaseState.Summoned);
     }
 
@@ -202,8 +278,8 @@ contract CaseFactory is ICaseFactory {
         emit FilingChanged(feeRecipient_, filingFee_);
     }
 
-    /// @notice Lets the filing fee also be paid in `token` (`fee` in its units); the zero address
-    /// turns it off. References already paid in the old token can no longer file.
+    /// @notice Lets the filing fee also be paid in `token` (`fee` in its units), any EIP-3009 token;
+    /// the zero address turns it off.
     function setTokenFee(address token, uint256 fee) external onlyOwner {
         if (token != address(0) && fee == 0) revert InvalidParameter();
         feeToken = IFeeToken(token);
@@ -305,6 +381,9 @@ contract CaseFactory is ICaseFactory {
         s.openCases = openCases.length;
     }
 
+    /// @notice The deployment's parameters; `terms` and `minJudgeStake` are the General court's
+    /// (each court's: the registry's `getCourt`).
+    /// @return p The parameters.
     function getParams() external view returns (Params memory p) {
         p.owner = owner;
         p.registry = address(registry);
@@ -313,7 +392,7 @@ contract CaseFactory is ICaseFactory {
         p.feeRecipient = feeRecipient;
         p.filingFee = filingFee;
         p.minJudgeStake = registry.minJudgeStake();
-        p.terms = terms;
+        (,, p.terms) = registry.caseConfig(0);
         p.feeToken = address(feeToken);
         p.tokenFilingFee = tokenFilingFee;
     }
@@ -352,21 +431,69 @@ contract CaseFactory is ICaseFactory {
         if (hashLength == 0 || hashLength > MAX_HASH_LENGTH) revert EvidenceHashInvalid();
     }
 
-    /// @dev The caller's paid, unused fee under `paymentRef`, or a revert saying which it is not: a
-    /// fee paid with `payFilingFee`, else an authorization of the caller's, with `paymentRef` as its
-    /// nonce, that moved at least the token fee to this factory (then `tokenFee` is what it moved, to
-    /// forward). Keyed by the caller, so nobody files with another's payment; one case per reference.
-    function _takePayment(bytes32 paymentRef) private view returns (bytes32 refKey, uint256 tokenFee) {
+    /// @dev The caller's key for `paymentRef`, refused when zero or already used to file. Keyed by
+    /// the caller, so nobody files with another's payment; one case per reference.
+    function _unusedRef(bytes32 paymentRef) private view returns (bytes32 refKey) {
         if (paymentRef == bytes32(0)) revert PaymentRefRequired();
         refKey = keccak256(abi.encode(paymentRef, msg.sender));
         address usedBy = refUsedBy[refKey];
         if (usedBy != address(0)) revert PaymentRefUsed(paymentRef, usedBy);
-        if (feePaidPlusOne[refKey] != 0) return (refKey, 0);
-        if (address(feeToken) == address(0)) revert FilingFeeNotPaid(paymentRef, msg.sender);
-        (address to, uint256 value) = feeToken.authorization(msg.sender, paymentRef);
-        if (to != address(this)) revert FilingFeeNotPaid(paymentRef, msg.sender);
-        if (value < tokenFilingFee) revert TokenFeeTooLow(tokenFilingFee, value);
-        return (refKey, value);
+    }
+
+    /// @dev Submits the caller's authorization to the token (`transferWithAuthorization`: the x402
+    /// "exact" client signs that type, so `receiveWithAuthorization`, which checks another, cannot take
+    /// it) and forwards what arrived to the fee recipient. `from` is the caller, so the token's
+    /// signature check is also the check that the caller is the payer. A nonce the token has used
+    /// already is refused here by name: a replay, or someone who submitted it to the token first.
+    function _takeTokenFee(FeeAuthorization calldata auth) private {
+        IFeeToken token = feeToken;
+        if (address(token) == address(0)) revert TokenFeeOff();
+        if (auth.value < tokenFilingFee) revert TokenFeeTooLow(tokenFilingFee, auth.value);
+        if (token.authorizationState(msg.sender, auth.nonce)) revert AuthorizationUsed(msg.sender, auth.nonce);
+        bytes calldata sig = auth.signature;
+        if (sig.length != 65) revert SignatureLength(sig.length);
+        uint256 before = token.balanceOf(address(this));
+        token.transferWithAuthorization(
+            msg.sender,
+            address(this),
+            auth.value,
+            auth.validAfter,
+            auth.validBefore,
+            auth.nonce,
+            uint8(sig[64]),
+            bytes32(sig[0:32]),
+            bytes32(sig[32:64])
+        );
+        // What arrived, not what was asked: a token that takes a cut never under-pays the court silently.
+        uint256 arrived = token.balanceOf(address(this)) - before;
+        if (arrived < tokenFilingFee) revert TokenFeeTooLow(tokenFilingFee, arrived);
+        emit TokenFilingFeeTaken(msg.sender, auth.nonce, address(token), arrived);
+        if (!token.transfer(feeRecipient, arrived)) revert FeeTransferFailed();
+    }
+
+    /// @dev Copies the court's terms into the new case (its stake must reach the court's minimum).
+    function _initialize(
+        address caseAddr,
+        uint96 courtId,
+        address defendant,
+        string calldata claimDescription,
+        string calldata evidenceIpfsHash,
+        bytes32 paymentRef
+    ) private {
+        (uint96 court, uint96 appealCourt, CaseTerms memory terms) = registry.caseConfig(courtId);
+        if (msg.value < terms.minPartyStake) revert StakeBelowMinimum(terms.minPartyStake, msg.value);
+        emit CaseFiled(caseAddr, msg.sender, defendant, paymentRef, msg.value, court);
+        DisputeCase(caseAddr).initialize{value: msg.value}(
+            address(registry),
+            address(entropy),
+            msg.sender,
+            defendant,
+            claimDescription,
+            evidenceIpfsHash,
+            terms,
+            court,
+            appealCourt
+        );
     }
 
     function _known(address caseAddr) private view returns (address) {

@@ -24,9 +24,11 @@ import {
 /// block); anyone may execute it once the entropy exists, and nobody's input changes who is drawn.
 /// Votes: public, or hidden (commit a hash, then reveal it) when the court's terms say so.
 /// Judges of every round are scored once, against the case's final outcome.
+/// Courts: the case is filed in a court and copies its terms (panel sizes included); its first
+/// round is drawn from that court's pool, its appeal from `appealCourtId`'s (the parent court when
+/// the appeal panel reaches the court's jump size). An appeal that ends without a verdict (no panel
+/// seated, or no majority, by the deadline) leaves the first-round verdict standing.
 contract DisputeCase {
-    uint256 public constant PANEL_SIZE = 3;
-    uint256 public constant APPEAL_PANEL_SIZE = 5;
     /// @notice Evidence items each party may add in each round (two parties, two rounds: 64 in all),
     /// so one party can never fill the slots the other needs.
     uint256 public constant MAX_EVIDENCE_PER_PARTY_ROUND = 16;
@@ -107,6 +109,9 @@ contract DisputeCase {
     ICourtRegistry public registry;
     IDrawEntropy public entropy;
     CaseTerms public terms;
+    /// @notice The court the case was filed in, and the court whose pool seats its appeal.
+    uint96 public courtId;
+    uint96 public appealCourtId;
 
     CaseState public state;
     Outcome public outcome;
@@ -167,6 +172,15 @@ contract DisputeCase {
     }
 
     /// @notice Called once by the factory right after cloning, with the plaintiff's stake.
+    /// @param registry_ The court registry (judge pools and records).
+    /// @param entropy_ The draw entropy source.
+    /// @param plaintiff_ The plaintiff.
+    /// @param defendant_ The defendant.
+    /// @param claimDescription_ The claim.
+    /// @param evidenceIpfsHash_ The plaintiff's evidence reference.
+    /// @param terms_ The court's terms at filing, fixed for the case's life.
+    /// @param courtId_ The court the case is filed in.
+    /// @param appealCourtId_ The court whose pool seats the appeal.
     function initialize(
         address registry_,
         address entropy_,
@@ -174,7 +188,9 @@ contract DisputeCase {
         address defendant_,
         string calldata claimDescription_,
         string calldata evidenceIpfsHash_,
-        CaseTerms calldata terms_
+        CaseTerms calldata terms_,
+        uint96 courtId_,
+        uint96 appealCourtId_
     ) external payable {
         if (initialized) revert AlreadyInitialized();
         initialized = true;
@@ -182,6 +198,8 @@ contract DisputeCase {
         registry = ICourtRegistry(registry_);
         entropy = IDrawEntropy(entropy_);
         terms = terms_;
+        courtId = courtId_;
+        appealCourtId = appealCourtId_;
         plaintiff = plaintiff_;
         defendant = defendant_;
         claimDescription = claimDescription_;
@@ -262,7 +280,7 @@ contract DisputeCase {
     function settle() external nonReentrant inState(CaseState.Resolved) {
         if (settled) revert WrongState(state);
         if (block.timestamp <= appealDeadline) revert AppealWindowStillOpen(appealDeadline);
-        (address winner, uint256 payout) = _settleBooks();
+        (address winner, uint256 payout) = _settleBooks(false);
         ICaseFactory(factory).onCaseChanged(state, state);
         _pay(winner, payout);
     }
@@ -287,7 +305,7 @@ contract DisputeCase {
         if (judges.length != size) revert WrongPanelSize(size, judges.length);
         for (uint256 i = 0; i < judges.length; i++) {
             address j = judges[i];
-            if (!registry.isEligibleJudge(j)) revert JudgeNotEligible(j);
+            if (!registry.isEligibleJudgeIn(j, _drawCourt())) revert JudgeNotEligible(j);
             if (j == plaintiff || j == defendant) revert JudgeIsParty(j);
             if (round == 2 && _servedInRound(1, j)) revert JudgeAlreadyServed(j);
             for (uint256 k = 0; k < i; k++) {
@@ -320,7 +338,7 @@ contract DisputeCase {
             excluded[2 + i] = first[i];
         }
         bytes32 seed = keccak256(abi.encode(value, address(this), round));
-        _seat(registry.drawPanel(seed, drawPoolBlock, _panelSize(), excluded));
+        _seat(registry.drawPanel(_drawCourt(), seed, drawPoolBlock, _panelSize(), excluded));
     }
 
     /// @notice An assigned judge votes once; a majority of the panel decides. Public votes only.
@@ -374,8 +392,11 @@ contract DisputeCase {
     }
 
     /// @notice When no verdict came by the deliberation deadline, anyone may end the case. With
-    /// hidden votes, if a majority of the panel revealed the same vote, that is the verdict;
-    /// otherwise the case is dismissed: stakes and bond refunded, judges who never voted slashed.
+    /// hidden votes, if a majority of the panel revealed the same vote, that is the verdict.
+    /// Otherwise, in the first round the case is dismissed (stakes refunded, judges who never voted
+    /// slashed); on appeal the first-round verdict stands and is paid out, the appeal bond with it
+    /// (judges of the appeal who never voted are slashed): an appeal that cannot be heard never
+    /// helps the appellant.
     function resolveAfterDeadline() external nonReentrant {
         if (state != CaseState.Active && state != CaseState.Deliberating && state != CaseState.Appealed) {
             revert WrongState(state);
@@ -391,9 +412,20 @@ contract DisputeCase {
                 return;
             }
         }
+        if (round == 2) {
+            // The appeal lapsed: the first round's verdict is final.
+            outcome = firstRoundLoser == defendant ? Outcome.PlaintiffWon : Outcome.DefendantWon;
+            resolvedAt = uint64(block.timestamp);
+            reasonCode = 5;
+            emit Verdict(outcome, round);
+            (address winner, uint256 payout) = _settleBooks(true);
+            _moveTo(CaseState.Resolved);
+            _pay(winner, payout);
+            return;
+        }
         // No final outcome to agree with: voters are released unscored, the current panel's
         // judges who never (revealed a) vote are no-shows.
-        _releaseJudges(NO_VOTE);
+        _releaseJudges(NO_VOTE, true);
         outcome = Outcome.Dismissed;
         resolvedAt = uint64(block.timestamp);
         reasonCode = 4;
@@ -409,6 +441,7 @@ contract DisputeCase {
     // ------------------------------------------------------------------- views
 
     /// @notice The whole case in one call.
+    /// @return v The case, its court (`courtId`) and the court that seats its appeal (`appealCourtId`) included.
     function getCase() external view returns (CaseView memory v) {
         v.addr = address(this);
         v.state = state;
@@ -441,6 +474,8 @@ contract DisputeCase {
         v.revealDeadline = revealDeadline;
         v.drawTicket = drawTicket;
         v.drawPoolBlock = drawPoolBlock;
+        v.courtId = courtId;
+        v.appealCourtId = appealCourtId;
         address[] storage seated = panel[round];
         v.votes = new VoteView[](seated.length);
         for (uint256 i = 0; i < seated.length; i++) {
@@ -450,6 +485,7 @@ contract DisputeCase {
     }
 
     /// @notice The case without its free text, for lists.
+    /// @return s The summary, with the court the case was filed in.
     function getSummary() external view returns (CaseSummary memory s) {
         s.addr = address(this);
         s.state = state;
@@ -461,10 +497,12 @@ contract DisputeCase {
         s.responseDeadline = responseDeadline;
         s.deliberationDeadline = deliberationDeadline;
         s.round = round;
+        s.courtId = courtId;
     }
 
     /// @notice Who may act on the case now, without its free text: what an inbox or a keeper pages
     /// through. `mayAppeal` and `drawStatus` say what `getCase` leaves to the reader to work out.
+    /// @return s The status; `courtId` is the court whose pool seats the current round.
     function getStatus() external view returns (CaseStatus memory s) {
         s.addr = address(this);
         s.state = state;
@@ -490,6 +528,7 @@ contract DisputeCase {
         s.votesCommitted = commitCount[round];
         s.evidenceCount = evidence.length;
         (s.judges, s.votes) = getPanel(round);
+        s.courtId = _drawCourt();
     }
 
     function getEvidence() external view returns (Evidence[] memory) {
@@ -522,6 +561,7 @@ contract DisputeCase {
             : "On appeal, a majority of the panel found for the defendant";
         if (reasonCode == 3) return "The defendant did not respond before the response deadline";
         if (reasonCode == 4) return "No verdict before the deliberation deadline; stakes refunded";
+        if (reasonCode == 5) return "No verdict on appeal before the deadline; the first verdict stands";
         return "";
     }
 
@@ -530,6 +570,7 @@ contract DisputeCase {
     function _armDraw() private {
         drawTicket = entropy.arm();
         drawPoolBlock = uint64(block.number);
+        registry.drawArmed(_drawCourt());
         emit DrawArmed(round, drawTicket, drawPoolBlock);
     }
 
@@ -564,7 +605,7 @@ contract DisputeCase {
     /// not reveal is a no-show (nothing is decided before the reveals are in or the reveal phase is
     /// over); with public votes, on dismissal every current judge who did not vote is one, and a
     /// judge who had not voted when the majority formed is released unscored.
-    function _releaseJudges(uint8 winning) private {
+    function _releaseJudges(uint8 winning, bool currentNoShows) private {
         for (uint8 r = 1; r <= round; r++) {
             address[] storage seated = panel[r];
             for (uint256 i = 0; i < seated.length; i++) {
@@ -573,7 +614,7 @@ contract DisputeCase {
                 JudgeResult result = JudgeResult.Unscored;
                 if (cast != NO_VOTE) {
                     if (winning != NO_VOTE) result = cast == winning ? JudgeResult.Majority : JudgeResult.Minority;
-                } else if (terms.hiddenVotes || (winning == NO_VOTE && r == round)) {
+                } else if (terms.hiddenVotes || (currentNoShows && r == round)) {
                     result = JudgeResult.NoShow;
                 }
                 registry.judgeReleased(j, result);
@@ -582,7 +623,12 @@ contract DisputeCase {
     }
 
     function _panelSize() private view returns (uint256) {
-        return round == 1 ? PANEL_SIZE : APPEAL_PANEL_SIZE;
+        return round == 1 ? terms.panelSize : terms.appealPanelSize;
+    }
+
+    /// @dev The court whose pool seats the current round.
+    function _drawCourt() private view returns (uint96) {
+        return round == 1 ? courtId : appealCourtId;
     }
 
     function _requireAwaitingPanel() private view {
@@ -638,7 +684,7 @@ contract DisputeCase {
             _moveTo(CaseState.Resolved);
         } else {
             // The appeal verdict is final: settle the books, then pay out last.
-            (address winner, uint256 payout) = _settleBooks();
+            (address winner, uint256 payout) = _settleBooks(false);
             _moveTo(CaseState.Resolved);
             _pay(winner, payout);
         }
@@ -646,7 +692,7 @@ contract DisputeCase {
 
     /// @dev Records the final outcome and sends the court fee to the registry; returns the
     /// winner's payout, which the caller pushes last (checks-effects-interactions).
-    function _settleBooks() private returns (address winner, uint256 payout) {
+    function _settleBooks(bool currentNoShows) private returns (address winner, uint256 payout) {
         settled = true;
         bool plaintiffWins = outcome == Outcome.PlaintiffWon;
         winner = plaintiffWins ? plaintiff : defendant;
@@ -657,7 +703,7 @@ contract DisputeCase {
         uint8 winning = plaintiffWins ? FOR_PLAINTIFF : FOR_DEFENDANT;
 
         // Judges of any round whose vote matches the final outcome share the reward pool.
-        address[] memory rewarded = new address[](PANEL_SIZE + APPEAL_PANEL_SIZE);
+        address[] memory rewarded = new address[](uint256(terms.panelSize) + terms.appealPanelSize);
         uint256 n = 0;
         for (uint8 r = 1; r <= round; r++) {
             address[] storage seated = panel[r];
@@ -669,7 +715,7 @@ contract DisputeCase {
             mstore(rewarded, n)
         }
         uint256 each = n == 0 ? 0 : rewardPool / n;
-        _releaseJudges(winning);
+        _releaseJudges(winning, currentNoShows);
         registry.recordParties(winner, loser, false);
         // The whole fee goes to the registry: `each` to every rewarded judge, the rest to the treasury.
         registry.creditRewards{value: fee}(rewarded, each);

@@ -41,6 +41,36 @@ struct CaseTerms {
     bool hiddenVotes;
     uint64 commitPeriod;
     uint64 revealPeriod;
+    /// @dev Judges drawn for the first round, and for the appeal (odd, appeal at least the first).
+    uint16 panelSize;
+    uint16 appealPanelSize;
+}
+
+/// @dev What the owner sets for a court: the terms its cases copy at filing, the minimum stake a
+/// judge places in it, and the panel size from which an appeal is drawn from the parent court.
+struct CourtConfig {
+    uint256 minJudgeStake;
+    /// @dev An appeal whose panel has at least this many judges is heard by the parent court's
+    /// pool (0: never; the General court has no parent and never jumps).
+    uint16 jumpPanelSize;
+    CaseTerms terms;
+}
+
+/// @dev One court as the views return it.
+struct CourtView {
+    uint96 id;
+    /// @dev 0 for the General court (the root).
+    uint96 parent;
+    uint8 depth;
+    string name;
+    /// @dev The court's policy document: a CID (CIDv1, base32) of the rules its judges apply.
+    string policy;
+    CourtConfig config;
+    uint96[] children;
+    /// @dev Judges with a stake counted here now (staked in this court or one below it).
+    uint256 judgeCount;
+    /// @dev The court's draw pool now: every counted stake in it and the courts below it.
+    uint256 totalStake;
 }
 
 /// @dev One revealed (or, with public votes, cast) vote and the judge's reasons.
@@ -87,6 +117,9 @@ struct CaseView {
     uint256 drawTicket;
     uint64 drawPoolBlock;
     VoteView[] votes;
+    /// @dev The court the case was filed in, and the court whose pool hears its appeal.
+    uint96 courtId;
+    uint96 appealCourtId;
 }
 
 /// @dev A lighter view for lists of open cases: no free text.
@@ -102,6 +135,7 @@ struct CaseSummary {
     uint64 responseDeadline;
     uint64 deliberationDeadline;
     uint8 round;
+    uint96 courtId;
 }
 
 /// @dev What deciding who may act on a case now needs (inbox, keeper view): no free text.
@@ -130,14 +164,17 @@ struct CaseStatus {
     /// @dev The current round's panel and each judge's vote code (0 none, 1 plaintiff, 2 defendant, 3 committed).
     address[] judges;
     uint8[] votes;
+    /// @dev The court whose pool seats the current round (the appeal court in round 2).
+    uint96 courtId;
 }
 
 interface ICourtRegistry {
-    function isEligibleJudge(address judge) external view returns (bool);
-    function drawPanel(bytes32 seed, uint64 atBlock, uint256 size, address[] calldata excluded)
+    function isEligibleJudgeIn(address judge, uint96 courtId) external view returns (bool);
+    function drawPanel(uint96 courtId, bytes32 seed, uint64 atBlock, uint256 size, address[] calldata excluded)
         external
         view
         returns (address[] memory);
+    function drawArmed(uint96 courtId) external;
     function judgeAssigned(address judge) external;
     function judgeVoted(address judge) external;
     function judgeReleased(address judge, JudgeResult result) external;
@@ -169,12 +206,34 @@ interface IDrawEntropy {
     function entropyOf(uint256 ticket) external view returns (bytes32 value, Status status);
 }
 
-/// @notice A filing-fee token as the factory uses it: EIP-3009's record of a used authorization,
-/// extended with where it sent its value and how much (a token without it needs an adapter, see
-/// the README's "Filing a case"), and an ERC-20 `transfer` to forward the fee.
+/// @notice A filing-fee token as the factory uses it: any EIP-3009 token (USDC's FiatToken surface),
+/// plus the ERC-20 calls to check what arrived and forward it.
 interface IFeeToken {
-    /// @return to Where the used authorization `nonce` of `authorizer` sent its value; zero if unused.
-    /// @return value How much it moved.
-    function authorization(address authorizer, bytes32 nonce) external view returns (address to, uint256 value);
+    /// @notice EIP-3009: moves `value` from `from` to `to` on `from`'s signed authorization; anyone may submit it.
+    function transferWithAuthorization(
+        address from,
+        address to,
+        uint256 value,
+        uint256 validAfter,
+        uint256 validBefore,
+        bytes32 nonce,
+        uint8 v,
+        bytes32 r,
+        bytes32 s
+    ) external;
+    /// @notice EIP-3009: whether `authorizer` has used (or cancelled) `nonce`.
+    function authorizationState(address authorizer, bytes32 nonce) external view returns (bool);
+    function balanceOf(address who) external view returns (uint256);
     function transfer(address to, uint256 value) external returns (bool);
+}
+
+/// @notice A plaintiff's EIP-3009 authorization of the token filing fee to the factory, as a stock
+/// x402 client signs it ("exact" scheme: TransferWithAuthorization, `from` the plaintiff, `to` the
+/// factory). `signature` is the 65-byte r ‖ s ‖ v.
+struct FeeAuthorization {
+    uint256 value;
+    uint256 validAfter;
+    uint256 validBefore;
+    bytes32 nonce;
+    bytes signature;
 }

@@ -1,16 +1,13 @@
 // SPDX-License-Identifier: MIT
 pragma solidity ^0.8.28;
 
-import {IFeeToken} from "./ICourt.sol";
-
 /// @title The dev chain's test stablecoin: an ERC-20 with EIP-3009 `transferWithAuthorization`.
 /// @notice What a stock x402 client pays the filing fee with on the dev chain (the "exact" scheme
-/// on EVM: the payer signs an EIP-712 authorization, a facilitator submits it). Six decimals, as
-/// USDC. Beyond EIP-3009 it records where each used authorization went and how much it moved
-/// (`authorization(authorizer, nonce)`), which is how the court's factory recognises a filing fee
-/// paid to it: a real token (USDC) keeps only the used flag, see the README ("Filing a case").
-/// Never deploy it anywhere with value: the deployer mints at will.
-contract TestUSD is IFeeToken {
+/// on EVM: the payer signs an EIP-712 authorization; the court's factory submits it while filing).
+/// Six decimals, as USDC, and, as USDC, it keeps only whether a nonce is used: the court needs no
+/// more than any EIP-3009 token offers. A faucet the deployer mints from, under a name nobody takes
+/// for real money. Never deploy it anywhere with value.
+contract TestUSD {
     string public constant name = "Docket Test USD";
     string public constant symbol = "dUSD";
     /// @notice The EIP-712 domain version (x402 requirements carry name and version in `extra`).
@@ -38,17 +35,11 @@ contract TestUSD is IFeeToken {
     event Approval(address indexed owner, address indexed spender, uint256 value);
     event AuthorizationUsed(address indexed authorizer, bytes32 indexed nonce);
 
-    /// @dev What a used authorization did: `to` is never zero for a used one.
-    struct Used {
-        address to;
-        uint256 value;
-    }
-
     address public immutable minter;
     uint256 public totalSupply;
     mapping(address => uint256) public balanceOf;
     mapping(address => mapping(address => uint256)) public allowance;
-    mapping(address => mapping(bytes32 => Used)) private used;
+    mapping(address => mapping(bytes32 => bool)) private used;
 
     constructor() {
         minter = msg.sender;
@@ -98,7 +89,7 @@ contract TestUSD is IFeeToken {
     ) external {
         if (block.timestamp <= validAfter) revert AuthorizationNotYetValid(validAfter);
         if (block.timestamp >= validBefore) revert AuthorizationExpired(validBefore);
-        if (used[from][nonce].to != address(0)) revert AuthorizationAlreadyUsed(from, nonce);
+        if (used[from][nonce]) revert AuthorizationAlreadyUsed(from, nonce);
         if (to == address(0)) revert InvalidRecipient();
         bytes32 digest = keccak256(
             abi.encodePacked(
@@ -110,20 +101,14 @@ contract TestUSD is IFeeToken {
         if (uint256(s) > HALF_N) revert InvalidSignature();
         address signer = ecrecover(digest, v, r, s);
         if (signer == address(0) || signer != from) revert InvalidSignature();
-        used[from][nonce] = Used(to, value);
+        used[from][nonce] = true;
         emit AuthorizationUsed(from, nonce);
         _transfer(from, to, value);
     }
 
     /// @notice EIP-3009: whether `authorizer` has used `nonce`.
     function authorizationState(address authorizer, bytes32 nonce) external view returns (bool) {
-        return used[authorizer][nonce].to != address(0);
-    }
-
-    /// @notice Where a used authorization sent its value, and how much; (0, 0) if unused.
-    function authorization(address authorizer, bytes32 nonce) external view returns (address to, uint256 value) {
-        Used memory u = used[authorizer][nonce];
-        return (u.to, u.value);
+        return used[authorizer][nonce];
     }
 
     function DOMAIN_SEPARATOR() public view returns (bytes32) {

@@ -24,6 +24,7 @@ const wanted = [
   "ReputationRegistry",
   "CourtReputation",
   "TestUSD",
+  "UsdcLike",
 ] as const;
 
 interface SolcOutput {

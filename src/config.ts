@@ -80,8 +80,9 @@ export const configSchema = z.object({
   CACHE_HOLD_SECONDS: int(0, 3_600).default(120),
   DEPLOYMENTS_DIR: z.string().default("deployments"),
   /**
-   * An x402 facilitator (its HTTP API: /verify, /settle) that settles filing fees paid in the court's
-   * token (x402 "exact", EIP-3009). Unset on the dev chain: docket starts its own (DEV_FACILITATOR).
+   * An x402 facilitator whose `/verify` also checks filing fees paid in the court's token (x402
+   * "exact", EIP-3009) before docket answers; never asked to settle (the filing transaction does).
+   * Unset on the dev chain: docket starts its own (DEV_FACILITATOR).
    */
   X402_FACILITATOR_URL: z
     .string()

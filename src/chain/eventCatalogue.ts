@@ -76,6 +76,18 @@ export const COURT_EVENTS = {
     stale: ["params", "stats"],
     about: "the token filing fee changed",
   },
+  CourtCreated: {
+    contract: "registry",
+    type: null,
+    stale: ["params", "stats"],
+    about: "the owner created a court (the General court's terms are the court parameters)",
+  },
+  CourtChanged: {
+    contract: "registry",
+    type: null,
+    stale: ["params", "stats"],
+    about: "the owner changed a court's terms or policy",
+  },
   JudgeRecordChanged: { contract: "registry", type: null, stale: ["judge"], about: "a judge's record changed" },
   PartyRecordChanged: { contract: "registry", type: null, stale: ["party"], about: "a party's record changed" },
   TreasuryWithdrawn: { contract: "registry", type: null, stale: ["stats"], about: "the court's fees were withdrawn" },
@@ -89,6 +101,7 @@ export const IGNORED_EVENTS: Record<CourtContract, Record<string, string>> = {
     // The most common event signature there is: asked for over every address, it brings the whole chain's.
     OwnershipTransferred: "ownership is the owner's business, and its signature is every Ownable's",
     TokenFilingFeeTaken: "the filing it pays for reports CaseFiled, which makes every filing key stale",
+    TokenRefunded: "the owner returning stray tokens changes nothing docket serves",
   },
   registry: {
     OutcomeHookSet: "no answer docket serves shows the outcome hook",

@@ -1,8 +1,10 @@
 import {
   type Address,
+  type ContractFunctionParameters,
   formatEther,
   type GetTransactionReturnType,
   type Hex,
+  type MulticallReturnType,
   TransactionNotFoundError,
   type TransactionReceipt,
   TransactionReceiptNotFoundError,
@@ -52,29 +54,24 @@ export async function readCase(court: Court, addr: Address) {
 export type CaseView = NonNullable<Awaited<ReturnType<typeof readCase>>>;
 
 /**
- * A case's parties, filing evidence and evidence list, or undefined when the address is not a case:
- * one multicall.
+ * A case's parties, filing evidence and evidence list, or undefined when the address is not a case.
+ * The factory says first whether it is one (its getCase); only a case is called itself: an address
+ * that is none may be anything (a precompile that burns all the gas it is given fails the whole
+ * multicall its call shares). One request, and a second for the evidence list when it has items.
  */
 export async function readCaseEvidence(court: Court, addr: Address) {
-  // Same tick, so the client batches them all into one multicall; a non-case's reads fail harmlessly.
-  const [isCase, plaintiff, defendant, filing, filedAt, evidence] = await Promise.allSettled([
-    court.reader.readContract({ address: court.factory, abi: caseFactoryAbi, functionName: "isCase", args: [addr] }),
-    court.reader.readContract({ address: addr, abi: disputeCaseAbi, functionName: "plaintiff" }),
-    court.reader.readContract({ address: addr, abi: disputeCaseAbi, functionName: "defendant" }),
-    court.reader.readContract({ address: addr, abi: disputeCaseAbi, functionName: "evidenceIpfsHash" }),
-    court.reader.readContract({ address: addr, abi: disputeCaseAbi, functionName: "filedAt" }),
-    court.reader.readContract({ address: addr, abi: disputeCaseAbi, functionName: "getEvidence" }),
-  ]);
-  if (isCase.status === "rejected") throw isCase.reason;
-  if (!isCase.value) return undefined;
-  for (const r of [plaintiff, defendant, filing, filedAt, evidence]) if (r.status === "rejected") throw r.reason;
-  const value = <T>(r: PromiseSettledResult<T>) => (r as PromiseFulfilledResult<T>).value;
+  const view = await readCase(court, addr);
+  if (!view) return undefined;
+  const evidence =
+    view.evidenceCount > 0n
+      ? await court.reader.readContract({ address: addr, abi: disputeCaseAbi, functionName: "getEvidence" })
+      : [];
   return {
-    plaintiff: value(plaintiff),
-    defendant: value(defendant),
-    filing: value(filing),
-    filedAt: value(filedAt),
-    evidence: value(evidence),
+    plaintiff: view.plaintiff,
+    defendant: view.defendant,
+    filing: view.evidenceIpfsHash,
+    filedAt: view.filedAt,
+    evidence,
   };
 }
 
@@ -141,44 +138,67 @@ function absent(kind: new (...args: never[]) => Error) {
   };
 }
 
+/**
+ * Several calls as one JSON-RPC request: a multicall, or, on a chain without Multicall3, call by
+ * call (the transport batches them into one round trip; the clock, CLOCK, then comes from the
+ * latest block). Every call must succeed.
+ */
+async function readAll<const C extends readonly ContractFunctionParameters[]>(
+  court: Court,
+  contracts: C,
+): Promise<MulticallReturnType<C, false>> {
+  if (court.hasMulticall3) {
+    return (await court.reader.multicall({
+      allowFailure: false,
+      contracts: contracts as readonly ContractFunctionParameters[],
+    })) as MulticallReturnType<C, false>;
+  }
+  return (await Promise.all(
+    contracts.map((c) => (c === CLOCK ? readChainTime(court) : court.reader.readContract(c as never))),
+  )) as MulticallReturnType<C, false>;
+}
+
+/** The chain time as one call of a readAll. */
+const CLOCK = {
+  address: MULTICALL3_ADDRESS,
+  abi: multicall3Abi,
+  functionName: "getCurrentBlockTimestamp",
+} as const satisfies ContractFunctionParameters;
+
 /** The court parameters and the record of a filing fee paid under (ref, payer): one multicall. */
 export async function readFeeRecord(court: Court, paymentRef: Hex, payer: Address) {
-  const [params, [paid, amount, usedBy]] = await Promise.all([
-    court.reader.readContract({ address: court.factory, abi: caseFactoryAbi, functionName: "getParams" }),
-    court.reader.readContract({
-      address: court.factory,
-      abi: caseFactoryAbi,
-      functionName: "feePayment",
-      args: [paymentRef, payer],
-    }),
+  const [params, [paid, amount, usedBy]] = await readAll(court, [
+    { address: court.factory, abi: caseFactoryAbi, functionName: "getParams" },
+    { address: court.factory, abi: caseFactoryAbi, functionName: "feePayment", args: [paymentRef, payer] },
   ]);
   return { params, paid, amount, usedBy };
 }
 
 /**
- * What judging a token fee (an EIP-3009 authorization, nonce = reference) needs, in one multicall:
- * the court parameters, the case that used the reference, and where the used authorization went.
+ * What judging a token fee (an EIP-3009 authorization, nonce = reference) needs before the filing
+ * submits it, in one multicall: the court parameters, the case that used the reference, whether the
+ * token has the nonce used (or cancelled), the payer's balance, the token's EIP-712 domain (name,
+ * version) and the chain time. Only what every EIP-3009 token (USDC) answers.
  */
 export async function readTokenPayment(court: Court, token: Address, nonce: Hex, payer: Address) {
-  const [params, usedBy, [to, value]] = await Promise.all([
-    court.reader.readContract({ address: court.factory, abi: caseFactoryAbi, functionName: "getParams" }),
-    court.reader.readContract({
-      address: court.factory,
-      abi: caseFactoryAbi,
-      functionName: "paymentRefUsedBy",
-      args: [nonce, payer],
-    }),
-    court.reader.readContract({ address: token, abi: testUSDAbi, functionName: "authorization", args: [payer, nonce] }),
+  const [params, usedBy, used, balance, name, version, chainTime] = await readAll(court, [
+    { address: court.factory, abi: caseFactoryAbi, functionName: "getParams" },
+    { address: court.factory, abi: caseFactoryAbi, functionName: "paymentRefUsedBy", args: [nonce, payer] },
+    { address: token, abi: testUSDAbi, functionName: "authorizationState", args: [payer, nonce] },
+    { address: token, abi: testUSDAbi, functionName: "balanceOf", args: [payer] },
+    { address: token, abi: testUSDAbi, functionName: "name" },
+    { address: token, abi: testUSDAbi, functionName: "version" },
+    CLOCK,
   ]);
-  return { params, usedBy, authorization: { to, value } };
+  return { params, usedBy, used, balance, domain: { name, version }, chainTime: Number(chainTime) };
 }
 
 /** A fee token's EIP-712 domain name and version (what x402 "exact" puts in `extra`), and the chain time. */
 export async function readTokenDomain(court: Court, token: Address) {
-  const [name, version, chainTime] = await Promise.all([
-    court.reader.readContract({ address: token, abi: testUSDAbi, functionName: "name" }),
-    court.reader.readContract({ address: token, abi: testUSDAbi, functionName: "version" }),
-    readChainTime(court),
+  const [name, version, chainTime] = await readAll(court, [
+    { address: token, abi: testUSDAbi, functionName: "name" },
+    { address: token, abi: testUSDAbi, functionName: "version" },
+    CLOCK,
   ]);
   return { name, version, chainTime: Number(chainTime) };
 }

@@ -18,7 +18,8 @@ import {
   testUSDBytecode,
 } from "../chain/abi/generated.js";
 import type { Erc8004Deployment } from "./erc8004.js";
-import { type CourtParams, caseTerms } from "./terms.js";
+import { policyCid, readPolicy } from "./policies.js";
+import { type ChildCourt, type CourtParams, courtConfig } from "./terms.js";
 
 export interface Deployment {
   chainId: number;
@@ -32,6 +33,15 @@ export interface Deployment {
   erc8004?: Erc8004Deployment;
   /** The token the filing fee may also be paid in (x402 "exact", EIP-3009), if the factory takes one. */
   feeToken?: Address;
+  /** The courts created at deployment, in id order (the General court is id 1). */
+  courts: DeployedCourt[];
+}
+
+/** A court as deployed: its id, name and the CID of its policy document. */
+export interface DeployedCourt {
+  id: number;
+  name: string;
+  policy: string;
 }
 
 /** Waits for a transaction of a deployment step and insists it succeeded (`what` names the step in the error). */
@@ -44,7 +54,8 @@ export function minedOn(reader: PublicClient, what: string) {
 }
 
 /**
- * Deploys CourtRegistry, the draw entropy source (BlockhashEntropy unless `entropy` names another,
+ * Deploys CourtRegistry (its General court, id 1, under `params`, with the General policy of
+ * src/devnet/policies/), the draw entropy source (BlockhashEntropy unless `entropy` names another,
  * e.g. a VRF adapter) and CaseFactory, and links them. Used by the dev chain and by
  * `npm run deploy` alike, so a real chain gets exactly what the tests exercise.
  */
@@ -59,11 +70,12 @@ export async function deployCourt(
   const chain = wallet.chain as Chain;
   const mined = minedOn(reader, "deployment");
 
+  const generalPolicy = await policyCid(readPolicy("general.md"));
   const registryReceipt = await mined(
     await wallet.deployContract({
       abi: courtRegistryAbi,
       bytecode: courtRegistryBytecode,
-      args: [params.minJudgeStake, params.slashBps],
+      args: [params.slashBps, generalPolicy, courtConfig(params)],
       account,
       chain,
     }),
@@ -82,7 +94,7 @@ export async function deployCourt(
     await wallet.deployContract({
       abi: caseFactoryAbi,
       bytecode: caseFactoryBytecode,
-      args: [registry, entropyAddress, feeRecipient ?? account.address, params.filingFee, caseTerms(params)],
+      args: [registry, entropyAddress, feeRecipient ?? account.address, params.filingFee],
       account,
       chain,
     }),
@@ -105,7 +117,40 @@ export async function deployCourt(
     entropy: entropyAddress,
     deployer: account.address,
     deployedAtBlock: registryReceipt.blockNumber.toString(),
+    courts: [{ id: 1, name: "General", policy: generalPolicy }],
   };
+}
+
+/**
+ * Creates `children` below the General court of a freshly deployed registry (the wallet must own
+ * it), in order: ids 2, 3, ...; each policy's CID is computed from its file in src/devnet/policies/.
+ * Returns the deployment's courts with them.
+ */
+export async function createChildCourts(
+  wallet: WalletClient,
+  reader: PublicClient,
+  deployment: Deployment,
+  children: ChildCourt[],
+): Promise<DeployedCourt[]> {
+  const account = wallet.account as Account;
+  const chain = wallet.chain as Chain;
+  const mined = minedOn(reader, "court creation");
+  const courts = [...deployment.courts];
+  for (const child of children) {
+    const policy = await policyCid(readPolicy(child.policyFile));
+    await mined(
+      await wallet.writeContract({
+        address: deployment.registry,
+        abi: courtRegistryAbi,
+        functionName: "createCourt",
+        args: [1n, child.name, policy, courtConfig(child.params)],
+        account,
+        chain,
+      }),
+    );
+    courts.push({ id: courts.length + 1, name: child.name, policy });
+  }
+  return courts;
 }
 
 /**

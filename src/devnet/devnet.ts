@@ -3,11 +3,11 @@ import { multicall3Bytecode } from "../chain/abi/generated.js";
 import { MULTICALL3_ADDRESS, makeChain, makePublicClient } from "../chain/client.js";
 import type { EvidencePublisher } from "../evidence/store.js";
 import { type AnvilProcess, DEV_CHAIN_ID, startAnvil } from "./anvil.js";
-import { type Deployment, deployCourt, deployTestFeeToken } from "./deploy.js";
+import { createChildCourts, type Deployment, deployCourt, deployTestFeeToken } from "./deploy.js";
 import { type DevAccount, devAccount, devAccounts } from "./devAccounts.js";
 import { deployErc8004 } from "./erc8004.js";
 import { type SeedSummary, seedDemo } from "./seed.js";
-import { type CourtParams, DEV_TOKEN_FILING_FEE, devParams } from "./terms.js";
+import { type ChildCourt, type CourtParams, DEV_TOKEN_FILING_FEE, devChildCourts, devParams } from "./terms.js";
 import { BLOCK_INTERVAL, startTimeTravelProxy, type TimeTravelProxy } from "./timeTravel.js";
 
 export interface Devnet {
@@ -33,6 +33,8 @@ export interface DevnetOptions {
   /** The public JSON-RPC port (the time-travel proxy's); anvil itself listens on a free one. */
   port?: number;
   params?: CourtParams;
+  /** Courts to create below the General court (default: the dev world's, Agentic Commerce). */
+  courts?: ChildCourt[];
   /** The genesis block's timestamp (default: the wall clock); tests start a chain behind it. */
   genesisTimestamp?: number;
   /** Where the seed publishes its cases' evidence (docket's own store; by default one in memory). */
@@ -74,7 +76,9 @@ export async function startDevnet(opts: DevnetOptions = {}): Promise<Devnet> {
     // After the court, so its addresses stay what they always were: the ERC-8004 registries, then the fee token.
     const erc8004 = await deployErc8004(wallet, reader, deployed.registry);
     const feeToken = await deployTestFeeToken(wallet, reader, deployed.factory, DEV_TOKEN_FILING_FEE);
-    const deployment: Deployment = { ...deployed, erc8004, feeToken };
+    // The courts below the General court last, for the same reason.
+    const courts = await createChildCourts(wallet, reader, deployed, opts.courts ?? devChildCourts);
+    const deployment: Deployment = { ...deployed, erc8004, feeToken, courts };
     const seed = opts.seed === false ? undefined : await seedDemo(reader, chain, deployment, opts.evidence);
     const front = proxy;
     return {

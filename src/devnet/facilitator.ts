@@ -16,9 +16,11 @@ import { devAccount } from "./devAccounts.js";
 /**
  * An x402 facilitator for the dev chain: the x402 project's own code (`@x402/core`'s facilitator
  * with `@x402/evm`'s "exact" EVM scheme), served over its HTTP API (`POST /verify`, `POST /settle`,
- * `GET /supported`). It checks an EIP-3009 authorization and submits it to the token, paying the
- * gas with its key. `npm start` runs it as a process of its own beside the dev chain, so docket
- * itself still holds no key; on a real chain, X402_FACILITATOR_URL names any facilitator instead.
+ * `GET /supported`). docket asks only its `/verify` (the filing transaction settles a token fee);
+ * its `/settle`, there as x402 serves it, would submit an authorization to the token first, which
+ * the court answers as EIP-3009's front-running (docs/payments.md). `npm start` runs it as a process
+ * of its own beside the dev chain, so docket itself still holds no key; on a real chain,
+ * X402_FACILITATOR_URL names any facilitator instead.
  */
 
 /** The dev account whose well-known key the dev facilitator pays gas with (the last of the twenty). */

@@ -107,6 +107,7 @@ export async function seedDemo(
       address: d.registry,
       abi: courtRegistryAbi,
       functionName: "stakeAsJudge",
+      args: [0n],
       value: parseEther("0.1") + parseEther("0.05") * BigInt(i),
     });
   }
@@ -295,6 +296,7 @@ async function fileCase(
     abi: caseFactoryAbi,
     functionName: "fileCase",
     args: [
+      0n,
       (ctx.accounts[defendant] as DevAccount).address,
       claim,
       await publishSeedItem(ctx.evidence, packOf(label).filing),

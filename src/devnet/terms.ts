@@ -17,6 +17,24 @@ export interface CourtParams {
   /** With hidden votes: seconds to commit after the panel is seated, then seconds to reveal. */
   commitPeriod: bigint;
   revealPeriod: bigint;
+  /** Judges drawn for the first round and for the appeal (odd numbers, the appeal's at least the first's). */
+  panelSize: number;
+  appealPanelSize: number;
+  /** An appeal panel of at least this many judges is drawn from the parent court's pool (0: never). */
+  jumpPanelSize: number;
+}
+
+/** The General court's id: the root of the court tree, and where a case filed with court 0 goes. */
+export const GENERAL_COURT = 1n;
+/** The dev world's Agentic Commerce court (created right after the General court). */
+export const AGENTIC_COMMERCE_COURT = 2n;
+
+/** A court below the General court, created at deployment: its name, policy file (src/devnet/policies/) and terms. */
+export interface ChildCourt {
+  name: string;
+  policyFile: string;
+  /** Its terms; `filingFee` and `slashBps` are the deployment's (the General court's) and unused here. */
+  params: CourtParams;
 }
 
 /** Short windows so a whole case runs in minutes on the dev chain. */
@@ -34,6 +52,9 @@ export const devParams: CourtParams = {
   hiddenVotes: true,
   commitPeriod: 300n,
   revealPeriod: 300n,
+  panelSize: 3,
+  appealPanelSize: 5,
+  jumpPanelSize: 0,
 };
 
 /** The dev chain's filing fee in its test stablecoin (TestUSD, six decimals): 1 dUSD. */
@@ -59,6 +80,9 @@ export const productionParams: CourtParams = {
   hiddenVotes: true,
   commitPeriod: 7n * 86_400n,
   revealPeriod: 7n * 86_400n,
+  panelSize: 3,
+  appealPanelSize: 5,
+  jumpPanelSize: 0,
 };
 
 /** The per-case terms the factory copies into each case (its `CaseTerms` struct). */
@@ -74,5 +98,24 @@ export function caseTerms(p: CourtParams) {
     hiddenVotes: p.hiddenVotes,
     commitPeriod: p.commitPeriod,
     revealPeriod: p.revealPeriod,
+    panelSize: p.panelSize,
+    appealPanelSize: p.appealPanelSize,
   };
 }
+
+/** What the registry takes for a court (its `CourtConfig` struct). */
+export function courtConfig(p: CourtParams) {
+  return { minJudgeStake: p.minJudgeStake, jumpPanelSize: p.jumpPanelSize, terms: caseTerms(p) };
+}
+
+/**
+ * The dev world's courts below the General court: Agentic Commerce, with hidden votes, twice the
+ * General court's minimum judge stake, and appeals (five judges) drawn from the General court's pool.
+ */
+export const devChildCourts: ChildCourt[] = [
+  {
+    name: "Agentic Commerce",
+    policyFile: "agentic-commerce.md",
+    params: { ...devParams, hiddenVotes: true, minJudgeStake: parseEther("0.2"), jumpPanelSize: 5 },
+  },
+];

@@ -13,7 +13,7 @@ export const errorStatus = {
   PAYMENT_WRONG_PAYER: 402,
   PAYMENT_WRONG_RECIPIENT: 402,
   PAYMENT_INSUFFICIENT: 402,
-  /** The x402 facilitator found the signed authorization invalid (signature, validity window, balance). */
+  /** The signed authorization would not go through (signature, validity window, balance): docket's check or the facilitator's. */
   PAYMENT_INVALID: 402,
   /** A browser page on an origin docket does not allow tried an MCP HTTP transport. */
   ORIGIN_NOT_ALLOWED: 403,

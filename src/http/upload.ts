@@ -8,6 +8,9 @@ export interface UploadFields {
   typeField: string;
 }
 
+/** The largest JSON body an upload takes: a file of `maxBytes` in base64, and 64 KiB for the rest. */
+export const uploadJsonLimit = (maxBytes: number) => Math.ceil((maxBytes * 4) / 3) + 64 * 1024;
+
 /**
  * The body of an operation that takes a file (publish_evidence): JSON as usual (its limit grown to
  * hold the file in base64), multipart/form-data (one file part, and short fields), or any other
@@ -17,7 +20,7 @@ export interface UploadFields {
 export function uploadBodyParser(fields: UploadFields, maxBytes: number): RequestHandler {
   const tooLarge = () =>
     new DocketError("PAYLOAD_TOO_LARGE", `evidence is at most ${maxBytes} bytes (EVIDENCE_MAX_BYTES)`, { maxBytes });
-  const json = express.json({ limit: Math.ceil((maxBytes * 4) / 3) + 64 * 1024, strict: false, type: () => true });
+  const json = express.json({ limit: uploadJsonLimit(maxBytes), strict: false, type: () => true });
   const raw = express.raw({ limit: maxBytes, type: () => true });
   return (req, res, next) => {
     const hasBody = Number(req.headers["content-length"] ?? 0) > 0 || req.headers["transfer-encoding"] !== undefined;

@@ -1,9 +1,17 @@
+import { LRUCache } from "lru-cache";
 import { type Address, getAddress, type Hex, isAddress, isAddressEqual, zeroAddress } from "viem";
 import { z } from "zod";
 import { caseFactoryAbi } from "../chain/abi/generated.js";
 import { type CourtParamsView, readTokenDomain, readTokenPayment } from "../chain/reads.js";
 import { randomBytes32 } from "../chain/votes.js";
 import { DocketError, type ErrorCode } from "../errors/errors.js";
+import {
+  checkAuthorization,
+  judgeAuthorization,
+  SETTLED_IN_FILING,
+  usedToFile,
+  verifyThrough,
+} from "../payments/tokenFee.js";
 import { judgePayment, readPayment } from "../payments/verify.js";
 import {
   buildRequirements,
@@ -18,8 +26,6 @@ import {
   decodePaymentSignature,
   encodePaymentRequired,
   encodeSettleResponse,
-  type Facilitator,
-  judgeAuthorization,
   type ProofV2,
   paymentRequiredV2,
   readProofV2,
@@ -90,7 +96,7 @@ export const fileCase = defineOperation({
   name: "file_case",
   title: "File a case (payment required)",
   description:
-    "File a dispute against `defendant`. Filing costs a fee, paid x402-style in the chain's coin into the court itself (the contracts refuse a filing whose fee was not paid). Call once without proof: the answer is 402 (over MCP a normal result) with `accepts[0]`, whose `extra.unsigned_tx` pays the fee (payFilingFee under a fresh reference): sign it as the plaintiff and broadcast it. Then call again with the payment's hash (HTTP: the X-PAYMENT header, base64 of {x402Version:1, scheme:'exact', network, payload:{txHash}}; MCP: `payment_tx_hash`). docket checks on chain that the payment succeeded, was recorded for the plaintiff at least at the fee, and that no case has used it yet (each payment files one case), then returns the unsigned fileCase transaction (value = your stake, default the minimum party stake) for the plaintiff to sign; the case is then Summoned and the defendant must respond_to_case. A refused proof says why: PAYMENT_NOT_FOUND, PAYMENT_FAILED, PAYMENT_WRONG_PAYER, PAYMENT_WRONG_RECIPIENT, PAYMENT_INSUFFICIENT (402, with the requirements again), PAYMENT_ALREADY_USED (409), PAYMENT_MALFORMED (400).",
+    "File a dispute against `defendant`. Filing costs a fee, paid x402-style into the court itself (the contracts refuse a filing whose fee was not paid). In the court's EIP-3009 token (x402 v2 `exact`, any stock x402 client: sign the authorization PAYMENT-REQUIRED / the 402 result asks for and retry with it in PAYMENT-SIGNATURE or MCP _meta['x402/payment']): docket checks it and returns the unsigned fileCaseWithAuthorization, which pays the fee in the filing transaction itself. Or in the chain's coin: call once without proof: the answer is 402 (over MCP a normal result) with `accepts[0]`, whose `extra.unsigned_tx` pays the fee (payFilingFee under a fresh reference): sign it as the plaintiff and broadcast it. Then call again with the payment's hash (HTTP: the X-PAYMENT header, base64 of {x402Version:1, scheme:'exact', network, payload:{txHash}}; MCP: `payment_tx_hash`). docket checks on chain that the payment succeeded, was recorded for the plaintiff at least at the fee, and that no case has used it yet (each payment files one case), then returns the unsigned fileCase transaction (value = your stake, default the minimum party stake) for the plaintiff to sign; the case is then Summoned and the defendant must respond_to_case. A refused proof says why: PAYMENT_NOT_FOUND, PAYMENT_FAILED, PAYMENT_WRONG_PAYER, PAYMENT_WRONG_RECIPIENT, PAYMENT_INSUFFICIENT (402, with the requirements again), PAYMENT_ALREADY_USED (409), PAYMENT_MALFORMED (400).",
   kind: "write",
   toolset: "payments",
   http: { method: "POST", path: "/cases" },
@@ -164,7 +170,7 @@ function fileTx(ctx: Ctx, i: FileInput, plaintiff: Address, stake: bigint, payme
     to: ctx.court.factory,
     abi: caseFactoryAbi,
     functionName: "fileCase",
-    args: [i.defendant, i.claimDescription, i.evidenceIpfsHash, paymentRef],
+    args: [0n, i.defendant, i.claimDescription, i.evidenceIpfsHash, paymentRef],
     value: stake,
     action: `Files the case against ${i.defendant} with a stake of ${stake} wei, as ${plaintiff} (sign with that account: the contract takes the signer as the plaintiff and the payment proof is the plaintiff's)`,
   });
@@ -174,9 +180,11 @@ type AuthorizationProof = Extract<ProofV2, { kind: "authorization" }>;
 
 /**
  * A token fee paid x402's way: the plaintiff's EIP-3009 authorization of the fee to the factory,
- * checked here (payer, recipient, amount, not used to file yet), then verified and settled by the
- * facilitator; its nonce is the reference the filing uses. An authorization already settled to the
- * factory (a retry after a lost answer) is not settled again.
+ * checked here (payer, recipient, amount, not used to file yet; then what the token will check:
+ * nonce unused, validity window, balance, signature; and the facilitator's `/verify` when one is
+ * configured), and answered with the unsigned `fileCaseWithAuthorization` that carries it. Nothing is
+ * settled here: the factory submits the authorization to the token inside the filing, so a payment
+ * is never made without its case. A retry before the filing is mined gets the same answer.
  */
 async function fileWithAuthorization(
   i: FileInput,
@@ -187,10 +195,9 @@ async function fileWithAuthorization(
 ): Promise<Answer<unknown>> {
   const params = await courtParams(ctx);
   const token = params.feeToken;
-  const facilitator = ctx.facilitator;
-  if (!facilitator || isAddressEqual(token, zeroAddress)) {
-    throw new DocketError("PAYMENT_MALFORMED", "this server takes no token payments: pay as accepts says", {
-      reason: "no fee token or no facilitator",
+  if (isAddressEqual(token, zeroAddress)) {
+    throw new DocketError("PAYMENT_MALFORMED", "this court takes no token payments: pay as accepts says", {
+      reason: "no fee token",
     });
   }
   const { accepted } = proof.payload;
@@ -203,89 +210,53 @@ async function fileWithAuthorization(
   const facts = await readTokenPayment(ctx.court, token, a.nonce, t.plaintiff);
   const stake = stakeOf(i.stake, facts.params);
   const fee = facts.params.tokenFilingFee;
-  const refuse = (why: { code: ErrorCode; message: string; details: Record<string, unknown> }) =>
-    required(ctx, req, { ...t, params: facts.params, stake }, why, {
+  const failure =
+    judgeAuthorization(a, accepted.payTo, { payer: t.plaintiff, payTo: ctx.court.factory, fee }) ??
+    usedToFile(facts.usedBy, a.nonce) ??
+    (await checkAuthorization(a, proof.signature, { ...facts, token, chainId: ctx.court.chainId })) ??
+    (ctx.facilitator ? await verifyThrough(ctx.facilitator, proof.payload) : undefined);
+  if (failure?.code === "PAYMENT_ALREADY_USED") throw new DocketError(failure.code, failure.message, failure.details);
+  if (failure) {
+    return required(ctx, req, { ...t, params: facts.params, stake }, failure, {
       v: 2,
       success: false,
-      errorReason: why.code.toLowerCase(),
+      errorReason: failure.code.toLowerCase(),
       transaction: "",
       payer: a.from,
     });
-  const failure = judgeAuthorization(a, accepted.payTo, { payer: t.plaintiff, payTo: ctx.court.factory, fee });
-  if (failure) return refuse(failure);
-  if (!isAddressEqual(facts.usedBy, zeroAddress)) {
-    throw new DocketError("PAYMENT_ALREADY_USED", `this authorization already filed case ${facts.usedBy}`, {
-      paymentRef: a.nonce,
-      usedBy: facts.usedBy,
-    });
   }
-  let transaction = "";
-  const used = facts.authorization;
-  if (isAddressEqual(used.to, zeroAddress)) {
-    const settled = await settleThrough(facilitator, proof);
-    if (!settled.ok) return refuse(settled);
-    transaction = settled.transaction;
-  } else if (!isAddressEqual(used.to, ctx.court.factory) || used.value < fee) {
-    // Submitted already, but not as this court's fee: the nonce is spent.
-    throw new DocketError("PAYMENT_ALREADY_USED", "this authorization's nonce was already used for another transfer", {
-      paymentRef: a.nonce,
-    });
-  }
-  const tx = await fileTx(ctx, i, t.plaintiff, stake, a.nonce);
-  const payment = {
-    txHash: transaction,
+  const tx = await buildUnsignedTx(ctx.court, {
+    to: ctx.court.factory,
+    abi: caseFactoryAbi,
+    functionName: "fileCaseWithAuthorization",
+    args: [
+      0n,
+      i.defendant as Address,
+      i.claimDescription,
+      i.evidenceIpfsHash,
+      {
+        value: a.value,
+        validAfter: a.validAfter,
+        validBefore: a.validBefore,
+        nonce: a.nonce,
+        signature: proof.signature,
+      },
+    ],
+    value: stake,
+    action: `Files the case against ${i.defendant} with a stake of ${stake} wei, as ${t.plaintiff}, paying the filing fee of ${a.value} in ${token} with the plaintiff's authorization in this same transaction (sign with that account: the contract takes the signer as the plaintiff and the payer; sign and send before ${a.validBefore}, when the authorization expires)`,
+  });
+  const payment = { txHash: "", payer: t.plaintiff, amount: a.value.toString(), paymentRef: a.nonce, asset: token };
+  const settlement = {
+    success: true,
+    transaction: "",
     payer: t.plaintiff,
     amount: a.value.toString(),
-    paymentRef: a.nonce,
-    asset: token,
+    extra: SETTLED_IN_FILING,
   };
-  const settlement = { success: true, transaction, payer: t.plaintiff };
   return new Answer(
     { ...tx, payment },
     { headers: settlementHeader(2, settlement, ctx.court.chainId), invalidate: filingKeys() },
   );
-}
-
-type Settled =
-  | { ok: true; transaction: string }
-  | { ok: false; code: ErrorCode; message: string; details: Record<string, unknown> };
-
-/** Verify, then settle, through the facilitator; a refusal by either is the payment's failure. */
-async function settleThrough(f: Facilitator, proof: AuthorizationProof): Promise<Settled> {
-  // The client's own `accepted`: checked against the court above (asset, payTo, amount), and exactly
-  // what it signed for (its maxTimeoutSeconds was ours at the 402).
-  const requirements = proof.payload.accepted;
-  let verified: Awaited<ReturnType<Facilitator["verify"]>>;
-  let settled: Awaited<ReturnType<Facilitator["settle"]>> | undefined;
-  try {
-    verified = await f.verify(proof.payload, requirements);
-    if (verified.isValid) settled = await f.settle(proof.payload, requirements);
-  } catch (err) {
-    throw new DocketError("RPC_ERROR", `the x402 facilitator at ${f.url} did not answer: ${(err as Error).message}`, {
-      facilitator: f.url,
-    });
-  }
-  if (!verified.isValid) {
-    const reason = verified.invalidReason ?? "invalid";
-    if (/already_used/i.test(reason)) {
-      throw new DocketError("PAYMENT_ALREADY_USED", "the facilitator says this authorization was already used", {
-        reason,
-      });
-    }
-    const message = `the facilitator refused the authorization: ${reason}`;
-    return {
-      ok: false,
-      code: "PAYMENT_INVALID",
-      message,
-      details: { reason, facilitatorMessage: verified.invalidMessage },
-    };
-  }
-  if (!settled?.success) {
-    const reason = settled?.errorReason ?? "settlement failed";
-    const message = `the facilitator could not settle the payment: ${reason}`;
-    return { ok: false, code: "PAYMENT_FAILED", message, details: { reason, transaction: settled?.transaction } };
-  }
-  return { ok: true, transaction: settled.transaction };
 }
 
 /** A proof of payment: a transaction's hash (v1, or v2's native-tx), or a v2 EIP-3009 authorization. */
@@ -309,11 +280,19 @@ function paymentProof(arg: string | undefined, req: RequestInfo, chainId: number
 /** The settlement header of the version the proof came in. */
 function settlementHeader(
   v: 1 | 2,
-  s: { success: boolean; errorReason?: string; transaction: string; payer: string },
+  s: {
+    success: boolean;
+    errorReason?: string;
+    transaction: string;
+    payer: string;
+    amount?: string;
+    extra?: Record<string, unknown>;
+  },
   chainId: number,
 ): Record<string, string> {
   if (v === 2) return { "PAYMENT-RESPONSE": encodeSettleResponse({ ...s, network: caip2(chainId) }) };
-  return { "X-PAYMENT-RESPONSE": encodePaymentResponse({ ...s, network: networkOf(chainId) }) };
+  const { amount: _amount, extra: _extra, ...v1 } = s;
+  return { "X-PAYMENT-RESPONSE": encodePaymentResponse({ ...v1, network: networkOf(chainId) }) };
 }
 
 /**
@@ -347,13 +326,31 @@ async function required(
   });
 }
 
-/** The court's token fee, when it takes one and a facilitator can settle it, with the chain time. */
+/**
+ * A fee token's EIP-712 domain (name, version: fixed for a deployed token) and how far the chain's
+ * clock is from the wall clock, read together and remembered for 30 s, so a 402 built
+ * from cached court parameters costs no request, and a refused proof stays within the write budget.
+ * The clock offset only widens `maxTimeoutSeconds`; half a minute of drift in it is harmless.
+ */
+const domains = new LRUCache<string, { name: string; version: string; offset: number }>({
+  max: 100,
+  ttl: 30_000,
+});
+
+/** The court's token fee, when it takes one, with the chain time. */
 async function tokenFee(ctx: Ctx, p: CourtParamsView): Promise<{ fee: TokenFee; chainTime: number } | undefined> {
-  if (!ctx.facilitator || isAddressEqual(p.feeToken, zeroAddress)) return undefined;
-  const d = await readTokenDomain(ctx.court, p.feeToken);
+  if (isAddressEqual(p.feeToken, zeroAddress)) return undefined;
+  const key = `${ctx.court.chainId}:${p.feeToken}`;
+  const now = () => Math.floor(Date.now() / 1000);
+  let d = domains.get(key);
+  if (!d) {
+    const read = await readTokenDomain(ctx.court, p.feeToken);
+    d = { name: read.name, version: read.version, offset: read.chainTime - now() };
+    domains.set(key, d);
+  }
   return {
     fee: { token: p.feeToken, fee: p.tokenFilingFee, name: d.name, version: d.version },
-    chainTime: d.chainTime,
+    chainTime: now() + d.offset,
   };
 }
 

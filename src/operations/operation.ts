@@ -13,7 +13,7 @@ export interface Ctx {
   court: Court;
   cache: Cache;
   log: Logger;
-  /** The x402 facilitator that settles token fees (X402_FACILITATOR_URL, or the dev chain's own). */
+  /** An x402 facilitator whose `/verify` checks token fees too (X402_FACILITATOR_URL, or the dev chain's own). */
   facilitator?: Facilitator;
   /** Whether the node still serves docket's chain (kept by the follower); unchecked when absent. */
   chain?: ChainStatus;

@@ -37,6 +37,7 @@ export const stakeAsJudge = defineOperation({
       to: ctx.court.registry,
       abi: courtRegistryAbi,
       functionName: "stakeAsJudge",
+      args: [0n],
       value,
       from: who,
       action: `Stakes ${raw} wei as a judge`,

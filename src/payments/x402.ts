@@ -152,7 +152,7 @@ export const x402Terms: PaymentTerms = {
     {
       name: "PAYMENT-SIGNATURE",
       description:
-        'x402 v2 payment: base64 of a PaymentPayload {"x402Version":2,"accepted":<one of PAYMENT-REQUIRED\'s accepts>,"payload":{...}}: for "exact", the EIP-3009 authorization and signature a stock x402 client makes (the facilitator settles it); for "native-tx", {"txHash":"0x<the mined payFilingFee>"}. Wins over X-PAYMENT.',
+        'x402 v2 payment: base64 of a PaymentPayload {"x402Version":2,"accepted":<one of PAYMENT-REQUIRED\'s accepts>,"payload":{...}}: for "exact", the EIP-3009 authorization and signature a stock x402 client makes (the fileCaseWithAuthorization transaction docket answers submits it: paid in the filing); for "native-tx", {"txHash":"0x<the mined payFilingFee>"}. Wins over X-PAYMENT.',
     },
     {
       name: "X-PAYMENT",

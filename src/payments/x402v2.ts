@@ -7,7 +7,7 @@ import type {
   SettleResponse,
   VerifyResponse,
 } from "@x402/core/types";
-import { type Address, getAddress, type Hex, isAddress, isAddressEqual, isHex } from "viem";
+import { type Address, getAddress, type Hex, isAddress, isHex } from "viem";
 import { DocketError, type ErrorCode } from "../errors/errors.js";
 import { TX_HASH_PATTERN } from "../formats.js";
 import { encodeBase64Json, NATIVE_ASSET, PAYMENT_TIMEOUT_SECONDS } from "./x402.js";
@@ -19,9 +19,10 @@ import { encodeBase64Json, NATIVE_ASSET, PAYMENT_TIMEOUT_SECONDS } from "./x402.
  * the SettleResponse of the answer (`PAYMENT-RESPONSE`, or `_meta["x402/payment-response"]`).
  *
  * Two ways to pay, two `accepts` entries:
- * - `exact` (first, when the court takes a token fee and a facilitator is configured): x402's own
- *   scheme on EVM, an EIP-3009 authorization of the token fee to the factory, signed by the plaintiff
- *   and settled by the facilitator. Its nonce is the reference `fileCase` takes.
+ * - `exact` (first, when the court takes a token fee): x402's own scheme on EVM, an EIP-3009
+ *   authorization of the token fee to the factory, signed by the plaintiff. docket checks it and
+ *   answers the unsigned `fileCaseWithAuthorization` carrying it: the factory submits it to the token
+ *   in the filing's own transaction, so nobody settles it before (no facilitator `/settle`).
  * - `native-tx`: docket's native-coin path, as in v1 (the payer broadcasts `payFilingFee` itself and
  *   hands in the hash as `payload.txHash`). Not x402's `exact`, so no stock client picks it by mistake.
  */
@@ -200,54 +201,17 @@ export function encodeSettleResponse(s: SettleResponse): string {
   return encodeBase64Json(s);
 }
 
-/** docket's side of an x402 facilitator: its HTTP API, through `@x402/core`'s own client. */
+/**
+ * docket's side of an x402 facilitator: its HTTP API, through `@x402/core`'s own client. Only
+ * `/verify` is asked: the filing transaction settles the payment, so no facilitator ever does.
+ */
 export interface Facilitator {
   url: string;
   verify(p: PaymentPayload, r: PaymentRequirements): Promise<VerifyResponse>;
-  settle(p: PaymentPayload, r: PaymentRequirements): Promise<SettleResponse>;
 }
 
-/** A facilitator reached over HTTP at `url` (`/verify`, `/settle`), as x402 resource servers do. */
+/** A facilitator reached over HTTP at `url` (`/verify`), as x402 resource servers do. */
 export function httpFacilitator(url: string, timeoutMs = 30_000): Facilitator {
   const client = new HTTPFacilitatorClient({ url, timeoutMs });
-  return {
-    url: client.url,
-    verify: (p, r) => client.verify(p, r),
-    settle: (p, r) => client.settle(p, r),
-  };
-}
-
-/**
- * Judges an EIP-3009 authorization against the court's token fee before anyone settles it: signed by
- * the plaintiff, to the factory (in the authorization and in the requirements the client accepted),
- * at least the fee. The first check that fails is the answer; `undefined` means it may be settled.
- */
-export function judgeAuthorization(
-  a: Authorization,
-  acceptedPayTo: string,
-  expected: { payer: Address; payTo: Address; fee: bigint },
-): { code: ErrorCode; message: string; details: Record<string, unknown> } | undefined {
-  if (!isAddressEqual(a.from, expected.payer)) {
-    return {
-      code: "PAYMENT_WRONG_PAYER",
-      message: `the authorization is ${a.from}'s, not the plaintiff's`,
-      details: { expected: expected.payer, got: a.from },
-    };
-  }
-  const to = [a.to, acceptedPayTo].find((x) => !isAddress(x, { strict: false }) || !isAddressEqual(x, expected.payTo));
-  if (to !== undefined) {
-    return {
-      code: "PAYMENT_WRONG_RECIPIENT",
-      message: `the authorization pays ${to}, not the court's factory`,
-      details: { expected: expected.payTo, got: to },
-    };
-  }
-  if (a.value < expected.fee) {
-    return {
-      code: "PAYMENT_INSUFFICIENT",
-      message: `the authorization moves ${a.value}, less than the filing fee ${expected.fee}`,
-      details: { required: expected.fee.toString(), paid: a.value.toString() },
-    };
-  }
-  return undefined;
+  return { url: client.url, verify: (p, r) => client.verify(p, r) };
 }

@@ -40,7 +40,9 @@ export async function call(d: Docket, path: string, post?: unknown): Promise<Api
     headers: post === undefined ? {} : { "content-type": "application/json" },
     body: post === undefined ? undefined : JSON.stringify(post),
   });
-  return { status: res.status, headers: res.headers, body: await res.json() };
+  // GET /evidence/:cid answers the content itself, in its own media type.
+  const json = res.headers.get("content-type")?.includes("json") ?? false;
+  return { status: res.status, headers: res.headers, body: json ? await res.json() : await res.text() };
 }
 
 /** One raw JSON-RPC request (anvil's own methods included). */
@@ -96,15 +98,19 @@ export function seeded(devnet: Devnet, label: string): Address {
 
 /**
  * A path for every GET read route of the registry, its `:address` filled with something the seeded
- * dev chain knows: a deliberating case, its first judge (judge and validator routes) or its plaintiff.
+ * dev chain knows: a deliberating case, its first judge (judge and validator routes) or its plaintiff;
+ * its `:cid` with evidence published to `d` (POST /evidence), which `GET /evidence/:cid` serves.
  */
 export async function everyReadPath(d: Docket, devnet: Devnet): Promise<string[]> {
   const kase = seeded(devnet, "deliberating");
   const view = (await call(d, `/cases/${kase}`)).body.case as { plaintiff: string; judges: string[] };
+  const published = await call(d, "/evidence", { content: "every read route", mediaType: "text/plain" });
+  if (published.status !== 200) throw new Error(`POST /evidence: ${JSON.stringify(published.body)}`);
+  const cid = published.body.cid as string;
   return operations
     .filter((op) => op.kind === "read" && op.http.method === "GET")
     .map((op) =>
-      op.http.path.replace(":address", () => {
+      op.http.path.replace(":cid", cid).replace(":address", () => {
         if (op.http.path.startsWith("/cases/")) return kase;
         if (op.http.path.startsWith("/judges/") || op.http.path.startsWith("/validate/"))
           return view.judges[0] as string;

@@ -13,10 +13,11 @@ import { fileURLToPath } from "node:url";
 import { type Abi, type Address, encodeFunctionData } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Actor } from "../../src/devnet/actor.js";
-import { caseTerms } from "../../src/devnet/terms.js";
+import { caseTerms, courtConfig, DEV_TOKEN_FILING_FEE } from "../../src/devnet/terms.js";
 import {
   actor,
   advance,
+  authorizeTokenFee,
   bootCourt,
   type Court,
   caseFactoryAbi,
@@ -36,6 +37,8 @@ import {
   State,
   seat,
   stakeJudges,
+  testUSDAbi,
+  tokenBalance,
   vote,
 } from "./helpers.js";
 
@@ -121,6 +124,7 @@ const DG = "draw-grinding.test.ts";
 const E8 = "erc8004.test.ts";
 const reporter = () => (c.devnet.deployment.erc8004 as { reporter: Address }).reporter;
 const TF = "token-fee.test.ts";
+const CT = "courts.test.ts";
 
 /** Every state-changing function of the three ABIs, keyed by signature. */
 const table: Record<ContractName, Record<string, Row>> = {
@@ -155,21 +159,64 @@ const table: Record<ContractName, Record<string, Row>> = {
         ).toBe(true);
       },
     },
-    "stakeAsJudge()": {
-      mayCall: "anyone, for itself (at least the minimum stake in all)",
+    "stakeAsJudge(uint96)": {
+      mayCall: "anyone, for itself, in a court that exists (at least that court's minimum stake in all)",
       access: { only: "anyone" },
-      coveredBy: [{ file: A, test: "stakeAsJudge: below the minimum, or nothing sent, is refused" }],
+      coveredBy: [
+        { file: A, test: "stakeAsJudge: below the minimum, or nothing sent, is refused" },
+        { file: CT, test: "stakes per court: each court's minimum, unstakeFrom one court, at most four courts" },
+      ],
       check: async () => {
         const who = actor(c, 17);
-        await reg(who, "stakeAsJudge", [], P.minJudgeStake);
+        await reg(who, "stakeAsJudge", [0n], P.minJudgeStake);
         await reg(who, "unstake");
       },
     },
+    "unstakeFrom(uint96)": {
+      mayCall: "a judge, for its own stake in one court, while not serving on an open case",
+      access: { only: "self", what: "a stake in the court", error: "NotStakedInCourt" },
+      coveredBy: [
+        { file: CT, test: "stakes per court: each court's minimum, unstakeFrom one court, at most four courts" },
+      ],
+      check: () => expectRevert(reg(stranger(), "unstakeFrom", [1n]), "NotStakedInCourt", [1n]),
+    },
+    "createCourt(uint96,string,string,(uint256,uint16,(uint64,uint64,uint64,uint16,uint16,uint256,uint256,bool,uint64,uint64,uint16,uint16)))":
+      {
+        mayCall: "the registry owner",
+        access: { only: "owner" },
+        coveredBy: [
+          { file: CT, test: "createCourt and setCourt: the owner only; names, policies, stakes and terms are checked" },
+        ],
+        check: () =>
+          expectRevert(reg(stranger(), "createCourt", [1n, "Rogue", "bafkreirogue", courtConfig(P)]), "OnlyOwner"),
+      },
+    "setCourt(uint96,string,string,(uint256,uint16,(uint64,uint64,uint64,uint16,uint16,uint256,uint256,bool,uint64,uint64,uint16,uint16)))":
+      {
+        mayCall: "the registry owner",
+        access: { only: "owner" },
+        coveredBy: [
+          { file: CT, test: "createCourt and setCourt: the owner only; names, policies, stakes and terms are checked" },
+          { file: CT, test: "a court's changes never reach a case filed before them" },
+        ],
+        check: () =>
+          expectRevert(reg(stranger(), "setCourt", [1n, "General", "bafkreirogue", courtConfig(P)]), "OnlyOwner"),
+      },
     "unstake()": {
       mayCall: "a judge, for its own stake, while not serving on an open case",
       access: { only: "self", what: "a stake", error: "NothingStaked" },
       coveredBy: [{ file: A, test: "unstake: nothing staked, or still serving on an open case, is refused" }],
       check: () => expectRevert(reg(stranger(), "unstake"), "NothingStaked"),
+    },
+    "drawArmed(uint96)": {
+      mayCall: "a case created by the factory, when it arms a draw",
+      access: { only: "case" },
+      coveredBy: [
+        {
+          file: CT,
+          test: "a reused leaf never gives its new owner the departed judge's weight in a draw armed before",
+        },
+      ],
+      check: () => expectRevert(reg(c.owner, "drawArmed", [1n]), "OnlyCase"),
     },
     "judgeAssigned(address)": {
       mayCall: "a case created by the factory",
@@ -220,6 +267,10 @@ const table: Record<ContractName, Record<string, Row>> = {
           file: E8,
           test: "a registry that reverts cannot block a case's end; too little gas for the hook is refused up front",
         },
+        {
+          file: E8,
+          test: "#26 hole 6: a hook with no code is refused when set and skipped when called; every way to end a case still works",
+        },
       ],
       check: () => expectRevert(reg(stranger(), "setOutcomeHook", [stranger().address]), "OnlyOwner"),
     },
@@ -259,8 +310,8 @@ const table: Record<ContractName, Record<string, Row>> = {
         expect(paid).toBe(true);
       },
     },
-    "fileCase(address,string,string,bytes32)": {
-      mayCall: "anyone, as the plaintiff, against someone else",
+    "fileCase(uint96,address,string,string,bytes32)": {
+      mayCall: "anyone, as the plaintiff, against someone else, in a court that exists",
       access: { only: "anyone" },
       coveredBy: [
         { file: A, test: "fileCase validates defendant, claim, evidence hash, payment reference and stake" },
@@ -269,14 +320,41 @@ const table: Record<ContractName, Record<string, Row>> = {
           file: FF,
           test: "fileCase takes only a fee the caller paid and has not used: unpaid, someone else's and replays are refused",
         },
-        {
-          file: TF,
-          test: "refuses an unused nonce, another's payment, a payment to someone else and one below the fee",
-        },
+        { file: CT, test: "a case filed in a child court copies its terms and is judged by that court's pool" },
       ],
       check: async () => {
         const { caseAddr } = await fileCase(c, stranger(), party(1).address);
         expect((await readCase(c, caseAddr)).plaintiff).toBe(stranger().address);
+      },
+    },
+    "fileCaseWithAuthorization(uint96,address,string,string,(uint256,uint256,uint256,bytes32,bytes))": {
+      mayCall: "anyone, as the plaintiff, with its own EIP-3009 authorization of the token fee to the factory",
+      access: { only: "anyone" },
+      coveredBy: [
+        {
+          file: TF,
+          test: "files one case per authorization; the fee reaches the fee recipient in the filing transaction",
+        },
+        {
+          file: TF,
+          test: "refuses another's authorization, one to someone else, below the fee, expired, malformed or with the fee off; nothing moves",
+        },
+      ],
+      check: async () => {
+        await c.owner.write({
+          address: c.feeToken,
+          abi: testUSDAbi,
+          functionName: "mint",
+          args: [stranger().address, DEV_TOKEN_FILING_FEE],
+        });
+        const { fee } = await authorizeTokenFee(c, stranger());
+        await fac(
+          stranger(),
+          "fileCaseWithAuthorization",
+          [0n, party(1).address, "claim", "bafy", fee],
+          P.minPartyStake,
+        );
+        expect(await tokenBalance(c, c.factory)).toBe(0n);
       },
     },
     "assignJudgesRandom(address)": {
@@ -317,10 +395,20 @@ const table: Record<ContractName, Record<string, Row>> = {
     "setTokenFee(address,uint256)": {
       mayCall: "the factory owner",
       access: { only: "owner" },
-      coveredBy: [
-        { file: TF, test: "setTokenFee is the owner's; a token needs a fee; the zero address turns token fees off" },
-      ],
+      coveredBy: [{ file: TF, test: "setTokenFee and refundToken are the owner's; a token needs a fee" }],
       check: () => expectRevert(fac(stranger(), "setTokenFee", [stranger().address, 1n]), "OnlyOwner"),
+    },
+    "refundToken(address,address,uint256)": {
+      mayCall: "the factory owner (returns tokens that reached the factory outside a filing)",
+      access: { only: "owner" },
+      coveredBy: [
+        {
+          file: TF,
+          test: "#26 hole 5: a fee raised after signing, or an authorization someone submitted first, locks nothing",
+        },
+        { file: TF, test: "setTokenFee and refundToken are the owner's; a token needs a fee" },
+      ],
+      check: () => expectRevert(fac(stranger(), "refundToken", [c.feeToken, stranger().address, 0n]), "OnlyOwner"),
     },
     "onCaseChanged(uint8,uint8)": {
       mayCall: "a case the factory created",
@@ -330,7 +418,7 @@ const table: Record<ContractName, Record<string, Row>> = {
     },
   },
   DisputeCase: {
-    "initialize(address,address,address,address,string,string,(uint64,uint64,uint64,uint16,uint16,uint256,uint256,bool,uint64,uint64))":
+    "initialize(address,address,address,address,string,string,(uint64,uint64,uint64,uint16,uint16,uint256,uint256,bool,uint64,uint64,uint16,uint16),uint96,uint96)":
       {
         mayCall: "the factory, once, when it clones the case",
         access: { only: "initializer" },
@@ -341,7 +429,7 @@ const table: Record<ContractName, Record<string, Row>> = {
               cases.summoned,
               c.owner,
               "initialize",
-              [c.registry, c.entropy, c.owner.address, party(1).address, "claim", "hash", terms],
+              [c.registry, c.entropy, c.owner.address, party(1).address, "claim", "hash", terms, 1n, 1n],
               P.minPartyStake,
             ),
             "AlreadyInitialized",
@@ -491,6 +579,10 @@ const table: Record<ContractName, Record<string, Row>> = {
         {
           file: HV,
           test: "three committed, two matching reveals: after the reveal deadline resolveAfterDeadline gives their verdict; the judge who did not reveal is a no-show",
+        },
+        {
+          file: CT,
+          test: "hole 1: an appeal that cannot get a panel lets the first verdict stand; the appellant loses its bond",
         },
       ],
       check: async () => {

@@ -2,7 +2,7 @@ import { type Address, type Hex, parseEther, parseEventLogs } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { caseFactoryBytecode, courtRegistryBytecode } from "../../src/chain/abi/generated.js";
 import type { Actor } from "../../src/devnet/actor.js";
-import { caseTerms } from "../../src/devnet/terms.js";
+import { caseTerms, courtConfig } from "../../src/devnet/terms.js";
 import {
   actor,
   bootCourt,
@@ -40,8 +40,9 @@ afterAll(async () => {
 
 const terms = caseTerms(P);
 
+/** Files in the General court (court 0) with the given defendant, claim, evidence and reference. */
 function fileAs(who: Actor, args: readonly [Address, string, string, Hex], value: bigint = P.minPartyStake) {
-  return who.write({ address: c.factory, abi: caseFactoryAbi, functionName: "fileCase", args, value });
+  return who.write({ address: c.factory, abi: caseFactoryAbi, functionName: "fileCase", args: [0n, ...args], value });
 }
 
 describe("registry access and validation", () => {
@@ -66,7 +67,7 @@ describe("registry access and validation", () => {
   it("stakeAsJudge: below the minimum, or nothing sent, is refused", async () => {
     const a = party(2);
     const stake = (value: bigint) =>
-      a.write({ address: c.registry, abi: courtRegistryAbi, functionName: "stakeAsJudge", value });
+      a.write({ address: c.registry, abi: courtRegistryAbi, functionName: "stakeAsJudge", args: [0n], value });
     await expectRevert(stake(P.minJudgeStake - 1n), "StakeBelowMinimum", [P.minJudgeStake, P.minJudgeStake - 1n]);
     await expectRevert(stake(0n), "StakeBelowMinimum", [P.minJudgeStake, 0n]);
     await stake(P.minJudgeStake);
@@ -177,11 +178,34 @@ describe("registry access and validation", () => {
     ).toBe(false);
   });
 
-  it("the constructor refuses a zero minimum stake and a slash above 100%", async () => {
-    const deploy = (min: bigint, slash: number) =>
-      c.owner.wallet.deployContract({ abi: courtRegistryAbi, bytecode: courtRegistryBytecode, args: [min, slash] });
-    await expectRevert(deploy(0n, 1000), "InvalidParameter");
-    await expectRevert(deploy(1n, 10_001), "InvalidParameter");
+  it("the constructor refuses a zero minimum stake, a slash above 100% and out-of-range General terms", async () => {
+    const config = courtConfig(P);
+    const deploy = (slash: number, cfg: typeof config = config, policy = "bafkreipolicy") =>
+      c.owner.wallet.deployContract({
+        abi: courtRegistryAbi,
+        bytecode: courtRegistryBytecode,
+        args: [slash, policy, cfg],
+      });
+    await expectRevert(deploy(1000, { ...config, minJudgeStake: 0n }), "InvalidParameter");
+    await expectRevert(deploy(10_001), "InvalidParameter");
+    await expectRevert(deploy(1000, config, ""), "PolicyInvalid", [128n]);
+    await expectRevert(deploy(1000, config, "b".repeat(129)), "PolicyInvalid", [128n]);
+    const bad: Partial<typeof terms>[] = [
+      // Hidden votes need both phases to last.
+      { hiddenVotes: true, commitPeriod: 0n },
+      { hiddenVotes: true, revealPeriod: 0n },
+      { minPartyStake: 0n },
+      { courtFeeBps: 10_001 },
+      { judgeRewardBps: 10_001 },
+      { responseWindow: 0n },
+      { deliberationPeriod: 0n },
+      // Panels are odd, the appeal's at least the first's and at most 31.
+      { panelSize: 2 },
+      { appealPanelSize: 4 },
+      { panelSize: 5, appealPanelSize: 3 },
+      { appealPanelSize: 33 },
+    ];
+    for (const t of bad) await expectRevert(deploy(1000, { ...config, terms: { ...terms, ...t } }), "InvalidParameter");
   });
 });
 
@@ -319,23 +343,15 @@ describe("factory access and validation", () => {
     );
   });
 
-  it("the constructor refuses a zero fee recipient or entropy source and out-of-range terms", async () => {
-    const deploy = (feeRecipient: Address, t: typeof terms, entropy: Address = c.entropy) =>
+  it("the constructor refuses a zero fee recipient or entropy source", async () => {
+    const deploy = (feeRecipient: Address, entropy: Address = c.entropy) =>
       c.owner.wallet.deployContract({
         abi: caseFactoryAbi,
         bytecode: caseFactoryBytecode,
-        args: [c.registry, entropy, feeRecipient, P.filingFee, t],
+        args: [c.registry, entropy, feeRecipient, P.filingFee],
       });
-    await expectRevert(deploy(ZERO, terms), "InvalidParameter");
-    await expectRevert(deploy(c.owner.address, terms, ZERO), "InvalidParameter");
-    // Hidden votes need both phases to last.
-    await expectRevert(deploy(c.owner.address, { ...terms, hiddenVotes: true, commitPeriod: 0n }), "InvalidParameter");
-    await expectRevert(deploy(c.owner.address, { ...terms, hiddenVotes: true, revealPeriod: 0n }), "InvalidParameter");
-    await expectRevert(deploy(c.owner.address, { ...terms, minPartyStake: 0n }), "InvalidParameter");
-    await expectRevert(deploy(c.owner.address, { ...terms, courtFeeBps: 10_001 }), "InvalidParameter");
-    await expectRevert(deploy(c.owner.address, { ...terms, judgeRewardBps: 10_001 }), "InvalidParameter");
-    await expectRevert(deploy(c.owner.address, { ...terms, responseWindow: 0n }), "InvalidParameter");
-    await expectRevert(deploy(c.owner.address, { ...terms, deliberationPeriod: 0n }), "InvalidParameter");
+    await expectRevert(deploy(ZERO), "InvalidParameter");
+    await expectRevert(deploy(c.owner.address, ZERO), "InvalidParameter");
   });
 
   it("the case implementation and every case refuse a second initialize", async () => {
@@ -351,7 +367,7 @@ describe("factory access and validation", () => {
           address: target,
           abi: disputeCaseAbi,
           functionName: "initialize",
-          args: [c.registry, c.entropy, party(1).address, party(3).address, "claim", "hash", terms],
+          args: [c.registry, c.entropy, party(1).address, party(3).address, "claim", "hash", terms, 1n, 1n],
           value: parseEther("0.01"),
         }),
         "AlreadyInitialized",

@@ -10,7 +10,7 @@
  * checkpointed weights the draw reads.
  */
 import type { Address, Hex } from "viem";
-import type { CourtParams } from "../../src/devnet/terms.js";
+import { AGENTIC_COMMERCE_COURT, type CourtParams, devChildCourts, GENERAL_COURT } from "../../src/devnet/terms.js";
 import { State } from "./helpers.js";
 
 export const BPS = 10_000n;
@@ -85,8 +85,14 @@ export interface Commit {
   salt?: Hex;
 }
 
+/** The child court's minimum judge stake (the dev world's Agentic Commerce court, below General). */
+const CHILD_MIN = (devChildCourts[0] as { params: CourtParams }).params.minJudgeStake;
+
 export interface JudgeM {
+  /** The judge's stake in all courts together. */
   stake: bigint;
+  /** Its stake per court, [court, stake], in the order it first staked there (rewards go to the first). */
+  courts: [bigint, bigint][];
   activeCases: number;
   inList: boolean;
   /** Draw weight checkpoints: [block, weight] in block order, as the registry's sortition tree. */
@@ -111,9 +117,14 @@ export class CourtModel {
   feesPaid = new Map<string, bigint>();
   /**
    * Used EIP-3009 authorizations of the fee token, by `${nonce}:${authorizer}`: where each moved
-   * its value and how much (what TestUSD's `authorization` reports and the factory reads).
+   * its value and how much (the token itself keeps only that the nonce is used, as USDC does).
    */
   tokenAuths = new Map<string, { to: Address; value: bigint }>();
+  /**
+   * Token payments that reached the factory outside a filing (an authorization to it submitted to
+   * the token directly), in order, until the owner refunds them: the only tokens it ever holds.
+   */
+  strays: { payer: Address; value: bigint }[] = [];
   /** Expected fee-token balance of every tracked address. */
   tokens = new Map<Address, bigint>();
   /** The fee recipient's token balance when the sequence began. */
@@ -154,21 +165,34 @@ export class CourtModel {
   judge(a: Address): JudgeM {
     let j = this.judges.get(a);
     if (!j) {
-      j = { stake: 0n, activeCases: 0, inList: false, weights: [] };
+      j = { stake: 0n, courts: [], activeCases: 0, inList: false, weights: [] };
       this.judges.set(a, j);
     }
     return j;
   }
 
-  eligible(a: Address): boolean {
-    const j = this.judges.get(a);
-    return !!j && j.inList && j.stake >= this.p.minJudgeStake;
+  /** A court's minimum judge stake: the General court's terms, or the child court's. */
+  courtMin(court: bigint): bigint {
+    return court === AGENTIC_COMMERCE_COURT ? CHILD_MIN : this.p.minJudgeStake;
   }
 
-  /** Records `a`'s draw weight from the current block on (its stake while eligible, else 0). */
+  /** Eligible in the General court: a stake in some court reaches that court's minimum. */
+  eligible(a: Address): boolean {
+    const j = this.judges.get(a);
+    return !!j && j.inList && j.courts.some(([c, s]) => s >= this.courtMin(c));
+  }
+
+  /** `a`'s draw weight in the General court now: its stakes that reach their court's minimum, in every court. */
+  weight(a: Address): bigint {
+    const j = this.judges.get(a);
+    if (!j || !j.inList) return 0n;
+    return j.courts.reduce((sum, [c, s]) => (s >= this.courtMin(c) ? sum + s : sum), 0n);
+  }
+
+  /** Records `a`'s draw weight in the General court from the current block on. */
   syncWeight(a: Address): void {
     const j = this.judge(a);
-    const w = this.eligible(a) ? j.stake : 0n;
+    const w = this.weight(a);
     const last = j.weights[j.weights.length - 1];
     if (last && last[1] === w) return;
     if (last && last[0] === this.block) last[1] = w;
@@ -311,7 +335,13 @@ export class CourtModel {
     j.activeCases -= 1;
     if (j.activeCases < 0) throw new Error(`model: ${judge} released more often than assigned (${caseAddr})`);
     if (result === "Minority" || result === "NoShow") {
-      const amount = (j.stake * BigInt(this.p.slashBps)) / BPS;
+      // slashBps of each court stake, each rounded down.
+      let amount = 0n;
+      for (const entry of j.courts) {
+        const cut = (entry[1] * BigInt(this.p.slashBps)) / BPS;
+        entry[1] -= cut;
+        amount += cut;
+      }
       if (amount === 0n) return;
       j.stake -= amount;
       this.totalJudgeStake -= amount;
@@ -325,10 +355,11 @@ export class CourtModel {
    * vote code, or null for a dismissal): with it a voter is in the majority or the minority. A
    * judge with no counted vote is a no-show with hidden votes (it had the whole reveal phase: no
    * round is decided before every commitment is opened or the reveal phase is over), whatever the
-   * round and whether it committed or not; with public votes it is one only at a dismissal, in
-   * the current round, and is otherwise unscored (the majority formed before its turn).
+   * round and whether it committed or not; with public votes it is one only when the round ended
+   * with no verdict (`currentNoShows`: a dismissal, or an appeal that lapsed), in the current round,
+   * and is otherwise unscored (the majority formed before its turn).
    */
-  private releaseAll(c: CaseM, winning: number | null): void {
+  private releaseAll(c: CaseM, winning: number | null, currentNoShows: boolean): void {
     for (const r of [1, 2] as const) {
       if (r > c.round) break;
       for (const j of this.panel(c, r)) {
@@ -336,7 +367,7 @@ export class CourtModel {
         let result: Release = "Unscored";
         if (cast !== undefined) {
           if (winning !== null) result = cast === winning ? "Majority" : "Minority";
-        } else if (this.p.hiddenVotes || (winning === null && r === c.round)) {
+        } else if (this.p.hiddenVotes || (currentNoShows && r === c.round)) {
           result = "NoShow";
         }
         this.release(c.addr, j, result);
@@ -362,20 +393,55 @@ export class CourtModel {
     return null;
   }
 
+  /**
+   * fileCaseWithAuthorization by `by` with an authorization `signer` signed (`to`, `value`, window,
+   * `nonce`), mined at time `t`: the filing's own checks, then the factory's fee checks, then the
+   * token's (window, signature over from = the caller and to = the factory, balance), then the stake.
+   */
+  expectTokenFile(
+    by: Address,
+    f: { defendant: Address; claim: string; hash: string; stake: bigint },
+    a: { signer: Address; to: Address; value: bigint; validAfter: bigint; validBefore: bigint; nonce: Hex },
+    t: bigint,
+  ): string | null {
+    const filing = this.expectFiling(by, f.defendant, f.claim, f.hash, a.nonce);
+    if (filing) return filing;
+    const key = `${a.nonce}:${by}`;
+    if (this.feesPaid.has(key)) return "FilingFeeAlreadyPaid";
+    if (a.value < this.tokenFee) return "TokenFeeTooLow";
+    if (this.tokenAuths.has(key)) return "AuthorizationUsed";
+    if (t <= a.validAfter) return "AuthorizationNotYetValid";
+    if (t >= a.validBefore) return "AuthorizationExpired";
+    if (a.signer !== by || a.to !== this.factory) return "InvalidSignature";
+    if ((this.tokens.get(by) ?? 0n) < a.value) return "InsufficientBalance";
+    if (f.stake < this.p.minPartyStake) return "StakeBelowMinimum";
+    return null;
+  }
+
+  /** refundToken by `by` (the owner alone) of `value` to `to`; the factory holds the strays alone. */
+  expectRefund(by: Address, value: bigint): string | null {
+    if (by !== this.owner) return "OnlyOwner";
+    if (value > this.tokenFeesHeld()) return "InsufficientBalance";
+    return null;
+  }
+
   expectFile(by: Address, defendant: Address, claim: string, hash: string, ref: Hex, value: bigint): string | null {
+    const filing = this.expectFiling(by, defendant, claim, hash, ref);
+    if (filing) return filing;
+    // Only a fee paid in ETH: a token fee is paid by fileCaseWithAuthorization itself.
+    if (!this.feesPaid.has(`${ref}:${by}`)) return "FilingFeeNotPaid";
+    if (value < this.p.minPartyStake) return "StakeBelowMinimum";
+    return null;
+  }
+
+  /** What both ways to file check first: the filing itself, and a reference unused by its caller. */
+  private expectFiling(by: Address, defendant: Address, claim: string, hash: string, ref: Hex): string | null {
     if (defendant === ZERO || defendant === by) return "InvalidDefendant";
     if (claim.length === 0) return "ClaimRequired";
     if (claim.length > MAX_CLAIM_LENGTH) return "ClaimTooLong";
     if (hash.length === 0 || hash.length > MAX_HASH_LENGTH) return "EvidenceHashInvalid";
     if (/^0x0+$/.test(ref)) return "PaymentRefRequired";
     if (this.usedRefs.has(`${ref}:${by}`)) return "PaymentRefUsed";
-    if (!this.feesPaid.has(`${ref}:${by}`)) {
-      // Else the caller's own authorization, under this nonce, to the factory, of at least the fee.
-      const auth = this.tokenAuths.get(`${ref}:${by}`);
-      if (auth === undefined || auth.to !== this.factory) return "FilingFeeNotPaid";
-      if (auth.value < this.tokenFee) return "TokenFeeTooLow";
-    }
-    if (value < this.p.minPartyStake) return "StakeBelowMinimum";
     return null;
   }
 
@@ -494,9 +560,9 @@ export class CourtModel {
     return null;
   }
 
-  expectStake(by: Address, value: bigint): string | null {
-    const total = this.judge(by).stake + value;
-    if (value === 0n || total < this.p.minJudgeStake) return "StakeBelowMinimum";
+  expectStake(by: Address, value: bigint, court: bigint = GENERAL_COURT): string | null {
+    const total = (this.judge(by).courts.find(([c]) => c === court)?.[1] ?? 0n) + value;
+    if (value === 0n || total < this.courtMin(court)) return "StakeBelowMinimum";
     return null;
   }
 
@@ -532,6 +598,37 @@ export class CourtModel {
   tokenPay(from: Address, to: Address, nonce: Hex, value: bigint): void {
     this.tokenAuths.set(`${nonce}:${from}`, { to, value });
     this.moveTokens(from, to, value);
+    if (to === this.factory) this.strays.push({ payer: from, value });
+  }
+
+  /** The owner returned `value` of the strays to `to`: the oldest first. */
+  refund(to: Address, value: bigint): void {
+    this.moveTokens(this.factory, to, value);
+    let left = value;
+    while (left > 0n) {
+      const first = this.strays[0] as { payer: Address; value: bigint };
+      // biome-ignore lint/complexity/useMathMinMax: Math.min takes no bigints
+      const taken = first.value < left ? first.value : left;
+      first.value -= taken;
+      left -= taken;
+      if (first.value === 0n) this.strays.shift();
+    }
+  }
+
+  /** A filing paid with `by`'s authorization: the fee goes from `by` to the fee recipient in it. */
+  tokenFile(
+    addr: Address,
+    by: Address,
+    payer: Address,
+    defendant: Address,
+    nonce: Hex,
+    value: bigint,
+    stake: bigint,
+    t: bigint,
+  ) {
+    this.tokenAuths.set(`${nonce}:${by}`, { to: this.factory, value });
+    this.moveTokens(by, this.feeRecipient, value);
+    this.file(addr, by, payer, defendant, nonce, stake, t, value);
   }
 
   moveTokens(from: Address, to: Address, value: bigint): void {
@@ -539,23 +636,23 @@ export class CourtModel {
     this.tokens.set(to, (this.tokens.get(to) ?? 0n) + value);
   }
 
-  /** Token fees paid to the factory whose reference has not filed a case with them. */
+  /** The tokens the factory holds: only strays (a filing forwards its fee in its own transaction). */
   tokenFeesHeld(): bigint {
-    let held = 0n;
-    for (const [key, auth] of this.tokenAuths) {
-      if (auth.to !== this.factory) continue;
-      const filed = this.usedRefs.get(key);
-      if (filed === undefined || this.byAddr(filed)?.tokenFee === 0n) held += auth.value;
-    }
-    return held;
+    return this.strays.reduce((sum, x) => sum + x.value, 0n);
   }
 
-  file(addr: Address, by: Address, payer: Address, defendant: Address, ref: Hex, value: bigint, t: bigint) {
+  file(
+    addr: Address,
+    by: Address,
+    payer: Address,
+    defendant: Address,
+    ref: Hex,
+    value: bigint,
+    t: bigint,
+    tokenFee = 0n,
+  ) {
     this.usedRefs.set(`${ref}:${by}`, addr);
     this.sendValue(payer, addr, value);
-    // A reference paid in ETH files with that; else with the token fee, forwarded in full.
-    const tokenFee = this.feesPaid.has(`${ref}:${by}`) ? 0n : (this.tokenAuths.get(`${ref}:${by}`)?.value ?? 0n);
-    if (tokenFee > 0n) this.moveTokens(this.factory, this.feeRecipient, tokenFee);
     this.cases.push({
       addr,
       plaintiff: by,
@@ -697,13 +794,13 @@ export class CourtModel {
       c.appealDeadline = t + this.p.appealWindow;
       c.state = State.Resolved;
     } else {
-      const { winner, payout } = this.settleBooks(c);
+      const { winner, payout } = this.settleBooks(c, false);
       c.state = State.Resolved;
       this.pay(c, winner, payout);
     }
   }
 
-  private settleBooks(c: CaseM): { winner: Address; payout: bigint } {
+  private settleBooks(c: CaseM, currentNoShows: boolean): { winner: Address; payout: bigint } {
     c.settled = true;
     const plaintiffWins = c.outcome === Outcome.PlaintiffWon;
     const winner = plaintiffWins ? c.plaintiff : c.defendant;
@@ -718,9 +815,17 @@ export class CourtModel {
     }
     const each = rewarded.length === 0 ? 0n : rewardPool / BigInt(rewarded.length);
     // Scored (and slashed) first, then the rewards are credited, as the case does.
-    this.releaseAll(c, winning);
+    this.releaseAll(c, winning, currentNoShows);
     for (const j of rewarded) {
-      this.judge(j).stake += each;
+      const m = this.judge(j);
+      m.stake += each;
+      // Into the first court the judge is staked in (the General court if none).
+      const first = m.courts[0];
+      if (first) first[1] += each;
+      else {
+        m.courts.push([GENERAL_COURT, each]);
+        m.inList = true;
+      }
       this.syncWeight(j);
     }
     const paid = each * BigInt(rewarded.length);
@@ -731,14 +836,16 @@ export class CourtModel {
   }
 
   settle(c: CaseM): void {
-    const { winner, payout } = this.settleBooks(c);
+    const { winner, payout } = this.settleBooks(c, false);
     this.pay(c, winner, payout);
   }
 
   /**
    * After the deadline: on a hidden-vote court still deliberating, a majority of the panel among
    * the revealed votes is the verdict (as if the reveals had decided: round one can be appealed,
-   * round two is final and paid out); otherwise the case is dismissed.
+   * round two is final and paid out). Otherwise an appeal lapses: round one's verdict stands and
+   * is paid out, the bond in the pot (#26 hole 1: an appeal without a panel never helps the
+   * appellant); a first round is dismissed.
    */
   resolveAfterDeadline(c: CaseM, t: bigint): void {
     if (this.p.hiddenVotes && c.state === State.Deliberating) {
@@ -748,7 +855,15 @@ export class CourtModel {
         return;
       }
     }
-    this.releaseAll(c, null);
+    if (c.round === 2) {
+      c.outcome = c.firstRoundLoser === c.defendant ? Outcome.PlaintiffWon : Outcome.DefendantWon;
+      c.resolvedAt = t;
+      const { winner, payout } = this.settleBooks(c, true);
+      c.state = State.Resolved;
+      this.pay(c, winner, payout);
+      return;
+    }
+    this.releaseAll(c, null, true);
     c.outcome = Outcome.Dismissed;
     c.resolvedAt = t;
     c.settled = true;
@@ -764,9 +879,12 @@ export class CourtModel {
     this.move(c.addr, by, amount);
   }
 
-  stake(by: Address, payer: Address, value: bigint): void {
+  stake(by: Address, payer: Address, value: bigint, court: bigint = GENERAL_COURT): void {
     const j = this.judge(by);
     this.sendValue(payer, this.registry, value);
+    const entry = j.courts.find(([c]) => c === court);
+    if (entry) entry[1] += value;
+    else j.courts.push([court, value]);
     j.stake += value;
     this.totalJudgeStake += value;
     j.inList = true;
@@ -778,6 +896,7 @@ export class CourtModel {
     this.move(this.registry, by, j.stake);
     this.totalJudgeStake -= j.stake;
     j.stake = 0n;
+    j.courts = [];
     j.inList = false;
     this.syncWeight(by);
   }

@@ -89,7 +89,7 @@ async function predictPanel(caseAddr: Address, size = 3, excluded?: Address[]): 
     address: c.registry,
     abi: courtRegistryAbi,
     functionName: "drawPanel",
-    args: [seed, BigInt(v.drawPoolBlock), BigInt(size), excluded ?? [v.plaintiff, v.defendant]],
+    args: [1n, seed, BigInt(v.drawPoolBlock), BigInt(size), excluded ?? [v.plaintiff, v.defendant]],
   });
 }
 
@@ -237,14 +237,14 @@ describe("armed draws", () => {
     const whale = actor(c, 15);
     const withWhale = await tryDraw(caseAddr, async () => {
       await stakeJudges(c, [whale], parseEther("1000"));
-      const args = [whale.address, armedAt] as const;
+      const args = [1n, whale.address, armedAt] as const;
       const [atArming, latest] = await Promise.all([
         c.reader.readContract({ address: c.registry, abi: courtRegistryAbi, functionName: "weightAt", args }),
         c.reader.readContract({
           address: c.registry,
           abi: courtRegistryAbi,
           functionName: "weightAt",
-          args: [whale.address, await c.reader.getBlockNumber()],
+          args: [1n, whale.address, await c.reader.getBlockNumber()],
         }),
       ]);
       expect(atArming[0]).toBe(0n);
@@ -329,7 +329,7 @@ describe("armed draws", () => {
       address: c.registry,
       abi: courtRegistryAbi,
       functionName: "weightAt",
-      args: [newcomer.address, r.blockNumber],
+      args: [1n, newcomer.address, r.blockNumber],
     });
     expect(weight).toBe(parseEther("50"));
     await drawJudges(c, caseAddr, party(6));

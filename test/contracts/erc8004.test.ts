@@ -6,6 +6,7 @@
  */
 import { type Abi, type Address, encodeFunctionData, type Hex, parseEventLogs, toHex } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Actor } from "../../src/devnet/actor.js";
 import type { Erc8004Deployment } from "../../src/devnet/erc8004.js";
 import { deployErc8004 } from "../../src/devnet/erc8004.js";
 import {
@@ -23,6 +24,7 @@ import {
   reputationRegistryAbi,
   resolveAfterDeadline,
   respond,
+  rpc,
   seat,
   settle,
   stakeJudges,
@@ -325,5 +327,57 @@ describe("the court posts each case's end as ERC-8004 feedback", () => {
       });
     }
     expect(broken.reporter).not.toBe(e.reporter);
+  });
+
+  it("#26 hole 6: a hook with no code is refused when set and skipped when called; every way to end a case still works", async () => {
+    const setHook = (hook: Address) =>
+      c.owner.write({ address: c.registry, abi: courtRegistryAbi, functionName: "setOutcomeHook", args: [hook] });
+    const eoa = actor(c, 18).address;
+    // The old sequence: the owner sets an EOA as the hook. Refused now.
+    await expectRevert(setHook(eoa), "HookHasNoCode", [eoa]);
+    // An address whose code goes away after it was set (an EIP-7702 delegation cleared): give the
+    // EOA code, set it, take the code away again.
+    await rpc(c, "anvil_setCode", [eoa, "0x00"]);
+    await setHook(eoa);
+    await rpc(c, "anvil_setCode", [eoa, "0x"]);
+    try {
+      const hookSkipped = (r: { logs: Parameters<typeof parseEventLogs>[0]["logs"] }, caseAddr: Address) =>
+        expect(
+          parseEventLogs({ abi: courtRegistryAbi, eventName: "OutcomeHookFailed", logs: r.logs }).map(
+            (l) => l.args.caseAddr,
+          ),
+        ).toEqual([caseAddr]);
+      const [p, d, keeper] = [actor(c, 4), actor(c, 5), actor(c, 17)];
+
+      const defaulted = (await fileCase(c, p, d.address)).caseAddr;
+      await advance(c, P.responseWindow + 1n);
+      hookSkipped(await triggerDefault(defaulted, keeper), defaulted);
+
+      const dismissed = (await fileCase(c, p, d.address)).caseAddr;
+      await respond(dismissed, d);
+      await advance(c, P.deliberationPeriod + 1n);
+      hookSkipped(await resolveAfterDeadline(dismissed, keeper), dismissed);
+
+      const decided = (await fileCase(c, p, d.address)).caseAddr;
+      await respond(decided, d);
+      await seat(c, decided, judges());
+      const [j1, j2] = judges() as [Actor, Actor];
+      await vote(decided, j1, true);
+      await vote(decided, j2, true); // two of three: the verdict
+      await advance(c, P.appealWindow + 1n);
+      // The verdict is recorded (and the hook told) when it is paid out.
+      hookSkipped(await settle(decided, keeper), decided);
+      const state = (a: Address) => c.reader.readContract({ address: a, abi: disputeCaseAbi, functionName: "state" });
+      const settled = c.reader.readContract({ address: decided, abi: disputeCaseAbi, functionName: "settled" });
+      // Defaulted, Dismissed, Resolved and paid out.
+      expect([await state(defaulted), await state(dismissed), await state(decided), await settled]).toEqual([
+        6,
+        5,
+        4,
+        true,
+      ]);
+    } finally {
+      await setHook(e.reporter);
+    }
   });
 });

@@ -49,7 +49,7 @@ function fileRaw(who: Actor, defendant: Address, ref: Hex) {
     address: c.factory,
     abi: caseFactoryAbi,
     functionName: "fileCase",
-    args: [defendant, "Unpaid invoice", "bafy-fee", ref],
+    args: [0n, defendant, "Unpaid invoice", "bafy-fee", ref],
     value: P.minPartyStake,
   });
 }

@@ -4,6 +4,7 @@
  */
 import {
   type Abi,
+  type Account,
   type Address,
   BaseError,
   type ContractFunctionArgs,
@@ -28,12 +29,15 @@ import {
   identityRegistryAbi,
   reputationRegistryAbi,
   testUSDAbi,
+  usdcLikeAbi,
+  usdcLikeBytecode,
 } from "../../src/chain/abi/generated.js";
 import { voteCommitment } from "../../src/chain/votes.js";
 import { Actor } from "../../src/devnet/actor.js";
 import { type Devnet, startDevnet } from "../../src/devnet/devnet.js";
 import { advanceTime } from "../../src/devnet/seed.js";
 import { type CourtParams, devParams, devPublicParams } from "../../src/devnet/terms.js";
+import { TRANSFER_WITH_AUTHORIZATION } from "../../src/payments/tokenFee.js";
 import type { Authorization } from "../../src/payments/x402v2.js";
 
 export {
@@ -44,6 +48,8 @@ export {
   identityRegistryAbi,
   reputationRegistryAbi,
   testUSDAbi,
+  usdcLikeAbi,
+  usdcLikeBytecode,
 };
 
 /**
@@ -134,6 +140,11 @@ export async function bootCourt(params: CourtParams = P): Promise<Court> {
   };
 }
 
+/** An actor for any account (a fresh key, say), with the suite's gas headroom. */
+export function actorFor(c: Court, account: Account): Actor {
+  return new SuiteActor(account, c.devnet.chain, c.reader);
+}
+
 /** The actor for mnemonic index `i`. */
 export function actor(c: Court, i: number): Actor {
   const a = c.actors[i];
@@ -155,6 +166,8 @@ export interface FileOpts {
   paymentRef?: Hex;
   /** Pay the filing fee under the reference first (default true); false files on what was paid before. */
   pay?: boolean;
+  /** The court to file in (default 0: the General court). */
+  court?: bigint;
 }
 
 export interface Filed {
@@ -183,6 +196,7 @@ export async function fileCase(c: Court, plaintiff: Actor, defendant: Address, o
     abi: caseFactoryAbi,
     functionName: "fileCase",
     args: [
+      opts.court ?? 0n,
       defendant,
       opts.claim ?? "Goods paid for were never delivered.",
       opts.evidence ?? "bafkreiclaim",
@@ -304,12 +318,23 @@ export function resolveAfterDeadline(caseAddr: Address, by: Actor): Promise<Tran
   return by.write({ address: caseAddr, abi: disputeCaseAbi, functionName: "resolveAfterDeadline" });
 }
 
-export async function stakeJudges(c: Court, judges: Actor[], amount: bigint = parseEther("1")): Promise<void> {
-  await Promise.all(
-    judges.map((j) =>
-      j.write({ address: c.registry, abi: courtRegistryAbi, functionName: "stakeAsJudge", value: amount }),
-    ),
-  );
+export async function stakeJudges(
+  c: Court,
+  judges: Actor[],
+  amount: bigint = parseEther("1"),
+  court = 0n,
+): Promise<void> {
+  // One after another: a stake's gas depends on the tree it lands in (how tall the court's tree is,
+  // which leaf it takes), so an estimate made before another stake lands may fall short.
+  for (const j of judges) {
+    await j.write({
+      address: c.registry,
+      abi: courtRegistryAbi,
+      functionName: "stakeAsJudge",
+      args: [court],
+      value: amount,
+    });
+  }
 }
 
 /** Files a case between two fresh parties, has it answered and seats a round-1 panel. */
@@ -464,58 +489,76 @@ export async function expectRevert(p: Promise<unknown>, name: string, args?: rea
 /** One EIP-3009 transfer authorization, as the x402 "exact" scheme's client signs it (docket's own type). */
 export type TransferAuthorization = Authorization;
 
-/** EIP-3009's EIP-712 types for `transferWithAuthorization`. */
-export const TRANSFER_WITH_AUTHORIZATION_TYPES = {
-  TransferWithAuthorization: [
-    { name: "from", type: "address" },
-    { name: "to", type: "address" },
-    { name: "value", type: "uint256" },
-    { name: "validAfter", type: "uint256" },
-    { name: "validBefore", type: "uint256" },
-    { name: "nonce", type: "bytes32" },
-  ],
-} as const;
+/** EIP-3009's EIP-712 types for `transferWithAuthorization` (what x402 "exact" signs). */
+export const TRANSFER_WITH_AUTHORIZATION_TYPES = TRANSFER_WITH_AUTHORIZATION;
 
-/** Signs `auth` with `signer`'s key for the court's fee token (EIP-712, TestUSD's domain). */
-export async function signAuthorization(c: Court, signer: Actor, auth: TransferAuthorization): Promise<Hex> {
+/** Signs `auth` with `signer`'s key for `token` (default: the court's fee token), EIP-712 in its own domain. */
+export async function signAuthorization(
+  c: Court,
+  signer: Actor,
+  auth: TransferAuthorization,
+  token: Address = c.feeToken,
+): Promise<Hex> {
   const [name, version] = await Promise.all([
-    c.reader.readContract({ address: c.feeToken, abi: testUSDAbi, functionName: "name" }),
-    c.reader.readContract({ address: c.feeToken, abi: testUSDAbi, functionName: "version" }),
+    c.reader.readContract({ address: token, abi: testUSDAbi, functionName: "name" }),
+    c.reader.readContract({ address: token, abi: testUSDAbi, functionName: "version" }),
   ]);
   return signer.wallet.signTypedData({
     account: signer.account,
-    domain: { name, version, chainId: c.devnet.chainId, verifyingContract: c.feeToken },
+    domain: { name, version, chainId: c.devnet.chainId, verifyingContract: token },
     types: TRANSFER_WITH_AUTHORIZATION_TYPES,
     primaryType: "TransferWithAuthorization",
     message: auth,
   });
 }
 
+/** What fileCaseWithAuthorization takes: the authorization's terms and its signature. */
+export type FeeAuthorization = {
+  value: bigint;
+  validAfter: bigint;
+  validBefore: bigint;
+  nonce: Hex;
+  signature: Hex;
+};
+
 /**
- * The plaintiff `payer` authorises a transfer of the token fee (or `value`) to the factory (or
- * `to`) under a fresh nonce, and `submitter` (a facilitator) submits it; the nonce is the
- * reference fileCase takes. Returns the authorization and the submission's receipt.
+ * `payer` signs an authorization of the token fee (or `value`) to the factory (or `to`) under a
+ * fresh nonce, valid for ten minutes around the chain's time, as a stock x402 client would.
  */
-export async function payTokenFee(
+export async function authorizeTokenFee(
   c: Court,
   payer: Actor,
-  submitter: Actor,
-  opts: { to?: Address; value?: bigint; nonce?: Hex } = {},
-): Promise<{ auth: TransferAuthorization; signature: Hex; receipt: TransactionReceipt }> {
+  opts: { to?: Address; value?: bigint; nonce?: Hex; token?: Address } = {},
+): Promise<{ auth: TransferAuthorization; signature: Hex; fee: FeeAuthorization }> {
   const now = (await c.reader.getBlock()).timestamp;
-  const fee = await c.reader.readContract({ address: c.factory, abi: caseFactoryAbi, functionName: "tokenFilingFee" });
+  const tokenFee = await c.reader.readContract({
+    address: c.factory,
+    abi: caseFactoryAbi,
+    functionName: "tokenFilingFee",
+  });
   const auth: TransferAuthorization = {
     from: payer.address,
     to: opts.to ?? c.factory,
-    value: opts.value ?? fee,
+    value: opts.value ?? tokenFee,
     validAfter: now - 600n,
     validBefore: now + 600n,
     nonce: opts.nonce ?? freshRef(),
   };
-  const signature = await signAuthorization(c, payer, auth);
+  const signature = await signAuthorization(c, payer, auth, opts.token);
+  const { value, validAfter, validBefore, nonce } = auth;
+  return { auth, signature, fee: { value, validAfter, validBefore, nonce, signature } };
+}
+
+/** `submitter` hands a signed authorization to the token itself (`transferWithAuthorization`). */
+export function submitAuthorization(
+  submitter: Actor,
+  token: Address,
+  auth: TransferAuthorization,
+  signature: Hex,
+): Promise<TransactionReceipt> {
   const { r, s, v, yParity } = parseSignature(signature);
-  const receipt = await submitter.write({
-    address: c.feeToken,
+  return submitter.write({
+    address: token,
     abi: testUSDAbi,
     functionName: "transferWithAuthorization",
     args: [
@@ -530,10 +573,9 @@ export async function payTokenFee(
       s,
     ],
   });
-  return { auth, signature, receipt };
 }
 
-/** The token balance of `who`. */
-export function tokenBalance(c: Court, who: Address): Promise<bigint> {
-  return c.reader.readContract({ address: c.feeToken, abi: testUSDAbi, functionName: "balanceOf", args: [who] });
+/** The balance of `who` in `token` (default: the court's fee token). */
+export function tokenBalance(c: Court, who: Address, token: Address = c.feeToken): Promise<bigint> {
+  return c.reader.readContract({ address: token, abi: testUSDAbi, functionName: "balanceOf", args: [who] });
 }

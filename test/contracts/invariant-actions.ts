@@ -24,21 +24,21 @@ export type Action =
       claim: Variant;
       hash: Variant;
       /**
-       * prepaid: pay the fee under a fresh reference, then file with it (two steps); token: the
-       * same with the fee paid in the token (a signed authorization a facilitator submits); paid: a
-       * reference it paid before (either way) and has not used; fresh: never paid; reuse: one it
-       * used; other: one someone else paid; zero.
+       * prepaid: pay the fee under a fresh reference, then file with it (two steps); paid: a
+       * reference it paid before (either way: one paid in the token files nothing here) and has not
+       * used; fresh: never paid; reuse: one it used; other: one someone else paid; zero.
        */
-      ref: "prepaid" | "token" | "paid" | "fresh" | "reuse" | "other" | "zero";
+      ref: "prepaid" | "paid" | "fresh" | "reuse" | "other" | "zero";
       stake: bigint;
       /** Set by the test when it paid the fee for a "prepaid" filing. */
       refHex?: Hex;
     }
   | { t: "pay"; by: number; ref: "fresh" | "again" | "zero"; amount: "exact" | "more" | "less" | "zero"; refHex?: Hex }
   /**
-   * The fee in the token: `by` signs an EIP-3009 authorization and `via` (a facilitator) submits it,
-   * to the factory or elsewhere (the registry), of the token fee, more or less; under a fresh nonce,
-   * one `by` paid in ETH (reuse across the two fee paths) or one it already used in the token.
+   * An authorization submitted to the token directly, outside a filing: `by` signs an EIP-3009
+   * authorization and `via` (a facilitator that settles first, a front-runner) submits it, to the
+   * factory or elsewhere (the registry), of the token fee, more or less; under a fresh nonce, one
+   * `by` paid in ETH (reuse across the two fee paths) or one it already used in the token.
    */
   | {
       t: "tokenPay";
@@ -49,6 +49,29 @@ export type Action =
       ref: "fresh" | "native" | "again";
       refHex?: Hex;
     }
+  /**
+   * fileCaseWithAuthorization: the fee paid in the token inside the filing. The authorization is
+   * signed by `by` (or by `signer`, someone else), to the factory or elsewhere, of the token fee,
+   * more or less, valid now, expired or not yet valid; under a fresh nonce, one `by` paid in ETH,
+   * one it already used in the token (filed with, or submitted to the token first), or (frontrun)
+   * a fresh one that someone submits to the token first, just before the filing (two steps).
+   */
+  | {
+      t: "tokenFile";
+      by: number;
+      def: number;
+      claim: Variant;
+      signer: "self" | number;
+      to: "factory" | "elsewhere";
+      amount: "exact" | "more" | "less";
+      window: "ok" | "expired" | "early";
+      ref: "fresh" | "native" | "again" | "frontrun";
+      stake: bigint;
+      /** Set by the test when someone submitted the authorization first, for a "frontrun" filing. */
+      refHex?: Hex;
+    }
+  /** refundToken: the owner (or someone else, refused) returns the factory's oldest stray tokens to their payer. */
+  | { t: "refund"; by: "owner" | number; amount: "all" | "more" }
   | { t: "respond"; c: number; who: "defendant" | number; stake: bigint }
   | { t: "evidence"; c: number; who: "plaintiff" | "defendant" | number; hash: Variant }
   | { t: "draw"; c: number; by: number; unknown: boolean }
@@ -82,7 +105,8 @@ export type Action =
     }
   | { t: "appeal"; c: number; who: "loser" | "winner" | number; bond: "exact" | "less" | "more" | "zero" }
   | { t: "settle" | "default" | "resolve"; c: number; by: number }
-  | { t: "stake"; by: number; amount: bigint }
+  /** Into the General court (0) or the child court below it (2): either counts in General's draws. */
+  | { t: "stake"; by: number; amount: bigint; court: bigint }
   | { t: "unstake"; by: number }
   | { t: "register"; by: number; name: Variant; uri: "ok" | "long" }
   | { t: "time"; seconds: number }
@@ -139,10 +163,36 @@ export function actionArb(P: CourtParams): fc.Arbitrary<Action> {
   // its fixed seed still reaches its own paths (the fee path does not depend on the kind of vote).
   const fileRefs: Extract<Action, { t: "file" }>["ref"][] = hidden
     ? ["prepaid", "prepaid", "prepaid", "prepaid", "paid", "fresh", "reuse", "other", "zero"]
-    : ["prepaid", "prepaid", "prepaid", "token", "token", "paid", "fresh", "reuse", "other", "zero"];
+    : ["prepaid", "prepaid", "prepaid", "paid", "fresh", "reuse", "other", "zero"];
   const tokenPays = hidden
     ? []
     : [
+        {
+          weight: 6,
+          arbitrary: fc.record({
+            t: fc.constant("tokenFile" as const),
+            by: partyAgent,
+            def: partyAgent,
+            claim: fc.constantFrom<Variant>("ok", "ok", "ok", "ok", "ok", "ok", "ok", "empty"),
+            signer: fc.oneof(
+              { weight: 6, arbitrary: fc.constant("self" as const) },
+              { weight: 1, arbitrary: anyAgent },
+            ),
+            to: fc.constantFrom("factory", "factory", "factory", "factory", "factory", "elsewhere"),
+            amount: fc.constantFrom("exact", "exact", "exact", "more", "less"),
+            window: fc.constantFrom("ok", "ok", "ok", "ok", "ok", "ok", "expired", "early"),
+            ref: fc.constantFrom("fresh", "fresh", "fresh", "fresh", "fresh", "native", "again", "frontrun"),
+            stake: partyStake,
+          }),
+        },
+        {
+          weight: 1,
+          arbitrary: fc.record({
+            t: fc.constant("refund" as const),
+            by: fc.oneof({ weight: 4, arbitrary: fc.constant("owner" as const) }, { weight: 1, arbitrary: anyAgent }),
+            amount: fc.constantFrom("all", "all", "all", "more"),
+          }),
+        },
         {
           weight: 2,
           arbitrary: fc.record({
@@ -281,7 +331,15 @@ export function actionArb(P: CourtParams): fc.Arbitrary<Action> {
     { weight: 3, arbitrary: fc.record({ t: fc.constant("settle" as const), c: caseIdx, by: anyAgent }) },
     { weight: 2, arbitrary: fc.record({ t: fc.constant("default" as const), c: caseIdx, by: anyAgent }) },
     { weight: 3, arbitrary: fc.record({ t: fc.constant("resolve" as const), c: caseIdx, by: anyAgent }) },
-    { weight: 3, arbitrary: fc.record({ t: fc.constant("stake" as const), by: judgeAgent, amount: judgeStake }) },
+    {
+      weight: 3,
+      arbitrary: fc.record({
+        t: fc.constant("stake" as const),
+        by: judgeAgent,
+        amount: judgeStake,
+        court: fc.constantFrom(0n, 2n),
+      }),
+    },
     { weight: 2, arbitrary: fc.record({ t: fc.constant("unstake" as const), by: judgeAgent }) },
     {
       weight: 1,

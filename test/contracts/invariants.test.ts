@@ -24,12 +24,15 @@
  *   who had weight in the block that armed it; refused with NotEnoughJudges exactly when fewer
  *   such judges exist;
  * - filing fees go to the fee recipient, and fileCase wants one paid by its caller, unused;
- * - token fees (EIP-3009 authorizations a facilitator submits): every tracked token balance is the
- *   model's; the fee recipient holds exactly the token fees of the cases filed with one, the factory
- *   exactly those paid to it and not filed with; fileCase takes only the caller's own nonce paid to
- *   the factory, of at least the token fee; each reference files at most one case, whichever way it
- *   was paid (paymentRefUsedBy read back for every paid reference). Token fees are drawn on the
- *   public court (its fee path does not depend on the kind of vote); both courts check them;
+ * - token fees (EIP-3009 authorizations submitted by fileCaseWithAuthorization itself): every
+ *   tracked token balance is the model's after every step; the fee recipient holds exactly the token
+ *   fees of the cases filed with one; the factory holds no token but what reached it outside a
+ *   filing (an authorization to it submitted to the token first), until the owner refunds it; a
+ *   filing takes only the caller's own authorization to the factory, of at least the token fee,
+ *   inside its window, once (reused, front-run, below the fee, expired, premature, another's: each
+ *   refused by name); each reference files at most one case, whichever way it was paid
+ *   (paymentRefUsedBy read back for every paid reference). Token fees are drawn on the public court
+ *   (its fee path does not depend on the kind of vote); both courts check them;
  * - hidden votes: commitments, reveals (with their reasons) and the counts of each round are as
  *   modelled, and a view never shows a vote before it is revealed; a round is decided only once
  *   every commitment is opened, or at the reveal deadline by a majority of the panel among the
@@ -90,6 +93,7 @@ import {
   State,
   saltOf,
   TRANSFER_WITH_AUTHORIZATION_TYPES,
+  type TransferAuthorization,
   testUSDAbi,
 } from "./helpers.js";
 import { type Action, AGENTS, actionArb, REFUSER_OPERATORS, type Variant } from "./invariant-actions.js";
@@ -324,30 +328,46 @@ function refsOf(by: Address, which: "unused" | "used" | "others"): Hex[] {
   return out;
 }
 
-/**
- * A token fee: `by`'s key signs an EIP-3009 authorization (TestUSD's EIP-712 domain, dated by chain
- * time) and `via` submits it to the token, as an x402 facilitator does. A refusing contract cannot
- * sign, so its operator's key pays for it: its nonce is then someone else's to the contract.
- */
-async function planTokenPay(a: Extract<Action, { t: "tokenPay" }>): Promise<Plan> {
-  const signer = agent(a.by).signer;
-  const from = signer.address;
-  const via = agent(a.via);
-  const own = (m: Map<string, unknown>) =>
-    [...m.keys()].filter((k) => k.endsWith(`:${from}`)).map((k) => k.split(":")[0] as Hex);
-  let nonce: Hex = a.refHex ?? freshRef();
-  if (a.ref === "native") nonce = own(model.feesPaid)[0] ?? nonce;
-  else if (a.ref === "again") nonce = own(model.tokenAuths)[0] ?? nonce;
-  const to = a.to === "factory" ? c.factory : c.registry;
-  const value = { exact: model.tokenFee, more: model.tokenFee + 1n, less: model.tokenFee - 1n }[a.amount];
-  const auth = { from, to, value, validAfter: model.now - 600n, validBefore: model.now + 3600n, nonce };
-  const signature = await signer.signTypedData({
+/** `signer` signs an EIP-3009 transfer authorization in TestUSD's EIP-712 domain. */
+function signAuthorization(signer: Agent["signer"], auth: TransferAuthorization): Promise<Hex> {
+  return signer.signTypedData({
     domain: { name: "Docket Test USD", version: "1", chainId: c.devnet.chainId, verifyingContract: c.feeToken },
     types: TRANSFER_WITH_AUTHORIZATION_TYPES,
     primaryType: "TransferWithAuthorization",
     message: auth,
   });
-  const { r, s, v, yParity } = parseSignature(signature);
+}
+
+/**
+ * The token nonce a fee action pays under: fresh (or the one the action names), one `from` paid in
+ * ETH, or one it used in the token.
+ */
+function tokenNonce(from: Address, ref: "fresh" | "native" | "again" | "frontrun", fresh: Hex): Hex {
+  const own = (m: Map<string, unknown>) =>
+    [...m.keys()].filter((k) => k.endsWith(`:${from}`)).map((k) => k.split(":")[0] as Hex);
+  if (ref === "native") return own(model.feesPaid)[0] ?? fresh;
+  if (ref === "again") return own(model.tokenAuths)[0] ?? fresh;
+  return fresh;
+}
+
+const tokenValue = (amount: "exact" | "more" | "less") =>
+  ({ exact: model.tokenFee, more: model.tokenFee + 1n, less: model.tokenFee - 1n })[amount];
+
+/**
+ * An authorization submitted to the token directly, outside a filing: `by`'s key signs an EIP-3009
+ * authorization (dated by chain time) and `via` submits it to the token, as a facilitator that
+ * settles first, or a front-runner, does. A refusing contract cannot sign, so its operator's key pays
+ * for it: its nonce is then someone else's to the contract.
+ */
+async function planTokenPay(a: Extract<Action, { t: "tokenPay" }>): Promise<Plan> {
+  const signer = agent(a.by).signer;
+  const from = signer.address;
+  const via = agent(a.via);
+  const nonce = tokenNonce(from, a.ref, a.refHex ?? freshRef());
+  const to = a.to === "factory" ? c.factory : c.registry;
+  const value = tokenValue(a.amount);
+  const auth = { from, to, value, validAfter: model.now - 600n, validBefore: model.now + 3600n, nonce };
+  const { r, s, v, yParity } = parseSignature(await signAuthorization(signer, auth));
   const args = [from, to, value, auth.validAfter, auth.validBefore, nonce, Number(v ?? BigInt(yParity + 27)), r, s];
   return {
     desc: `tokenPay ${tag(from)} via ${tag(via.addr)} to ${a.to} ${a.amount} ref=${a.ref}`,
@@ -357,6 +377,68 @@ async function planTokenPay(a: Extract<Action, { t: "tokenPay" }>): Promise<Plan
     value: 0n,
     expect: model.expectTokenPay(from, nonce, value),
     onSuccess: () => model.tokenPay(from, to, nonce, value),
+  };
+}
+
+/**
+ * fileCaseWithAuthorization: `by` files, the fee paid with an authorization signed by its own key
+ * (or another's), as the x402 "exact" client signs it; the factory submits it to the token.
+ */
+async function planTokenFile(a: Extract<Action, { t: "tokenFile" }>, step: number, t: bigint): Promise<Plan> {
+  const by = agent(a.by);
+  const def = agent(a.def);
+  const signer = a.signer === "self" ? by.signer : agent(a.signer).signer;
+  const nonce = tokenNonce(by.addr, a.ref, a.refHex ?? freshRef());
+  const to = a.to === "factory" ? c.factory : c.registry;
+  const value = tokenValue(a.amount);
+  const window = {
+    ok: { validAfter: model.now - 600n, validBefore: model.now + 3600n },
+    expired: { validAfter: model.now - 600n, validBefore: model.now },
+    early: { validAfter: model.now + 3600n, validBefore: model.now + 7200n },
+  }[a.window];
+  const auth = { from: signer.address, to, value, ...window, nonce };
+  const signature = await signAuthorization(signer, auth);
+  const claim = claimOf(a.claim, step);
+  const hash = hashOf("ok", step);
+  const fee = { value, ...window, nonce, signature };
+  return {
+    desc: `tokenFile ${tag(by.addr)} v ${tag(def.addr)} signer=${a.signer} to ${a.to} ${a.amount} ${a.window} ref=${a.ref} stake ${a.stake}`,
+    from: by,
+    to: c.factory,
+    data: encodeFunctionData({
+      abi: caseFactoryAbi,
+      functionName: "fileCaseWithAuthorization",
+      args: [0n, def.addr, claim, hash, fee],
+    }),
+    value: a.stake,
+    expect: model.expectTokenFile(
+      by.addr,
+      { defendant: def.addr, claim, hash, stake: a.stake },
+      { signer: signer.address, to, value, ...window, nonce },
+      t,
+    ),
+    onSuccess: (r) => {
+      const [ev] = parseEventLogs({ abi: caseFactoryAbi, eventName: "CaseFiled", logs: r.logs });
+      if (!ev) fail("fileCaseWithAuthorization emitted no CaseFiled");
+      model.tokenFile(getAddress(ev.args.caseAddr), by.addr, by.signer.address, def.addr, nonce, value, a.stake, t);
+    },
+  };
+}
+
+/** refundToken: the factory's oldest stray tokens (or one unit more than it holds) back to their payer. */
+function planRefund(a: Extract<Action, { t: "refund" }>): Plan {
+  const by = a.by === "owner" ? agent(0) : agent(a.by);
+  const first = model.strays[0];
+  const to = first?.payer ?? by.addr;
+  const value = (first?.value ?? 0n) + (a.amount === "more" ? model.tokenFeesHeld() + 1n : 0n);
+  return {
+    desc: `refundToken by ${tag(by.addr)} ${value} to ${tag(to)}`,
+    from: by,
+    to: c.factory,
+    data: encodeFunctionData({ abi: caseFactoryAbi, functionName: "refundToken", args: [c.feeToken, to, value] }),
+    value: 0n,
+    expect: model.expectRefund(by.addr, value),
+    onSuccess: () => model.refund(to, value),
   };
 }
 
@@ -391,14 +473,13 @@ function planFile(a: Extract<Action, { t: "file" }>, step: number, t: bigint): P
     desc: `file ${tag(by.addr)} v ${tag(def.addr)} stake ${a.stake} claim=${a.claim} hash=${a.hash} ref=${a.ref}`,
     from: by,
     to: c.factory,
-    data: encodeFunctionData({ abi: caseFactoryAbi, functionName: "fileCase", args: [def.addr, claim, hash, ref] }),
+    data: encodeFunctionData({ abi: caseFactoryAbi, functionName: "fileCase", args: [0n, def.addr, claim, hash, ref] }),
     value: a.stake,
     expect: model.expectFile(by.addr, def.addr, claim, hash, ref, a.stake),
     onSuccess: (r) => {
       const [ev] = parseEventLogs({ abi: caseFactoryAbi, eventName: "CaseFiled", logs: r.logs });
       if (!ev) fail("fileCase emitted no CaseFiled");
       model.file(getAddress(ev.args.caseAddr), by.addr, by.signer.address, def.addr, ref, a.stake, t);
-      if ((model.cases.at(-1)?.tokenFee ?? 0n) > 0n) bump(coverage.passed, "file(token fee)");
     },
   };
 }
@@ -484,6 +565,10 @@ function plan(a: Action, step: number, t: bigint, b: bigint): Plan | string | Pr
       return planPay(a);
     case "tokenPay":
       return planTokenPay(a);
+    case "tokenFile":
+      return planTokenFile(a, step, t);
+    case "refund":
+      return planRefund(a);
     case "commit":
       return planCommit(a, t);
     case "reveal":
@@ -680,13 +765,13 @@ function plan(a: Action, step: number, t: bigint, b: bigint): Plan | string | Pr
     case "stake": {
       const by = agent(a.by);
       return {
-        desc: `stakeAsJudge ${tag(by.addr)} ${a.amount}`,
+        desc: `stakeAsJudge(${a.court}) ${tag(by.addr)} ${a.amount}`,
         from: by,
         to: c.registry,
-        data: encodeFunctionData({ abi: courtRegistryAbi, functionName: "stakeAsJudge" }),
+        data: encodeFunctionData({ abi: courtRegistryAbi, functionName: "stakeAsJudge", args: [a.court] }),
         value: a.amount,
-        expect: model.expectStake(by.addr, a.amount),
-        onSuccess: () => model.stake(by.addr, by.signer.address, a.amount),
+        expect: model.expectStake(by.addr, a.amount, a.court === 0n ? 1n : a.court),
+        onSuccess: () => model.stake(by.addr, by.signer.address, a.amount, a.court === 0n ? 1n : a.court),
       };
     }
     case "unstake": {
@@ -812,7 +897,7 @@ function planIntrusion(a: Extract<Action, { t: "intrude" }>, step: number): Plan
       data: encodeFunctionData({
         abi: disputeCaseAbi,
         functionName: "initialize",
-        args: [c.registry, c.entropy, by.addr, x, `hijack ${step}`, "bafy-hijack", terms],
+        args: [c.registry, c.entropy, by.addr, x, `hijack ${step}`, "bafy-hijack", terms, 1n, 1n],
       }),
       expect: "AlreadyInitialized",
       value: P.minPartyStake,
@@ -914,7 +999,7 @@ async function readWorld(): Promise<World> {
   const timeAt = at({ address: MULTICALL3_ADDRESS, abi: multicall3Abi, functionName: "getCurrentBlockTimestamp" });
   const blockAt = at({ address: MULTICALL3_ADDRESS, abi: multicall3Abi, functionName: "getBlockNumber" });
   const weightAt = agents.map((a) =>
-    at({ address: c.registry, abi: courtRegistryAbi, functionName: "weightAt", args: [a.addr, model.block] }),
+    at({ address: c.registry, abi: courtRegistryAbi, functionName: "weightAt", args: [1n, a.addr, model.block] }),
   );
   const balanceAt = addrs.map((a) =>
     at({ address: MULTICALL3_ADDRESS, abi: multicall3Abi, functionName: "getEthBalance", args: [a] }),
@@ -1016,14 +1101,16 @@ function checkWorld(w: World): void {
   same(w.balances.get(implementation), 0n, "case implementation balance");
 
   // Token fees: every tracked token balance; the fee recipient got exactly the token fees of the
-  // cases filed with one, and the factory holds exactly those paid to it and not (yet) filed with.
+  // cases filed with one, and the factory holds nothing but the strays not yet refunded.
   for (const [a, got] of w.tokens) same(got, model.tokens.get(a) ?? 0n, `token balance of ${tag(a)}`);
   same(
     w.tokens.get(model.feeRecipient),
     model.recipientTokensAtStart + model.cases.reduce((sum, k) => sum + k.tokenFee, 0n),
     "fee recipient's tokens vs the token fees of filed cases",
   );
-  same(w.tokens.get(c.factory), model.tokenFeesHeld(), "factory's tokens vs token fees paid and unfiled");
+  same(w.tokens.get(c.factory), model.tokenFeesHeld(), "factory's tokens vs strays not refunded");
+  for (const k of model.cases)
+    if (k.tokenFee > 0n && k.tokenFee < model.tokenFee) fail(`${tag(k.addr)} paid below the token fee`);
   // One case per reference, whichever way it was paid.
   const filedBy = new Map<Address, string>();
   for (const [key, got] of w.refUsedBy) {
@@ -1055,10 +1142,11 @@ function checkWorld(w: World): void {
   }
   same(stakes, w.overview.totalJudgeStake, "sum of judge stakes vs totalJudgeStake");
   same(w.overview.eligibleJudgeCount, eligible, "eligibleJudgeCount");
-  // Draw weights: the stake of an eligible judge, 0 otherwise; the tree's total is their sum.
+  // Draw weights in the General court: a judge's stakes that reach their court's minimum, in every
+  // court (a stake in the child court counts up the tree); the tree's total is their sum.
   let weightSum = 0n;
   for (const [a, got] of w.weights) {
-    const want = model.eligible(a) ? model.judge(a).stake : 0n;
+    const want = model.weight(a);
     same(got, want, `draw weight of ${tag(a)}`);
     same(got, model.weightAt(a, model.block), `modelled weight history of ${tag(a)}`);
     weightSum += got;
@@ -1191,7 +1279,9 @@ async function modelFromChain(): Promise<void> {
   for (const [a, j] of w.judges) {
     // Every draw the sequences run reads a pool block after these stakes: one checkpoint will do.
     const weights: [bigint, bigint][] = [[0n, w.weights.get(a) ?? 0n]];
-    model.judges.set(a, { stake: j.stake, activeCases: j.activeCases, inList: w.pool.includes(a), weights });
+    // The setup staked in the General court only.
+    const courts: [bigint, bigint][] = j.stake > 0n ? [[1n, j.stake]] : [];
+    model.judges.set(a, { stake: j.stake, courts, activeCases: j.activeCases, inList: w.pool.includes(a), weights });
   }
   model.treasury = w.overview.treasury;
   model.totalJudgeStake = w.overview.totalJudgeStake;
@@ -1334,8 +1424,9 @@ async function runStep(a: Action, step: number): Promise<void> {
     await runStep({ ...a, refHex }, step);
     return;
   }
-  if (a.t === "file" && a.ref === "token" && !a.refHex) {
-    // The same with the fee in the token: signed by the plaintiff, submitted by a facilitator.
+  if (a.t === "tokenFile" && a.ref === "frontrun" && !a.refHex) {
+    // Someone hands the plaintiff's authorization to the token first (a facilitator that settles,
+    // a front-runner who saw it), then the plaintiff files with it.
     const refHex = freshRef();
     const via = (a.by * 7 + step) % 20;
     await runStep({ t: "tokenPay", by: a.by, via, to: "factory", amount: "exact", ref: "fresh", refHex }, step);
@@ -1534,7 +1625,7 @@ async function setup(params: CourtParams): Promise<void> {
   // slash drops them out of the pool), a refusing judge and three registered agents. Both refusing
   // parties start out refusing ETH.
   const stakeAs = (a: Actor, value: bigint) =>
-    a.write({ address: c.registry, abi: courtRegistryAbi, functionName: "stakeAsJudge", value });
+    a.write({ address: c.registry, abi: courtRegistryAbi, functionName: "stakeAsJudge", args: [0n], value });
   const stakes = [P.minJudgeStake, P.minJudgeStake + 1n, parseEther("0.2"), parseEther("0.3")];
   for (let i = 7; i <= 17; i++) await stakeAs(actor(c, i), stakes[i - 7] ?? parseEther("1"));
   const r0 = refusers[0] as Agent;
@@ -1542,7 +1633,7 @@ async function setup(params: CourtParams): Promise<void> {
     address: r0.addr,
     abi: refuserAbi,
     functionName: "exec",
-    args: [c.registry, encodeFunctionData({ abi: courtRegistryAbi, functionName: "stakeAsJudge" })],
+    args: [c.registry, encodeFunctionData({ abi: courtRegistryAbi, functionName: "stakeAsJudge", args: [0n] })],
     value: P.minJudgeStake,
   });
   for (const i of [1, 2, 3]) {
@@ -1623,8 +1714,9 @@ for (const [label, params, decisive] of courts) {
       // The sequences reached the paths this court is about: verdicts by its kind of vote, draws
       // that seat, fees paid, and judges scored at a final outcome.
       const kinds = [decisive, "draw", "pay", "file", "settle", "resolve"];
-      // Token fees paid, and a case filed with one (drawn on the public court only).
-      if (!params.hiddenVotes) kinds.push("tokenPay", "file(token fee)");
+      // Token fees: filings that paid one, authorizations submitted first, strays refunded (drawn
+      // on the public court only).
+      if (!params.hiddenVotes) kinds.push("tokenPay", "tokenFile", "refund");
       // Hidden votes: the revealed majority's verdict at the reveal deadline, too.
       if (params.hiddenVotes) kinds.push("resolve:verdict");
       for (const kind of kinds) {

@@ -1,36 +1,44 @@
 /**
- * The filing fee paid in a token, x402's way: the plaintiff signs an EIP-3009 authorization of the
- * fee to the factory, anyone (a facilitator) submits it to the token, and the authorization's nonce
- * is the reference fileCase takes. The factory forwards the fee to the fee recipient at filing. Nobody
- * files on another's payment, on a payment to someone else or below the fee, or twice on one payment.
+ * The filing fee paid in any EIP-3009 token, x402's way: the plaintiff signs an authorization of the
+ * fee to the factory and files with it (`fileCaseWithAuthorization`); the factory submits it to the
+ * token itself and forwards the fee to the fee recipient in the filing's own transaction, so a fee is
+ * paid and filed together or not at all. Against the dev chain's TestUSD and a token that behaves
+ * like USDC (FiatToken's EIP-3009 surface, reason strings, no record of where an authorization went).
+ * With #26 hole 5's sequence (tokens locked in the factory) replayed: no longer possible, and what
+ * reaches the factory outside a filing the owner returns.
  */
-import { type Address, parseEventLogs } from "viem";
+import { type Address, getAddress, type Hex, parseEventLogs, zeroAddress } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Actor } from "../../src/devnet/actor.js";
 import { DEV_TOKEN_FILING_FEE } from "../../src/devnet/terms.js";
 import {
   actor,
+  authorizeTokenFee,
   bootCourt,
   type Court,
   caseFactoryAbi,
   expectRevert,
+  type FeeAuthorization,
   freshRef,
   P,
-  payTokenFee,
+  payFee,
   readCase,
   signAuthorization,
+  submitAuthorization,
   testUSDAbi,
   tokenBalance,
+  usdcLikeAbi,
+  usdcLikeBytecode,
 } from "./helpers.js";
 
 let c: Court;
 const party = (i: number) => actor(c, i);
-/** Submits authorizations, as a facilitator would: takes no other part. */
-const facilitator = () => actor(c, 19);
+/** Someone who submits authorizations to the token directly (a facilitator, a front-runner). */
+const outsider = () => actor(c, 19);
 
 beforeAll(async () => {
   c = await bootCourt();
-  for (const i of [1, 2, 3]) {
+  for (const i of [1, 2, 3, 4]) {
     await c.owner.write({
       address: c.feeToken,
       abi: testUSDAbi,
@@ -44,17 +52,60 @@ afterAll(async () => {
   await c?.stop();
 });
 
-function fileWith(who: Actor, defendant: Address, ref: `0x${string}`) {
+function fileWith(who: Actor, defendant: Address, fee: FeeAuthorization) {
   return who.write({
     address: c.factory,
     abi: caseFactoryAbi,
-    functionName: "fileCase",
-    args: [defendant, "Undelivered dataset", "bafy-token", ref],
+    functionName: "fileCaseWithAuthorization",
+    args: [0n, defendant, "Undelivered dataset", "bafy-token", fee],
     value: P.minPartyStake,
   });
 }
 
-describe("filing fee in a token (EIP-3009)", () => {
+function setTokenFee(who: Actor, token: Address, fee: bigint) {
+  return who.write({ address: c.factory, abi: caseFactoryAbi, functionName: "setTokenFee", args: [token, fee] });
+}
+
+function authorizationState(token: Address, who: Address, nonce: Hex) {
+  return c.reader.readContract({
+    address: token,
+    abi: testUSDAbi,
+    functionName: "authorizationState",
+    args: [who, nonce],
+  });
+}
+
+/** Files with a fresh authorization of `payer`'s and checks where the fee went, in that one transaction. */
+async function filesAndPays(payer: Actor, defendant: Address, token: Address) {
+  const [recipientBefore, payerBefore] = await Promise.all([
+    tokenBalance(c, c.owner.address, token),
+    tokenBalance(c, payer.address, token),
+  ]);
+  const signed = await authorizeTokenFee(c, payer, { token });
+  const r = await fileWith(payer, defendant, signed.fee);
+  const [filed] = parseEventLogs({ abi: caseFactoryAbi, eventName: "CaseFiled", logs: r.logs });
+  const [taken] = parseEventLogs({ abi: caseFactoryAbi, eventName: "TokenFilingFeeTaken", logs: r.logs });
+  const moves = parseEventLogs({ abi: testUSDAbi, eventName: "Transfer", logs: r.logs }).map((l) => l.args);
+  expect(filed?.args.paymentRef).toBe(signed.auth.nonce);
+  expect(taken?.args).toEqual({
+    payer: payer.address,
+    paymentRef: signed.auth.nonce,
+    token,
+    amount: DEV_TOKEN_FILING_FEE,
+  });
+  // Paid and forwarded in the filing's own transaction.
+  expect(moves).toEqual([
+    { from: payer.address, to: c.factory, value: DEV_TOKEN_FILING_FEE },
+    { from: c.factory, to: c.owner.address, value: DEV_TOKEN_FILING_FEE },
+  ]);
+  expect((await readCase(c, filed?.args.caseAddr as Address)).plaintiff).toBe(payer.address);
+  expect(await tokenBalance(c, c.factory, token)).toBe(0n);
+  expect(await tokenBalance(c, c.owner.address, token)).toBe(recipientBefore + DEV_TOKEN_FILING_FEE);
+  expect(await tokenBalance(c, payer.address, token)).toBe(payerBefore - DEV_TOKEN_FILING_FEE);
+  return { ...signed, caseAddr: filed?.args.caseAddr as Address };
+}
+
+describe("filing fee in a token (EIP-3009), consumed inside the filing", () => {
   it("the dev deployment takes TestUSD at the dev fee; the token speaks EIP-3009 with a declared domain", async () => {
     const p = await c.reader.readContract({ address: c.factory, abi: caseFactoryAbi, functionName: "getParams" });
     expect(p.feeToken).toBe(c.feeToken);
@@ -64,116 +115,201 @@ describe("filing fee in a token (EIP-3009)", () => {
     expect([await read("name"), await read("version"), await read("decimals")]).toEqual(["Docket Test USD", "1", 6]);
   });
 
-  it("a submitted authorization to the factory files one case and its fee goes to the fee recipient", async () => {
+  it("files one case per authorization; the fee reaches the fee recipient in the filing transaction", async () => {
     const plaintiff = party(1);
-    const [recipientBefore, payerBefore] = await Promise.all([
-      tokenBalance(c, c.owner.address),
-      tokenBalance(c, plaintiff.address),
-    ]);
-    const { auth } = await payTokenFee(c, plaintiff, facilitator());
-    // Paid: the factory holds the fee until a filing takes it; the token records where it went.
-    expect(await tokenBalance(c, c.factory)).toBe(DEV_TOKEN_FILING_FEE);
-    expect(await tokenBalance(c, plaintiff.address)).toBe(payerBefore - DEV_TOKEN_FILING_FEE);
-    expect(
-      await c.reader.readContract({
-        address: c.feeToken,
-        abi: testUSDAbi,
-        functionName: "authorization",
-        args: [plaintiff.address, auth.nonce],
-      }),
-    ).toEqual([c.factory, DEV_TOKEN_FILING_FEE]);
+    const { fee, auth, caseAddr } = await filesAndPays(plaintiff, party(2).address, c.feeToken);
+    expect(await authorizationState(c.feeToken, plaintiff.address, auth.nonce)).toBe(true);
 
-    const r = await fileWith(plaintiff, party(2).address, auth.nonce);
-    const [filed] = parseEventLogs({ abi: caseFactoryAbi, eventName: "CaseFiled", logs: r.logs });
-    const [taken] = parseEventLogs({ abi: caseFactoryAbi, eventName: "TokenFilingFeeTaken", logs: r.logs });
-    expect(filed?.args.paymentRef).toBe(auth.nonce);
-    expect(taken?.args).toEqual({
-      payer: plaintiff.address,
-      paymentRef: auth.nonce,
-      token: c.feeToken,
-      amount: DEV_TOKEN_FILING_FEE,
-    });
-    expect((await readCase(c, filed?.args.caseAddr as Address)).plaintiff).toBe(plaintiff.address);
-    expect(await tokenBalance(c, c.factory)).toBe(0n);
-    expect(await tokenBalance(c, c.owner.address)).toBe(recipientBefore + DEV_TOKEN_FILING_FEE);
-
-    // One payment, one case.
-    await expectRevert(fileWith(plaintiff, party(3).address, auth.nonce), "PaymentRefUsed", [
-      auth.nonce,
-      filed?.args.caseAddr,
-    ]); // Nor can the same reference then take an ETH fee it could never file with.
-    await expectRevert(
-      plaintiff.write({
-        address: c.factory,
-        abi: caseFactoryAbi,
-        functionName: "payFilingFee",
-        args: [auth.nonce],
-        value: P.filingFee,
-      }),
-      "PaymentRefUsed",
-      [auth.nonce, filed?.args.caseAddr],
-    );
+    // The same authorization again: refused by the factory, by name, before the token is asked.
+    await expectRevert(fileWith(plaintiff, party(3).address, fee), "PaymentRefUsed", [auth.nonce, caseAddr]);
+    // Nor can its reference then take an ETH fee it could never file with.
+    await expectRevert(payFee(c, plaintiff, auth.nonce), "PaymentRefUsed", [auth.nonce, caseAddr]);
   });
 
-  it("refuses an unused nonce, another's payment, a payment to someone else and one below the fee", async () => {
+  it("refuses another's authorization, one to someone else, below the fee, expired, malformed or with the fee off; nothing moves", async () => {
     const plaintiff = party(2);
-    await expectRevert(fileWith(plaintiff, party(3).address, freshRef()), "FilingFeeNotPaid");
+    const before = await tokenBalance(c, plaintiff.address);
+    const defendant = party(3).address;
 
-    // Someone else's payment: party 1 paid under this nonce, party 2 cannot file with it.
-    const { auth: others } = await payTokenFee(c, party(1), facilitator());
-    await expectRevert(fileWith(plaintiff, party(3).address, others.nonce), "FilingFeeNotPaid", [
-      others.nonce,
-      plaintiff.address,
-    ]);
-
-    // Paid, but to someone else than the factory.
-    const { auth: elsewhere } = await payTokenFee(c, plaintiff, facilitator(), { to: party(3).address });
-    await expectRevert(fileWith(plaintiff, party(3).address, elsewhere.nonce), "FilingFeeNotPaid");
-
-    // Paid to the factory, but less than the fee.
-    const { auth: short } = await payTokenFee(c, plaintiff, facilitator(), { value: DEV_TOKEN_FILING_FEE - 1n });
-    await expectRevert(fileWith(plaintiff, party(3).address, short.nonce), "TokenFeeTooLow", [
+    // Party 1's authorization: the factory submits it as from = the caller (party 2), so the signature fails.
+    const { fee: others } = await authorizeTokenFee(c, party(1));
+    await expectRevert(fileWith(plaintiff, defendant, others), "InvalidSignature");
+    // Signed to pay party 3: submitted as a payment to the factory, the signature fails.
+    const { fee: elsewhere } = await authorizeTokenFee(c, plaintiff, { to: party(3).address });
+    await expectRevert(fileWith(plaintiff, defendant, elsewhere), "InvalidSignature");
+    const { fee: short } = await authorizeTokenFee(c, plaintiff, { value: DEV_TOKEN_FILING_FEE - 1n });
+    await expectRevert(fileWith(plaintiff, defendant, short), "TokenFeeTooLow", [
       DEV_TOKEN_FILING_FEE,
       DEV_TOKEN_FILING_FEE - 1n,
     ]);
+    const { fee: good } = await authorizeTokenFee(c, plaintiff);
+    await expectRevert(fileWith(plaintiff, defendant, { ...good, signature: "0x1234" }), "SignatureLength", [2n]);
+    await expectRevert(
+      fileWith(plaintiff, defendant, { ...good, nonce: "0x".padEnd(66, "0") as Hex }),
+      "PaymentRefRequired",
+    );
+
+    // A reference the plaintiff paid in ETH stays for fileCase: no token filing strands that fee.
+    const ref = freshRef();
+    await payFee(c, plaintiff, ref);
+    const { fee: sameRef } = await authorizeTokenFee(c, plaintiff, { nonce: ref });
+    await expectRevert(fileWith(plaintiff, defendant, sameRef), "FilingFeeAlreadyPaid", [ref]);
+
+    await setTokenFee(c.owner, zeroAddress, 0n);
+    try {
+      await expectRevert(fileWith(plaintiff, defendant, good), "TokenFeeOff");
+    } finally {
+      await setTokenFee(c.owner, c.feeToken, DEV_TOKEN_FILING_FEE);
+    }
+    expect(await tokenBalance(c, plaintiff.address)).toBe(before);
+    expect(await tokenBalance(c, c.factory)).toBe(0n);
+    // The good one was never consumed: it still files.
+    await fileWith(plaintiff, defendant, good);
   });
 
-  it("the token refuses a replayed, expired, premature or forged authorization", async () => {
+  it("an expired or premature authorization is the token's refusal", async () => {
     const plaintiff = party(3);
-    const { auth, signature } = await payTokenFee(c, plaintiff, facilitator());
-    const submit = (a: typeof auth, sig: `0x${string}`) => {
-      const r = `0x${sig.slice(2, 66)}` as const;
-      const s = `0x${sig.slice(66, 130)}` as const;
-      const v = Number.parseInt(sig.slice(130, 132), 16);
-      return facilitator().write({
-        address: c.feeToken,
-        abi: testUSDAbi,
-        functionName: "transferWithAuthorization",
-        args: [a.from, a.to, a.value, a.validAfter, a.validBefore, a.nonce, v, r, s],
-      });
-    };
-    await expectRevert(submit(auth, signature), "AuthorizationAlreadyUsed", [plaintiff.address, auth.nonce]);
-
+    const { auth } = await authorizeTokenFee(c, plaintiff);
     const now = (await c.reader.getBlock()).timestamp;
-    const expired = { ...auth, nonce: freshRef(), validBefore: now };
-    await expectRevert(submit(expired, await signAuthorization(c, plaintiff, expired)), "AuthorizationExpired");
-    const early = { ...auth, nonce: freshRef(), validAfter: now + 3600n, validBefore: now + 7200n };
-    await expectRevert(submit(early, await signAuthorization(c, plaintiff, early)), "AuthorizationNotYetValid");
-    // Signed by someone else than `from`.
-    const forged = { ...auth, nonce: freshRef() };
-    await expectRevert(submit(forged, await signAuthorization(c, party(1), forged)), "InvalidSignature");
+    for (const [window, error] of [
+      [{ validBefore: now }, "AuthorizationExpired"],
+      [{ validAfter: now + 3600n, validBefore: now + 7200n }, "AuthorizationNotYetValid"],
+    ] as const) {
+      const a = { ...auth, ...window, nonce: freshRef() };
+      const signature = await signAuthorization(c, plaintiff, a);
+      const { value, validAfter, validBefore, nonce } = a;
+      await expectRevert(
+        fileWith(plaintiff, party(1).address, { value, validAfter, validBefore, nonce, signature }),
+        error,
+      );
+    }
   });
 
-  it("setTokenFee is the owner's; a token needs a fee; the zero address turns token fees off", async () => {
-    const set = (who: Actor, token: Address, fee: bigint) =>
-      who.write({ address: c.factory, abi: caseFactoryAbi, functionName: "setTokenFee", args: [token, fee] });
-    await expectRevert(set(party(1), c.feeToken, 1n), "OnlyOwner");
-    await expectRevert(set(c.owner, c.feeToken, 0n), "InvalidParameter");
+  it("#26 hole 5: a fee raised after signing, or an authorization someone submitted first, locks nothing", async () => {
+    const plaintiff = party(4);
+    const start = await tokenBalance(c, plaintiff.address);
 
-    const { auth } = await payTokenFee(c, party(1), facilitator());
-    await set(c.owner, "0x0000000000000000000000000000000000000000", 0n);
-    await expectRevert(fileWith(party(1), party(2).address, auth.nonce), "FilingFeeNotPaid");
-    await set(c.owner, c.feeToken, DEV_TOKEN_FILING_FEE);
-    await fileWith(party(1), party(2).address, auth.nonce);
+    // Signed for exactly the quoted fee; the owner raises the fee; the filing is refused and nothing moved.
+    const quoted = await authorizeTokenFee(c, plaintiff);
+    await setTokenFee(c.owner, c.feeToken, DEV_TOKEN_FILING_FEE * 2n);
+    try {
+      await expectRevert(fileWith(plaintiff, party(1).address, quoted.fee), "TokenFeeTooLow", [
+        DEV_TOKEN_FILING_FEE * 2n,
+        DEV_TOKEN_FILING_FEE,
+      ]);
+      expect(await tokenBalance(c, plaintiff.address)).toBe(start);
+      expect(await authorizationState(c.feeToken, plaintiff.address, quoted.auth.nonce)).toBe(false);
+    } finally {
+      await setTokenFee(c.owner, c.feeToken, DEV_TOKEN_FILING_FEE);
+    }
+
+    // The old sequence: the authorization is settled to the factory first (a facilitator, a
+    // front-runner), then the owner raises the fee. The filing is refused by name, not half-done...
+    const settled = await authorizeTokenFee(c, plaintiff);
+    await submitAuthorization(outsider(), c.feeToken, settled.auth, settled.signature);
+    expect(await tokenBalance(c, c.factory)).toBe(DEV_TOKEN_FILING_FEE);
+    await setTokenFee(c.owner, c.feeToken, DEV_TOKEN_FILING_FEE * 2n);
+    await setTokenFee(c.owner, c.feeToken, DEV_TOKEN_FILING_FEE);
+    await expectRevert(fileWith(plaintiff, party(1).address, settled.fee), "AuthorizationUsed", [
+      plaintiff.address,
+      settled.auth.nonce,
+    ]);
+    // ...and the tokens come back: only the owner moves them, to whom the token's logs say paid.
+    const refund = (who: Actor) =>
+      who.write({
+        address: c.factory,
+        abi: caseFactoryAbi,
+        functionName: "refundToken",
+        args: [c.feeToken, plaintiff.address, DEV_TOKEN_FILING_FEE],
+      });
+    await expectRevert(refund(plaintiff), "OnlyOwner");
+    const r = await refund(c.owner);
+    const [refunded] = parseEventLogs({ abi: caseFactoryAbi, eventName: "TokenRefunded", logs: r.logs });
+    expect(refunded?.args).toEqual({ token: c.feeToken, to: plaintiff.address, amount: DEV_TOKEN_FILING_FEE });
+    expect(await tokenBalance(c, c.factory)).toBe(0n);
+    expect(await tokenBalance(c, plaintiff.address)).toBe(start);
+  });
+
+  it("setTokenFee and refundToken are the owner's; a token needs a fee", async () => {
+    await expectRevert(setTokenFee(party(1), c.feeToken, 1n), "OnlyOwner");
+    await expectRevert(setTokenFee(c.owner, c.feeToken, 0n), "InvalidParameter");
+    await expectRevert(
+      c.owner.write({
+        address: c.factory,
+        abi: caseFactoryAbi,
+        functionName: "refundToken",
+        args: [c.feeToken, zeroAddress, 1n],
+      }),
+      "InvalidParameter",
+    );
+  });
+});
+
+describe("a token that behaves like USDC", () => {
+  let usdc: Address;
+
+  beforeAll(async () => {
+    const deployed = await c.owner.mined(
+      await c.owner.wallet.deployContract({ abi: usdcLikeAbi, bytecode: usdcLikeBytecode, args: [] }),
+    );
+    usdc = getAddress(deployed.contractAddress as Address);
+    for (const i of [1, 2]) {
+      await c.owner.write({
+        address: usdc,
+        abi: usdcLikeAbi,
+        functionName: "mint",
+        args: [party(i).address, DEV_TOKEN_FILING_FEE * 10n],
+      });
+    }
+    await setTokenFee(c.owner, usdc, DEV_TOKEN_FILING_FEE);
+  });
+
+  afterAll(async () => {
+    await setTokenFee(c.owner, c.feeToken, DEV_TOKEN_FILING_FEE);
+  });
+
+  it("has USDC's domain and keeps no record of where an authorization went", async () => {
+    const read = (functionName: "name" | "version" | "decimals") =>
+      c.reader.readContract({ address: usdc, abi: usdcLikeAbi, functionName });
+    expect([await read("name"), await read("version"), await read("decimals")]).toEqual(["USD Coin", "2", 6]);
+    const views = usdcLikeAbi.filter((x) => x.type === "function" && x.stateMutability === "view").map((x) => x.name);
+    expect(views).not.toContain("authorization");
+  });
+
+  it("pays the fee in the filing, refuses the same authorization twice", async () => {
+    const { fee, auth, caseAddr } = await filesAndPays(party(1), party(2).address, usdc);
+    expect(await authorizationState(usdc, party(1).address, auth.nonce)).toBe(true);
+    await expectRevert(fileWith(party(1), party(2).address, fee), "PaymentRefUsed", [auth.nonce, caseAddr]);
+  });
+
+  it("the race: someone submits the authorization to the token first; the filing is refused, the money comes back", async () => {
+    const plaintiff = party(2);
+    const start = await tokenBalance(c, plaintiff.address, usdc);
+    const signed = await authorizeTokenFee(c, plaintiff, { token: usdc });
+    // receiveWithAuthorization is the payee's alone, but the x402 client signs a TransferWithAuthorization,
+    // which anyone may submit.
+    await submitAuthorization(outsider(), usdc, signed.auth, signed.signature);
+    expect(await tokenBalance(c, c.factory, usdc)).toBe(DEV_TOKEN_FILING_FEE);
+    await expectRevert(fileWith(plaintiff, party(1).address, signed.fee), "AuthorizationUsed", [
+      plaintiff.address,
+      signed.auth.nonce,
+    ]);
+    const before = await c.reader.readContract({ address: c.factory, abi: caseFactoryAbi, functionName: "caseCount" });
+    await c.owner.write({
+      address: c.factory,
+      abi: caseFactoryAbi,
+      functionName: "refundToken",
+      args: [usdc, plaintiff.address, DEV_TOKEN_FILING_FEE],
+    });
+    expect(await tokenBalance(c, plaintiff.address, usdc)).toBe(start);
+    expect(await tokenBalance(c, c.factory, usdc)).toBe(0n);
+    expect(await c.reader.readContract({ address: c.factory, abi: caseFactoryAbi, functionName: "caseCount" })).toBe(
+      before,
+    );
+  });
+
+  it("the token's own refusals surface as its reason strings: a forged signature", async () => {
+    const { fee } = await authorizeTokenFee(c, party(2), { token: usdc });
+    await expectRevert(fileWith(party(1), party(2).address, fee), "Error", ["FiatTokenV2: invalid signature"]);
   });
 });

@@ -477,6 +477,7 @@ function fresh(k: Court, addr: Address, p: Actor, d: Actor, responseDeadline: bi
     drawStatus: Draw.None,
     votesCommitted: 0n,
     evidenceCount: 0n,
+    courtId: 1n,
     judges: [],
     votes: [],
   };

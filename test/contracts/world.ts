@@ -82,6 +82,7 @@ export async function buildWorld(c: Court): Promise<World> {
       address: c.registry,
       abi: courtRegistryAbi,
       functionName: "stakeAsJudge",
+      args: [0n],
       value: parseEther("1") + BigInt(i) * 1000n,
     });
   }
@@ -89,6 +90,7 @@ export async function buildWorld(c: Court): Promise<World> {
     address: c.registry,
     abi: courtRegistryAbi,
     functionName: "stakeAsJudge",
+    args: [0n],
     value: P.minJudgeStake,
   });
   await judge(0).write({

@@ -72,7 +72,7 @@ async function fileCase(u: UserChain, plaintiff: Actor, defendant: Address): Pro
     address: factory,
     abi: caseFactoryAbi,
     functionName: "fileCase",
-    args: [defendant, "Goods paid for were never delivered.", "bafkreiclaim", ref],
+    args: [0n, defendant, "Goods paid for were never delivered.", "bafkreiclaim", ref],
     value: devParams.minPartyStake,
   });
   const [filed] = parseEventLogs({ abi: caseFactoryAbi, eventName: "CaseFiled", logs: receipt.logs });
@@ -104,6 +104,7 @@ async function stakeJudges(u: UserChain): Promise<void> {
       address: u.devnet.deployment.registry,
       abi: courtRegistryAbi,
       functionName: "stakeAsJudge",
+      args: [0n],
       value: parseEther("0.2"),
     });
   }
@@ -251,6 +252,7 @@ describe("dev chain time travel (public votes)", () => {
         address: u.devnet.deployment.registry,
         abi: courtRegistryAbi,
         functionName: "stakeAsJudge",
+        args: [0n],
         value: parseEther("0.01"),
       });
     }

@@ -1,4 +1,6 @@
 import fc from "fast-check";
+import { CID } from "multiformats/cid";
+import * as Digest from "multiformats/hashes/digest";
 import { type Address, getAddress, toHex } from "viem";
 import type { z } from "zod";
 import type { Operation } from "../../src/operations/operation.js";
@@ -13,11 +15,13 @@ export const SEED = Number(process.env.FUZZ_SEED ?? 7_020_707);
 const SCALE = Math.max(0.01, Number(process.env.FUZZ_SCALE ?? 1));
 export const scaled = (n: number) => Math.max(1, Math.round(n * SCALE));
 
-/** Addresses the seeded dev chain gives a meaning to. */
+/** Addresses (and evidence) the seeded dev chain gives a meaning to. */
 export interface World {
   cases: Address[];
   accounts: Address[];
   contracts: Address[];
+  /** Evidence references the seed filed, all published to docket's store. */
+  cids: string[];
 }
 
 /**
@@ -39,7 +43,16 @@ export class Huge {
 
 // ---------------------------------------------------------------- fields, from the schemas
 
-export type FieldKind = "boolean" | "number" | "addressList" | "address" | "txHash" | "amount" | "string" | "unknown";
+export type FieldKind =
+  | "boolean"
+  | "number"
+  | "addressList"
+  | "address"
+  | "txHash"
+  | "amount"
+  | "cid"
+  | "string"
+  | "unknown";
 
 export interface FieldInfo {
   name: string;
@@ -49,6 +62,7 @@ export interface FieldInfo {
 }
 
 const SAMPLE_ADDRESS = "0x70997970C51812dc3A010C7d01b50e0d17dc79C8";
+const SAMPLE_CID = "bafkreifzjut3te2nhyekklss27nh3k72ysco7y32koao5eei66wof36n5e";
 const accepts = (schema: z.ZodType, v: unknown) => {
   try {
     return schema.safeParse(v).success;
@@ -63,6 +77,7 @@ function kindOf(schema: z.ZodType): FieldKind {
   if (accepts(schema, 20)) return "number";
   if (accepts(schema, [SAMPLE_ADDRESS, SAMPLE_ADDRESS, SAMPLE_ADDRESS])) return "addressList";
   const text = !accepts(schema, "hello");
+  if (text && accepts(schema, SAMPLE_CID)) return "cid";
   if (text && accepts(schema, SAMPLE_ADDRESS)) return "address";
   if (text && accepts(schema, `0x${"ab".repeat(32)}`)) return "txHash";
   if (text && accepts(schema, "1000")) return "amount";
@@ -108,6 +123,44 @@ export function validAddress(w: World): fc.Arbitrary<string> {
   );
 }
 
+/** An IPFS CID (v1 raw or dag-pb, or v0) of a random sha2-256 digest: well-formed, published nowhere. */
+const unknownCid = fc
+  .tuple(fc.uint8Array({ minLength: 32, maxLength: 32 }), fc.constantFrom("raw", "dag-pb", "v0"))
+  .map(([hash, form]) => {
+    const digest = Digest.create(0x12, hash);
+    if (form === "v0") return CID.createV0(digest).toString();
+    return CID.createV1(form === "raw" ? 0x55 : 0x70, digest).toString();
+  });
+
+/** An evidence reference: one the seed published (bare or as ipfs:// or /ipfs/), or one nobody did. */
+export function validCid(w: World): fc.Arbitrary<string> {
+  const seeded = fc.constantFrom(...w.cids);
+  return fc.oneof(
+    { arbitrary: seeded, weight: 4 },
+    { arbitrary: seeded.map((c) => (c.startsWith("ipfs://") ? c : `ipfs://${c}`)), weight: 1 },
+    { arbitrary: seeded.map((c) => `/ipfs/${c.replace(/^ipfs:\/\//, "")}`), weight: 1 },
+    { arbitrary: unknownCid, weight: 3 },
+  );
+}
+
+/** References that name no CID: cut, grown, respelled, wrapped in a URL or a path, or no CID at all. */
+export function badCid(w: World): fc.Arbitrary<string> {
+  const cid = validCid(w).map((c) => c.replace(/^(ipfs:\/\/|\/ipfs\/)/, ""));
+  return fc.oneof(
+    fc.tuple(cid, fc.integer({ min: 1, max: 20 })).map(([c, n]) => c.slice(0, -n)),
+    fc.tuple(cid, fc.constantFrom("a", "0", "!", " ", "é", "\u0000")).map(([c, x]) => `${c}${x}`),
+    cid.map((c) => c.toUpperCase().replace(/^B/, "b")),
+    cid.map((c) => `https://ipfs.io/ipfs/${c}`),
+    cid.map((c) => `ipfs://${c}/file.txt`),
+    cid.map((c) => `/ipns/${c}`),
+    cid.map((c) => ` ${c}`),
+    cid.map((c) => `${c}?x=1`),
+    cid.map((c) => `ipfs://ipfs://${c}`),
+    cid.map((c) => c.repeat(3)),
+    fc.constantFrom("", "ipfs://", "/ipfs/", "bafy", "Qm", "b", "z", "0x70997970C51812dc3A010C7d01b50e0d17dc79C8"),
+  );
+}
+
 const validAmount = fc.oneof(
   fc.constantFrom("0", "1", "1000", "10000000000000000", "100000000000000000", "1000000000000000000"),
   fc.bigInt({ min: 0n, max: 2n ** 256n - 1n }).map(String),
@@ -127,6 +180,8 @@ function validValue(kind: FieldKind, w: World): fc.Arbitrary<unknown> {
       return bytes(32);
     case "amount":
       return validAmount;
+    case "cid":
+      return validCid(w);
     case "string":
       return fc.string({ minLength: 1, maxLength: 40, unit: "grapheme" });
     default:
@@ -264,6 +319,9 @@ export function badValue(kind: FieldKind, w: World): fc.Arbitrary<unknown> {
     case "amount":
       nearMiss.push(nanish, nanish, numbersBad);
       break;
+    case "cid":
+      nearMiss.push(badCid(w), badCid(w), badHex(w));
+      break;
     case "number":
       nearMiss.push(numbersBad, numbersBad, nanish);
       break;
@@ -398,10 +456,12 @@ export function encode(s: string): string {
   );
 }
 
-export function segmentArb(w: World): fc.Arbitrary<Segment> {
+/** A path parameter's segment: an address, or for a parameter that takes a CID, a reference. */
+export function segmentArb(w: World, kind: FieldKind = "address"): fc.Arbitrary<Segment> {
+  const cid = kind === "cid";
   return fc.oneof(
-    { arbitrary: validAddress(w).map((enc) => ({ enc })), weight: 4 },
-    { arbitrary: wrongChecksum(w).map((enc) => ({ enc })), weight: 2 },
+    { arbitrary: (cid ? validCid(w) : validAddress(w)).map((enc) => ({ enc })), weight: 4 },
+    { arbitrary: (cid ? badCid(w) : wrongChecksum(w)).map((enc) => ({ enc })), weight: 2 },
     { arbitrary: badHex(w).map((enc) => ({ enc })), weight: 2 },
     { arbitrary: fc.string({ maxLength: 20, unit: "binary" }).map((enc) => ({ enc })), weight: 1 },
     {
@@ -597,7 +657,8 @@ const sometimes = <T>(arb: fc.Arbitrary<T>, every: number): fc.Arbitrary<T | nul
 
 /** One HTTP request aimed at `op`'s route: some well-formed, most not. */
 export function httpCaseArb(op: Operation, w: World): fc.Arbitrary<HttpCase> {
-  const params = Object.fromEntries(pathParams(op).map((p) => [p, segmentArb(w)]));
+  const kinds = new Map(fieldsOf(op).map((f) => [f.name, f.kind]));
+  const params = Object.fromEntries(pathParams(op).map((p) => [p, segmentArb(w, kinds.get(p))]));
   const isPost = op.http.method === "POST";
   const method = fc.oneof(
     { arbitrary: fc.constant(op.http.method), weight: 20 },

@@ -4,11 +4,13 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { errorStatus } from "../../src/errors/errors.js";
 import { coerceQuery } from "../../src/http/input.js";
+import { uploadJsonLimit } from "../../src/http/upload.js";
 import type { Operation } from "../../src/operations/operation.js";
 import { operations } from "../../src/operations/registry.js";
 import { TestDocket } from "../support/docket.js";
 import {
   encode,
+  fieldsOf,
   type HttpCase,
   httpCaseArb,
   pathParams,
@@ -17,9 +19,10 @@ import {
   scaled,
   segmentArb,
   validAddress,
+  validCid,
   type World,
 } from "./arbitraries.js";
-import { envelopeProblem, leaks, READ_404, serverErrorProblem, Tally, VALIDATION_CODES, worldOf } from "./oracle.js";
+import { envelopeProblem, leaks, read404, serverErrorProblem, Tally, VALIDATION_CODES, worldOf } from "./oracle.js";
 
 /**
  * Property-based hardening of the HTTP API (issue #7): thousands of generated malformed requests
@@ -33,6 +36,7 @@ import { envelopeProblem, leaks, READ_404, serverErrorProblem, Tally, VALIDATION
  * printed in every test name and in fast-check's failure report.
  */
 
+/** A JSON body's limit: 64 KiB, or for an upload (publish_evidence) what holds EVIDENCE_MAX_BYTES in base64. */
 const BODY_LIMIT = 64 * 1024;
 /** Requests in flight at once; each property run sends one batch. */
 const BATCH = 16;
@@ -118,8 +122,16 @@ describe(`HTTP fuzz (seed ${SEED})`, () => {
     const leak = leaks(a.text, requestText);
     if (leak) return leak;
     const known = new Set<number>(Object.values(errorStatus));
+    // An operation declared `raw` (get_evidence) answers its 200 with the content itself.
+    const raw = a.status === 200 && op.http.raw !== undefined && c.method === op.http.method;
     if (a.status >= 200 && a.status < 300) {
-      if (a.status === 200 && c.method !== "HEAD" && c.method !== "OPTIONS" && !a.contentType.includes("json")) {
+      if (
+        a.status === 200 &&
+        c.method !== "HEAD" &&
+        c.method !== "OPTIONS" &&
+        !raw &&
+        !a.contentType.includes("json")
+      ) {
         return `200 without JSON (${a.contentType})`;
       }
     } else if (!known.has(a.status)) {
@@ -129,7 +141,7 @@ describe(`HTTP fuzz (seed ${SEED})`, () => {
     if (c.method === "HEAD") return a.status >= 500 ? `HEAD answered ${a.status}` : undefined;
     let body: { error?: { code?: string; details?: { reason?: unknown } } };
     try {
-      body = a.text ? JSON.parse(a.text) : undefined;
+      body = a.text && !raw ? JSON.parse(a.text) : undefined;
     } catch {
       return `body is not JSON: ${a.text.slice(0, 200)}`;
     }
@@ -146,7 +158,8 @@ describe(`HTTP fuzz (seed ${SEED})`, () => {
     // The test knows exactly what the server got: the codes must agree with the schema.
     const code = a.status >= 300 ? body?.error?.code : undefined;
     const size = sent.body?.length ?? 0;
-    if (op.http.method === "POST" && size > BODY_LIMIT) {
+    const limit = op.http.upload ? uploadJsonLimit(t.docket.ctx.evidence.maxBytes) : BODY_LIMIT;
+    if (op.http.method === "POST" && size > limit) {
       return code === "PAYLOAD_TOO_LARGE" ? undefined : `a ${size}-byte body answered ${a.status} ${code}, not 413`;
     }
     if (op.http.method === "POST" && size > 0) {
@@ -169,7 +182,7 @@ describe(`HTTP fuzz (seed ${SEED})`, () => {
     if (ok && (body?.error as { details?: { issues?: unknown } } | undefined)?.details?.issues !== undefined) {
       return `well-formed input refused by validation: ${a.text.slice(0, 300)}`;
     }
-    if (ok && op.kind === "read" && a.status !== 200 && !READ_404.includes(code ?? "")) {
+    if (ok && op.kind === "read" && a.status !== 200 && !read404(op).includes(code ?? "")) {
       return `well-formed read answered ${a.status} ${code ?? ""}`;
     }
     return undefined;
@@ -190,7 +203,7 @@ describe(`HTTP fuzz (seed ${SEED})`, () => {
 
   beforeAll(async () => {
     t = await TestDocket.start();
-    world = worldOf(t.court);
+    world = await worldOf(t.court);
   });
   afterAll(async () => {
     agent.destroy();
@@ -219,7 +232,10 @@ describe(`HTTP fuzz (seed ${SEED})`, () => {
     "valid random reads: GET %s",
     (_path, op) => {
       it(`answers 200 or a documented 404 (seed ${SEED})`, async () => {
-        const params = Object.fromEntries(pathParams(op).map((p) => [p, validAddress(world)]));
+        const kinds = new Map(fieldsOf(op).map((f) => [f.name, f.kind]));
+        const params = Object.fromEntries(
+          pathParams(op).map((p) => [p, kinds.get(p) === "cid" ? validCid(world) : validAddress(world)]),
+        );
         const paging = "limit" in op.input.shape || "offset" in op.input.shape;
         const arb = fc.record({
           params: fc.record(params) as fc.Arbitrary<Record<string, string>>,
@@ -239,9 +255,9 @@ describe(`HTTP fuzz (seed ${SEED})`, () => {
                 if (q.some(Boolean)) path += `?${q.filter(Boolean).join("&")}`;
                 const a = await send("GET", path, {});
                 tally.add(`GET ${op.http.path} (valid)`, outcome(a));
-                const body = JSON.parse(a.text);
                 if (a.status === 200) return undefined;
-                if (a.status === 404 && READ_404.includes(body.error?.code)) {
+                const body = JSON.parse(a.text);
+                if (a.status === 404 && read404(op).includes(body.error?.code)) {
                   return envelopeProblem(body, 404);
                 }
                 return `GET ${path}: ${a.status} ${a.text.slice(0, 300)}`;

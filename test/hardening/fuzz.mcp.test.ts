@@ -25,7 +25,7 @@ import {
   envelopeProblem,
   leaks,
   mcpAnswerProblem,
-  READ_404,
+  read404,
   serverErrorProblem,
   Tally,
   VALIDATION_CODES,
@@ -125,7 +125,7 @@ describe(`MCP fuzz (seed ${SEED})`, () => {
       return `${where}: malformed arguments answered ${code}`;
     }
     if (ok && sc.error?.details?.issues !== undefined) return `${where}: well-formed arguments refused: ${text.text}`;
-    if (ok && op.kind === "read" && !READ_404.includes(code ?? ""))
+    if (ok && op.kind === "read" && !read404(op).includes(code ?? ""))
       return `${where}: well-formed read answered ${code}`;
     return undefined;
   }
@@ -135,7 +135,7 @@ describe(`MCP fuzz (seed ${SEED})`, () => {
 
   beforeAll(async () => {
     t = await TestDocket.start();
-    world = worldOf(t.court);
+    world = await worldOf(t.court);
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
     await buildServer(t.docket.ctx, { operations }).connect(serverSide);
     memory = new Client({ name: "fuzz", version: "1.0.0" });

@@ -1,3 +1,4 @@
+import { readCase } from "../../src/chain/reads.js";
 import { type ErrorCode, errorStatus } from "../../src/errors/errors.js";
 import type { Operation } from "../../src/operations/operation.js";
 import type { World } from "./arbitraries.js";
@@ -16,6 +17,14 @@ export const VALIDATION_CODES: readonly string[] = [
 
 /** The only refusals a well-formed read may get: what it asks about does not exist. */
 export const READ_404: readonly string[] = ["CASE_NOT_FOUND", "AGENT_NOT_REGISTERED"];
+
+/**
+ * What a well-formed read of `op` may be refused with: READ_404, and the 404 codes its definition
+ * declares (`errors`, as its OpenAPI entry does: get_evidence's EVIDENCE_NOT_FOUND).
+ */
+export function read404(op: Operation): readonly string[] {
+  return [...READ_404, ...(op.errors ?? []).filter((c) => errorStatus[c] === 404)];
+}
 
 const ROOT = process.cwd();
 /** A stack frame, a source location or a path on this machine. */
@@ -109,16 +118,22 @@ export class Tally {
   }
 }
 
-/** The dev chain's addresses that mean something: seeded cases, dev accounts, the court's contracts. */
-export function worldOf(court: {
-  factory: `0x${string}`;
-  registry: `0x${string}`;
-  devnet?: { accounts: { address: `0x${string}` }[]; seed?: { cases: { address: `0x${string}` }[] } };
-}): World {
+/**
+ * The dev chain's addresses that mean something (seeded cases, dev accounts, the court's contracts)
+ * and the evidence the seeded cases were filed with (published to docket's store by the seed).
+ */
+export async function worldOf(court: Parameters<typeof readCase>[0]): Promise<World> {
   const cases = court.devnet?.seed?.cases.map((c) => c.address) ?? [];
   const accounts = court.devnet?.accounts.map((a) => a.address) ?? [];
   if (cases.length === 0 || accounts.length === 0) throw new Error("the fuzz tests need the seeded dev chain");
-  return { cases, accounts, contracts: [court.factory, court.registry, "0xcA11bde05977b3631167028862bE2a173976CA11"] };
+  const filed = await Promise.all(cases.map(async (c) => (await readCase(court, c))?.evidenceIpfsHash));
+  const cids = [...new Set(filed.filter((c): c is string => !!c))];
+  return {
+    cases,
+    accounts,
+    contracts: [court.factory, court.registry, "0xcA11bde05977b3631167028862bE2a173976CA11"],
+    cids,
+  };
 }
 
 /**

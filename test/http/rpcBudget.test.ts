@@ -349,6 +349,7 @@ async function growWorld(cases: number, drawn: number): Promise<Address[]> {
         abi: caseFactoryAbi,
         functionName: "fileCase",
         args: [
+          0n,
           (fresh[(i + 1) % fresh.length] as { address: Address }).address,
           claim,
           `bafkrei${keccak256(toHex(claim)).slice(2, 54)}`,

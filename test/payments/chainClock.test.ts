@@ -94,12 +94,19 @@ describe("dev chain clock", () => {
     });
     const receipt = await devnet.reader.waitForTransactionReceipt({ hash, pollingInterval: 50 });
     expect(receipt.status).toBe("success");
-    const moved = await devnet.reader.readContract({
+    const used = await devnet.reader.readContract({
       address: token,
       abi: testUSDAbi,
-      functionName: "authorization",
+      functionName: "authorizationState",
       args: [payer.account.address, a.nonce as Hex],
     });
-    expect(moved).toEqual([factory, DEV_TOKEN_FILING_FEE]);
+    expect(used).toBe(true);
+    const held = await devnet.reader.readContract({
+      address: token,
+      abi: testUSDAbi,
+      functionName: "balanceOf",
+      args: [factory],
+    });
+    expect(held).toBe(DEV_TOKEN_FILING_FEE);
   });
 });

@@ -162,7 +162,7 @@ describe("file_case: pay, prove, file", () => {
     });
     expect(decodeFunctionData({ abi: caseFactoryAbi, data: r.body.unsigned_tx.data })).toEqual({
       functionName: "fileCase",
-      args: [t.address(DEFENDANT), body.claimDescription, body.evidenceIpfsHash, firstRef],
+      args: [0n, t.address(DEFENDANT), body.claimDescription, body.evidenceIpfsHash, firstRef],
     });
     // Proving reads only: the payment is paid and still unused.
     expect(await feePayment(t, firstRef, t.address(PLAINTIFF))).toEqual({
@@ -279,11 +279,15 @@ describe("file_case: pay, prove, file", () => {
     const body = filing(t, plaintiff, DEFENDANT);
     const required = await runOperation(fileCase, body, t.docket.ctx, mcp);
     expect(required.status).toBe(402);
-    // The x402 MCP binding: the v2 PaymentRequired; without a facilitator, only the native-coin path.
+    // The x402 MCP binding: the v2 PaymentRequired: the token fee (no facilitator needed: the filing
+    // settles it), then the native-coin path, which this test pays.
     const v2 = required.body as { x402Version: number; error: string; resource: { url: string }; accepts: unknown[] };
     expect(v2).toMatchObject({ x402Version: 2, error: "PAYMENT_REQUIRED", resource: { url: "mcp://tool/file_case" } });
-    expect(v2.accepts).toMatchObject([{ scheme: "native-tx", network: "eip155:31337" }]);
-    const r402 = { status: 402, headers: new Headers(), body: { accepts: v2.accepts } };
+    expect(v2.accepts).toMatchObject([
+      { scheme: "exact", network: "eip155:31337" },
+      { scheme: "native-tx", network: "eip155:31337" },
+    ]);
+    const r402 = { status: 402, headers: new Headers(), body: { accepts: v2.accepts.slice(1) } };
     const ref = feeRefOf(r402);
     expect(decodeFunctionData({ abi: caseFactoryAbi, data: feeTxOf(r402).data }).functionName).toBe("payFilingFee");
     const proof = await payAsTold(t, r402, plaintiff);
@@ -331,7 +335,7 @@ describe("file_case: pay, prove, file", () => {
       encodeFunctionData({
         abi: caseFactoryAbi,
         functionName: "fileCase",
-        args: [t.address(DEFENDANT), `unpaid ${ref}`, "bafy-unpaid", ref],
+        args: [0n, t.address(DEFENDANT), `unpaid ${ref}`, "bafy-unpaid", ref],
       });
 
     // Nobody paid this reference. Signed and broadcast anyway (gas fixed): it is mined and reverts.

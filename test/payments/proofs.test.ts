@@ -271,7 +271,7 @@ describe("file_case: refused proofs and inputs", () => {
         data: encodeFunctionData({
           abi: caseFactoryAbi,
           functionName: "fileCase",
-          args: [body.defendant, body.claimDescription, body.evidenceIpfsHash, ref],
+          args: [0n, body.defendant, body.claimDescription, body.evidenceIpfsHash, ref],
         }),
       });
       expect(direct.data).toMatch(/^0x[0-9a-f]{64}$/);

@@ -100,10 +100,10 @@ describe("payments: JSON-RPC requests per HTTP request", () => {
     if (seen.length) console.log(`JSON-RPC requests per payments request:\n${seen.join("\n")}`);
   });
 
-  it("no proof: 1 request cold (court parameters), 0 once they are cached", async () => {
+  it("no proof: 2 requests cold (court parameters, then the fee token's domain with the chain clock), 0 once they are cached", async () => {
     const cold = await cost("/cases", filing());
     expect(cold.status).toBe(402);
-    expect(cold.rpc).toBe(1);
+    expect(cold.rpc, JSON.stringify(cold.methods)).toBe(2);
     note("POST /cases, no proof, cold", cold);
     const warm = await cost("/cases", filing());
     expect(warm.status).toBe(402);
@@ -120,7 +120,7 @@ describe("payments: JSON-RPC requests per HTTP request", () => {
     const ok = await cost("/cases", body, proofOf(paid.transactionHash));
     expect(ok.status, JSON.stringify(ok.body)).toBe(200);
     expect(ok.body.payment.paymentRef).toBe(r402.body.accepts[0].extra.paymentRef);
-    expect(ok.rpc).toBe(3);
+    expect(ok.rpc, JSON.stringify(ok.methods)).toBe(3);
     expect(ok.methods).toEqual({ eth_getTransactionByHash: 1, eth_getTransactionReceipt: 1, eth_call: 1 });
     note("POST /cases, valid proof", ok);
     // The filing is signed and docket serves the case.

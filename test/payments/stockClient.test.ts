@@ -1,10 +1,12 @@
 /**
  * x402 v2 with clients nobody here wrote: the stock `@x402/fetch` (with `@x402/evm`'s "exact" EVM
- * scheme and a viem account of a dev key, configured as its README says) pays the filing fee in the
- * dev chain's EIP-3009 test stablecoin, settled by the dev facilitator (the x402 project's own code,
- * a process of its own), and gets the unsigned fileCase transaction, which is signed, mined and read
- * back. Then the same over MCP through the x402 binding (`_meta["x402/payment"]`), with the official
- * MCP client and x402's own payload builder. And the refusals, each with its code.
+ * scheme and a viem account of a dev key, configured as its README says) signs the filing fee in the
+ * dev chain's EIP-3009 test stablecoin; docket checks it (and asks the dev facilitator's `/verify`,
+ * the x402 project's own code, a process of its own) and answers the unsigned
+ * fileCaseWithAuthorization carrying it, which is signed, mined and read back: the fee moves in the
+ * filing itself. Then the same over MCP through the x402 binding (`_meta["x402/payment"]`), with the
+ * official MCP client and x402's own payload builder; the refusals, each with its code; and a court
+ * whose fee token behaves like USDC, with the race where someone submits the authorization first.
  */
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
@@ -14,9 +16,9 @@ import { decodePaymentRequiredHeader, decodePaymentResponseHeader } from "@x402/
 import type { PaymentPayload, PaymentRequired } from "@x402/core/types";
 import { ExactEvmScheme } from "@x402/evm";
 import { wrapFetchWithPaymentFromConfig } from "@x402/fetch";
-import { type Address, type Hex, parseEventLogs } from "viem";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { caseFactoryAbi, testUSDAbi } from "../../src/chain/abi/generated.js";
+import { type Address, getAddress, type Hex, parseEventLogs, parseSignature, toFunctionSelector } from "viem";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { caseFactoryAbi, testUSDAbi, usdcLikeAbi, usdcLikeBytecode } from "../../src/chain/abi/generated.js";
 import { DEV_TOKEN_FILING_FEE } from "../../src/devnet/terms.js";
 import { TestDocket } from "../support/docket.js";
 import { filing } from "./helpers.js";
@@ -46,11 +48,20 @@ async function sign(body: { unsigned_tx: { to: Address; value: string; data: Hex
   const receipt = await t.actor(signer).send(body.unsigned_tx);
   const [filed] = parseEventLogs({ abi: caseFactoryAbi, eventName: "CaseFiled", logs: receipt.logs });
   if (!filed) throw new Error("no CaseFiled");
-  return filed.args;
+  const moves = parseEventLogs({ abi: testUSDAbi, eventName: "Transfer", logs: receipt.logs }).map((l) => l.args);
+  return { ...filed.args, moves };
 }
 
-function tokenBalance(who: Address) {
-  return t.court.reader.readContract({ address: token, abi: testUSDAbi, functionName: "balanceOf", args: [who] });
+function tokenBalance(who: Address, asset: Address = token) {
+  return t.court.reader.readContract({ address: asset, abi: testUSDAbi, functionName: "balanceOf", args: [who] });
+}
+
+/** The fee recipient's token moves of a filing: the plaintiff to the factory, the factory to the recipient. */
+function feeMoves(plaintiff: number, amount: bigint) {
+  return [
+    { from: t.address(plaintiff), to: t.court.factory, value: amount },
+    { from: t.court.factory, to: t.address(0), value: amount },
+  ];
 }
 
 /** The 402's v2 requirements, from its PAYMENT-REQUIRED header. */
@@ -107,16 +118,24 @@ describe("x402 v2: a stock client pays the filing fee", () => {
     const body = (await res.json()) as any;
     expect(res.status, JSON.stringify(body)).toBe(200);
     const settlement = decodePaymentResponseHeader(res.headers.get("PAYMENT-RESPONSE") as string);
-    expect(settlement).toMatchObject({ success: true, network: "eip155:31337", payer: t.address(plaintiff) });
-    expect(settlement.transaction).toMatch(/^0x[0-9a-f]{64}$/);
+    // Accepted, and settled by the filing itself: nothing moved yet, no facilitator settled it.
+    expect(settlement).toMatchObject({
+      success: true,
+      network: "eip155:31337",
+      payer: t.address(plaintiff),
+      transaction: "",
+      amount: DEV_TOKEN_FILING_FEE.toString(),
+      extra: { settlement: "in-filing-transaction", function: "fileCaseWithAuthorization" },
+    });
     expect(body.payment).toMatchObject({ asset: token, amount: DEV_TOKEN_FILING_FEE.toString() });
-    // The fee left the plaintiff and waits in the factory for the filing.
-    expect(await tokenBalance(t.address(plaintiff))).toBe(before - DEV_TOKEN_FILING_FEE);
+    expect(await tokenBalance(t.address(plaintiff))).toBe(before);
 
     const filed = await sign(body, plaintiff);
     expect(filed.paymentRef).toBe(body.payment.paymentRef);
+    expect(filed.moves).toEqual(feeMoves(plaintiff, DEV_TOKEN_FILING_FEE));
     const c = await t.get(`/cases/${filed.caseAddr}`);
     expect(c.body.case).toMatchObject({ state: "Summoned", plaintiff: t.address(plaintiff) });
+    expect(await tokenBalance(t.address(plaintiff))).toBe(before - DEV_TOKEN_FILING_FEE);
     expect(await tokenBalance(t.court.factory)).toBe(0n);
   });
 
@@ -151,17 +170,23 @@ describe("x402 v2: a stock client pays the filing fee", () => {
       payload: { ...good.payload, signature: (await payloadFor(17, required)).payload.signature },
     };
     expect(await refused(forged)).toMatchObject({ status: 402, code: "PAYMENT_INVALID" });
-    // Nothing was settled by any of them.
+    // More than the payer holds: the token would refuse it, so docket does first.
+    const rich = await refused(
+      await payloadFor(plaintiff, doctored({ amount: (DEV_TOKEN_FILING_FEE * 10n ** 9n).toString() })),
+    );
+    expect(rich).toMatchObject({ status: 402, code: "PAYMENT_INVALID" });
+    // Nothing moved for any of them.
     const balance = await tokenBalance(t.address(plaintiff));
 
     const paid = await t.post("/cases", body, paymentSignature(good));
     expect(paid.status).toBe(200);
-    // A retry before the filing is mined: the same authorization, not settled twice.
+    // A retry before the filing is mined: the same answer.
     const retry = await t.post("/cases", body, paymentSignature(good));
     expect(retry.status).toBe(200);
-    expect(retry.body.payment.paymentRef).toBe(paid.body.payment.paymentRef);
-    expect(await tokenBalance(t.address(plaintiff))).toBe(balance - DEV_TOKEN_FILING_FEE);
+    expect(retry.body.unsigned_tx.data).toBe(paid.body.unsigned_tx.data);
+    expect(await tokenBalance(t.address(plaintiff))).toBe(balance);
     const filed = await sign(paid.body, plaintiff);
+    expect(await tokenBalance(t.address(plaintiff))).toBe(balance - DEV_TOKEN_FILING_FEE);
     // Once it filed a case, it files no other.
     const replay = await t.post("/cases", body, paymentSignature(good));
     expect(replay.status).toBe(409);
@@ -215,5 +240,130 @@ describe("x402 over MCP (the transport binding)", () => {
     } finally {
       await client.close();
     }
+  });
+});
+
+describe("a court whose fee token behaves like USDC (no TestUSD)", () => {
+  let usdc: Address;
+  const owner = () => t.actor(0);
+
+  beforeAll(async () => {
+    const deployed = await owner().mined(
+      await owner().wallet.deployContract({ abi: usdcLikeAbi, bytecode: usdcLikeBytecode, args: [] }),
+    );
+    usdc = getAddress(deployed.contractAddress as Address);
+    for (const i of [11, 12]) {
+      await owner().write({ address: usdc, abi: usdcLikeAbi, functionName: "mint", args: [t.address(i), 10_000_000n] });
+    }
+    await owner().write({
+      address: t.court.factory,
+      abi: caseFactoryAbi,
+      functionName: "setTokenFee",
+      args: [usdc, DEV_TOKEN_FILING_FEE],
+    });
+    // The follower hears TokenFeeChanged and drops the cached court parameters.
+    await vi.waitFor(
+      async () => {
+        const r = await t.post("/cases", filing(t, 11, DEFENDANT));
+        if (decodePaymentRequiredHeader(r.headers.get("PAYMENT-REQUIRED") as string).accepts[0]?.asset !== usdc) {
+          throw new Error("the 402 still quotes the old fee token");
+        }
+      },
+      { timeout: 10_000, interval: 200 },
+    );
+  }, 60_000);
+
+  /** The stock client over a fetch that keeps the PAYMENT-SIGNATURE it sent, to replay it. */
+  function usdcFetch(signer: number, sent: string[]) {
+    const keep: typeof fetch = (input, init) => {
+      const header = new Headers(input instanceof Request ? input.headers : init?.headers).get("PAYMENT-SIGNATURE");
+      if (header) sent.push(header);
+      return fetch(input, init);
+    };
+    return wrapFetchWithPaymentFromConfig(keep, {
+      schemes: [{ network: "eip155:*", client: new ExactEvmScheme(t.devnet.accounts[signer]?.account as never) }],
+      spendControls: { allowedAssets: [{ network: "eip155:31337", asset: usdc }] },
+    });
+  }
+
+  it("the stock client files paying USDC; the fee lands at the fee recipient in the filing; the same authorization files no second case", async () => {
+    const plaintiff = 11;
+    const { required } = await required402(plaintiff);
+    expect(required.accepts[0]).toMatchObject({
+      scheme: "exact",
+      asset: usdc,
+      extra: { name: "USD Coin", version: "2" },
+    });
+    const recipientBefore = await tokenBalance(t.address(0), usdc);
+    const body = filing(t, plaintiff, DEFENDANT);
+    const sent: string[] = [];
+    const res = await usdcFetch(plaintiff, sent)(`${t.url}/cases`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(body),
+    });
+    // biome-ignore lint/suspicious/noExplicitAny: the answer is checked field by field
+    const answer = (await res.json()) as any;
+    expect(res.status, JSON.stringify(answer)).toBe(200);
+    expect(answer.payment).toMatchObject({ asset: usdc, amount: DEV_TOKEN_FILING_FEE.toString() });
+    const filed = await sign(answer, plaintiff);
+    expect(filed.moves).toEqual(feeMoves(plaintiff, DEV_TOKEN_FILING_FEE));
+    expect(await tokenBalance(t.address(0), usdc)).toBe(recipientBefore + DEV_TOKEN_FILING_FEE);
+    expect(await tokenBalance(t.court.factory, usdc)).toBe(0n);
+
+    // The same authorization again, over HTTP and straight to the chain: refused.
+    expect(sent).toHaveLength(1);
+    const again = await t.post("/cases", body, { "PAYMENT-SIGNATURE": sent[0] as string });
+    expect(again.status).toBe(409);
+    expect(again.body.error).toMatchObject({ code: "PAYMENT_ALREADY_USED", details: { usedBy: filed.caseAddr } });
+    await expect(t.actor(plaintiff).send(answer.unsigned_tx)).rejects.toThrow();
+  });
+
+  it("the race: someone submits the authorization to the token first; the filing is refused and the owner returns the money", async () => {
+    const plaintiff = 12;
+    const { body, required } = await required402(plaintiff);
+    const payment = await payloadFor(plaintiff, required);
+    const paid = await t.post("/cases", body, paymentSignature(payment));
+    expect(paid.status).toBe(200);
+    const start = await tokenBalance(t.address(plaintiff), usdc);
+
+    // A front-runner (or a facilitator that settles first) hands the signed authorization to the token.
+    const a = payment.payload.authorization as Record<string, string>;
+    const { r, s, v, yParity } = parseSignature(payment.payload.signature as Hex);
+    await t.actor(19).write({
+      address: usdc,
+      abi: usdcLikeAbi,
+      functionName: "transferWithAuthorization",
+      args: [
+        a.from as Address,
+        a.to as Address,
+        BigInt(a.value as string),
+        BigInt(a.validAfter as string),
+        BigInt(a.validBefore as string),
+        a.nonce as Hex,
+        Number(v ?? BigInt(yParity + 27)),
+        r,
+        s,
+      ],
+    });
+    expect(await tokenBalance(t.court.factory, usdc)).toBe(DEV_TOKEN_FILING_FEE);
+
+    // The filing docket answered is refused on chain; asked again, docket says why.
+    const authorizationUsed = toFunctionSelector("AuthorizationUsed(address,bytes32)");
+    await expect(t.actor(plaintiff).send(paid.body.unsigned_tx)).rejects.toThrow(authorizationUsed);
+    const late = await t.post("/cases", body, paymentSignature(payment));
+    expect(late.status).toBe(409);
+    expect(late.body.error.code).toBe("PAYMENT_ALREADY_USED");
+    expect(late.body.error.message).toMatch(/refundToken/);
+
+    // The money is in the factory, never lost: its owner returns it to the payer the token's logs name.
+    await owner().write({
+      address: t.court.factory,
+      abi: caseFactoryAbi,
+      functionName: "refundToken",
+      args: [usdc, t.address(plaintiff), DEV_TOKEN_FILING_FEE],
+    });
+    expect(await tokenBalance(t.court.factory, usdc)).toBe(0n);
+    expect(await tokenBalance(t.address(plaintiff), usdc)).toBe(start);
   });
 });

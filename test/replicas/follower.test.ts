@@ -135,6 +135,7 @@ describe("event follower", () => {
       address: devnet.deployment.registry,
       abi: courtRegistryAbi as Abi,
       functionName: "stakeAsJudge",
+      args: [0n],
       value: BigInt(before.body.minimumStake),
     });
     const took = await Promise.all([a, b, c].map((r) => shownAfter(r, path, mined, seated)));

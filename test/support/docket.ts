@@ -39,7 +39,8 @@ export class TestDocket {
   private constructor(readonly docket: Docket) {}
 
   static async start(env: Record<string, string> = {}): Promise<TestDocket> {
-    // Tests send far more than a client may per minute: the rate limit has its own test.
+    // Tests send far more than a client may per minute: the rate limit and the evidence upload
+    // limit have their own tests.
     // The suites written for one transaction per vote run a public-vote court; the hidden-vote
     // court (the dev chain's default) has its own suites (DEV_VOTES: "hidden").
     // The dev facilitator (a process of its own) runs only for the suites that pay with a token.
@@ -48,6 +49,7 @@ export class TestDocket {
       PORT: "0",
       LOG_LEVEL: "silent",
       RATE_LIMIT_PER_MINUTE: "0",
+      EVIDENCE_UPLOADS_PER_MINUTE: "0",
       EVIDENCE_DIR: mkdtempSync(join(tmpdir(), "docket-evidence-")),
       DEV_VOTES: "public",
       DEV_FACILITATOR: "off",
@@ -121,7 +123,7 @@ export class TestDocket {
       address: factory,
       abi: caseFactoryAbi,
       functionName: "fileCase",
-      args: [this.address(defendant), claim, rawCid(claim).toString(), ref],
+      args: [0n, this.address(defendant), claim, rawCid(claim).toString(), ref],
       value: params.terms.minPartyStake,
     });
     const [filed] = parseEventLogs({ abi: caseFactoryAbi, eventName: "CaseFiled", logs: receipt.logs });

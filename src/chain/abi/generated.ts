@@ -5,14 +5,98 @@ export const courtRegistryAbi = [
   {
     "inputs": [
       {
-        "internalType": "uint256",
-        "name": "minJudgeStake_",
-        "type": "uint256"
-      },
-      {
         "internalType": "uint16",
         "name": "slashBps_",
         "type": "uint16"
+      },
+      {
+        "internalType": "string",
+        "name": "generalPolicy",
+        "type": "string"
+      },
+      {
+        "components": [
+          {
+            "internalType": "uint256",
+            "name": "minJudgeStake",
+            "type": "uint256"
+          },
+          {
+            "internalType": "uint16",
+            "name": "jumpPanelSize",
+            "type": "uint16"
+          },
+          {
+            "components": [
+              {
+                "internalType": "uint64",
+                "name": "responseWindow",
+                "type": "uint64"
+              },
+              {
+                "internalType": "uint64",
+                "name": "deliberationPeriod",
+                "type": "uint64"
+              },
+              {
+                "internalType": "uint64",
+                "name": "appealWindow",
+                "type": "uint64"
+              },
+              {
+                "internalType": "uint16",
+                "name": "courtFeeBps",
+                "type": "uint16"
+              },
+              {
+                "internalType": "uint16",
+                "name": "judgeRewardBps",
+                "type": "uint16"
+              },
+              {
+                "internalType": "uint256",
+                "name": "minPartyStake",
+                "type": "uint256"
+              },
+              {
+                "internalType": "uint256",
+                "name": "appealBond",
+                "type": "uint256"
+              },
+              {
+                "internalType": "bool",
+                "name": "hiddenVotes",
+                "type": "bool"
+              },
+              {
+                "internalType": "uint64",
+                "name": "commitPeriod",
+                "type": "uint64"
+              },
+              {
+                "internalType": "uint64",
+                "name": "revealPeriod",
+                "type": "uint64"
+              },
+              {
+                "internalType": "uint16",
+                "name": "panelSize",
+                "type": "uint16"
+              },
+              {
+                "internalType": "uint16",
+                "name": "appealPanelSize",
+                "type": "uint16"
+              }
+            ],
+            "internalType": "struct CaseTerms",
+            "name": "terms",
+            "type": "tuple"
+          }
+        ],
+        "internalType": "struct CourtConfig",
+        "name": "general",
+        "type": "tuple"
       }
     ],
     "stateMutability": "nonpayable",
@@ -31,7 +115,23 @@ export const courtRegistryAbi = [
   },
   {
     "inputs": [],
+    "name": "CourtTreeFull",
+    "type": "error"
+  },
+  {
+    "inputs": [],
     "name": "FactoryAlreadySet",
+    "type": "error"
+  },
+  {
+    "inputs": [
+      {
+        "internalType": "address",
+        "name": "hook",
+        "type": "address"
+      }
+    ],
+    "name": "HookHasNoCode",
     "type": "error"
   },
   {
@@ -94,6 +194,17 @@ export const courtRegistryAbi = [
     "type": "error"
   },
   {
+    "inputs": [
+      {
+        "internalType": "uint96",
+        "name": "courtId",
+        "type": "uint96"
+      }
+    ],
+    "name": "NotStakedInCourt",
+    "type": "error"
+  },
+  {
     "inputs": [],
     "name": "NothingStaked",
     "type": "error"
@@ -111,6 +222,17 @@ export const courtRegistryAbi = [
   {
     "inputs": [],
     "name": "OnlyOwner",
+    "type": "error"
+  },
+  {
+    "inputs": [
+      {
+        "internalType": "uint256",
+        "name": "maxLength",
+        "type": "uint256"
+      }
+    ],
+    "name": "PolicyInvalid",
     "type": "error"
   },
   {
@@ -141,8 +263,30 @@ export const courtRegistryAbi = [
     "type": "error"
   },
   {
+    "inputs": [
+      {
+        "internalType": "uint256",
+        "name": "max",
+        "type": "uint256"
+      }
+    ],
+    "name": "TooManyCourts",
+    "type": "error"
+  },
+  {
     "inputs": [],
     "name": "TransferFailed",
+    "type": "error"
+  },
+  {
+    "inputs": [
+      {
+        "internalType": "uint96",
+        "name": "courtId",
+        "type": "uint96"
+      }
+    ],
+    "name": "UnknownCourt",
     "type": "error"
   },
   {
@@ -154,6 +298,11 @@ export const courtRegistryAbi = [
       }
     ],
     "name": "UriTooLong",
+    "type": "error"
+  },
+  {
+    "inputs": [],
+    "name": "WeightTooLarge",
     "type": "error"
   },
   {
@@ -216,6 +365,232 @@ export const courtRegistryAbi = [
       }
     ],
     "name": "AgentUpdated",
+    "type": "event"
+  },
+  {
+    "anonymous": false,
+    "inputs": [
+      {
+        "indexed": true,
+        "internalType": "uint96",
+        "name": "courtId",
+        "type": "uint96"
+      },
+      {
+        "indexed": false,
+        "internalType": "string",
+        "name": "name",
+        "type": "string"
+      },
+      {
+        "indexed": false,
+        "internalType": "string",
+        "name": "policy",
+        "type": "string"
+      },
+      {
+        "components": [
+          {
+            "internalType": "uint256",
+            "name": "minJudgeStake",
+            "type": "uint256"
+          },
+          {
+            "internalType": "uint16",
+            "name": "jumpPanelSize",
+            "type": "uint16"
+          },
+          {
+            "components": [
+              {
+                "internalType": "uint64",
+                "name": "responseWindow",
+                "type": "uint64"
+              },
+              {
+                "internalType": "uint64",
+                "name": "deliberationPeriod",
+                "type": "uint64"
+              },
+              {
+                "internalType": "uint64",
+                "name": "appealWindow",
+                "type": "uint64"
+              },
+              {
+                "internalType": "uint16",
+                "name": "courtFeeBps",
+                "type": "uint16"
+              },
+              {
+                "internalType": "uint16",
+                "name": "judgeRewardBps",
+                "type": "uint16"
+              },
+              {
+                "internalType": "uint256",
+                "name": "minPartyStake",
+                "type": "uint256"
+              },
+              {
+                "internalType": "uint256",
+                "name": "appealBond",
+                "type": "uint256"
+              },
+              {
+                "internalType": "bool",
+                "name": "hiddenVotes",
+                "type": "bool"
+              },
+              {
+                "internalType": "uint64",
+                "name": "commitPeriod",
+                "type": "uint64"
+              },
+              {
+                "internalType": "uint64",
+                "name": "revealPeriod",
+                "type": "uint64"
+              },
+              {
+                "internalType": "uint16",
+                "name": "panelSize",
+                "type": "uint16"
+              },
+              {
+                "internalType": "uint16",
+                "name": "appealPanelSize",
+                "type": "uint16"
+              }
+            ],
+            "internalType": "struct CaseTerms",
+            "name": "terms",
+            "type": "tuple"
+          }
+        ],
+        "indexed": false,
+        "internalType": "struct CourtConfig",
+        "name": "config",
+        "type": "tuple"
+      }
+    ],
+    "name": "CourtChanged",
+    "type": "event"
+  },
+  {
+    "anonymous": false,
+    "inputs": [
+      {
+        "indexed": true,
+        "internalType": "uint96",
+        "name": "courtId",
+        "type": "uint96"
+      },
+      {
+        "indexed": true,
+        "internalType": "uint96",
+        "name": "parent",
+        "type": "uint96"
+      },
+      {
+        "indexed": false,
+        "internalType": "string",
+        "name": "name",
+        "type": "string"
+      },
+      {
+        "indexed": false,
+        "internalType": "string",
+        "name": "policy",
+        "type": "string"
+      },
+      {
+        "components": [
+          {
+            "internalType": "uint256",
+            "name": "minJudgeStake",
+            "type": "uint256"
+          },
+          {
+            "internalType": "uint16",
+            "name": "jumpPanelSize",
+            "type": "uint16"
+          },
+          {
+            "components": [
+              {
+                "internalType": "uint64",
+                "name": "responseWindow",
+                "type": "uint64"
+              },
+              {
+                "internalType": "uint64",
+                "name": "deliberationPeriod",
+                "type": "uint64"
+              },
+              {
+                "internalType": "uint64",
+                "name": "appealWindow",
+                "type": "uint64"
+              },
+              {
+                "internalType": "uint16",
+                "name": "courtFeeBps",
+                "type": "uint16"
+              },
+              {
+                "internalType": "uint16",
+                "name": "judgeRewardBps",
+                "type": "uint16"
+              },
+              {
+                "internalType": "uint256",
+                "name": "minPartyStake",
+                "type": "uint256"
+              },
+              {
+                "internalType": "uint256",
+                "name": "appealBond",
+                "type": "uint256"
+              },
+              {
+                "internalType": "bool",
+                "name": "hiddenVotes",
+                "type": "bool"
+              },
+              {
+                "internalType": "uint64",
+                "name": "commitPeriod",
+                "type": "uint64"
+              },
+              {
+                "internalType": "uint64",
+                "name": "revealPeriod",
+                "type": "uint64"
+              },
+              {
+                "internalType": "uint16",
+                "name": "panelSize",
+                "type": "uint16"
+              },
+              {
+                "internalType": "uint16",
+                "name": "appealPanelSize",
+                "type": "uint16"
+              }
+            ],
+            "internalType": "struct CaseTerms",
+            "name": "terms",
+            "type": "tuple"
+          }
+        ],
+        "indexed": false,
+        "internalType": "struct CourtConfig",
+        "name": "config",
+        "type": "tuple"
+      }
+    ],
+    "name": "CourtCreated",
     "type": "event"
   },
   {
@@ -291,6 +666,12 @@ export const courtRegistryAbi = [
         "type": "address"
       },
       {
+        "indexed": true,
+        "internalType": "uint96",
+        "name": "courtId",
+        "type": "uint96"
+      },
+      {
         "indexed": false,
         "internalType": "uint256",
         "name": "amount",
@@ -299,7 +680,7 @@ export const courtRegistryAbi = [
       {
         "indexed": false,
         "internalType": "uint256",
-        "name": "totalStake",
+        "name": "courtStake",
         "type": "uint256"
       }
     ],
@@ -314,6 +695,12 @@ export const courtRegistryAbi = [
         "internalType": "address",
         "name": "judge",
         "type": "address"
+      },
+      {
+        "indexed": true,
+        "internalType": "uint96",
+        "name": "courtId",
+        "type": "uint96"
       },
       {
         "indexed": false,
@@ -385,7 +772,85 @@ export const courtRegistryAbi = [
   },
   {
     "inputs": [],
+    "name": "GENERAL_COURT",
+    "outputs": [
+      {
+        "internalType": "uint96",
+        "name": "",
+        "type": "uint96"
+      }
+    ],
+    "stateMutability": "view",
+    "type": "function"
+  },
+  {
+    "inputs": [],
+    "name": "MAX_COURTS",
+    "outputs": [
+      {
+        "internalType": "uint256",
+        "name": "",
+        "type": "uint256"
+      }
+    ],
+    "stateMutability": "view",
+    "type": "function"
+  },
+  {
+    "inputs": [],
+    "name": "MAX_COURTS_PER_JUDGE",
+    "outputs": [
+      {
+        "internalType": "uint256",
+        "name": "",
+        "type": "uint256"
+      }
+    ],
+    "stateMutability": "view",
+    "type": "function"
+  },
+  {
+    "inputs": [],
+    "name": "MAX_DEPTH",
+    "outputs": [
+      {
+        "internalType": "uint256",
+        "name": "",
+        "type": "uint256"
+      }
+    ],
+    "stateMutability": "view",
+    "type": "function"
+  },
+  {
+    "inputs": [],
     "name": "MAX_NAME_LENGTH",
+    "outputs": [
+      {
+        "internalType": "uint256",
+        "name": "",
+        "type": "uint256"
+      }
+    ],
+    "stateMutability": "view",
+    "type": "function"
+  },
+  {
+    "inputs": [],
+    "name": "MAX_PANEL_SIZE",
+    "outputs": [
+      {
+        "internalType": "uint256",
+        "name": "",
+        "type": "uint256"
+      }
+    ],
+    "stateMutability": "view",
+    "type": "function"
+  },
+  {
+    "inputs": [],
+    "name": "MAX_POLICY_LENGTH",
     "outputs": [
       {
         "internalType": "uint256",
@@ -477,6 +942,223 @@ export const courtRegistryAbi = [
   {
     "inputs": [
       {
+        "internalType": "uint96",
+        "name": "courtId",
+        "type": "uint96"
+      }
+    ],
+    "name": "caseConfig",
+    "outputs": [
+      {
+        "internalType": "uint96",
+        "name": "court",
+        "type": "uint96"
+      },
+      {
+        "internalType": "uint96",
+        "name": "appealCourt",
+        "type": "uint96"
+      },
+      {
+        "components": [
+          {
+            "internalType": "uint64",
+            "name": "responseWindow",
+            "type": "uint64"
+          },
+          {
+            "internalType": "uint64",
+            "name": "deliberationPeriod",
+            "type": "uint64"
+          },
+          {
+            "internalType": "uint64",
+            "name": "appealWindow",
+            "type": "uint64"
+          },
+          {
+            "internalType": "uint16",
+            "name": "courtFeeBps",
+            "type": "uint16"
+          },
+          {
+            "internalType": "uint16",
+            "name": "judgeRewardBps",
+            "type": "uint16"
+          },
+          {
+            "internalType": "uint256",
+            "name": "minPartyStake",
+            "type": "uint256"
+          },
+          {
+            "internalType": "uint256",
+            "name": "appealBond",
+            "type": "uint256"
+          },
+          {
+            "internalType": "bool",
+            "name": "hiddenVotes",
+            "type": "bool"
+          },
+          {
+            "internalType": "uint64",
+            "name": "commitPeriod",
+            "type": "uint64"
+          },
+          {
+            "internalType": "uint64",
+            "name": "revealPeriod",
+            "type": "uint64"
+          },
+          {
+            "internalType": "uint16",
+            "name": "panelSize",
+            "type": "uint16"
+          },
+          {
+            "internalType": "uint16",
+            "name": "appealPanelSize",
+            "type": "uint16"
+          }
+        ],
+        "internalType": "struct CaseTerms",
+        "name": "terms",
+        "type": "tuple"
+      }
+    ],
+    "stateMutability": "view",
+    "type": "function"
+  },
+  {
+    "inputs": [],
+    "name": "courtCount",
+    "outputs": [
+      {
+        "internalType": "uint96",
+        "name": "",
+        "type": "uint96"
+      }
+    ],
+    "stateMutability": "view",
+    "type": "function"
+  },
+  {
+    "inputs": [
+      {
+        "internalType": "uint96",
+        "name": "parent",
+        "type": "uint96"
+      },
+      {
+        "internalType": "string",
+        "name": "name",
+        "type": "string"
+      },
+      {
+        "internalType": "string",
+        "name": "policy",
+        "type": "string"
+      },
+      {
+        "components": [
+          {
+            "internalType": "uint256",
+            "name": "minJudgeStake",
+            "type": "uint256"
+          },
+          {
+            "internalType": "uint16",
+            "name": "jumpPanelSize",
+            "type": "uint16"
+          },
+          {
+            "components": [
+              {
+                "internalType": "uint64",
+                "name": "responseWindow",
+                "type": "uint64"
+              },
+              {
+                "internalType": "uint64",
+                "name": "deliberationPeriod",
+                "type": "uint64"
+              },
+              {
+                "internalType": "uint64",
+                "name": "appealWindow",
+                "type": "uint64"
+              },
+              {
+                "internalType": "uint16",
+                "name": "courtFeeBps",
+                "type": "uint16"
+              },
+              {
+                "internalType": "uint16",
+                "name": "judgeRewardBps",
+                "type": "uint16"
+              },
+              {
+                "internalType": "uint256",
+                "name": "minPartyStake",
+                "type": "uint256"
+              },
+              {
+                "internalType": "uint256",
+                "name": "appealBond",
+                "type": "uint256"
+              },
+              {
+                "internalType": "bool",
+                "name": "hiddenVotes",
+                "type": "bool"
+              },
+              {
+                "internalType": "uint64",
+                "name": "commitPeriod",
+                "type": "uint64"
+              },
+              {
+                "internalType": "uint64",
+                "name": "revealPeriod",
+                "type": "uint64"
+              },
+              {
+                "internalType": "uint16",
+                "name": "panelSize",
+                "type": "uint16"
+              },
+              {
+                "internalType": "uint16",
+                "name": "appealPanelSize",
+                "type": "uint16"
+              }
+            ],
+            "internalType": "struct CaseTerms",
+            "name": "terms",
+            "type": "tuple"
+          }
+        ],
+        "internalType": "struct CourtConfig",
+        "name": "config",
+        "type": "tuple"
+      }
+    ],
+    "name": "createCourt",
+    "outputs": [
+      {
+        "internalType": "uint96",
+        "name": "courtId",
+        "type": "uint96"
+      }
+    ],
+    "stateMutability": "nonpayable",
+    "type": "function"
+  },
+  {
+    "inputs": [
+      {
         "internalType": "address[]",
         "name": "rewarded",
         "type": "address[]"
@@ -494,6 +1176,24 @@ export const courtRegistryAbi = [
   },
   {
     "inputs": [
+      {
+        "internalType": "uint96",
+        "name": "courtId",
+        "type": "uint96"
+      }
+    ],
+    "name": "drawArmed",
+    "outputs": [],
+    "stateMutability": "nonpayable",
+    "type": "function"
+  },
+  {
+    "inputs": [
+      {
+        "internalType": "uint96",
+        "name": "courtId",
+        "type": "uint96"
+      },
       {
         "internalType": "bytes32",
         "name": "seed",
@@ -520,19 +1220,6 @@ export const courtRegistryAbi = [
       {
         "internalType": "address[]",
         "name": "chosen",
-        "type": "address[]"
-      }
-    ],
-    "stateMutability": "view",
-    "type": "function"
-  },
-  {
-    "inputs": [],
-    "name": "eligibleJudges",
-    "outputs": [
-      {
-        "internalType": "address[]",
-        "name": "out",
         "type": "address[]"
       }
     ],
@@ -727,6 +1414,334 @@ export const courtRegistryAbi = [
   {
     "inputs": [
       {
+        "internalType": "uint96",
+        "name": "courtId",
+        "type": "uint96"
+      }
+    ],
+    "name": "getCourt",
+    "outputs": [
+      {
+        "internalType": "bool",
+        "name": "exists",
+        "type": "bool"
+      },
+      {
+        "components": [
+          {
+            "internalType": "uint96",
+            "name": "id",
+            "type": "uint96"
+          },
+          {
+            "internalType": "uint96",
+            "name": "parent",
+            "type": "uint96"
+          },
+          {
+            "internalType": "uint8",
+            "name": "depth",
+            "type": "uint8"
+          },
+          {
+            "internalType": "string",
+            "name": "name",
+            "type": "string"
+          },
+          {
+            "internalType": "string",
+            "name": "policy",
+            "type": "string"
+          },
+          {
+            "components": [
+              {
+                "internalType": "uint256",
+                "name": "minJudgeStake",
+                "type": "uint256"
+              },
+              {
+                "internalType": "uint16",
+                "name": "jumpPanelSize",
+                "type": "uint16"
+              },
+              {
+                "components": [
+                  {
+                    "internalType": "uint64",
+                    "name": "responseWindow",
+                    "type": "uint64"
+                  },
+                  {
+                    "internalType": "uint64",
+                    "name": "deliberationPeriod",
+                    "type": "uint64"
+                  },
+                  {
+                    "internalType": "uint64",
+                    "name": "appealWindow",
+                    "type": "uint64"
+                  },
+                  {
+                    "internalType": "uint16",
+                    "name": "courtFeeBps",
+                    "type": "uint16"
+                  },
+                  {
+                    "internalType": "uint16",
+                    "name": "judgeRewardBps",
+                    "type": "uint16"
+                  },
+                  {
+                    "internalType": "uint256",
+                    "name": "minPartyStake",
+                    "type": "uint256"
+                  },
+                  {
+                    "internalType": "uint256",
+                    "name": "appealBond",
+                    "type": "uint256"
+                  },
+                  {
+                    "internalType": "bool",
+                    "name": "hiddenVotes",
+                    "type": "bool"
+                  },
+                  {
+                    "internalType": "uint64",
+                    "name": "commitPeriod",
+                    "type": "uint64"
+                  },
+                  {
+                    "internalType": "uint64",
+                    "name": "revealPeriod",
+                    "type": "uint64"
+                  },
+                  {
+                    "internalType": "uint16",
+                    "name": "panelSize",
+                    "type": "uint16"
+                  },
+                  {
+                    "internalType": "uint16",
+                    "name": "appealPanelSize",
+                    "type": "uint16"
+                  }
+                ],
+                "internalType": "struct CaseTerms",
+                "name": "terms",
+                "type": "tuple"
+              }
+            ],
+            "internalType": "struct CourtConfig",
+            "name": "config",
+            "type": "tuple"
+          },
+          {
+            "internalType": "uint96[]",
+            "name": "children",
+            "type": "uint96[]"
+          },
+          {
+            "internalType": "uint256",
+            "name": "judgeCount",
+            "type": "uint256"
+          },
+          {
+            "internalType": "uint256",
+            "name": "totalStake",
+            "type": "uint256"
+          }
+        ],
+        "internalType": "struct CourtView",
+        "name": "v",
+        "type": "tuple"
+      }
+    ],
+    "stateMutability": "view",
+    "type": "function"
+  },
+  {
+    "inputs": [
+      {
+        "internalType": "uint96",
+        "name": "courtId",
+        "type": "uint96"
+      },
+      {
+        "internalType": "uint256",
+        "name": "offset",
+        "type": "uint256"
+      },
+      {
+        "internalType": "uint256",
+        "name": "limit",
+        "type": "uint256"
+      }
+    ],
+    "name": "getCourtJudges",
+    "outputs": [
+      {
+        "internalType": "uint256",
+        "name": "leaves",
+        "type": "uint256"
+      },
+      {
+        "internalType": "address[]",
+        "name": "judges",
+        "type": "address[]"
+      },
+      {
+        "internalType": "uint256[]",
+        "name": "weights",
+        "type": "uint256[]"
+      }
+    ],
+    "stateMutability": "view",
+    "type": "function"
+  },
+  {
+    "inputs": [],
+    "name": "getCourts",
+    "outputs": [
+      {
+        "components": [
+          {
+            "internalType": "uint96",
+            "name": "id",
+            "type": "uint96"
+          },
+          {
+            "internalType": "uint96",
+            "name": "parent",
+            "type": "uint96"
+          },
+          {
+            "internalType": "uint8",
+            "name": "depth",
+            "type": "uint8"
+          },
+          {
+            "internalType": "string",
+            "name": "name",
+            "type": "string"
+          },
+          {
+            "internalType": "string",
+            "name": "policy",
+            "type": "string"
+          },
+          {
+            "components": [
+              {
+                "internalType": "uint256",
+                "name": "minJudgeStake",
+                "type": "uint256"
+              },
+              {
+                "internalType": "uint16",
+                "name": "jumpPanelSize",
+                "type": "uint16"
+              },
+              {
+                "components": [
+                  {
+                    "internalType": "uint64",
+                    "name": "responseWindow",
+                    "type": "uint64"
+                  },
+                  {
+                    "internalType": "uint64",
+                    "name": "deliberationPeriod",
+                    "type": "uint64"
+                  },
+                  {
+                    "internalType": "uint64",
+                    "name": "appealWindow",
+                    "type": "uint64"
+                  },
+                  {
+                    "internalType": "uint16",
+                    "name": "courtFeeBps",
+                    "type": "uint16"
+                  },
+                  {
+                    "internalType": "uint16",
+                    "name": "judgeRewardBps",
+                    "type": "uint16"
+                  },
+                  {
+                    "internalType": "uint256",
+                    "name": "minPartyStake",
+                    "type": "uint256"
+                  },
+                  {
+                    "internalType": "uint256",
+                    "name": "appealBond",
+                    "type": "uint256"
+                  },
+                  {
+                    "internalType": "bool",
+                    "name": "hiddenVotes",
+                    "type": "bool"
+                  },
+                  {
+                    "internalType": "uint64",
+                    "name": "commitPeriod",
+                    "type": "uint64"
+                  },
+                  {
+                    "internalType": "uint64",
+                    "name": "revealPeriod",
+                    "type": "uint64"
+                  },
+                  {
+                    "internalType": "uint16",
+                    "name": "panelSize",
+                    "type": "uint16"
+                  },
+                  {
+                    "internalType": "uint16",
+                    "name": "appealPanelSize",
+                    "type": "uint16"
+                  }
+                ],
+                "internalType": "struct CaseTerms",
+                "name": "terms",
+                "type": "tuple"
+              }
+            ],
+            "internalType": "struct CourtConfig",
+            "name": "config",
+            "type": "tuple"
+          },
+          {
+            "internalType": "uint96[]",
+            "name": "children",
+            "type": "uint96[]"
+          },
+          {
+            "internalType": "uint256",
+            "name": "judgeCount",
+            "type": "uint256"
+          },
+          {
+            "internalType": "uint256",
+            "name": "totalStake",
+            "type": "uint256"
+          }
+        ],
+        "internalType": "struct CourtView[]",
+        "name": "out",
+        "type": "tuple[]"
+      }
+    ],
+    "stateMutability": "view",
+    "type": "function"
+  },
+  {
+    "inputs": [
+      {
         "internalType": "address",
         "name": "who",
         "type": "address"
@@ -800,6 +1815,30 @@ export const courtRegistryAbi = [
         "internalType": "struct CourtRegistry.JudgeView",
         "name": "v",
         "type": "tuple"
+      }
+    ],
+    "stateMutability": "view",
+    "type": "function"
+  },
+  {
+    "inputs": [
+      {
+        "internalType": "address",
+        "name": "judge",
+        "type": "address"
+      }
+    ],
+    "name": "getJudgeCourts",
+    "outputs": [
+      {
+        "internalType": "uint96[]",
+        "name": "courtIds",
+        "type": "uint96[]"
+      },
+      {
+        "internalType": "uint256[]",
+        "name": "stakes",
+        "type": "uint256[]"
       }
     ],
     "stateMutability": "view",
@@ -979,6 +2018,30 @@ export const courtRegistryAbi = [
         "internalType": "address",
         "name": "judge",
         "type": "address"
+      },
+      {
+        "internalType": "uint96",
+        "name": "courtId",
+        "type": "uint96"
+      }
+    ],
+    "name": "isEligibleJudgeIn",
+    "outputs": [
+      {
+        "internalType": "bool",
+        "name": "",
+        "type": "bool"
+      }
+    ],
+    "stateMutability": "view",
+    "type": "function"
+  },
+  {
+    "inputs": [
+      {
+        "internalType": "address",
+        "name": "judge",
+        "type": "address"
       }
     ],
     "name": "judgeAssigned",
@@ -1059,6 +2122,30 @@ export const courtRegistryAbi = [
   {
     "inputs": [
       {
+        "internalType": "uint96",
+        "name": "courtId",
+        "type": "uint96"
+      }
+    ],
+    "name": "poolLeaves",
+    "outputs": [
+      {
+        "internalType": "uint256",
+        "name": "leaves",
+        "type": "uint256"
+      },
+      {
+        "internalType": "uint256",
+        "name": "members",
+        "type": "uint256"
+      }
+    ],
+    "stateMutability": "view",
+    "type": "function"
+  },
+  {
+    "inputs": [
+      {
         "internalType": "address",
         "name": "plaintiff",
         "type": "address"
@@ -1131,6 +2218,113 @@ export const courtRegistryAbi = [
   {
     "inputs": [
       {
+        "internalType": "uint96",
+        "name": "courtId",
+        "type": "uint96"
+      },
+      {
+        "internalType": "string",
+        "name": "name",
+        "type": "string"
+      },
+      {
+        "internalType": "string",
+        "name": "policy",
+        "type": "string"
+      },
+      {
+        "components": [
+          {
+            "internalType": "uint256",
+            "name": "minJudgeStake",
+            "type": "uint256"
+          },
+          {
+            "internalType": "uint16",
+            "name": "jumpPanelSize",
+            "type": "uint16"
+          },
+          {
+            "components": [
+              {
+                "internalType": "uint64",
+                "name": "responseWindow",
+                "type": "uint64"
+              },
+              {
+                "internalType": "uint64",
+                "name": "deliberationPeriod",
+                "type": "uint64"
+              },
+              {
+                "internalType": "uint64",
+                "name": "appealWindow",
+                "type": "uint64"
+              },
+              {
+                "internalType": "uint16",
+                "name": "courtFeeBps",
+                "type": "uint16"
+              },
+              {
+                "internalType": "uint16",
+                "name": "judgeRewardBps",
+                "type": "uint16"
+              },
+              {
+                "internalType": "uint256",
+                "name": "minPartyStake",
+                "type": "uint256"
+              },
+              {
+                "internalType": "uint256",
+                "name": "appealBond",
+                "type": "uint256"
+              },
+              {
+                "internalType": "bool",
+                "name": "hiddenVotes",
+                "type": "bool"
+              },
+              {
+                "internalType": "uint64",
+                "name": "commitPeriod",
+                "type": "uint64"
+              },
+              {
+                "internalType": "uint64",
+                "name": "revealPeriod",
+                "type": "uint64"
+              },
+              {
+                "internalType": "uint16",
+                "name": "panelSize",
+                "type": "uint16"
+              },
+              {
+                "internalType": "uint16",
+                "name": "appealPanelSize",
+                "type": "uint16"
+              }
+            ],
+            "internalType": "struct CaseTerms",
+            "name": "terms",
+            "type": "tuple"
+          }
+        ],
+        "internalType": "struct CourtConfig",
+        "name": "config",
+        "type": "tuple"
+      }
+    ],
+    "name": "setCourt",
+    "outputs": [],
+    "stateMutability": "nonpayable",
+    "type": "function"
+  },
+  {
+    "inputs": [
+      {
         "internalType": "address",
         "name": "factory_",
         "type": "address"
@@ -1168,7 +2362,13 @@ export const courtRegistryAbi = [
     "type": "function"
   },
   {
-    "inputs": [],
+    "inputs": [
+      {
+        "internalType": "uint96",
+        "name": "courtId",
+        "type": "uint96"
+      }
+    ],
     "name": "stakeAsJudge",
     "outputs": [],
     "stateMutability": "payable",
@@ -1209,6 +2409,24 @@ export const courtRegistryAbi = [
   },
   {
     "inputs": [
+      {
+        "internalType": "uint96",
+        "name": "courtId",
+        "type": "uint96"
+      }
+    ],
+    "name": "unstakeFrom",
+    "outputs": [],
+    "stateMutability": "nonpayable",
+    "type": "function"
+  },
+  {
+    "inputs": [
+      {
+        "internalType": "uint96",
+        "name": "courtId",
+        "type": "uint96"
+      },
       {
         "internalType": "address",
         "name": "judge",
@@ -1256,7 +2474,7 @@ export const courtRegistryAbi = [
   }
 ] as const;
 
-export const courtRegistryBytecode = "0x6080604052348015600e575f5ffd5b506040516134ec3803806134ec833981016040819052602b91608b565b811580603c57506127108161ffff16115b15605957604051630309cb8760e51b815260040160405180910390fd5b5f80546001600160a01b031916331790556002919091556003805461ffff90921661ffff1990921691909117905560bd565b5f5f60408385031215609b575f5ffd5b82519150602083015161ffff8116811460b2575f5ffd5b809150509250929050565b613422806100ca5f395ff3fe608060405260043610610212575f3560e01c8063860749851161011e578063b5dd03fd116100a8578063ea76ab1d1161006d578063ea76ab1d14610664578063f162872714610690578063f8dd10c714610698578063fa5315d2146106ae578063fb3551ff146106cd575f5ffd5b8063b5dd03fd146105d0578063b7dc1284146105ef578063be5d5d9b14610603578063c45a015514610630578063e26515bc1461064f575f5ffd5b8063aa0dfeac116100ee578063aa0dfeac14610549578063aab5a87714610568578063b0414d2b1461057d578063b05c2cda1461059c578063b4a36a06146105bb575f5ffd5b806386074985146104d65780638da5cb5b146104ea5780638fad05fc14610520578063a0d541fa14610534575f5ffd5b80633be6dd791161019f57806361d027b31161016f57806361d027b3146104135780636ac47e37146104365780637756eb101461045757806377ace5d714610495578063819d4a67146104b4575f5ffd5b80633be6dd791461039a5780634aeb88cf146103c25780634e95ae36146103e15780635bb47808146103f4575f5ffd5b80631e43b28f116101e55780631e43b28f146102a757806320443e8d146102c65780632690f5d0146103335780632def662014610367578063376550661461037b575f5ffd5b80630681e651146102165780630d86419a14610248578063178e279e146102695780631ba9de5e14610288575b5f5ffd5b348015610221575f5ffd5b506003546102309061ffff1681565b60405161ffff90911681526020015b60405180910390f35b348015610253575f5ffd5b50610267610262366004612a99565b6106f9565b005b348015610274575f5ffd5b50610267610283366004612ac1565b61081f565b348015610293575f5ffd5b506102676102a2366004612b2d565b61085e565b3480156102b2575f5ffd5b506102676102c1366004612b97565b6109fb565b3480156102d1575f5ffd5b506102da610a49565b60405161023f91905f60e082019050825182526020830151602083015260408301516040830152606083015160608301526080830151608083015260a083015160a083015261ffff60c08401511660c083015292915050565b34801561033e575f5ffd5b5061035261034d366004612bc6565b610b25565b6040805192835260208301919091520161023f565b348015610372575f5ffd5b50610267610b68565b348015610386575f5ffd5b50610267610395366004612b97565b610c55565b3480156103a5575f5ffd5b506103af60131981565b60405160079190910b815260200161023f565b3480156103cd575f5ffd5b506102676103dc366004612b97565b610cf9565b6102676103ef366004612c2e565b610deb565b3480156103ff575f5ffd5b5061026761040e366004612b97565b61103a565b34801561041e575f5ffd5b5061042860055481565b60405190815260200161023f565b348015610441575f5ffd5b5061044a6110b0565b60405161023f9190612c75565b348015610462575f5ffd5b50610485610471366004612b97565b600c6020525f908152604090205460ff1681565b604051901515815260200161023f565b3480156104a0575f5ffd5b506104856104af366004612b97565b6111bb565b3480156104bf575f5ffd5b506104c8611200565b60405161023f929190612db1565b3480156104e1575f5ffd5b50610428604081565b3480156104f5575f5ffd5b505f54610508906001600160a01b031681565b6040516001600160a01b03909116815260200161023f565b34801561052b575f5ffd5b506103af600a81565b34801561053f575f5ffd5b506103af60041981565b348015610554575f5ffd5b50610267610563366004612e0a565b6112c1565b348015610573575f5ffd5b5061042861020081565b348015610588575f5ffd5b50600d54610508906001600160a01b031681565b3480156105a7575f5ffd5b506102676105b6366004612e52565b61153a565b3480156105c6575f5ffd5b5061042860025481565b3480156105db575f5ffd5b506102676105ea366004612b97565b611727565b3480156105fa575f5ffd5b50600754610428565b34801561060e575f5ffd5b5061062261061d366004612e8a565b6117a5565b60405161023f929190612fd8565b34801561063b575f5ffd5b50600154610508906001600160a01b031681565b34801561065a575f5ffd5b5061042860045481565b34801561066f575f5ffd5b5061068361067e366004612b97565b611895565b60405161023f9190613042565b610267611959565b3480156106a3575f5ffd5b50610428620927c081565b3480156106b9575f5ffd5b5061044a6106c8366004613051565b611aa0565b3480156106d8575f5ffd5b506106ec6106e7366004612b97565b611d58565b60405161023f91906130b3565b5f546001600160a01b0316331461072357604051635fc483c560e01b815260040160405180910390fd5b60055481111561075557600554604051638fe0fc1d60e01b815260040161074c91815260200190565b60405180910390fd5b8060055f82825461076691906130d9565b90915550506040518181526001600160a01b038316907f41fdd680478135993bc53fb2ffaf9560951b57ef62ff6badd02b61e018b4f17f9060200160405180910390a25f826001600160a01b0316826040515b5f6040518083038185875af1925050503d805f81146107f3576040519150601f19603f3d011682016040523d82523d5f602084013e6107f8565b606091505b505090508061081a576040516312171d8360e31b815260040160405180910390fd5b505050565b335f908152600c602052604090205460ff1661084e576040516374284a7b60e01b815260040160405180910390fd5b61085a82826002611f41565b5050565b825f81900361088057604051636cc61e7360e11b815260040160405180910390fd5b60408111156108a65760408051630585ca3d60e21b815260040161074c91815260200190565b6102008211156108cd5760405163462dac9f60e01b8152610200600482015260240161074c565b335f908152600660205260409020600181016108ea868883613186565b50600281016108fa848683613186565b5080545f036109b057600780546001810182555f8290527fa66cc928b5edb82af9bd49922954155ab7b0942694bea4ce44661d9a8736c688018054336001600160a01b03199091168117909155905480835560038301805467ffffffffffffffff1916426001600160401b03161790556040519091907fdddc68caf532741580e8677fae35bba1d09ebf7a396728fdb818530b47968aad906109a3908a908a908a908a90613267565b60405180910390a36109f3565b805460405133907f973d64de24996e48dcea9c4f3cca2597db131b1186f8b8124059140a475f3cab906109ea908a908a908a908a90613267565b60405180910390a35b505050505050565b6001546001600160a01b03163314610a2657604051630636a15760e11b815260040160405180910390fd5b6001600160a01b03165f908152600c60205260409020805460ff19166001179055565b610a866040518060e001604052805f81526020015f81526020015f81526020015f81526020015f81526020015f81526020015f61ffff1681525090565b6007548152600a5460208201525f5b600a54811015610afd5760025460095f600a8481548110610ab857610ab8613298565b5f9182526020808320909101546001600160a01b0316835282019290925260400190205410610af55760408201805190610af1826132ac565b9052505b600101610a95565b506004546060820152600554608082015260025460a082015260035461ffff1660c082015290565b6001600160a01b0382165f9081526010602052604081205481908015610b5357610b4f8185612047565b9350505b610b5e600e85612082565b9150509250929050565b335f90815260096020526040812080549091819003610b9a57604051639fe7bfd960e01b815260040160405180910390fd5b6003820154600160801b900463ffffffff1615610bde576003820154604051637e80877d60e11b8152600160801b90910463ffffffff16600482015260240161074c565b5f80835560048054839290610bf49084906130d9565b90915550610c039050336120a4565b610c0c336121c7565b60405181815233907f35fdab7bc4ac7d95f98e7cb4cb43cc0933b524122641290823b9f7e3a7617b5a9060200160405180910390a25f336001600160a01b0316826040516107b9565b335f908152600c602052604090205460ff16610c84576040516374284a7b60e01b815260040160405180910390fd5b6001600160a01b0381165f908152600960205260408120600301805460019290610cb590849063ffffffff166132c4565b92506101000a81548163ffffffff021916908363ffffffff160217905550806001600160a01b03165f5160206133cd5f395f51905f5260405160405180910390a250565b335f908152600c602052604090205460ff16610d28576040516374284a7b60e01b815260040160405180910390fd5b6001600160a01b0381165f90815260096020526040902060038101805460019190601090610d64908490600160801b900463ffffffff166132c4565b92506101000a81548163ffffffff021916908363ffffffff16021790555060018160030160148282829054906101000a900463ffffffff16610da691906132c4565b92506101000a81548163ffffffff021916908363ffffffff160217905550816001600160a01b03165f5160206133cd5f395f51905f5260405160405180910390a25050565b335f908152600c602052604090205460ff16610e1a576040516374284a7b60e01b815260040160405180910390fd5b5f610e2583836132e0565b905034811115610e8a5760405162461bcd60e51b815260206004820152602a60248201527f436f75727452656769737472793a2072657761726473206578636565642074686044820152691948199959481cd95b9d60b21b606482015260840161074c565b5f5b83811015610ffd575f60095f878785818110610eaa57610eaa613298565b9050602002016020810190610ebf9190612b97565b6001600160a01b03166001600160a01b031681526020019081526020015f20905083815f015f828254610ef291906132f7565b9250508190555083816001015f828254610f0c91906132f7565b90915550610f419050868684818110610f2757610f27613298565b9050602002016020810190610f3c9190612b97565b6121c7565b33868684818110610f5457610f54613298565b9050602002016020810190610f699190612b97565b6001600160a01b03167f06223a3393415b9ce882eccc6771adccc2ef2a79b3ccc176953c6430f77efed186604051610fa391815260200190565b60405180910390a3858583818110610fbd57610fbd613298565b9050602002016020810190610fd29190612b97565b6001600160a01b03165f5160206133cd5f395f51905f5260405160405180910390a250600101610e8c565b508060045f82825461100f91906132f7565b9091555061101f905081346130d9565b60055f82825461102f91906132f7565b909155505050505050565b5f546001600160a01b0316331461106457604051635fc483c560e01b815260040160405180910390fd5b6001546001600160a01b03161561108e576040516302a98a3760e31b815260040160405180910390fd5b600180546001600160a01b0319166001600160a01b0392909216919091179055565b600a546060906001600160401b038111156110cd576110cd6130ec565b6040519080825280602002602001820160405280156110f6578160200160208202803683370190505b5090505f805b600a548110156111b55760025460095f600a848154811061111f5761111f613298565b5f9182526020808320909101546001600160a01b03168352820192909252604001902054106111ad57600a818154811061115b5761115b613298565b5f918252602090912001546001600160a01b0316838361117a816132ac565b94508151811061118c5761118c613298565b60200260200101906001600160a01b031690816001600160a01b0316815250505b6001016110fc565b50815290565b6001600160a01b0381165f908152600b6020526040812054158015906111fa57506002546001600160a01b0383165f9081526009602052604090205410155b92915050565b600254600a546060906001600160401b03811115611220576112206130ec565b60405190808252806020026020018201604052801561125957816020015b6112466129b9565b81526020019060019003908161123e5790505b5090505f5b600a548110156112bc57611297600a828154811061127e5761127e613298565b5f918252602090912001546001600160a01b0316611895565b8282815181106112a9576112a9613298565b602090810291909101015260010161125e565b509091565b335f908152600c602052604090205460ff166112f0576040516374284a7b60e01b815260040160405180910390fd5b6001600160a01b0383165f9081526008602081905260409091208054909160019183919061132c908490600160401b900463ffffffff166132c4565b92506101000a81548163ffffffff021916908363ffffffff160217905550600a815f015f8282829054906101000a900460070b611369919061330a565b82546001600160401b039182166101009390930a9283029190920219909116179055506001600160a01b0383165f90815260086020526040902080546001908290600c906113c690849063ffffffff600160601b909104166132c4565b92506101000a81548163ffffffff021916908363ffffffff1602179055508215611476578054600190829060109061140c908490600160801b900463ffffffff166132c4565b92506101000a81548163ffffffff021916908363ffffffff160217905550601319815f015f8282829054906101000a900460070b61144a919061330a565b92506101000a8154816001600160401b03021916908360070b6001600160401b031602179055506114b6565b80546004199082905f9061148e90849060070b61330a565b92506101000a8154816001600160401b03021916908360070b6001600160401b031602179055505b6040516001600160a01b038616907f6d65ca842df688fddae0d2d5edac9e5b809ec18c88c0f356b3794397d978c6d5905f90a26040516001600160a01b038516907f6d65ca842df688fddae0d2d5edac9e5b809ec18c88c0f356b3794397d978c6d5905f90a261153385858561152c575f611f41565b6001611f41565b5050505050565b335f908152600c602052604090205460ff16611569576040516374284a7b60e01b815260040160405180910390fd5b6001600160a01b0382165f908152600960205260409020600381018054600191906010906115a5908490600160801b900463ffffffff16613339565b92506101000a81548163ffffffff021916908363ffffffff1602179055505f60038111156115d5576115d5613355565b8260038111156115e7576115e7613355565b036116335760018160030160048282829054906101000a900463ffffffff1661161091906132c4565b92506101000a81548163ffffffff021916908363ffffffff160217905550611702565b600182600381111561164757611647613355565b0361169d5760018160030160088282829054906101000a900463ffffffff1661167091906132c4565b92506101000a81548163ffffffff021916908363ffffffff1602179055506116988382612203565b611702565b60028260038111156116b1576116b1613355565b0361170257600181600301600c8282829054906101000a900463ffffffff166116da91906132c4565b92506101000a81548163ffffffff021916908363ffffffff1602179055506117028382612203565b6040516001600160a01b038416905f5160206133cd5f395f51905f52905f90a2505050565b5f546001600160a01b0316331461175157604051635fc483c560e01b815260040160405180910390fd5b600d80546001600160a01b0319166001600160a01b0383169081179091556040519081527f6c07e9d59869a4eff133ec7602e7ec4028183cde41fd5ed6a49ec453aadd150c9060200160405180910390a150565b60075460605f828510156117c2576117bd85846130d9565b6117c4565b5f5b9050808410156117d15750825b806001600160401b038111156117e9576117e96130ec565b60405190808252806020026020018201604052801561182257816020015b61180f612a1c565b8152602001906001900390816118075790505b5091505f5b8181101561188c57611867600761183e83896132f7565b8154811061184e5761184e613298565b5f918252602090912001546001600160a01b0316611d58565b83828151811061187957611879613298565b6020908102919091010152600101611827565b50509250929050565b61189d6129b9565b6001600160a01b0382165f8181526009602090815260409091209183528154908301526118c9836111bb565b1515604083015260018101546060830152600281015460808301526003015463ffffffff80821660a08401526401000000008204811660c0840152600160401b8204811660e0840152600160601b82048116610100840152600160801b82048116610120840152600160a01b820416610140830152600160c01b90046001600160401b0316610160820152919050565b335f90815260096020526040812080549091906119779034906132f7565b9050341580611987575060025481105b156119b3576002546040516378e030db60e01b815260048101919091526024810182905260440161074c565b808255600480543491905f906119ca9084906132f7565b9091555050335f908152600b60205260408120549003611a5857600a80546001810182557fc65a7bb8d6351c1cf70c95a316cc6a92839c986682d98bc35f958f4883f9d2a8018054336001600160a01b0319909116811790915590545f918252600b6020526040909120556003820180546001600160c01b0316600160c01b426001600160401b0316021790555b611a61336121c7565b604080513481526020810183905233917f36fe445d3003bc65050a9a0941fea637aa04429267159ffdbd500a2a29a160a1910160405180910390a25050565b6060836001600160401b03811115611aba57611aba6130ec565b604051908082528060200260200182016040528015611ae3578160200160208202803683370190505b5090505f6020611af386856132f7565b611afd91906132f7565b90505f6040518060800160405280836001600160401b03811115611b2357611b236130ec565b604051908082528060200260200182016040528015611b4c578160200160208202803683370190505b508152602001836001600160401b03811115611b6a57611b6a6130ec565b604051908082528060200260200182016040528015611b93578160200160208202803683370190505b5081526020015f81526020015f81525090505f5f90505b84811015611c4e575f601081888885818110611bc857611bc8613298565b9050602002016020810190611bdd9190612b97565b6001600160a01b03166001600160a01b031681526020019081526020015f20549050805f03611c0c5750611c46565b5f5f611c18838c612047565b915091505f81118015611c325750611c3085836122e4565b155b15611c4257611c42858383612331565b5050505b600101611baa565b505f611c5b600e89612082565b90505f805b88821015611d4a57836060015183111580611c8057508351516040850151145b15611ca857604051630474ca1b60e11b815260048101839052602481018a905260440161074c565b5f611ce8858d84604051602001611cc9929190918252602082015260400190565b604051602081830303815290604052805190602001205f1c868e61248a565b9050611cf3816111bb565b15611d3757808784611d04816132ac565b955081518110611d1657611d16613298565b60200260200101906001600160a01b031690816001600160a01b0316815250505b5080611d42816132ac565b915050611c60565b505050505095945050505050565b611d60612a1c565b6001600160a01b0382165f8181526006602090815260408083206008835292819020938552825480151592860192909252840152600181018054919291611da690613100565b80601f0160208091040260200160405190810160405280929190818152602001828054611dd290613100565b8015611e1d5780601f10611df457610100808354040283529160200191611e1d565b820191905f5260205f20905b815481529060010190602001808311611e0057829003601f168201915b50505050508360600181905250816002018054611e3990613100565b80601f0160208091040260200160405190810160405280929190818152602001828054611e6590613100565b8015611eb05780601f10611e8757610100808354040283529160200191611eb0565b820191905f5260205f20905b815481529060010190602001808311611e9357829003601f168201915b5050505050608084015260038201546001600160401b031660a08401528054600781900b60c085015263ffffffff600160401b8204811660e0860152600160601b82048116610100860152600160801b909104166101208401526001600160a01b0384165f90815260096020526040902054610140840152611f31846111bb565b1515610160840152509092915050565b600d546001600160a01b031680611f585750505050565b5f611f67603f620927c061337d565b611f7490620927c06132f7565b611f80906127106132f7565b9050805a1015611fa657604051633c04dd4760e11b81526004810182905260240161074c565b6040516345695dfb60e11b81523360048201526001600160a01b038681166024830152858116604483015260ff85166064830152831690638ad2bbf690620927c0906084015f604051808303815f88803b158015612002575f5ffd5b5087f193505050508015612014575060015b6115335760405133907f562bd2a26f1b2334bad75b1a84c62c5186340b3670b62e85d95acf65134ff3d6905f90a2611533565b5f806120606120576001866130d9565b600e9085612571565b91508161206f600e8686612571565b61207991906130d9565b90509250929050565b620100005f90815260208390526040812061209d90836125c4565b9392505050565b6001600160a01b0381165f908152600b6020526040812054908190036120c8575050565b5f6120d46001836130d9565b600a80549192505f916120e9906001906130d9565b815481106120f9576120f9613298565b5f91825260209091200154600a80546001600160a01b03909216925082918490811061212757612127613298565b5f91825260209091200180546001600160a01b0319166001600160a01b039290921691909117905561215a8260016132f7565b6001600160a01b0382165f908152600b6020526040902055600a80548061218357612183613390565b5f828152602080822083015f1990810180546001600160a01b03191690559092019092556001600160a01b03959095168152600b9094525050604082209190915550565b612200816121d4836111bb565b6121de575f6121f7565b6001600160a01b0383165f908152600960205260409020545b600e919061270a565b50565b60035481545f916127109161221c9161ffff16906132e0565b612226919061337d565b9050805f0361223457505050565b80825f015f82825461224691906130d9565b9250508190555080826002015f82825461226091906132f7565b925050819055508060045f82825461227891906130d9565b925050819055508060055f82825461229091906132f7565b9091555061229f9050836121c7565b60405181815233906001600160a01b038516907f32132a3833df46383ee66f0c56537e29d46bee27e5b9e3c4c2e8c95f518286ea9060200160405180910390a3505050565b5f805b83604001518110156123285782845f0151828151811061230957612309613298565b6020026020010151036123205760019150506111fa565b6001016122e7565b505f9392505050565b60408301515b5f8111801561236a5750835183906123506001846130d9565b8151811061236057612360613298565b6020026020010151115b1561241257835161237c6001836130d9565b8151811061238c5761238c613298565b6020026020010151845f015182815181106123a9576123a9613298565b60200260200101818152505083602001516001826123c791906130d9565b815181106123d7576123d7613298565b6020026020010151846020015182815181106123f5576123f5613298565b60209081029190910101528061240a816133a4565b915050612337565b82845f0151828151811061242857612428613298565b602002602001018181525050818460200151828151811061244b5761244b613298565b60200260200101818152505060018460400181815161246a91906132f7565b9052506060840180518391906124819083906132f7565b90525050505050565b5f5f85606001518461249c91906130d9565b6124a690866133b9565b90505f5b8660400151811080156124d8575086518051829081106124cc576124cc613298565b60200260200101518210155b1561251a57866020015181815181106124f3576124f3613298565b60200260200101518261250691906132f7565b915080612512816132ac565b9150506124aa565b505f80612529600e84876128e1565b909250905061254f888280612540600e878b612571565b61254a91906130d9565b612331565b505f908152600f60205260409020546001600160a01b03169695505050505050565b5f825b80156125bc575f81815260208690526040902061259190846125c4565b61259b90836132f7565b91506125a9811960016132f7565b6125b5908216826130d9565b9050612574565b509392505050565b81545f908082036125d8575f9150506111fa565b5f846125e56001846130d9565b815481106125f5576125f5613298565b5f91825260209091200180549091506001600160401b038086169116116126305754600160401b90046001600160c01b031691506111fa9050565b5f8061263d6001856130d9565b90505b808210156126b2575f600261265583856132f7565b61265f919061337d565b9050866001600160401b031688828154811061267d5761267d613298565b5f918252602090912001546001600160401b0316116126a8576126a18160016132f7565b92506126ac565b8091505b50612640565b81156126f457866126c46001846130d9565b815481106126d4576126d4613298565b5f91825260209091200154600160401b90046001600160c01b03166126f6565b5f5b6001600160c01b0316979650505050505050565b6001600160a01b0382165f9081526003840160205260409020548181036127315750505050565b6001600160a01b0383165f908152600285016020526040812054908190036127d3576201000085600401540361277f5760405163f740adbd60e01b815262010000600482015260240161074c565b846004015f815461278f906132ac565b91829055506001600160a01b0385165f818152600288016020908152604080832085905584835260018a01909152902080546001600160a01b031916909117905590505b6001600160a01b0384165f908152600386016020526040812084905582841190816128075761280285856130d9565b612811565b61281184866130d9565b9050825b6201000081116128d7575f81815260208990526040812061283590612961565b5f83815260208b9052604090209091506128b7908561285d5761285885846130d9565b612867565b61286785846132f7565b604080518082019091526001600160401b0343811682526001600160c01b03928316602080840191825285546001810187555f968752952092519051909316600160401b02921691909117910155565b506128c4811960016132f7565b6128d0908216826132f7565b9050612815565b5050505050505050565b5f8080846180005b801561293d575f61291289826128ff85886132f7565b81526020019081526020015f20886125c4565b90508281116129345761292582856132f7565b935061293181846130d9565b92505b5060011c6128e9565b506129498260016132f7565b61295382886130d9565b935093505050935093915050565b80545f9080156129a757826129776001836130d9565b8154811061298757612987613298565b5f91825260209091200154600160401b90046001600160c01b03166129a9565b5f5b6001600160c01b03169392505050565b60408051610180810182525f80825260208201819052918101829052606081018290526080810182905260a0810182905260c0810182905260e0810182905261010081018290526101208101829052610140810182905261016081019190915290565b60408051610180810182525f808252602082018190529181018290526060808201819052608082015260a0810182905260c0810182905260e0810182905261010081018290526101208101829052610140810182905261016081019190915290565b80356001600160a01b0381168114612a94575f5ffd5b919050565b5f5f60408385031215612aaa575f5ffd5b612ab383612a7e565b946020939093013593505050565b5f5f60408385031215612ad2575f5ffd5b612adb83612a7e565b915061207960208401612a7e565b5f5f83601f840112612af9575f5ffd5b5081356001600160401b03811115612b0f575f5ffd5b602083019150836020828501011115612b26575f5ffd5b9250929050565b5f5f5f5f60408587031215612b40575f5ffd5b84356001600160401b03811115612b55575f5ffd5b612b6187828801612ae9565b90955093505060208501356001600160401b03811115612b7f575f5ffd5b612b8b87828801612ae9565b95989497509550505050565b5f60208284031215612ba7575f5ffd5b61209d82612a7e565b80356001600160401b0381168114612a94575f5ffd5b5f5f60408385031215612bd7575f5ffd5b612be083612a7e565b915061207960208401612bb0565b5f5f83601f840112612bfe575f5ffd5b5081356001600160401b03811115612c14575f5ffd5b6020830191508360208260051b8501011115612b26575f5ffd5b5f5f5f60408486031215612c40575f5ffd5b83356001600160401b03811115612c55575f5ffd5b612c6186828701612bee565b909790965060209590950135949350505050565b602080825282518282018190525f918401906040840190835b81811015612cb55783516001600160a01b0316835260209384019390920191600101612c8e565b509095945050505050565b80516001600160a01b03168252602081015160208301526040810151612cea604084018215159052565b50606081015160608301526080810151608083015260a0810151612d1660a084018263ffffffff169052565b5060c0810151612d2e60c084018263ffffffff169052565b5060e0810151612d4660e084018263ffffffff169052565b50610100810151612d6061010084018263ffffffff169052565b50610120810151612d7a61012084018263ffffffff169052565b50610140810151612d9461014084018263ffffffff169052565b5061016081015161081a6101608401826001600160401b03169052565b5f60408201848352604060208401528084518083526060850191506020860192505f5b81811015612dfe57612de7838551612cc0565b602093909301926101809290920191600101612dd4565b50909695505050505050565b5f5f5f60608486031215612e1c575f5ffd5b612e2584612a7e565b9250612e3360208501612a7e565b915060408401358015158114612e47575f5ffd5b809150509250925092565b5f5f60408385031215612e63575f5ffd5b612e6c83612a7e565b9150602083013560048110612e7f575f5ffd5b809150509250929050565b5f5f60408385031215612e9b575f5ffd5b50508035926020909101359150565b5f81518084528060208401602086015e5f602082860101526020601f19601f83011685010191505092915050565b80516001600160a01b031682525f6020820151612ef9602085018215159052565b506040820151604084015260608201516101806060850152612f1f610180850182612eaa565b905060808301518482036080860152612f388282612eaa565b91505060a0830151612f5560a08601826001600160401b03169052565b5060c0830151612f6a60c086018260070b9052565b5060e0830151612f8260e086018263ffffffff169052565b50610100830151612f9c61010086018263ffffffff169052565b50610120830151612fb661012086018263ffffffff169052565b506101408301516101408501526101608301516125bc61016086018215159052565b5f604082018483526040602084015280845180835260608501915060608160051b8601019250602086015f5b8281101561303557605f19878603018452613020858351612ed8565b94506020938401939190910190600101613004565b5092979650505050505050565b61018081016111fa8284612cc0565b5f5f5f5f5f60808688031215613065575f5ffd5b8535945061307560208701612bb0565b93506040860135925060608601356001600160401b03811115613096575f5ffd5b6130a288828901612bee565b969995985093965092949392505050565b602081525f61209d6020830184612ed8565b634e487b7160e01b5f52601160045260245ffd5b818103818111156111fa576111fa6130c5565b634e487b7160e01b5f52604160045260245ffd5b600181811c9082168061311457607f821691505b60208210810361313257634e487b7160e01b5f52602260045260245ffd5b50919050565b601f82111561081a578282111561081a57805f5260205f20601f840160051c602085101561316357505f5b90810190601f840160051c035f5b818110156109f3575f83820155600101613171565b6001600160401b0383111561319d5761319d6130ec565b6131b1836131ab8354613100565b83613138565b5f601f8411600181146131e2575f85156131cb5750838201355b5f19600387901b1c1916600186901b178355611533565b5f83815260208120601f198716915b8281101561321157868501358255602094850194600190920191016131f1565b508682101561322d575f1960f88860031b161c19848701351681555b505060018560011b0183555050505050565b81835281816020850137505f828201602090810191909152601f909101601f19169091010190565b604081525f61327a60408301868861323f565b828103602084015261328d81858761323f565b979650505050505050565b634e487b7160e01b5f52603260045260245ffd5b5f600182016132bd576132bd6130c5565b5060010190565b63ffffffff81811683821601908111156111fa576111fa6130c5565b80820281158282048414176111fa576111fa6130c5565b808201808211156111fa576111fa6130c5565b600781810b9083900b01677fffffffffffffff8113677fffffffffffffff19821217156111fa576111fa6130c5565b63ffffffff82811682821603908111156111fa576111fa6130c5565b634e487b7160e01b5f52602160045260245ffd5b634e487b7160e01b5f52601260045260245ffd5b5f8261338b5761338b613369565b500490565b634e487b7160e01b5f52603160045260245ffd5b5f816133b2576133b26130c5565b505f190190565b5f826133c7576133c7613369565b50069056fe0a992a0e349c2f0c17e5c8901f1ee8165c4f3f529c8c71931f2eed30d062a78ba26469706673582212207cbc771e33f2b0fc48135f3cc6acfbfb0a408692168f1214f51a3374209bb09764736f6c63430008250033" as const;
+export const courtRegistryBytecode = "0x608060405234801561000f575f5ffd5b50604051616bd3380380616bd383398101604081905261002e916107ed565b6127108361ffff16111561005557604051630309cb8760e51b815260040160405180910390fd5b5f80546001600160a01b031916331781556001805461ffff8616600160a01b0261ffff60a01b1990911617905560408051808201909152600781526611d95b995c985b60ca1b60208201526100ac919084846100b5565b50505050610bcc565b5f6100c28585858561041b565b600d546001600160601b0316603f19016100ef57604051637d9ab87d60e01b815260040160405180910390fd5b5f6001600160601b0386161561013a576001600160601b0386165f908152600c6020526040902054610135906c01000000000000000000000000900460ff1660016108b6565b61013c565b5f5b905060038160ff16111561016357604051637d9ab87d60e01b815260040160405180910390fd5b600d80545f9061017b906001600160601b03166108d5565b82546101009290920a6001600160601b0381810219909316828416918202179093555f928352600c602052604090922080549189166001600160681b0319909216919091176c0100000000000000000000000060ff851602178155909250600181016101e7878261098f565b50600281016101f6868261098f565b508351600382015560208085015160048301805461ffff92831661ffff1990911617905560408087015180516005860180549583015193830151606084015160808501518716600160d01b0261ffff60d01b19918816600160c01b0261ffff60c01b196001600160401b03948516600160801b0216600160801b600160d01b031998851668010000000000000000026001600160801b0319909b169685169690961799909917969096169390931796909617919091169290921790915560a0810151600685015560c0810151600785015560e081015160088501805461010084810151610120860151610140870151610160909701518816600160981b0261ffff60981b1997909816600160881b0261ffff60881b19918a1669010000000000000000000291909116600160481b600160981b031992909916909202610100600160481b0319951515959095166001600160481b03199093169290921793909317169490941717161790556001600160601b038716156103c2576001600160601b038088165f908152600c6020818152604083206009018054600181810183559185529190932060028204018054888616929094169092026101000a9081029302199091169190911790555b866001600160601b0316836001600160601b03167fb469d3d181113180f545bae0dd6fc41f83ef04ac42cbff46ebbb4175df9e316388888860405161040993929190610a7b565b60405180910390a35050949350505050565b82515f81900361043e57604051636cc61e7360e11b815260040160405180910390fd5b604081111561046d5760408051630585ca3d60e21b815260040161046491815260200190565b60405180910390fd5b825180158061047c5750608081115b1561049d57604051637cf77fdd60e11b815260806004820152602401610464565b6040830151835115806104dd57506001600160601b038716158015906104dd57506001600160601b0387165f908152600c60205260409020600301548451105b806104ea575060a0810151155b806104fe5750612710816060015161ffff16115b806105125750612710816080015161ffff16115b80610525575080516001600160401b0316155b8061053b575060208101516001600160401b0316155b8061057457508060e00151801561057457506101008101516001600160401b0316158061057457506101208101516001600160401b0316155b806105925750600281610140015161058c9190610b9d565b61ffff16155b806105b0575060028161016001516105aa9190610b9d565b61ffff16155b806105cc575080610140015161ffff1681610160015161ffff16105b806105e05750601f81610160015161ffff16115b156105fe57604051630309cb8760e51b815260040160405180910390fd5b50505050505050565b805161ffff81168114610618575f5ffd5b919050565b634e487b7160e01b5f52604160045260245ffd5b604051606081016001600160401b03811182821017156106535761065361061d565b60405290565b60405161018081016001600160401b03811182821017156106535761065361061d565b604051601f8201601f191681016001600160401b03811182821017156106a4576106a461061d565b604052919050565b80516001600160401b0381168114610618575f5ffd5b80518015158114610618575f5ffd5b5f8183036101c08112156106e3575f5ffd5b6106eb610631565b8351815291506106fd60208401610607565b6020830152610180603f1982011215610714575f5ffd5b5061071d610659565b610729604084016106ac565b8152610737606084016106ac565b6020820152610748608084016106ac565b604082015261075960a08401610607565b606082015261076a60c08401610607565b608082015260e083015160a082015261010083015160c082015261079161012084016106c2565b60e08201526107a361014084016106ac565b6101008201526107b661016084016106ac565b6101208201526107c96101808401610607565b6101408201526107dc6101a08401610607565b610160820152604082015292915050565b5f5f5f6102008486031215610800575f5ffd5b61080984610607565b60208501519093506001600160401b03811115610824575f5ffd5b8401601f81018613610834575f5ffd5b80516001600160401b0381111561084d5761084d61061d565b610860601f8201601f191660200161067c565b818152876020838501011115610874575f5ffd5b8160208401602083015e5f6020838301015280945050505061089985604086016106d1565b90509250925092565b634e487b7160e01b5f52601160045260245ffd5b60ff81811683821601908111156108cf576108cf6108a2565b92915050565b5f6001600160601b0382166002600160601b031981016108f7576108f76108a2565b60010192915050565b600181811c9082168061091457607f821691505b60208210810361093257634e487b7160e01b5f52602260045260245ffd5b50919050565b601f82111561098a578282111561098a57805f5260205f20601f840160051c602085101561096357505f5b90810190601f840160051c035f5b81811015610986575f83820155600101610971565b5050505b505050565b81516001600160401b038111156109a8576109a861061d565b6109bc816109b68454610900565b84610938565b6020601f8211600181146109ee575f83156109d75750848201515b5f19600385901b1c1916600184901b178455610a46565b5f84815260208120601f198516915b82811015610a1d57878501518255602094850194600190920191016109fd565b5084821015610a3a57868401515f19600387901b60f8161c191681555b505060018360011b0184555b5050505050565b5f81518084528060208401602086015e5f602082860101526020601f19601f83011685010191505092915050565b61020081525f610a8f610200830186610a4d565b8281036020840152610aa18186610a4d565b9150508251604083015261ffff60208401511660608301526040830151610ad46080840182516001600160401b03169052565b60208101516001600160401b03811660a08501525060408101516001600160401b03811660c085015250606081015161ffff811660e085015250608081015161ffff81166101008501525060a081015161012084015260c081015161014084015260e0810151801515610160850152506101008101516001600160401b038116610180850152506101208101516001600160401b0381166101a08501525061014081015161ffff81166101c085015250610160015161ffff81166101e084015250949350505050565b5f61ffff831680610bbc57634e487b7160e01b5f52601260045260245ffd5b8061ffff84160691505092915050565b615ffa80610bd95f395ff3fe608060405260043610610327575f3560e01c806384a9bfe8116101a3578063b4a36a06116100f2578063cc181f4111610092578063f8dd10c71161006d578063f8dd10c7146109ff578063f936951914610a15578063fb3551ff14610a34578063fb3ac25414610a60575f5ffd5b8063cc181f411461097f578063e26515bc146109be578063ea76ab1d146109d3575f5ffd5b8063be5d5d9b116100cd578063be5d5d9b146108d9578063c00864fd14610906578063c45a015514610934578063c9da9bb514610953575f5ffd5b8063b4a36a061461086a578063b5dd03fd146108a6578063b7dc1284146108c5575f5ffd5b8063a27154ba1161015d578063aa0dfeac11610138578063aa0dfeac146107f8578063aab5a87714610817578063b0414d2b1461082c578063b05c2cda1461084b575f5ffd5b8063a27154ba146107a3578063a71d734a146107b7578063a7e5f9ae146107cb575f5ffd5b806384a9bfe8146106f757806385b971581461071657806386074985146105b35780638da5cb5b146107445780638fad05fc1461077a578063a0d541fa1461078e575f5ffd5b806334d5fb3111610279578063598eae881161021957806361d027b3116101f457806361d027b3146106735780637756eb101461068857806377ace5d7146106b6578063819d4a67146106d5575f5ffd5b8063598eae881461060d5780635b68220b146106205780635bb4780814610654575f5ffd5b806347235c961161025457806347235c96146105b35780634a329879146105c75780634aeb88cf146105db5780634e95ae36146105fa575f5ffd5b806334d5fb3114610558578063376550661461056c5780633be6dd791461058b575f5ffd5b80631d1a127f116102e45780632692cb93116102bf5780632692cb93146104d5578063273192b4146104f45780632def6620146105155780632ea78b9814610529575f5ffd5b80631d1a127f1461041c5780631e43b28f1461044957806320443e8d14610468575f5ffd5b80630681e6511461032b5780630a74652e146103645780630d86419a1461039b57806311bc5d32146103bc578063178e279e146103de5780631ba9de5e146103fd575b5f5ffd5b348015610336575f5ffd5b5060015461034c90600160a01b900461ffff1681565b60405161ffff90911681526020015b60405180910390f35b34801561036f575f5ffd5b5061038361037e366004614afc565b610a7f565b6040516001600160601b03909116815260200161035b565b3480156103a6575f5ffd5b506103ba6103b5366004614bab565b610b40565b005b3480156103c7575f5ffd5b506103d0608081565b60405190815260200161035b565b3480156103e9575f5ffd5b506103ba6103f8366004614bd3565b610c65565b348015610408575f5ffd5b506103ba610417366004614c04565b610ca4565b348015610427575f5ffd5b5061043b610436366004614c6e565b610e41565b60405161035b929190614ee0565b348015610454575f5ffd5b506103ba610463366004614efa565b611182565b348015610473575f5ffd5b5061047c6111d0565b60405161035b91905f60e082019050825182526020830151602083015260408301516040830152606083015160608301526080830151608083015260a083015160a083015261ffff60c08401511660c083015292915050565b3480156104e0575f5ffd5b506103ba6104ef366004614c6e565b61129a565b3480156104ff575f5ffd5b506105086112ec565b60405161035b9190614f13565b348015610520575f5ffd5b506103ba6113a9565b348015610534575f5ffd5b50610548610543366004614f76565b6114e5565b604051901515815260200161035b565b348015610563575f5ffd5b50610383600181565b348015610577575f5ffd5b506103ba610586366004614efa565b611597565b348015610596575f5ffd5b506105a060131981565b60405160079190910b815260200161035b565b3480156105be575f5ffd5b506103d0604081565b3480156105d2575f5ffd5b506103d0601f81565b3480156105e6575f5ffd5b506103ba6105f5366004614efa565b61163b565b6103ba610608366004614fde565b61172d565b6103ba61061b366004614c6e565b611a71565b34801561062b575f5ffd5b5061063f61063a366004615044565b611c90565b6040805192835260208301919091520161035b565b34801561065f575f5ffd5b506103ba61066e366004614efa565b611cf4565b34801561067e575f5ffd5b506103d060035481565b348015610693575f5ffd5b506105486106a2366004614efa565b600a6020525f908152604090205460ff1681565b3480156106c1575f5ffd5b506105486106d0366004614efa565b611d6a565b3480156106e0575f5ffd5b506106e9611d76565b60405161035b929190615179565b348015610702575f5ffd5b50600d54610383906001600160601b031681565b348015610721575f5ffd5b50610735610730366004614c6e565b611e68565b60405161035b939291906151d2565b34801561074f575f5ffd5b505f54610762906001600160a01b031681565b6040516001600160a01b03909116815260200161035b565b348015610785575f5ffd5b506105a0600a81565b348015610799575f5ffd5b506105a060041981565b3480156107ae575f5ffd5b506103d0600381565b3480156107c2575f5ffd5b506103d0600481565b3480156107d6575f5ffd5b506107ea6107e5366004614efa565b611fb4565b60405161035b929190615228565b348015610803575f5ffd5b506103ba6108123660046152a0565b6120f8565b348015610822575f5ffd5b506103d061020081565b348015610837575f5ffd5b50600b54610762906001600160a01b031681565b348015610856575f5ffd5b506103ba6108653660046152d9565b61236e565b348015610875575f5ffd5b5060015f52600c6020527fd421a5181c571bba3f01190c922c3b2a896fc1d84e86c9f17ac10e67ebef8b5f546103d0565b3480156108b1575f5ffd5b506103ba6108c0366004614efa565b61255b565b3480156108d0575f5ffd5b506005546103d0565b3480156108e4575f5ffd5b506108f86108f3366004615311565b612622565b60405161035b929190615431565b348015610911575f5ffd5b5061092561092036600461549b565b612712565b60405161035b93929190615504565b34801561093f575f5ffd5b50600154610762906001600160a01b031681565b34801561095e575f5ffd5b5061097261096d36600461552e565b6128da565b60405161035b91906155a2565b34801561098a575f5ffd5b5061063f610999366004614c6e565b6001600160601b03165f908152600e6020526040902060038101546005909101549091565b3480156109c9575f5ffd5b506103d060025481565b3480156109de575f5ffd5b506109f26109ed366004614efa565b612ac0565b60405161035b91906155b4565b348015610a0a575f5ffd5b506103d0620927c081565b348015610a20575f5ffd5b506103ba610a2f366004614c6e565b612b84565b348015610a3f575f5ffd5b50610a53610a4e366004614efa565b612d40565b60405161035b91906155c3565b348015610a6b575f5ffd5b506103ba610a7a366004614afc565b612f2c565b5f80546001600160a01b03163314610aaa57604051635fc483c560e01b815260040160405180910390fd5b610ab3876130fe565b50610b358787878080601f0160208091040260200160405190810160405280939291908181526020018383808284375f9201919091525050604080516020601f8b0181900481028201810190925289815292508991508890819084018382808284375f92019190915250610b30925050503687900387018761564e565b613166565b979650505050505050565b5f546001600160a01b03163314610b6a57604051635fc483c560e01b815260040160405180910390fd5b600354811115610b9c57600354604051638fe0fc1d60e01b8152600401610b9391815260200190565b60405180910390fd5b8060035f828254610bad9190615785565b90915550506040518181526001600160a01b038316907f41fdd680478135993bc53fb2ffaf9560951b57ef62ff6badd02b61e018b4f17f9060200160405180910390a25f826001600160a01b0316826040515f6040518083038185875af1925050503d805f8114610c39576040519150601f19603f3d011682016040523d82523d5f602084013e610c3e565b606091505b5050905080610c60576040516312171d8360e31b815260040160405180910390fd5b505050565b335f908152600a602052604090205460ff16610c94576040516374284a7b60e01b815260040160405180910390fd5b610ca0828260026134cd565b5050565b825f819003610cc657604051636cc61e7360e11b815260040160405180910390fd5b6040811115610cec5760408051630585ca3d60e21b8152600401610b9391815260200190565b610200821115610d135760405163462dac9f60e01b81526102006004820152602401610b93565b335f90815260046020526040902060018101610d3086888361581e565b5060028101610d4084868361581e565b5080545f03610df657600580546001810182555f8290527f036b6384b5eca791c62761152d0c79bb0604c104a5fb6f4eb0703f3154bb3db0018054336001600160a01b03199091168117909155905480835560038301805467ffffffffffffffff1916426001600160401b03161790556040519091907fdddc68caf532741580e8677fae35bba1d09ebf7a396728fdb818530b47968aad90610de9908a908a908a908a906158ff565b60405180910390a3610e39565b805460405133907f973d64de24996e48dcea9c4f3cca2597db131b1186f8b8124059140a475f3cab90610e30908a908a908a908a906158ff565b60405180910390a35b505050505050565b5f610e4a614953565b6001600160601b0383161580610e6e5750600d546001600160601b03908116908416115b15610e7b575f9150915091565b6001600160601b038381165f818152600c6020908152604091829020928552825493841690850152600160601b90920460ff1691830191909152600181018054610ec490615798565b80601f0160208091040260200160405190810160405280929190818152602001828054610ef090615798565b8015610f3b5780601f10610f1257610100808354040283529160200191610f3b565b820191905f5260205f20905b815481529060010190602001808311610f1e57829003601f168201915b50505050508260600181905250806002018054610f5790615798565b80601f0160208091040260200160405190810160405280929190818152602001828054610f8390615798565b8015610fce5780601f10610fa557610100808354040283529160200191610fce565b820191905f5260205f20905b815481529060010190602001808311610fb157829003601f168201915b5050505060808085019290925250604080516060808201835260038501548252600485015461ffff90811660208085019190915284516101808101865260058801546001600160401b038082168352600160401b8204811683850152600160801b8204811683890152600160c01b8204851695830195909552600160d01b9004831696810196909652600687015460a080880191909152600788015460c0880152600888015460ff8116151560e0890152610100808204861690890152600160481b8104909416610120880152600160881b84048316610140880152600160981b90930490911661016086015282840194909452850152600983018054825181850281018501909352808352919290919083018282801561113d57602002820191905f5260205f20905f905b82829054906101000a90046001600160601b03166001600160601b0316815260200190600c0190602082600b010492830192600103820291508084116110fa5790505b505050505060c0830152600a81015460e08301526001600160601b0384165f908152600e6020526040902061117190613614565b610100830152506001939092509050565b6001546001600160a01b031633146111ad57604051630636a15760e11b815260040160405180910390fd5b6001600160a01b03165f908152600a60205260409020805460ff19166001179055565b61120d6040518060e001604052805f81526020015f81526020015f81526020015f81526020015f81526020015f81526020015f61ffff1681525090565b60055481526008546020808301919091527fd421a5181c571bba3f01190c922c3b2a896fc1d84e86c9f17ac10e67ebef8b665460408301526002546060830152600354608083015260015f52600c90527fd421a5181c571bba3f01190c922c3b2a896fc1d84e86c9f17ac10e67ebef8b5f5460a0820152600154600160a01b900461ffff1660c082015290565b335f908152600a602052604090205460ff166112c9576040516374284a7b60e01b815260040160405180910390fd5b6001600160601b0381165f908152600e602052604090206112e990613648565b50565b600d546060906001600160601b03166001600160401b03811115611312576113126155d5565b60405190808252806020026020018201604052801561134b57816020015b611338614953565b8152602001906001900390816113305790505b5090505f5b600d546001600160601b0390811690821610156113a557611375610436826001615925565b905082826001600160601b03168151811061139257611392615944565b6020908102919091010152600101611350565b5090565b335f90815260076020526040812080549091036113d957604051639fe7bfd960e01b815260040160405180910390fd5b6003810154600160801b900463ffffffff161561141d576003810154604051637e80877d60e11b8152600160801b90910463ffffffff166004820152602401610b93565b335f908152600f6020526040902081545b81541561145457815461144e90339061144990600190615785565b61365c565b5061142e565b5f8084556002805483929061146a908490615785565b909155506114799050336137ef565b6040515f90339083908381818185875af1925050503d805f81146114b8576040519150601f19603f3d011682016040523d82523d5f602084013e6114bd565b606091505b50509050806114df576040516312171d8360e31b815260040160405180910390fd5b50505050565b6001600160a01b0382165f908152600f60205260408120815b815481101561158b575f82828154811061151a5761151a615944565b5f91825260208083206002830401546001600160601b03600c600190941684026101000a9091041680845291905260409091206003015490915061155e8783613912565b101580156115715750611571818661394d565b156115825760019350505050611591565b506001016114fe565b505f9150505b92915050565b335f908152600a602052604090205460ff166115c6576040516374284a7b60e01b815260040160405180910390fd5b6001600160a01b0381165f9081526007602052604081206003018054600192906115f790849063ffffffff16615958565b92506101000a81548163ffffffff021916908363ffffffff160217905550806001600160a01b03165f516020615fa55f395f51905f5260405160405180910390a250565b335f908152600a602052604090205460ff1661166a576040516374284a7b60e01b815260040160405180910390fd5b6001600160a01b0381165f908152600760205260409020600381018054600191906010906116a6908490600160801b900463ffffffff16615958565b92506101000a81548163ffffffff021916908363ffffffff16021790555060018160030160148282829054906101000a900463ffffffff166116e89190615958565b92506101000a81548163ffffffff021916908363ffffffff160217905550816001600160a01b03165f516020615fa55f395f51905f5260405160405180910390a25050565b335f908152600a602052604090205460ff1661175c576040516374284a7b60e01b815260040160405180910390fd5b5f6117678383615974565b9050348111156117cc5760405162461bcd60e51b815260206004820152602a60248201527f436f75727452656769737472793a2072657761726473206578636565642074686044820152691948199959481cd95b9d60b21b6064820152608401610b93565b5f5b83811015611a34575f8585838181106117e9576117e9615944565b90506020020160208101906117fe9190614efa565b6001600160a01b0381165f9081526007602052604081208054929350918691839161182a90849061598b565b9250508190555084816001015f828254611844919061598b565b90915550506001600160a01b0382165f908152600f602052604081208054909103611916578054600180820183555f83815260208082206002850401805493909416600c026101000a6001600160601b038102199093169092179092556001600160a01b0385168252600990526040812054900361191657600880546001810182557ff3f7a9fe364faab93b216da50a3214154f22a0a2b415b23a84c8169e8b636ee30180546001600160a01b0319166001600160a01b03861690811790915590545f91825260096020526040909120555b5f815f8154811061192957611929615944565b905f5260205f209060029182820401919006600c029054906101000a90046001600160601b031690506119718482896119628886613912565b61196c919061598b565b6139a9565b3389898781811061198457611984615944565b90506020020160208101906119999190614efa565b6001600160a01b03167f06223a3393415b9ce882eccc6771adccc2ef2a79b3ccc176953c6430f77efed1896040516119d391815260200190565b60405180910390a38888868181106119ed576119ed615944565b9050602002016020810190611a029190614efa565b6001600160a01b03165f516020615fa55f395f51905f5260405160405180910390a25050600190920191506117ce9050565b508060025f828254611a46919061598b565b90915550611a5690508134615785565b60035f828254611a66919061598b565b909155505050505050565b806001600160601b03165f03611a85575060015b5f611a8f826130fe565b90505f34611a9d3385613912565b611aa7919061598b565b6003830154909150341580611abb57508082105b15611ae3576040516378e030db60e01b81526004810182905260248101839052604401610b93565b335f81815260076020526040902090611afc9086613912565b5f03611b8057335f908152600f602052604090205460031901611b345760405163371a3d4360e01b8152600481810152602401610b93565b335f908152600f602090815260408220805460018082018355918452919092206002820401805492909116600c026101000a6001600160601b0381810219909316928816029190911790555b34815f015f828254611b92919061598b565b925050819055503460025f828254611baa919061598b565b9091555050335f908152600960205260408120549003611c3857600880546001810182557ff3f7a9fe364faab93b216da50a3214154f22a0a2b415b23a84c8169e8b636ee3018054336001600160a01b0319909116811790915590545f91825260096020526040909120556003810180546001600160c01b0316600160c01b426001600160401b0316021790555b611c433386856139a9565b60408051348152602081018590526001600160601b0387169133917f3dc39c8bc07633ad6127102519478497a982af939e6696f00ea49926c178d91d910160405180910390a35050505050565b6001600160601b0383165f908152600e602090815260408083206001600160a01b03861684526002810190925282205482919063ffffffff168015611cde57611cda828287613b78565b9450505b611ce88286613bb2565b92505050935093915050565b5f546001600160a01b03163314611d1e57604051635fc483c560e01b815260040160405180910390fd5b6001546001600160a01b031615611d48576040516302a98a3760e31b815260040160405180910390fd5b600180546001600160a01b0319166001600160a01b0392909216919091179055565b5f6115918260016114e5565b5f6060611daa60015f52600c6020527fd421a5181c571bba3f01190c922c3b2a896fc1d84e86c9f17ac10e67ebef8b5f5490565b6008549092506001600160401b03811115611dc757611dc76155d5565b604051908082528060200260200182016040528015611e0057816020015b611ded6149b5565b815260200190600190039081611de55790505b5090505f5b600854811015611e6357611e3e60088281548110611e2557611e25615944565b5f918252602090912001546001600160a01b0316612ac0565b828281518110611e5057611e50615944565b6020908102919091010152600101611e05565b509091565b5f5f611e726149b5565b6001600160601b03841615611e875783611e8a565b60015b92505f611e96846130fe565b604080516101808101825260058301546001600160401b038082168352600160401b820481166020840152600160801b820481169383019390935261ffff600160c01b820481166060840152600160d01b90910481166080830152600684015460a0830152600784015460c0830152600884015460ff8116151560e0840152610100808204851690840152600160481b8104909316610120830152600160881b83048116610140830152600160981b9092048216610160820152600483015483549195509293509116906001600160601b031615801590611f7a575061ffff811615155b8015611f9357508061ffff1683610160015161ffff1610155b611f9d5784611fa9565b81546001600160601b03165b935050509193909250565b606080600f5f846001600160a01b03166001600160a01b031681526020019081526020015f2080548060200260200160405190810160405280929190818152602001828054801561205357602002820191905f5260205f20905f905b82829054906101000a90046001600160601b03166001600160601b0316815260200190600c0190602082600b010492830192600103820291508084116120105790505b5050505050915081516001600160401b03811115612073576120736155d5565b60405190808252806020026020018201604052801561209c578160200160208202803683370190505b5090505f5b82518110156120f2576120cd848483815181106120c0576120c0615944565b6020026020010151613912565b8282815181106120df576120df615944565b60209081029190910101526001016120a1565b50915091565b335f908152600a602052604090205460ff16612127576040516374284a7b60e01b815260040160405180910390fd5b6001600160a01b0383165f90815260066020526040902080546001908290600890612160908490600160401b900463ffffffff16615958565b92506101000a81548163ffffffff021916908363ffffffff160217905550600a815f015f8282829054906101000a900460070b61219d919061599e565b82546001600160401b039182166101009390930a9283029190920219909116179055506001600160a01b0383165f90815260066020526040902080546001908290600c906121fa90849063ffffffff600160601b90910416615958565b92506101000a81548163ffffffff021916908363ffffffff16021790555082156122aa5780546001908290601090612240908490600160801b900463ffffffff16615958565b92506101000a81548163ffffffff021916908363ffffffff160217905550601319815f015f8282829054906101000a900460070b61227e919061599e565b92506101000a8154816001600160401b03021916908360070b6001600160401b031602179055506122ea565b80546004199082905f906122c290849060070b61599e565b92506101000a8154816001600160401b03021916908360070b6001600160401b031602179055505b6040516001600160a01b038616907f6d65ca842df688fddae0d2d5edac9e5b809ec18c88c0f356b3794397d978c6d5905f90a26040516001600160a01b038516907f6d65ca842df688fddae0d2d5edac9e5b809ec18c88c0f356b3794397d978c6d5905f90a2612367858585612360575f6134cd565b60016134cd565b5050505050565b335f908152600a602052604090205460ff1661239d576040516374284a7b60e01b815260040160405180910390fd5b6001600160a01b0382165f908152600760205260409020600381018054600191906010906123d9908490600160801b900463ffffffff166159cd565b92506101000a81548163ffffffff021916908363ffffffff1602179055505f6003811115612409576124096159e9565b82600381111561241b5761241b6159e9565b036124675760018160030160048282829054906101000a900463ffffffff166124449190615958565b92506101000a81548163ffffffff021916908363ffffffff160217905550612536565b600182600381111561247b5761247b6159e9565b036124d15760018160030160088282829054906101000a900463ffffffff166124a49190615958565b92506101000a81548163ffffffff021916908363ffffffff1602179055506124cc8382613bef565b612536565b60028260038111156124e5576124e56159e9565b0361253657600181600301600c8282829054906101000a900463ffffffff1661250e9190615958565b92506101000a81548163ffffffff021916908363ffffffff1602179055506125368382613bef565b6040516001600160a01b038416905f516020615fa55f395f51905f52905f90a2505050565b5f546001600160a01b0316331461258557604051635fc483c560e01b815260040160405180910390fd5b6001600160a01b038116158015906125a557506001600160a01b0381163b155b156125ce576040516320b1bb0b60e11b81526001600160a01b0382166004820152602401610b93565b600b80546001600160a01b0319166001600160a01b0383169081179091556040519081527f6c07e9d59869a4eff133ec7602e7ec4028183cde41fd5ed6a49ec453aadd150c9060200160405180910390a150565b60055460605f8285101561263f5761263a8584615785565b612641565b5f5b90508084101561264e5750825b806001600160401b03811115612666576126666155d5565b60405190808252806020026020018201604052801561269f57816020015b61268c614a18565b8152602001906001900390816126845790505b5091505f5b81811015612709576126e460056126bb838961598b565b815481106126cb576126cb615944565b5f918252602090912001546001600160a01b0316612d40565b8382815181106126f6576126f6615944565b60209081029190910101526001016126a4565b50509250929050565b6001600160601b0383165f908152600e6020526040812060038101549160609182918487101561274b576127468786615785565b61274d565b5f5b90508086101561275a5750845b806001600160401b03811115612772576127726155d5565b60405190808252806020026020018201604052801561279b578160200160208202803683370190505b509350806001600160401b038111156127b6576127b66155d5565b6040519080825280602002602001820160405280156127df578160200160208202803683370190505b5092505f5b818110156128ce575f6128146127fa838b61598b565b61280590600161598b565b85906001600160401b03613d6e565b90506001600160a01b038116158015906128605750612833828a61598b565b61283e90600161598b565b6001600160a01b0382165f90815260028601602052604090205463ffffffff16145b156128c5578086838151811061287857612878615944565b6001600160a01b039283166020918202929092018101919091529082165f9081526002860182526040902054901c8583815181106128b8576128b8615944565b6020026020010181815250505b506001016127e4565b50505093509350939050565b6001600160601b0386165f908152600e60205260409020606090846001600160401b0381111561290c5761290c6155d5565b604051908082528060200260200182016040528015612935578160200160208202803683370190505b5091505f6020612945878661598b565b61294f919061598b565b90505f6040518060800160405280836001600160401b03811115612975576129756155d5565b60405190808252806020026020018201604052801561299e578160200160208202803683370190505b508152602001836001600160401b038111156129bc576129bc6155d5565b6040519080825280602002602001820160405280156129e5578160200160208202803683370190505b5081526020015f81526020015f81525090505f5f90505b85811015612aa3575f612a51888884818110612a1a57612a1a615944565b9050602002016020810190612a2f9190614efa565b6001600160a01b03165f90815260028701602052604090205463ffffffff1690565b9050805f03612a605750612a9b565b5f5f612a6d87848e613b78565b915091505f81118015612a875750612a858583613da6565b155b15612a9757612a97858383613df3565b5050505b6001016129fc565b50612ab38a8a8a84888b8b613f4c565b5050509695505050505050565b612ac86149b5565b6001600160a01b0382165f818152600760209081526040909120918352815490830152612af483611d6a565b1515604083015260018101546060830152600281015460808301526003015463ffffffff80821660a08401526401000000008204811660c0840152600160401b8204811660e0840152600160601b82048116610100840152600160801b82048116610120840152600160a01b820416610140830152600160c01b90046001600160401b0316610160820152919050565b806001600160601b03165f03612b98575060015b335f9081526007602052604090206003810154600160801b900463ffffffff1615612bea576003810154604051637e80877d60e11b8152600160801b90910463ffffffff166004820152602401610b93565b335f908152600f60205260408120905b815481108015612c4a5750836001600160601b0316828281548110612c2157612c21615944565b5f91825260209091206002820401546001909116600c026101000a90046001600160601b031614155b15612c615780612c59816159fd565b915050612bfa565b81548103612c8d57604051636e81b5eb60e11b81526001600160601b0385166004820152602401610b93565b5f612c98338361365c565b905080845f015f828254612cac9190615785565b925050819055508060025f828254612cc49190615785565b909155505082545f03612cda57612cda336137ef565b6040515f90339083908381818185875af1925050503d805f8114612d19576040519150601f19603f3d011682016040523d82523d5f602084013e612d1e565b606091505b5050905080610e39576040516312171d8360e31b815260040160405180910390fd5b612d48614a18565b6001600160a01b0382165f8181526004602090815260408083206006835292819020938552825480151592860192909252840152600181018054919291612d8e90615798565b80601f0160208091040260200160405190810160405280929190818152602001828054612dba90615798565b8015612e055780601f10612ddc57610100808354040283529160200191612e05565b820191905f5260205f20905b815481529060010190602001808311612de857829003601f168201915b50505050508360600181905250816002018054612e2190615798565b80601f0160208091040260200160405190810160405280929190818152602001828054612e4d90615798565b8015612e985780601f10612e6f57610100808354040283529160200191612e98565b820191905f5260205f20905b815481529060010190602001808311612e7b57829003601f168201915b5050505050608084015260038201546001600160401b031660a08401528054600781810b60c086015263ffffffff600160401b8304811660e0870152600160601b83048116610100870152600160801b9092049091166101208501526001600160a01b0385165f9081526020919091526040902054610140840152612f1c84611d6a565b1515610160840152509092915050565b5f546001600160a01b03163314612f5657604051635fc483c560e01b815260040160405180910390fd5b5f612f60876130fe565b8054604080516020601f8a01819004810282018101909252888152929350612ff0926001600160601b03909216919089908990819084018382808284375f9201919091525050604080516020601f8b0181900481028201810190925289815292508991508890819084018382808284375f92019190915250612feb925050503687900387018761564e565b614097565b5f5b600982015481101561307957825f0135600c5f84600901848154811061301a5761301a615944565b5f91825260208083206002830401546001909216600c026101000a9091046001600160601b03168352820192909252604001902060030154101561307157604051630309cb8760e51b815260040160405180910390fd5b600101612ff2565b506001810161308986888361581e565b506002810161309984868361581e565b5081600382016130a98282615a39565b905050866001600160601b03167f2c2ab22e104ac1ba8ff2873c3d5bbf325630474e0c659ff562a68373ec3d7d6e87878787876040516130ed959493929190615c81565b60405180910390a250505050505050565b5f6001600160601b03821615806131235750600d546001600160601b03908116908316115b1561314c57604051634e0e51f960e11b81526001600160601b0383166004820152602401610b93565b506001600160601b03165f908152600c6020526040902090565b5f61317385858585614097565b600d546001600160601b0316603f19016131a057604051637d9ab87d60e01b815260040160405180910390fd5b5f6001600160601b038616156131e2576001600160601b0386165f908152600c60205260409020546131dd90600160601b900460ff166001615deb565b6131e4565b5f5b905060038160ff16111561320b57604051637d9ab87d60e01b815260040160405180910390fd5b600d80545f90613223906001600160601b0316615e04565b82546101009290920a6001600160601b0381810219909316828416918202179093555f928352600c602052604090922080549189166cffffffffffffffffffffffffff1990921691909117600160601b60ff8516021781559092506001810161328c8782615e2e565b506002810161329b8682615e2e565b508351600382015560208085015160048301805461ffff92831661ffff1990911617905560408087015180516005860180549583015193830151606084015160808501518716600160d01b0261ffff60d01b19918816600160c01b0261ffff60c01b196001600160401b03948516600160801b021669ffffffffffffffffffff60801b19988516600160401b026fffffffffffffffffffffffffffffffff19909b169685169690961799909917969096169390931796909617919091169290921790915560a0810151600685015560c0810151600785015560e081015160088501805461010084810151610120860151610140870151610160909701518816600160981b0261ffff60981b1997909816600160881b0261ffff60881b19918a16600160481b029190911672ffffffffffffffffffff000000000000000000199290991690920268ffffffffffffffff00199515159590951668ffffffffffffffffff199093169290921793909317169490941717161790556001600160601b03871615613474576001600160601b038088165f908152600c6020818152604083206009018054600181810183559185529190932060028204018054888616929094169092026101000a9081029302199091169190911790555b866001600160601b0316836001600160601b03167fb469d3d181113180f545bae0dd6fc41f83ef04ac42cbff46ebbb4175df9e31638888886040516134bb93929190615ee8565b60405180910390a35050949350505050565b600b546001600160a01b0316806134e45750505050565b806001600160a01b03163b5f036135255760405133907f562bd2a26f1b2334bad75b1a84c62c5186340b3670b62e85d95acf65134ff3d6905f90a250505050565b5f613534603f620927c0615f32565b61354190620927c061598b565b61354d9061271061598b565b9050805a101561357357604051633c04dd4760e11b815260048101829052602401610b93565b6040516345695dfb60e11b81523360048201526001600160a01b038681166024830152858116604483015260ff85166064830152831690638ad2bbf690620927c0906084015f604051808303815f88803b1580156135cf575f5ffd5b5087f1935050505080156135e1575060015b6123675760405133907f562bd2a26f1b2334bad75b1a84c62c5186340b3670b62e85d95acf65134ff3d6905f90a2612367565b5f611591828261362e60068301546001600160801b031690565b81526020019081526020015f20546001600160801b031690565b438160080154146112e95743600882015550565b6001600160a01b0382165f908152600f602052604081208054829082908590811061368957613689615944565b905f5260205f209060029182820401919006600c029054906101000a90046001600160601b031690506136bc8582613912565b92506136c985825f6139a9565b815482906136d990600190615785565b815481106136e9576136e9615944565b905f5260205f209060029182820401919006600c029054906101000a90046001600160601b031682858154811061372257613722615944565b905f5260205f209060029182820401919006600c026101000a8154816001600160601b0302191690836001600160601b031602179055508180548061376957613769615f45565b600190038181905f5260205f209060029182820401919006600c026101000a8154906001600160601b0302191690559055806001600160601b0316856001600160a01b03167fea0a5ad7a9ba822830eeb7acb2bd5ff7e46f8a0af8fe77888bcf11bd512f533d856040516137df91815260200190565b60405180910390a3505092915050565b6001600160a01b0381165f9081526009602052604081205490819003613813575050565b5f61381f600183615785565b600880549192505f9161383490600190615785565b8154811061384457613844615944565b5f91825260209091200154600880546001600160a01b03909216925082918490811061387257613872615944565b5f91825260209091200180546001600160a01b0319166001600160a01b03929092169190911790556138a582600161598b565b6001600160a01b0382165f9081526009602052604090205560088054806138ce576138ce615f45565b5f828152602080822083015f1990810180546001600160a01b03191690559092019092556001600160a01b0395909516815260099094525050604082209190915550565b6001600160a01b0382165f9081526010602090815260408083206001600160601b03851684529091529020546001600160801b031692915050565b5f5b6001600160601b038316156139a157816001600160601b0316836001600160601b03160361397f57506001611591565b6001600160601b039283165f908152600c60205260409020549092169161394f565b505f92915050565b6001600160801b038111156139d157604051630309cb8760e51b815260040160405180910390fd5b6001600160a01b0383165f9081526010602090815260408083206001600160601b0386168452825280832054600c90925282206003015460809190911c9190831015613a1d575f613a1f565b825b6001600160a01b0386165f9081526010602090815260408083206001600160601b03891684529091529020608082901b851790559050808203613a63575050505050565b835b6001600160601b03811615610e39576001600160601b0381165f908152600e602090815260408083206001600160a01b038a168452600281018352908320549092911c9085613ab4868461598b565b613abe9190615785565b9050613acb838a8361427a565b81158015613ad857508015155b15613b13576001600160601b0384165f908152600c60205260408120600a01805460019290613b0890849061598b565b90915550613b569050565b8115801590613b20575080155b15613b56576001600160601b0384165f908152600c60205260408120600a01805460019290613b50908490615785565b90915550505b5050506001600160601b039081165f908152600c602052604090205416613a65565b5f80613b90613b88600186615785565b86908561457b565b915081613b9e86868661457b565b613ba89190615785565b9050935093915050565b5f5f613bc184600601846145ce565b90508015613be5575f818152602085905260409020613be090846145ce565b613be7565b5f5b949350505050565b6001600160a01b0382165f908152600f6020526040812090805b8254811015613cb9575f838281548110613c2557613c25615944565b5f918252602082206002820401546001909116600c026101000a90046001600160601b03169150613c568783613912565b6001549091505f9061271090613c7790600160a01b900461ffff1684615974565b613c819190615f32565b9050805f03613c9257505050613cb1565b613c9c818661598b565b9450613cad888461196c8486615785565b5050505b600101613c09565b50805f03613cc75750505050565b80835f015f828254613cd99190615785565b9250508190555080836002015f828254613cf3919061598b565b925050819055508060025f828254613d0b9190615785565b925050819055508060035f828254613d23919061598b565b909155505060405181815233906001600160a01b038616907f32132a3833df46383ee66f0c56537e29d46bee27e5b9e3c4c2e8c95f518286ea9060200160405180910390a350505050565b5f8281526001840160205260408120546001600160401b03831660a082901c1115613d99575f613d9b565b805b9150505b9392505050565b5f805b8360400151811015613dea5782845f01518281518110613dcb57613dcb615944565b602002602001015103613de2576001915050611591565b600101613da9565b505f9392505050565b60408301515b5f81118015613e2c575083518390613e12600184615785565b81518110613e2257613e22615944565b6020026020010151115b15613ed4578351613e3e600183615785565b81518110613e4e57613e4e615944565b6020026020010151845f01518281518110613e6b57613e6b615944565b6020026020010181815250508360200151600182613e899190615785565b81518110613e9957613e99615944565b602002602001015184602001518281518110613eb757613eb7615944565b602090810291909101015280613ecc81615f59565b915050613df9565b82845f01518281518110613eea57613eea615944565b6020026020010181815250508184602001518281518110613f0d57613f0d615944565b602002602001018181525050600184604001818151613f2c919061598b565b905250606084018051839190613f4390839061598b565b90525050505050565b6001600160601b0387165f908152600e6020526040812090613f6e8288613bb2565b90505f805b865182101561408a57876060015183111580613f9457508751516040890151145b15613fbf578651604051630474ca1b60e11b8152610b93918491600401918252602082015260400190565b5f614000858a8d85604051602001613fe1929190918252602082015260400190565b604051602081830303815290604052805190602001205f1c878e6146c9565b90506001600160a01b0381161580159061401f575061401f818d6114e5565b801561403357506140318787836147a4565b155b1561407757808884614044816159fd565b95508151811061405657614056615944565b60200260200101906001600160a01b031690816001600160a01b0316815250505b5080614082816159fd565b915050613f73565b5050505050505050505050565b82515f8190036140ba57604051636cc61e7360e11b815260040160405180910390fd5b60408111156140e05760408051630585ca3d60e21b8152600401610b9391815260200190565b82518015806140ef5750608081115b1561411057604051637cf77fdd60e11b815260806004820152602401610b93565b60408301518351158061415057506001600160601b0387161580159061415057506001600160601b0387165f908152600c60205260409020600301548451105b8061415d575060a0810151155b806141715750612710816060015161ffff16115b806141855750612710816080015161ffff16115b80614198575080516001600160401b0316155b806141ae575060208101516001600160401b0316155b806141e757508060e0015180156141e757506101008101516001600160401b031615806141e757506101208101516001600160401b0316155b80614205575060028161014001516141ff9190615f6e565b61ffff16155b806142235750600281610160015161421d9190615f6e565b61ffff16155b8061423f575080610140015161ffff1681610160015161ffff16105b806142535750601f81610160015161ffff16115b1561427157604051630309cb8760e51b815260040160405180910390fd5b50505050505050565b6001600160a01b0382165f9081526002840160209081526040909120549081901c8281036142a9575050505050565b6001600160801b038311156142d15760405163397c49f360e21b815260040160405180910390fd5b63ffffffff82165f819003614443576004860154801561434057600487016142fa600183615785565b8154811061430a5761430a615944565b905f5260205f20015491508660040180548061432857614328615f45565b600190038181905f5260205f20015f90559055614406565b6201000087600301540361436c5760405163f740adbd60e01b8152620100006004820152602401610b93565b866003015f815461437c906159fd565b918290555091505f61439860068901546001600160801b031690565b905080831115614404575f81156143b9576143b4826002615974565b6143bc565b60015b905081156143f0575f81815260208a905260408082208483529120546143f091906001600160801b03168b6008015461480a565b61440289600601828b6008015461480a565b505b505b5f8281526001808901602052604082204360a01b6001600160a01b038a161790556005890180549192909161443c90849061598b565b9091555050505b835f036144a1576001600160a01b0385165f908152600287016020908152604082208290556004880180546001818101835591845291832090910183905560058801805491929091614496908490615785565b909155506144c69050565b6001600160a01b0385165f90815260028701602090815260409091209085901b821790555b8184115f816144de576144d98685615785565b6144e8565b6144e88487615785565b90505f6144ff89600601546001600160801b031690565b60088a0154909150845b82811161408a575f81815260208c9052604081209061452f82546001600160801b031690565b90506145598288614549576145448884615785565b614553565b614553888461598b565b8661480a565b5061456890508119600161598b565b6145749082168261598b565b9050614509565b5f825b80156145c6575f81815260208690526040902061459b90846145ce565b6145a5908361598b565b91506145b38119600161598b565b6145bf90821682615785565b905061457e565b509392505050565b81545f9060c081901c8083036145e8575f92505050611591565b836001600160401b03166001600160401b03608084901c161161461657506001600160801b03169050611591565b5f80614623600184615785565b90505b80821015614689575f600261463b838561598b565b6146459190615f32565b5f81815260018a0160205260409020549091506001600160401b03881660809190911c1161467f5761467881600161598b565b9250614683565b8091505b50614626565b81156146bd576001600160801b03876001015f6001856146a99190615785565b81526020019081526020015f205416610b35565b5f979650505050505050565b5f5f8560600151846146db9190615785565b6146e59086615f91565b90505f5b8660400151811080156147175750865180518290811061470b5761470b615944565b60200260200101518210155b15614759578660200151818151811061473257614732615944565b602002602001015182614745919061598b565b915080614751816159fd565b9150506146e9565b505f806147678984876148c2565b909250905061478c88828061477d8d878b61457b565b6147879190615785565b613df3565b614797898387613d6e565b9998505050505050505050565b5f805b8381101561480057826001600160a01b03168585838181106147cb576147cb615944565b90506020020160208101906147e09190614efa565b6001600160a01b0316036147f8576001915050613d9f565b6001016147a7565b505f949350505050565b6001600160801b038211156148325760405163397c49f360e21b815260040160405180910390fd5b825460c081901c80158015906148555750826001600160401b03608084901c1611155b1561489857816001600160c01b0316856001015f6001846148769190615785565b815260208101919091526040015f205561489160018261598b565b90506148a3565b805f036148a3575060015b60c01b67ffffffffffffffff60801b4360801b16179092179092555050565b5f8080848160016148d660068a01886145ce565b901c90505b801561492f575f61490489826148f1858861598b565b81526020019081526020015f20886145ce565b905082811161492657614917828561598b565b93506149238184615785565b92505b5060011c6148db565b5061493b82600161598b565b6149458288615785565b935093505050935093915050565b6040518061012001604052805f6001600160601b031681526020015f6001600160601b031681526020015f60ff168152602001606081526020016060815260200161499c614a7a565b8152602001606081526020015f81526020015f81525090565b60408051610180810182525f80825260208201819052918101829052606081018290526080810182905260a0810182905260c0810182905260e0810182905261010081018290526101208101829052610140810182905261016081019190915290565b60408051610180810182525f808252602082018190529181018290526060808201819052608082015260a0810182905260c0810182905260e0810182905261010081018290526101208101829052610140810182905261016081019190915290565b604080516060810182525f8082526020820152908101614a986149b5565b905290565b80356001600160601b0381168114614ab3575f5ffd5b919050565b5f5f83601f840112614ac8575f5ffd5b5081356001600160401b03811115614ade575f5ffd5b602083019150836020828501011115614af5575f5ffd5b9250929050565b5f5f5f5f5f5f868803610220811215614b13575f5ffd5b614b1c88614a9d565b965060208801356001600160401b03811115614b36575f5ffd5b614b428a828b01614ab8565b90975095505060408801356001600160401b03811115614b60575f5ffd5b614b6c8a828b01614ab8565b9095509350506101c0605f1982011215614b84575f5ffd5b506060870190509295509295509295565b80356001600160a01b0381168114614ab3575f5ffd5b5f5f60408385031215614bbc575f5ffd5b614bc583614b95565b946020939093013593505050565b5f5f60408385031215614be4575f5ffd5b614bed83614b95565b9150614bfb60208401614b95565b90509250929050565b5f5f5f5f60408587031215614c17575f5ffd5b84356001600160401b03811115614c2c575f5ffd5b614c3887828801614ab8565b90955093505060208501356001600160401b03811115614c56575f5ffd5b614c6287828801614ab8565b95989497509550505050565b5f60208284031215614c7e575f5ffd5b613d9f82614a9d565b5f81518084528060208401602086015e5f602082860101526020601f19601f83011685010191505092915050565b80516001600160401b031682526020810151614cdc60208401826001600160401b03169052565b506040810151614cf760408401826001600160401b03169052565b506060810151614d0d606084018261ffff169052565b506080810151614d23608084018261ffff169052565b5060a081015160a083015260c081015160c083015260e0810151614d4b60e084018215159052565b50610100810151614d686101008401826001600160401b03169052565b50610120810151614d856101208401826001600160401b03169052565b50610140810151614d9d61014084018261ffff169052565b50610160810151610c6061016084018261ffff169052565b8051825261ffff60208201511660208301526040810151610c606040840182614cb5565b5f8151808452602084019350602083015f5b82811015614e125781516001600160601b0316865260209586019590910190600101614deb565b5093949350505050565b80516001600160601b031682525f6020820151614e4460208501826001600160601b03169052565b506040820151614e59604085018260ff169052565b5060608201516102c06060850152614e756102c0850182614c87565b905060808301518482036080860152614e8e8282614c87565b91505060a0830151614ea360a0860182614db5565b5060c0830151848203610260860152614ebc8282614dd9565b91505060e08301516102808501526101008301516102a08501528091505092915050565b8215158152604060208201525f613be76040830184614e1c565b5f60208284031215614f0a575f5ffd5b613d9f82614b95565b5f602082016020835280845180835260408501915060408160051b8601019250602086015f5b82811015614f6a57603f19878603018452614f55858351614e1c565b94506020938401939190910190600101614f39565b50929695505050505050565b5f5f60408385031215614f87575f5ffd5b614f9083614b95565b9150614bfb60208401614a9d565b5f5f83601f840112614fae575f5ffd5b5081356001600160401b03811115614fc4575f5ffd5b6020830191508360208260051b8501011115614af5575f5ffd5b5f5f5f60408486031215614ff0575f5ffd5b83356001600160401b03811115615005575f5ffd5b61501186828701614f9e565b909790965060209590950135949350505050565b6001600160401b03811681146112e9575f5ffd5b8035614ab381615025565b5f5f5f60608486031215615056575f5ffd5b61505f84614a9d565b925061506d60208501614b95565b9150604084013561507d81615025565b809150509250925092565b80516001600160a01b031682526020810151602083015260408101516150b2604084018215159052565b50606081015160608301526080810151608083015260a08101516150de60a084018263ffffffff169052565b5060c08101516150f660c084018263ffffffff169052565b5060e081015161510e60e084018263ffffffff169052565b5061010081015161512861010084018263ffffffff169052565b5061012081015161514261012084018263ffffffff169052565b5061014081015161515c61014084018263ffffffff169052565b50610160810151610c606101608401826001600160401b03169052565b5f60408201848352604060208401528084518083526060850191506020860192505f5b818110156151c6576151af838551615088565b60209390930192610180929092019160010161519c565b50909695505050505050565b6001600160601b038481168252831660208201526101c08101613be76040830184614cb5565b5f8151808452602084019350602083015f5b82811015614e1257815186526020958601959091019060010161520a565b604080825283519082018190525f9060208501906060840190835b8181101561526a5783516001600160601b0316835260209384019390920191600101615243565b5050838103602085015261527e81866151f8565b9695505050505050565b80151581146112e9575f5ffd5b8035614ab381615288565b5f5f5f606084860312156152b2575f5ffd5b6152bb84614b95565b92506152c960208501614b95565b9150604084013561507d81615288565b5f5f604083850312156152ea575f5ffd5b6152f383614b95565b9150602083013560048110615306575f5ffd5b809150509250929050565b5f5f60408385031215615322575f5ffd5b50508035926020909101359150565b80516001600160a01b031682525f6020820151615352602085018215159052565b506040820151604084015260608201516101806060850152615378610180850182614c87565b9050608083015184820360808601526153918282614c87565b91505060a08301516153ae60a08601826001600160401b03169052565b5060c08301516153c360c086018260070b9052565b5060e08301516153db60e086018263ffffffff169052565b506101008301516153f561010086018263ffffffff169052565b5061012083015161540f61012086018263ffffffff169052565b506101408301516101408501526101608301516145c661016086018215159052565b5f604082018483526040602084015280845180835260608501915060608160051b8601019250602086015f5b8281101561548e57605f19878603018452615479858351615331565b9450602093840193919091019060010161545d565b5092979650505050505050565b5f5f5f606084860312156154ad575f5ffd5b6154b684614a9d565b95602085013595506040909401359392505050565b5f8151808452602084019350602083015f5b82811015614e125781516001600160a01b03168652602095860195909101906001016154dd565b838152606060208201525f61551c60608301856154cb565b828103604084015261527e81856151f8565b5f5f5f5f5f5f60a08789031215615543575f5ffd5b61554c87614a9d565b955060208701359450604087013561556381615025565b93506060870135925060808701356001600160401b03811115615584575f5ffd5b61559089828a01614f9e565b979a9699509497509295939492505050565b602081525f613d9f60208301846154cb565b61018081016115918284615088565b602081525f613d9f6020830184615331565b634e487b7160e01b5f52604160045260245ffd5b604051606081016001600160401b038111828210171561560b5761560b6155d5565b60405290565b60405161018081016001600160401b038111828210171561560b5761560b6155d5565b61ffff811681146112e9575f5ffd5b8035614ab381615634565b5f8183036101c081128015615661575f5ffd5b5061566a6155e9565b83358152602084013561567c81615634565b6020820152610180603f1983011215615693575f5ffd5b61569b615611565b91506156a960408501615039565b82526156b760608501615039565b60208301526156c860808501615039565b60408301526156d960a08501615643565b60608301526156ea60c08501615643565b608083015260e084013560a083015261010084013560c08301526157116101208501615295565b60e08301526157236101408501615039565b6101008301526157366101608501615039565b6101208301526157496101808501615643565b61014083015261575c6101a08501615643565b61016083015260408101919091529392505050565b634e487b7160e01b5f52601160045260245ffd5b8181038181111561159157611591615771565b600181811c908216806157ac57607f821691505b6020821081036157ca57634e487b7160e01b5f52602260045260245ffd5b50919050565b601f821115610c605782821115610c6057805f5260205f20601f840160051c60208510156157fb57505f5b90810190601f840160051c035f5b81811015610e39575f83820155600101615809565b6001600160401b03831115615835576158356155d5565b615849836158438354615798565b836157d0565b5f601f84116001811461587a575f85156158635750838201355b5f19600387901b1c1916600186901b178355612367565b5f83815260208120601f198716915b828110156158a95786850135825560209485019460019092019101615889565b50868210156158c5575f1960f88860031b161c19848701351681555b505060018560011b0183555050505050565b81835281816020850137505f828201602090810191909152601f909101601f19169091010190565b604081525f6159126040830186886158d7565b8281036020840152610b358185876158d7565b6001600160601b03818116838216019081111561159157611591615771565b634e487b7160e01b5f52603260045260245ffd5b63ffffffff818116838216019081111561159157611591615771565b808202811582820484141761159157611591615771565b8082018082111561159157611591615771565b600781810b9083900b01677fffffffffffffff8113677fffffffffffffff198212171561159157611591615771565b63ffffffff828116828216039081111561159157611591615771565b634e487b7160e01b5f52602160045260245ffd5b5f60018201615a0e57615a0e615771565b5060010190565b5f813561159181615634565b5f813561159181615025565b5f813561159181615288565b81358155600181016020830135615a4f81615634565b815461ffff191661ffff9190911617905560028101615a91615a7360408501615a21565b825467ffffffffffffffff19166001600160401b0391909116178255565b615ad2615aa060608501615a21565b82546fffffffffffffffff0000000000000000191660409190911b6fffffffffffffffff000000000000000016178255565b615b0d615ae160808501615a21565b82805467ffffffffffffffff60801b191660809290921b67ffffffffffffffff60801b16919091179055565b615b3c615b1c60a08501615a15565b82805461ffff60c01b191660c09290921b61ffff60c01b16919091179055565b615b6b615b4b60c08501615a15565b82805461ffff60d01b191660d09290921b61ffff60d01b16919091179055565b5060e08201356003820155610100820135600482015560058101615ba9615b956101208501615a2d565b825490151560ff1660ff1991909116178255565b615bdd615bb96101408501615a21565b825468ffffffffffffffff00191660089190911b68ffffffffffffffff0016178255565b615c21615bed6101608501615a21565b825470ffffffffffffffff000000000000000000191660489190911b70ffffffffffffffff00000000000000000016178255565b615c51615c316101808501615a15565b82805461ffff60881b191660889290921b61ffff60881b16919091179055565b610c60615c616101a08501615a15565b82805461ffff60981b191660989290921b61ffff60981b16919091179055565b61020081525f615c96610200830187896158d7565b8281036020840152615ca98186886158d7565b843560408501529150506020830135615cc181615634565b61ffff166060830152615cea60808301615cdd60408601615039565b6001600160401b03169052565b615cf660608401615039565b6001600160401b031660a0830152615d1060808401615039565b6001600160401b031660c0830152615d2a60a08401615643565b61ffff1660e0830152615d3f60c08401615643565b61ffff81166101008401525060e083013561012083810191909152610100840135610140840152615d71908401615295565b1515610160830152615d866101408401615039565b6001600160401b0316610180830152615da26101608401615039565b6001600160401b03166101a0830152615dbe6101808401615643565b61ffff166101c0830152615dd56101a08401615643565b61ffff81166101e0840152509695505050505050565b60ff818116838216019081111561159157611591615771565b5f6001600160601b0382166001600160601b038103615e2557615e25615771565b60010192915050565b81516001600160401b03811115615e4757615e476155d5565b615e5b81615e558454615798565b846157d0565b6020601f821160018114615e8d575f8315615e765750848201515b5f19600385901b1c1916600184901b178455612367565b5f84815260208120601f198516915b82811015615ebc5787850151825560209485019460019092019101615e9c565b5084821015615ed957868401515f19600387901b60f8161c191681555b50505050600190811b01905550565b61020081525f615efc610200830186614c87565b8281036020840152615f0e8186614c87565b915050613be76040830184614db5565b634e487b7160e01b5f52601260045260245ffd5b5f82615f4057615f40615f1e565b500490565b634e487b7160e01b5f52603160045260245ffd5b5f81615f6757615f67615771565b505f190190565b5f61ffff831680615f8157615f81615f1e565b8061ffff84160691505092915050565b5f82615f9f57615f9f615f1e565b50069056fe0a992a0e349c2f0c17e5c8901f1ee8165c4f3f529c8c71931f2eed30d062a78ba264697066735822122091cab13032594bf53fb496789e35bc4809ff9a491f9afed3f4f62d878b9a45f064736f6c63430008250033" as const;
 
 export const caseFactoryAbi = [
   {
@@ -1280,67 +2498,26 @@ export const caseFactoryAbi = [
         "internalType": "uint256",
         "name": "filingFee_",
         "type": "uint256"
-      },
-      {
-        "components": [
-          {
-            "internalType": "uint64",
-            "name": "responseWindow",
-            "type": "uint64"
-          },
-          {
-            "internalType": "uint64",
-            "name": "deliberationPeriod",
-            "type": "uint64"
-          },
-          {
-            "internalType": "uint64",
-            "name": "appealWindow",
-            "type": "uint64"
-          },
-          {
-            "internalType": "uint16",
-            "name": "courtFeeBps",
-            "type": "uint16"
-          },
-          {
-            "internalType": "uint16",
-            "name": "judgeRewardBps",
-            "type": "uint16"
-          },
-          {
-            "internalType": "uint256",
-            "name": "minPartyStake",
-            "type": "uint256"
-          },
-          {
-            "internalType": "uint256",
-            "name": "appealBond",
-            "type": "uint256"
-          },
-          {
-            "internalType": "bool",
-            "name": "hiddenVotes",
-            "type": "bool"
-          },
-          {
-            "internalType": "uint64",
-            "name": "commitPeriod",
-            "type": "uint64"
-          },
-          {
-            "internalType": "uint64",
-            "name": "revealPeriod",
-            "type": "uint64"
-          }
-        ],
-        "internalType": "struct CaseTerms",
-        "name": "terms_",
-        "type": "tuple"
       }
     ],
     "stateMutability": "nonpayable",
     "type": "constructor"
+  },
+  {
+    "inputs": [
+      {
+        "internalType": "address",
+        "name": "authorizer",
+        "type": "address"
+      },
+      {
+        "internalType": "bytes32",
+        "name": "nonce",
+        "type": "bytes32"
+      }
+    ],
+    "name": "AuthorizationUsed",
+    "type": "error"
   },
   {
     "inputs": [],
@@ -1461,6 +2638,17 @@ export const caseFactoryAbi = [
     "inputs": [
       {
         "internalType": "uint256",
+        "name": "length",
+        "type": "uint256"
+      }
+    ],
+    "name": "SignatureLength",
+    "type": "error"
+  },
+  {
+    "inputs": [
+      {
+        "internalType": "uint256",
         "name": "minimum",
         "type": "uint256"
       },
@@ -1471,6 +2659,11 @@ export const caseFactoryAbi = [
       }
     ],
     "name": "StakeBelowMinimum",
+    "type": "error"
+  },
+  {
+    "inputs": [],
+    "name": "TokenFeeOff",
     "type": "error"
   },
   {
@@ -1551,6 +2744,12 @@ export const caseFactoryAbi = [
         "internalType": "uint256",
         "name": "stake",
         "type": "uint256"
+      },
+      {
+        "indexed": false,
+        "internalType": "uint96",
+        "name": "courtId",
+        "type": "uint96"
       }
     ],
     "name": "CaseFiled",
@@ -1667,6 +2866,31 @@ export const caseFactoryAbi = [
       }
     ],
     "name": "TokenFilingFeeTaken",
+    "type": "event"
+  },
+  {
+    "anonymous": false,
+    "inputs": [
+      {
+        "indexed": true,
+        "internalType": "address",
+        "name": "token",
+        "type": "address"
+      },
+      {
+        "indexed": true,
+        "internalType": "address",
+        "name": "to",
+        "type": "address"
+      },
+      {
+        "indexed": false,
+        "internalType": "uint256",
+        "name": "amount",
+        "type": "uint256"
+      }
+    ],
+    "name": "TokenRefunded",
     "type": "event"
   },
   {
@@ -1828,6 +3052,11 @@ export const caseFactoryAbi = [
   {
     "inputs": [
       {
+        "internalType": "uint96",
+        "name": "courtId",
+        "type": "uint96"
+      },
+      {
         "internalType": "address",
         "name": "defendant",
         "type": "address"
@@ -1849,6 +3078,72 @@ export const caseFactoryAbi = [
       }
     ],
     "name": "fileCase",
+    "outputs": [
+      {
+        "internalType": "address",
+        "name": "caseAddr",
+        "type": "address"
+      }
+    ],
+    "stateMutability": "payable",
+    "type": "function"
+  },
+  {
+    "inputs": [
+      {
+        "internalType": "uint96",
+        "name": "courtId",
+        "type": "uint96"
+      },
+      {
+        "internalType": "address",
+        "name": "defendant",
+        "type": "address"
+      },
+      {
+        "internalType": "string",
+        "name": "claimDescription",
+        "type": "string"
+      },
+      {
+        "internalType": "string",
+        "name": "evidenceIpfsHash",
+        "type": "string"
+      },
+      {
+        "components": [
+          {
+            "internalType": "uint256",
+            "name": "value",
+            "type": "uint256"
+          },
+          {
+            "internalType": "uint256",
+            "name": "validAfter",
+            "type": "uint256"
+          },
+          {
+            "internalType": "uint256",
+            "name": "validBefore",
+            "type": "uint256"
+          },
+          {
+            "internalType": "bytes32",
+            "name": "nonce",
+            "type": "bytes32"
+          },
+          {
+            "internalType": "bytes",
+            "name": "signature",
+            "type": "bytes"
+          }
+        ],
+        "internalType": "struct FeeAuthorization",
+        "name": "auth",
+        "type": "tuple"
+      }
+    ],
+    "name": "fileCaseWithAuthorization",
     "outputs": [
       {
         "internalType": "address",
@@ -2070,6 +3365,16 @@ export const caseFactoryAbi = [
             "internalType": "struct VoteView[]",
             "name": "votes",
             "type": "tuple[]"
+          },
+          {
+            "internalType": "uint96",
+            "name": "courtId",
+            "type": "uint96"
+          },
+          {
+            "internalType": "uint96",
+            "name": "appealCourtId",
+            "type": "uint96"
           }
         ],
         "internalType": "struct CaseView",
@@ -2206,6 +3511,11 @@ export const caseFactoryAbi = [
             "internalType": "uint8[]",
             "name": "votes",
             "type": "uint8[]"
+          },
+          {
+            "internalType": "uint96",
+            "name": "courtId",
+            "type": "uint96"
           }
         ],
         "internalType": "struct CaseStatus[]",
@@ -2321,6 +3631,11 @@ export const caseFactoryAbi = [
             "internalType": "uint8",
             "name": "round",
             "type": "uint8"
+          },
+          {
+            "internalType": "uint96",
+            "name": "courtId",
+            "type": "uint96"
           }
         ],
         "internalType": "struct CaseSummary[]",
@@ -2462,6 +3777,11 @@ export const caseFactoryAbi = [
             "internalType": "uint8[]",
             "name": "votes",
             "type": "uint8[]"
+          },
+          {
+            "internalType": "uint96",
+            "name": "courtId",
+            "type": "uint96"
           }
         ],
         "internalType": "struct CaseStatus[]",
@@ -2543,6 +3863,11 @@ export const caseFactoryAbi = [
             "internalType": "uint8",
             "name": "round",
             "type": "uint8"
+          },
+          {
+            "internalType": "uint96",
+            "name": "courtId",
+            "type": "uint96"
           }
         ],
         "internalType": "struct CaseSummary[]",
@@ -2645,6 +3970,16 @@ export const caseFactoryAbi = [
                 "internalType": "uint64",
                 "name": "revealPeriod",
                 "type": "uint64"
+              },
+              {
+                "internalType": "uint16",
+                "name": "panelSize",
+                "type": "uint16"
+              },
+              {
+                "internalType": "uint16",
+                "name": "appealPanelSize",
+                "type": "uint16"
               }
             ],
             "internalType": "struct CaseTerms",
@@ -2820,6 +4155,29 @@ export const caseFactoryAbi = [
     "type": "function"
   },
   {
+    "inputs": [
+      {
+        "internalType": "address",
+        "name": "token",
+        "type": "address"
+      },
+      {
+        "internalType": "address",
+        "name": "to",
+        "type": "address"
+      },
+      {
+        "internalType": "uint256",
+        "name": "amount",
+        "type": "uint256"
+      }
+    ],
+    "name": "refundToken",
+    "outputs": [],
+    "stateMutability": "nonpayable",
+    "type": "function"
+  },
+  {
     "inputs": [],
     "name": "registry",
     "outputs": [
@@ -2896,7 +4254,7 @@ export const caseFactoryAbi = [
   }
 ] as const;
 
-export const caseFactoryBytecode = "0x60e060405234801561000f575f5ffd5b50604051619d0d380380619d0d83398101604081905261002e91610312565b6001600160a01b038316158061004b57506001600160a01b038416155b80610058575060a0810151155b8061006c5750612710816060015161ffff16115b806100805750612710816080015161ffff16115b80610093575080516001600160401b0316155b806100a9575060208101516001600160401b0316155b806100e257508060e0015180156100e257506101008101516001600160401b031615806100e257506101208101516001600160401b0316155b1561010057604051630309cb8760e51b815260040160405180910390fd5b5f80546001600160a01b031916331790556001600160a01b03851660805260405161012a9061027e565b604051809103905ff080158015610143573d5f5f3e3d5ffd5b506001600160a01b0390811660a090815294811660c0908152600180546001600160a01b0319169590921694909417905560029190915580516005805460208401516040850151606086015160808701516001600160401b039687166001600160801b031990951694909417680100000000000000009387169390930292909217600160801b600160d01b031916600160801b9186169190910261ffff60c01b191617600160c01b61ffff928316021761ffff60d01b1916600160d01b9190921602179055928101516006559081015160075560e08101516008805461010080850151610120909501516001600160481b0319909216931515610100600160481b0319169390931793851690920292909217600160481b600160881b0319166901000000000000000000919093160291909117905550610429565b6158d58061443883390190565b6001600160a01b038116811461029f575f5ffd5b50565b60405161014081016001600160401b03811182821017156102d157634e487b7160e01b5f52604160045260245ffd5b60405290565b80516001600160401b03811681146102ed575f5ffd5b919050565b805161ffff811681146102ed575f5ffd5b805180151581146102ed575f5ffd5b5f5f5f5f5f8587036101c0811215610328575f5ffd5b86516103338161028b565b60208801519096506103448161028b565b60408801519095506103558161028b565b60608801519094509250610140607f1982011215610371575f5ffd5b5061037a6102a2565b610386608088016102d7565b815261039460a088016102d7565b60208201526103a560c088016102d7565b60408201526103b660e088016102f2565b60608201526103c861010088016102f2565b608082015261012087015160a082015261014087015160c08201526103f06101608801610303565b60e082015261040261018088016102d7565b6101008201526104156101a088016102d7565b610120820152809150509295509295909350565b60805160a05160c051613fb46104845f395f81816103340152818161104f01526117e701525f81816103860152818161102301526114f301525f81816104e501528181610ff80152818161169e01526117c60152613fb45ff3fe6080604052600436106101db575f3560e01c806373169cf8116100fd578063b1014cbb11610092578063dfaf85af11610062578063dfaf85af146105f4578063e7a5a6a814610609578063f2fde38b14610636578063fda458dd14610655575f5ffd5b8063b1014cbb1461058d578063c59d4847146105ac578063cf6ba536146105cd578063da2d7e95146105e0575f5ffd5b806386700f28116100cd57806386700f28146105075780638da5cb5b1461051c578063963f23981461053a5780639a68607314610559575f5ffd5b806373169cf8146104535780637756eb10146104685780637a1b5d81146104a65780637b103999146104d4575f5ffd5b806347ce07cc116101735780635e615a6b116101435780635e615a6b146103c7578063631f5b84146103e8578063647846a51461041557806367e9d33f14610434575f5ffd5b806347ce07cc146103235780635665f22d146103565780635c60da1b146103755780635c64bf31146103a8575f5ffd5b806319b1f5fc116101ae57806319b1f5fc1461028d578063327c448e146102a15780633c052a0d146102d85780634690484014610304575f5ffd5b806301a4afb8146101df5780630d9de3f714610229578063110aefa314610256578063134bf6e81461026b575b5f5ffd5b3480156101ea575f5ffd5b506101fe6101f936600461269b565b610674565b60408051931515845260208401929092526001600160a01b0316908201526060015b60405180910390f35b348015610234575f5ffd5b506102486102433660046126c9565b610706565b604051610220929190612814565b610269610264366004612ad0565b61089d565b005b348015610276575f5ffd5b5061027f600881565b604051908152602001610220565b348015610298575f5ffd5b5061027f608081565b3480156102ac575f5ffd5b506102c06102bb36600461269b565b610a5a565b6040516001600160a01b039091168152602001610220565b3480156102e3575f5ffd5b506102f76102f2366004612b00565b610aba565b6040516102209190612c66565b34801561030f575f5ffd5b506001546102c0906001600160a01b031681565b34801561032e575f5ffd5b506102c07f000000000000000000000000000000000000000000000000000000000000000081565b348015610361575f5ffd5b50610269610370366004612c78565b610c80565b348015610380575f5ffd5b506102c07f000000000000000000000000000000000000000000000000000000000000000081565b3480156103b3575f5ffd5b506102696103c2366004612c94565b610ead565b3480156103d2575f5ffd5b506103db610f48565b6040516102209190612de5565b3480156103f3575f5ffd5b50610407610402366004612eb0565b6111b5565b604051610220929190612ed0565b348015610420575f5ffd5b506003546102c0906001600160a01b031681565b34801561043f575f5ffd5b5061026961044e3660046126c9565b6112e0565b34801561045e575f5ffd5b5061027f60025481565b348015610473575f5ffd5b506104966104823660046126c9565b600a6020525f908152604090205460ff1681565b6040519015158152602001610220565b3480156104b1575f5ffd5b506104c56104c0366004612eb0565b611342565b60405161022093929190612f23565b3480156104df575f5ffd5b506102c07f000000000000000000000000000000000000000000000000000000000000000081565b348015610512575f5ffd5b5061027f6107d081565b348015610527575f5ffd5b505f546102c0906001600160a01b031681565b348015610545575f5ffd5b506104c5610554366004613171565b61135f565b348015610564575f5ffd5b5061027f6105733660046126c9565b6001600160a01b03165f9081526019602052604090205490565b348015610598575f5ffd5b506102696105a73660046131a3565b611395565b3480156105b7575f5ffd5b506105c0611454565b60405161022091906131cd565b6102c06105db366004613258565b6114a0565b3480156105eb575f5ffd5b5060095461027f565b3480156105ff575f5ffd5b5061027f60045481565b348015610614575f5ffd5b50610628610623366004612eb0565b6118ae565b6040516102209291906132e0565b348015610641575f5ffd5b506102696106503660046126c9565b611978565b348015610660575f5ffd5b5061026961066f3660046131a3565b611a22565b5f5f5f5f858560405160200161069d9291909182526001600160a01b0316602082015260400190565b60408051601f1981840301815291815281516020928301205f818152600c90935291205490915080158015906106dd576106d860018361333e565b6106df565b5f5b5f938452600b60205260409093205490989297506001600160a01b03169550909350505050565b60408051610420810182525f808252602080830182905282840182905260608084018390526080840181905260a0840183905260c0840183905260e08401819052610100840181905261012084018390526101408401839052610160840183905261018084018390526101a084018390526101c084018190526101e08401839052610200840183905261022084018390526102408401839052610260840183905261028084018390526102a084018390526102c084018390526102e08401839052610300840183905261032084018390526103408401839052610360840183905261038084018390526103a084018390526103c084018390526103e084018390526104008401526001600160a01b0385168252600a90529182205460ff16610830575f9150915091565b6001836001600160a01b031663480daedd6040518163ffffffff1660e01b81526004015f60405180830381865afa15801561086d573d5f5f3e3d5ffd5b505050506040513d5f823e601f3d908101601f19168201604052610894919081019061365a565b91509150915091565b806108bb576040516306584b2960e01b815260040160405180910390fd5b6002543410156108f0576002546040516321e73c2560e01b815260048101919091523460248201526044015b60405180910390fd5b6040805160208082018490523382840152825180830384018152606090920183528151918101919091205f818152600c90925291902054156109485760405163ad92bcf760e01b8152600481018390526024016108e7565b5f818152600b60205260409020546001600160a01b031680156109905760405163a37fce6560e01b8152600481018490526001600160a01b03821660248201526044016108e7565b61099b34600161393d565b5f838152600c60209081526040918290209290925551348152849133917f4d98d35b0d838a47ed48b521d499328d9047efd28b8d6fb143a1729b32b375cd910160405180910390a36001546040515f916001600160a01b03169034908381818185875af1925050503d805f8114610a2d576040519150601f19603f3d011682016040523d82523d5f602084013e610a32565b606091505b5050905080610a5457604051634033e4e360e01b815260040160405180910390fd5b50505050565b5f600b5f8484604051602001610a839291909182526001600160a01b0316602082015260400190565b60408051601f198184030181529181528151602092830120835290820192909252015f20546001600160a01b031690505b92915050565b6015546060906001600160401b03811115610ad757610ad7613351565b604051908082528060200260200182016040528015610b1057816020015b610afd6125e9565b815260200190600190039081610af55790505b5090505f805b601554811015610c77575f60158281548110610b3457610b34613950565b5f918252602090912001546001600160a01b03169050858015610bd85750846007811115610b6457610b646126e4565b816001600160a01b031663c19d93fb6040518163ffffffff1660e01b8152600401602060405180830381865afa158015610ba0573d5f5f3e3d5ffd5b505050506040513d601f19601f82011682018060405250810190610bc49190613964565b6007811115610bd557610bd56126e4565b14155b15610be35750610c6f565b806001600160a01b0316634051ddac6040518163ffffffff1660e01b81526004015f60405180830381865afa158015610c1e573d5f5f3e3d5ffd5b505050506040513d5f823e601f3d908101601f19168201604052610c45919081019061397f565b8484610c5081613a8c565b955081518110610c6257610c62613950565b6020026020010181905250505b600101610b16565b50815292915050565b335f908152600a602052604090205460ff16610caf576040516374284a7b60e01b815260040160405180910390fd5b806007811115610cc157610cc16126e4565b826007811115610cd357610cd36126e4565b14610d9a576001600d836007811115610cee57610cee6126e4565b60088110610cfe57610cfe613950565b015f828254610d0d919061333e565b9091555060019050600d826007811115610d2957610d296126e4565b60088110610d3957610d39613950565b015f828254610d48919061393d565b9091555060039050816007811115610d6257610d626126e4565b03610d7457610d746017601833611acc565b6003826007811115610d8857610d886126e4565b03610d9a57610d9a6017601833611b30565b6006816007811115610dae57610dae6126e4565b1480610dcb57506005816007811115610dc957610dc96126e4565b145b15610dde57610dd933611c33565b610e68565b6004816007811115610df257610df26126e4565b148015610e5a5750336001600160a01b0316638f7758396040518163ffffffff1660e01b8152600401602060405180830381865afa158015610e36573d5f5f3e3d5ffd5b505050506040513d601f19601f82011682018060405250810190610e5a9190613aa4565b15610e6857610e6833611c33565b336001600160a01b03167f9b72cb0d257380adb01e11721f1b4d1a133b86f1b8ed3173c606bd6811e2f70282604051610ea19190613abf565b60405180910390a25050565b5f546001600160a01b03163314610ed757604051635fc483c560e01b815260040160405180910390fd5b610ee083611f19565b6001600160a01b031663de94a22083836040518363ffffffff1660e01b8152600401610f0d929190613acd565b5f604051808303815f87803b158015610f24575f5ffd5b505af1158015610f36573d5f5f3e3d5ffd5b50505050610f4383611f60565b505050565b610fe76040805161014080820183525f80835260208084018290528385018290526060808501839052608080860184905260a080870185905260c080880186905288519687018952858752938601859052968501849052908401839052830182905293820181905292810183905260e08181018490526101008201849052610120820193909352909182019081525f6020820181905260409091015290565b5f546001600160a01b0390811682527f0000000000000000000000000000000000000000000000000000000000000000811660208084018290527f000000000000000000000000000000000000000000000000000000000000000083166040808601919091527f000000000000000000000000000000000000000000000000000000000000000084166060860152600154909316608085015260025460a08501528251635a51b50360e11b81529251919263b4a36a0692600480830193928290030181865afa1580156110bc573d5f5f3e3d5ffd5b505050506040513d601f19601f820116820180604052508101906110e09190613b0f565b60c08083019190915260408051610140810182526005546001600160401b03808216835268010000000000000000820481166020840152600160801b820481169383019390935261ffff600160c01b820481166060840152600160d01b90910416608082015260065460a08201526007549281019290925260085460ff8116151560e080850191909152610100808304841681860152690100000000000000000090920490921661012080850191909152918401929092526003546001600160a01b0316918301919091526004549082015290565b60175460605f6111c68386866120c9565b9050806001600160401b038111156111e0576111e0613351565b60405190808252806020026020018201604052801561121957816020015b6112066125e9565b8152602001906001900390816111fe5790505b5091505f5b818110156112d7576017611232828861393d565b8154811061124257611242613950565b5f91825260208220015460408051631014776b60e21b815290516001600160a01b0390921692634051ddac926004808401938290030181865afa15801561128b573d5f5f3e3d5ffd5b505050506040513d5f823e601f3d908101601f191682016040526112b2919081019061397f565b8382815181106112c4576112c4613950565b602090810291909101015260010161121e565b50509250929050565b6112e981611f19565b6001600160a01b03166347300e476040518163ffffffff1660e01b81526004015f604051808303815f87803b158015611320575f5ffd5b505af1158015611332573d5f5f3e3d5ffd5b5050505061133f81611f60565b50565b5f5f6060611352601586866120f7565b9250925092509250925092565b6001600160a01b0383165f90815260196020526040812081906060906113869086866120f7565b92509250925093509350939050565b5f546001600160a01b031633146113bf57604051635fc483c560e01b815260040160405180910390fd5b6001600160a01b038216158015906113d5575080155b156113f357604051630309cb8760e51b815260040160405180910390fd5b600380546001600160a01b0319166001600160a01b038416908117909155600482905560408051918252602082018390527f4ce5e69275f38738d5e9c7a654482224ce06b6d79069056d2cb3bd52e5eb58b791015b60405180910390a15050565b61145c612643565b60095481526040805161010081019182905290600d9060089082845b8154815260200190600101908083116114785750505050506020820152601554604082015290565b5f6114ae87878787876122b9565b5f5f6114b984612373565b60065491935091503410156114ee576006546040516378e030db60e01b815260048101919091523460248201526044016108e7565b6115177f000000000000000000000000000000000000000000000000000000000000000061253c565b5f838152600b6020526040902080546001600160a01b0319166001600160a01b0383161790559250801561162257600354604080516001600160a01b03909216825260208201839052859133917f27f7561fee9326e70a12327bf81e3184b7efac6a38fb828a77e5b17b03314c67910160405180910390a360035460015460405163a9059cbb60e01b81526001600160a01b0391821660048201526024810184905291169063a9059cbb906044016020604051808303815f875af11580156115e1573d5f5f3e3d5ffd5b505050506040513d601f19601f820116820180604052508101906116059190613aa4565b61162257604051634033e4e360e01b815260040160405180910390fd5b6001600160a01b038381165f818152600a6020526040808220805460ff191660019081179091556009805491820181559092527f6e1540171b6c0c960b71a7020d9f60077f6af931a8bbf590da0223dacf75c7af90910180546001600160a01b0319168317905551631e43b28f60e01b815260048101919091527f000000000000000000000000000000000000000000000000000000000000000090911690631e43b28f906024015f604051808303815f87803b1580156116e1575f5ffd5b505af11580156116f3573d5f5f3e3d5ffd5b50505050611700836125dc565b335f908152601960209081526040808320601a909252909120611724919085611acc565b6001600160a01b0389165f908152601960209081526040808320601a909252909120611751919085611acc565b6001600d81015f828254611765919061393d565b9091555050604080518581523460208201526001600160a01b03808c16923392918716917faa3c87d401dc986886d98f8f85c92f9fb35a17c3fa7ec253e3e0a04c28ede9cf910160405180910390a4826001600160a01b0316635396b356347f00000000000000000000000000000000000000000000000000000000000000007f0000000000000000000000000000000000000000000000000000000000000000338e8e8e8e8e60056040518b63ffffffff1660e01b815260040161183299989796959493929190613b4e565b5f604051808303818588803b158015611849575f5ffd5b505af115801561185b573d5f5f3e3d5ffd5b5050505050826001600160a01b03167f9b72cb0d257380adb01e11721f1b4d1a133b86f1b8ed3173c606bd6811e2f702600160405161189a9190613abf565b60405180910390a250509695505050505050565b60095460605f6118bf8386866120c9565b9050806001600160401b038111156118d9576118d9613351565b604051908082528060200260200182016040528015611902578160200160208202803683370190505b5091505f5b818110156112d757600961191b828861393d565b8154811061192b5761192b613950565b905f5260205f20015f9054906101000a90046001600160a01b031683828151811061195857611958613950565b6001600160a01b0390921660209283029190910190910152600101611907565b5f546001600160a01b031633146119a257604051635fc483c560e01b815260040160405180910390fd5b6001600160a01b0381166119c957604051630309cb8760e51b815260040160405180910390fd5b5f80546040516001600160a01b03808516939216917f8be0079c531659141344cd1fd0a4f28419497f9722a3daafe3b4186f6b6457e091a35f80546001600160a01b0319166001600160a01b0392909216919091179055565b5f546001600160a01b03163314611a4c57604051635fc483c560e01b815260040160405180910390fd5b6001600160a01b038216611a7357604051630309cb8760e51b815260040160405180910390fd5b600180546001600160a01b0319166001600160a01b038416908117909155600282905560408051918252602082018390527fec61bc2c444f2a55d9443032f231fc157038fb483c90d7b78d8294354c0b87e09101611448565b6001600160a01b0381165f9081526020839052604090205415611aee57505050565b82546001810184555f848152602080822090920180546001600160a01b039094166001600160a01b031990941684179055935491845291909152604090912055565b6001600160a01b0381165f9081526020839052604081205490819003611b565750505050565b83545f908590611b689060019061333e565b81548110611b7857611b78613950565b5f918252602090912001546001600160a01b031690508085611b9b60018561333e565b81548110611bab57611bab613950565b5f91825260208083209190910180546001600160a01b0319166001600160a01b03948516179055918316815290859052604090208290558454859080611bf357611bf3613c58565b5f828152602080822083015f1990810180546001600160a01b03191690559092019092556001600160a01b03949094168152939092525050604081205550565b6001600160a01b0381165f908152601660205260408120549003611c545750565b611c616015601683611b30565b5f8190505f816001600160a01b0316634cf63a8f6040518163ffffffff1660e01b8152600401602060405180830381865afa158015611ca2573d5f5f3e3d5ffd5b505050506040513d601f19601f82011682018060405250810190611cc69190613c6c565b90505f826001600160a01b031663c401882b6040518163ffffffff1660e01b8152600401602060405180830381865afa158015611d05573d5f5f3e3d5ffd5b505050506040513d601f19601f82011682018060405250810190611d299190613c6c565b6001600160a01b0383165f908152601960209081526040808320601a909252909120919250611d589186611b30565b6001600160a01b0381165f908152601960209081526040808320601a909252909120611d85919086611b30565b5f836001600160a01b031663146ca5316040518163ffffffff1660e01b8152600401602060405180830381865afa158015611dc2573d5f5f3e3d5ffd5b505050506040513d601f19601f82011682018060405250810190611de69190613c87565b905060015b8160ff168160ff1611611f1157604051633f4fbbe760e01b815260ff821660048201525f906001600160a01b03871690633f4fbbe7906024015f60405180830381865afa158015611e3e573d5f5f3e3d5ffd5b505050506040513d5f823e601f3d908101601f19168201604052611e659190810190613d02565b5090505f5b8151811015611efc57611ef460195f848481518110611e8b57611e8b613950565b60200260200101516001600160a01b03166001600160a01b031681526020019081526020015f20601a5f858581518110611ec757611ec7613950565b60200260200101516001600160a01b03166001600160a01b031681526020019081526020015f208a611b30565b600101611e6a565b50508080611f0990613d65565b915050611deb565b505050505050565b6001600160a01b0381165f908152600a602052604081205460ff16611f5c5760405163c8c7b5d760e01b81526001600160a01b03831660048201526024016108e7565b5090565b5f816001600160a01b0316633f4fbbe7836001600160a01b031663146ca5316040518163ffffffff1660e01b8152600401602060405180830381865afa158015611fac573d5f5f3e3d5ffd5b505050506040513d601f19601f82011682018060405250810190611fd09190613c87565b6040516001600160e01b031960e084901b16815260ff90911660048201526024015f60405180830381865afa15801561200b573d5f5f3e3d5ffd5b505050506040513d5f823e601f3d908101601f191682016040526120329190810190613d02565b5090505f5b8151811015610f43576120c160195f84848151811061205857612058613950565b60200260200101516001600160a01b03166001600160a01b031681526020019081526020015f20601a5f85858151811061209457612094613950565b60200260200101516001600160a01b03166001600160a01b031681526020019081526020015f2085611acc565b600101612037565b5f838310156120e1576120dc838561333e565b6120e3565b5f5b9050808210156120f05750805b9392505050565b82544260605f6121088487876120c9565b9050806001600160401b0381111561212257612122613351565b6040519080825280602002602001820160405280156121f157816020015b60408051610280810182525f808252602080830182905292820181905260608083018290526080830182905260a0830182905260c0830182905260e08301829052610100830182905261012083018290526101408301829052610160830182905261018083018290526101a083018290526101c083018290526101e083018290526102008301829052610220830191909152610240820181905261026082015282525f199092019101816121405790505b5091505f5b818110156122ae5787612209828961393d565b8154811061221957612219613950565b5f918252602082200154604080516302734eab60e51b815290516001600160a01b0390921692634e69d560926004808401938290030181865afa158015612262573d5f5f3e3d5ffd5b505050506040513d5f823e601f3d908101601f191682016040526122899190810190613d83565b83828151811061229b5761229b613950565b60209081029190910101526001016121f6565b505093509350939050565b6001600160a01b03851615806122d757506001600160a01b03851633145b156122f55760405163373bb92360e21b815260040160405180910390fd5b825f81900361231757604051632d8df7af60e11b815260040160405180910390fd5b6107d081111561233e576040516396d8b2ef60e01b81526107d060048201526024016108e7565b8180158061234c5750608081115b1561236a576040516306c18bf560e21b815260040160405180910390fd5b50505050505050565b5f8082612393576040516306584b2960e01b815260040160405180910390fd5b6040805160208101859052339181019190915260600160408051601f1981840301815291815281516020928301205f818152600b9093529120549092506001600160a01b0316801561240a5760405163a37fce6560e01b8152600481018590526001600160a01b03821660248201526044016108e7565b5f838152600c602052604090205415612427575090925f92509050565b6003546001600160a01b0316612459576040516318ecc4bd60e31b8152600481018590523360248201526044016108e7565b600354604051631ffc1c9160e11b8152336004820152602481018690525f9182916001600160a01b0390911690633ff83922906044016040805180830381865afa1580156124a9573d5f5f3e3d5ffd5b505050506040513d601f19601f820116820180604052508101906124cd9190613f52565b90925090506001600160a01b0382163014612504576040516318ecc4bd60e31b8152600481018790523360248201526044016108e7565b6004548110156125325760048054604051639978224960e01b815291820152602481018290526044016108e7565b9395939450505050565b604051733d602d80600a3d3981f3363d3d373d3d3d363d7360601b60208201526bffffffffffffffffffffffff19606083901b1660348201526e5af43d82803e903d91602b57fd5bf360881b60488201525f90819060570160405160208183030381529060405290508051602082015ff091506001600160a01b0382166125d6576040516342bcb05b60e11b815260040160405180910390fd5b50919050565b61133f6015601683611acc565b6040805161016081019091525f808252602082019081525f60208201819052604082018190526060808301526080820181905260a0820181905260c0820181905260e0820181905261010082018190526101209091015290565b60405180606001604052805f815260200161265c612668565b81526020015f81525090565b6040518061010001604052806008906020820280368337509192915050565b6001600160a01b038116811461133f575f5ffd5b5f5f604083850312156126ac575f5ffd5b8235915060208301356126be81612687565b809150509250929050565b5f602082840312156126d9575f5ffd5b81356120f081612687565b634e487b7160e01b5f52602160045260245ffd5b60088110612708576127086126e4565b9052565b5f81518084528060208401602086015e5f602082860101526020601f19601f83011685010191505092915050565b5f8151808452602084019350602083015f5b828110156127735781516001600160a01b031686526020958601959091019060010161274c565b5093949350505050565b60048110612708576127086126e4565b5f82825180855260208501945060208160051b830101602085015f5b8381101561280857848303601f19018852815180516001600160a01b0316845260208082015160ff16908501526040908101516060918501829052906127f19085018261270c565b6020998a01999094509290920191506001016127a9565b50909695505050505050565b8215158152604060208201526128366040820183516001600160a01b03169052565b5f602083015161284960608401826126f8565b5060408301516001600160a01b03811660808401525060608301516001600160a01b03811660a084015250608083015161042060c084015261288f61046084018261270c565b905060a084015160e084015260c084015161010084015260e0840151603f19848303016101208501526128c2828261270c565b915050610100840151603f19848303016101408501526128e2828261273a565b9150506101208401516101608401526101408401516101808401526101608401516129196101a08501826001600160401b03169052565b506101808401516001600160401b03166101c08401526101a08401516129436101e085018261277d565b506101c0840151838203603f1901610200850152612961828261270c565b9150506101e084015161297961022085018215159052565b50610200840151801515610240850152506102208401516001600160401b038116610260850152506102408401516001600160401b038116610280850152506102608401516001600160401b0381166102a08501525061028084015160ff81166102c0850152506102a08401518015156102e0850152506102c08401516001600160a01b038116610300850152506102e0840151610320840152610300840151610340840152610320840151612a3b6103608501826001600160401b03169052565b50610340840151801515610380850152506103608401516103a08401526103808401516001600160401b0381166103c0850152506103a08401516001600160401b0381166103e0850152506103c08401516104008401526103e08401516001600160401b03811661042085015250610400840151838203603f1901610440850152612ac6828261278d565b9695505050505050565b5f60208284031215612ae0575f5ffd5b5035919050565b801515811461133f575f5ffd5b6008811061133f575f5ffd5b5f5f60408385031215612b11575f5ffd5b8235612b1c81612ae7565b915060208301356126be81612af4565b5f82825180855260208501945060208160051b830101602085015f5b8381101561280857848303601f19018852815180516001600160a01b031684526020810151612b7a60208601826126f8565b506040810151612b9560408601826001600160a01b03169052565b506060810151612bb060608601826001600160a01b03169052565b5060808101516101606080860152612bcc61016086018261273a565b905060a082015160a086015260c082015160c086015260e0820151612bfc60e08701826001600160401b03169052565b50610100820151612c196101008701826001600160401b03169052565b50610120820151612c366101208701826001600160401b03169052565b506101408201519150612c4f61014086018360ff169052565b6020998a0199909450929092019150600101612b48565b602081525f6120f06020830184612b2c565b5f5f60408385031215612c89575f5ffd5b8235612b1c81612af4565b5f5f5f60408486031215612ca6575f5ffd5b8335612cb181612687565b925060208401356001600160401b03811115612ccb575f5ffd5b8401601f81018613612cdb575f5ffd5b80356001600160401b03811115612cf0575f5ffd5b8660208260051b8401011115612d04575f5ffd5b939660209190910195509293505050565b80516001600160401b031682526020810151612d3c60208401826001600160401b03169052565b506040810151612d5760408401826001600160401b03169052565b506060810151612d6d606084018261ffff169052565b506080810151612d83608084018261ffff169052565b5060a081015160a083015260c081015160c083015260e0810151612dab60e084018215159052565b50610100810151612dc86101008401826001600160401b03169052565b50610120810151610f436101208401826001600160401b03169052565b81516001600160a01b0316815261026081016020830151612e1160208401826001600160a01b03169052565b506040830151612e2c60408401826001600160a01b03169052565b506060830151612e4760608401826001600160a01b03169052565b506080830151612e6260808401826001600160a01b03169052565b5060a083015160a083015260c083015160c083015260e0830151612e8960e0840182612d15565b506101008301516001600160a01b0316610220830152610120909201516102409091015290565b5f5f60408385031215612ec1575f5ffd5b50508035926020909101359150565b828152604060208201525f612ee86040830184612b2c565b949350505050565b5f8151808452602084019350602083015f5b8281101561277357815160ff16865260209586019590910190600101612f02565b5f606082018583526001600160401b03851660208401526060604084015280845180835260808501915060808160051b8601019250602086015f5b8281101561316357868503607f19018452815180516001600160a01b031686526020810151612f9060208801826126f8565b506040810151612fab60408801826001600160a01b03169052565b506060810151612fc660608801826001600160a01b03169052565b506080810151612fdb608088018260ff169052565b5060a0810151612fef60a088018215159052565b5060c081015161300360c088018215159052565b5060e081015161301760e088018215159052565b506101008101516130346101008801826001600160a01b03169052565b506101208101516130516101208801826001600160401b03169052565b5061014081015161306e6101408801826001600160401b03169052565b5061016081015161308b6101608801826001600160401b03169052565b506101808101516130a86101808801826001600160401b03169052565b506101a08101516130c56101a08801826001600160401b03169052565b506101c08101516130e26101c08801826001600160401b03169052565b506101e08101516130f96101e088018260ff169052565b5061020081015161020087015261022081015161022087015261024081015161028061024088015261312f61028088018261273a565b9050610260820151915086810361026088015261314c8183612ef0565b965050506020938401939190910190600101612f5e565b509298975050505050505050565b5f5f5f60608486031215613183575f5ffd5b833561318e81612687565b95602085013595506040909401359392505050565b5f5f604083850312156131b4575f5ffd5b82356131bf81612687565b946020939093013593505050565b8151815260208083015161014083019183015f5b60088110156132005782518252602092830192909101906001016131e1565b505050604083015161012083015292915050565b5f5f83601f840112613224575f5ffd5b5081356001600160401b0381111561323a575f5ffd5b602083019150836020828501011115613251575f5ffd5b9250929050565b5f5f5f5f5f5f6080878903121561326d575f5ffd5b863561327881612687565b955060208701356001600160401b03811115613292575f5ffd5b61329e89828a01613214565b90965094505060408701356001600160401b038111156132bc575f5ffd5b6132c889828a01613214565b979a9699509497949695606090950135949350505050565b5f60408201848352604060208401528084518083526060850191506020860192505f5b818110156128085783516001600160a01b0316835260209384019390920191600101613303565b634e487b7160e01b5f52601160045260245ffd5b81810381811115610ab457610ab461332a565b634e487b7160e01b5f52604160045260245ffd5b604051606081016001600160401b038111828210171561338757613387613351565b60405290565b60405161042081016001600160401b038111828210171561338757613387613351565b60405161016081016001600160401b038111828210171561338757613387613351565b60405161028081016001600160401b038111828210171561338757613387613351565b604051601f8201601f191681016001600160401b038111828210171561341e5761341e613351565b604052919050565b805161343181612687565b919050565b805161343181612af4565b5f82601f830112613450575f5ffd5b81516001600160401b0381111561346957613469613351565b61347c601f8201601f19166020016133f6565b818152846020838601011115613490575f5ffd5b8160208501602083015e5f918101602001919091529392505050565b5f6001600160401b038211156134c4576134c4613351565b5060051b60200190565b5f82601f8301126134dd575f5ffd5b81516134f06134eb826134ac565b6133f6565b8082825260208201915060208360051b860101925085831115613511575f5ffd5b602085015b8381101561353757805161352981612687565b835260209283019201613516565b5095945050505050565b80516001600160401b0381168114613431575f5ffd5b805160048110613431575f5ffd5b805161343181612ae7565b805160ff81168114613431575f5ffd5b5f82601f83011261358f575f5ffd5b815161359d6134eb826134ac565b8082825260208201915060208360051b8601019250858311156135be575f5ffd5b602085015b838110156135375780516001600160401b038111156135e0575f5ffd5b86016060818903601f190112156135f5575f5ffd5b6135fd613365565b602082015161360b81612687565b815261361960408301613570565b602082015260608201516001600160401b03811115613636575f5ffd5b6136458a602083860101613441565b604083015250845250602092830192016135c3565b5f6020828403121561366a575f5ffd5b81516001600160401b0381111561367f575f5ffd5b82016104208185031215613691575f5ffd5b61369961338d565b6136a282613426565b81526136b060208301613436565b60208201526136c160408301613426565b60408201526136d260608301613426565b606082015260808201516001600160401b038111156136ef575f5ffd5b6136fb86828501613441565b60808301525060a0828101519082015260c0808301519082015260e08201516001600160401b0381111561372d575f5ffd5b61373986828501613441565b60e0830152506101008201516001600160401b03811115613758575f5ffd5b613764868285016134ce565b610100830152506101208281015190820152610140808301519082015261378e6101608301613541565b6101608201526137a16101808301613541565b6101808201526137b46101a08301613557565b6101a08201526101c08201516001600160401b038111156137d3575f5ffd5b6137df86828501613441565b6101c0830152506137f36101e08301613565565b6101e08201526138066102008301613565565b6102008201526138196102208301613541565b61022082015261382c6102408301613541565b61024082015261383f6102608301613541565b6102608201526138526102808301613570565b6102808201526138656102a08301613565565b6102a08201526138786102c08301613426565b6102c08201526102e0828101519082015261030080830151908201526138a16103208301613541565b6103208201526138b46103408301613565565b61034082015261036082810151908201526138d26103808301613541565b6103808201526138e56103a08301613541565b6103a08201526103c082810151908201526139036103e08301613541565b6103e08201526104008201516001600160401b03811115613922575f5ffd5b61392e86828501613580565b61040083015250949350505050565b80820180821115610ab457610ab461332a565b634e487b7160e01b5f52603260045260245ffd5b5f60208284031215613974575f5ffd5b81516120f081612af4565b5f6020828403121561398f575f5ffd5b81516001600160401b038111156139a4575f5ffd5b820161016081850312156139b6575f5ffd5b6139be6133b0565b6139c782613426565b81526139d560208301613436565b60208201526139e660408301613426565b60408201526139f760608301613426565b606082015260808201516001600160401b03811115613a14575f5ffd5b613a20868285016134ce565b60808301525060a0828101519082015260c08083015190820152613a4660e08301613541565b60e0820152613a586101008301613541565b610100820152613a6b6101208301613541565b610120820152613a7e6101408301613570565b610140820152949350505050565b5f60018201613a9d57613a9d61332a565b5060010190565b5f60208284031215613ab4575f5ffd5b81516120f081612ae7565b60208101610ab482846126f8565b602080825281018290525f8360408301825b85811015613537578235613af281612687565b6001600160a01b0316825260209283019290910190600101613adf565b5f60208284031215613b1f575f5ffd5b5051919050565b81835281816020850137505f828201602090810191909152601f909101601f19169091010190565b6001600160a01b038a811682528981166020830152888116604083015287166060820152610200608082018190525f90613b8b9083018789613b26565b82810360a0840152613b9e818688613b26565b84546001600160401b03811660c08601529092509050604081901c6001600160401b031660e0840152608081901c6001600160401b031661010084015260c081901c61ffff1661012084015260d081901c61ffff166101408401525060018301546101608301526002830154610180830152600383015460ff811615156101a0840152600881901c6001600160401b03166101c0840152604881901c6001600160401b03166101e0840152509a9950505050505050505050565b634e487b7160e01b5f52603160045260245ffd5b5f60208284031215613c7c575f5ffd5b81516120f081612687565b5f60208284031215613c97575f5ffd5b6120f082613570565b5f82601f830112613caf575f5ffd5b8151613cbd6134eb826134ac565b8082825260208201915060208360051b860101925085831115613cde575f5ffd5b602085015b8381101561353757613cf481613570565b835260209283019201613ce3565b5f5f60408385031215613d13575f5ffd5b82516001600160401b03811115613d28575f5ffd5b613d34858286016134ce565b92505060208301516001600160401b03811115613d4f575f5ffd5b613d5b85828601613ca0565b9150509250929050565b5f60ff821660ff8103613d7a57613d7a61332a565b60010192915050565b5f60208284031215613d93575f5ffd5b81516001600160401b03811115613da8575f5ffd5b82016102808185031215613dba575f5ffd5b613dc26133d3565b613dcb82613426565b8152613dd960208301613436565b6020820152613dea60408301613426565b6040820152613dfb60608301613426565b6060820152613e0c60808301613570565b6080820152613e1d60a08301613565565b60a0820152613e2e60c08301613565565b60c0820152613e3f60e08301613565565b60e0820152613e516101008301613426565b610100820152613e646101208301613541565b610120820152613e776101408301613541565b610140820152613e8a6101608301613541565b610160820152613e9d6101808301613541565b610180820152613eb06101a08301613541565b6101a0820152613ec36101c08301613541565b6101c0820152613ed66101e08301613570565b6101e0820152610200828101519082015261022080830151908201526102408201516001600160401b03811115613f0b575f5ffd5b613f17868285016134ce565b610240830152506102608201516001600160401b03811115613f37575f5ffd5b613f4386828501613ca0565b61026083015250949350505050565b5f5f60408385031215613f63575f5ffd5b8251613f6e81612687565b602093909301519294929350505056fea2646970667358221220be46653333d934e506b8b10c683015534ab18e0d84f192ddf57b20554a6231c164736f6c634300082500336080604052348015600e575f5ffd5b505f805460ff191660011790556158ad806100285f395ff3fe60806040526004361061030d575f3560e01c8063596f21f8116101a3578063c401882b116100f2578063db16aab911610092578063ea466fb11161006d578063ea466fb1146109ac578063eb152ba5146109c0578063ed896d66146109e0578063fb6f74ed146109ff575f5ffd5b8063db16aab91461095a578063de94a22014610962578063df18e04714610981575f5ffd5b8063c7b07e39116100cd578063c7b07e391461083b578063d0ba21691461084f578063d4dd660d14610875578063d502562514610889575f5ffd5b8063c401882b146107e3578063c45a015514610802578063c5be3e0714610826575f5ffd5b8063a451aa391161015d578063b14b28a311610138578063b14b28a314610752578063bac91e2e14610778578063c1163dc514610797578063c19d93fb146107bd575f5ffd5b8063a451aa39146106ff578063a526d40014610714578063aaf7ead514610733575f5ffd5b8063596f21f8146106505780636a0f0849146106715780637a301a5c146106865780637b1039991461069a5780638f775839146106b9578063a2ff0209146106d9575f5ffd5b80633ccfd60b1161025f57806347ce07cc116102195780634cf63a8f116101f45780634cf63a8f146105e35780634e69d560146106085780635396b3561461062957806353dd26871461063c575f5ffd5b806347ce07cc1461056c578063480daedd146105a35780634b9f5c98146105c4575f5ffd5b80633ccfd60b146104c35780633e858923146104d75780633f4fbbe7146104f65780634051ddac14610523578063458667191461054457806347300e4714610558575f5ffd5b8063175f8329116102ca5780631fe63d78116102a55780631fe63d781461044b57806320af44911461046c57806327793f871461049057806335bfd639146104bb575f5ffd5b8063175f8329146103fd57806319b1f5fc1461041157806319effeb414610425575f5ffd5b8063051235d41461031157806305b7a1541461034d578063064b1a7e1461037057806309112da01461038f57806311da60b4146103b5578063146ca531146103cb575b5f5ffd5b34801561031c575f5ffd5b50600d54610330906001600160401b031681565b6040516001600160401b0390911681526020015b60405180910390f35b348015610358575f5ffd5b5061036261020081565b604051908152602001610344565b34801561037b575f5ffd5b50600e54610330906001600160401b031681565b34801561039a575f5ffd5b50600d5461033090600160801b90046001600160401b031681565b3480156103c0575f5ffd5b506103c9610a14565b005b3480156103d6575f5ffd5b50600e546103eb90600160401b900460ff1681565b60405160ff9091168152602001610344565b348015610408575f5ffd5b506103c9610b90565b34801561041c575f5ffd5b50610362608081565b348015610430575f5ffd5b50600d5461033090600160401b90046001600160401b031681565b348015610456575f5ffd5b5061045f610d8d565b6040516103449190614587565b348015610477575f5ffd5b50610480610e19565b6040519015158152602001610344565b34801561049b575f5ffd5b506007546104ae90610100900460ff1681565b60405161034491906145d1565b6103c9610e7c565b3480156104ce575f5ffd5b506103c96110b7565b3480156104e2575f5ffd5b506103c96104f13660046145e4565b611219565b348015610501575f5ffd5b506105156105103660046145fb565b611462565b60405161034492919061465e565b34801561052e575f5ffd5b5061053761157a565b60405161034491906146c9565b34801561054f575f5ffd5b5061045f611693565b348015610563575f5ffd5b506103c96116a0565b348015610577575f5ffd5b5060025461058b906001600160a01b031681565b6040516001600160a01b039091168152602001610344565b3480156105ae575f5ffd5b506105b7611a36565b604051610344919061482f565b3480156105cf575f5ffd5b506103c96105de366004614afc565b61202e565b3480156105ee575f5ffd5b5060075461058b906201000090046001600160a01b031681565b348015610613575f5ffd5b5061061c6121e0565b6040516103449190614b4a565b6103c9610637366004614d3a565b6124e5565b348015610647575f5ffd5b50610362600381565b34801561065b575f5ffd5b5061066461264e565b6040516103449190614e12565b34801561067c575f5ffd5b50610362600b5481565b348015610691575f5ffd5b5061045f612767565b3480156106a5575f5ffd5b5060015461058b906001600160a01b031681565b3480156106c4575f5ffd5b50600e5461048090600160501b900460ff1681565b3480156106e4575f5ffd5b5060125461033090600160401b90046001600160401b031681565b34801561070a575f5ffd5b50610362600c5481565b34801561071f575f5ffd5b506103c961072e366004614ea8565b6128aa565b34801561073e575f5ffd5b50601254610330906001600160401b031681565b34801561075d575f5ffd5b5060125461033090600160801b90046001600160401b031681565b348015610783575f5ffd5b506103c9610792366004614eff565b612bcb565b3480156107a2575f5ffd5b50600e5461058b90600160581b90046001600160a01b031681565b3480156107c8575f5ffd5b506007546107d69060ff1681565b6040516103449190614f3d565b3480156107ee575f5ffd5b5060085461058b906001600160a01b031681565b34801561080d575f5ffd5b505f5461058b906201000090046001600160a01b031681565b348015610831575f5ffd5b50610362600f5481565b348015610846575f5ffd5b50610362601081565b34801561085a575f5ffd5b50600d5461033090600160c01b90046001600160401b031681565b348015610880575f5ffd5b506103c9612e91565b348015610894575f5ffd5b506003546004546005546006546108f4936001600160401b0380821694600160401b8304821694600160801b840483169461ffff600160c01b8604811695600160d01b9004169360ff8216916101008104821691600160481b909104168a565b604080516001600160401b039b8c168152998b1660208b0152978a169789019790975261ffff958616606089015294909316608087015260a086019190915260c0850152151560e084015283166101008301529190911661012082015261014001610344565b6103c96131af565b34801561096d575f5ffd5b506103c961097c366004614f4b565b613353565b34801561098c575f5ffd5b5061036261099b366004614fba565b601b6020525f908152604090205481565b3480156109b7575f5ffd5b50610362600581565b3480156109cb575f5ffd5b50600e5461048090600160481b900460ff1681565b3480156109eb575f5ffd5b506104806109fa366004614fba565b6135eb565b348015610a0a575f5ffd5b5061036260115481565b5f54610100900460ff1615610a3c5760405163558a1e0360e11b815260040160405180910390fd5b5f805461ff0019166101001790556004806007805460ff1690811115610a6457610a646145a0565b14610a925760075460405163e37d4aeb60e01b8152610a899160ff1690600401614f3d565b60405180910390fd5b600e54600160501b900460ff1615610ac45760075460405163e37d4aeb60e01b8152610a899160ff1690600401614f3d565b600e546001600160401b03164211610afe57600e546040516321b2d8c360e01b81526001600160401b039091166004820152602401610a89565b5f5f610b0861360a565b5f54600754604051635665f22d60e01b81529395509193506201000090046001600160a01b031691635665f22d91610b4a9160ff909116908190600401614fd5565b5f604051808303815f87803b158015610b61575f5ffd5b505af1158015610b73573d5f5f3e3d5ffd5b50505050610b8182826139e3565b50505f805461ff001916905550565b5f54610100900460ff1615610bb85760405163558a1e0360e11b815260040160405180910390fd5b5f805461ff0019166101001790556001806007805460ff1690811115610be057610be06145a0565b14610c055760075460405163e37d4aeb60e01b8152610a899160ff1690600401614f3d565b600d54600160801b90046001600160401b03164211610c4c57600d5460405163df75068f60e01b8152600160801b9091046001600160401b03166004820152602401610a89565b6007805461010061ff00199091161790819055600d80546001600160401b034216600160401b0267ffffffffffffffff60401b199091161790556010805460ff19166003179055600e805460ff60501b1916600160501b17905560018054600854604051632a837fab60e21b81526001600160a01b03620100009095048516600482015290841660248201526044810192909252919091169063aa0dfeac906064015f604051808303815f87803b158015610d05575f5ffd5b505af1158015610d17573d5f5f3e3d5ffd5b5050600754604051620100009091046001600160a01b031692507f0be58193d1ccca9f578279acffb21de6a55ce255b7c4901d2d3f4fbcd15db8b191505f90a2610d616006613ab9565b600754600b54610d80916201000090046001600160a01b0316906139e3565b505f805461ff0019169055565b600a8054610d9a90614ff0565b80601f0160208091040260200160405190810160405280929190818152602001828054610dc690614ff0565b8015610e115780601f10610de857610100808354040283529160200191610e11565b820191905f5260205f20905b815481529060010190602001808311610df457829003601f168201915b505050505081565b5f60046007805460ff1690811115610e3357610e336145a0565b148015610e4a5750600e54600160481b900460ff16155b8015610e605750600e54600160501b900460ff16155b8015610e775750600e546001600160401b03164211155b905090565b5f54610100900460ff1615610ea45760405163558a1e0360e11b815260040160405180910390fd5b5f805461ff0019166101001790556004806007805460ff1690811115610ecc57610ecc6145a0565b14610ef15760075460405163e37d4aeb60e01b8152610a899160ff1690600401614f3d565b600e54600160481b900460ff1615610f1c5760405163305331dd60e11b815260040160405180910390fd5b60105461010090046001600160a01b03163314610f4c57604051636b2e0b4760e11b815260040160405180910390fd5b600e546001600160401b0316421115610f8757600e54604051636c06548f60e11b81526001600160401b039091166004820152602401610a89565b6005543414610fb65760055460405163ed23488360e01b81526004810191909152346024820152604401610a89565b600e805434600f55600160481b7fff0000000000000000000000000000000000000000ff00ffffffffffffffffff90911633600160581b02171760ff60401b1916680200000000000000001790556007805461ff0019169055600d805467ffffffffffffffff60401b191690556010805460ff1916905560035461104a90600160401b90046001600160401b03164261503c565b600d60186101000a8154816001600160401b0302191690836001600160401b03160217905550611078613b16565b60405134815233907ff6836ff209155cf48757ab4e8e84bfa475aa8f274a684f78d16b652a4ac78c0e9060200160405180910390a2610d806007613ab9565b5f54610100900460ff16156110df5760405163558a1e0360e11b815260040160405180910390fd5b5f805461ff001916610100178155338152601b60205260408120549081900361111b57604051630686827b60e51b815260040160405180910390fd5b335f818152601b602052604080822091909155517f7084f5476618d8e60b11ef0d7d3f06914655adb8793e28ff7f018d4c76d505d59061115e9084815260200190565b60405180910390a26040515f90339083908381818185875af1925050503d805f81146111a5576040519150601f19603f3d011682016040523d82523d5f602084013e6111aa565b606091505b505090508061120b5760405162461bcd60e51b815260206004820152602760248201527f44697370757465436173653a207769746864726177616c207472616e736665726044820152660819985a5b195960ca1b6064820152608401610a89565b50505f805461ff0019169055565b6003806007805460ff1690811115611233576112336145a0565b146112585760075460405163e37d4aeb60e01b8152610a899160ff1690600401614f3d565b60065460ff1661127b5760405163283168e960e11b815260040160405180910390fd5b600e5461129290600160401b900460ff1633613bfe565b6112b157604051637d77835760e11b8152336004820152602401610a89565b600e54600160401b900460ff165f908152601660209081526040808320338452909152902054156112f7576040516364dbd98760e01b8152336004820152602401610a89565b8161131557604051636033c4fd60e11b815260040160405180910390fd5b601254600160401b90046001600160401b031642111561135d57601254604051632b40a04560e11b8152600160401b9091046001600160401b03166004820152602401610a89565b600e805460ff600160401b9182900481165f9081526016602090815260408083203384528252808320889055945493909304909116815260179091529081208054600192906113ad90849061505b565b9091555050600e54604051600160401b90910460ff16815233907f6fa1f0136afe2eb54fc58bda9656e7a47647f0223db5816e811566da16b4ca3a9060200160405180910390a25f54600754604051635665f22d60e01b8152620100009092046001600160a01b031691635665f22d916114319160ff909116908190600401614fd5565b5f604051808303815f87803b158015611448575f5ffd5b505af115801561145a573d5f5f3e3d5ffd5b505050505050565b60608060135f8460ff1660ff1681526020019081526020015f208054806020026020016040519081016040528092919081815260200182805480156114ce57602002820191905f5260205f20905b81546001600160a01b031681526001909101906020018083116114b0575b5050505050915081516001600160401b038111156114ee576114ee61506e565b604051908082528060200260200182016040528015611517578160200160208202803683370190505b5090505f5b8251811015611574576115488484838151811061153b5761153b615082565b6020026020010151613c6c565b82828151811061155a5761155a615082565b60ff9092166020928302919091019091015260010161151c565b50915091565b60408051610160810182525f602082018181529282018190526060808301829052608083015260a0820181905260c0820181905260e08201819052610100820181905261012082018190526101408201523081526007805491929160ff16908111156115e8576115e86145a0565b908160078111156115fb576115fb6145a0565b9052506007546001600160a01b036201000090910481166040830152600854166060820152611628613cdd565b6080820152600e54600160401b900460ff165f818152601560205260409020805460019091015460c084015260a0830152600d546001600160401b0380821660e0850152600160801b82048116610100850152600160c01b9091041661012083015261014082015290565b60098054610d9a90614ff0565b5f546201000090046001600160a01b031633146116d057604051630636a15760e11b815260040160405180910390fd5b6116d8613d51565b600254601154604051630f21ec3760e01b81525f9283926001600160a01b0390911691630f21ec37916117119160040190815260200190565b6040805180830381865afa15801561172b573d5f5f3e3d5ffd5b505050506040513d601f19601f8201168201806040525081019061174f9190615096565b90925090505f816002811115611767576117676145a0565b0361178b5760115460405163635df11960e11b8152600401610a8991815260200190565b600281600281111561179f5761179f6145a0565b036117e9576117ac613b16565b5f54600754604051635665f22d60e01b8152620100009092046001600160a01b031691635665f22d916114319160ff909116908190600401614fd5565b60015f9081526013602052600e547f4155c2f711f2cdd34f8262ab8fb9b7020a700fe7b6948222152f7670d1fdf34d91906002600160401b90910460ff1614611832575f611835565b81545b90505f61184382600261505b565b6001600160401b0381111561185a5761185a61506e565b604051908082528060200260200182016040528015611883578160200160208202803683370190505b509050600760029054906101000a90046001600160a01b0316815f815181106118ae576118ae615082565b6001600160a01b0392831660209182029290920101526008548251911690829060019081106118df576118df615082565b6001600160a01b03909216602092830291909101909101525f5b828110156119635783818154811061191357611913615082565b5f918252602090912001546001600160a01b03168261193383600261505b565b8151811061194357611943615082565b6001600160a01b03909216602092830291909101909101526001016118f9565b50600e546040805160208082018990523082840152600160401b90930460ff16606080830191909152825180830390910181526080909101909152805191012060015460125461145a916001600160a01b03169063fa5315d29084906001600160401b03166119d0613e0c565b876040518563ffffffff1660e01b81526004016119f094939291906150c7565b5f60405180830381865afa158015611a0a573d5f5f3e3d5ffd5b505050506040513d5f823e601f3d908101601f19168201604052611a31919081019061510e565b613e2e565b611b3b60408051610420810182525f8082526020820181905291810182905260608082018390526080820181905260a0820183905260c0820183905260e082018190526101008201526101208101829052610140810182905261016081018290526101808101829052906101a082019081526060602082018190525f604083018190528183018190526080830181905260a0830181905260c0830181905260e08301819052610100830181905261012083018190526101408301819052610160830181905261018083018190526101a083018190526101c083018190526101e08301819052610200830181905261022083018190526102408301526102609091015290565b30815260078054602083019160ff90911690811115611b5c57611b5c6145a0565b90816007811115611b6f57611b6f6145a0565b9052506007546001600160a01b03620100009091048116604083015260085416606082015260098054611ba190614ff0565b80601f0160208091040260200160405190810160405280929190818152602001828054611bcd90614ff0565b8015611c185780601f10611bef57610100808354040283529160200191611c18565b820191905f5260205f20905b815481529060010190602001808311611bfb57829003601f168201915b50505050506080820152600b5460a0820152600c5460c0820152600a8054611c3f90614ff0565b80601f0160208091040260200160405190810160405280929190818152602001828054611c6b90614ff0565b8015611cb65780601f10611c8d57610100808354040283529160200191611cb6565b820191905f5260205f20905b815481529060010190602001808311611c9957829003601f168201915b50505050508160e00181905250611ccb613cdd565b610100820152600e54600160401b900460ff165f9081526015602052604090208054600190910154610140830152610120820152600d546001600160401b03808216610160840152600160401b909104166101808201526007546101a0820190610100900460ff166003811115611d4457611d446145a0565b90816003811115611d5757611d576145a0565b905250611d62612767565b6101c0820152611d70610e19565b15156101e0820152600e54600160481b810460ff9081161515610200840152600d54600160801b8082046001600160401b03908116610220870152600160c01b9092048216610240860152818416610260860152600160401b80850484166102808701819052600160501b8604851615156102a0880152600160581b9095046001600160a01b03166102c08701526005546102e087015260195461030087015242831661032087015260065490931615156103408601525f84815260176020908152604080832054610360890152601254958604851661038089015292850484166103a08801526011546103c08801529383166103e08701529384526013909252912080549091811115611e8657611e8661506e565b604051908082528060200260200182016040528015611ed257816020015b60408051606080820183525f808352602083015291810191909152815260200190600190039081611ea45790505b506104008301525f5b8154811015612029575f828281548110611ef757611ef7615082565b5f918252602091829020015460408051606081019091526001600160a01b03909116808252600e549093509091820190611f3b90600160401b900460ff1684613c6c565b60ff9081168252600e54600160401b9004165f9081526018602090815260408083206001600160a01b038716845282529091208054919092019190611f7f90614ff0565b80601f0160208091040260200160405190810160405280929190818152602001828054611fab90614ff0565b8015611ff65780601f10611fcd57610100808354040283529160200191611ff6565b820191905f5260205f20905b815481529060010190602001808311611fd957829003601f168201915b5050505050815250846104000151838151811061201557612015615082565b602090810291909101015250600101611edb565b505090565b5f54610100900460ff16156120565760405163558a1e0360e11b815260040160405180910390fd5b5f805461ff0019166101001790556003806007805460ff169081111561207e5761207e6145a0565b146120a35760075460405163e37d4aeb60e01b8152610a899160ff1690600401614f3d565b60065460ff16156120c757604051639a7cb18760e01b815260040160405180910390fd5b600e546120de90600160401b900460ff1633613bfe565b6120fd57604051637d77835760e11b8152336004820152602401610a89565b600e54600160401b900460ff9081165f908152601460209081526040808320338452909152902054161561214657604051633512759d60e21b8152336004820152602401610a89565b600d54600160c01b90046001600160401b031642111561218e57600d546040516330d80c1160e21b8152600160c01b9091046001600160401b03166004820152602401610a89565b600e54604080518415158152600160401b90920460ff16602083015233917f80e49d236d248ad770a237c1f67d1f67b08614c3577b89187b12d8ec31d7f64b910160405180910390a261120b82614084565b60408051610280810182525f6020820181815292820181905260608083018290526080830182905260a0830182905260c0830182905260e08301829052610100830182905261012083018290526101408301829052610160830182905261018083018290526101a083018290526101c083018290526101e08301829052610200830182905261022083019190915261024082018190526102608201523081526007805491929160ff1690811115612299576122996145a0565b908160078111156122ac576122ac6145a0565b9052506007546001600160a01b036201000090910481166040830152600854166060820152600e5460ff600160401b8204811660808401526006548116151560a0840152600160501b82048116151560c0840152600160481b90910416151560e082015260046007805460ff1690811115612329576123296145a0565b1480156123425750600e54600160401b900460ff166001145b80156123585750600e54600160501b900460ff16155b15612375576010546001600160a01b036101009182900416908201525b600d546001600160401b03600160801b8083048216610120850152600160c01b9092048116610140840152601254600160401b810482166101608501529182048116610180840152600e5481166101a0840152166101c082015260ff6101e082015260026007805460ff16908111156123f0576123f06145a0565b148061241057506007805460ff168181111561240e5761240e6145a0565b145b156124a357600254601154604051630f21ec3760e01b815260048101919091525f916001600160a01b031690630f21ec37906024016040805180830381865afa15801561245f573d5f5f3e3d5ffd5b505050506040513d601f19601f820116820180604052508101906124839190615096565b915050806002811115612498576124986145a0565b60ff166101e0830152505b600e54600160401b900460ff165f818152601760205260409020546102008301526019546102208301526124d690611462565b61026083015261024082015290565b5f5460ff16156125075760405162dc149f60e41b815260040160405180910390fd5b5f805462010000330261ff01600160b01b031990911617600190811790915580546001600160a01b038b81166001600160a01b03199283161790925560028054928b16929091169190911790558060036125618282615214565b50506007805462010000600160b01b031916620100006001600160a01b038a81169190910291909117909155600880546001600160a01b03191691881691909117905560096125b185878361540f565b50600a6125bf83858361540f565b5034600b55600d805467ffffffffffffffff1916426001600160401b03161790556125ed60208201826154c9565b6125f7904261503c565b600d80546001600160401b0392909216600160801b0267ffffffffffffffff60801b199092169190911790555050600e805460ff60401b1916600160401b17905550506007805460ff191660011790555050505050565b60606019805480602002602001604051908101604052809291908181526020015f905b8282101561275e575f848152602090819020604080516060810182526002860290920180546001600160a01b0381168452600160a01b90046001600160401b031693830193909352600183018054929392918401916126cf90614ff0565b80601f01602080910402602001604051908101604052809291908181526020018280546126fb90614ff0565b80156127465780601f1061271d57610100808354040283529160200191612746565b820191905f5260205f20905b81548152906001019060200180831161272957829003601f168201915b50505050508152505081526020019060010190612671565b50505050905090565b60105460609060ff166001036127d6576001600754610100900460ff166003811115612795576127956145a0565b146127b8576040518060600160405280602f8152602001615730602f9139905090565b6040518060600160405280602f815260200161580f602f9139905090565b60105460ff16600203612842576001600754610100900460ff166003811115612801576128016145a0565b14612824576040518060600160405280603a815260200161579b603a9139905090565b6040518060600160405280603a81526020016157d5603a9139905090565b60105460ff1660030361286d576040518060600160405280603a815260200161583e603a9139905090565b60105460ff16600403612898576040518060600160405280603c815260200161575f603c9139905090565b5060408051602081019091525f815290565b5f54610100900460ff16156128d25760405163558a1e0360e11b815260040160405180910390fd5b5f805461ff0019166101001790556003806007805460ff16908111156128fa576128fa6145a0565b1461291f5760075460405163e37d4aeb60e01b8152610a899160ff1690600401614f3d565b60065460ff166129425760405163283168e960e11b815260040160405180910390fd5b600e54600160401b900460ff165f908152601660209081526040808320338452909152902054806129885760405163ee0e242960e01b8152336004820152602401610a89565b600e54600160401b900460ff9081165f90815260146020908152604080832033845290915290205416156129d157604051633512759d60e21b8152336004820152602401610a89565b601254600160401b90046001600160401b03164211801590612a1357506129f6613e0c565b600e54600160401b900460ff165f90815260176020526040902054105b15612a4657601254604051632f572ccb60e01b8152600160401b9091046001600160401b03166004820152602401610a89565b601254600160801b90046001600160401b0316421115612a8e576012546040516330d80c1160e21b8152600160801b9091046001600160401b03166004820152602401610a89565b610200831115612ab55760405163c725a3d560e01b81526102006004820152602401610a89565b600e54604080513060208201523391810191909152600160401b90910460ff166060820152861515608082015260a08101869052819060c0016040516020818303038152906040528051906020012014612b2257604051635054097b60e01b815260040160405180910390fd5b8215612b5a57600e54600160401b900460ff165f9081526018602090815260408083203384529091529020612b5884868361540f565b505b336001600160a01b03167fedc4118aa882b6f7ca44f28f78a3342d0d4859dfc613ae71c1182d2ffc59782387600e60089054906101000a900460ff168787604051612ba8949392919061550c565b60405180910390a2612bb986614084565b50505f805461ff001916905550505050565b6007546201000090046001600160a01b03163314801590612bf757506008546001600160a01b03163314155b15612c1557604051632b41c4cd60e01b815260040160405180910390fd5b60026007805460ff1690811115612c2e57612c2e6145a0565b14158015612c53575060036007805460ff1690811115612c5057612c506145a0565b14155b15612c785760075460405163e37d4aeb60e01b8152610a899160ff1690600401614f3d565b80801580612c865750608081115b15612ca4576040516306c18bf560e21b815260040160405180910390fd5b600e54600160401b900460ff165f908152601a6020908152604080832033845290915290205460108110612cee576040516382f638cd60e01b815260106004820152602401610a89565b612cf981600161505b565b600e54600160401b900460ff165f908152601a602090815260408083203380855290835292819020939093558251606081018452918252426001600160401b0316828201528251601f8701829004820281018201845286815260199383019188908890819084018382808284375f92018290525093909452505083546001818101865594825260209182902084516002909202018054928501516001600160401b0316600160a01b026001600160e01b03199093166001600160a01b03909216919091179190911781556040830151929390929083019150612ddb9082615530565b505050336001600160a01b03167f88ebcf85f1c2f4d8ede1699e96afad0615102113a08bd01b49244d22668ae6aa8585604051612e199291906155ea565b60405180910390a25f54600754604051635665f22d60e01b8152620100009092046001600160a01b031691635665f22d91612e5e9160ff909116908190600401614fd5565b5f604051808303815f87803b158015612e75575f5ffd5b505af1158015612e87573d5f5f3e3d5ffd5b5050505050505050565b5f54610100900460ff1615612eb95760405163558a1e0360e11b815260040160405180910390fd5b5f805461ff00191661010017905560026007805460ff1690811115612ee057612ee06145a0565b14158015612f05575060036007805460ff1690811115612f0257612f026145a0565b14155b8015612f2657506007805460ff1681811115612f2357612f236145a0565b14155b15612f4b5760075460405163e37d4aeb60e01b8152610a899160ff1690600401614f3d565b600d54600160c01b90046001600160401b03164211612f9257600d5460405163bd5145db60e01b8152600160c01b9091046001600160401b03166004820152602401610a89565b60036007805460ff1690811115612fab57612fab6145a0565b148015612fba575060065460ff165b1561303657600e54600160401b900460ff165f90815260156020526040812090612fe2613e0c565b905080825f0154612ff49060026155fd565b118061300e575080826001015461300c9060026155fd565b115b156130335761302c81835f01546130269060026155fd565b11614252565b50506131a3565b50505b61303f5f6143f2565b6007805461030061ff00199091161790819055600d80546001600160401b034216600160401b0267ffffffffffffffff60401b199091161790556010805460ff19166004908117909155600e805460ff60501b1916600160501b179055600154600854604051630bc713cf60e11b81526001600160a01b036201000090950485169381019390935283166024830152919091169063178e279e906044015f604051808303815f87803b1580156130f3575f5ffd5b505af1158015613105573d5f5f3e3d5ffd5b50506040517f06e05d15a1c31c84dab48f5c272ef8c0fecee4d9c1021839721cc871b802a26292505f9150a161313b6005613ab9565b600754600b5461315a916201000090046001600160a01b0316906139e3565b600c541561317b57600854600c5461317b916001600160a01b0316906139e3565b600f54156131a357600e54600f546131a391600160581b90046001600160a01b0316906139e3565b5f805461ff0019169055565b5f54610100900460ff16156131d75760405163558a1e0360e11b815260040160405180910390fd5b5f805461ff0019166101001790556001806007805460ff16908111156131ff576131ff6145a0565b146132245760075460405163e37d4aeb60e01b8152610a899160ff1690600401614f3d565b6008546001600160a01b0316331461324f57604051635f03674b60e11b815260040160405180910390fd5b600d54600160801b90046001600160401b031642111561329757600d54604051633c6a6d5b60e11b8152600160801b9091046001600160401b03166004820152602401610a89565b6004543410156132c457600480546040516378e030db60e01b815291820152346024820152604401610a89565b34600c556132d0613b16565b6003546132ed90600160401b90046001600160401b03164261503c565b600d80546001600160401b0392909216600160c01b026001600160c01b0390921691909117905560405134815233907f3a448616d718b7ad85d10a79d86fd4bf4cb51c1a78f9f7a10ae23dbe10c9a3c39060200160405180910390a2610d806002613ab9565b5f546201000090046001600160a01b0316331461338357604051630636a15760e11b815260040160405180910390fd5b61338b613d51565b5f613394613e0c565b90508181146133c057604051636b80d6bb60e01b81526004810182905260248101839052604401610a89565b5f5b828110156135aa575f8484838181106133dd576133dd615082565b90506020020160208101906133f29190614fba565b6001546040516377ace5d760e01b81526001600160a01b0380841660048301529293509116906377ace5d790602401602060405180830381865afa15801561343c573d5f5f3e3d5ffd5b505050506040513d601f19601f820116820180604052508101906134609190615614565b6134885760405163c915949f60e01b81526001600160a01b0382166004820152602401610a89565b6007546001600160a01b03828116620100009092041614806134b757506008546001600160a01b038281169116145b156134e05760405163d664dd5760e01b81526001600160a01b0382166004820152602401610a89565b600e54600160401b900460ff1660021480156135025750613502600182613bfe565b1561352b57604051632aca0b1360e21b81526001600160a01b0382166004820152602401610a89565b5f5b828110156135a057816001600160a01b031686868381811061355157613551615082565b90506020020160208101906135669190614fba565b6001600160a01b0316036135985760405163e7e6bc1360e01b81526001600160a01b0383166004820152602401610a89565b60010161352d565b50506001016133c2565b506135e68383808060200260200160405190810160405280939291908181526020018383602002808284375f92019190915250613e2e92505050565b505050565b600e545f9061360490600160401b900460ff1683613bfe565b92915050565b600e805460ff60501b1916600160501b1790555f80806001600754610100900460ff16600381111561363e5761363e6145a0565b14905080613657576008546001600160a01b031661366a565b6007546201000090046001600160a01b03165b92505f81613689576007546201000090046001600160a01b0316613696565b6008546001600160a01b03165b90505f600f54600c54600b546136ac919061505b565b6136b6919061505b565b6003549091505f90612710906136d790600160c01b900461ffff16846155fd565b6136e1919061562f565b6003549091505f906127109061370290600160d01b900461ffff16846155fd565b61370c919061562f565b90505f8561371b57600261371e565b60015b90505f61372d6005600361505b565b6001600160401b038111156137445761374461506e565b60405190808252806020026020018201604052801561376d578160200160208202803683370190505b5090505f60015b600e5460ff600160401b9091048116908216116138825760ff81165f908152601360205260408120905b815481101561386d578560ff1660145f8560ff1660ff1681526020019081526020015f205f8484815481106137d5576137d5615082565b5f9182526020808320909101546001600160a01b0316835282019290925260400190205460ff16036138655781818154811061381357613813615082565b5f918252602090912001546001600160a01b031685856138328161564e565b96508151811061384457613844615082565b60200260200101906001600160a01b031690816001600160a01b0316815250505b60010161379e565b5050808061387a90615666565b915050613774565b508082525f811561389c57613897828661562f565b61389e565b5f5b90506138a9846143f2565b600154604051632a837fab60e21b81526001600160a01b038d811660048301528a811660248301525f60448301529091169063aa0dfeac906064015f604051808303815f87803b1580156138fb575f5ffd5b505af115801561390d573d5f5f3e3d5ffd5b505060015460405163274ad71b60e11b81526001600160a01b039091169250634e95ae36915088906139459087908690600401615684565b5f604051808303818588803b15801561395c575f5ffd5b505af115801561396e573d5f5f3e3d5ffd5b5050505050858761397f91906156a5565b99506001600160a01b038b167f6f072ff41a58c73c1f7253e82b3e50e1083b438aa76a962283c334bb6797d3558b886139b886866155fd565b6040805193845260208401929092529082015260600160405180910390a25050505050505050509091565b805f036139ee575050565b5f826001600160a01b03168261c350906040515f60405180830381858888f193505050503d805f8114613a3c576040519150601f19603f3d011682016040523d82523d5f602084013e613a41565b606091505b50509050806135e6576001600160a01b0383165f908152601b602052604081208054849290613a7190849061505b565b90915550506040518281526001600160a01b038416907f8af6e30690e4b192e05dc42baa9776cefda6c432838616c7f4f036bbab44917e9060200160405180910390a2505050565b6007805460ff811691839160ff191660018383811115613adb57613adb6145a0565b02179055505f54604051635665f22d60e01b8152620100009091046001600160a01b031690635665f22d906114319084908690600401614fd5565b60025f9054906101000a90046001600160a01b03166001600160a01b031663370419e56040518163ffffffff1660e01b81526004016020604051808303815f875af1158015613b67573d5f5f3e3d5ffd5b505050506040513d601f19601f82011682018060405250810190613b8b91906156b8565b60118190556012805467ffffffffffffffff1916436001600160401b0316908117909155600e5460408051600160401b90920460ff1682526020820193909352918201527fddc5ec42aa877abdcd645f7c6a60b0c47a909511faa45c4f0ce409e6383d87089060600160405180910390a1565b60ff82165f908152601360205260408120815b8154811015613c6257836001600160a01b0316828281548110613c3657613c36615082565b5f918252602090912001546001600160a01b031603613c5a57600192505050613604565b600101613c11565b505f949350505050565b60ff8083165f9081526014602090815260408083206001600160a01b038616845290915281205490911680158015613cc8575060ff84165f9081526016602090815260408083206001600160a01b038716845290915290205415155b613cd25780613cd5565b60035b949350505050565b600e54600160401b900460ff165f90815260136020908152604091829020805483518184028101840190945280845260609392830182828015613d4757602002820191905f5260205f20905b81546001600160a01b03168152600190910190602001808311613d29575b5050505050905090565b600e545f90600160401b900460ff16600114613d6e576007613d71565b60025b9050806007811115613d8557613d856145a0565b6007805460ff1690811115613d9c57613d9c6145a0565b14613dc15760075460405163e37d4aeb60e01b8152610a899160ff1690600401614f3d565b600d54600160c01b90046001600160401b0316421115613e0957600d546040516330d80c1160e21b8152600160c01b9091046001600160401b03166004820152602401610a89565b50565b600e545f90600160401b900460ff16600114613e285750600590565b50600390565b600e54600160401b900460ff165f908152601360205260408120905b8251811015613f2a5781838281518110613e6657613e66615082565b6020908102919091018101518254600180820185555f9485529290932090920180546001600160a01b0319166001600160a01b03938416179055548451911690634aeb88cf90859084908110613ebe57613ebe615082565b60200260200101516040518263ffffffff1660e01b8152600401613ef191906001600160a01b0391909116815260200190565b5f604051808303815f87803b158015613f08575f5ffd5b505af1158015613f1a573d5f5f3e3d5ffd5b505060019092019150613e4a9050565b5060065460ff1615613fea57600654613f519061010090046001600160401b03164261503c565b6012805467ffffffffffffffff60401b1916600160401b6001600160401b0393841681029190911791829055600654613f9993600160481b909104811692919091041661503c565b6012805467ffffffffffffffff60801b1916600160801b6001600160401b0393841681029190911791829055600d80546001600160c01b031691909204909216600160c01b0291909117905561402e565b60035461400790600160401b90046001600160401b03164261503c565b600d60186101000a8154816001600160401b0302191690836001600160401b031602179055505b7f565e6e602c41eadb3f1310facd81fa42f6368de343f816c59ad31bfb2f9b1285600e60089054906101000a900460ff168360405161406e9291906156cf565b60405180910390a16140806003613ab9565b5050565b80614090576002614093565b60015b600e8054600160401b9081900460ff9081165f9081526014602090815260408083203384528252808320805460ff191697851697909717909655935492909204168152601590915220600181836140eb5760016140ed565b5f5b60ff166002811061410057614100615082565b015f82825461410f919061505b565b9091555050600154604051631bb2a83360e11b81523360048201526001600160a01b03909116906337655066906024015f604051808303815f87803b158015614156575f5ffd5b505af1158015614168573d5f5f3e3d5ffd5b505050505f614175613e0c565b6006549091505f9060ff1680156141b55750600e54600160401b900460ff165f90815260176020526040902054600184015484546141b3919061505b565b105b9050801580156141d15750825482906141cf9060026155fd565b115b156141e5576141e06001614252565b61424c565b8015801561420157508183600101546141ff9060026155fd565b115b1561420f576141e05f614252565b5f54600754604051635665f22d60e01b8152620100009092046001600160a01b031691635665f22d91612e5e9160ff909116908190600401614fd5565b50505050565b8061425e576002614261565b60015b6007805461ff00191661010083600381111561427f5761427f6145a0565b0217905550600d805467ffffffffffffffff60401b1916600160401b426001600160401b0316810291909117909155600e540460ff166001146142c35760026142c6565b60015b6010805460ff191660ff928316179055600754600e546040517fae061c4b2da46be520a688462bc80e60d8b79e9efd79867e18fcbd9ebecb9a6d9361431b936101009004811692600160401b900416906156ea565b60405180910390a1600e54600160401b900460ff166001036143d05780614353576007546201000090046001600160a01b0316614360565b6008546001600160a01b03165b601080546001600160a01b039290921661010002610100600160a81b03199092169190911790556003546143a5906001600160401b03600160801b909104164261503c565b600e805467ffffffffffffffff19166001600160401b0392909216919091179055613e096004613ab9565b5f5f6143da61360a565b915091506143e86004613ab9565b6135e682826139e3565b60015b600e5460ff600160401b9091048116908216116140805760ff81165f908152601360205260408120905b8154811015614544575f82828154811061443b5761443b615082565b5f91825260208083209091015460ff80881684526014835260408085206001600160a01b0390931680865292909352919092205491925016600381156144a25760ff87161561449d578660ff168260ff161461449857600161449a565b5f5b90505b6144d6565b60065460ff16806144cd575060ff87161580156144cd5750600e5460ff878116600160401b90920416145b156144d6575060025b60015460405163582e166d60e11b81526001600160a01b039091169063b05c2cda906145089086908590600401615709565b5f604051808303815f87803b15801561451f575f5ffd5b505af1158015614531573d5f5f3e3d5ffd5b50506001909501945061441f9350505050565b5050808061455190615666565b9150506143f5565b5f81518084528060208401602086015e5f602082860101526020601f19601f83011685010191505092915050565b602081525f6145996020830184614559565b9392505050565b634e487b7160e01b5f52602160045260245ffd5b60048110613e0957613e096145a0565b6145cd816145b4565b9052565b602081016145de836145b4565b91905290565b5f602082840312156145f4575f5ffd5b5035919050565b5f6020828403121561460b575f5ffd5b813560ff81168114614599575f5ffd5b5f8151808452602084019350602083015f5b828110156146545781516001600160a01b031686526020958601959091019060010161462d565b5093949350505050565b604081525f614670604083018561461b565b82810360208401528084518083526020830191506020860192505f5b818110156146ad57835160ff1683526020938401939092019160010161468c565b50909695505050505050565b600881106145cd576145cd6145a0565b602081526146e36020820183516001600160a01b03169052565b5f60208301516146f660408401826146b9565b5060408301516001600160a01b03811660608401525060608301516001600160a01b038116608084015250608083015161016060a084015261473c61018084018261461b565b905060a084015160c084015260c084015160e084015260e084015161476d6101008501826001600160401b03169052565b506101008401516001600160401b038116610120850152506101208401516001600160401b0381166101408501525061014084015160ff8116610160850152509392505050565b5f82825180855260208501945060208160051b830101602085015f5b838110156146ad57848303601f19018852815180516001600160a01b0316845260208082015160ff169085015260409081015160609185018290529061481890850182614559565b6020998a01999094509290920191506001016147d0565b602081526148496020820183516001600160a01b03169052565b5f602083015161485c60408401826146b9565b5060408301516001600160a01b03811660608401525060608301516001600160a01b038116608084015250608083015161042060a08401526148a2610440840182614559565b905060a084015160c084015260c084015160e084015260e0840151601f19848303016101008501526148d48282614559565b915050610100840151601f19848303016101208501526148f4828261461b565b91505061012084015161014084015261014084015161016084015261016084015161492b6101808501826001600160401b03169052565b506101808401516001600160401b0381166101a0850152506101a08401516149576101c08501826145c4565b506101c0840151838203601f19016101e08501526149758282614559565b9150506101e084015161498d61020085018215159052565b50610200840151801515610220850152506102208401516001600160401b038116610240850152506102408401516001600160401b038116610260850152506102608401516001600160401b0381166102808501525061028084015160ff81166102a0850152506102a08401518015156102c0850152506102c08401516001600160a01b0381166102e0850152506102e0840151610300840152610300840151610320840152610320840151614a4f6103408501826001600160401b03169052565b5061034084015180151561036085015250610360840151610380840152610380840151614a886103a08501826001600160401b03169052565b506103a08401516001600160401b0381166103c0850152506103c08401516103e08401526103e0840151614ac86104008501826001600160401b03169052565b50610400840151838203601f1901610420850152614ae682826147b4565b95945050505050565b8015158114613e09575f5ffd5b5f60208284031215614b0c575f5ffd5b813561459981614aef565b5f8151808452602084019350602083015f5b8281101561465457815160ff16865260209586019590910190600101614b29565b60208152614b646020820183516001600160a01b03169052565b5f6020830151614b7760408401826146b9565b5060408301516001600160a01b03811660608401525060608301516001600160a01b038116608084015250608083015160ff811660a08401525060a083015180151560c08401525060c083015180151560e08401525060e0830151801515610100840152506101008301516001600160a01b038116610120840152506101208301516001600160401b038116610140840152506101408301516001600160401b038116610160840152506101608301516001600160401b038116610180840152506101808301516001600160401b0381166101a0840152506101a08301516001600160401b0381166101c0840152506101c08301516001600160401b0381166101e0840152506101e083015160ff811661020084015250610200830151610220830152610220830151610240830152610240830151610280610260840152614cc36102a084018261461b565b9050610260840151601f1984830301610280850152614ae68282614b17565b6001600160a01b0381168114613e09575f5ffd5b5f5f83601f840112614d06575f5ffd5b5081356001600160401b03811115614d1c575f5ffd5b602083019150836020828501011115614d33575f5ffd5b9250929050565b5f5f5f5f5f5f5f5f5f6102008a8c031215614d53575f5ffd5b8935614d5e81614ce2565b985060208a0135614d6e81614ce2565b975060408a0135614d7e81614ce2565b965060608a0135614d8e81614ce2565b955060808a01356001600160401b03811115614da8575f5ffd5b614db48c828d01614cf6565b90965094505060a08a01356001600160401b03811115614dd2575f5ffd5b614dde8c828d01614cf6565b90945092505060c08a015f61014060bf198d8f03011215614dfd575f5ffd5b81905050809150509295985092959850929598565b5f602082016020835280845180835260408501915060408160051b8601019250602086015f5b82811015614e9c57868503603f19018452815180516001600160a01b031686526020808201516001600160401b031690870152604090810151606091870182905290614e8690870182614559565b9550506020938401939190910190600101614e38565b50929695505050505050565b5f5f5f5f60608587031215614ebb575f5ffd5b8435614ec681614aef565b93506020850135925060408501356001600160401b03811115614ee7575f5ffd5b614ef387828801614cf6565b95989497509550505050565b5f5f60208385031215614f10575f5ffd5b82356001600160401b03811115614f25575f5ffd5b614f3185828601614cf6565b90969095509350505050565b6020810161360482846146b9565b5f5f60208385031215614f5c575f5ffd5b82356001600160401b03811115614f71575f5ffd5b8301601f81018513614f81575f5ffd5b80356001600160401b03811115614f96575f5ffd5b8560208260051b8401011115614faa575f5ffd5b6020919091019590945092505050565b5f60208284031215614fca575f5ffd5b813561459981614ce2565b60408101614fe382856146b9565b61459960208301846146b9565b600181811c9082168061500457607f821691505b60208210810361502257634e487b7160e01b5f52602260045260245ffd5b50919050565b634e487b7160e01b5f52601160045260245ffd5b6001600160401b03818116838216019081111561360457613604615028565b8082018082111561360457613604615028565b634e487b7160e01b5f52604160045260245ffd5b634e487b7160e01b5f52603260045260245ffd5b5f5f604083850312156150a7575f5ffd5b825191506020830151600381106150bc575f5ffd5b809150509250929050565b8481526001600160401b0384166020820152826040820152608060608201525f6150f4608083018461461b565b9695505050505050565b805161510981614ce2565b919050565b5f6020828403121561511e575f5ffd5b81516001600160401b03811115615133575f5ffd5b8201601f81018413615143575f5ffd5b80516001600160401b0381111561515c5761515c61506e565b8060051b604051601f19603f83011681018181106001600160401b03821117156151885761518861506e565b6040529182526020818401810192908101878411156151a5575f5ffd5b6020850194505b838510156151cb576151bd856150fe565b8152602094850194016151ac565b509695505050505050565b6001600160401b0381168114613e09575f5ffd5b5f8135613604816151d6565b5f813561ffff81168114613604575f5ffd5b5f813561360481614aef565b813561521f816151d6565b6001600160401b0381166001600160401b031983541617825550615275615248602084016151ea565b825467ffffffffffffffff60401b191660409190911b6fffffffffffffffff000000000000000016178255565b6152b0615284604084016151ea565b82805467ffffffffffffffff60801b191660809290921b67ffffffffffffffff60801b16919091179055565b6152df6152bf606084016151f6565b82805461ffff60c01b191660c09290921b61ffff60c01b16919091179055565b61530e6152ee608084016151f6565b82805461ffff60d01b191660d09290921b61ffff60d01b16919091179055565b60a0820135600182015560c082013560028201556003810161534961533560e08501615208565b825490151560ff1660ff1991909116178255565b61537d61535961010085016151ea565b825468ffffffffffffffff00191660089190911b68ffffffffffffffff0016178255565b6135e661538d61012085016151ea565b825470ffffffffffffffff000000000000000000191660489190911b70ffffffffffffffff00000000000000000016178255565b601f8211156135e657828211156135e657805f5260205f20601f840160051c60208510156153ec57505f5b90810190601f840160051c035f5b8181101561145a575f838201556001016153fa565b6001600160401b038311156154265761542661506e565b61543a836154348354614ff0565b836153c1565b5f601f84116001811461546b575f85156154545750838201355b5f19600387901b1c1916600186901b1783556154c2565b5f83815260208120601f198716915b8281101561549a578685013582556020948501946001909201910161547a565b50868210156154b6575f1960f88860031b161c19848701351681555b505060018560011b0183555b5050505050565b5f602082840312156154d9575f5ffd5b8135614599816151d6565b81835281816020850137505f828201602090810191909152601f909101601f19169091010190565b841515815260ff84166020820152606060408201525f6150f46060830184866154e4565b81516001600160401b038111156155495761554961506e565b61555d816155578454614ff0565b846153c1565b6020601f82116001811461558f575f83156155785750848201515b5f19600385901b1c1916600184901b1784556154c2565b5f84815260208120601f198516915b828110156155be578785015182556020948501946001909201910161559e565b50848210156155db57868401515f19600387901b60f8161c191681555b50505050600190811b01905550565b602081525f613cd56020830184866154e4565b808202811582820484141761360457613604615028565b5f60208284031215615624575f5ffd5b815161459981614aef565b5f8261564957634e487b7160e01b5f52601260045260245ffd5b500490565b5f6001820161565f5761565f615028565b5060010190565b5f60ff821660ff810361567b5761567b615028565b60010192915050565b604081525f615696604083018561461b565b90508260208301529392505050565b8181038181111561360457613604615028565b5f602082840312156156c8575f5ffd5b5051919050565b60ff83168152604060208201525f613cd5604083018461461b565b604081016156f7846145b4565b92815260ff9190911660209091015290565b6001600160a01b038316815260408101615722836145b4565b826020830152939250505056fe41206d616a6f72697479206f66207468652070616e656c20666f756e6420666f722074686520646566656e64616e744e6f2076657264696374206265666f7265207468652064656c696265726174696f6e20646561646c696e653b207374616b657320726566756e6465644f6e2061707065616c2c2061206d616a6f72697479206f66207468652070616e656c20666f756e6420666f722074686520646566656e64616e744f6e2061707065616c2c2061206d616a6f72697479206f66207468652070616e656c20666f756e6420666f722074686520706c61696e7469666641206d616a6f72697479206f66207468652070616e656c20666f756e6420666f722074686520706c61696e7469666654686520646566656e64616e7420646964206e6f7420726573706f6e64206265666f72652074686520726573706f6e736520646561646c696e65a2646970667358221220e91249fd7d959cdbe512aed850ac24939917f82ea7b206d2e36be59b37fe237d64736f6c63430008250033" as const;
+export const caseFactoryBytecode = "0x60e060405234801561000f575f5ffd5b5060405161a7b238038061a7b283398101604081905261002e91610107565b6001600160a01b038216158061004b57506001600160a01b038316155b1561006957604051630309cb8760e51b815260040160405180910390fd5b5f80546001600160a01b031916331790556001600160a01b038416608052604051610093906100e3565b604051809103905ff0801580156100ac573d5f5f3e3d5ffd5b506001600160a01b0390811660a05292831660c052600180546001600160a01b031916929093169190911790915560025550610157565b615e1f8061499383390190565b6001600160a01b0381168114610104575f5ffd5b50565b5f5f5f5f6080858703121561011a575f5ffd5b8451610125816100f0565b6020860151909450610136816100f0565b6040860151909350610147816100f0565b6060959095015193969295505050565b60805160a05160c0516147d36101c05f395f818161034a015281816110b40152612a4e01525f818161039c01528181611088015261208701525f818161050e0152818161105d0152818161115f015281816121450152818161291e0152612a2d01526147d35ff3fe6080604052600436106101f1575f3560e01c80637756eb10116101085780639a6860731161009d578063da2d7e951161006d578063da2d7e9514610628578063dfaf85af1461063c578063e7a5a6a814610651578063f2fde38b1461067e578063fda458dd1461069d575f5ffd5b80639a686073146105a1578063b1014cbb146105d5578063ba8a861b146105f4578063c59d484714610607575f5ffd5b806386700f28116100d857806386700f28146105305780638da5cb5b14610545578063932fec4014610563578063963f239814610582575f5ffd5b80637756eb101461047e57806377ef4590146104bc5780637a1b5d81146104cf5780637b103999146104fd575f5ffd5b806347ce07cc116101895780635e615a6b116101595780635e615a6b146103dd578063631f5b84146103fe578063647846a51461042b57806367e9d33f1461044a57806373169cf814610469575f5ffd5b806347ce07cc146103395780635665f22d1461036c5780635c60da1b1461038b5780635c64bf31146103be575f5ffd5b806319b1f5fc116101c457806319b1f5fc146102a3578063327c448e146102b75780633c052a0d146102ee578063469048401461031a575f5ffd5b806301a4afb8146101f55780630d9de3f71461023f578063110aefa31461026c578063134bf6e814610281575b5f5ffd5b348015610200575f5ffd5b5061021461020f366004612b91565b6106bc565b60408051931515845260208401929092526001600160a01b0316908201526060015b60405180910390f35b34801561024a575f5ffd5b5061025e610259366004612bbf565b61074e565b604051610236929190612d0a565b61027f61027a366004612ffb565b6108f5565b005b34801561028c575f5ffd5b50610295600881565b604051908152602001610236565b3480156102ae575f5ffd5b50610295608081565b3480156102c2575f5ffd5b506102d66102d1366004612b91565b610ab2565b6040516001600160a01b039091168152602001610236565b3480156102f9575f5ffd5b5061030d61030836600461302b565b610b12565b60405161023691906131ae565b348015610325575f5ffd5b506001546102d6906001600160a01b031681565b348015610344575f5ffd5b506102d67f000000000000000000000000000000000000000000000000000000000000000081565b348015610377575f5ffd5b5061027f6103863660046131c0565b610cd8565b348015610396575f5ffd5b506102d67f000000000000000000000000000000000000000000000000000000000000000081565b3480156103c9575f5ffd5b5061027f6103d83660046131dc565b610f05565b3480156103e8575f5ffd5b506103f1610fa0565b604051610236919061335d565b348015610409575f5ffd5b5061041d610418366004613428565b6111f6565b604051610236929190613448565b348015610436575f5ffd5b506003546102d6906001600160a01b031681565b348015610455575f5ffd5b5061027f610464366004612bbf565b611321565b348015610474575f5ffd5b5061029560025481565b348015610489575f5ffd5b506104ac610498366004612bbf565b60066020525f908152604090205460ff1681565b6040519015158152602001610236565b6102d66104ca3660046134c0565b611383565b3480156104da575f5ffd5b506104ee6104e9366004613428565b6113f0565b6040516102369392919061358d565b348015610508575f5ffd5b506102d67f000000000000000000000000000000000000000000000000000000000000000081565b34801561053b575f5ffd5b506102956107d081565b348015610550575f5ffd5b505f546102d6906001600160a01b031681565b34801561056e575f5ffd5b5061027f61057d3660046137f9565b61140d565b34801561058d575f5ffd5b506104ee61059c366004613837565b611538565b3480156105ac575f5ffd5b506102956105bb366004612bbf565b6001600160a01b03165f9081526015602052604090205490565b3480156105e0575f5ffd5b5061027f6105ef366004613869565b61156e565b6102d6610602366004613893565b61162d565b348015610612575f5ffd5b5061061b61169b565b6040516102369190613953565b348015610633575f5ffd5b50600554610295565b348015610647575f5ffd5b5061029560045481565b34801561065c575f5ffd5b5061067061066b366004613428565b6116e7565b60405161023692919061399a565b348015610689575f5ffd5b5061027f610698366004612bbf565b6117b1565b3480156106a8575f5ffd5b5061027f6106b7366004613869565b61185b565b5f5f5f5f85856040516020016106e59291909182526001600160a01b0316602082015260400190565b60408051601f1981840301815291815281516020928301205f81815260089093529120549091508015801590610725576107206001836139f8565b610727565b5f5b5f938452600760205260409093205490989297506001600160a01b03169550909350505050565b60408051610460810182525f808252602080830182905282840182905260608084018390526080840181905260a0840183905260c0840183905260e08401819052610100840181905261012084018390526101408401839052610160840183905261018084018390526101a084018390526101c084018190526101e08401839052610200840183905261022084018390526102408401839052610260840183905261028084018390526102a084018390526102c084018390526102e08401839052610300840183905261032084018390526103408401839052610360840183905261038084018390526103a084018390526103c084018390526103e08401839052610400840152610420830182905261044083018290526001600160a01b0385168252600690529182205460ff16610888575f9150915091565b6001836001600160a01b031663480daedd6040518163ffffffff1660e01b81526004015f60405180830381865afa1580156108c5573d5f5f3e3d5ffd5b505050506040513d5f823e601f3d908101601f191682016040526108ec9190810190613d1f565b91509150915091565b80610913576040516306584b2960e01b815260040160405180910390fd5b600254341015610948576002546040516321e73c2560e01b815260048101919091523460248201526044015b60405180910390fd5b6040805160208082018490523382840152825180830384018152606090920183528151918101919091205f818152600890925291902054156109a05760405163ad92bcf760e01b81526004810183905260240161093f565b5f818152600760205260409020546001600160a01b031680156109e85760405163a37fce6560e01b8152600481018490526001600160a01b038216602482015260440161093f565b6109f3346001614028565b5f838152600860209081526040918290209290925551348152849133917f4d98d35b0d838a47ed48b521d499328d9047efd28b8d6fb143a1729b32b375cd910160405180910390a36001546040515f916001600160a01b03169034908381818185875af1925050503d805f8114610a85576040519150601f19603f3d011682016040523d82523d5f602084013e610a8a565b606091505b5050905080610aac57604051634033e4e360e01b815260040160405180910390fd5b50505050565b5f60075f8484604051602001610adb9291909182526001600160a01b0316602082015260400190565b60408051601f198184030181529181528151602092830120835290820192909252015f20546001600160a01b031690505b92915050565b6011546060906001600160401b03811115610b2f57610b2f613a0b565b604051908082528060200260200182016040528015610b6857816020015b610b55612ad7565b815260200190600190039081610b4d5790505b5090505f805b601154811015610ccf575f60118281548110610b8c57610b8c61403b565b5f918252602090912001546001600160a01b03169050858015610c305750846007811115610bbc57610bbc612bda565b816001600160a01b031663c19d93fb6040518163ffffffff1660e01b8152600401602060405180830381865afa158015610bf8573d5f5f3e3d5ffd5b505050506040513d601f19601f82011682018060405250810190610c1c919061404f565b6007811115610c2d57610c2d612bda565b14155b15610c3b5750610cc7565b806001600160a01b0316634051ddac6040518163ffffffff1660e01b81526004015f60405180830381865afa158015610c76573d5f5f3e3d5ffd5b505050506040513d5f823e601f3d908101601f19168201604052610c9d919081019061406a565b8484610ca88161418a565b955081518110610cba57610cba61403b565b6020026020010181905250505b600101610b6e565b50815292915050565b335f9081526006602052604090205460ff16610d07576040516374284a7b60e01b815260040160405180910390fd5b806007811115610d1957610d19612bda565b826007811115610d2b57610d2b612bda565b14610df25760016009836007811115610d4657610d46612bda565b60088110610d5657610d5661403b565b015f828254610d6591906139f8565b90915550600190506009826007811115610d8157610d81612bda565b60088110610d9157610d9161403b565b015f828254610da09190614028565b9091555060039050816007811115610dba57610dba612bda565b03610dcc57610dcc6013601433611905565b6003826007811115610de057610de0612bda565b03610df257610df26013601433611969565b6006816007811115610e0657610e06612bda565b1480610e2357506005816007811115610e2157610e21612bda565b145b15610e3657610e3133611a6c565b610ec0565b6004816007811115610e4a57610e4a612bda565b148015610eb25750336001600160a01b0316638f7758396040518163ffffffff1660e01b8152600401602060405180830381865afa158015610e8e573d5f5f3e3d5ffd5b505050506040513d601f19601f82011682018060405250810190610eb291906141a2565b15610ec057610ec033611a6c565b336001600160a01b03167f9b72cb0d257380adb01e11721f1b4d1a133b86f1b8ed3173c606bd6811e2f70282604051610ef991906141bd565b60405180910390a25050565b5f546001600160a01b03163314610f2f57604051635fc483c560e01b815260040160405180910390fd5b610f3883611d52565b6001600160a01b031663de94a22083836040518363ffffffff1660e01b8152600401610f659291906141cb565b5f604051808303815f87803b158015610f7c575f5ffd5b505af1158015610f8e573d5f5f3e3d5ffd5b50505050610f9b83611d99565b505050565b61104c6040805161014080820183525f80835260208084018290528385018290526060808501839052608080860184905260a080870185905260c0808801869052885161018081018a528681529485018690529784018590529183018490528201839052810182905293840181905260e08481018290526101008501829052610120850182905291840181905261016084015290919082019081525f6020820181905260409091015290565b5f546001600160a01b0390811682527f0000000000000000000000000000000000000000000000000000000000000000811660208084018290527f000000000000000000000000000000000000000000000000000000000000000083166040808601919091527f000000000000000000000000000000000000000000000000000000000000000084166060860152600154909316608085015260025460a08501528251635a51b50360e11b81529251919263b4a36a0692600480830193928290030181865afa158015611121573d5f5f3e3d5ffd5b505050506040513d601f19601f82011682018060405250810190611145919061420d565b60c08201526040516310b72e2b60e31b81525f60048201527f00000000000000000000000000000000000000000000000000000000000000006001600160a01b0316906385b97158906024016101c060405180830381865afa1580156111ad573d5f5f3e3d5ffd5b505050506040513d601f19601f820116820180604052508101906111d19190614235565b60e084015250506003546001600160a01b031661010082015260045461012082015290565b60135460605f611207838686611f02565b9050806001600160401b0381111561122157611221613a0b565b60405190808252806020026020018201604052801561125a57816020015b611247612ad7565b81526020019060019003908161123f5790505b5091505f5b818110156113185760136112738288614028565b815481106112835761128361403b565b5f91825260208220015460408051631014776b60e21b815290516001600160a01b0390921692634051ddac926004808401938290030181865afa1580156112cc573d5f5f3e3d5ffd5b505050506040513d5f823e601f3d908101601f191682016040526112f3919081019061406a565b8382815181106113055761130561403b565b602090810291909101015260010161125f565b50509250929050565b61132a81611d52565b6001600160a01b03166347300e476040518163ffffffff1660e01b81526004015f604051808303815f87803b158015611361575f5ffd5b505af1158015611373573d5f5f3e3d5ffd5b5050505061138081611d99565b50565b5f6113918787878787611f30565b5f61139b83611fea565b5f81815260086020526040812054919250036113d3576040516318ecc4bd60e31b81526004810184905233602482015260440161093f565b6113e38989898989898988612081565b9998505050505050505050565b5f5f60606114006011868661226e565b9250925092509250925092565b5f546001600160a01b0316331461143757604051635fc483c560e01b815260040160405180910390fd5b6001600160a01b03821661145e57604051630309cb8760e51b815260040160405180910390fd5b816001600160a01b0316836001600160a01b03167f600b03051499485a8f9fea7ef6cb67cef1902a90a12c9bcb83831bebaffed7fe836040516114a391815260200190565b60405180910390a360405163a9059cbb60e01b81526001600160a01b0383811660048301526024820183905284169063a9059cbb906044016020604051808303815f875af11580156114f7573d5f5f3e3d5ffd5b505050506040513d601f19601f8201168201806040525081019061151b91906141a2565b610f9b57604051634033e4e360e01b815260040160405180910390fd5b6001600160a01b0383165f908152601560205260408120819060609061155f90868661226e565b92509250925093509350939050565b5f546001600160a01b0316331461159857604051635fc483c560e01b815260040160405180910390fd5b6001600160a01b038216158015906115ae575080155b156115cc57604051630309cb8760e51b815260040160405180910390fd5b600380546001600160a01b0319166001600160a01b038416908117909155600482905560408051918252602082018390527f4ce5e69275f38738d5e9c7a654482224ce06b6d79069056d2cb3bd52e5eb58b791015b60405180910390a15050565b5f61163b8787878787611f30565b5f6116498360600135611fea565b5f818152600860205260409020549091501561167e5760405163ad92bcf760e01b81526060840135600482015260240161093f565b61168783612435565b6113e3898989898989896060013588612081565b6116a3612b39565b6005548152604080516101008101918290529060099060089082845b8154815260200190600101908083116116bf5750505050506020820152601154604082015290565b60055460605f6116f8838686611f02565b9050806001600160401b0381111561171257611712613a0b565b60405190808252806020026020018201604052801561173b578160200160208202803683370190505b5091505f5b818110156113185760056117548288614028565b815481106117645761176461403b565b905f5260205f20015f9054906101000a90046001600160a01b03168382815181106117915761179161403b565b6001600160a01b0390921660209283029190910190910152600101611740565b5f546001600160a01b031633146117db57604051635fc483c560e01b815260040160405180910390fd5b6001600160a01b03811661180257604051630309cb8760e51b815260040160405180910390fd5b5f80546040516001600160a01b03808516939216917f8be0079c531659141344cd1fd0a4f28419497f9722a3daafe3b4186f6b6457e091a35f80546001600160a01b0319166001600160a01b0392909216919091179055565b5f546001600160a01b0316331461188557604051635fc483c560e01b815260040160405180910390fd5b6001600160a01b0382166118ac57604051630309cb8760e51b815260040160405180910390fd5b600180546001600160a01b0319166001600160a01b038416908117909155600282905560408051918252602082018390527fec61bc2c444f2a55d9443032f231fc157038fb483c90d7b78d8294354c0b87e09101611621565b6001600160a01b0381165f908152602083905260409020541561192757505050565b82546001810184555f848152602080822090920180546001600160a01b039094166001600160a01b031990941684179055935491845291909152604090912055565b6001600160a01b0381165f908152602083905260408120549081900361198f5750505050565b83545f9085906119a1906001906139f8565b815481106119b1576119b161403b565b5f918252602090912001546001600160a01b0316905080856119d46001856139f8565b815481106119e4576119e461403b565b5f91825260208083209190910180546001600160a01b0319166001600160a01b03948516179055918316815290859052604090208290558454859080611a2c57611a2c614352565b5f828152602080822083015f1990810180546001600160a01b03191690559092019092556001600160a01b03949094168152939092525050604081205550565b6001600160a01b0381165f908152601260205260408120549003611a8d5750565b611a9a6011601283611969565b5f8190505f816001600160a01b0316634cf63a8f6040518163ffffffff1660e01b8152600401602060405180830381865afa158015611adb573d5f5f3e3d5ffd5b505050506040513d601f19601f82011682018060405250810190611aff9190614366565b90505f826001600160a01b031663c401882b6040518163ffffffff1660e01b8152600401602060405180830381865afa158015611b3e573d5f5f3e3d5ffd5b505050506040513d601f19601f82011682018060405250810190611b629190614366565b6001600160a01b0383165f9081526015602090815260408083206016909252909120919250611b919186611969565b6001600160a01b0381165f9081526015602090815260408083206016909252909120611bbe919086611969565b5f836001600160a01b031663146ca5316040518163ffffffff1660e01b8152600401602060405180830381865afa158015611bfb573d5f5f3e3d5ffd5b505050506040513d601f19601f82011682018060405250810190611c1f9190614381565b905060015b8160ff168160ff1611611d4a57604051633f4fbbe760e01b815260ff821660048201525f906001600160a01b03871690633f4fbbe7906024015f60405180830381865afa158015611c77573d5f5f3e3d5ffd5b505050506040513d5f823e601f3d908101601f19168201604052611c9e91908101906143fc565b5090505f5b8151811015611d3557611d2d60155f848481518110611cc457611cc461403b565b60200260200101516001600160a01b03166001600160a01b031681526020019081526020015f2060165f858581518110611d0057611d0061403b565b60200260200101516001600160a01b03166001600160a01b031681526020019081526020015f208a611969565b600101611ca3565b50508080611d429061445f565b915050611c24565b505050505050565b6001600160a01b0381165f9081526006602052604081205460ff16611d955760405163c8c7b5d760e01b81526001600160a01b038316600482015260240161093f565b5090565b5f816001600160a01b0316633f4fbbe7836001600160a01b031663146ca5316040518163ffffffff1660e01b8152600401602060405180830381865afa158015611de5573d5f5f3e3d5ffd5b505050506040513d601f19601f82011682018060405250810190611e099190614381565b6040516001600160e01b031960e084901b16815260ff90911660048201526024015f60405180830381865afa158015611e44573d5f5f3e3d5ffd5b505050506040513d5f823e601f3d908101601f19168201604052611e6b91908101906143fc565b5090505f5b8151811015610f9b57611efa60155f848481518110611e9157611e9161403b565b60200260200101516001600160a01b03166001600160a01b031681526020019081526020015f2060165f858581518110611ecd57611ecd61403b565b60200260200101516001600160a01b03166001600160a01b031681526020019081526020015f2085611905565b600101611e70565b5f83831015611f1a57611f1583856139f8565b611f1c565b5f5b905080821015611f295750805b9392505050565b6001600160a01b0385161580611f4e57506001600160a01b03851633145b15611f6c5760405163373bb92360e21b815260040160405180910390fd5b825f819003611f8e57604051632d8df7af60e11b815260040160405180910390fd5b6107d0811115611fb5576040516396d8b2ef60e01b81526107d0600482015260240161093f565b81801580611fc35750608081115b15611fe1576040516306c18bf560e21b815260040160405180910390fd5b50505050505050565b5f81612009576040516306584b2960e01b815260040160405180910390fd5b506040805160208082018490523382840152825180830384018152606090920183528151918101919091205f8181526007909252919020546001600160a01b0316801561207b5760405163a37fce6560e01b8152600481018490526001600160a01b038216602482015260440161093f565b50919050565b5f6120ab7f000000000000000000000000000000000000000000000000000000000000000061284b565b5f83815260076020908152604080832080546001600160a01b03199081166001600160a01b038781169182179093558086526006909452828520805460ff191660019081179091556005805491820181559095527f036b6384b5eca791c62761152d0c79bb0604c104a5fb6f4eb0703f3154bb3db09094018054909416831790935551631e43b28f60e01b815260048101919091529192507f00000000000000000000000000000000000000000000000000000000000000001690631e43b28f906024015f604051808303815f87803b158015612186575f5ffd5b505af1158015612198573d5f5f3e3d5ffd5b505050506121a5816128e5565b335f90815260156020908152604080832060169092529091206121c9919083611905565b6001600160a01b0388165f90815260156020908152604080832060169092529091206121f6919083611905565b6001600981015f82825461220a9190614028565b909155506122209050818a8a8a8a8a8a8a6128f2565b806001600160a01b03167f9b72cb0d257380adb01e11721f1b4d1a133b86f1b8ed3173c606bd6811e2f702600160405161225a91906141bd565b60405180910390a298975050505050505050565b82544260605f61227f848787611f02565b9050806001600160401b0381111561229957612299613a0b565b60405190808252806020026020018201604052801561236d57816020015b604080516102a0810182525f808252602080830182905292820181905260608083018290526080830182905260a0830182905260c0830182905260e08301829052610100830182905261012083018290526101408301829052610160830182905261018083018290526101a083018290526101c083018290526101e0830182905261020083018290526102208301829052610240830181905261026083015261028082015282525f199092019101816122b75790505b5091505f5b8181101561242a57876123858289614028565b815481106123955761239561403b565b5f918252602082200154604080516302734eab60e51b815290516001600160a01b0390921692634e69d560926004808401938290030181865afa1580156123de573d5f5f3e3d5ffd5b505050506040513d5f823e601f3d908101601f19168201604052612405919081019061447d565b8382815181106124175761241761403b565b6020908102919091010152600101612372565b505093509350939050565b6003546001600160a01b03168061245f576040516307466d4960e41b815260040160405180910390fd5b6004548235101561248e5760048054604051639978224960e01b8152918201528235602482015260440161093f565b6040516374a5008160e11b8152336004820152606083013560248201526001600160a01b0382169063e94a010290604401602060405180830381865afa1580156124da573d5f5f3e3d5ffd5b505050506040513d601f19601f820116820180604052508101906124fe91906141a2565b15612528576040516398de503560e01b81523360048201526060830135602482015260440161093f565b365f612537608085018561465f565b90925090506041811461256057604051630feddbc160e01b81526004810182905260240161093f565b6040516370a0823160e01b81523060048201525f906001600160a01b038516906370a0823190602401602060405180830381865afa1580156125a4573d5f5f3e3d5ffd5b505050506040513d601f19601f820116820180604052508101906125c8919061420d565b9050836001600160a01b031663e3ee160e3330885f013589602001358a604001358b606001358a8a60408181106126015761260161403b565b919091013560f81c905061261860205f8d8f6146a1565b612621916146c8565b8c8c602090604092612635939291906146a1565b61263e916146c8565b6040516001600160e01b031960e08c901b1681526001600160a01b03998a16600482015298909716602489015260448801959095526064870193909352608486019190915260a485015260ff1660c484015260e4830152610104820152610124015f604051808303815f87803b1580156126b6575f5ffd5b505af11580156126c8573d5f5f3e3d5ffd5b50506040516370a0823160e01b81523060048201525f92508391506001600160a01b038716906370a0823190602401602060405180830381865afa158015612712573d5f5f3e3d5ffd5b505050506040513d601f19601f82011682018060405250810190612736919061420d565b61274091906139f8565b90506004548110156127705760048054604051639978224960e01b8152918201526024810182905260440161093f565b604080516001600160a01b03871681526020810183905260608801359133917f27f7561fee9326e70a12327bf81e3184b7efac6a38fb828a77e5b17b03314c67910160405180910390a360015460405163a9059cbb60e01b81526001600160a01b039182166004820152602481018390529086169063a9059cbb906044016020604051808303815f875af115801561280a573d5f5f3e3d5ffd5b505050506040513d601f19601f8201168201806040525081019061282e91906141a2565b611d4a57604051634033e4e360e01b815260040160405180910390fd5b604051733d602d80600a3d3981f3363d3d373d3d3d363d7360601b60208201526bffffffffffffffffffffffff19606083901b1660348201526e5af43d82803e903d91602b57fd5bf360881b60488201525f90819060570160405160208183030381529060405290508051602082015ff091506001600160a01b03821661207b576040516342bcb05b60e11b815260040160405180910390fd5b6113806011601283611905565b6040516310b72e2b60e31b81526001600160601b03881660048201525f90819081906001600160a01b037f000000000000000000000000000000000000000000000000000000000000000016906385b97158906024016101c060405180830381865afa158015612964573d5f5f3e3d5ffd5b505050506040513d601f19601f820116820180604052508101906129889190614235565b9250925092508060a001513410156129c25760a08101516040516378e030db60e01b8152600481019190915234602482015260440161093f565b604080518581523460208201526001600160601b0385168183015290516001600160a01b038b8116923392918f16917f92795e69a06b433d6e3cdca59c23c888d2eba8a22fddec3dbfe8f68d658e1a049181900360600190a48a6001600160a01b0316631a233677347f00000000000000000000000000000000000000000000000000000000000000007f0000000000000000000000000000000000000000000000000000000000000000338e8e8e8e8e8b8e8e6040518d63ffffffff1660e01b8152600401612a9c9b9a9998979695949392919061470d565b5f604051808303818588803b158015612ab3575f5ffd5b505af1158015612ac5573d5f5f3e3d5ffd5b50505050505050505050505050505050565b6040805161018081019091525f808252602082019081525f60208201819052604082018190526060808301526080820181905260a0820181905260c0820181905260e08201819052610100820181905261012082018190526101409091015290565b60405180606001604052805f8152602001612b52612b5e565b81526020015f81525090565b6040518061010001604052806008906020820280368337509192915050565b6001600160a01b0381168114611380575f5ffd5b5f5f60408385031215612ba2575f5ffd5b823591506020830135612bb481612b7d565b809150509250929050565b5f60208284031215612bcf575f5ffd5b8135611f2981612b7d565b634e487b7160e01b5f52602160045260245ffd5b60088110612bfe57612bfe612bda565b9052565b5f81518084528060208401602086015e5f602082860101526020601f19601f83011685010191505092915050565b5f8151808452602084019350602083015f5b82811015612c695781516001600160a01b0316865260209586019590910190600101612c42565b5093949350505050565b60048110612bfe57612bfe612bda565b5f82825180855260208501945060208160051b830101602085015f5b83811015612cfe57848303601f19018852815180516001600160a01b0316845260208082015160ff1690850152604090810151606091850182905290612ce790850182612c02565b6020998a0199909450929092019150600101612c9f565b50909695505050505050565b821515815260406020820152612d2c6040820183516001600160a01b03169052565b5f6020830151612d3f6060840182612bee565b5060408301516001600160a01b03811660808401525060608301516001600160a01b03811660a084015250608083015161046060c0840152612d856104a0840182612c02565b905060a084015160e084015260c084015161010084015260e0840151603f1984830301610120850152612db88282612c02565b915050610100840151603f1984830301610140850152612dd88282612c30565b915050610120840151610160840152610140840151610180840152610160840151612e0f6101a08501826001600160401b03169052565b506101808401516001600160401b03166101c08401526101a0840151612e396101e0850182612c73565b506101c0840151838203603f1901610200850152612e578282612c02565b9150506101e0840151612e6f61022085018215159052565b50610200840151801515610240850152506102208401516001600160401b038116610260850152506102408401516001600160401b038116610280850152506102608401516001600160401b0381166102a08501525061028084015160ff81166102c0850152506102a08401518015156102e0850152506102c08401516001600160a01b038116610300850152506102e0840151610320840152610300840151610340840152610320840151612f316103608501826001600160401b03169052565b50610340840151801515610380850152506103608401516103a08401526103808401516001600160401b0381166103c0850152506103a08401516001600160401b0381166103e0850152506103c08401516104008401526103e08401516001600160401b03811661042085015250610400840151838203603f1901610440850152612fbc8282612c83565b915050610420840151612fdb6104608501826001600160601b03169052565b506104408401516001600160601b03811661048085015250949350505050565b5f6020828403121561300b575f5ffd5b5035919050565b8015158114611380575f5ffd5b60088110611380575f5ffd5b5f5f6040838503121561303c575f5ffd5b823561304781613012565b91506020830135612bb48161301f565b5f82825180855260208501945060208160051b830101602085015f5b83811015612cfe57848303601f19018852815180516001600160a01b0316845260208101516130a56020860182612bee565b5060408101516130c060408601826001600160a01b03169052565b5060608101516130db60608601826001600160a01b03169052565b50608081015161018060808601526130f7610180860182612c30565b905060a082015160a086015260c082015160c086015260e082015161312760e08701826001600160401b03169052565b506101008201516131446101008701826001600160401b03169052565b506101208201516131616101208701826001600160401b03169052565b5061014082015161317861014087018260ff169052565b5061016082015191506131976101608601836001600160601b03169052565b6020998a0199909450929092019150600101613073565b602081525f611f296020830184613057565b5f5f604083850312156131d1575f5ffd5b82356130478161301f565b5f5f5f604084860312156131ee575f5ffd5b83356131f981612b7d565b925060208401356001600160401b03811115613213575f5ffd5b8401601f81018613613223575f5ffd5b80356001600160401b03811115613238575f5ffd5b8660208260051b840101111561324c575f5ffd5b939660209190910195509293505050565b80516001600160401b03168252602081015161328460208401826001600160401b03169052565b50604081015161329f60408401826001600160401b03169052565b5060608101516132b5606084018261ffff169052565b5060808101516132cb608084018261ffff169052565b5060a081015160a083015260c081015160c083015260e08101516132f360e084018215159052565b506101008101516133106101008401826001600160401b03169052565b5061012081015161332d6101208401826001600160401b03169052565b5061014081015161334561014084018261ffff169052565b50610160810151610f9b61016084018261ffff169052565b81516001600160a01b031681526102a08101602083015161338960208401826001600160a01b03169052565b5060408301516133a460408401826001600160a01b03169052565b5060608301516133bf60608401826001600160a01b03169052565b5060808301516133da60808401826001600160a01b03169052565b5060a083015160a083015260c083015160c083015260e083015161340160e084018261325d565b506101008301516001600160a01b0316610260830152610120909201516102809091015290565b5f5f60408385031215613439575f5ffd5b50508035926020909101359150565b828152604060208201525f6134606040830184613057565b949350505050565b6001600160601b0381168114611380575f5ffd5b5f5f83601f84011261348c575f5ffd5b5081356001600160401b038111156134a2575f5ffd5b6020830191508360208285010111156134b9575f5ffd5b9250929050565b5f5f5f5f5f5f5f60a0888a0312156134d6575f5ffd5b87356134e181613468565b965060208801356134f181612b7d565b955060408801356001600160401b0381111561350b575f5ffd5b6135178a828b0161347c565b90965094505060608801356001600160401b03811115613535575f5ffd5b6135418a828b0161347c565b989b979a50959894979596608090950135949350505050565b5f8151808452602084019350602083015f5b82811015612c6957815160ff1686526020958601959091019060010161356c565b5f606082018583526001600160401b03851660208401526060604084015280845180835260808501915060808160051b8601019250602086015f5b828110156137eb57868503607f19018452815180516001600160a01b0316865260208101516135fa6020880182612bee565b50604081015161361560408801826001600160a01b03169052565b50606081015161363060608801826001600160a01b03169052565b506080810151613645608088018260ff169052565b5060a081015161365960a088018215159052565b5060c081015161366d60c088018215159052565b5060e081015161368160e088018215159052565b5061010081015161369e6101008801826001600160a01b03169052565b506101208101516136bb6101208801826001600160401b03169052565b506101408101516136d86101408801826001600160401b03169052565b506101608101516136f56101608801826001600160401b03169052565b506101808101516137126101808801826001600160401b03169052565b506101a081015161372f6101a08801826001600160401b03169052565b506101c081015161374c6101c08801826001600160401b03169052565b506101e08101516137636101e088018260ff169052565b506102008101516102008701526102208101516102208701526102408101516102a06102408801526137996102a0880182612c30565b90506102608201518782036102608901526137b4828261355a565b91505061028082015191506137d56102808801836001600160601b03169052565b95505060209384019391909101906001016135c8565b509298975050505050505050565b5f5f5f6060848603121561380b575f5ffd5b833561381681612b7d565b9250602084013561382681612b7d565b929592945050506040919091013590565b5f5f5f60608486031215613849575f5ffd5b833561385481612b7d565b95602085013595506040909401359392505050565b5f5f6040838503121561387a575f5ffd5b823561388581612b7d565b946020939093013593505050565b5f5f5f5f5f5f5f60a0888a0312156138a9575f5ffd5b87356138b481613468565b965060208801356138c481612b7d565b955060408801356001600160401b038111156138de575f5ffd5b6138ea8a828b0161347c565b90965094505060608801356001600160401b03811115613908575f5ffd5b6139148a828b0161347c565b90945092505060808801356001600160401b03811115613932575f5ffd5b880160a0818b031215613943575f5ffd5b8091505092959891949750929550565b8151815260208083015161014083019183015f5b6008811015613986578251825260209283019290910190600101613967565b505050604083015161012083015292915050565b5f60408201848352604060208401528084518083526060850191506020860192505f5b81811015612cfe5783516001600160a01b03168352602093840193909201916001016139bd565b634e487b7160e01b5f52601160045260245ffd5b81810381811115610b0c57610b0c6139e4565b634e487b7160e01b5f52604160045260245ffd5b604051606081016001600160401b0381118282101715613a4157613a41613a0b565b60405290565b60405161046081016001600160401b0381118282101715613a4157613a41613a0b565b60405161018081016001600160401b0381118282101715613a4157613a41613a0b565b6040516102a081016001600160401b0381118282101715613a4157613a41613a0b565b604051601f8201601f191681016001600160401b0381118282101715613ad857613ad8613a0b565b604052919050565b8051613aeb81612b7d565b919050565b8051613aeb8161301f565b5f82601f830112613b0a575f5ffd5b81516001600160401b03811115613b2357613b23613a0b565b613b36601f8201601f1916602001613ab0565b818152846020838601011115613b4a575f5ffd5b8160208501602083015e5f918101602001919091529392505050565b5f6001600160401b03821115613b7e57613b7e613a0b565b5060051b60200190565b5f82601f830112613b97575f5ffd5b8151613baa613ba582613b66565b613ab0565b8082825260208201915060208360051b860101925085831115613bcb575f5ffd5b602085015b83811015613bf1578051613be381612b7d565b835260209283019201613bd0565b5095945050505050565b80516001600160401b0381168114613aeb575f5ffd5b805160048110613aeb575f5ffd5b8051613aeb81613012565b805160ff81168114613aeb575f5ffd5b5f82601f830112613c49575f5ffd5b8151613c57613ba582613b66565b8082825260208201915060208360051b860101925085831115613c78575f5ffd5b602085015b83811015613bf15780516001600160401b03811115613c9a575f5ffd5b86016060818903601f19011215613caf575f5ffd5b613cb7613a1f565b6020820151613cc581612b7d565b8152613cd360408301613c2a565b602082015260608201516001600160401b03811115613cf0575f5ffd5b613cff8a602083860101613afb565b60408301525084525060209283019201613c7d565b8051613aeb81613468565b5f60208284031215613d2f575f5ffd5b81516001600160401b03811115613d44575f5ffd5b82016104608185031215613d56575f5ffd5b613d5e613a47565b613d6782613ae0565b8152613d7560208301613af0565b6020820152613d8660408301613ae0565b6040820152613d9760608301613ae0565b606082015260808201516001600160401b03811115613db4575f5ffd5b613dc086828501613afb565b60808301525060a0828101519082015260c0808301519082015260e08201516001600160401b03811115613df2575f5ffd5b613dfe86828501613afb565b60e0830152506101008201516001600160401b03811115613e1d575f5ffd5b613e2986828501613b88565b6101008301525061012082810151908201526101408083015190820152613e536101608301613bfb565b610160820152613e666101808301613bfb565b610180820152613e796101a08301613c11565b6101a08201526101c08201516001600160401b03811115613e98575f5ffd5b613ea486828501613afb565b6101c083015250613eb86101e08301613c1f565b6101e0820152613ecb6102008301613c1f565b610200820152613ede6102208301613bfb565b610220820152613ef16102408301613bfb565b610240820152613f046102608301613bfb565b610260820152613f176102808301613c2a565b610280820152613f2a6102a08301613c1f565b6102a0820152613f3d6102c08301613ae0565b6102c08201526102e082810151908201526103008083015190820152613f666103208301613bfb565b610320820152613f796103408301613c1f565b6103408201526103608281015190820152613f976103808301613bfb565b610380820152613faa6103a08301613bfb565b6103a08201526103c08281015190820152613fc86103e08301613bfb565b6103e08201526104008201516001600160401b03811115613fe7575f5ffd5b613ff386828501613c3a565b610400830152506140076104208301613d14565b61042082015261401a6104408301613d14565b610440820152949350505050565b80820180821115610b0c57610b0c6139e4565b634e487b7160e01b5f52603260045260245ffd5b5f6020828403121561405f575f5ffd5b8151611f298161301f565b5f6020828403121561407a575f5ffd5b81516001600160401b0381111561408f575f5ffd5b820161018081850312156140a1575f5ffd5b6140a9613a6a565b6140b282613ae0565b81526140c060208301613af0565b60208201526140d160408301613ae0565b60408201526140e260608301613ae0565b606082015260808201516001600160401b038111156140ff575f5ffd5b61410b86828501613b88565b60808301525060a0828101519082015260c0808301519082015261413160e08301613bfb565b60e08201526141436101008301613bfb565b6101008201526141566101208301613bfb565b6101208201526141696101408301613c2a565b61014082015261417c6101608301613d14565b610160820152949350505050565b5f6001820161419b5761419b6139e4565b5060010190565b5f602082840312156141b2575f5ffd5b8151611f2981613012565b60208101610b0c8284612bee565b602080825281018290525f8360408301825b85811015613bf15782356141f081612b7d565b6001600160a01b03168252602092830192909101906001016141dd565b5f6020828403121561421d575f5ffd5b5051919050565b805161ffff81168114613aeb575f5ffd5b5f5f5f8385036101c0811215614249575f5ffd5b845161425481613468565b602086015190945061426581613468565b9250610180603f1982011215614279575f5ffd5b50614282613a6a565b61428e60408601613bfb565b815261429c60608601613bfb565b60208201526142ad60808601613bfb565b60408201526142be60a08601614224565b60608201526142cf60c08601614224565b608082015260e085015160a082015261010085015160c08201526142f66101208601613c1f565b60e08201526143086101408601613bfb565b61010082015261431b6101608601613bfb565b61012082015261432e6101808601614224565b6101408201526143416101a08601614224565b610160820152809150509250925092565b634e487b7160e01b5f52603160045260245ffd5b5f60208284031215614376575f5ffd5b8151611f2981612b7d565b5f60208284031215614391575f5ffd5b611f2982613c2a565b5f82601f8301126143a9575f5ffd5b81516143b7613ba582613b66565b8082825260208201915060208360051b8601019250858311156143d8575f5ffd5b602085015b83811015613bf1576143ee81613c2a565b8352602092830192016143dd565b5f5f6040838503121561440d575f5ffd5b82516001600160401b03811115614422575f5ffd5b61442e85828601613b88565b92505060208301516001600160401b03811115614449575f5ffd5b6144558582860161439a565b9150509250929050565b5f60ff821660ff8103614474576144746139e4565b60010192915050565b5f6020828403121561448d575f5ffd5b81516001600160401b038111156144a2575f5ffd5b82016102a081850312156144b4575f5ffd5b6144bc613a8d565b6144c582613ae0565b81526144d360208301613af0565b60208201526144e460408301613ae0565b60408201526144f560608301613ae0565b606082015261450660808301613c2a565b608082015261451760a08301613c1f565b60a082015261452860c08301613c1f565b60c082015261453960e08301613c1f565b60e082015261454b6101008301613ae0565b61010082015261455e6101208301613bfb565b6101208201526145716101408301613bfb565b6101408201526145846101608301613bfb565b6101608201526145976101808301613bfb565b6101808201526145aa6101a08301613bfb565b6101a08201526145bd6101c08301613bfb565b6101c08201526145d06101e08301613c2a565b6101e0820152610200828101519082015261022080830151908201526102408201516001600160401b03811115614605575f5ffd5b61461186828501613b88565b610240830152506102608201516001600160401b03811115614631575f5ffd5b61463d8682850161439a565b610260830152506146516102808301613d14565b610280820152949350505050565b5f5f8335601e19843603018112614674575f5ffd5b8301803591506001600160401b0382111561468d575f5ffd5b6020019150368190038213156134b9575f5ffd5b5f5f858511156146af575f5ffd5b838611156146bb575f5ffd5b5050820193919092039150565b80356020831015610b0c575f19602084900360031b1b1692915050565b81835281816020850137505f828201602090810191909152601f909101601f19169091010190565b6001600160a01b038c811682528b811660208301528a8116604083015289166060820152610280608082018190525f9061474a908301898b6146e5565b82810360a084015261475d81888a6146e5565b91505061476d60c083018661325d565b6001600160601b0384166102408301526001600160601b0383166102608301529c9b50505050505050505050505056fea26469706673582212201987ee747e5efaea33024a5b7c6984914e0f9de423ac244d1bacd0ae00763ff964736f6c634300082500336080604052348015600e575f5ffd5b505f805460ff19166001179055615df7806100285f395ff3fe60806040526004361061030d575f3560e01c8063596f21f8116101a3578063c19d93fb116100f2578063d502562511610092578063df18e0471161006d578063df18e047146109f6578063eb152ba514610a21578063ed896d6614610a41578063fb6f74ed14610a60575f5ffd5b8063d5025625146108d5578063db16aab9146109cf578063de94a220146109d7575f5ffd5b8063c5be3e07116100cd578063c5be3e0714610872578063c7b07e3914610887578063d0ba21691461089b578063d4dd660d146108c1575f5ffd5b8063c19d93fb14610802578063c401882b1461082f578063c45a01551461084e575f5ffd5b8063a2ff02091161015d578063aaf7ead511610138578063aaf7ead514610778578063b14b28a314610797578063bac91e2e146107bd578063c1163dc5146107dc575f5ffd5b8063a2ff02091461071e578063a451aa3914610744578063a526d40014610759575f5ffd5b8063596f21f8146106765780636a0f084914610697578063774ea783146106ac5780637a301a5c146106cb5780637b103999146106df5780638f775839146106fe575f5ffd5b806335bfd6391161025f57806347300e4711610219578063480daedd116101f4578063480daedd146105f65780634b9f5c98146106175780634cf63a8f146106365780634e69d56014610655575f5ffd5b806347300e471461056d578063473c25631461058157806347ce07cc146105bf575f5ffd5b806335bfd639146104d05780633ccfd60b146104d85780633e858923146104ec5780633f4fbbe71461050b5780634051ddac146105385780634586671914610559575f5ffd5b8063175f8329116102ca5780631a233677116102a55780631a2336771461044b5780631fe63d781461045e57806320af44911461047f57806327793f87146104a3575f5ffd5b8063175f8329146103fd57806319b1f5fc1461041157806319effeb414610425575f5ffd5b8063051235d41461031157806305b7a1541461034d578063064b1a7e1461037057806309112da01461038f57806311da60b4146103b5578063146ca531146103cb575b5f5ffd5b34801561031c575f5ffd5b50600e54610330906001600160401b031681565b6040516001600160401b0390911681526020015b60405180910390f35b348015610358575f5ffd5b5061036261020081565b604051908152602001610344565b34801561037b575f5ffd5b50600f54610330906001600160401b031681565b34801561039a575f5ffd5b50600e5461033090600160801b90046001600160401b031681565b3480156103c0575f5ffd5b506103c9610a75565b005b3480156103d6575f5ffd5b50600f546103eb90600160401b900460ff1681565b60405160ff9091168152602001610344565b348015610408575f5ffd5b506103c9610c0d565b34801561041c575f5ffd5b50610362608081565b348015610430575f5ffd5b50600e5461033090600160401b90046001600160401b031681565b6103c96104593660046149f2565b610e09565b348015610469575f5ffd5b50610472610f91565b6040516103449190614b04565b34801561048a575f5ffd5b5061049361101d565b6040519015158152602001610344565b3480156104ae575f5ffd5b506007546104c390600160c81b900460ff1681565b6040516103449190614b4e565b6103c9611087565b3480156104e3575f5ffd5b506103c96112d2565b3480156104f7575f5ffd5b506103c9610506366004614b61565b611434565b348015610516575f5ffd5b5061052a610525366004614b78565b611691565b604051610344929190614c0e565b348015610543575f5ffd5b5061054c6117a9565b6040516103449190614c4b565b348015610564575f5ffd5b506104726118dd565b348015610578575f5ffd5b506103c96118ea565b34801561058c575f5ffd5b506007546105a790600160601b90046001600160601b031681565b6040516001600160601b039091168152602001610344565b3480156105ca575f5ffd5b506002546105de906001600160a01b031681565b6040516001600160a01b039091168152602001610344565b348015610601575f5ffd5b5061060a611c8c565b6040516103449190614dd5565b348015610622575f5ffd5b506103c96106313660046150d4565b6122b2565b348015610641575f5ffd5b506008546105de906001600160a01b031681565b348015610660575f5ffd5b50610669612472565b60405161034491906150ef565b348015610681575f5ffd5b5061068a6127aa565b60405161034491906152a6565b3480156106a2575f5ffd5b50610362600c5481565b3480156106b7575f5ffd5b506007546105a7906001600160601b031681565b3480156106d6575f5ffd5b506104726128c3565b3480156106ea575f5ffd5b506001546105de906001600160a01b031681565b348015610709575f5ffd5b50600f5461049390600160501b900460ff1681565b348015610729575f5ffd5b5060135461033090600160401b90046001600160401b031681565b34801561074f575f5ffd5b50610362600d5481565b348015610764575f5ffd5b506103c961077336600461533c565b612a35565b348015610783575f5ffd5b50601354610330906001600160401b031681565b3480156107a2575f5ffd5b5060135461033090600160801b90046001600160401b031681565b3480156107c8575f5ffd5b506103c96107d7366004615393565b612d64565b3480156107e7575f5ffd5b50600f546105de90600160581b90046001600160a01b031681565b34801561080d575f5ffd5b5060075461082290600160c01b900460ff1681565b60405161034491906153d1565b34801561083a575f5ffd5b506009546105de906001600160a01b031681565b348015610859575f5ffd5b505f546105de906201000090046001600160a01b031681565b34801561087d575f5ffd5b5061036260105481565b348015610892575f5ffd5b50610362601081565b3480156108a6575f5ffd5b50600e5461033090600160c01b90046001600160401b031681565b3480156108cc575f5ffd5b506103c961303f565b3480156108e0575f5ffd5b50600354600454600554600654610955936001600160401b0380821694600160401b8304821694600160801b840483169461ffff600160c01b8604811695600160d01b900481169460ff8316926101008104821692600160481b820490921691600160881b8204811691600160981b9004168c565b604080516001600160401b039d8e1681529b8d1660208d0152998c16998b019990995261ffff97881660608b015295871660808a015260a089019490945260c0880192909252151560e087015286166101008601529094166101208401529283166101408301529190911661016082015261018001610344565b6103c9613487565b3480156109e2575f5ffd5b506103c96109f13660046153df565b613639565b348015610a01575f5ffd5b50610362610a1036600461544e565b601c6020525f908152604090205481565b348015610a2c575f5ffd5b50600f5461049390600160481b900460ff1681565b348015610a4c575f5ffd5b50610493610a5b36600461544e565b6138ee565b348015610a6b575f5ffd5b5061036260125481565b5f54610100900460ff1615610a9d5760405163558a1e0360e11b815260040160405180910390fd5b5f805461ff00191661010017905560048060078054600160c01b900460ff1690811115610acc57610acc614b1d565b14610b015760075460405163e37d4aeb60e01b8152610af891600160c01b900460ff16906004016153d1565b60405180910390fd5b600f54600160501b900460ff1615610b3a5760075460405163e37d4aeb60e01b8152610af891600160c01b900460ff16906004016153d1565b600f546001600160401b03164211610b7457600f546040516321b2d8c360e01b81526001600160401b039091166004820152602401610af8565b5f5f610b7f5f61390d565b5f54600754604051635665f22d60e01b81529395509193506201000090046001600160a01b031691635665f22d91610bc791600160c01b90910460ff16908190600401615469565b5f604051808303815f87803b158015610bde575f5ffd5b505af1158015610bf0573d5f5f3e3d5ffd5b50505050610bfe8282613cf5565b50505f805461ff001916905550565b5f54610100900460ff1615610c355760405163558a1e0360e11b815260040160405180910390fd5b5f805461ff00191661010017905560018060078054600160c01b900460ff1690811115610c6457610c64614b1d565b14610c905760075460405163e37d4aeb60e01b8152610af891600160c01b900460ff16906004016153d1565b600e54600160801b90046001600160401b03164211610cd757600e5460405163df75068f60e01b8152600160801b9091046001600160401b03166004820152602401610af8565b60078054600160c81b60ff60c81b19909116179055600e80546001600160401b034216600160401b0267ffffffffffffffff60401b199091161790556011805460ff19166003179055600f805460ff60501b1916600160501b17905560018054600854600954604051632a837fab60e21b81526001600160a01b03928316600482015290821660248201526044810193909352169063aa0dfeac906064015f604051808303815f87803b158015610d8c575f5ffd5b505af1158015610d9e573d5f5f3e3d5ffd5b50506008546040516001600160a01b0390911692507f0be58193d1ccca9f578279acffb21de6a55ce255b7c4901d2d3f4fbcd15db8b191505f90a2610de36006613dcb565b600854600c54610dfc916001600160a01b031690613cf5565b505f805461ff0019169055565b5f5460ff1615610e2b5760405162dc149f60e41b815260040160405180910390fd5b5f805462010000330261ff01600160b01b031990911617600190811790915580546001600160a01b038d81166001600160a01b03199283161790925560028054928d1692909116919091179055826003610e8582826154c2565b5050600780546001600160601b03838116600160601b026001600160c01b031990921690851617179055600880546001600160a01b03808c166001600160a01b03199283161790925560098054928b1692909116919091179055600a610eec878983615768565b50600b610efa858783615768565b5034600c55600e805467ffffffffffffffff1916426001600160401b0316179055610f286020840184615822565b610f329042615851565b600e80546001600160401b0392909216600160801b0267ffffffffffffffff60801b199092169190911790555050600f805460ff60401b1916600160401b17905550506007805460ff60c01b1916600160c01b17905550505050505050565b600b8054610f9e906156e8565b80601f0160208091040260200160405190810160405280929190818152602001828054610fca906156e8565b80156110155780601f10610fec57610100808354040283529160200191611015565b820191905f5260205f20905b815481529060010190602001808311610ff857829003601f168201915b505050505081565b5f600460078054600160c01b900460ff169081111561103e5761103e614b1d565b1480156110555750600f54600160481b900460ff16155b801561106b5750600f54600160501b900460ff16155b80156110825750600f546001600160401b03164211155b905090565b5f54610100900460ff16156110af5760405163558a1e0360e11b815260040160405180910390fd5b5f805461ff00191661010017905560048060078054600160c01b900460ff16908111156110de576110de614b1d565b1461110a5760075460405163e37d4aeb60e01b8152610af891600160c01b900460ff16906004016153d1565b600f54600160481b900460ff16156111355760405163305331dd60e11b815260040160405180910390fd5b60115461010090046001600160a01b0316331461116557604051636b2e0b4760e11b815260040160405180910390fd5b600f546001600160401b03164211156111a057600f54604051636c06548f60e11b81526001600160401b039091166004820152602401610af8565b60055434146111cf5760055460405163ed23488360e01b81526004810191909152346024820152604401610af8565b600f805434601055600160481b7fff0000000000000000000000000000000000000000ff00ffffffffffffffffff90911633600160581b02171760ff60401b1916680200000000000000001790556007805460ff60c81b19169055600e805467ffffffffffffffff60401b191690556011805460ff1916905560035461126590600160401b90046001600160401b031642615851565b600e60186101000a8154816001600160401b0302191690836001600160401b03160217905550611293613e35565b60405134815233907ff6836ff209155cf48757ab4e8e84bfa475aa8f274a684f78d16b652a4ac78c0e9060200160405180910390a2610dfc6007613dcb565b5f54610100900460ff16156112fa5760405163558a1e0360e11b815260040160405180910390fd5b5f805461ff001916610100178155338152601c60205260408120549081900361133657604051630686827b60e51b815260040160405180910390fd5b335f818152601c602052604080822091909155517f7084f5476618d8e60b11ef0d7d3f06914655adb8793e28ff7f018d4c76d505d5906113799084815260200190565b60405180910390a26040515f90339083908381818185875af1925050503d805f81146113c0576040519150601f19603f3d011682016040523d82523d5f602084013e6113c5565b606091505b50509050806114265760405162461bcd60e51b815260206004820152602760248201527f44697370757465436173653a207769746864726177616c207472616e736665726044820152660819985a5b195960ca1b6064820152608401610af8565b50505f805461ff0019169055565b60038060078054600160c01b900460ff169081111561145557611455614b1d565b146114815760075460405163e37d4aeb60e01b8152610af891600160c01b900460ff16906004016153d1565b60065460ff166114a45760405163283168e960e11b815260040160405180910390fd5b600f546114bb90600160401b900460ff1633613f95565b6114da57604051637d77835760e11b8152336004820152602401610af8565b600f54600160401b900460ff165f90815260176020908152604080832033845290915290205415611520576040516364dbd98760e01b8152336004820152602401610af8565b8161153e57604051636033c4fd60e11b815260040160405180910390fd5b601354600160401b90046001600160401b031642111561158657601354604051632b40a04560e11b8152600160401b9091046001600160401b03166004820152602401610af8565b600f805460ff600160401b9182900481165f9081526017602090815260408083203384528252808320889055945493909304909116815260189091529081208054600192906115d6908490615870565b9091555050600f54604051600160401b90910460ff16815233907f6fa1f0136afe2eb54fc58bda9656e7a47647f0223db5816e811566da16b4ca3a9060200160405180910390a25f54600754604051635665f22d60e01b8152620100009092046001600160a01b031691635665f22d9161166091600160c01b90910460ff16908190600401615469565b5f604051808303815f87803b158015611677575f5ffd5b505af1158015611689573d5f5f3e3d5ffd5b505050505050565b60608060145f8460ff1660ff1681526020019081526020015f208054806020026020016040519081016040528092919081815260200182805480156116fd57602002820191905f5260205f20905b81546001600160a01b031681526001909101906020018083116116df575b5050505050915081516001600160401b0381111561171d5761171d6156d4565b604051908082528060200260200182016040528015611746578160200160208202803683370190505b5090505f5b82518110156117a3576117778484838151811061176a5761176a615883565b6020026020010151614003565b82828151811061178957611789615883565b60ff9092166020928302919091019091015260010161174b565b50915091565b60408051610180810182525f602082018181529282018190526060808301829052608083015260a0820181905260c0820181905260e0820181905261010082018190526101208201819052610140820181905261016082015230815260078054919291600160c01b900460ff169081111561182657611826614b1d565b9081600781111561183957611839614b1d565b9052506008546001600160a01b039081166040830152600954166060820152611860614074565b6080820152600f54600160401b900460ff165f818152601660205260409020805460019091015460c084015260a0830152600e546001600160401b0380821660e0850152600160801b82048116610100850152600160c01b909104166101208301526101408201526007546001600160601b031661016082015290565b600a8054610f9e906156e8565b5f546201000090046001600160a01b0316331461191a57604051630636a15760e11b815260040160405180910390fd5b6119226140e8565b600254601254604051630f21ec3760e01b81525f9283926001600160a01b0390911691630f21ec379161195b9160040190815260200190565b6040805180830381865afa158015611975573d5f5f3e3d5ffd5b505050506040513d601f19601f820116820180604052508101906119999190615897565b90925090505f8160028111156119b1576119b1614b1d565b036119d55760125460405163635df11960e11b8152600401610af891815260200190565b60028160028111156119e9576119e9614b1d565b03611a39576119f6613e35565b5f54600754604051635665f22d60e01b8152620100009092046001600160a01b031691635665f22d9161166091600160c01b90910460ff16908190600401615469565b60015f9081526014602052600f547fb6c61a840592cc84133e4b25bd509abf4659307c57b160799b38490a5aa48f2c91906002600160401b90910460ff1614611a82575f611a85565b81545b90505f611a93826002615870565b6001600160401b03811115611aaa57611aaa6156d4565b604051908082528060200260200182016040528015611ad3578160200160208202803683370190505b5060085481519192506001600160a01b03169082905f90611af657611af6615883565b6001600160a01b039283166020918202929092010152600954825191169082906001908110611b2757611b27615883565b6001600160a01b03909216602092830291909101909101525f5b82811015611bab57838181548110611b5b57611b5b615883565b5f918252602090912001546001600160a01b031682611b7b836002615870565b81518110611b8b57611b8b615883565b6001600160a01b0390921660209283029190910190910152600101611b41565b50600f5460408051602081018890523091810191909152600160401b90910460ff1660608201525f9060800160408051601f198184030181529190528051602090910120600154909150611689906001600160a01b031663c9da9bb5611c0f6141b1565b60135485906001600160401b0316611c256141ee565b886040518663ffffffff1660e01b8152600401611c469594939291906158c8565b5f60405180830381865afa158015611c60573d5f5f3e3d5ffd5b505050506040513d5f823e601f3d908101601f19168201604052611c87919081019061591a565b61422f565b60408051610460810182525f6020820181815292820181905260608083018290526080830181905260a0830182905260c0830182905260e08301819052610100830181905261012083018290526101408301829052610160830182905261018083018290526101a083018290526101c083018190526101e08301829052610200830182905261022083018290526102408301829052610260830182905261028083018290526102a083018290526102c083018290526102e08301829052610300830182905261032083018290526103408301829052610360830182905261038083018290526103a083018290526103c083018290526103e08301829052610400830152610420820181905261044082015230815260078054919291600160c01b900460ff1690811115611dc157611dc1614b1d565b90816007811115611dd457611dd4614b1d565b9052506008546001600160a01b039081166040830152600954166060820152600a8054611e00906156e8565b80601f0160208091040260200160405190810160405280929190818152602001828054611e2c906156e8565b8015611e775780601f10611e4e57610100808354040283529160200191611e77565b820191905f5260205f20905b815481529060010190602001808311611e5a57829003601f168201915b50505050506080820152600c5460a0820152600d5460c0820152600b8054611e9e906156e8565b80601f0160208091040260200160405190810160405280929190818152602001828054611eca906156e8565b8015611f155780601f10611eec57610100808354040283529160200191611f15565b820191905f5260205f20905b815481529060010190602001808311611ef857829003601f168201915b50505050508160e00181905250611f2a614074565b610100820152600f54600160401b900460ff165f9081526016602052604090208054600190910154610140830152610120820152600e546001600160401b03808216610160840152600160401b909104166101808201526007546101a0820190600160c81b900460ff166003811115611fa557611fa5614b1d565b90816003811115611fb857611fb8614b1d565b905250611fc36128c3565b6101c0820152611fd161101d565b15156101e0820152600f54600160481b810460ff9081161515610200840152600e54600160801b8082046001600160401b03908116610220870152600160c01b9092048216610240860152818416610260860152600160401b80850484166102808701819052600160501b8604851615156102a0880152600160581b9095046001600160a01b03166102c08701526005546102e0870152601a5461030087015242831661032087015260065490931615156103408601525f84815260186020908152604080832054610360890152601354958604851661038089015292850484166103a08801526012546103c08801529383166103e08701526007546001600160601b03808216610420890152600160601b90910416610440870152938452601490925291208054909181111561210a5761210a6156d4565b60405190808252806020026020018201604052801561215657816020015b60408051606080820183525f8083526020830152918101919091528152602001906001900390816121285790505b506104008301525f5b81548110156122ad575f82828154811061217b5761217b615883565b5f918252602091829020015460408051606081019091526001600160a01b03909116808252600f5490935090918201906121bf90600160401b900460ff1684614003565b60ff9081168252600f54600160401b9004165f9081526019602090815260408083206001600160a01b038716845282529091208054919092019190612203906156e8565b80601f016020809104026020016040519081016040528092919081815260200182805461222f906156e8565b801561227a5780601f106122515761010080835404028352916020019161227a565b820191905f5260205f20905b81548152906001019060200180831161225d57829003601f168201915b5050505050815250846104000151838151811061229957612299615883565b60209081029190910101525060010161215f565b505090565b5f54610100900460ff16156122da5760405163558a1e0360e11b815260040160405180910390fd5b5f805461ff00191661010017905560038060078054600160c01b900460ff169081111561230957612309614b1d565b146123355760075460405163e37d4aeb60e01b8152610af891600160c01b900460ff16906004016153d1565b60065460ff161561235957604051639a7cb18760e01b815260040160405180910390fd5b600f5461237090600160401b900460ff1633613f95565b61238f57604051637d77835760e11b8152336004820152602401610af8565b600f54600160401b900460ff9081165f90815260156020908152604080832033845290915290205416156123d857604051633512759d60e21b8152336004820152602401610af8565b600e54600160c01b90046001600160401b031642111561242057600e546040516330d80c1160e21b8152600160c01b9091046001600160401b03166004820152602401610af8565b600f54604080518415158152600160401b90920460ff16602083015233917f80e49d236d248ad770a237c1f67d1f67b08614c3577b89187b12d8ec31d7f64b910160405180910390a261142682614485565b604080516102a0810182525f6020820181815292820181905260608083018290526080830182905260a0830182905260c0830182905260e08301829052610100830182905261012083018290526101408301829052610160830182905261018083018290526101a083018290526101c083018290526101e0830182905261020083018290526102208301829052610240830181905261026083015261028082015230815260078054919291600160c01b900460ff169081111561253757612537614b1d565b9081600781111561254a5761254a614b1d565b9052506008546001600160a01b039081166040830152600954166060820152600f5460ff600160401b8204811660808401526006548116151560a0840152600160501b82048116151560c0840152600160481b90910416151560e0820152600460078054600160c01b900460ff16908111156125c8576125c8614b1d565b1480156125e15750600f54600160401b900460ff166001145b80156125f75750600f54600160501b900460ff16155b15612614576011546001600160a01b036101009182900416908201525b600e546001600160401b03600160801b8083048216610120850152600160c01b9092048116610140840152601354600160401b810482166101608501529182048116610180840152600f5481166101a0840152166101c082015260ff6101e0820152600260078054600160c01b900460ff169081111561269657612696614b1d565b14806126be57506007808054600160c01b900460ff16908111156126bc576126bc614b1d565b145b1561275157600254601254604051630f21ec3760e01b815260048101919091525f916001600160a01b031690630f21ec37906024016040805180830381865afa15801561270d573d5f5f3e3d5ffd5b505050506040513d601f19601f820116820180604052508101906127319190615897565b91505080600281111561274657612746614b1d565b60ff166101e0830152505b600f54600160401b900460ff165f81815260186020526040902054610200830152601a5461022083015261278490611691565b6102608301526102408201526127986141b1565b6001600160601b031661028082015290565b6060601a805480602002602001604051908101604052809291908181526020015f905b828210156128ba575f848152602090819020604080516060810182526002860290920180546001600160a01b0381168452600160a01b90046001600160401b0316938301939093526001830180549293929184019161282b906156e8565b80601f0160208091040260200160405190810160405280929190818152602001828054612857906156e8565b80156128a25780601f10612879576101008083540402835291602001916128a2565b820191905f5260205f20905b81548152906001019060200180831161288557829003601f168201915b505050505081525050815260200190600101906127cd565b50505050905090565b60115460609060ff16600103612934576001600754600160c81b900460ff1660038111156128f3576128f3614b1d565b14612916576040518060600160405280602f8152602001615c38602f9139905090565b6040518060600160405280602f8152602001615d17602f9139905090565b60115460ff166002036129a2576001600754600160c81b900460ff16600381111561296157612961614b1d565b14612984576040518060600160405280603a8152602001615ca3603a9139905090565b6040518060600160405280603a8152602001615cdd603a9139905090565b60115460ff166003036129cd576040518060600160405280603a8152602001615d46603a9139905090565b60115460ff166004036129f8576040518060600160405280603c8152602001615c67603c9139905090565b60115460ff16600503612a2357604051806080016040528060428152602001615d8060429139905090565b5060408051602081019091525f815290565b5f54610100900460ff1615612a5d5760405163558a1e0360e11b815260040160405180910390fd5b5f805461ff00191661010017905560038060078054600160c01b900460ff1690811115612a8c57612a8c614b1d565b14612ab85760075460405163e37d4aeb60e01b8152610af891600160c01b900460ff16906004016153d1565b60065460ff16612adb5760405163283168e960e11b815260040160405180910390fd5b600f54600160401b900460ff165f90815260176020908152604080832033845290915290205480612b215760405163ee0e242960e01b8152336004820152602401610af8565b600f54600160401b900460ff9081165f9081526015602090815260408083203384529091529020541615612b6a57604051633512759d60e21b8152336004820152602401610af8565b601354600160401b90046001600160401b03164211801590612bac5750612b8f6141ee565b600f54600160401b900460ff165f90815260186020526040902054105b15612bdf57601354604051632f572ccb60e01b8152600160401b9091046001600160401b03166004820152602401610af8565b601354600160801b90046001600160401b0316421115612c27576013546040516330d80c1160e21b8152600160801b9091046001600160401b03166004820152602401610af8565b610200831115612c4e5760405163c725a3d560e01b81526102006004820152602401610af8565b600f54604080513060208201523391810191909152600160401b90910460ff166060820152861515608082015260a08101869052819060c0016040516020818303038152906040528051906020012014612cbb57604051635054097b60e01b815260040160405180910390fd5b8215612cf357600f54600160401b900460ff165f9081526019602090815260408083203384529091529020612cf1848683615768565b505b336001600160a01b03167fedc4118aa882b6f7ca44f28f78a3342d0d4859dfc613ae71c1182d2ffc59782387600f60089054906101000a900460ff168787604051612d419493929190615a0a565b60405180910390a2612d5286614485565b50505f805461ff001916905550505050565b6008546001600160a01b03163314801590612d8a57506009546001600160a01b03163314155b15612da857604051632b41c4cd60e01b815260040160405180910390fd5b600260078054600160c01b900460ff1690811115612dc857612dc8614b1d565b14158015612df45750600360078054600160c01b900460ff1690811115612df157612df1614b1d565b14155b15612e205760075460405163e37d4aeb60e01b8152610af891600160c01b900460ff16906004016153d1565b80801580612e2e5750608081115b15612e4c576040516306c18bf560e21b815260040160405180910390fd5b600f54600160401b900460ff165f908152601b6020908152604080832033845290915290205460108110612e96576040516382f638cd60e01b815260106004820152602401610af8565b612ea1816001615870565b600f54600160401b900460ff165f908152601b602090815260408083203380855290835292819020939093558251606081018452918252426001600160401b0316828201528251601f87018290048202810182018452868152601a9383019188908890819084018382808284375f92018290525093909452505083546001818101865594825260209182902084516002909202018054928501516001600160401b0316600160a01b026001600160e01b03199093166001600160a01b03909216919091179190911781556040830151929390929083019150612f839082615a38565b505050336001600160a01b03167f88ebcf85f1c2f4d8ede1699e96afad0615102113a08bd01b49244d22668ae6aa8585604051612fc1929190615af2565b60405180910390a25f54600754604051635665f22d60e01b8152620100009092046001600160a01b031691635665f22d9161300c91600160c01b90910460ff16908190600401615469565b5f604051808303815f87803b158015613023575f5ffd5b505af1158015613035573d5f5f3e3d5ffd5b5050505050505050565b5f54610100900460ff16156130675760405163558a1e0360e11b815260040160405180910390fd5b5f805461ff001916610100179055600260078054600160c01b900460ff169081111561309557613095614b1d565b141580156130c15750600360078054600160c01b900460ff16908111156130be576130be614b1d565b14155b80156130ea57506007808054600160c01b900460ff16908111156130e7576130e7614b1d565b14155b156131165760075460405163e37d4aeb60e01b8152610af891600160c01b900460ff16906004016153d1565b600e54600160c01b90046001600160401b0316421161315d57600e5460405163bd5145db60e01b8152600160c01b9091046001600160401b03166004820152602401610af8565b600360078054600160c01b900460ff169081111561317d5761317d614b1d565b14801561318c575060065460ff165b1561320857600f54600160401b900460ff165f908152601660205260408120906131b46141ee565b905080825f01546131c6906002615b05565b11806131e057508082600101546131de906002615b05565b115b15613205576131fe81835f01546131f8906002615b05565b11614659565b505061347b565b50505b600f54600160401b900460ff166002036133165760095460115461010090046001600160a01b03908116911614613240576002613243565b60015b6007805460ff60c81b1916600160c81b83600381111561326557613265614b1d565b0217905550600e805467ffffffffffffffff60401b1916600160401b426001600160401b031681029190911790915560118054600560ff19909116179055600754600f546040517fae061c4b2da46be520a688462bc80e60d8b79e9efd79867e18fcbd9ebecb9a6d936132ea9360ff600160c81b909104811693919091041690615b1c565b60405180910390a15f5f6132fe600161390d565b9150915061330c6004613dcb565b6131fe8282613cf5565b6133215f60016147fa565b60078054600360c81b60ff60c81b19909116179055600e80546001600160401b034216600160401b0267ffffffffffffffff60401b199091161790556011805460ff19166004908117909155600f805460ff60501b1916600160501b179055600154600854600954604051630bc713cf60e11b81526001600160a01b039283169481019490945281166024840152169063178e279e906044015f604051808303815f87803b1580156133d1575f5ffd5b505af11580156133e3573d5f5f3e3d5ffd5b50506040517f06e05d15a1c31c84dab48f5c272ef8c0fecee4d9c1021839721cc871b802a26292505f9150a16134196005613dcb565b600854600c54613432916001600160a01b031690613cf5565b600d541561345357600954600d54613453916001600160a01b031690613cf5565b6010541561347b57600f5460105461347b91600160581b90046001600160a01b031690613cf5565b5f805461ff0019169055565b5f54610100900460ff16156134af5760405163558a1e0360e11b815260040160405180910390fd5b5f805461ff00191661010017905560018060078054600160c01b900460ff16908111156134de576134de614b1d565b1461350a5760075460405163e37d4aeb60e01b8152610af891600160c01b900460ff16906004016153d1565b6009546001600160a01b0316331461353557604051635f03674b60e11b815260040160405180910390fd5b600e54600160801b90046001600160401b031642111561357d57600e54604051633c6a6d5b60e11b8152600160801b9091046001600160401b03166004820152602401610af8565b6004543410156135aa57600480546040516378e030db60e01b815291820152346024820152604401610af8565b34600d556135b6613e35565b6003546135d390600160401b90046001600160401b031642615851565b600e80546001600160401b0392909216600160c01b026001600160c01b0390921691909117905560405134815233907f3a448616d718b7ad85d10a79d86fd4bf4cb51c1a78f9f7a10ae23dbe10c9a3c39060200160405180910390a2610dfc6002613dcb565b5f546201000090046001600160a01b0316331461366957604051630636a15760e11b815260040160405180910390fd5b6136716140e8565b5f61367a6141ee565b90508181146136a657604051636b80d6bb60e01b81526004810182905260248101839052604401610af8565b5f5b828110156138ad575f8484838181106136c3576136c3615883565b90506020020160208101906136d8919061544e565b6001549091506001600160a01b0316632ea78b98826136f56141b1565b6040516001600160e01b031960e085901b1681526001600160a01b0390921660048301526001600160601b03166024820152604401602060405180830381865afa158015613745573d5f5f3e3d5ffd5b505050506040513d601f19601f820116820180604052508101906137699190615b3b565b6137915760405163c915949f60e01b81526001600160a01b0382166004820152602401610af8565b6008546001600160a01b03828116911614806137ba57506009546001600160a01b038281169116145b156137e35760405163d664dd5760e01b81526001600160a01b0382166004820152602401610af8565b600f54600160401b900460ff1660021480156138055750613805600182613f95565b1561382e57604051632aca0b1360e21b81526001600160a01b0382166004820152602401610af8565b5f5b828110156138a357816001600160a01b031686868381811061385457613854615883565b9050602002016020810190613869919061544e565b6001600160a01b03160361389b5760405163e7e6bc1360e01b81526001600160a01b0383166004820152602401610af8565b600101613830565b50506001016136a8565b506138e98383808060200260200160405190810160405280939291908181526020018383602002808284375f9201919091525061422f92505050565b505050565b600f545f9061390790600160401b900460ff1683613f95565b92915050565b600f805460ff60501b1916600160501b1790555f80806001600754600160c81b900460ff16600381111561394357613943614b1d565b1490508061395c576009546001600160a01b0316613969565b6008546001600160a01b03165b92505f81613982576008546001600160a01b031661398f565b6009546001600160a01b03165b90505f601054600d54600c546139a59190615870565b6139af9190615870565b6003549091505f90612710906139d090600160c01b900461ffff1684615b05565b6139da9190615b56565b6003549091505f90612710906139fb90600160d01b900461ffff1684615b05565b613a059190615b56565b90505f85613a14576002613a17565b60015b6006549091505f90613a3d9061ffff600160981b8204811691600160881b900416615870565b6001600160401b03811115613a5457613a546156d4565b604051908082528060200260200182016040528015613a7d578160200160208202803683370190505b5090505f60015b600f5460ff600160401b909104811690821611613b925760ff81165f908152601460205260408120905b8154811015613b7d578560ff1660155f8560ff1660ff1681526020019081526020015f205f848481548110613ae557613ae5615883565b5f9182526020808320909101546001600160a01b0316835282019290925260400190205460ff1603613b7557818181548110613b2357613b23615883565b5f918252602090912001546001600160a01b03168585613b4281615b75565b965081518110613b5457613b54615883565b60200260200101906001600160a01b031690816001600160a01b0316815250505b600101613aae565b50508080613b8a90615b8d565b915050613a84565b508082525f8115613bac57613ba78286615b56565b613bae565b5f5b9050613bba848d6147fa565b600154604051632a837fab60e21b81526001600160a01b038d811660048301528a811660248301525f60448301529091169063aa0dfeac906064015f604051808303815f87803b158015613c0c575f5ffd5b505af1158015613c1e573d5f5f3e3d5ffd5b505060015460405163274ad71b60e11b81526001600160a01b039091169250634e95ae3691508890613c569087908690600401615bab565b5f604051808303818588803b158015613c6d575f5ffd5b505af1158015613c7f573d5f5f3e3d5ffd5b50505050508587613c909190615bcc565b99506001600160a01b038b167f6f072ff41a58c73c1f7253e82b3e50e1083b438aa76a962283c334bb6797d3558b88613cc98686615b05565b6040805193845260208401929092529082015260600160405180910390a2505050505050505050915091565b805f03613d00575050565b5f826001600160a01b03168261c350906040515f60405180830381858888f193505050503d805f8114613d4e576040519150601f19603f3d011682016040523d82523d5f602084013e613d53565b606091505b50509050806138e9576001600160a01b0383165f908152601c602052604081208054849290613d83908490615870565b90915550506040518281526001600160a01b038416907f8af6e30690e4b192e05dc42baa9776cefda6c432838616c7f4f036bbab44917e9060200160405180910390a2505050565b60078054600160c01b80820460ff16928492909160ff60c01b19909116908383811115613dfa57613dfa614b1d565b02179055505f54604051635665f22d60e01b8152620100009091046001600160a01b031690635665f22d906116609084908690600401615469565b60025f9054906101000a90046001600160a01b03166001600160a01b031663370419e56040518163ffffffff1660e01b81526004016020604051808303815f875af1158015613e86573d5f5f3e3d5ffd5b505050506040513d601f19601f82011682018060405250810190613eaa9190615bdf565b6012556013805467ffffffffffffffff1916436001600160401b03161790556001546001600160a01b0316632692cb93613ee26141b1565b6040516001600160e01b031960e084901b1681526001600160601b0390911660048201526024015f604051808303815f87803b158015613f20575f5ffd5b505af1158015613f32573d5f5f3e3d5ffd5b5050600f5460125460135460408051600160401b90940460ff16845260208401929092526001600160401b0316908201527fddc5ec42aa877abdcd645f7c6a60b0c47a909511faa45c4f0ce409e6383d87089250606001905060405180910390a1565b60ff82165f908152601460205260408120815b8154811015613ff957836001600160a01b0316828281548110613fcd57613fcd615883565b5f918252602090912001546001600160a01b031603613ff157600192505050613907565b600101613fa8565b505f949350505050565b60ff8083165f9081526015602090815260408083206001600160a01b03861684529091528120549091168015801561405f575060ff84165f9081526017602090815260408083206001600160a01b038716845290915290205415155b614069578061406c565b60035b949350505050565b600f54600160401b900460ff165f908152601460209081526040918290208054835181840281018401909452808452606093928301828280156140de57602002820191905f5260205f20905b81546001600160a01b031681526001909101906020018083116140c0575b5050505050905090565b600f545f90600160401b900460ff16600114614105576007614108565b60025b905080600781111561411c5761411c614b1d565b60078054600160c01b900460ff169081111561413a5761413a614b1d565b146141665760075460405163e37d4aeb60e01b8152610af891600160c01b900460ff16906004016153d1565b600e54600160c01b90046001600160401b03164211156141ae57600e546040516330d80c1160e21b8152600160c01b9091046001600160401b03166004820152602401610af8565b50565b600f545f90600160401b900460ff166001146141de5750600754600160601b90046001600160601b031690565b506007546001600160601b031690565b600f545f90600160401b900460ff1660011461421757600654600160981b900461ffff16614226565b600654600160881b900461ffff165b61ffff16905090565b600f54600160401b900460ff165f908152601460205260408120905b825181101561432b578183828151811061426757614267615883565b6020908102919091018101518254600180820185555f9485529290932090920180546001600160a01b0319166001600160a01b03938416179055548451911690634aeb88cf908590849081106142bf576142bf615883565b60200260200101516040518263ffffffff1660e01b81526004016142f291906001600160a01b0391909116815260200190565b5f604051808303815f87803b158015614309575f5ffd5b505af115801561431b573d5f5f3e3d5ffd5b50506001909201915061424b9050565b5060065460ff16156143eb576006546143529061010090046001600160401b031642615851565b6013805467ffffffffffffffff60401b1916600160401b6001600160401b039384168102919091179182905560065461439a93600160481b9091048116929190910416615851565b6013805467ffffffffffffffff60801b1916600160801b6001600160401b0393841681029190911791829055600e80546001600160c01b031691909204909216600160c01b0291909117905561442f565b60035461440890600160401b90046001600160401b031642615851565b600e60186101000a8154816001600160401b0302191690836001600160401b031602179055505b7f565e6e602c41eadb3f1310facd81fa42f6368de343f816c59ad31bfb2f9b1285600f60089054906101000a900460ff168360405161446f929190615bf6565b60405180910390a16144816003613dcb565b5050565b80614491576002614494565b60015b600f8054600160401b9081900460ff9081165f9081526015602090815260408083203384528252808320805460ff191697851697909717909655935492909204168152601690915220600181836144ec5760016144ee565b5f5b60ff166002811061450157614501615883565b015f8282546145109190615870565b9091555050600154604051631bb2a83360e11b81523360048201526001600160a01b03909116906337655066906024015f604051808303815f87803b158015614557575f5ffd5b505af1158015614569573d5f5f3e3d5ffd5b505050505f6145766141ee565b6006549091505f9060ff1680156145b65750600f54600160401b900460ff165f90815260186020526040902054600184015484546145b49190615870565b105b9050801580156145d25750825482906145d0906002615b05565b115b156145e6576145e16001614659565b614653565b801580156146025750818360010154614600906002615b05565b115b15614610576145e15f614659565b5f54600754604051635665f22d60e01b8152620100009092046001600160a01b031691635665f22d9161300c91600160c01b90910460ff16908190600401615469565b50505050565b80614665576002614668565b60015b6007805460ff60c81b1916600160c81b83600381111561468a5761468a614b1d565b0217905550600e805467ffffffffffffffff60401b1916600160401b426001600160401b0316810291909117909155600f540460ff166001146146ce5760026146d1565b60015b6011805460ff191660ff928316179055600754600f546040517fae061c4b2da46be520a688462bc80e60d8b79e9efd79867e18fcbd9ebecb9a6d9361472893600160c81b9004811692600160401b90041690615b1c565b60405180910390a1600f54600160401b900460ff166001036147d7578061475a576008546001600160a01b0316614767565b6009546001600160a01b03165b601180546001600160a01b039290921661010002610100600160a81b03199092169190911790556003546147ac906001600160401b03600160801b9091041642615851565b600f805467ffffffffffffffff19166001600160401b03929092169190911790556141ae6004613dcb565b5f5f6147e25f61390d565b915091506147f06004613dcb565b6138e98282613cf5565b60015b600f5460ff600160401b9091048116908216116138e95760ff81165f908152601460205260408120905b8154811015614948575f82828154811061484357614843615883565b5f91825260208083209091015460ff80881684526015835260408085206001600160a01b0390931680865292909352919092205491925016600381156148aa5760ff8816156148a5578760ff168260ff16146148a05760016148a2565b5f5b90505b6148da565b60065460ff16806148d157508680156148d15750600f5460ff878116600160401b90920416145b156148da575060025b60015460405163582e166d60e11b81526001600160a01b039091169063b05c2cda9061490c9086908590600401615c11565b5f604051808303815f87803b158015614923575f5ffd5b505af1158015614935573d5f5f3e3d5ffd5b5050600190950194506148279350505050565b5050808061495590615b8d565b9150506147fd565b6001600160a01b03811681146141ae575f5ffd5b803561497c8161495d565b919050565b5f5f83601f840112614991575f5ffd5b5081356001600160401b038111156149a7575f5ffd5b6020830191508360208285010111156149be575f5ffd5b9250929050565b5f61018082840312156149d6575f5ffd5b50919050565b80356001600160601b038116811461497c575f5ffd5b5f5f5f5f5f5f5f5f5f5f5f6102808c8e031215614a0d575f5ffd5b8b35614a188161495d565b9a50614a2660208d01614971565b9950614a3460408d01614971565b9850614a4260608d01614971565b975060808c01356001600160401b03811115614a5c575f5ffd5b614a688e828f01614981565b90985096505060a08c01356001600160401b03811115614a86575f5ffd5b614a928e828f01614981565b9096509450614aa690508d60c08e016149c5565b9250614ab56102408d016149dc565b9150614ac46102608d016149dc565b90509295989b509295989b9093969950565b5f81518084528060208401602086015e5f602082860101526020601f19601f83011685010191505092915050565b602081525f614b166020830184614ad6565b9392505050565b634e487b7160e01b5f52602160045260245ffd5b600481106141ae576141ae614b1d565b614b4a81614b31565b9052565b60208101614b5b83614b31565b91905290565b5f60208284031215614b71575f5ffd5b5035919050565b5f60208284031215614b88575f5ffd5b813560ff81168114614b16575f5ffd5b5f8151808452602084019350602083015f5b82811015614bd15781516001600160a01b0316865260209586019590910190600101614baa565b5093949350505050565b5f8151808452602084019350602083015f5b82811015614bd157815160ff16865260209586019590910190600101614bed565b604081525f614c206040830185614b98565b8281036020840152614c328185614bdb565b95945050505050565b60088110614b4a57614b4a614b1d565b60208152614c656020820183516001600160a01b03169052565b5f6020830151614c786040840182614c3b565b5060408301516001600160a01b03811660608401525060608301516001600160a01b038116608084015250608083015161018060a0840152614cbe6101a0840182614b98565b905060a084015160c084015260c084015160e084015260e0840151614cef6101008501826001600160401b03169052565b506101008401516001600160401b038116610120850152506101208401516001600160401b0381166101408501525061014084015160ff8116610160850152506101608401516001600160601b0381166101808501525b509392505050565b5f82825180855260208501945060208160051b830101602085015f5b83811015614dc957848303601f19018852815180516001600160a01b0316845260208082015160ff1690850152604090810151606091850182905290614db290850182614ad6565b6020998a0199909450929092019150600101614d6a565b50909695505050505050565b60208152614def6020820183516001600160a01b03169052565b5f6020830151614e026040840182614c3b565b5060408301516001600160a01b03811660608401525060608301516001600160a01b038116608084015250608083015161046060a0840152614e48610480840182614ad6565b905060a084015160c084015260c084015160e084015260e0840151601f1984830301610100850152614e7a8282614ad6565b915050610100840151601f1984830301610120850152614e9a8282614b98565b915050610120840151610140840152610140840151610160840152610160840151614ed16101808501826001600160401b03169052565b506101808401516001600160401b0381166101a0850152506101a0840151614efd6101c0850182614b41565b506101c0840151838203601f19016101e0850152614f1b8282614ad6565b9150506101e0840151614f3361020085018215159052565b50610200840151801515610220850152506102208401516001600160401b038116610240850152506102408401516001600160401b038116610260850152506102608401516001600160401b0381166102808501525061028084015160ff81166102a0850152506102a08401518015156102c0850152506102c08401516001600160a01b0381166102e0850152506102e0840151610300840152610300840151610320840152610320840151614ff56103408501826001600160401b03169052565b506103408401518015156103608501525061036084015161038084015261038084015161502e6103a08501826001600160401b03169052565b506103a08401516001600160401b0381166103c0850152506103c08401516103e08401526103e084015161506e6104008501826001600160401b03169052565b50610400840151838203601f190161042085015261508c8282614d4e565b9150506104208401516150ab6104408501826001600160601b03169052565b506104408401516001600160601b038116610460850152614d46565b80151581146141ae575f5ffd5b5f602082840312156150e4575f5ffd5b8135614b16816150c7565b602081526151096020820183516001600160a01b03169052565b5f602083015161511c6040840182614c3b565b5060408301516001600160a01b03811660608401525060608301516001600160a01b038116608084015250608083015160ff811660a08401525060a083015180151560c08401525060c083015180151560e08401525060e0830151801515610100840152506101008301516001600160a01b038116610120840152506101208301516001600160401b038116610140840152506101408301516001600160401b038116610160840152506101608301516001600160401b038116610180840152506101808301516001600160401b0381166101a0840152506101a08301516001600160401b0381166101c0840152506101c08301516001600160401b0381166101e0840152506101e083015160ff8116610200840152506102008301516102208301526102208301516102408301526102408301516102a06102608401526152686102c0840182614b98565b9050610260840151601f19848303016102808501526152878282614bdb565b915050610280840151614d466102a08501826001600160601b03169052565b5f602082016020835280845180835260408501915060408160051b8601019250602086015f5b8281101561533057868503603f19018452815180516001600160a01b031686526020808201516001600160401b03169087015260409081015160609187018290529061531a90870182614ad6565b95505060209384019391909101906001016152cc565b50929695505050505050565b5f5f5f5f6060858703121561534f575f5ffd5b843561535a816150c7565b93506020850135925060408501356001600160401b0381111561537b575f5ffd5b61538787828801614981565b95989497509550505050565b5f5f602083850312156153a4575f5ffd5b82356001600160401b038111156153b9575f5ffd5b6153c585828601614981565b90969095509350505050565b602081016139078284614c3b565b5f5f602083850312156153f0575f5ffd5b82356001600160401b03811115615405575f5ffd5b8301601f81018513615415575f5ffd5b80356001600160401b0381111561542a575f5ffd5b8560208260051b840101111561543e575f5ffd5b6020919091019590945092505050565b5f6020828403121561545e575f5ffd5b8135614b168161495d565b604081016154778285614c3b565b614b166020830184614c3b565b6001600160401b03811681146141ae575f5ffd5b5f813561390781615484565b5f813561ffff81168114613907575f5ffd5b5f8135613907816150c7565b6154ec6154ce83615498565b825467ffffffffffffffff19166001600160401b0391909116178255565b6155286154fb60208401615498565b825467ffffffffffffffff60401b191660409190911b6fffffffffffffffff000000000000000016178255565b61556361553760408401615498565b82805467ffffffffffffffff60801b191660809290921b67ffffffffffffffff60801b16919091179055565b615592615572606084016154a4565b82805461ffff60c01b191660c09290921b61ffff60c01b16919091179055565b6155c16155a1608084016154a4565b82805461ffff60d01b191660d09290921b61ffff60d01b16919091179055565b60a0820135600182015560c08201356002820155600381016155fc6155e860e085016154b6565b825490151560ff1660ff1991909116178255565b61563061560c6101008501615498565b825468ffffffffffffffff00191660089190911b68ffffffffffffffff0016178255565b6156746156406101208501615498565b825470ffffffffffffffff000000000000000000191660489190911b70ffffffffffffffff00000000000000000016178255565b6156a461568461014085016154a4565b82805461ffff60881b191660889290921b61ffff60881b16919091179055565b6138e96156b461016085016154a4565b82805461ffff60981b191660989290921b61ffff60981b16919091179055565b634e487b7160e01b5f52604160045260245ffd5b600181811c908216806156fc57607f821691505b6020821081036149d657634e487b7160e01b5f52602260045260245ffd5b601f8211156138e957828211156138e957805f5260205f20601f840160051c602085101561574557505f5b90810190601f840160051c035f5b81811015611689575f83820155600101615753565b6001600160401b0383111561577f5761577f6156d4565b6157938361578d83546156e8565b8361571a565b5f601f8411600181146157c4575f85156157ad5750838201355b5f19600387901b1c1916600186901b17835561581b565b5f83815260208120601f198716915b828110156157f357868501358255602094850194600190920191016157d3565b508682101561580f575f1960f88860031b161c19848701351681555b505060018560011b0183555b5050505050565b5f60208284031215615832575f5ffd5b8135614b1681615484565b634e487b7160e01b5f52601160045260245ffd5b6001600160401b0381811683821601908111156139075761390761583d565b808201808211156139075761390761583d565b634e487b7160e01b5f52603260045260245ffd5b5f5f604083850312156158a8575f5ffd5b825191506020830151600381106158bd575f5ffd5b809150509250929050565b6001600160601b03861681528460208201526001600160401b038416604082015282606082015260a060808201525f61590460a0830184614b98565b979650505050505050565b805161497c8161495d565b5f6020828403121561592a575f5ffd5b81516001600160401b0381111561593f575f5ffd5b8201601f8101841361594f575f5ffd5b80516001600160401b03811115615968576159686156d4565b8060051b604051601f19603f83011681018181106001600160401b0382111715615994576159946156d4565b6040529182526020818401810192908101878411156159b1575f5ffd5b6020850194505b838510156159d7576159c98561590f565b8152602094850194016159b8565b509695505050505050565b81835281816020850137505f828201602090810191909152601f909101601f19169091010190565b841515815260ff84166020820152606060408201525f615a2e6060830184866159e2565b9695505050505050565b81516001600160401b03811115615a5157615a516156d4565b615a6581615a5f84546156e8565b8461571a565b6020601f821160018114615a97575f8315615a805750848201515b5f19600385901b1c1916600184901b17845561581b565b5f84815260208120601f198516915b82811015615ac65787850151825560209485019460019092019101615aa6565b5084821015615ae357868401515f19600387901b60f8161c191681555b50505050600190811b01905550565b602081525f61406c6020830184866159e2565b80820281158282048414176139075761390761583d565b60408101615b2984614b31565b92815260ff9190911660209091015290565b5f60208284031215615b4b575f5ffd5b8151614b16816150c7565b5f82615b7057634e487b7160e01b5f52601260045260245ffd5b500490565b5f60018201615b8657615b8661583d565b5060010190565b5f60ff821660ff8103615ba257615ba261583d565b60010192915050565b604081525f615bbd6040830185614b98565b90508260208301529392505050565b818103818111156139075761390761583d565b5f60208284031215615bef575f5ffd5b5051919050565b60ff83168152604060208201525f61406c6040830184614b98565b6001600160a01b038316815260408101615c2a83614b31565b826020830152939250505056fe41206d616a6f72697479206f66207468652070616e656c20666f756e6420666f722074686520646566656e64616e744e6f2076657264696374206265666f7265207468652064656c696265726174696f6e20646561646c696e653b207374616b657320726566756e6465644f6e2061707065616c2c2061206d616a6f72697479206f66207468652070616e656c20666f756e6420666f722074686520646566656e64616e744f6e2061707065616c2c2061206d616a6f72697479206f66207468652070616e656c20666f756e6420666f722074686520706c61696e7469666641206d616a6f72697479206f66207468652070616e656c20666f756e6420666f722074686520706c61696e7469666654686520646566656e64616e7420646964206e6f7420726573706f6e64206265666f72652074686520726573706f6e736520646561646c696e654e6f2076657264696374206f6e2061707065616c206265666f72652074686520646561646c696e653b207468652066697273742076657264696374207374616e6473a2646970667358221220d8a5f0695cfdc69addfe3f1f0cd00cbd2dc4e795593ae72731cf51d0779ae9bb64736f6c63430008250033" as const;
 
 export const disputeCaseAbi = [
   {
@@ -3538,19 +4896,6 @@ export const disputeCaseAbi = [
   },
   {
     "inputs": [],
-    "name": "APPEAL_PANEL_SIZE",
-    "outputs": [
-      {
-        "internalType": "uint256",
-        "name": "",
-        "type": "uint256"
-      }
-    ],
-    "stateMutability": "view",
-    "type": "function"
-  },
-  {
-    "inputs": [],
     "name": "MAX_EVIDENCE_PER_PARTY_ROUND",
     "outputs": [
       {
@@ -3590,19 +4935,6 @@ export const disputeCaseAbi = [
   },
   {
     "inputs": [],
-    "name": "PANEL_SIZE",
-    "outputs": [
-      {
-        "internalType": "uint256",
-        "name": "",
-        "type": "uint256"
-      }
-    ],
-    "stateMutability": "view",
-    "type": "function"
-  },
-  {
-    "inputs": [],
     "name": "appeal",
     "outputs": [],
     "stateMutability": "payable",
@@ -3616,6 +4948,19 @@ export const disputeCaseAbi = [
         "internalType": "uint256",
         "name": "",
         "type": "uint256"
+      }
+    ],
+    "stateMutability": "view",
+    "type": "function"
+  },
+  {
+    "inputs": [],
+    "name": "appealCourtId",
+    "outputs": [
+      {
+        "internalType": "uint96",
+        "name": "",
+        "type": "uint96"
       }
     ],
     "stateMutability": "view",
@@ -3710,6 +5055,19 @@ export const disputeCaseAbi = [
     "name": "commitVote",
     "outputs": [],
     "stateMutability": "nonpayable",
+    "type": "function"
+  },
+  {
+    "inputs": [],
+    "name": "courtId",
+    "outputs": [
+      {
+        "internalType": "uint96",
+        "name": "",
+        "type": "uint96"
+      }
+    ],
+    "stateMutability": "view",
     "type": "function"
   },
   {
@@ -4023,6 +5381,16 @@ export const disputeCaseAbi = [
             "internalType": "struct VoteView[]",
             "name": "votes",
             "type": "tuple[]"
+          },
+          {
+            "internalType": "uint96",
+            "name": "courtId",
+            "type": "uint96"
+          },
+          {
+            "internalType": "uint96",
+            "name": "appealCourtId",
+            "type": "uint96"
           }
         ],
         "internalType": "struct CaseView",
@@ -4192,6 +5560,11 @@ export const disputeCaseAbi = [
             "internalType": "uint8[]",
             "name": "votes",
             "type": "uint8[]"
+          },
+          {
+            "internalType": "uint96",
+            "name": "courtId",
+            "type": "uint96"
           }
         ],
         "internalType": "struct CaseStatus",
@@ -4262,6 +5635,11 @@ export const disputeCaseAbi = [
             "internalType": "uint8",
             "name": "round",
             "type": "uint8"
+          },
+          {
+            "internalType": "uint96",
+            "name": "courtId",
+            "type": "uint96"
           }
         ],
         "internalType": "struct CaseSummary",
@@ -4355,11 +5733,31 @@ export const disputeCaseAbi = [
             "internalType": "uint64",
             "name": "revealPeriod",
             "type": "uint64"
+          },
+          {
+            "internalType": "uint16",
+            "name": "panelSize",
+            "type": "uint16"
+          },
+          {
+            "internalType": "uint16",
+            "name": "appealPanelSize",
+            "type": "uint16"
           }
         ],
         "internalType": "struct CaseTerms",
         "name": "terms_",
         "type": "tuple"
+      },
+      {
+        "internalType": "uint96",
+        "name": "courtId_",
+        "type": "uint96"
+      },
+      {
+        "internalType": "uint96",
+        "name": "appealCourtId_",
+        "type": "uint96"
       }
     ],
     "name": "initialize",
@@ -4658,6 +6056,16 @@ export const disputeCaseAbi = [
         "internalType": "uint64",
         "name": "revealPeriod",
         "type": "uint64"
+      },
+      {
+        "internalType": "uint16",
+        "name": "panelSize",
+        "type": "uint16"
+      },
+      {
+        "internalType": "uint16",
+        "name": "appealPanelSize",
+        "type": "uint16"
       }
     ],
     "stateMutability": "view",
@@ -4705,7 +6113,7 @@ export const disputeCaseAbi = [
   }
 ] as const;
 
-export const disputeCaseBytecode = "0x6080604052348015600e575f5ffd5b505f805460ff191660011790556158ad806100285f395ff3fe60806040526004361061030d575f3560e01c8063596f21f8116101a3578063c401882b116100f2578063db16aab911610092578063ea466fb11161006d578063ea466fb1146109ac578063eb152ba5146109c0578063ed896d66146109e0578063fb6f74ed146109ff575f5ffd5b8063db16aab91461095a578063de94a22014610962578063df18e04714610981575f5ffd5b8063c7b07e39116100cd578063c7b07e391461083b578063d0ba21691461084f578063d4dd660d14610875578063d502562514610889575f5ffd5b8063c401882b146107e3578063c45a015514610802578063c5be3e0714610826575f5ffd5b8063a451aa391161015d578063b14b28a311610138578063b14b28a314610752578063bac91e2e14610778578063c1163dc514610797578063c19d93fb146107bd575f5ffd5b8063a451aa39146106ff578063a526d40014610714578063aaf7ead514610733575f5ffd5b8063596f21f8146106505780636a0f0849146106715780637a301a5c146106865780637b1039991461069a5780638f775839146106b9578063a2ff0209146106d9575f5ffd5b80633ccfd60b1161025f57806347ce07cc116102195780634cf63a8f116101f45780634cf63a8f146105e35780634e69d560146106085780635396b3561461062957806353dd26871461063c575f5ffd5b806347ce07cc1461056c578063480daedd146105a35780634b9f5c98146105c4575f5ffd5b80633ccfd60b146104c35780633e858923146104d75780633f4fbbe7146104f65780634051ddac14610523578063458667191461054457806347300e4714610558575f5ffd5b8063175f8329116102ca5780631fe63d78116102a55780631fe63d781461044b57806320af44911461046c57806327793f871461049057806335bfd639146104bb575f5ffd5b8063175f8329146103fd57806319b1f5fc1461041157806319effeb414610425575f5ffd5b8063051235d41461031157806305b7a1541461034d578063064b1a7e1461037057806309112da01461038f57806311da60b4146103b5578063146ca531146103cb575b5f5ffd5b34801561031c575f5ffd5b50600d54610330906001600160401b031681565b6040516001600160401b0390911681526020015b60405180910390f35b348015610358575f5ffd5b5061036261020081565b604051908152602001610344565b34801561037b575f5ffd5b50600e54610330906001600160401b031681565b34801561039a575f5ffd5b50600d5461033090600160801b90046001600160401b031681565b3480156103c0575f5ffd5b506103c9610a14565b005b3480156103d6575f5ffd5b50600e546103eb90600160401b900460ff1681565b60405160ff9091168152602001610344565b348015610408575f5ffd5b506103c9610b90565b34801561041c575f5ffd5b50610362608081565b348015610430575f5ffd5b50600d5461033090600160401b90046001600160401b031681565b348015610456575f5ffd5b5061045f610d8d565b6040516103449190614587565b348015610477575f5ffd5b50610480610e19565b6040519015158152602001610344565b34801561049b575f5ffd5b506007546104ae90610100900460ff1681565b60405161034491906145d1565b6103c9610e7c565b3480156104ce575f5ffd5b506103c96110b7565b3480156104e2575f5ffd5b506103c96104f13660046145e4565b611219565b348015610501575f5ffd5b506105156105103660046145fb565b611462565b60405161034492919061465e565b34801561052e575f5ffd5b5061053761157a565b60405161034491906146c9565b34801561054f575f5ffd5b5061045f611693565b348015610563575f5ffd5b506103c96116a0565b348015610577575f5ffd5b5060025461058b906001600160a01b031681565b6040516001600160a01b039091168152602001610344565b3480156105ae575f5ffd5b506105b7611a36565b604051610344919061482f565b3480156105cf575f5ffd5b506103c96105de366004614afc565b61202e565b3480156105ee575f5ffd5b5060075461058b906201000090046001600160a01b031681565b348015610613575f5ffd5b5061061c6121e0565b6040516103449190614b4a565b6103c9610637366004614d3a565b6124e5565b348015610647575f5ffd5b50610362600381565b34801561065b575f5ffd5b5061066461264e565b6040516103449190614e12565b34801561067c575f5ffd5b50610362600b5481565b348015610691575f5ffd5b5061045f612767565b3480156106a5575f5ffd5b5060015461058b906001600160a01b031681565b3480156106c4575f5ffd5b50600e5461048090600160501b900460ff1681565b3480156106e4575f5ffd5b5060125461033090600160401b90046001600160401b031681565b34801561070a575f5ffd5b50610362600c5481565b34801561071f575f5ffd5b506103c961072e366004614ea8565b6128aa565b34801561073e575f5ffd5b50601254610330906001600160401b031681565b34801561075d575f5ffd5b5060125461033090600160801b90046001600160401b031681565b348015610783575f5ffd5b506103c9610792366004614eff565b612bcb565b3480156107a2575f5ffd5b50600e5461058b90600160581b90046001600160a01b031681565b3480156107c8575f5ffd5b506007546107d69060ff1681565b6040516103449190614f3d565b3480156107ee575f5ffd5b5060085461058b906001600160a01b031681565b34801561080d575f5ffd5b505f5461058b906201000090046001600160a01b031681565b348015610831575f5ffd5b50610362600f5481565b348015610846575f5ffd5b50610362601081565b34801561085a575f5ffd5b50600d5461033090600160c01b90046001600160401b031681565b348015610880575f5ffd5b506103c9612e91565b348015610894575f5ffd5b506003546004546005546006546108f4936001600160401b0380821694600160401b8304821694600160801b840483169461ffff600160c01b8604811695600160d01b9004169360ff8216916101008104821691600160481b909104168a565b604080516001600160401b039b8c168152998b1660208b0152978a169789019790975261ffff958616606089015294909316608087015260a086019190915260c0850152151560e084015283166101008301529190911661012082015261014001610344565b6103c96131af565b34801561096d575f5ffd5b506103c961097c366004614f4b565b613353565b34801561098c575f5ffd5b5061036261099b366004614fba565b601b6020525f908152604090205481565b3480156109b7575f5ffd5b50610362600581565b3480156109cb575f5ffd5b50600e5461048090600160481b900460ff1681565b3480156109eb575f5ffd5b506104806109fa366004614fba565b6135eb565b348015610a0a575f5ffd5b5061036260115481565b5f54610100900460ff1615610a3c5760405163558a1e0360e11b815260040160405180910390fd5b5f805461ff0019166101001790556004806007805460ff1690811115610a6457610a646145a0565b14610a925760075460405163e37d4aeb60e01b8152610a899160ff1690600401614f3d565b60405180910390fd5b600e54600160501b900460ff1615610ac45760075460405163e37d4aeb60e01b8152610a899160ff1690600401614f3d565b600e546001600160401b03164211610afe57600e546040516321b2d8c360e01b81526001600160401b039091166004820152602401610a89565b5f5f610b0861360a565b5f54600754604051635665f22d60e01b81529395509193506201000090046001600160a01b031691635665f22d91610b4a9160ff909116908190600401614fd5565b5f604051808303815f87803b158015610b61575f5ffd5b505af1158015610b73573d5f5f3e3d5ffd5b50505050610b8182826139e3565b50505f805461ff001916905550565b5f54610100900460ff1615610bb85760405163558a1e0360e11b815260040160405180910390fd5b5f805461ff0019166101001790556001806007805460ff1690811115610be057610be06145a0565b14610c055760075460405163e37d4aeb60e01b8152610a899160ff1690600401614f3d565b600d54600160801b90046001600160401b03164211610c4c57600d5460405163df75068f60e01b8152600160801b9091046001600160401b03166004820152602401610a89565b6007805461010061ff00199091161790819055600d80546001600160401b034216600160401b0267ffffffffffffffff60401b199091161790556010805460ff19166003179055600e805460ff60501b1916600160501b17905560018054600854604051632a837fab60e21b81526001600160a01b03620100009095048516600482015290841660248201526044810192909252919091169063aa0dfeac906064015f604051808303815f87803b158015610d05575f5ffd5b505af1158015610d17573d5f5f3e3d5ffd5b5050600754604051620100009091046001600160a01b031692507f0be58193d1ccca9f578279acffb21de6a55ce255b7c4901d2d3f4fbcd15db8b191505f90a2610d616006613ab9565b600754600b54610d80916201000090046001600160a01b0316906139e3565b505f805461ff0019169055565b600a8054610d9a90614ff0565b80601f0160208091040260200160405190810160405280929190818152602001828054610dc690614ff0565b8015610e115780601f10610de857610100808354040283529160200191610e11565b820191905f5260205f20905b815481529060010190602001808311610df457829003601f168201915b505050505081565b5f60046007805460ff1690811115610e3357610e336145a0565b148015610e4a5750600e54600160481b900460ff16155b8015610e605750600e54600160501b900460ff16155b8015610e775750600e546001600160401b03164211155b905090565b5f54610100900460ff1615610ea45760405163558a1e0360e11b815260040160405180910390fd5b5f805461ff0019166101001790556004806007805460ff1690811115610ecc57610ecc6145a0565b14610ef15760075460405163e37d4aeb60e01b8152610a899160ff1690600401614f3d565b600e54600160481b900460ff1615610f1c5760405163305331dd60e11b815260040160405180910390fd5b60105461010090046001600160a01b03163314610f4c57604051636b2e0b4760e11b815260040160405180910390fd5b600e546001600160401b0316421115610f8757600e54604051636c06548f60e11b81526001600160401b039091166004820152602401610a89565b6005543414610fb65760055460405163ed23488360e01b81526004810191909152346024820152604401610a89565b600e805434600f55600160481b7fff0000000000000000000000000000000000000000ff00ffffffffffffffffff90911633600160581b02171760ff60401b1916680200000000000000001790556007805461ff0019169055600d805467ffffffffffffffff60401b191690556010805460ff1916905560035461104a90600160401b90046001600160401b03164261503c565b600d60186101000a8154816001600160401b0302191690836001600160401b03160217905550611078613b16565b60405134815233907ff6836ff209155cf48757ab4e8e84bfa475aa8f274a684f78d16b652a4ac78c0e9060200160405180910390a2610d806007613ab9565b5f54610100900460ff16156110df5760405163558a1e0360e11b815260040160405180910390fd5b5f805461ff001916610100178155338152601b60205260408120549081900361111b57604051630686827b60e51b815260040160405180910390fd5b335f818152601b602052604080822091909155517f7084f5476618d8e60b11ef0d7d3f06914655adb8793e28ff7f018d4c76d505d59061115e9084815260200190565b60405180910390a26040515f90339083908381818185875af1925050503d805f81146111a5576040519150601f19603f3d011682016040523d82523d5f602084013e6111aa565b606091505b505090508061120b5760405162461bcd60e51b815260206004820152602760248201527f44697370757465436173653a207769746864726177616c207472616e736665726044820152660819985a5b195960ca1b6064820152608401610a89565b50505f805461ff0019169055565b6003806007805460ff1690811115611233576112336145a0565b146112585760075460405163e37d4aeb60e01b8152610a899160ff1690600401614f3d565b60065460ff1661127b5760405163283168e960e11b815260040160405180910390fd5b600e5461129290600160401b900460ff1633613bfe565b6112b157604051637d77835760e11b8152336004820152602401610a89565b600e54600160401b900460ff165f908152601660209081526040808320338452909152902054156112f7576040516364dbd98760e01b8152336004820152602401610a89565b8161131557604051636033c4fd60e11b815260040160405180910390fd5b601254600160401b90046001600160401b031642111561135d57601254604051632b40a04560e11b8152600160401b9091046001600160401b03166004820152602401610a89565b600e805460ff600160401b9182900481165f9081526016602090815260408083203384528252808320889055945493909304909116815260179091529081208054600192906113ad90849061505b565b9091555050600e54604051600160401b90910460ff16815233907f6fa1f0136afe2eb54fc58bda9656e7a47647f0223db5816e811566da16b4ca3a9060200160405180910390a25f54600754604051635665f22d60e01b8152620100009092046001600160a01b031691635665f22d916114319160ff909116908190600401614fd5565b5f604051808303815f87803b158015611448575f5ffd5b505af115801561145a573d5f5f3e3d5ffd5b505050505050565b60608060135f8460ff1660ff1681526020019081526020015f208054806020026020016040519081016040528092919081815260200182805480156114ce57602002820191905f5260205f20905b81546001600160a01b031681526001909101906020018083116114b0575b5050505050915081516001600160401b038111156114ee576114ee61506e565b604051908082528060200260200182016040528015611517578160200160208202803683370190505b5090505f5b8251811015611574576115488484838151811061153b5761153b615082565b6020026020010151613c6c565b82828151811061155a5761155a615082565b60ff9092166020928302919091019091015260010161151c565b50915091565b60408051610160810182525f602082018181529282018190526060808301829052608083015260a0820181905260c0820181905260e08201819052610100820181905261012082018190526101408201523081526007805491929160ff16908111156115e8576115e86145a0565b908160078111156115fb576115fb6145a0565b9052506007546001600160a01b036201000090910481166040830152600854166060820152611628613cdd565b6080820152600e54600160401b900460ff165f818152601560205260409020805460019091015460c084015260a0830152600d546001600160401b0380821660e0850152600160801b82048116610100850152600160c01b9091041661012083015261014082015290565b60098054610d9a90614ff0565b5f546201000090046001600160a01b031633146116d057604051630636a15760e11b815260040160405180910390fd5b6116d8613d51565b600254601154604051630f21ec3760e01b81525f9283926001600160a01b0390911691630f21ec37916117119160040190815260200190565b6040805180830381865afa15801561172b573d5f5f3e3d5ffd5b505050506040513d601f19601f8201168201806040525081019061174f9190615096565b90925090505f816002811115611767576117676145a0565b0361178b5760115460405163635df11960e11b8152600401610a8991815260200190565b600281600281111561179f5761179f6145a0565b036117e9576117ac613b16565b5f54600754604051635665f22d60e01b8152620100009092046001600160a01b031691635665f22d916114319160ff909116908190600401614fd5565b60015f9081526013602052600e547f4155c2f711f2cdd34f8262ab8fb9b7020a700fe7b6948222152f7670d1fdf34d91906002600160401b90910460ff1614611832575f611835565b81545b90505f61184382600261505b565b6001600160401b0381111561185a5761185a61506e565b604051908082528060200260200182016040528015611883578160200160208202803683370190505b509050600760029054906101000a90046001600160a01b0316815f815181106118ae576118ae615082565b6001600160a01b0392831660209182029290920101526008548251911690829060019081106118df576118df615082565b6001600160a01b03909216602092830291909101909101525f5b828110156119635783818154811061191357611913615082565b5f918252602090912001546001600160a01b03168261193383600261505b565b8151811061194357611943615082565b6001600160a01b03909216602092830291909101909101526001016118f9565b50600e546040805160208082018990523082840152600160401b90930460ff16606080830191909152825180830390910181526080909101909152805191012060015460125461145a916001600160a01b03169063fa5315d29084906001600160401b03166119d0613e0c565b876040518563ffffffff1660e01b81526004016119f094939291906150c7565b5f60405180830381865afa158015611a0a573d5f5f3e3d5ffd5b505050506040513d5f823e601f3d908101601f19168201604052611a31919081019061510e565b613e2e565b611b3b60408051610420810182525f8082526020820181905291810182905260608082018390526080820181905260a0820183905260c0820183905260e082018190526101008201526101208101829052610140810182905261016081018290526101808101829052906101a082019081526060602082018190525f604083018190528183018190526080830181905260a0830181905260c0830181905260e08301819052610100830181905261012083018190526101408301819052610160830181905261018083018190526101a083018190526101c083018190526101e08301819052610200830181905261022083018190526102408301526102609091015290565b30815260078054602083019160ff90911690811115611b5c57611b5c6145a0565b90816007811115611b6f57611b6f6145a0565b9052506007546001600160a01b03620100009091048116604083015260085416606082015260098054611ba190614ff0565b80601f0160208091040260200160405190810160405280929190818152602001828054611bcd90614ff0565b8015611c185780601f10611bef57610100808354040283529160200191611c18565b820191905f5260205f20905b815481529060010190602001808311611bfb57829003601f168201915b50505050506080820152600b5460a0820152600c5460c0820152600a8054611c3f90614ff0565b80601f0160208091040260200160405190810160405280929190818152602001828054611c6b90614ff0565b8015611cb65780601f10611c8d57610100808354040283529160200191611cb6565b820191905f5260205f20905b815481529060010190602001808311611c9957829003601f168201915b50505050508160e00181905250611ccb613cdd565b610100820152600e54600160401b900460ff165f9081526015602052604090208054600190910154610140830152610120820152600d546001600160401b03808216610160840152600160401b909104166101808201526007546101a0820190610100900460ff166003811115611d4457611d446145a0565b90816003811115611d5757611d576145a0565b905250611d62612767565b6101c0820152611d70610e19565b15156101e0820152600e54600160481b810460ff9081161515610200840152600d54600160801b8082046001600160401b03908116610220870152600160c01b9092048216610240860152818416610260860152600160401b80850484166102808701819052600160501b8604851615156102a0880152600160581b9095046001600160a01b03166102c08701526005546102e087015260195461030087015242831661032087015260065490931615156103408601525f84815260176020908152604080832054610360890152601254958604851661038089015292850484166103a08801526011546103c08801529383166103e08701529384526013909252912080549091811115611e8657611e8661506e565b604051908082528060200260200182016040528015611ed257816020015b60408051606080820183525f808352602083015291810191909152815260200190600190039081611ea45790505b506104008301525f5b8154811015612029575f828281548110611ef757611ef7615082565b5f918252602091829020015460408051606081019091526001600160a01b03909116808252600e549093509091820190611f3b90600160401b900460ff1684613c6c565b60ff9081168252600e54600160401b9004165f9081526018602090815260408083206001600160a01b038716845282529091208054919092019190611f7f90614ff0565b80601f0160208091040260200160405190810160405280929190818152602001828054611fab90614ff0565b8015611ff65780601f10611fcd57610100808354040283529160200191611ff6565b820191905f5260205f20905b815481529060010190602001808311611fd957829003601f168201915b5050505050815250846104000151838151811061201557612015615082565b602090810291909101015250600101611edb565b505090565b5f54610100900460ff16156120565760405163558a1e0360e11b815260040160405180910390fd5b5f805461ff0019166101001790556003806007805460ff169081111561207e5761207e6145a0565b146120a35760075460405163e37d4aeb60e01b8152610a899160ff1690600401614f3d565b60065460ff16156120c757604051639a7cb18760e01b815260040160405180910390fd5b600e546120de90600160401b900460ff1633613bfe565b6120fd57604051637d77835760e11b8152336004820152602401610a89565b600e54600160401b900460ff9081165f908152601460209081526040808320338452909152902054161561214657604051633512759d60e21b8152336004820152602401610a89565b600d54600160c01b90046001600160401b031642111561218e57600d546040516330d80c1160e21b8152600160c01b9091046001600160401b03166004820152602401610a89565b600e54604080518415158152600160401b90920460ff16602083015233917f80e49d236d248ad770a237c1f67d1f67b08614c3577b89187b12d8ec31d7f64b910160405180910390a261120b82614084565b60408051610280810182525f6020820181815292820181905260608083018290526080830182905260a0830182905260c0830182905260e08301829052610100830182905261012083018290526101408301829052610160830182905261018083018290526101a083018290526101c083018290526101e08301829052610200830182905261022083019190915261024082018190526102608201523081526007805491929160ff1690811115612299576122996145a0565b908160078111156122ac576122ac6145a0565b9052506007546001600160a01b036201000090910481166040830152600854166060820152600e5460ff600160401b8204811660808401526006548116151560a0840152600160501b82048116151560c0840152600160481b90910416151560e082015260046007805460ff1690811115612329576123296145a0565b1480156123425750600e54600160401b900460ff166001145b80156123585750600e54600160501b900460ff16155b15612375576010546001600160a01b036101009182900416908201525b600d546001600160401b03600160801b8083048216610120850152600160c01b9092048116610140840152601254600160401b810482166101608501529182048116610180840152600e5481166101a0840152166101c082015260ff6101e082015260026007805460ff16908111156123f0576123f06145a0565b148061241057506007805460ff168181111561240e5761240e6145a0565b145b156124a357600254601154604051630f21ec3760e01b815260048101919091525f916001600160a01b031690630f21ec37906024016040805180830381865afa15801561245f573d5f5f3e3d5ffd5b505050506040513d601f19601f820116820180604052508101906124839190615096565b915050806002811115612498576124986145a0565b60ff166101e0830152505b600e54600160401b900460ff165f818152601760205260409020546102008301526019546102208301526124d690611462565b61026083015261024082015290565b5f5460ff16156125075760405162dc149f60e41b815260040160405180910390fd5b5f805462010000330261ff01600160b01b031990911617600190811790915580546001600160a01b038b81166001600160a01b03199283161790925560028054928b16929091169190911790558060036125618282615214565b50506007805462010000600160b01b031916620100006001600160a01b038a81169190910291909117909155600880546001600160a01b03191691881691909117905560096125b185878361540f565b50600a6125bf83858361540f565b5034600b55600d805467ffffffffffffffff1916426001600160401b03161790556125ed60208201826154c9565b6125f7904261503c565b600d80546001600160401b0392909216600160801b0267ffffffffffffffff60801b199092169190911790555050600e805460ff60401b1916600160401b17905550506007805460ff191660011790555050505050565b60606019805480602002602001604051908101604052809291908181526020015f905b8282101561275e575f848152602090819020604080516060810182526002860290920180546001600160a01b0381168452600160a01b90046001600160401b031693830193909352600183018054929392918401916126cf90614ff0565b80601f01602080910402602001604051908101604052809291908181526020018280546126fb90614ff0565b80156127465780601f1061271d57610100808354040283529160200191612746565b820191905f5260205f20905b81548152906001019060200180831161272957829003601f168201915b50505050508152505081526020019060010190612671565b50505050905090565b60105460609060ff166001036127d6576001600754610100900460ff166003811115612795576127956145a0565b146127b8576040518060600160405280602f8152602001615730602f9139905090565b6040518060600160405280602f815260200161580f602f9139905090565b60105460ff16600203612842576001600754610100900460ff166003811115612801576128016145a0565b14612824576040518060600160405280603a815260200161579b603a9139905090565b6040518060600160405280603a81526020016157d5603a9139905090565b60105460ff1660030361286d576040518060600160405280603a815260200161583e603a9139905090565b60105460ff16600403612898576040518060600160405280603c815260200161575f603c9139905090565b5060408051602081019091525f815290565b5f54610100900460ff16156128d25760405163558a1e0360e11b815260040160405180910390fd5b5f805461ff0019166101001790556003806007805460ff16908111156128fa576128fa6145a0565b1461291f5760075460405163e37d4aeb60e01b8152610a899160ff1690600401614f3d565b60065460ff166129425760405163283168e960e11b815260040160405180910390fd5b600e54600160401b900460ff165f908152601660209081526040808320338452909152902054806129885760405163ee0e242960e01b8152336004820152602401610a89565b600e54600160401b900460ff9081165f90815260146020908152604080832033845290915290205416156129d157604051633512759d60e21b8152336004820152602401610a89565b601254600160401b90046001600160401b03164211801590612a1357506129f6613e0c565b600e54600160401b900460ff165f90815260176020526040902054105b15612a4657601254604051632f572ccb60e01b8152600160401b9091046001600160401b03166004820152602401610a89565b601254600160801b90046001600160401b0316421115612a8e576012546040516330d80c1160e21b8152600160801b9091046001600160401b03166004820152602401610a89565b610200831115612ab55760405163c725a3d560e01b81526102006004820152602401610a89565b600e54604080513060208201523391810191909152600160401b90910460ff166060820152861515608082015260a08101869052819060c0016040516020818303038152906040528051906020012014612b2257604051635054097b60e01b815260040160405180910390fd5b8215612b5a57600e54600160401b900460ff165f9081526018602090815260408083203384529091529020612b5884868361540f565b505b336001600160a01b03167fedc4118aa882b6f7ca44f28f78a3342d0d4859dfc613ae71c1182d2ffc59782387600e60089054906101000a900460ff168787604051612ba8949392919061550c565b60405180910390a2612bb986614084565b50505f805461ff001916905550505050565b6007546201000090046001600160a01b03163314801590612bf757506008546001600160a01b03163314155b15612c1557604051632b41c4cd60e01b815260040160405180910390fd5b60026007805460ff1690811115612c2e57612c2e6145a0565b14158015612c53575060036007805460ff1690811115612c5057612c506145a0565b14155b15612c785760075460405163e37d4aeb60e01b8152610a899160ff1690600401614f3d565b80801580612c865750608081115b15612ca4576040516306c18bf560e21b815260040160405180910390fd5b600e54600160401b900460ff165f908152601a6020908152604080832033845290915290205460108110612cee576040516382f638cd60e01b815260106004820152602401610a89565b612cf981600161505b565b600e54600160401b900460ff165f908152601a602090815260408083203380855290835292819020939093558251606081018452918252426001600160401b0316828201528251601f8701829004820281018201845286815260199383019188908890819084018382808284375f92018290525093909452505083546001818101865594825260209182902084516002909202018054928501516001600160401b0316600160a01b026001600160e01b03199093166001600160a01b03909216919091179190911781556040830151929390929083019150612ddb9082615530565b505050336001600160a01b03167f88ebcf85f1c2f4d8ede1699e96afad0615102113a08bd01b49244d22668ae6aa8585604051612e199291906155ea565b60405180910390a25f54600754604051635665f22d60e01b8152620100009092046001600160a01b031691635665f22d91612e5e9160ff909116908190600401614fd5565b5f604051808303815f87803b158015612e75575f5ffd5b505af1158015612e87573d5f5f3e3d5ffd5b5050505050505050565b5f54610100900460ff1615612eb95760405163558a1e0360e11b815260040160405180910390fd5b5f805461ff00191661010017905560026007805460ff1690811115612ee057612ee06145a0565b14158015612f05575060036007805460ff1690811115612f0257612f026145a0565b14155b8015612f2657506007805460ff1681811115612f2357612f236145a0565b14155b15612f4b5760075460405163e37d4aeb60e01b8152610a899160ff1690600401614f3d565b600d54600160c01b90046001600160401b03164211612f9257600d5460405163bd5145db60e01b8152600160c01b9091046001600160401b03166004820152602401610a89565b60036007805460ff1690811115612fab57612fab6145a0565b148015612fba575060065460ff165b1561303657600e54600160401b900460ff165f90815260156020526040812090612fe2613e0c565b905080825f0154612ff49060026155fd565b118061300e575080826001015461300c9060026155fd565b115b156130335761302c81835f01546130269060026155fd565b11614252565b50506131a3565b50505b61303f5f6143f2565b6007805461030061ff00199091161790819055600d80546001600160401b034216600160401b0267ffffffffffffffff60401b199091161790556010805460ff19166004908117909155600e805460ff60501b1916600160501b179055600154600854604051630bc713cf60e11b81526001600160a01b036201000090950485169381019390935283166024830152919091169063178e279e906044015f604051808303815f87803b1580156130f3575f5ffd5b505af1158015613105573d5f5f3e3d5ffd5b50506040517f06e05d15a1c31c84dab48f5c272ef8c0fecee4d9c1021839721cc871b802a26292505f9150a161313b6005613ab9565b600754600b5461315a916201000090046001600160a01b0316906139e3565b600c541561317b57600854600c5461317b916001600160a01b0316906139e3565b600f54156131a357600e54600f546131a391600160581b90046001600160a01b0316906139e3565b5f805461ff0019169055565b5f54610100900460ff16156131d75760405163558a1e0360e11b815260040160405180910390fd5b5f805461ff0019166101001790556001806007805460ff16908111156131ff576131ff6145a0565b146132245760075460405163e37d4aeb60e01b8152610a899160ff1690600401614f3d565b6008546001600160a01b0316331461324f57604051635f03674b60e11b815260040160405180910390fd5b600d54600160801b90046001600160401b031642111561329757600d54604051633c6a6d5b60e11b8152600160801b9091046001600160401b03166004820152602401610a89565b6004543410156132c457600480546040516378e030db60e01b815291820152346024820152604401610a89565b34600c556132d0613b16565b6003546132ed90600160401b90046001600160401b03164261503c565b600d80546001600160401b0392909216600160c01b026001600160c01b0390921691909117905560405134815233907f3a448616d718b7ad85d10a79d86fd4bf4cb51c1a78f9f7a10ae23dbe10c9a3c39060200160405180910390a2610d806002613ab9565b5f546201000090046001600160a01b0316331461338357604051630636a15760e11b815260040160405180910390fd5b61338b613d51565b5f613394613e0c565b90508181146133c057604051636b80d6bb60e01b81526004810182905260248101839052604401610a89565b5f5b828110156135aa575f8484838181106133dd576133dd615082565b90506020020160208101906133f29190614fba565b6001546040516377ace5d760e01b81526001600160a01b0380841660048301529293509116906377ace5d790602401602060405180830381865afa15801561343c573d5f5f3e3d5ffd5b505050506040513d601f19601f820116820180604052508101906134609190615614565b6134885760405163c915949f60e01b81526001600160a01b0382166004820152602401610a89565b6007546001600160a01b03828116620100009092041614806134b757506008546001600160a01b038281169116145b156134e05760405163d664dd5760e01b81526001600160a01b0382166004820152602401610a89565b600e54600160401b900460ff1660021480156135025750613502600182613bfe565b1561352b57604051632aca0b1360e21b81526001600160a01b0382166004820152602401610a89565b5f5b828110156135a057816001600160a01b031686868381811061355157613551615082565b90506020020160208101906135669190614fba565b6001600160a01b0316036135985760405163e7e6bc1360e01b81526001600160a01b0383166004820152602401610a89565b60010161352d565b50506001016133c2565b506135e68383808060200260200160405190810160405280939291908181526020018383602002808284375f92019190915250613e2e92505050565b505050565b600e545f9061360490600160401b900460ff1683613bfe565b92915050565b600e805460ff60501b1916600160501b1790555f80806001600754610100900460ff16600381111561363e5761363e6145a0565b14905080613657576008546001600160a01b031661366a565b6007546201000090046001600160a01b03165b92505f81613689576007546201000090046001600160a01b0316613696565b6008546001600160a01b03165b90505f600f54600c54600b546136ac919061505b565b6136b6919061505b565b6003549091505f90612710906136d790600160c01b900461ffff16846155fd565b6136e1919061562f565b6003549091505f906127109061370290600160d01b900461ffff16846155fd565b61370c919061562f565b90505f8561371b57600261371e565b60015b90505f61372d6005600361505b565b6001600160401b038111156137445761374461506e565b60405190808252806020026020018201604052801561376d578160200160208202803683370190505b5090505f60015b600e5460ff600160401b9091048116908216116138825760ff81165f908152601360205260408120905b815481101561386d578560ff1660145f8560ff1660ff1681526020019081526020015f205f8484815481106137d5576137d5615082565b5f9182526020808320909101546001600160a01b0316835282019290925260400190205460ff16036138655781818154811061381357613813615082565b5f918252602090912001546001600160a01b031685856138328161564e565b96508151811061384457613844615082565b60200260200101906001600160a01b031690816001600160a01b0316815250505b60010161379e565b5050808061387a90615666565b915050613774565b508082525f811561389c57613897828661562f565b61389e565b5f5b90506138a9846143f2565b600154604051632a837fab60e21b81526001600160a01b038d811660048301528a811660248301525f60448301529091169063aa0dfeac906064015f604051808303815f87803b1580156138fb575f5ffd5b505af115801561390d573d5f5f3e3d5ffd5b505060015460405163274ad71b60e11b81526001600160a01b039091169250634e95ae36915088906139459087908690600401615684565b5f604051808303818588803b15801561395c575f5ffd5b505af115801561396e573d5f5f3e3d5ffd5b5050505050858761397f91906156a5565b99506001600160a01b038b167f6f072ff41a58c73c1f7253e82b3e50e1083b438aa76a962283c334bb6797d3558b886139b886866155fd565b6040805193845260208401929092529082015260600160405180910390a25050505050505050509091565b805f036139ee575050565b5f826001600160a01b03168261c350906040515f60405180830381858888f193505050503d805f8114613a3c576040519150601f19603f3d011682016040523d82523d5f602084013e613a41565b606091505b50509050806135e6576001600160a01b0383165f908152601b602052604081208054849290613a7190849061505b565b90915550506040518281526001600160a01b038416907f8af6e30690e4b192e05dc42baa9776cefda6c432838616c7f4f036bbab44917e9060200160405180910390a2505050565b6007805460ff811691839160ff191660018383811115613adb57613adb6145a0565b02179055505f54604051635665f22d60e01b8152620100009091046001600160a01b031690635665f22d906114319084908690600401614fd5565b60025f9054906101000a90046001600160a01b03166001600160a01b031663370419e56040518163ffffffff1660e01b81526004016020604051808303815f875af1158015613b67573d5f5f3e3d5ffd5b505050506040513d601f19601f82011682018060405250810190613b8b91906156b8565b60118190556012805467ffffffffffffffff1916436001600160401b0316908117909155600e5460408051600160401b90920460ff1682526020820193909352918201527fddc5ec42aa877abdcd645f7c6a60b0c47a909511faa45c4f0ce409e6383d87089060600160405180910390a1565b60ff82165f908152601360205260408120815b8154811015613c6257836001600160a01b0316828281548110613c3657613c36615082565b5f918252602090912001546001600160a01b031603613c5a57600192505050613604565b600101613c11565b505f949350505050565b60ff8083165f9081526014602090815260408083206001600160a01b038616845290915281205490911680158015613cc8575060ff84165f9081526016602090815260408083206001600160a01b038716845290915290205415155b613cd25780613cd5565b60035b949350505050565b600e54600160401b900460ff165f90815260136020908152604091829020805483518184028101840190945280845260609392830182828015613d4757602002820191905f5260205f20905b81546001600160a01b03168152600190910190602001808311613d29575b5050505050905090565b600e545f90600160401b900460ff16600114613d6e576007613d71565b60025b9050806007811115613d8557613d856145a0565b6007805460ff1690811115613d9c57613d9c6145a0565b14613dc15760075460405163e37d4aeb60e01b8152610a899160ff1690600401614f3d565b600d54600160c01b90046001600160401b0316421115613e0957600d546040516330d80c1160e21b8152600160c01b9091046001600160401b03166004820152602401610a89565b50565b600e545f90600160401b900460ff16600114613e285750600590565b50600390565b600e54600160401b900460ff165f908152601360205260408120905b8251811015613f2a5781838281518110613e6657613e66615082565b6020908102919091018101518254600180820185555f9485529290932090920180546001600160a01b0319166001600160a01b03938416179055548451911690634aeb88cf90859084908110613ebe57613ebe615082565b60200260200101516040518263ffffffff1660e01b8152600401613ef191906001600160a01b0391909116815260200190565b5f604051808303815f87803b158015613f08575f5ffd5b505af1158015613f1a573d5f5f3e3d5ffd5b505060019092019150613e4a9050565b5060065460ff1615613fea57600654613f519061010090046001600160401b03164261503c565b6012805467ffffffffffffffff60401b1916600160401b6001600160401b0393841681029190911791829055600654613f9993600160481b909104811692919091041661503c565b6012805467ffffffffffffffff60801b1916600160801b6001600160401b0393841681029190911791829055600d80546001600160c01b031691909204909216600160c01b0291909117905561402e565b60035461400790600160401b90046001600160401b03164261503c565b600d60186101000a8154816001600160401b0302191690836001600160401b031602179055505b7f565e6e602c41eadb3f1310facd81fa42f6368de343f816c59ad31bfb2f9b1285600e60089054906101000a900460ff168360405161406e9291906156cf565b60405180910390a16140806003613ab9565b5050565b80614090576002614093565b60015b600e8054600160401b9081900460ff9081165f9081526014602090815260408083203384528252808320805460ff191697851697909717909655935492909204168152601590915220600181836140eb5760016140ed565b5f5b60ff166002811061410057614100615082565b015f82825461410f919061505b565b9091555050600154604051631bb2a83360e11b81523360048201526001600160a01b03909116906337655066906024015f604051808303815f87803b158015614156575f5ffd5b505af1158015614168573d5f5f3e3d5ffd5b505050505f614175613e0c565b6006549091505f9060ff1680156141b55750600e54600160401b900460ff165f90815260176020526040902054600184015484546141b3919061505b565b105b9050801580156141d15750825482906141cf9060026155fd565b115b156141e5576141e06001614252565b61424c565b8015801561420157508183600101546141ff9060026155fd565b115b1561420f576141e05f614252565b5f54600754604051635665f22d60e01b8152620100009092046001600160a01b031691635665f22d91612e5e9160ff909116908190600401614fd5565b50505050565b8061425e576002614261565b60015b6007805461ff00191661010083600381111561427f5761427f6145a0565b0217905550600d805467ffffffffffffffff60401b1916600160401b426001600160401b0316810291909117909155600e540460ff166001146142c35760026142c6565b60015b6010805460ff191660ff928316179055600754600e546040517fae061c4b2da46be520a688462bc80e60d8b79e9efd79867e18fcbd9ebecb9a6d9361431b936101009004811692600160401b900416906156ea565b60405180910390a1600e54600160401b900460ff166001036143d05780614353576007546201000090046001600160a01b0316614360565b6008546001600160a01b03165b601080546001600160a01b039290921661010002610100600160a81b03199092169190911790556003546143a5906001600160401b03600160801b909104164261503c565b600e805467ffffffffffffffff19166001600160401b0392909216919091179055613e096004613ab9565b5f5f6143da61360a565b915091506143e86004613ab9565b6135e682826139e3565b60015b600e5460ff600160401b9091048116908216116140805760ff81165f908152601360205260408120905b8154811015614544575f82828154811061443b5761443b615082565b5f91825260208083209091015460ff80881684526014835260408085206001600160a01b0390931680865292909352919092205491925016600381156144a25760ff87161561449d578660ff168260ff161461449857600161449a565b5f5b90505b6144d6565b60065460ff16806144cd575060ff87161580156144cd5750600e5460ff878116600160401b90920416145b156144d6575060025b60015460405163582e166d60e11b81526001600160a01b039091169063b05c2cda906145089086908590600401615709565b5f604051808303815f87803b15801561451f575f5ffd5b505af1158015614531573d5f5f3e3d5ffd5b50506001909501945061441f9350505050565b5050808061455190615666565b9150506143f5565b5f81518084528060208401602086015e5f602082860101526020601f19601f83011685010191505092915050565b602081525f6145996020830184614559565b9392505050565b634e487b7160e01b5f52602160045260245ffd5b60048110613e0957613e096145a0565b6145cd816145b4565b9052565b602081016145de836145b4565b91905290565b5f602082840312156145f4575f5ffd5b5035919050565b5f6020828403121561460b575f5ffd5b813560ff81168114614599575f5ffd5b5f8151808452602084019350602083015f5b828110156146545781516001600160a01b031686526020958601959091019060010161462d565b5093949350505050565b604081525f614670604083018561461b565b82810360208401528084518083526020830191506020860192505f5b818110156146ad57835160ff1683526020938401939092019160010161468c565b50909695505050505050565b600881106145cd576145cd6145a0565b602081526146e36020820183516001600160a01b03169052565b5f60208301516146f660408401826146b9565b5060408301516001600160a01b03811660608401525060608301516001600160a01b038116608084015250608083015161016060a084015261473c61018084018261461b565b905060a084015160c084015260c084015160e084015260e084015161476d6101008501826001600160401b03169052565b506101008401516001600160401b038116610120850152506101208401516001600160401b0381166101408501525061014084015160ff8116610160850152509392505050565b5f82825180855260208501945060208160051b830101602085015f5b838110156146ad57848303601f19018852815180516001600160a01b0316845260208082015160ff169085015260409081015160609185018290529061481890850182614559565b6020998a01999094509290920191506001016147d0565b602081526148496020820183516001600160a01b03169052565b5f602083015161485c60408401826146b9565b5060408301516001600160a01b03811660608401525060608301516001600160a01b038116608084015250608083015161042060a08401526148a2610440840182614559565b905060a084015160c084015260c084015160e084015260e0840151601f19848303016101008501526148d48282614559565b915050610100840151601f19848303016101208501526148f4828261461b565b91505061012084015161014084015261014084015161016084015261016084015161492b6101808501826001600160401b03169052565b506101808401516001600160401b0381166101a0850152506101a08401516149576101c08501826145c4565b506101c0840151838203601f19016101e08501526149758282614559565b9150506101e084015161498d61020085018215159052565b50610200840151801515610220850152506102208401516001600160401b038116610240850152506102408401516001600160401b038116610260850152506102608401516001600160401b0381166102808501525061028084015160ff81166102a0850152506102a08401518015156102c0850152506102c08401516001600160a01b0381166102e0850152506102e0840151610300840152610300840151610320840152610320840151614a4f6103408501826001600160401b03169052565b5061034084015180151561036085015250610360840151610380840152610380840151614a886103a08501826001600160401b03169052565b506103a08401516001600160401b0381166103c0850152506103c08401516103e08401526103e0840151614ac86104008501826001600160401b03169052565b50610400840151838203601f1901610420850152614ae682826147b4565b95945050505050565b8015158114613e09575f5ffd5b5f60208284031215614b0c575f5ffd5b813561459981614aef565b5f8151808452602084019350602083015f5b8281101561465457815160ff16865260209586019590910190600101614b29565b60208152614b646020820183516001600160a01b03169052565b5f6020830151614b7760408401826146b9565b5060408301516001600160a01b03811660608401525060608301516001600160a01b038116608084015250608083015160ff811660a08401525060a083015180151560c08401525060c083015180151560e08401525060e0830151801515610100840152506101008301516001600160a01b038116610120840152506101208301516001600160401b038116610140840152506101408301516001600160401b038116610160840152506101608301516001600160401b038116610180840152506101808301516001600160401b0381166101a0840152506101a08301516001600160401b0381166101c0840152506101c08301516001600160401b0381166101e0840152506101e083015160ff811661020084015250610200830151610220830152610220830151610240830152610240830151610280610260840152614cc36102a084018261461b565b9050610260840151601f1984830301610280850152614ae68282614b17565b6001600160a01b0381168114613e09575f5ffd5b5f5f83601f840112614d06575f5ffd5b5081356001600160401b03811115614d1c575f5ffd5b602083019150836020828501011115614d33575f5ffd5b9250929050565b5f5f5f5f5f5f5f5f5f6102008a8c031215614d53575f5ffd5b8935614d5e81614ce2565b985060208a0135614d6e81614ce2565b975060408a0135614d7e81614ce2565b965060608a0135614d8e81614ce2565b955060808a01356001600160401b03811115614da8575f5ffd5b614db48c828d01614cf6565b90965094505060a08a01356001600160401b03811115614dd2575f5ffd5b614dde8c828d01614cf6565b90945092505060c08a015f61014060bf198d8f03011215614dfd575f5ffd5b81905050809150509295985092959850929598565b5f602082016020835280845180835260408501915060408160051b8601019250602086015f5b82811015614e9c57868503603f19018452815180516001600160a01b031686526020808201516001600160401b031690870152604090810151606091870182905290614e8690870182614559565b9550506020938401939190910190600101614e38565b50929695505050505050565b5f5f5f5f60608587031215614ebb575f5ffd5b8435614ec681614aef565b93506020850135925060408501356001600160401b03811115614ee7575f5ffd5b614ef387828801614cf6565b95989497509550505050565b5f5f60208385031215614f10575f5ffd5b82356001600160401b03811115614f25575f5ffd5b614f3185828601614cf6565b90969095509350505050565b6020810161360482846146b9565b5f5f60208385031215614f5c575f5ffd5b82356001600160401b03811115614f71575f5ffd5b8301601f81018513614f81575f5ffd5b80356001600160401b03811115614f96575f5ffd5b8560208260051b8401011115614faa575f5ffd5b6020919091019590945092505050565b5f60208284031215614fca575f5ffd5b813561459981614ce2565b60408101614fe382856146b9565b61459960208301846146b9565b600181811c9082168061500457607f821691505b60208210810361502257634e487b7160e01b5f52602260045260245ffd5b50919050565b634e487b7160e01b5f52601160045260245ffd5b6001600160401b03818116838216019081111561360457613604615028565b8082018082111561360457613604615028565b634e487b7160e01b5f52604160045260245ffd5b634e487b7160e01b5f52603260045260245ffd5b5f5f604083850312156150a7575f5ffd5b825191506020830151600381106150bc575f5ffd5b809150509250929050565b8481526001600160401b0384166020820152826040820152608060608201525f6150f4608083018461461b565b9695505050505050565b805161510981614ce2565b919050565b5f6020828403121561511e575f5ffd5b81516001600160401b03811115615133575f5ffd5b8201601f81018413615143575f5ffd5b80516001600160401b0381111561515c5761515c61506e565b8060051b604051601f19603f83011681018181106001600160401b03821117156151885761518861506e565b6040529182526020818401810192908101878411156151a5575f5ffd5b6020850194505b838510156151cb576151bd856150fe565b8152602094850194016151ac565b509695505050505050565b6001600160401b0381168114613e09575f5ffd5b5f8135613604816151d6565b5f813561ffff81168114613604575f5ffd5b5f813561360481614aef565b813561521f816151d6565b6001600160401b0381166001600160401b031983541617825550615275615248602084016151ea565b825467ffffffffffffffff60401b191660409190911b6fffffffffffffffff000000000000000016178255565b6152b0615284604084016151ea565b82805467ffffffffffffffff60801b191660809290921b67ffffffffffffffff60801b16919091179055565b6152df6152bf606084016151f6565b82805461ffff60c01b191660c09290921b61ffff60c01b16919091179055565b61530e6152ee608084016151f6565b82805461ffff60d01b191660d09290921b61ffff60d01b16919091179055565b60a0820135600182015560c082013560028201556003810161534961533560e08501615208565b825490151560ff1660ff1991909116178255565b61537d61535961010085016151ea565b825468ffffffffffffffff00191660089190911b68ffffffffffffffff0016178255565b6135e661538d61012085016151ea565b825470ffffffffffffffff000000000000000000191660489190911b70ffffffffffffffff00000000000000000016178255565b601f8211156135e657828211156135e657805f5260205f20601f840160051c60208510156153ec57505f5b90810190601f840160051c035f5b8181101561145a575f838201556001016153fa565b6001600160401b038311156154265761542661506e565b61543a836154348354614ff0565b836153c1565b5f601f84116001811461546b575f85156154545750838201355b5f19600387901b1c1916600186901b1783556154c2565b5f83815260208120601f198716915b8281101561549a578685013582556020948501946001909201910161547a565b50868210156154b6575f1960f88860031b161c19848701351681555b505060018560011b0183555b5050505050565b5f602082840312156154d9575f5ffd5b8135614599816151d6565b81835281816020850137505f828201602090810191909152601f909101601f19169091010190565b841515815260ff84166020820152606060408201525f6150f46060830184866154e4565b81516001600160401b038111156155495761554961506e565b61555d816155578454614ff0565b846153c1565b6020601f82116001811461558f575f83156155785750848201515b5f19600385901b1c1916600184901b1784556154c2565b5f84815260208120601f198516915b828110156155be578785015182556020948501946001909201910161559e565b50848210156155db57868401515f19600387901b60f8161c191681555b50505050600190811b01905550565b602081525f613cd56020830184866154e4565b808202811582820484141761360457613604615028565b5f60208284031215615624575f5ffd5b815161459981614aef565b5f8261564957634e487b7160e01b5f52601260045260245ffd5b500490565b5f6001820161565f5761565f615028565b5060010190565b5f60ff821660ff810361567b5761567b615028565b60010192915050565b604081525f615696604083018561461b565b90508260208301529392505050565b8181038181111561360457613604615028565b5f602082840312156156c8575f5ffd5b5051919050565b60ff83168152604060208201525f613cd5604083018461461b565b604081016156f7846145b4565b92815260ff9190911660209091015290565b6001600160a01b038316815260408101615722836145b4565b826020830152939250505056fe41206d616a6f72697479206f66207468652070616e656c20666f756e6420666f722074686520646566656e64616e744e6f2076657264696374206265666f7265207468652064656c696265726174696f6e20646561646c696e653b207374616b657320726566756e6465644f6e2061707065616c2c2061206d616a6f72697479206f66207468652070616e656c20666f756e6420666f722074686520646566656e64616e744f6e2061707065616c2c2061206d616a6f72697479206f66207468652070616e656c20666f756e6420666f722074686520706c61696e7469666641206d616a6f72697479206f66207468652070616e656c20666f756e6420666f722074686520706c61696e7469666654686520646566656e64616e7420646964206e6f7420726573706f6e64206265666f72652074686520726573706f6e736520646561646c696e65a2646970667358221220e91249fd7d959cdbe512aed850ac24939917f82ea7b206d2e36be59b37fe237d64736f6c63430008250033" as const;
+export const disputeCaseBytecode = "0x6080604052348015600e575f5ffd5b505f805460ff19166001179055615df7806100285f395ff3fe60806040526004361061030d575f3560e01c8063596f21f8116101a3578063c19d93fb116100f2578063d502562511610092578063df18e0471161006d578063df18e047146109f6578063eb152ba514610a21578063ed896d6614610a41578063fb6f74ed14610a60575f5ffd5b8063d5025625146108d5578063db16aab9146109cf578063de94a220146109d7575f5ffd5b8063c5be3e07116100cd578063c5be3e0714610872578063c7b07e3914610887578063d0ba21691461089b578063d4dd660d146108c1575f5ffd5b8063c19d93fb14610802578063c401882b1461082f578063c45a01551461084e575f5ffd5b8063a2ff02091161015d578063aaf7ead511610138578063aaf7ead514610778578063b14b28a314610797578063bac91e2e146107bd578063c1163dc5146107dc575f5ffd5b8063a2ff02091461071e578063a451aa3914610744578063a526d40014610759575f5ffd5b8063596f21f8146106765780636a0f084914610697578063774ea783146106ac5780637a301a5c146106cb5780637b103999146106df5780638f775839146106fe575f5ffd5b806335bfd6391161025f57806347300e4711610219578063480daedd116101f4578063480daedd146105f65780634b9f5c98146106175780634cf63a8f146106365780634e69d56014610655575f5ffd5b806347300e471461056d578063473c25631461058157806347ce07cc146105bf575f5ffd5b806335bfd639146104d05780633ccfd60b146104d85780633e858923146104ec5780633f4fbbe71461050b5780634051ddac146105385780634586671914610559575f5ffd5b8063175f8329116102ca5780631a233677116102a55780631a2336771461044b5780631fe63d781461045e57806320af44911461047f57806327793f87146104a3575f5ffd5b8063175f8329146103fd57806319b1f5fc1461041157806319effeb414610425575f5ffd5b8063051235d41461031157806305b7a1541461034d578063064b1a7e1461037057806309112da01461038f57806311da60b4146103b5578063146ca531146103cb575b5f5ffd5b34801561031c575f5ffd5b50600e54610330906001600160401b031681565b6040516001600160401b0390911681526020015b60405180910390f35b348015610358575f5ffd5b5061036261020081565b604051908152602001610344565b34801561037b575f5ffd5b50600f54610330906001600160401b031681565b34801561039a575f5ffd5b50600e5461033090600160801b90046001600160401b031681565b3480156103c0575f5ffd5b506103c9610a75565b005b3480156103d6575f5ffd5b50600f546103eb90600160401b900460ff1681565b60405160ff9091168152602001610344565b348015610408575f5ffd5b506103c9610c0d565b34801561041c575f5ffd5b50610362608081565b348015610430575f5ffd5b50600e5461033090600160401b90046001600160401b031681565b6103c96104593660046149f2565b610e09565b348015610469575f5ffd5b50610472610f91565b6040516103449190614b04565b34801561048a575f5ffd5b5061049361101d565b6040519015158152602001610344565b3480156104ae575f5ffd5b506007546104c390600160c81b900460ff1681565b6040516103449190614b4e565b6103c9611087565b3480156104e3575f5ffd5b506103c96112d2565b3480156104f7575f5ffd5b506103c9610506366004614b61565b611434565b348015610516575f5ffd5b5061052a610525366004614b78565b611691565b604051610344929190614c0e565b348015610543575f5ffd5b5061054c6117a9565b6040516103449190614c4b565b348015610564575f5ffd5b506104726118dd565b348015610578575f5ffd5b506103c96118ea565b34801561058c575f5ffd5b506007546105a790600160601b90046001600160601b031681565b6040516001600160601b039091168152602001610344565b3480156105ca575f5ffd5b506002546105de906001600160a01b031681565b6040516001600160a01b039091168152602001610344565b348015610601575f5ffd5b5061060a611c8c565b6040516103449190614dd5565b348015610622575f5ffd5b506103c96106313660046150d4565b6122b2565b348015610641575f5ffd5b506008546105de906001600160a01b031681565b348015610660575f5ffd5b50610669612472565b60405161034491906150ef565b348015610681575f5ffd5b5061068a6127aa565b60405161034491906152a6565b3480156106a2575f5ffd5b50610362600c5481565b3480156106b7575f5ffd5b506007546105a7906001600160601b031681565b3480156106d6575f5ffd5b506104726128c3565b3480156106ea575f5ffd5b506001546105de906001600160a01b031681565b348015610709575f5ffd5b50600f5461049390600160501b900460ff1681565b348015610729575f5ffd5b5060135461033090600160401b90046001600160401b031681565b34801561074f575f5ffd5b50610362600d5481565b348015610764575f5ffd5b506103c961077336600461533c565b612a35565b348015610783575f5ffd5b50601354610330906001600160401b031681565b3480156107a2575f5ffd5b5060135461033090600160801b90046001600160401b031681565b3480156107c8575f5ffd5b506103c96107d7366004615393565b612d64565b3480156107e7575f5ffd5b50600f546105de90600160581b90046001600160a01b031681565b34801561080d575f5ffd5b5060075461082290600160c01b900460ff1681565b60405161034491906153d1565b34801561083a575f5ffd5b506009546105de906001600160a01b031681565b348015610859575f5ffd5b505f546105de906201000090046001600160a01b031681565b34801561087d575f5ffd5b5061036260105481565b348015610892575f5ffd5b50610362601081565b3480156108a6575f5ffd5b50600e5461033090600160c01b90046001600160401b031681565b3480156108cc575f5ffd5b506103c961303f565b3480156108e0575f5ffd5b50600354600454600554600654610955936001600160401b0380821694600160401b8304821694600160801b840483169461ffff600160c01b8604811695600160d01b900481169460ff8316926101008104821692600160481b820490921691600160881b8204811691600160981b9004168c565b604080516001600160401b039d8e1681529b8d1660208d0152998c16998b019990995261ffff97881660608b015295871660808a015260a089019490945260c0880192909252151560e087015286166101008601529094166101208401529283166101408301529190911661016082015261018001610344565b6103c9613487565b3480156109e2575f5ffd5b506103c96109f13660046153df565b613639565b348015610a01575f5ffd5b50610362610a1036600461544e565b601c6020525f908152604090205481565b348015610a2c575f5ffd5b50600f5461049390600160481b900460ff1681565b348015610a4c575f5ffd5b50610493610a5b36600461544e565b6138ee565b348015610a6b575f5ffd5b5061036260125481565b5f54610100900460ff1615610a9d5760405163558a1e0360e11b815260040160405180910390fd5b5f805461ff00191661010017905560048060078054600160c01b900460ff1690811115610acc57610acc614b1d565b14610b015760075460405163e37d4aeb60e01b8152610af891600160c01b900460ff16906004016153d1565b60405180910390fd5b600f54600160501b900460ff1615610b3a5760075460405163e37d4aeb60e01b8152610af891600160c01b900460ff16906004016153d1565b600f546001600160401b03164211610b7457600f546040516321b2d8c360e01b81526001600160401b039091166004820152602401610af8565b5f5f610b7f5f61390d565b5f54600754604051635665f22d60e01b81529395509193506201000090046001600160a01b031691635665f22d91610bc791600160c01b90910460ff16908190600401615469565b5f604051808303815f87803b158015610bde575f5ffd5b505af1158015610bf0573d5f5f3e3d5ffd5b50505050610bfe8282613cf5565b50505f805461ff001916905550565b5f54610100900460ff1615610c355760405163558a1e0360e11b815260040160405180910390fd5b5f805461ff00191661010017905560018060078054600160c01b900460ff1690811115610c6457610c64614b1d565b14610c905760075460405163e37d4aeb60e01b8152610af891600160c01b900460ff16906004016153d1565b600e54600160801b90046001600160401b03164211610cd757600e5460405163df75068f60e01b8152600160801b9091046001600160401b03166004820152602401610af8565b60078054600160c81b60ff60c81b19909116179055600e80546001600160401b034216600160401b0267ffffffffffffffff60401b199091161790556011805460ff19166003179055600f805460ff60501b1916600160501b17905560018054600854600954604051632a837fab60e21b81526001600160a01b03928316600482015290821660248201526044810193909352169063aa0dfeac906064015f604051808303815f87803b158015610d8c575f5ffd5b505af1158015610d9e573d5f5f3e3d5ffd5b50506008546040516001600160a01b0390911692507f0be58193d1ccca9f578279acffb21de6a55ce255b7c4901d2d3f4fbcd15db8b191505f90a2610de36006613dcb565b600854600c54610dfc916001600160a01b031690613cf5565b505f805461ff0019169055565b5f5460ff1615610e2b5760405162dc149f60e41b815260040160405180910390fd5b5f805462010000330261ff01600160b01b031990911617600190811790915580546001600160a01b038d81166001600160a01b03199283161790925560028054928d1692909116919091179055826003610e8582826154c2565b5050600780546001600160601b03838116600160601b026001600160c01b031990921690851617179055600880546001600160a01b03808c166001600160a01b03199283161790925560098054928b1692909116919091179055600a610eec878983615768565b50600b610efa858783615768565b5034600c55600e805467ffffffffffffffff1916426001600160401b0316179055610f286020840184615822565b610f329042615851565b600e80546001600160401b0392909216600160801b0267ffffffffffffffff60801b199092169190911790555050600f805460ff60401b1916600160401b17905550506007805460ff60c01b1916600160c01b17905550505050505050565b600b8054610f9e906156e8565b80601f0160208091040260200160405190810160405280929190818152602001828054610fca906156e8565b80156110155780601f10610fec57610100808354040283529160200191611015565b820191905f5260205f20905b815481529060010190602001808311610ff857829003601f168201915b505050505081565b5f600460078054600160c01b900460ff169081111561103e5761103e614b1d565b1480156110555750600f54600160481b900460ff16155b801561106b5750600f54600160501b900460ff16155b80156110825750600f546001600160401b03164211155b905090565b5f54610100900460ff16156110af5760405163558a1e0360e11b815260040160405180910390fd5b5f805461ff00191661010017905560048060078054600160c01b900460ff16908111156110de576110de614b1d565b1461110a5760075460405163e37d4aeb60e01b8152610af891600160c01b900460ff16906004016153d1565b600f54600160481b900460ff16156111355760405163305331dd60e11b815260040160405180910390fd5b60115461010090046001600160a01b0316331461116557604051636b2e0b4760e11b815260040160405180910390fd5b600f546001600160401b03164211156111a057600f54604051636c06548f60e11b81526001600160401b039091166004820152602401610af8565b60055434146111cf5760055460405163ed23488360e01b81526004810191909152346024820152604401610af8565b600f805434601055600160481b7fff0000000000000000000000000000000000000000ff00ffffffffffffffffff90911633600160581b02171760ff60401b1916680200000000000000001790556007805460ff60c81b19169055600e805467ffffffffffffffff60401b191690556011805460ff1916905560035461126590600160401b90046001600160401b031642615851565b600e60186101000a8154816001600160401b0302191690836001600160401b03160217905550611293613e35565b60405134815233907ff6836ff209155cf48757ab4e8e84bfa475aa8f274a684f78d16b652a4ac78c0e9060200160405180910390a2610dfc6007613dcb565b5f54610100900460ff16156112fa5760405163558a1e0360e11b815260040160405180910390fd5b5f805461ff001916610100178155338152601c60205260408120549081900361133657604051630686827b60e51b815260040160405180910390fd5b335f818152601c602052604080822091909155517f7084f5476618d8e60b11ef0d7d3f06914655adb8793e28ff7f018d4c76d505d5906113799084815260200190565b60405180910390a26040515f90339083908381818185875af1925050503d805f81146113c0576040519150601f19603f3d011682016040523d82523d5f602084013e6113c5565b606091505b50509050806114265760405162461bcd60e51b815260206004820152602760248201527f44697370757465436173653a207769746864726177616c207472616e736665726044820152660819985a5b195960ca1b6064820152608401610af8565b50505f805461ff0019169055565b60038060078054600160c01b900460ff169081111561145557611455614b1d565b146114815760075460405163e37d4aeb60e01b8152610af891600160c01b900460ff16906004016153d1565b60065460ff166114a45760405163283168e960e11b815260040160405180910390fd5b600f546114bb90600160401b900460ff1633613f95565b6114da57604051637d77835760e11b8152336004820152602401610af8565b600f54600160401b900460ff165f90815260176020908152604080832033845290915290205415611520576040516364dbd98760e01b8152336004820152602401610af8565b8161153e57604051636033c4fd60e11b815260040160405180910390fd5b601354600160401b90046001600160401b031642111561158657601354604051632b40a04560e11b8152600160401b9091046001600160401b03166004820152602401610af8565b600f805460ff600160401b9182900481165f9081526017602090815260408083203384528252808320889055945493909304909116815260189091529081208054600192906115d6908490615870565b9091555050600f54604051600160401b90910460ff16815233907f6fa1f0136afe2eb54fc58bda9656e7a47647f0223db5816e811566da16b4ca3a9060200160405180910390a25f54600754604051635665f22d60e01b8152620100009092046001600160a01b031691635665f22d9161166091600160c01b90910460ff16908190600401615469565b5f604051808303815f87803b158015611677575f5ffd5b505af1158015611689573d5f5f3e3d5ffd5b505050505050565b60608060145f8460ff1660ff1681526020019081526020015f208054806020026020016040519081016040528092919081815260200182805480156116fd57602002820191905f5260205f20905b81546001600160a01b031681526001909101906020018083116116df575b5050505050915081516001600160401b0381111561171d5761171d6156d4565b604051908082528060200260200182016040528015611746578160200160208202803683370190505b5090505f5b82518110156117a3576117778484838151811061176a5761176a615883565b6020026020010151614003565b82828151811061178957611789615883565b60ff9092166020928302919091019091015260010161174b565b50915091565b60408051610180810182525f602082018181529282018190526060808301829052608083015260a0820181905260c0820181905260e0820181905261010082018190526101208201819052610140820181905261016082015230815260078054919291600160c01b900460ff169081111561182657611826614b1d565b9081600781111561183957611839614b1d565b9052506008546001600160a01b039081166040830152600954166060820152611860614074565b6080820152600f54600160401b900460ff165f818152601660205260409020805460019091015460c084015260a0830152600e546001600160401b0380821660e0850152600160801b82048116610100850152600160c01b909104166101208301526101408201526007546001600160601b031661016082015290565b600a8054610f9e906156e8565b5f546201000090046001600160a01b0316331461191a57604051630636a15760e11b815260040160405180910390fd5b6119226140e8565b600254601254604051630f21ec3760e01b81525f9283926001600160a01b0390911691630f21ec379161195b9160040190815260200190565b6040805180830381865afa158015611975573d5f5f3e3d5ffd5b505050506040513d601f19601f820116820180604052508101906119999190615897565b90925090505f8160028111156119b1576119b1614b1d565b036119d55760125460405163635df11960e11b8152600401610af891815260200190565b60028160028111156119e9576119e9614b1d565b03611a39576119f6613e35565b5f54600754604051635665f22d60e01b8152620100009092046001600160a01b031691635665f22d9161166091600160c01b90910460ff16908190600401615469565b60015f9081526014602052600f547fb6c61a840592cc84133e4b25bd509abf4659307c57b160799b38490a5aa48f2c91906002600160401b90910460ff1614611a82575f611a85565b81545b90505f611a93826002615870565b6001600160401b03811115611aaa57611aaa6156d4565b604051908082528060200260200182016040528015611ad3578160200160208202803683370190505b5060085481519192506001600160a01b03169082905f90611af657611af6615883565b6001600160a01b039283166020918202929092010152600954825191169082906001908110611b2757611b27615883565b6001600160a01b03909216602092830291909101909101525f5b82811015611bab57838181548110611b5b57611b5b615883565b5f918252602090912001546001600160a01b031682611b7b836002615870565b81518110611b8b57611b8b615883565b6001600160a01b0390921660209283029190910190910152600101611b41565b50600f5460408051602081018890523091810191909152600160401b90910460ff1660608201525f9060800160408051601f198184030181529190528051602090910120600154909150611689906001600160a01b031663c9da9bb5611c0f6141b1565b60135485906001600160401b0316611c256141ee565b886040518663ffffffff1660e01b8152600401611c469594939291906158c8565b5f60405180830381865afa158015611c60573d5f5f3e3d5ffd5b505050506040513d5f823e601f3d908101601f19168201604052611c87919081019061591a565b61422f565b60408051610460810182525f6020820181815292820181905260608083018290526080830181905260a0830182905260c0830182905260e08301819052610100830181905261012083018290526101408301829052610160830182905261018083018290526101a083018290526101c083018190526101e08301829052610200830182905261022083018290526102408301829052610260830182905261028083018290526102a083018290526102c083018290526102e08301829052610300830182905261032083018290526103408301829052610360830182905261038083018290526103a083018290526103c083018290526103e08301829052610400830152610420820181905261044082015230815260078054919291600160c01b900460ff1690811115611dc157611dc1614b1d565b90816007811115611dd457611dd4614b1d565b9052506008546001600160a01b039081166040830152600954166060820152600a8054611e00906156e8565b80601f0160208091040260200160405190810160405280929190818152602001828054611e2c906156e8565b8015611e775780601f10611e4e57610100808354040283529160200191611e77565b820191905f5260205f20905b815481529060010190602001808311611e5a57829003601f168201915b50505050506080820152600c5460a0820152600d5460c0820152600b8054611e9e906156e8565b80601f0160208091040260200160405190810160405280929190818152602001828054611eca906156e8565b8015611f155780601f10611eec57610100808354040283529160200191611f15565b820191905f5260205f20905b815481529060010190602001808311611ef857829003601f168201915b50505050508160e00181905250611f2a614074565b610100820152600f54600160401b900460ff165f9081526016602052604090208054600190910154610140830152610120820152600e546001600160401b03808216610160840152600160401b909104166101808201526007546101a0820190600160c81b900460ff166003811115611fa557611fa5614b1d565b90816003811115611fb857611fb8614b1d565b905250611fc36128c3565b6101c0820152611fd161101d565b15156101e0820152600f54600160481b810460ff9081161515610200840152600e54600160801b8082046001600160401b03908116610220870152600160c01b9092048216610240860152818416610260860152600160401b80850484166102808701819052600160501b8604851615156102a0880152600160581b9095046001600160a01b03166102c08701526005546102e0870152601a5461030087015242831661032087015260065490931615156103408601525f84815260186020908152604080832054610360890152601354958604851661038089015292850484166103a08801526012546103c08801529383166103e08701526007546001600160601b03808216610420890152600160601b90910416610440870152938452601490925291208054909181111561210a5761210a6156d4565b60405190808252806020026020018201604052801561215657816020015b60408051606080820183525f8083526020830152918101919091528152602001906001900390816121285790505b506104008301525f5b81548110156122ad575f82828154811061217b5761217b615883565b5f918252602091829020015460408051606081019091526001600160a01b03909116808252600f5490935090918201906121bf90600160401b900460ff1684614003565b60ff9081168252600f54600160401b9004165f9081526019602090815260408083206001600160a01b038716845282529091208054919092019190612203906156e8565b80601f016020809104026020016040519081016040528092919081815260200182805461222f906156e8565b801561227a5780601f106122515761010080835404028352916020019161227a565b820191905f5260205f20905b81548152906001019060200180831161225d57829003601f168201915b5050505050815250846104000151838151811061229957612299615883565b60209081029190910101525060010161215f565b505090565b5f54610100900460ff16156122da5760405163558a1e0360e11b815260040160405180910390fd5b5f805461ff00191661010017905560038060078054600160c01b900460ff169081111561230957612309614b1d565b146123355760075460405163e37d4aeb60e01b8152610af891600160c01b900460ff16906004016153d1565b60065460ff161561235957604051639a7cb18760e01b815260040160405180910390fd5b600f5461237090600160401b900460ff1633613f95565b61238f57604051637d77835760e11b8152336004820152602401610af8565b600f54600160401b900460ff9081165f90815260156020908152604080832033845290915290205416156123d857604051633512759d60e21b8152336004820152602401610af8565b600e54600160c01b90046001600160401b031642111561242057600e546040516330d80c1160e21b8152600160c01b9091046001600160401b03166004820152602401610af8565b600f54604080518415158152600160401b90920460ff16602083015233917f80e49d236d248ad770a237c1f67d1f67b08614c3577b89187b12d8ec31d7f64b910160405180910390a261142682614485565b604080516102a0810182525f6020820181815292820181905260608083018290526080830182905260a0830182905260c0830182905260e08301829052610100830182905261012083018290526101408301829052610160830182905261018083018290526101a083018290526101c083018290526101e0830182905261020083018290526102208301829052610240830181905261026083015261028082015230815260078054919291600160c01b900460ff169081111561253757612537614b1d565b9081600781111561254a5761254a614b1d565b9052506008546001600160a01b039081166040830152600954166060820152600f5460ff600160401b8204811660808401526006548116151560a0840152600160501b82048116151560c0840152600160481b90910416151560e0820152600460078054600160c01b900460ff16908111156125c8576125c8614b1d565b1480156125e15750600f54600160401b900460ff166001145b80156125f75750600f54600160501b900460ff16155b15612614576011546001600160a01b036101009182900416908201525b600e546001600160401b03600160801b8083048216610120850152600160c01b9092048116610140840152601354600160401b810482166101608501529182048116610180840152600f5481166101a0840152166101c082015260ff6101e0820152600260078054600160c01b900460ff169081111561269657612696614b1d565b14806126be57506007808054600160c01b900460ff16908111156126bc576126bc614b1d565b145b1561275157600254601254604051630f21ec3760e01b815260048101919091525f916001600160a01b031690630f21ec37906024016040805180830381865afa15801561270d573d5f5f3e3d5ffd5b505050506040513d601f19601f820116820180604052508101906127319190615897565b91505080600281111561274657612746614b1d565b60ff166101e0830152505b600f54600160401b900460ff165f81815260186020526040902054610200830152601a5461022083015261278490611691565b6102608301526102408201526127986141b1565b6001600160601b031661028082015290565b6060601a805480602002602001604051908101604052809291908181526020015f905b828210156128ba575f848152602090819020604080516060810182526002860290920180546001600160a01b0381168452600160a01b90046001600160401b0316938301939093526001830180549293929184019161282b906156e8565b80601f0160208091040260200160405190810160405280929190818152602001828054612857906156e8565b80156128a25780601f10612879576101008083540402835291602001916128a2565b820191905f5260205f20905b81548152906001019060200180831161288557829003601f168201915b505050505081525050815260200190600101906127cd565b50505050905090565b60115460609060ff16600103612934576001600754600160c81b900460ff1660038111156128f3576128f3614b1d565b14612916576040518060600160405280602f8152602001615c38602f9139905090565b6040518060600160405280602f8152602001615d17602f9139905090565b60115460ff166002036129a2576001600754600160c81b900460ff16600381111561296157612961614b1d565b14612984576040518060600160405280603a8152602001615ca3603a9139905090565b6040518060600160405280603a8152602001615cdd603a9139905090565b60115460ff166003036129cd576040518060600160405280603a8152602001615d46603a9139905090565b60115460ff166004036129f8576040518060600160405280603c8152602001615c67603c9139905090565b60115460ff16600503612a2357604051806080016040528060428152602001615d8060429139905090565b5060408051602081019091525f815290565b5f54610100900460ff1615612a5d5760405163558a1e0360e11b815260040160405180910390fd5b5f805461ff00191661010017905560038060078054600160c01b900460ff1690811115612a8c57612a8c614b1d565b14612ab85760075460405163e37d4aeb60e01b8152610af891600160c01b900460ff16906004016153d1565b60065460ff16612adb5760405163283168e960e11b815260040160405180910390fd5b600f54600160401b900460ff165f90815260176020908152604080832033845290915290205480612b215760405163ee0e242960e01b8152336004820152602401610af8565b600f54600160401b900460ff9081165f9081526015602090815260408083203384529091529020541615612b6a57604051633512759d60e21b8152336004820152602401610af8565b601354600160401b90046001600160401b03164211801590612bac5750612b8f6141ee565b600f54600160401b900460ff165f90815260186020526040902054105b15612bdf57601354604051632f572ccb60e01b8152600160401b9091046001600160401b03166004820152602401610af8565b601354600160801b90046001600160401b0316421115612c27576013546040516330d80c1160e21b8152600160801b9091046001600160401b03166004820152602401610af8565b610200831115612c4e5760405163c725a3d560e01b81526102006004820152602401610af8565b600f54604080513060208201523391810191909152600160401b90910460ff166060820152861515608082015260a08101869052819060c0016040516020818303038152906040528051906020012014612cbb57604051635054097b60e01b815260040160405180910390fd5b8215612cf357600f54600160401b900460ff165f9081526019602090815260408083203384529091529020612cf1848683615768565b505b336001600160a01b03167fedc4118aa882b6f7ca44f28f78a3342d0d4859dfc613ae71c1182d2ffc59782387600f60089054906101000a900460ff168787604051612d419493929190615a0a565b60405180910390a2612d5286614485565b50505f805461ff001916905550505050565b6008546001600160a01b03163314801590612d8a57506009546001600160a01b03163314155b15612da857604051632b41c4cd60e01b815260040160405180910390fd5b600260078054600160c01b900460ff1690811115612dc857612dc8614b1d565b14158015612df45750600360078054600160c01b900460ff1690811115612df157612df1614b1d565b14155b15612e205760075460405163e37d4aeb60e01b8152610af891600160c01b900460ff16906004016153d1565b80801580612e2e5750608081115b15612e4c576040516306c18bf560e21b815260040160405180910390fd5b600f54600160401b900460ff165f908152601b6020908152604080832033845290915290205460108110612e96576040516382f638cd60e01b815260106004820152602401610af8565b612ea1816001615870565b600f54600160401b900460ff165f908152601b602090815260408083203380855290835292819020939093558251606081018452918252426001600160401b0316828201528251601f87018290048202810182018452868152601a9383019188908890819084018382808284375f92018290525093909452505083546001818101865594825260209182902084516002909202018054928501516001600160401b0316600160a01b026001600160e01b03199093166001600160a01b03909216919091179190911781556040830151929390929083019150612f839082615a38565b505050336001600160a01b03167f88ebcf85f1c2f4d8ede1699e96afad0615102113a08bd01b49244d22668ae6aa8585604051612fc1929190615af2565b60405180910390a25f54600754604051635665f22d60e01b8152620100009092046001600160a01b031691635665f22d9161300c91600160c01b90910460ff16908190600401615469565b5f604051808303815f87803b158015613023575f5ffd5b505af1158015613035573d5f5f3e3d5ffd5b5050505050505050565b5f54610100900460ff16156130675760405163558a1e0360e11b815260040160405180910390fd5b5f805461ff001916610100179055600260078054600160c01b900460ff169081111561309557613095614b1d565b141580156130c15750600360078054600160c01b900460ff16908111156130be576130be614b1d565b14155b80156130ea57506007808054600160c01b900460ff16908111156130e7576130e7614b1d565b14155b156131165760075460405163e37d4aeb60e01b8152610af891600160c01b900460ff16906004016153d1565b600e54600160c01b90046001600160401b0316421161315d57600e5460405163bd5145db60e01b8152600160c01b9091046001600160401b03166004820152602401610af8565b600360078054600160c01b900460ff169081111561317d5761317d614b1d565b14801561318c575060065460ff165b1561320857600f54600160401b900460ff165f908152601660205260408120906131b46141ee565b905080825f01546131c6906002615b05565b11806131e057508082600101546131de906002615b05565b115b15613205576131fe81835f01546131f8906002615b05565b11614659565b505061347b565b50505b600f54600160401b900460ff166002036133165760095460115461010090046001600160a01b03908116911614613240576002613243565b60015b6007805460ff60c81b1916600160c81b83600381111561326557613265614b1d565b0217905550600e805467ffffffffffffffff60401b1916600160401b426001600160401b031681029190911790915560118054600560ff19909116179055600754600f546040517fae061c4b2da46be520a688462bc80e60d8b79e9efd79867e18fcbd9ebecb9a6d936132ea9360ff600160c81b909104811693919091041690615b1c565b60405180910390a15f5f6132fe600161390d565b9150915061330c6004613dcb565b6131fe8282613cf5565b6133215f60016147fa565b60078054600360c81b60ff60c81b19909116179055600e80546001600160401b034216600160401b0267ffffffffffffffff60401b199091161790556011805460ff19166004908117909155600f805460ff60501b1916600160501b179055600154600854600954604051630bc713cf60e11b81526001600160a01b039283169481019490945281166024840152169063178e279e906044015f604051808303815f87803b1580156133d1575f5ffd5b505af11580156133e3573d5f5f3e3d5ffd5b50506040517f06e05d15a1c31c84dab48f5c272ef8c0fecee4d9c1021839721cc871b802a26292505f9150a16134196005613dcb565b600854600c54613432916001600160a01b031690613cf5565b600d541561345357600954600d54613453916001600160a01b031690613cf5565b6010541561347b57600f5460105461347b91600160581b90046001600160a01b031690613cf5565b5f805461ff0019169055565b5f54610100900460ff16156134af5760405163558a1e0360e11b815260040160405180910390fd5b5f805461ff00191661010017905560018060078054600160c01b900460ff16908111156134de576134de614b1d565b1461350a5760075460405163e37d4aeb60e01b8152610af891600160c01b900460ff16906004016153d1565b6009546001600160a01b0316331461353557604051635f03674b60e11b815260040160405180910390fd5b600e54600160801b90046001600160401b031642111561357d57600e54604051633c6a6d5b60e11b8152600160801b9091046001600160401b03166004820152602401610af8565b6004543410156135aa57600480546040516378e030db60e01b815291820152346024820152604401610af8565b34600d556135b6613e35565b6003546135d390600160401b90046001600160401b031642615851565b600e80546001600160401b0392909216600160c01b026001600160c01b0390921691909117905560405134815233907f3a448616d718b7ad85d10a79d86fd4bf4cb51c1a78f9f7a10ae23dbe10c9a3c39060200160405180910390a2610dfc6002613dcb565b5f546201000090046001600160a01b0316331461366957604051630636a15760e11b815260040160405180910390fd5b6136716140e8565b5f61367a6141ee565b90508181146136a657604051636b80d6bb60e01b81526004810182905260248101839052604401610af8565b5f5b828110156138ad575f8484838181106136c3576136c3615883565b90506020020160208101906136d8919061544e565b6001549091506001600160a01b0316632ea78b98826136f56141b1565b6040516001600160e01b031960e085901b1681526001600160a01b0390921660048301526001600160601b03166024820152604401602060405180830381865afa158015613745573d5f5f3e3d5ffd5b505050506040513d601f19601f820116820180604052508101906137699190615b3b565b6137915760405163c915949f60e01b81526001600160a01b0382166004820152602401610af8565b6008546001600160a01b03828116911614806137ba57506009546001600160a01b038281169116145b156137e35760405163d664dd5760e01b81526001600160a01b0382166004820152602401610af8565b600f54600160401b900460ff1660021480156138055750613805600182613f95565b1561382e57604051632aca0b1360e21b81526001600160a01b0382166004820152602401610af8565b5f5b828110156138a357816001600160a01b031686868381811061385457613854615883565b9050602002016020810190613869919061544e565b6001600160a01b03160361389b5760405163e7e6bc1360e01b81526001600160a01b0383166004820152602401610af8565b600101613830565b50506001016136a8565b506138e98383808060200260200160405190810160405280939291908181526020018383602002808284375f9201919091525061422f92505050565b505050565b600f545f9061390790600160401b900460ff1683613f95565b92915050565b600f805460ff60501b1916600160501b1790555f80806001600754600160c81b900460ff16600381111561394357613943614b1d565b1490508061395c576009546001600160a01b0316613969565b6008546001600160a01b03165b92505f81613982576008546001600160a01b031661398f565b6009546001600160a01b03165b90505f601054600d54600c546139a59190615870565b6139af9190615870565b6003549091505f90612710906139d090600160c01b900461ffff1684615b05565b6139da9190615b56565b6003549091505f90612710906139fb90600160d01b900461ffff1684615b05565b613a059190615b56565b90505f85613a14576002613a17565b60015b6006549091505f90613a3d9061ffff600160981b8204811691600160881b900416615870565b6001600160401b03811115613a5457613a546156d4565b604051908082528060200260200182016040528015613a7d578160200160208202803683370190505b5090505f60015b600f5460ff600160401b909104811690821611613b925760ff81165f908152601460205260408120905b8154811015613b7d578560ff1660155f8560ff1660ff1681526020019081526020015f205f848481548110613ae557613ae5615883565b5f9182526020808320909101546001600160a01b0316835282019290925260400190205460ff1603613b7557818181548110613b2357613b23615883565b5f918252602090912001546001600160a01b03168585613b4281615b75565b965081518110613b5457613b54615883565b60200260200101906001600160a01b031690816001600160a01b0316815250505b600101613aae565b50508080613b8a90615b8d565b915050613a84565b508082525f8115613bac57613ba78286615b56565b613bae565b5f5b9050613bba848d6147fa565b600154604051632a837fab60e21b81526001600160a01b038d811660048301528a811660248301525f60448301529091169063aa0dfeac906064015f604051808303815f87803b158015613c0c575f5ffd5b505af1158015613c1e573d5f5f3e3d5ffd5b505060015460405163274ad71b60e11b81526001600160a01b039091169250634e95ae3691508890613c569087908690600401615bab565b5f604051808303818588803b158015613c6d575f5ffd5b505af1158015613c7f573d5f5f3e3d5ffd5b50505050508587613c909190615bcc565b99506001600160a01b038b167f6f072ff41a58c73c1f7253e82b3e50e1083b438aa76a962283c334bb6797d3558b88613cc98686615b05565b6040805193845260208401929092529082015260600160405180910390a2505050505050505050915091565b805f03613d00575050565b5f826001600160a01b03168261c350906040515f60405180830381858888f193505050503d805f8114613d4e576040519150601f19603f3d011682016040523d82523d5f602084013e613d53565b606091505b50509050806138e9576001600160a01b0383165f908152601c602052604081208054849290613d83908490615870565b90915550506040518281526001600160a01b038416907f8af6e30690e4b192e05dc42baa9776cefda6c432838616c7f4f036bbab44917e9060200160405180910390a2505050565b60078054600160c01b80820460ff16928492909160ff60c01b19909116908383811115613dfa57613dfa614b1d565b02179055505f54604051635665f22d60e01b8152620100009091046001600160a01b031690635665f22d906116609084908690600401615469565b60025f9054906101000a90046001600160a01b03166001600160a01b031663370419e56040518163ffffffff1660e01b81526004016020604051808303815f875af1158015613e86573d5f5f3e3d5ffd5b505050506040513d601f19601f82011682018060405250810190613eaa9190615bdf565b6012556013805467ffffffffffffffff1916436001600160401b03161790556001546001600160a01b0316632692cb93613ee26141b1565b6040516001600160e01b031960e084901b1681526001600160601b0390911660048201526024015f604051808303815f87803b158015613f20575f5ffd5b505af1158015613f32573d5f5f3e3d5ffd5b5050600f5460125460135460408051600160401b90940460ff16845260208401929092526001600160401b0316908201527fddc5ec42aa877abdcd645f7c6a60b0c47a909511faa45c4f0ce409e6383d87089250606001905060405180910390a1565b60ff82165f908152601460205260408120815b8154811015613ff957836001600160a01b0316828281548110613fcd57613fcd615883565b5f918252602090912001546001600160a01b031603613ff157600192505050613907565b600101613fa8565b505f949350505050565b60ff8083165f9081526015602090815260408083206001600160a01b03861684529091528120549091168015801561405f575060ff84165f9081526017602090815260408083206001600160a01b038716845290915290205415155b614069578061406c565b60035b949350505050565b600f54600160401b900460ff165f908152601460209081526040918290208054835181840281018401909452808452606093928301828280156140de57602002820191905f5260205f20905b81546001600160a01b031681526001909101906020018083116140c0575b5050505050905090565b600f545f90600160401b900460ff16600114614105576007614108565b60025b905080600781111561411c5761411c614b1d565b60078054600160c01b900460ff169081111561413a5761413a614b1d565b146141665760075460405163e37d4aeb60e01b8152610af891600160c01b900460ff16906004016153d1565b600e54600160c01b90046001600160401b03164211156141ae57600e546040516330d80c1160e21b8152600160c01b9091046001600160401b03166004820152602401610af8565b50565b600f545f90600160401b900460ff166001146141de5750600754600160601b90046001600160601b031690565b506007546001600160601b031690565b600f545f90600160401b900460ff1660011461421757600654600160981b900461ffff16614226565b600654600160881b900461ffff165b61ffff16905090565b600f54600160401b900460ff165f908152601460205260408120905b825181101561432b578183828151811061426757614267615883565b6020908102919091018101518254600180820185555f9485529290932090920180546001600160a01b0319166001600160a01b03938416179055548451911690634aeb88cf908590849081106142bf576142bf615883565b60200260200101516040518263ffffffff1660e01b81526004016142f291906001600160a01b0391909116815260200190565b5f604051808303815f87803b158015614309575f5ffd5b505af115801561431b573d5f5f3e3d5ffd5b50506001909201915061424b9050565b5060065460ff16156143eb576006546143529061010090046001600160401b031642615851565b6013805467ffffffffffffffff60401b1916600160401b6001600160401b039384168102919091179182905560065461439a93600160481b9091048116929190910416615851565b6013805467ffffffffffffffff60801b1916600160801b6001600160401b0393841681029190911791829055600e80546001600160c01b031691909204909216600160c01b0291909117905561442f565b60035461440890600160401b90046001600160401b031642615851565b600e60186101000a8154816001600160401b0302191690836001600160401b031602179055505b7f565e6e602c41eadb3f1310facd81fa42f6368de343f816c59ad31bfb2f9b1285600f60089054906101000a900460ff168360405161446f929190615bf6565b60405180910390a16144816003613dcb565b5050565b80614491576002614494565b60015b600f8054600160401b9081900460ff9081165f9081526015602090815260408083203384528252808320805460ff191697851697909717909655935492909204168152601690915220600181836144ec5760016144ee565b5f5b60ff166002811061450157614501615883565b015f8282546145109190615870565b9091555050600154604051631bb2a83360e11b81523360048201526001600160a01b03909116906337655066906024015f604051808303815f87803b158015614557575f5ffd5b505af1158015614569573d5f5f3e3d5ffd5b505050505f6145766141ee565b6006549091505f9060ff1680156145b65750600f54600160401b900460ff165f90815260186020526040902054600184015484546145b49190615870565b105b9050801580156145d25750825482906145d0906002615b05565b115b156145e6576145e16001614659565b614653565b801580156146025750818360010154614600906002615b05565b115b15614610576145e15f614659565b5f54600754604051635665f22d60e01b8152620100009092046001600160a01b031691635665f22d9161300c91600160c01b90910460ff16908190600401615469565b50505050565b80614665576002614668565b60015b6007805460ff60c81b1916600160c81b83600381111561468a5761468a614b1d565b0217905550600e805467ffffffffffffffff60401b1916600160401b426001600160401b0316810291909117909155600f540460ff166001146146ce5760026146d1565b60015b6011805460ff191660ff928316179055600754600f546040517fae061c4b2da46be520a688462bc80e60d8b79e9efd79867e18fcbd9ebecb9a6d9361472893600160c81b9004811692600160401b90041690615b1c565b60405180910390a1600f54600160401b900460ff166001036147d7578061475a576008546001600160a01b0316614767565b6009546001600160a01b03165b601180546001600160a01b039290921661010002610100600160a81b03199092169190911790556003546147ac906001600160401b03600160801b9091041642615851565b600f805467ffffffffffffffff19166001600160401b03929092169190911790556141ae6004613dcb565b5f5f6147e25f61390d565b915091506147f06004613dcb565b6138e98282613cf5565b60015b600f5460ff600160401b9091048116908216116138e95760ff81165f908152601460205260408120905b8154811015614948575f82828154811061484357614843615883565b5f91825260208083209091015460ff80881684526015835260408085206001600160a01b0390931680865292909352919092205491925016600381156148aa5760ff8816156148a5578760ff168260ff16146148a05760016148a2565b5f5b90505b6148da565b60065460ff16806148d157508680156148d15750600f5460ff878116600160401b90920416145b156148da575060025b60015460405163582e166d60e11b81526001600160a01b039091169063b05c2cda9061490c9086908590600401615c11565b5f604051808303815f87803b158015614923575f5ffd5b505af1158015614935573d5f5f3e3d5ffd5b5050600190950194506148279350505050565b5050808061495590615b8d565b9150506147fd565b6001600160a01b03811681146141ae575f5ffd5b803561497c8161495d565b919050565b5f5f83601f840112614991575f5ffd5b5081356001600160401b038111156149a7575f5ffd5b6020830191508360208285010111156149be575f5ffd5b9250929050565b5f61018082840312156149d6575f5ffd5b50919050565b80356001600160601b038116811461497c575f5ffd5b5f5f5f5f5f5f5f5f5f5f5f6102808c8e031215614a0d575f5ffd5b8b35614a188161495d565b9a50614a2660208d01614971565b9950614a3460408d01614971565b9850614a4260608d01614971565b975060808c01356001600160401b03811115614a5c575f5ffd5b614a688e828f01614981565b90985096505060a08c01356001600160401b03811115614a86575f5ffd5b614a928e828f01614981565b9096509450614aa690508d60c08e016149c5565b9250614ab56102408d016149dc565b9150614ac46102608d016149dc565b90509295989b509295989b9093969950565b5f81518084528060208401602086015e5f602082860101526020601f19601f83011685010191505092915050565b602081525f614b166020830184614ad6565b9392505050565b634e487b7160e01b5f52602160045260245ffd5b600481106141ae576141ae614b1d565b614b4a81614b31565b9052565b60208101614b5b83614b31565b91905290565b5f60208284031215614b71575f5ffd5b5035919050565b5f60208284031215614b88575f5ffd5b813560ff81168114614b16575f5ffd5b5f8151808452602084019350602083015f5b82811015614bd15781516001600160a01b0316865260209586019590910190600101614baa565b5093949350505050565b5f8151808452602084019350602083015f5b82811015614bd157815160ff16865260209586019590910190600101614bed565b604081525f614c206040830185614b98565b8281036020840152614c328185614bdb565b95945050505050565b60088110614b4a57614b4a614b1d565b60208152614c656020820183516001600160a01b03169052565b5f6020830151614c786040840182614c3b565b5060408301516001600160a01b03811660608401525060608301516001600160a01b038116608084015250608083015161018060a0840152614cbe6101a0840182614b98565b905060a084015160c084015260c084015160e084015260e0840151614cef6101008501826001600160401b03169052565b506101008401516001600160401b038116610120850152506101208401516001600160401b0381166101408501525061014084015160ff8116610160850152506101608401516001600160601b0381166101808501525b509392505050565b5f82825180855260208501945060208160051b830101602085015f5b83811015614dc957848303601f19018852815180516001600160a01b0316845260208082015160ff1690850152604090810151606091850182905290614db290850182614ad6565b6020998a0199909450929092019150600101614d6a565b50909695505050505050565b60208152614def6020820183516001600160a01b03169052565b5f6020830151614e026040840182614c3b565b5060408301516001600160a01b03811660608401525060608301516001600160a01b038116608084015250608083015161046060a0840152614e48610480840182614ad6565b905060a084015160c084015260c084015160e084015260e0840151601f1984830301610100850152614e7a8282614ad6565b915050610100840151601f1984830301610120850152614e9a8282614b98565b915050610120840151610140840152610140840151610160840152610160840151614ed16101808501826001600160401b03169052565b506101808401516001600160401b0381166101a0850152506101a0840151614efd6101c0850182614b41565b506101c0840151838203601f19016101e0850152614f1b8282614ad6565b9150506101e0840151614f3361020085018215159052565b50610200840151801515610220850152506102208401516001600160401b038116610240850152506102408401516001600160401b038116610260850152506102608401516001600160401b0381166102808501525061028084015160ff81166102a0850152506102a08401518015156102c0850152506102c08401516001600160a01b0381166102e0850152506102e0840151610300840152610300840151610320840152610320840151614ff56103408501826001600160401b03169052565b506103408401518015156103608501525061036084015161038084015261038084015161502e6103a08501826001600160401b03169052565b506103a08401516001600160401b0381166103c0850152506103c08401516103e08401526103e084015161506e6104008501826001600160401b03169052565b50610400840151838203601f190161042085015261508c8282614d4e565b9150506104208401516150ab6104408501826001600160601b03169052565b506104408401516001600160601b038116610460850152614d46565b80151581146141ae575f5ffd5b5f602082840312156150e4575f5ffd5b8135614b16816150c7565b602081526151096020820183516001600160a01b03169052565b5f602083015161511c6040840182614c3b565b5060408301516001600160a01b03811660608401525060608301516001600160a01b038116608084015250608083015160ff811660a08401525060a083015180151560c08401525060c083015180151560e08401525060e0830151801515610100840152506101008301516001600160a01b038116610120840152506101208301516001600160401b038116610140840152506101408301516001600160401b038116610160840152506101608301516001600160401b038116610180840152506101808301516001600160401b0381166101a0840152506101a08301516001600160401b0381166101c0840152506101c08301516001600160401b0381166101e0840152506101e083015160ff8116610200840152506102008301516102208301526102208301516102408301526102408301516102a06102608401526152686102c0840182614b98565b9050610260840151601f19848303016102808501526152878282614bdb565b915050610280840151614d466102a08501826001600160601b03169052565b5f602082016020835280845180835260408501915060408160051b8601019250602086015f5b8281101561533057868503603f19018452815180516001600160a01b031686526020808201516001600160401b03169087015260409081015160609187018290529061531a90870182614ad6565b95505060209384019391909101906001016152cc565b50929695505050505050565b5f5f5f5f6060858703121561534f575f5ffd5b843561535a816150c7565b93506020850135925060408501356001600160401b0381111561537b575f5ffd5b61538787828801614981565b95989497509550505050565b5f5f602083850312156153a4575f5ffd5b82356001600160401b038111156153b9575f5ffd5b6153c585828601614981565b90969095509350505050565b602081016139078284614c3b565b5f5f602083850312156153f0575f5ffd5b82356001600160401b03811115615405575f5ffd5b8301601f81018513615415575f5ffd5b80356001600160401b0381111561542a575f5ffd5b8560208260051b840101111561543e575f5ffd5b6020919091019590945092505050565b5f6020828403121561545e575f5ffd5b8135614b168161495d565b604081016154778285614c3b565b614b166020830184614c3b565b6001600160401b03811681146141ae575f5ffd5b5f813561390781615484565b5f813561ffff81168114613907575f5ffd5b5f8135613907816150c7565b6154ec6154ce83615498565b825467ffffffffffffffff19166001600160401b0391909116178255565b6155286154fb60208401615498565b825467ffffffffffffffff60401b191660409190911b6fffffffffffffffff000000000000000016178255565b61556361553760408401615498565b82805467ffffffffffffffff60801b191660809290921b67ffffffffffffffff60801b16919091179055565b615592615572606084016154a4565b82805461ffff60c01b191660c09290921b61ffff60c01b16919091179055565b6155c16155a1608084016154a4565b82805461ffff60d01b191660d09290921b61ffff60d01b16919091179055565b60a0820135600182015560c08201356002820155600381016155fc6155e860e085016154b6565b825490151560ff1660ff1991909116178255565b61563061560c6101008501615498565b825468ffffffffffffffff00191660089190911b68ffffffffffffffff0016178255565b6156746156406101208501615498565b825470ffffffffffffffff000000000000000000191660489190911b70ffffffffffffffff00000000000000000016178255565b6156a461568461014085016154a4565b82805461ffff60881b191660889290921b61ffff60881b16919091179055565b6138e96156b461016085016154a4565b82805461ffff60981b191660989290921b61ffff60981b16919091179055565b634e487b7160e01b5f52604160045260245ffd5b600181811c908216806156fc57607f821691505b6020821081036149d657634e487b7160e01b5f52602260045260245ffd5b601f8211156138e957828211156138e957805f5260205f20601f840160051c602085101561574557505f5b90810190601f840160051c035f5b81811015611689575f83820155600101615753565b6001600160401b0383111561577f5761577f6156d4565b6157938361578d83546156e8565b8361571a565b5f601f8411600181146157c4575f85156157ad5750838201355b5f19600387901b1c1916600186901b17835561581b565b5f83815260208120601f198716915b828110156157f357868501358255602094850194600190920191016157d3565b508682101561580f575f1960f88860031b161c19848701351681555b505060018560011b0183555b5050505050565b5f60208284031215615832575f5ffd5b8135614b1681615484565b634e487b7160e01b5f52601160045260245ffd5b6001600160401b0381811683821601908111156139075761390761583d565b808201808211156139075761390761583d565b634e487b7160e01b5f52603260045260245ffd5b5f5f604083850312156158a8575f5ffd5b825191506020830151600381106158bd575f5ffd5b809150509250929050565b6001600160601b03861681528460208201526001600160401b038416604082015282606082015260a060808201525f61590460a0830184614b98565b979650505050505050565b805161497c8161495d565b5f6020828403121561592a575f5ffd5b81516001600160401b0381111561593f575f5ffd5b8201601f8101841361594f575f5ffd5b80516001600160401b03811115615968576159686156d4565b8060051b604051601f19603f83011681018181106001600160401b0382111715615994576159946156d4565b6040529182526020818401810192908101878411156159b1575f5ffd5b6020850194505b838510156159d7576159c98561590f565b8152602094850194016159b8565b509695505050505050565b81835281816020850137505f828201602090810191909152601f909101601f19169091010190565b841515815260ff84166020820152606060408201525f615a2e6060830184866159e2565b9695505050505050565b81516001600160401b03811115615a5157615a516156d4565b615a6581615a5f84546156e8565b8461571a565b6020601f821160018114615a97575f8315615a805750848201515b5f19600385901b1c1916600184901b17845561581b565b5f84815260208120601f198516915b82811015615ac65787850151825560209485019460019092019101615aa6565b5084821015615ae357868401515f19600387901b60f8161c191681555b50505050600190811b01905550565b602081525f61406c6020830184866159e2565b80820281158282048414176139075761390761583d565b60408101615b2984614b31565b92815260ff9190911660209091015290565b5f60208284031215615b4b575f5ffd5b8151614b16816150c7565b5f82615b7057634e487b7160e01b5f52601260045260245ffd5b500490565b5f60018201615b8657615b8661583d565b5060010190565b5f60ff821660ff8103615ba257615ba261583d565b60010192915050565b604081525f615bbd6040830185614b98565b90508260208301529392505050565b818103818111156139075761390761583d565b5f60208284031215615bef575f5ffd5b5051919050565b60ff83168152604060208201525f61406c6040830184614b98565b6001600160a01b038316815260408101615c2a83614b31565b826020830152939250505056fe41206d616a6f72697479206f66207468652070616e656c20666f756e6420666f722074686520646566656e64616e744e6f2076657264696374206265666f7265207468652064656c696265726174696f6e20646561646c696e653b207374616b657320726566756e6465644f6e2061707065616c2c2061206d616a6f72697479206f66207468652070616e656c20666f756e6420666f722074686520646566656e64616e744f6e2061707065616c2c2061206d616a6f72697479206f66207468652070616e656c20666f756e6420666f722074686520706c61696e7469666641206d616a6f72697479206f66207468652070616e656c20666f756e6420666f722074686520706c61696e7469666654686520646566656e64616e7420646964206e6f7420726573706f6e64206265666f72652074686520726573706f6e736520646561646c696e654e6f2076657264696374206f6e2061707065616c206265666f72652074686520646561646c696e653b207468652066697273742076657264696374207374616e6473a2646970667358221220d8a5f0695cfdc69addfe3f1f0cd00cbd2dc4e795593ae72731cf51d0779ae9bb64736f6c63430008250033" as const;
 
 export const blockhashEntropyAbi = [
   {
@@ -4747,7 +6155,7 @@ export const blockhashEntropyAbi = [
   }
 ] as const;
 
-export const blockhashEntropyBytecode = "0x6080604052348015600e575f5ffd5b506101498061001c5f395ff3fe608060405234801561000f575f5ffd5b5060043610610034575f3560e01c80630f21ec3714610038578063370419e514610062575b5f5ffd5b61004b6100463660046100cc565b610070565b6040516100599291906100e3565b60405180910390f35b604051438152602001610059565b5f5f82431161008357505f928392509050565b82408061009657505f9360029350915050565b60408051602081018390529081018590526060016040516020818303038152906040528051906020012060019250925050915091565b5f602082840312156100dc575f5ffd5b5035919050565b828152604081016003831061010657634e487b7160e01b5f52602160045260245ffd5b826020830152939250505056fea2646970667358221220fefe725a80744e61a3cf84ac830669350ea78c70168fdf09b66d2a302c1cfeb364736f6c63430008250033" as const;
+export const blockhashEntropyBytecode = "0x6080604052348015600e575f5ffd5b506101498061001c5f395ff3fe608060405234801561000f575f5ffd5b5060043610610034575f3560e01c80630f21ec3714610038578063370419e514610062575b5f5ffd5b61004b6100463660046100cc565b610070565b6040516100599291906100e3565b60405180910390f35b604051438152602001610059565b5f5f82431161008357505f928392509050565b82408061009657505f9360029350915050565b60408051602081018390529081018590526060016040516020818303038152906040528051906020012060019250925050915091565b5f602082840312156100dc575f5ffd5b5035919050565b828152604081016003831061010657634e487b7160e01b5f52602160045260245ffd5b826020830152939250505056fea2646970667358221220557433d67e168c7c461341dd1aa85d40c950d3c85ecad14e892953292ec1923964736f6c63430008250033" as const;
 
 export const multicall3Abi = [
   {
@@ -6854,35 +8262,6 @@ export const testUSDAbi = [
         "type": "bytes32"
       }
     ],
-    "name": "authorization",
-    "outputs": [
-      {
-        "internalType": "address",
-        "name": "to",
-        "type": "address"
-      },
-      {
-        "internalType": "uint256",
-        "name": "value",
-        "type": "uint256"
-      }
-    ],
-    "stateMutability": "view",
-    "type": "function"
-  },
-  {
-    "inputs": [
-      {
-        "internalType": "address",
-        "name": "authorizer",
-        "type": "address"
-      },
-      {
-        "internalType": "bytes32",
-        "name": "nonce",
-        "type": "bytes32"
-      }
-    ],
     "name": "authorizationState",
     "outputs": [
       {
@@ -7117,5 +8496,534 @@ export const testUSDAbi = [
   }
 ] as const;
 
-export const testUSDBytecode = "0x60a0604052348015600e575f5ffd5b5033608052608051610c746100325f395f8181610153015261057d0152610c745ff3fe608060405234801561000f575f5ffd5b5060043610610106575f3560e01c806340c10f191161009e578063a0cc6a681161006e578063a0cc6a68146102e3578063a9059cbb1461030a578063dd62ed3e1461031d578063e3ee160e14610347578063e94a01021461035a575f5ffd5b806340c10f191461026c57806354fd4d501461028157806370a08231146102a157806395d89b41146102c0575f5ffd5b806323b872dd116100d957806323b872dd146101c6578063313ce567146101d95780633644e515146101f35780633ff83922146101fb575f5ffd5b806306fdde031461010a578063075461721461014e578063095ea7b31461018d57806318160ddd146101b0575b5f5ffd5b6101386040518060400160405280600f81526020016e111bd8dad95d0815195cdd081554d1608a1b81525081565b6040516101459190610a7f565b60405180910390f35b6101757f000000000000000000000000000000000000000000000000000000000000000081565b6040516001600160a01b039091168152602001610145565b6101a061019b366004610acf565b610391565b6040519015158152602001610145565b6101b85f5481565b604051908152602001610145565b6101a06101d4366004610af7565b6103fd565b6101e1600681565b60405160ff9091168152602001610145565b6101b861049c565b61024d610209366004610acf565b6001600160a01b039182165f908152600360209081526040808320938352928152908290208251808401909352805490931680835260019093015491018190529091565b604080516001600160a01b039093168352602083019190915201610145565b61027f61027a366004610acf565b610572565b005b610138604051806040016040528060018152602001603160f81b81525081565b6101b86102af366004610b31565b60016020525f908152604090205481565b61013860405180604001604052806004815260200163191554d160e21b81525081565b6101b87f7c7c6cdb67a18743f49ec6fa9b35f50d52ed05cbed4cc592e13b44501c1a226781565b6101a0610318366004610acf565b610667565b6101b861032b366004610b51565b600260209081525f928352604080842090915290825290205481565b61027f610355366004610b82565b61067c565b6101a0610368366004610acf565b6001600160a01b039182165f908152600360209081526040808320938352929052205416151590565b335f8181526002602090815260408083206001600160a01b038716808552925280832085905551919290917f8c5be1e5ebec7d5bd14f71427d1e84f3dd0314c0f7b2291e5b200ac8c7c3b925906103eb9086815260200190565b60405180910390a35060015b92915050565b6001600160a01b0383165f9081526002602090815260408083203384529091528120545f19811461048657828110156104585760405163054365bb60e31b815260048101829052602481018490526044015b60405180910390fd5b6104628382610c18565b6001600160a01b0386165f9081526002602090815260408083203384529091529020555b61049185858561097c565b506001949350505050565b604080518082018252600f81526e111bd8dad95d0815195cdd081554d1608a1b6020918201528151808301835260018152603160f81b9082015281517f8b73c3c69bb8fe3d512ecc4cf759cc79239f7b179b0ffacaa9a75d522b39400f818301527f820ce713bbd44112dada01646947a83205dcee2818fa592068a222b1a7e0df97818401527fc89efdaa54c0f20c7adf612882df0950f5a951637e0307cdcb4c672f298b8bc660608201524660808201523060a0808301919091528351808303909101815260c0909101909252815191012090565b336001600160a01b037f000000000000000000000000000000000000000000000000000000000000000016146105bb57604051639cdc2ed560e01b815260040160405180910390fd5b6001600160a01b0382166105e257604051634e46966960e11b815260040160405180910390fd5b805f5f8282546105f29190610c2b565b90915550506001600160a01b0382165f908152600160205260408120805483929061061e908490610c2b565b90915550506040518181526001600160a01b038316905f907fddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef9060200160405180910390a35050565b5f61067333848461097c565b50600192915050565b85421161069f57604051637a4df07960e01b81526004810187905260240161044f565b8442106106c257604051633d91b05f60e01b81526004810186905260240161044f565b6001600160a01b038981165f90815260036020908152604080832088845290915290205416156107175760405163d309466d60e01b81526001600160a01b038a1660048201526024810185905260440161044f565b6001600160a01b03881661073e57604051634e46966960e11b815260040160405180910390fd5b5f61074761049c565b604080517f7c7c6cdb67a18743f49ec6fa9b35f50d52ed05cbed4cc592e13b44501c1a226760208201526001600160a01b03808e1692820192909252908b166060820152608081018a905260a0810189905260c0810188905260e0810187905261010001604051602081830303815290604052805190602001206040516020016107e892919061190160f01b81526002810192909252602282015260420190565b6040516020818303038152906040528051906020012090507f7fffffffffffffffffffffffffffffff5d576e7357a4501ddfe92f46681b20a0825f1c111561084357604051638baa579f60e01b815260040160405180910390fd5b604080515f8082526020820180845284905260ff871692820192909252606081018590526080810184905260019060a0016020604051602081039080840390855afa158015610894573d5f5f3e3d5ffd5b5050604051601f1901519150506001600160a01b03811615806108c957508a6001600160a01b0316816001600160a01b031614155b156108e757604051638baa579f60e01b815260040160405180910390fd5b6040805180820182526001600160a01b038c8116825260208083018d81528f83165f818152600384528681208d8252909352858320945185546001600160a01b03191694169390931784555160019093019290925591518892917f98de503528ee59b575ef0c0a2576a82497bfc029a5685b209e9ec333479b10a591a361096f8b8b8b61097c565b5050505050505050505050565b6001600160a01b0382166109a357604051634e46966960e11b815260040160405180910390fd5b6001600160a01b0383165f90815260016020526040902054818110156109e65760405163cf47918160e01b8152600481018290526024810183905260440161044f565b6109f08282610c18565b6001600160a01b038086165f908152600160205260408082209390935590851681529081208054849290610a25908490610c2b565b92505081905550826001600160a01b0316846001600160a01b03167fddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef84604051610a7191815260200190565b60405180910390a350505050565b602081525f82518060208401528060208501604085015e5f604082850101526040601f19601f83011684010191505092915050565b80356001600160a01b0381168114610aca575f5ffd5b919050565b5f5f60408385031215610ae0575f5ffd5b610ae983610ab4565b946020939093013593505050565b5f5f5f60608486031215610b09575f5ffd5b610b1284610ab4565b9250610b2060208501610ab4565b929592945050506040919091013590565b5f60208284031215610b41575f5ffd5b610b4a82610ab4565b9392505050565b5f5f60408385031215610b62575f5ffd5b610b6b83610ab4565b9150610b7960208401610ab4565b90509250929050565b5f5f5f5f5f5f5f5f5f6101208a8c031215610b9b575f5ffd5b610ba48a610ab4565b9850610bb260208b01610ab4565b975060408a0135965060608a0135955060808a0135945060a08a0135935060c08a013560ff81168114610be3575f5ffd5b989b979a50959894979396929550929360e081013593506101000135919050565b634e487b7160e01b5f52601160045260245ffd5b818103818111156103f7576103f7610c04565b808201808211156103f7576103f7610c0456fea264697066735822122038578c6961369e8ae3692341f6c8efd98048b4442b9c0ea5028867cae8ac2d2864736f6c63430008250033" as const;
+export const testUSDBytecode = "0x60a0604052348015600e575f5ffd5b5033608052608051610bd26100325f395f818161014801526105020152610bd25ff3fe608060405234801561000f575f5ffd5b50600436106100fb575f3560e01c806354fd4d5011610093578063a9059cbb11610063578063a9059cbb1461028e578063dd62ed3e146102a1578063e3ee160e146102cb578063e94a0102146102de575f5ffd5b806354fd4d501461020557806370a082311461022557806395d89b4114610244578063a0cc6a6814610267575f5ffd5b806323b872dd116100ce57806323b872dd146101bb578063313ce567146101ce5780633644e515146101e857806340c10f19146101f0575f5ffd5b806306fdde03146100ff5780630754617214610143578063095ea7b31461018257806318160ddd146101a5575b5f5ffd5b61012d6040518060400160405280600f81526020016e111bd8dad95d0815195cdd081554d1608a1b81525081565b60405161013a91906109dd565b60405180910390f35b61016a7f000000000000000000000000000000000000000000000000000000000000000081565b6040516001600160a01b03909116815260200161013a565b610195610190366004610a2d565b610316565b604051901515815260200161013a565b6101ad5f5481565b60405190815260200161013a565b6101956101c9366004610a55565b610382565b6101d6600681565b60405160ff909116815260200161013a565b6101ad610421565b6102036101fe366004610a2d565b6104f7565b005b61012d604051806040016040528060018152602001603160f81b81525081565b6101ad610233366004610a8f565b60016020525f908152604090205481565b61012d60405180604001604052806004815260200163191554d160e21b81525081565b6101ad7f7c7c6cdb67a18743f49ec6fa9b35f50d52ed05cbed4cc592e13b44501c1a226781565b61019561029c366004610a2d565b6105ec565b6101ad6102af366004610aaf565b600260209081525f928352604080842090915290825290205481565b6102036102d9366004610ae0565b610601565b6101956102ec366004610a2d565b6001600160a01b03919091165f908152600360209081526040808320938352929052205460ff1690565b335f8181526002602090815260408083206001600160a01b038716808552925280832085905551919290917f8c5be1e5ebec7d5bd14f71427d1e84f3dd0314c0f7b2291e5b200ac8c7c3b925906103709086815260200190565b60405180910390a35060015b92915050565b6001600160a01b0383165f9081526002602090815260408083203384529091528120545f19811461040b57828110156103dd5760405163054365bb60e31b815260048101829052602481018490526044015b60405180910390fd5b6103e78382610b76565b6001600160a01b0386165f9081526002602090815260408083203384529091529020555b6104168585856108da565b506001949350505050565b604080518082018252600f81526e111bd8dad95d0815195cdd081554d1608a1b6020918201528151808301835260018152603160f81b9082015281517f8b73c3c69bb8fe3d512ecc4cf759cc79239f7b179b0ffacaa9a75d522b39400f818301527f820ce713bbd44112dada01646947a83205dcee2818fa592068a222b1a7e0df97818401527fc89efdaa54c0f20c7adf612882df0950f5a951637e0307cdcb4c672f298b8bc660608201524660808201523060a0808301919091528351808303909101815260c0909101909252815191012090565b336001600160a01b037f0000000000000000000000000000000000000000000000000000000000000000161461054057604051639cdc2ed560e01b815260040160405180910390fd5b6001600160a01b03821661056757604051634e46966960e11b815260040160405180910390fd5b805f5f8282546105779190610b89565b90915550506001600160a01b0382165f90815260016020526040812080548392906105a3908490610b89565b90915550506040518181526001600160a01b038316905f907fddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef9060200160405180910390a35050565b5f6105f83384846108da565b50600192915050565b85421161062457604051637a4df07960e01b8152600481018790526024016103d4565b84421061064757604051633d91b05f60e01b8152600481018690526024016103d4565b6001600160a01b0389165f90815260036020908152604080832087845290915290205460ff161561069d5760405163d309466d60e01b81526001600160a01b038a166004820152602481018590526044016103d4565b6001600160a01b0388166106c457604051634e46966960e11b815260040160405180910390fd5b5f6106cd610421565b604080517f7c7c6cdb67a18743f49ec6fa9b35f50d52ed05cbed4cc592e13b44501c1a226760208201526001600160a01b03808e1692820192909252908b166060820152608081018a905260a0810189905260c0810188905260e08101879052610100016040516020818303038152906040528051906020012060405160200161076e92919061190160f01b81526002810192909252602282015260420190565b6040516020818303038152906040528051906020012090507f7fffffffffffffffffffffffffffffff5d576e7357a4501ddfe92f46681b20a0825f1c11156107c957604051638baa579f60e01b815260040160405180910390fd5b604080515f8082526020820180845284905260ff871692820192909252606081018590526080810184905260019060a0016020604051602081039080840390855afa15801561081a573d5f5f3e3d5ffd5b5050604051601f1901519150506001600160a01b038116158061084f57508a6001600160a01b0316816001600160a01b031614155b1561086d57604051638baa579f60e01b815260040160405180910390fd5b6001600160a01b038b165f8181526003602090815260408083208a8452909152808220805460ff19166001179055518892917f98de503528ee59b575ef0c0a2576a82497bfc029a5685b209e9ec333479b10a591a36108cd8b8b8b6108da565b5050505050505050505050565b6001600160a01b03821661090157604051634e46966960e11b815260040160405180910390fd5b6001600160a01b0383165f90815260016020526040902054818110156109445760405163cf47918160e01b815260048101829052602481018390526044016103d4565b61094e8282610b76565b6001600160a01b038086165f908152600160205260408082209390935590851681529081208054849290610983908490610b89565b92505081905550826001600160a01b0316846001600160a01b03167fddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef846040516109cf91815260200190565b60405180910390a350505050565b602081525f82518060208401528060208501604085015e5f604082850101526040601f19601f83011684010191505092915050565b80356001600160a01b0381168114610a28575f5ffd5b919050565b5f5f60408385031215610a3e575f5ffd5b610a4783610a12565b946020939093013593505050565b5f5f5f60608486031215610a67575f5ffd5b610a7084610a12565b9250610a7e60208501610a12565b929592945050506040919091013590565b5f60208284031215610a9f575f5ffd5b610aa882610a12565b9392505050565b5f5f60408385031215610ac0575f5ffd5b610ac983610a12565b9150610ad760208401610a12565b90509250929050565b5f5f5f5f5f5f5f5f5f6101208a8c031215610af9575f5ffd5b610b028a610a12565b9850610b1060208b01610a12565b975060408a0135965060608a0135955060808a0135945060a08a0135935060c08a013560ff81168114610b41575f5ffd5b989b979a50959894979396929550929360e081013593506101000135919050565b634e487b7160e01b5f52601160045260245ffd5b8181038181111561037c5761037c610b62565b8082018082111561037c5761037c610b6256fea2646970667358221220e42548e6c1ae750d719c364bd4380e4f83631b673b4a8fe9aabeb34794c0360d64736f6c63430008250033" as const;
+
+export const usdcLikeAbi = [
+  {
+    "inputs": [],
+    "stateMutability": "nonpayable",
+    "type": "constructor"
+  },
+  {
+    "anonymous": false,
+    "inputs": [
+      {
+        "indexed": true,
+        "internalType": "address",
+        "name": "owner",
+        "type": "address"
+      },
+      {
+        "indexed": true,
+        "internalType": "address",
+        "name": "spender",
+        "type": "address"
+      },
+      {
+        "indexed": false,
+        "internalType": "uint256",
+        "name": "value",
+        "type": "uint256"
+      }
+    ],
+    "name": "Approval",
+    "type": "event"
+  },
+  {
+    "anonymous": false,
+    "inputs": [
+      {
+        "indexed": true,
+        "internalType": "address",
+        "name": "authorizer",
+        "type": "address"
+      },
+      {
+        "indexed": true,
+        "internalType": "bytes32",
+        "name": "nonce",
+        "type": "bytes32"
+      }
+    ],
+    "name": "AuthorizationCanceled",
+    "type": "event"
+  },
+  {
+    "anonymous": false,
+    "inputs": [
+      {
+        "indexed": true,
+        "internalType": "address",
+        "name": "authorizer",
+        "type": "address"
+      },
+      {
+        "indexed": true,
+        "internalType": "bytes32",
+        "name": "nonce",
+        "type": "bytes32"
+      }
+    ],
+    "name": "AuthorizationUsed",
+    "type": "event"
+  },
+  {
+    "anonymous": false,
+    "inputs": [
+      {
+        "indexed": true,
+        "internalType": "address",
+        "name": "from",
+        "type": "address"
+      },
+      {
+        "indexed": true,
+        "internalType": "address",
+        "name": "to",
+        "type": "address"
+      },
+      {
+        "indexed": false,
+        "internalType": "uint256",
+        "name": "value",
+        "type": "uint256"
+      }
+    ],
+    "name": "Transfer",
+    "type": "event"
+  },
+  {
+    "inputs": [],
+    "name": "CANCEL_AUTHORIZATION_TYPEHASH",
+    "outputs": [
+      {
+        "internalType": "bytes32",
+        "name": "",
+        "type": "bytes32"
+      }
+    ],
+    "stateMutability": "view",
+    "type": "function"
+  },
+  {
+    "inputs": [],
+    "name": "DOMAIN_SEPARATOR",
+    "outputs": [
+      {
+        "internalType": "bytes32",
+        "name": "",
+        "type": "bytes32"
+      }
+    ],
+    "stateMutability": "view",
+    "type": "function"
+  },
+  {
+    "inputs": [],
+    "name": "RECEIVE_WITH_AUTHORIZATION_TYPEHASH",
+    "outputs": [
+      {
+        "internalType": "bytes32",
+        "name": "",
+        "type": "bytes32"
+      }
+    ],
+    "stateMutability": "view",
+    "type": "function"
+  },
+  {
+    "inputs": [],
+    "name": "TRANSFER_WITH_AUTHORIZATION_TYPEHASH",
+    "outputs": [
+      {
+        "internalType": "bytes32",
+        "name": "",
+        "type": "bytes32"
+      }
+    ],
+    "stateMutability": "view",
+    "type": "function"
+  },
+  {
+    "inputs": [
+      {
+        "internalType": "address",
+        "name": "",
+        "type": "address"
+      },
+      {
+        "internalType": "address",
+        "name": "",
+        "type": "address"
+      }
+    ],
+    "name": "allowance",
+    "outputs": [
+      {
+        "internalType": "uint256",
+        "name": "",
+        "type": "uint256"
+      }
+    ],
+    "stateMutability": "view",
+    "type": "function"
+  },
+  {
+    "inputs": [
+      {
+        "internalType": "address",
+        "name": "spender",
+        "type": "address"
+      },
+      {
+        "internalType": "uint256",
+        "name": "value",
+        "type": "uint256"
+      }
+    ],
+    "name": "approve",
+    "outputs": [
+      {
+        "internalType": "bool",
+        "name": "",
+        "type": "bool"
+      }
+    ],
+    "stateMutability": "nonpayable",
+    "type": "function"
+  },
+  {
+    "inputs": [
+      {
+        "internalType": "address",
+        "name": "authorizer",
+        "type": "address"
+      },
+      {
+        "internalType": "bytes32",
+        "name": "nonce",
+        "type": "bytes32"
+      }
+    ],
+    "name": "authorizationState",
+    "outputs": [
+      {
+        "internalType": "bool",
+        "name": "",
+        "type": "bool"
+      }
+    ],
+    "stateMutability": "view",
+    "type": "function"
+  },
+  {
+    "inputs": [
+      {
+        "internalType": "address",
+        "name": "",
+        "type": "address"
+      }
+    ],
+    "name": "balanceOf",
+    "outputs": [
+      {
+        "internalType": "uint256",
+        "name": "",
+        "type": "uint256"
+      }
+    ],
+    "stateMutability": "view",
+    "type": "function"
+  },
+  {
+    "inputs": [
+      {
+        "internalType": "address",
+        "name": "authorizer",
+        "type": "address"
+      },
+      {
+        "internalType": "bytes32",
+        "name": "nonce",
+        "type": "bytes32"
+      },
+      {
+        "internalType": "uint8",
+        "name": "v",
+        "type": "uint8"
+      },
+      {
+        "internalType": "bytes32",
+        "name": "r",
+        "type": "bytes32"
+      },
+      {
+        "internalType": "bytes32",
+        "name": "s",
+        "type": "bytes32"
+      }
+    ],
+    "name": "cancelAuthorization",
+    "outputs": [],
+    "stateMutability": "nonpayable",
+    "type": "function"
+  },
+  {
+    "inputs": [],
+    "name": "decimals",
+    "outputs": [
+      {
+        "internalType": "uint8",
+        "name": "",
+        "type": "uint8"
+      }
+    ],
+    "stateMutability": "view",
+    "type": "function"
+  },
+  {
+    "inputs": [
+      {
+        "internalType": "address",
+        "name": "to",
+        "type": "address"
+      },
+      {
+        "internalType": "uint256",
+        "name": "value",
+        "type": "uint256"
+      }
+    ],
+    "name": "mint",
+    "outputs": [],
+    "stateMutability": "nonpayable",
+    "type": "function"
+  },
+  {
+    "inputs": [],
+    "name": "minter",
+    "outputs": [
+      {
+        "internalType": "address",
+        "name": "",
+        "type": "address"
+      }
+    ],
+    "stateMutability": "view",
+    "type": "function"
+  },
+  {
+    "inputs": [],
+    "name": "name",
+    "outputs": [
+      {
+        "internalType": "string",
+        "name": "",
+        "type": "string"
+      }
+    ],
+    "stateMutability": "view",
+    "type": "function"
+  },
+  {
+    "inputs": [
+      {
+        "internalType": "address",
+        "name": "from",
+        "type": "address"
+      },
+      {
+        "internalType": "address",
+        "name": "to",
+        "type": "address"
+      },
+      {
+        "internalType": "uint256",
+        "name": "value",
+        "type": "uint256"
+      },
+      {
+        "internalType": "uint256",
+        "name": "validAfter",
+        "type": "uint256"
+      },
+      {
+        "internalType": "uint256",
+        "name": "validBefore",
+        "type": "uint256"
+      },
+      {
+        "internalType": "bytes32",
+        "name": "nonce",
+        "type": "bytes32"
+      },
+      {
+        "internalType": "uint8",
+        "name": "v",
+        "type": "uint8"
+      },
+      {
+        "internalType": "bytes32",
+        "name": "r",
+        "type": "bytes32"
+      },
+      {
+        "internalType": "bytes32",
+        "name": "s",
+        "type": "bytes32"
+      }
+    ],
+    "name": "receiveWithAuthorization",
+    "outputs": [],
+    "stateMutability": "nonpayable",
+    "type": "function"
+  },
+  {
+    "inputs": [],
+    "name": "symbol",
+    "outputs": [
+      {
+        "internalType": "string",
+        "name": "",
+        "type": "string"
+      }
+    ],
+    "stateMutability": "view",
+    "type": "function"
+  },
+  {
+    "inputs": [],
+    "name": "totalSupply",
+    "outputs": [
+      {
+        "internalType": "uint256",
+        "name": "",
+        "type": "uint256"
+      }
+    ],
+    "stateMutability": "view",
+    "type": "function"
+  },
+  {
+    "inputs": [
+      {
+        "internalType": "address",
+        "name": "to",
+        "type": "address"
+      },
+      {
+        "internalType": "uint256",
+        "name": "value",
+        "type": "uint256"
+      }
+    ],
+    "name": "transfer",
+    "outputs": [
+      {
+        "internalType": "bool",
+        "name": "",
+        "type": "bool"
+      }
+    ],
+    "stateMutability": "nonpayable",
+    "type": "function"
+  },
+  {
+    "inputs": [
+      {
+        "internalType": "address",
+        "name": "from",
+        "type": "address"
+      },
+      {
+        "internalType": "address",
+        "name": "to",
+        "type": "address"
+      },
+      {
+        "internalType": "uint256",
+        "name": "value",
+        "type": "uint256"
+      }
+    ],
+    "name": "transferFrom",
+    "outputs": [
+      {
+        "internalType": "bool",
+        "name": "",
+        "type": "bool"
+      }
+    ],
+    "stateMutability": "nonpayable",
+    "type": "function"
+  },
+  {
+    "inputs": [
+      {
+        "internalType": "address",
+        "name": "from",
+        "type": "address"
+      },
+      {
+        "internalType": "address",
+        "name": "to",
+        "type": "address"
+      },
+      {
+        "internalType": "uint256",
+        "name": "value",
+        "type": "uint256"
+      },
+      {
+        "internalType": "uint256",
+        "name": "validAfter",
+        "type": "uint256"
+      },
+      {
+        "internalType": "uint256",
+        "name": "validBefore",
+        "type": "uint256"
+      },
+      {
+        "internalType": "bytes32",
+        "name": "nonce",
+        "type": "bytes32"
+      },
+      {
+        "internalType": "uint8",
+        "name": "v",
+        "type": "uint8"
+      },
+      {
+        "internalType": "bytes32",
+        "name": "r",
+        "type": "bytes32"
+      },
+      {
+        "internalType": "bytes32",
+        "name": "s",
+        "type": "bytes32"
+      }
+    ],
+    "name": "transferWithAuthorization",
+    "outputs": [],
+    "stateMutability": "nonpayable",
+    "type": "function"
+  },
+  {
+    "inputs": [],
+    "name": "version",
+    "outputs": [
+      {
+        "internalType": "string",
+        "name": "",
+        "type": "string"
+      }
+    ],
+    "stateMutability": "view",
+    "type": "function"
+  }
+] as const;
+
+export const usdcLikeBytecode = "0x60a0604052348015600e575f5ffd5b50336080526080516110996100325f395f818161016d01526105ca01526110995ff3fe608060405234801561000f575f5ffd5b5060043610610127575f3560e01c806370a08231116100a9578063d91694871161006e578063d916948714610300578063dd62ed3e14610327578063e3ee160e14610351578063e94a010214610364578063ef55bec61461039c575f5ffd5b806370a082311461025d5780637f2eecc31461027c57806395d89b41146102a3578063a0cc6a68146102c6578063a9059cbb146102ed575f5ffd5b8063313ce567116100ef578063313ce567146101f35780633644e5151461020d57806340c10f191461021557806354fd4d501461022a5780635a049a701461024a575f5ffd5b806306fdde031461012b5780630754617214610168578063095ea7b3146101a757806318160ddd146101ca57806323b872dd146101e0575b5f5ffd5b610152604051806040016040528060088152602001672aa9a21021b7b4b760c11b81525081565b60405161015f9190610e03565b60405180910390f35b61018f7f000000000000000000000000000000000000000000000000000000000000000081565b6040516001600160a01b03909116815260200161015f565b6101ba6101b5366004610e53565b6103af565b604051901515815260200161015f565b6101d25f5481565b60405190815260200161015f565b6101ba6101ee366004610e7b565b61041b565b6101fb600681565b60405160ff909116815260200161015f565b6101d26104f0565b610228610223366004610e53565b6105bf565b005b610152604051806040016040528060018152602001601960f91b81525081565b610228610258366004610ec5565b610728565b6101d261026b366004610f0f565b60016020525f908152604090205481565b6101d27fd099cc98ef71107a616c4f0f941f04c322d8e254fe26b3c6668db87aae413de881565b610152604051806040016040528060048152602001635553444360e01b81525081565b6101d27f7c7c6cdb67a18743f49ec6fa9b35f50d52ed05cbed4cc592e13b44501c1a226781565b6101ba6102fb366004610e53565b61082f565b6101d27f158b0a9edf7a828aad02f63cd515c68ef2f50ba807396f6d12842833a159742981565b6101d2610335366004610f2f565b600260209081525f928352604080842090915290825290205481565b61022861035f366004610f60565b610844565b6101ba610372366004610e53565b6001600160a01b03919091165f908152600360209081526040808320938352929052205460ff1690565b6102286103aa366004610f60565b610881565b335f8181526002602090815260408083206001600160a01b038716808552925280832085905551919290917f8c5be1e5ebec7d5bd14f71427d1e84f3dd0314c0f7b2291e5b200ac8c7c3b925906104099086815260200190565b60405180910390a35060015b92915050565b6001600160a01b0383165f9081526002602090815260408083203384529091528120548211156104a35760405162461bcd60e51b815260206004820152602860248201527f45524332303a207472616e7366657220616d6f756e74206578636565647320616044820152676c6c6f77616e636560c01b60648201526084015b60405180910390fd5b6001600160a01b0384165f908152600260209081526040808320338452909152812080548492906104d5908490610fef565b909155506104e69050848484610919565b5060019392505050565b60408051808201825260088152672aa9a21021b7b4b760c11b6020918201528151808301835260018152601960f91b9082015281517f8b73c3c69bb8fe3d512ecc4cf759cc79239f7b179b0ffacaa9a75d522b39400f818301527f52878b207aaddbfc15ea7bebcda681eb8ccd306e2227b61cef68505c8c056341818401527fad7c5bef027816a800da1736444fb58a807ef4c9603b7848673f7e3a68eb14a560608201524660808201523060a0808301919091528351808303909101815260c0909101909252815191012090565b336001600160a01b037f000000000000000000000000000000000000000000000000000000000000000016146106415760405162461bcd60e51b815260206004820152602160248201527f46696174546f6b656e3a2063616c6c6572206973206e6f742061206d696e74656044820152603960f91b606482015260840161049a565b6001600160a01b0382166106a35760405162461bcd60e51b815260206004820152602360248201527f46696174546f6b656e3a206d696e7420746f20746865207a65726f206164647260448201526265737360e81b606482015260840161049a565b805f5f8282546106b39190611002565b90915550506001600160a01b0382165f90815260016020526040812080548392906106df908490611002565b90915550506040518181526001600160a01b038316905f907fddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef9060200160405180910390a35050565b6001600160a01b0385165f90815260036020908152604080832087845290915290205460ff161561076b5760405162461bcd60e51b815260040161049a90611015565b604080517f158b0a9edf7a828aad02f63cd515c68ef2f50ba807396f6d12842833a159742960208201526001600160a01b03871691810191909152606081018590526107d3906080016040516020818303038152906040528051906020012086858585610a9d565b6001600160a01b0385165f818152600360209081526040808320888452909152808220805460ff19166001179055518692917f1cdd46ff242716cdaa72d159d339a485b3438398348d68f09d7c8c0a59353d8191a35050505050565b5f61083b338484610919565b50600192915050565b6108767f7c7c6cdb67a18743f49ec6fa9b35f50d52ed05cbed4cc592e13b44501c1a22678a8a8a8a8a8a8a8a8a610c2c565b505050505050505050565b6001600160a01b03881633146108e75760405162461bcd60e51b815260206004820152602560248201527f46696174546f6b656e56323a2063616c6c6572206d7573742062652074686520604482015264706179656560d81b606482015260840161049a565b6108767fd099cc98ef71107a616c4f0f941f04c322d8e254fe26b3c6668db87aae413de88a8a8a8a8a8a8a8a8a610c2c565b6001600160a01b03821661097b5760405162461bcd60e51b815260206004820152602360248201527f45524332303a207472616e7366657220746f20746865207a65726f206164647260448201526265737360e81b606482015260840161049a565b6001600160a01b0383165f908152600160205260409020548111156109f15760405162461bcd60e51b815260206004820152602660248201527f45524332303a207472616e7366657220616d6f756e7420657863656564732062604482015265616c616e636560d01b606482015260840161049a565b6001600160a01b0383165f9081526001602052604081208054839290610a18908490610fef565b90915550506001600160a01b0382165f9081526001602052604081208054839290610a44908490611002565b92505081905550816001600160a01b0316836001600160a01b03167fddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef83604051610a9091815260200190565b60405180910390a3505050565b5f610aa66104f0565b60405161190160f01b60208201526022810191909152604281018790526062016040516020818303038152906040528051906020012090507f7fffffffffffffffffffffffffffffff5d576e7357a4501ddfe92f46681b20a0825f1c1115610b505760405162461bcd60e51b815260206004820152601e60248201527f46696174546f6b656e56323a20696e76616c6964207369676e61747572650000604482015260640161049a565b604080515f8082526020820180845284905260ff871692820192909252606081018590526080810184905260019060a0016020604051602081039080840390855afa158015610ba1573d5f5f3e3d5ffd5b5050604051601f1901519150506001600160a01b03811615801590610bd75750856001600160a01b0316816001600160a01b0316145b610c235760405162461bcd60e51b815260206004820152601e60248201527f46696174546f6b656e56323a20696e76616c6964207369676e61747572650000604482015260640161049a565b50505050505050565b854211610c8f5760405162461bcd60e51b815260206004820152602b60248201527f46696174546f6b656e56323a20617574686f72697a6174696f6e206973206e6f60448201526a1d081e595d081d985b1a5960aa1b606482015260840161049a565b844210610cec5760405162461bcd60e51b815260206004820152602560248201527f46696174546f6b656e56323a20617574686f72697a6174696f6e2069732065786044820152641c1a5c995960da1b606482015260840161049a565b6001600160a01b0389165f90815260036020908152604080832087845290915290205460ff1615610d2f5760405162461bcd60e51b815260040161049a90611015565b60408051602081018c90526001600160a01b03808c169282019290925290891660608201526080810188905260a0810187905260c0810186905260e08101859052610d979061010001604051602081830303815290604052805190602001208a858585610a9d565b6001600160a01b0389165f818152600360209081526040808320888452909152808220805460ff19166001179055518692917f98de503528ee59b575ef0c0a2576a82497bfc029a5685b209e9ec333479b10a591a3610df7898989610919565b50505050505050505050565b602081525f82518060208401528060208501604085015e5f604082850101526040601f19601f83011684010191505092915050565b80356001600160a01b0381168114610e4e575f5ffd5b919050565b5f5f60408385031215610e64575f5ffd5b610e6d83610e38565b946020939093013593505050565b5f5f5f60608486031215610e8d575f5ffd5b610e9684610e38565b9250610ea460208501610e38565b929592945050506040919091013590565b803560ff81168114610e4e575f5ffd5b5f5f5f5f5f60a08688031215610ed9575f5ffd5b610ee286610e38565b945060208601359350610ef760408701610eb5565b94979396509394606081013594506080013592915050565b5f60208284031215610f1f575f5ffd5b610f2882610e38565b9392505050565b5f5f60408385031215610f40575f5ffd5b610f4983610e38565b9150610f5760208401610e38565b90509250929050565b5f5f5f5f5f5f5f5f5f6101208a8c031215610f79575f5ffd5b610f828a610e38565b9850610f9060208b01610e38565b975060408a0135965060608a0135955060808a0135945060a08a01359350610fba60c08b01610eb5565b989b979a50959894979396929550929360e081013593506101000135919050565b634e487b7160e01b5f52601160045260245ffd5b8181038181111561041557610415610fdb565b8082018082111561041557610415610fdb565b6020808252602e908201527f46696174546f6b656e56323a20617574686f72697a6174696f6e20697320757360408201526d1959081bdc8818d85b98d95b195960921b60608201526080019056fea2646970667358221220e2a2523de0b39a8e058ae30cb3d6d503fa39572e4134fb5c633d4d616dbfa85a64736f6c63430008250033" as const;
 
