@@ -22,6 +22,7 @@ import { everyKey, keysForEvent } from "./operations/keys.js";
 import type { Ctx } from "./operations/operation.js";
 import { operations } from "./operations/registry.js";
 import { httpFacilitator } from "./payments/x402v2.js";
+import { mountExplorer } from "./web/explorer.js";
 
 export interface Docket {
   url: string;
@@ -169,6 +170,7 @@ export async function startServer(
     pingMs: config.EVENTS_PING_MS,
   });
   let mcp: McpHttp | undefined;
+  let explorer: { close(): void } | undefined;
   let app: ReturnType<typeof createApp>;
   try {
     app = createApp(ctx, operations, {
@@ -197,6 +199,7 @@ export async function startServer(
           resourcePageSize: config.MCP_RESOURCE_PAGE_SIZE,
           json: { maxBytes: config.MCP_MAX_BODY_BYTES, maxDepth: config.JSON_MAX_DEPTH },
         });
+        explorer = mountExplorer(a, ctx, operations, { events: hub, security });
       },
     });
   } catch (err) {
@@ -239,6 +242,7 @@ export async function startServer(
     },
     close: async () => {
       follower?.stop();
+      explorer?.close();
       // Open streams (/events, MCP's SSE and sessions) would keep server.close() waiting forever.
       streams.close();
       // Stop accepting, let in-flight requests finish (bounded), drop idle keep-alive sockets at once.

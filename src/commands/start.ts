@@ -10,6 +10,7 @@ export async function runStart(): Promise<void> {
   const lines = [
     "",
     `docket is up on ${docket.url}`,
+    `  explorer      ${docket.url}/   (open it in a browser: the cases, their votes and evidence, live)`,
     `  API docs      ${docket.url}/docs   (OpenAPI: ${docket.url}/openapi.json)`,
     `  health        ${docket.url}/health`,
     `  push          ${docket.url}/events (SSE)   inbox: ${docket.url}/agent/{address}/inbox   keeper: ${docket.url}/keeper/actions`,

@@ -2,6 +2,7 @@ import { createRequire } from "node:module";
 import { McpServer } from "@modelcontextprotocol/server";
 import type { EventHub } from "../events/hub.js";
 import type { Ctx, Operation } from "../operations/operation.js";
+import { registerApps } from "./apps.js";
 import { registerCompletions } from "./completions.js";
 import { registerJudgeCasePrompt } from "./prompts.js";
 import { registerResources } from "./resources.js";
@@ -88,6 +89,7 @@ export function buildServer(ctx: Ctx, opts: BuildServerOptions): McpServer {
   const server = new McpServer({ name: "docket", title: "docket", version }, { instructions, cacheHints });
   registerTools(server.server, ctx, ops);
   registerResources(server, ctx, opts.operations, opts.resourcePageSize, era);
+  registerApps(server, ops);
   const names = new Set(ops.map((op) => op.name));
   const judgeCasePrompt = names.has("get_case") && names.has("vote_on_case");
   if (judgeCasePrompt) registerJudgeCasePrompt(server, ctx, opts.operations);

@@ -10,6 +10,7 @@ import {
 import type { Ctx, Operation, RequestInfo } from "../operations/operation.js";
 import { prepare, run } from "../operations/run.js";
 import { type JsonSchema, jsonSchemaOf } from "../operations/schemas.js";
+import { appMeta } from "./apps.js";
 import { errorEnvelopeSchema, toolError, toolResult } from "./errors.js";
 import { portableInputSchema, withoutNulls } from "./toolSchemas.js";
 
@@ -89,6 +90,7 @@ export function toolDefinition(op: Operation): Tool {
       inputSchema: portableInputSchema(inputSchemaOf(op)) as JsonSchemaObject,
       outputSchema: { type: "object", anyOf: [jsonSchemaOf(op.output, "output"), errorBranch] } as JsonSchemaObject,
       annotations: annotationsFor(op),
+      ...appMeta(op),
     };
     definitions.set(op, tool);
   }

@@ -1,22 +1,16 @@
-import { existsSync } from "node:fs";
-import { type Browser, type BrowserContext, chromium, type Locator, type Page } from "playwright-core";
+import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../../src/config.js";
 import { type Docket, startServer } from "../../src/server.js";
+import { launchChromium, skipWithoutChromium } from "../support/chromium.js";
 
 /**
  * /docs in a real headless Chromium: Swagger UI loads offline from our own server, lists the
  * operations, and "Try it out" on GET /cases/{address} reads a seeded case live.
- * Chromium is /usr/bin/chromium (Debian's package); CI installs it (.ci/run), so there a missing
- * browser is a failure, while elsewhere the test is skipped.
+ * Chromium is /usr/bin/chromium (test/support/chromium.ts).
  */
 
-const CHROMIUM = "/usr/bin/chromium";
-const hasChromium = existsSync(CHROMIUM);
-const inCi = Boolean(process.env.CI) && process.env.CI !== "false" && process.env.CI !== "0";
-const skip = !hasChromium && !inCi;
-if (skip)
-  console.warn(`docs.browser.test.ts SKIPPED: ${CHROMIUM} is missing (install Debian's chromium package to run it)`);
+const skip = skipWithoutChromium("docs.browser.test.ts");
 
 describe.skipIf(skip)("/docs in headless Chromium", () => {
   let docket: Docket;
@@ -25,23 +19,9 @@ describe.skipIf(skip)("/docs in headless Chromium", () => {
   let page: Page;
 
   beforeAll(async () => {
-    if (!hasChromium) throw new Error(`CI is set but ${CHROMIUM} is missing: .ci/run should have installed chromium`);
     [docket, browser] = await Promise.all([
       startServer(loadConfig({ PORT: "0", LOG_LEVEL: "silent", RATE_LIMIT_PER_MINUTE: "0" })),
-      // launch() runs on a fresh temporary profile of its own, removed on close.
-      chromium.launch({
-        executablePath: CHROMIUM,
-        args: [
-          "--headless",
-          "--no-sandbox",
-          "--disable-gpu",
-          "--disable-quic",
-          "--no-first-run",
-          "--disable-background-networking",
-          "--disable-component-update",
-          "--disable-sync",
-        ],
-      }),
+      launchChromium(),
     ]);
     context = await browser.newContext();
     page = await context.newPage();

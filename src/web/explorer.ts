@@ -1,0 +1,213 @@
+import { createRequire } from "node:module";
+import { fileURLToPath } from "node:url";
+import { Eta } from "eta";
+import type { Express, NextFunction, Request, RequestHandler, Response } from "express";
+import helmet from "helmet";
+import { z } from "zod";
+import { asDocketError, DocketError } from "../errors/errors.js";
+import type { EventHub } from "../events/hub.js";
+import { EVENT_TYPES } from "../events/types.js";
+import type { Ctx, Operation } from "../operations/operation.js";
+import { address, validationError } from "../operations/schemas.js";
+import { clientScript } from "./client/bundle.js";
+import { courtList, courtPage, courtsPage } from "./courts.js";
+import { fmt } from "./format.js";
+import { agentPage, CASE_STATES, casePage, casesPage, overviewPage } from "./pages.js";
+import { Reads, type SameData } from "./reads.js";
+import { RecentEvents } from "./recent.js";
+
+const { version } = createRequire(import.meta.url)("docket/package.json") as { version: string };
+
+/** Where the explorer's pages live; `/` is its overview for a browser (and the API's index for a program). */
+export const EXPLORER = "/explorer";
+
+const views = fileURLToPath(new URL("./views", import.meta.url));
+const styles = fileURLToPath(new URL("./assets/explorer.css", import.meta.url));
+
+/**
+ * The explorer's headers: helmet's full set with a CSP that runs only docket's own script file (no
+ * inline script, no inline event handler, no eval), shows only docket's own images (evidence comes
+ * from `/evidence/{cid}`) and connects only back to docket (`/events`, page refreshes).
+ */
+export function pageHeaders(): RequestHandler {
+  return helmet({
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "script-src-attr": ["'none'"],
+        "style-src": ["'self'"],
+        "img-src": ["'self'"],
+        "connect-src": ["'self'"],
+        "font-src": ["'self'"],
+        "object-src": ["'none'"],
+        "base-uri": ["'none'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+      },
+    },
+    xFrameOptions: { action: "deny" },
+  });
+}
+
+/** The page's own line of "the same data as JSON and as MCP". */
+interface Meta {
+  title: string;
+  same: SameData;
+  /** What the live script follows: one case's events, or all of them. */
+  live: { case?: string };
+}
+
+export interface ExplorerOptions {
+  /** The event hub: the overview's latest events, a case's timeline, and the pages' live updates. */
+  events?: EventHub;
+  /**
+   * The operations' security chain (headers, CORS, rate limit), run first on every explorer route;
+   * a page then replaces the API's headers with its own.
+   */
+  security?: RequestHandler[];
+}
+
+/** The index a program gets at `/`: where the API, its description and the MCP transports are. */
+export function apiIndex() {
+  return {
+    name: "docket",
+    version,
+    description: "Gateway for AI agents and HTTP clients to on-chain dispute resolution",
+    links: {
+      docs: "/docs/",
+      openapi: "/openapi.json",
+      health: "/health",
+      events: "/events",
+      explorer: "/ (as text/html)",
+    },
+    mcp: { streamableHttp: "/mcp", session: "/mcp/session", sse: "/sse" },
+  };
+}
+
+/**
+ * Mounts the explorer: `/` (negotiated: the overview for a browser, the API index for a program)
+ * and the read-only pages under /explorer. Each page is built from the operations, run as the API
+ * runs them; it holds no logic of its own beyond laying them out.
+ */
+export function mountExplorer(
+  app: Express,
+  ctx: Ctx,
+  operations: readonly Operation[],
+  opts: ExplorerOptions = {},
+): { close(): void } {
+  const reads = new Reads(ctx, operations);
+  const recent = opts.events ? new RecentEvents(opts.events) : undefined;
+  const events = () => recent ?? { latest: () => [], ofCase: () => [] };
+  const eta = new Eta({ views, cache: true, autoEscape: true, autoTrim: false });
+  const headers = pageHeaders();
+  const courts = reads.op("/courts") !== undefined && reads.item("courts") !== undefined;
+
+  const render = (res: Response, status: number, view: string, data: object, meta: Meta) => {
+    const body = eta.render(`./${view}`, { ...data, fmt, states: CASE_STATES, explorer: EXPLORER });
+    const html = eta.render("./layout", { ...meta, body, fmt, explorer: EXPLORER, eventTypes: EVENT_TYPES, courts });
+    res.status(status).type("html").set("Cache-Control", "no-cache").send(html);
+  };
+  const fail = (res: Response, err: unknown) => {
+    const e = asDocketError(err);
+    if (e.code === "INTERNAL_ERROR") ctx.log.error({ err }, "explorer: page failed");
+    render(res, e.status, "error", { error: e }, { title: "Not shown", same: { json: "/", mcp: "" }, live: {} });
+  };
+  const page =
+    (build: (req: Request) => Promise<[string, object, Meta]>): RequestHandler =>
+    (req, res) => {
+      build(req)
+        .then(([view, data, meta]) => render(res, 200, view, data, meta))
+        .catch((err) => fail(res, err));
+    };
+  const html: RequestHandler = (req, res, next: NextFunction) => headers(req, res, next);
+
+  const security = opts.security ?? [];
+  if (security.length > 0) app.use(EXPLORER, ...security);
+  app.get("/", ...security, (req, res, next) => {
+    res.vary("Accept");
+    if (req.accepts(["json", "html"]) !== "html") {
+      res.set("Cache-Control", "no-cache").json(apiIndex());
+      return;
+    }
+    html(req, res, () =>
+      page(async () => {
+        const [data, courtsList] = await Promise.all([overviewPage(reads, events() as RecentEvents), courtList(reads)]);
+        return ["overview", { ...data, courtsList }, { title: "docket", same: data.same, live: {} }];
+      })(req, res, next),
+    );
+  });
+
+  app.get(`${EXPLORER}/cases`, html, (req, res, next) =>
+    page(async () => {
+      const q = parse(casesQuery, req.query);
+      const [data, courtsList] = await Promise.all([casesPage(reads, q), courtList(reads)]);
+      return ["cases", { ...data, courtsList }, { title: "Cases", same: data.same, live: {} }];
+    })(req, res, next),
+  );
+
+  app.get(`${EXPLORER}/cases/:address`, html, (req, res, next) =>
+    page(async () => {
+      const { address: a } = parse(z.object({ address: address("Case") }), req.params);
+      const data = await casePage(reads, events() as RecentEvents, a);
+      return ["case", data, { title: `Case ${fmt.short(a)}`, same: data.same, live: { case: data.c.address } }];
+    })(req, res, next),
+  );
+
+  app.get(`${EXPLORER}/agents/:address`, html, (req, res, next) =>
+    page(async () => {
+      const { address: a } = parse(z.object({ address: address("Agent") }), req.params);
+      const data = await agentPage(reads, a);
+      const title = data.agent?.name ? `Agent ${data.agent.name}` : `Address ${fmt.short(a)}`;
+      return ["agent", data, { title, same: data.same, live: {} }];
+    })(req, res, next),
+  );
+
+  if (courts) {
+    app.get(`${EXPLORER}/courts`, html, (req, res, next) =>
+      page(async () => {
+        const data = await courtsPage(reads);
+        return ["courts", data, { title: "Courts", same: data.same, live: {} }];
+      })(req, res, next),
+    );
+    app.get(`${EXPLORER}/courts/:id`, html, (req, res, next) =>
+      page(async () => {
+        const { id } = parse(z.object({ id: z.string().regex(/^\d{1,10}$/) }), req.params);
+        const data = await courtPage(reads, id);
+        return ["court", data, { title: `Court ${data.court.name}`, same: data.same, live: {} }];
+      })(req, res, next),
+    );
+  }
+
+  app.get(`${EXPLORER}/assets/live.js`, (_req, res, next) => {
+    clientScript("live")
+      .then((js) => res.type("application/javascript").set("Cache-Control", "no-cache").send(js))
+      .catch(next);
+  });
+  app.get(`${EXPLORER}/assets/explorer.css`, (_req, res) => {
+    res.type("text/css").set("Cache-Control", "no-cache").sendFile(styles);
+  });
+  app.get([EXPLORER, `${EXPLORER}/`], (_req, res) => res.redirect(302, "/"));
+  app.use(EXPLORER, html, (req, res) =>
+    fail(res, new DocketError("NOT_FOUND", `no page ${req.method} ${req.originalUrl.split("?")[0]}`)),
+  );
+  return { close: () => recent?.close() };
+}
+
+/** Empty form fields are absent ones. */
+const optional = <T extends z.ZodType>(t: T) => z.preprocess((v) => (v === "" ? undefined : v), t.optional());
+
+const casesQuery = z.object({
+  state: optional(z.enum(CASE_STATES as [string, ...string[]])),
+  party: optional(address("Party or judge")),
+  court: optional(z.string().regex(/^\d{1,10}$/)),
+  limit: z.coerce.number().int().min(1).max(100).default(20),
+  offset: z.coerce.number().int().min(0).max(1_000_000).default(0),
+});
+
+function parse<T extends z.ZodType>(schema: T, raw: unknown): z.output<T> {
+  const r = schema.safeParse(raw);
+  if (!r.success) throw validationError(r.error, raw);
+  return r.data;
+}

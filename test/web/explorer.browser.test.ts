@@ -1,0 +1,255 @@
+import type { Browser, BrowserContext, Page, Request } from "playwright-core";
+import type { Address } from "viem";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { unframe } from "../../src/web/evidence.js";
+import type { Json } from "../mcp/helpers.js";
+import { launchChromium, skipWithoutChromium } from "../support/chromium.js";
+import { TestDocket } from "../support/docket.js";
+
+/**
+ * The explorer in a real headless Chromium, on the seeded dev chain (public votes, the event
+ * follower on): the overview, a case page, a vote signed with a judge's dev key and mined during the
+ * test showing on the open page without a reload, and script planted by parties (names, a claim, an evidence file) never running.
+ */
+
+const skip = skipWithoutChromium("explorer.browser.test.ts");
+
+/** Names and a claim a hostile party writes: each would run script, or fetch, if rendered as markup. */
+const HOSTILE_NAME = `<img src=x onerror="alert('name')">`;
+const HOSTILE_NAME_2 = `"><script>fetch('/pwned-name')</script>`;
+const HOSTILE_EVIDENCE = `# Statement\n<script>alert('evidence')</script>\n<img src="/pwned-evidence" onerror="alert(4)">\n<iframe src="javascript:alert(5)"></iframe>`;
+const HOSTILE_CLAIM = `</p><script>alert('claim')</script><img src="/pwned-claim" onerror="alert(1)"><a href="javascript:alert(2)">x</a>`;
+
+describe.skipIf(skip)("the explorer in headless Chromium", () => {
+  let t: TestDocket;
+  let browser: Browser | undefined;
+  let context: BrowserContext | undefined;
+  let page: Page;
+  const dialogs: string[] = [];
+  const requests: string[] = [];
+
+  const indexOf = (addr: string) => {
+    const i = t.devnet.accounts.findIndex((a) => a.address === addr);
+    if (i < 0) throw new Error(`${addr} is not a dev account`);
+    return i;
+  };
+
+  beforeAll(async () => {
+    [t, browser] = await Promise.all([TestDocket.start({ EVENT_POLL_MS: "500" }), launchChromium()]);
+    context = await browser.newContext();
+    page = await context.newPage();
+    page.on("dialog", (d) => {
+      dialogs.push(d.message());
+      void d.dismiss();
+    });
+    page.on("request", (r: Request) => requests.push(r.url()));
+  });
+
+  afterAll(async () => {
+    await context?.close();
+    await browser?.close();
+    await t?.close();
+  });
+
+  it("a JSON client's / gets the API's index; a browser's gets the overview, under a CSP without inline script", async () => {
+    const json = await t.get("/");
+    expect(json.status).toBe(200);
+    expect(json.headers.get("content-type")).toMatch(/^application\/json/);
+    expect(json.body).toMatchObject({ name: "docket", links: { docs: "/docs/", openapi: "/openapi.json" } });
+    // The API's own headers are unchanged for it.
+    expect(json.headers.get("content-security-policy")).toBe("default-src 'none';frame-ancestors 'none'");
+
+    const res = await page.goto(`${t.url}/`);
+    expect(res?.status()).toBe(200);
+    const csp = (await res?.headerValue("content-security-policy")) ?? "";
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).toContain("img-src 'self'");
+    expect(csp).not.toContain("unsafe-inline");
+    expect(csp).not.toContain("unsafe-eval");
+
+    await expect(page.title()).resolves.toBe("docket · docket explorer");
+    const stats = (await t.get("/stats/overview")).body;
+    await expect(page.getByRole("heading", { level: 1 }).textContent()).resolves.toBe("The court at a glance");
+    const summary = await page.locator("section[aria-labelledby=states] p").first().textContent();
+    expect(summary).toContain(`${stats.totalCases} cases, ${stats.openCases} open`);
+    const deliberating = page.locator("ul.counts a", { hasText: "Deliberating" });
+    await expect(deliberating.locator(".n").textContent()).resolves.toBe(String(stats.casesByState.Deliberating));
+    // Every seeded case is listed among the latest five or reachable from "All cases".
+    await page.getByRole("link", { name: "All cases" }).click();
+    await page.waitForURL(/\/explorer\/cases$/);
+    const listed = await page.locator("ul.cases .case-link").count();
+    expect(listed).toBe(Math.min(20, stats.totalCases));
+  });
+
+  it("the cases list filters by state and party; bad filters and unknown cases are error pages, not 500s", async () => {
+    const stats = (await t.get("/stats/overview")).body;
+    await page.goto(`${t.url}/explorer/cases`);
+    await page.getByLabel("State").selectOption("Deliberating");
+    await page.getByRole("button", { name: "Show" }).click();
+    await page.waitForURL(/state=Deliberating/);
+    const states = await page.locator("ul.cases .state").allTextContents();
+    expect(states).toEqual(Array(stats.casesByState.Deliberating).fill("Deliberating"));
+
+    const party = t.address(1);
+    const involved = await page.goto(`${t.url}/explorer/cases?party=${party}`);
+    expect(involved?.status()).toBe(200);
+    for (const href of await page
+      .locator("ul.cases .case-link")
+      .evaluateAll((as) => as.map((a) => a.getAttribute("href")))) {
+      const c = (await t.get(`/cases/${String(href).split("/").pop()}`)).body.case;
+      expect([c.plaintiff, c.defendant, ...c.judges]).toContain(party);
+    }
+
+    for (const [path, status] of [
+      ["/explorer/cases?state=Nope", 422],
+      ["/explorer/cases/0x12", 400],
+      [`/explorer/cases/${"0x".padEnd(42, "1")}`, 404],
+      ["/explorer/nothing-here", 404],
+    ] as const) {
+      const res = await page.goto(`${t.url}${path}`);
+      expect(res?.status(), path).toBe(status);
+      await expect(page.locator("p.error").count()).resolves.toBe(1);
+    }
+  });
+
+  it("a case page shows its parties by name, its claim and its panel's votes", async () => {
+    const seeded = t.devnet.seed?.cases.find((c) => c.state === "Deliberating");
+    if (!seeded) throw new Error("no seeded Deliberating case");
+    const c = (await t.get(`/cases/${seeded.address}`)).body.case;
+    const plaintiff = (await t.get(`/agent/${c.plaintiff}`)).body.agent;
+    await page.goto(`${t.url}/explorer/cases/${seeded.address}`);
+    await expect(page.locator("dl.parties dd").first().textContent()).resolves.toContain(plaintiff.name);
+    await expect(page.locator("blockquote").textContent()).resolves.toContain(c.claimDescription);
+    const rows = page.locator("table.votes tbody tr");
+    await expect(rows.count()).resolves.toBe(c.judges.length);
+    for (const v of c.votes) {
+      const cell = page.locator(`tr[data-judge="${v.judge}"] td.vote`);
+      const want = v.vote === null ? "no vote yet" : `for the ${v.vote}`;
+      await expect(cell.textContent()).resolves.toBe(want);
+    }
+    // The same data as JSON and as MCP.
+    await expect(page.locator("footer .same").textContent()).resolves.toContain(`/cases/${seeded.address}`);
+    await expect(page.locator("footer .same").textContent()).resolves.toContain("get_case");
+  });
+
+  it("a case page shows its evidence: each item from its party, text readable, an image visible", async () => {
+    const cases = t.devnet.seed?.cases ?? [];
+    let found: { address: string; items: Json[] } | undefined;
+    for (const c of cases) {
+      const items = (await t.get(`/cases/${c.address}/evidence`)).body.evidence as Json[];
+      if (
+        items.some((e) => e.document?.file?.mediaType?.startsWith("image/")) &&
+        items.some((e) => e.document?.file?.text)
+      ) {
+        found = { address: c.address, items };
+        break;
+      }
+    }
+    if (!found) throw new Error("no seeded case has both an image and a text among its evidence");
+    await page.goto(`${t.url}/explorer/cases/${found.address}`);
+    const shown = page.locator("li.evidence-item");
+    await expect(shown.count()).resolves.toBe(found.items.length);
+    const img = page.locator("img.evidence-image").first();
+    await img.scrollIntoViewIfNeeded();
+    await expect
+      .poll(() => img.evaluate((i) => (i as unknown as { naturalWidth: number }).naturalWidth))
+      .toBeGreaterThan(0);
+    expect(await img.getAttribute("src")).toMatch(/^\/evidence\/b[a-z2-7]+$/);
+    const textItem = found.items.find((e) => e.document?.file?.text);
+    const firstLine = (unframe(textItem.document.file.text) as string).split("\n")[0] as string;
+    await expect(page.locator("pre.evidence-text", { hasText: firstLine }).count()).resolves.toBeGreaterThan(0);
+    const roles = await shown.evaluateAll((els) => els.map((e) => e.getAttribute("data-role")));
+    expect(roles).toEqual(found.items.map((e) => (e.role === "unknown" ? "other" : e.role)));
+  });
+
+  it("a vote signed and mined during the test shows on the open page without a reload", async () => {
+    const seeded = t.devnet.seed?.cases.find((c) => c.state === "Deliberating");
+    if (!seeded) throw new Error("no seeded Deliberating case");
+    const c = (await t.get(`/cases/${seeded.address}`)).body.case;
+    const waiting = c.votes.find((v: { vote: string | null }) => v.vote === null);
+    if (!waiting) throw new Error("every judge of the seeded case has voted");
+    await page.goto(`${t.url}/explorer/cases/${seeded.address}`);
+    const cell = page.locator(`tr[data-judge="${waiting.judge}"] td.vote`);
+    await expect(cell.textContent()).resolves.toBe("no vote yet");
+    // A mark on this document: a reload would lose it.
+    await page.evaluate(() => {
+      (globalThis as unknown as { stillHere: boolean }).stillHere = true;
+    });
+    await page.locator("#live-status").filter({ hasText: "Live" }).waitFor({ timeout: 10_000 });
+
+    await t.write(
+      `/cases/${seeded.address}/vote`,
+      { plaintiff_wins: false, from: waiting.judge },
+      indexOf(waiting.judge),
+    );
+
+    await page.locator(`tr[data-judge="${waiting.judge}"] td.vote`, { hasText: "for the defendant" }).waitFor({
+      timeout: 10_000,
+    });
+    const kept = await page.evaluate(() => (globalThis as unknown as { stillHere?: boolean }).stillHere);
+    expect(kept).toBe(true);
+    await expect(page.locator("#live-status").textContent()).resolves.toMatch(/^Updated /);
+  });
+
+  it("script planted in agent names and a claim never runs, and the page asks for nothing it did not mean to", async () => {
+    const [p, d] = [15, 19];
+    await t.write("/agent/self-register", { address: t.address(p), name: HOSTILE_NAME }, p);
+    await t.write("/agent/self-register", { address: t.address(d), name: HOSTILE_NAME_2 }, d);
+    const caseAddr: Address = await t.fileOnChain(p, d, HOSTILE_CLAIM);
+    // Evidence a party publishes and adds to a case it is in: script in its text, its name and its description.
+    const active = t.devnet.seed?.cases.find((c) => c.state === "Active");
+    if (!active) throw new Error("no seeded Active case");
+    const ac = (await t.get(`/cases/${active.address}`)).body.case;
+    const pub = await t.post("/evidence", {
+      content: HOSTILE_EVIDENCE,
+      mediaType: "text/markdown",
+      name: HOSTILE_NAME,
+      description: HOSTILE_CLAIM,
+    });
+    expect(pub.status).toBe(200);
+    await t.write(
+      `/cases/${active.address}/evidence`,
+      { evidenceIpfsHash: pub.body.document.cid, from: ac.plaintiff },
+      indexOf(ac.plaintiff),
+    );
+
+    requests.length = 0;
+    dialogs.length = 0;
+    for (const path of [
+      `/explorer/cases/${caseAddr}`,
+      `/explorer/cases/${active.address}`,
+      `/explorer/agents/${t.address(p)}`,
+      "/",
+      "/explorer/cases",
+    ]) {
+      await page.goto(`${t.url}${path}`);
+      await page.waitForLoadState("networkidle").catch(() => {});
+    }
+    await page.goto(`${t.url}/explorer/cases/${active.address}`);
+    const planted = page.locator("li.evidence-item").last();
+    await expect(planted.locator("pre.evidence-text").textContent()).resolves.toBe(HOSTILE_EVIDENCE);
+    await expect(planted.locator("p.by .party-text").textContent()).resolves.toBe(HOSTILE_NAME);
+    await expect(planted.locator("script, img[src=x], iframe").count()).resolves.toBe(0);
+
+    await page.goto(`${t.url}/explorer/cases/${caseAddr}`);
+    // The hostile text is shown as text, exactly as written.
+    await expect(page.locator("dl.parties dd").first().locator("a").textContent()).resolves.toBe(HOSTILE_NAME);
+    await expect(page.locator("dl.parties dd").nth(1).locator("a").textContent()).resolves.toBe(HOSTILE_NAME_2);
+    await expect(page.locator("blockquote p").textContent()).resolves.toBe(HOSTILE_CLAIM);
+    // ...and none of it became an element.
+    await expect(page.locator("main script, main img[src=x], main a[href^=javascript]").count()).resolves.toBe(0);
+    await page.waitForTimeout(500);
+
+    expect(dialogs).toEqual([]);
+    const origin = new URL(t.url).origin;
+    const unintended = requests.filter((u) => {
+      const url = new URL(u);
+      if (url.origin !== origin) return true;
+      // Pages, their assets, the event stream, and the evidence images they show: nothing else.
+      return !/^\/($|explorer\/|events$|evidence\/b[a-z2-7]+$)/.test(url.pathname) || /pwned/.test(u);
+    });
+    expect(unintended).toEqual([]);
+    // What the pages did ask for: themselves, their stylesheet and script, the event stream, evidence images.
+    expect(requests.some((u) => u.endsWith("/explorer/assets/live.js"))).toBe(true);
+  });
+});
