@@ -68,8 +68,6 @@ export const configSchema = z.object({
     .optional(),
   /** On the embedded dev chain without X402_FACILITATOR_URL: run the dev facilitator (a process of its own). */
   DEV_FACILITATOR: z.enum(["on", "off"]).default("on"),
-  /** The embedded dev chain's court: hidden votes (commit-reveal, the default) or public votes. */
-  DEV_VOTES: z.enum(["hidden", "public"]).default("hidden"),
 });
 
 export type Config = z.infer<typeof configSchema>;

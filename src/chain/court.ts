@@ -3,7 +3,6 @@ import type { Config } from "../config.js";
 import { ConfigError } from "../config.js";
 import { type Devnet, startDevnet } from "../devnet/devnet.js";
 import { startDevFacilitator } from "../devnet/facilitator.js";
-import { devParams, devPublicParams } from "../devnet/terms.js";
 import { MULTICALL3_ADDRESS, makeChain, makePublicClient } from "./client.js";
 import { readDeployment } from "./deployments.js";
 import { type Erc8004, probeErc8004 } from "./erc8004.js";
@@ -33,8 +32,8 @@ export interface Court {
  */
 export async function connectCourt(config: Config, opts: { seed?: boolean } = {}): Promise<Court> {
   if (!config.RPC_URL) {
-    const params = config.DEV_VOTES === "public" ? devPublicParams : devParams;
-    const devnet = await startDevnet({ seed: opts.seed ?? true, params });
+    // The dev world: the General court (public votes) and Agentic Commerce below it (hidden votes).
+    const devnet = await startDevnet({ seed: opts.seed ?? true });
     const reader = makePublicClient(devnet.chain, { timeoutMs: config.RPC_TIMEOUT_MS });
     // The dev chain's x402 facilitator, unless another is named or it is turned off.
     const facilitator =

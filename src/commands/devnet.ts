@@ -1,6 +1,5 @@
 import { startDevnet } from "../devnet/devnet.js";
 import { onNpmGone } from "../devnet/parent.js";
-import { devParams, devPublicParams } from "../devnet/terms.js";
 
 /**
  * `npm run devnet`: the dev chain alone, deployed and seeded, until stopped. Prints the KEY=value
@@ -8,8 +7,7 @@ import { devParams, devPublicParams } from "../devnet/terms.js";
  */
 export async function runDevnet(): Promise<void> {
   const port = process.env.DEVNET_PORT ? Number(process.env.DEVNET_PORT) : undefined;
-  const params = process.env.DEV_VOTES === "public" ? devPublicParams : devParams;
-  const devnet = await startDevnet({ port, params });
+  const devnet = await startDevnet({ port });
   const lines = [
     `RPC_URL=${devnet.rpcUrl}`,
     `CHAIN_ID=${devnet.chainId}`,

@@ -90,7 +90,7 @@ export function buildServer(ctx: Ctx, opts: BuildServerOptions): McpServer {
   registerResources(server, ctx, opts.operations, opts.resourcePageSize, era);
   const names = new Set(ops.map((op) => op.name));
   const judgeCasePrompt = names.has("get_case") && names.has("vote_on_case");
-  if (judgeCasePrompt) registerJudgeCasePrompt(server);
+  if (judgeCasePrompt) registerJudgeCasePrompt(server, ctx, opts.operations);
   registerCompletions(server, ctx, opts.operations, { judgeCasePrompt });
   if (opts.events && era === "legacy") enableSubscriptions(server, ctx, opts.operations, opts.events);
   if (opts.events && era === "modern") {

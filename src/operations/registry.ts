@@ -6,6 +6,7 @@ import { fileCase } from "./fileCase.js";
 import { getAgent } from "./getAgent.js";
 import { getCase } from "./getCase.js";
 import { getCaseEvidence } from "./getCaseEvidence.js";
+import { getCourt } from "./getCourt.js";
 import { getHealth } from "./getHealth.js";
 import { getInbox } from "./getInbox.js";
 import { getJudgePool } from "./getJudgePool.js";
@@ -13,6 +14,7 @@ import { getJudgeStake } from "./getJudgeStake.js";
 import { getStatsOverview } from "./getStatsOverview.js";
 import { getValidatorStats } from "./getValidatorStats.js";
 import { listCases } from "./listCases.js";
+import { listCourts } from "./listCourts.js";
 import { listKeeperActions } from "./listKeeperActions.js";
 import { listPendingCases } from "./listPendingCases.js";
 import type { Operation } from "./operation.js";
@@ -49,6 +51,8 @@ export const operations: Operation[] = [
   getAgent,
   getJudgePool,
   getJudgeStake,
+  listCourts,
+  getCourt,
   fileCase,
   respondToCase,
   submitEvidence,

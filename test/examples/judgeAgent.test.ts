@@ -2,6 +2,7 @@ import { spawn } from "node:child_process";
 import type { Address } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { advanceTime } from "../../src/devnet/seed.js";
+import { AGENTIC_COMMERCE_COURT } from "../../src/devnet/terms.js";
 import { TestDocket } from "../support/docket.js";
 
 interface Line {
@@ -48,10 +49,10 @@ const keyOf = (t: TestDocket, judge: string) =>
 
 const indexOf = (lines: Line[], pred: (l: Line) => boolean) => lines.findIndex(pred);
 
-describe("examples/judge-agent on a hidden-vote court", () => {
+describe("examples/judge-agent on a hidden-vote court (Agentic Commerce)", () => {
   let t: TestDocket;
   beforeAll(async () => {
-    t = await TestDocket.start({ DEV_VOTES: "hidden", EVENT_POLL_MS: "200" });
+    t = await TestDocket.start({ EVENT_POLL_MS: "200" });
   });
   afterAll(async () => {
     await t?.close();
@@ -65,7 +66,7 @@ describe("examples/judge-agent on a hidden-vote court", () => {
     }
     const plaintiff = t.address(1);
     const defendant = t.address(2);
-    const c = await t.fileOnChain(1, 2, "Forty GPU-hours billed, twelve delivered.");
+    const c = await t.fileOnChain(1, 2, "Forty GPU-hours billed, twelve delivered.", AGENTIC_COMMERCE_COURT);
     await t.write(`/cases/${c}/respond`, { from: defendant }, 2);
     // The filing hash is the plaintiff's one piece; one from the defendant ties it: the stub rules for the defendant.
     await t.write(`/cases/${c}/evidence`, { evidenceIpfsHash: "bafy-delivery-logs", from: defendant }, 2);
@@ -122,10 +123,10 @@ describe("examples/judge-agent on a hidden-vote court", () => {
   }, 90_000);
 });
 
-describe("examples/judge-agent on a public-vote court", () => {
+describe("examples/judge-agent on a public-vote court (the General court)", () => {
   let t: TestDocket;
   beforeAll(async () => {
-    t = await TestDocket.start({ DEV_VOTES: "public", EVENT_POLL_MS: "200" });
+    t = await TestDocket.start({ EVENT_POLL_MS: "200" });
   });
   afterAll(async () => {
     await t?.close();

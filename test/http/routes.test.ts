@@ -6,14 +6,14 @@ import { TestDocket } from "../support/docket.js";
 
 /**
  * Every operation's route answers its happy path with a body its own output schema accepts, on the
- * dev chain as `npm start` runs it (hidden votes).
+ * dev chain as `npm start` runs it (the General court's public votes, Agentic Commerce's hidden ones).
  */
 describe("every route, happy path", () => {
   let t: TestDocket;
   let inputs: Record<string, { path: string; body?: Record<string, unknown> }>;
 
   beforeAll(async () => {
-    t = await TestDocket.start({ DEV_VOTES: "hidden" });
+    t = await TestDocket.start();
     const at = (label: string) => t.devnet.seed?.cases.find((c) => c.label === label)?.address as string;
     const summoned = at("summoned");
     const active = at("active");
