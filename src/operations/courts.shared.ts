@@ -11,14 +11,11 @@ import type { Ctx } from "./operation.js";
 /** The General court: the root of the tree and every court-taking operation's default. */
 export const GENERAL_COURT = 1;
 
+/** At most this many courts (CourtRegistry.MAX_COURTS): ids run 1 to 64. */
+const MAX_COURTS = 64;
+
 /** A court's id as an input (ids start at 1, the General court). */
-export const courtId = (description: string) =>
-  z
-    .number()
-    .int()
-    .min(1)
-    .max(2 ** 32)
-    .describe(description);
+export const courtId = (description: string) => z.number().int().min(1).max(MAX_COURTS).describe(description);
 
 /** A court's id as an optional input: the General court when left out. */
 export const courtInput = (what: string) =>

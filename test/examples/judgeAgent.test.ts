@@ -49,6 +49,14 @@ const keyOf = (t: TestDocket, judge: string) =>
 
 const indexOf = (lines: Line[], pred: (l: Line) => boolean) => lines.findIndex(pred);
 
+/** Closes the seeded open cases (their panels would keep a judge busy until a deadline): a day on, every keeper step. */
+async function closeSeededCases(t: TestDocket): Promise<void> {
+  await advanceTime(t.court.reader, 2 * 24 * 3600);
+  for (const step of (await t.get("/keeper/actions")).body.actions as { http: string }[]) {
+    await t.write(step.http.split(" ")[1] as string, { from: t.address(18) }, 18);
+  }
+}
+
 describe("examples/judge-agent on a hidden-vote court (Agentic Commerce)", () => {
   let t: TestDocket;
   beforeAll(async () => {
@@ -59,11 +67,7 @@ describe("examples/judge-agent on a hidden-vote court (Agentic Commerce)", () =>
   });
 
   it("three agents, one per drawn judge, commit, reveal on the pushed events and decide a fresh case", async () => {
-    // Close the seeded open cases first (their panels would keep a judge busy until a deadline).
-    await advanceTime(t.court.reader, 2 * 24 * 3600);
-    for (const step of (await t.get("/keeper/actions")).body.actions as { http: string }[]) {
-      await t.write(step.http.split(" ")[1] as string, { from: t.address(18) }, 18);
-    }
+    await closeSeededCases(t);
     const plaintiff = t.address(1);
     const defendant = t.address(2);
     const c = await t.fileOnChain(1, 2, "Forty GPU-hours billed, twelve delivered.", AGENTIC_COMMERCE_COURT);
@@ -132,13 +136,22 @@ describe("examples/judge-agent on a public-vote court (the General court)", () =
     await t?.close();
   });
 
-  it("one agent's vote is the second for the plaintiff and decides the seeded case", async () => {
-    const c = t.devnet.seed?.cases.find((x) => x.label === "deliberating, one vote cast")?.address as string;
+  it("one agent's vote is the second for the plaintiff and decides a fresh case", async () => {
+    // A judge of the seeded cases may also sit on a hidden-vote panel, whose reveal it would wait for.
+    await closeSeededCases(t);
+    const c = await t.fileOnChain(3, 4, "Sixty API calls paid for, none answered.");
+    await t.write(`/cases/${c}/respond`, { from: t.address(4) }, 4);
+    await t.write(`/cases/${c}/assign-judges-random`, { from: t.address(18) }, 18);
+    const drawn = (await t.get(`/cases/${c}`)).body.case;
+    expect(drawn).toMatchObject({ state: "Deliberating", hiddenVotes: false, court: { id: 1, name: "General" } });
+    const [first, judge] = drawn.judges as string[];
+    // The first judge votes as the service interface documents it: `{ plaintiff_wins }` alone.
+    const at = (a: string) => t.devnet.accounts.findIndex((x) => x.address === a);
+    await t.write(`/cases/${c}/vote`, { plaintiff_wins: true }, at(first as string));
     const before = (await t.get(`/cases/${c}`)).body.case;
     expect(before).toMatchObject({ state: "Deliberating", votesForPlaintiff: 1, votesForDefendant: 0 });
-    const judge = before.judges[1] as string;
 
-    const lines = await runAgent(t, keyOf(t, judge));
+    const lines = await runAgent(t, keyOf(t, judge as string));
 
     expect(lines.find((l) => l.step === "decision" && l.case === c)).toMatchObject({ plaintiffWins: true });
     expect(lines.find((l) => l.step === "voted" && l.case === c)).toBeDefined();

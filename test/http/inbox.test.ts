@@ -223,6 +223,7 @@ describe("inbox and keeper view over HTTP", () => {
     const expected = [
       `${cases.get("summoned").address}:trigger_default`,
       `${cases.get("resolved, appeal window open").address}:settle_case`,
+      `${cases.get("deliberating, one vote cast").address}:resolve_after_deadline`,
       `${cases.get("deliberating, commit phase, one vote committed").address}:resolve_after_deadline`,
       `${cases.get("deliberating, reveal phase, one vote revealed").address}:resolve_after_deadline`,
       `${cases.get("active").address}:resolve_after_deadline`,

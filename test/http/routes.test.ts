@@ -54,6 +54,8 @@ describe("every route, happy path", () => {
       list_keeper_actions: { path: "/keeper/actions" },
       get_judge_pool: { path: "/judges/pool" },
       get_judge_stake: { path: `/judges/stake/${judge}` },
+      list_courts: { path: "/courts" },
+      get_court: { path: "/courts/2" },
       respond_to_case: { path: `/cases/${summoned}/respond`, body: { from: t.address(1) } },
       submit_evidence: { path: `/cases/${active}/evidence`, body: { evidenceIpfsHash: "bafy-x", from: t.address(4) } },
       vote_on_case: { path: `/cases/${deliberating}/vote`, body: { plaintiff_wins: true, from: committer } },
@@ -130,6 +132,7 @@ describe("every route, happy path", () => {
       ].sort(),
     );
     expect(Object.keys(r.body.case).slice(18)).toEqual([
+      "court",
       "hiddenVotes",
       "votingPhase",
       "votesCommitted",
