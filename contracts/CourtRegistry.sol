@@ -333,6 +333,16 @@ contract CourtRegistry is ICourtRegistry {
         return (true, v);
     }
 
+    /// @notice How a court's draw tree is used: leaves handed out so far (the highest leaf number;
+    /// a departed judge's leaf goes to the next new judge, so churn never raises it) and judges in it now.
+    /// @param courtId The court.
+    /// @return leaves Leaves handed out, at most 65,536.
+    /// @return members Judges with a weight in the court now.
+    function poolLeaves(uint96 courtId) external view returns (uint256 leaves, uint256 members) {
+        SortitionTree.Tree storage pool = pools[courtId];
+        return (pool.leaves, pool.members);
+    }
+
     /// @notice Every court, in id order (at most MAX_COURTS).
     /// @return out The courts.
     function getCourts() external view returns (CourtView[] memory out) {

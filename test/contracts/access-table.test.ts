@@ -13,7 +13,7 @@ import { fileURLToPath } from "node:url";
 import { type Abi, type Address, encodeFunctionData } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Actor } from "../../src/devnet/actor.js";
-import { caseTerms } from "../../src/devnet/terms.js";
+import { caseTerms, courtConfig } from "../../src/devnet/terms.js";
 import {
   actor,
   advance,
@@ -121,6 +121,7 @@ const DG = "draw-grinding.test.ts";
 const E8 = "erc8004.test.ts";
 const reporter = () => (c.devnet.deployment.erc8004 as { reporter: Address }).reporter;
 const TF = "token-fee.test.ts";
+const CT = "courts.test.ts";
 
 /** Every state-changing function of the three ABIs, keyed by signature. */
 const table: Record<ContractName, Record<string, Row>> = {
@@ -155,16 +156,48 @@ const table: Record<ContractName, Record<string, Row>> = {
         ).toBe(true);
       },
     },
-    "stakeAsJudge()": {
-      mayCall: "anyone, for itself (at least the minimum stake in all)",
+    "stakeAsJudge(uint96)": {
+      mayCall: "anyone, for itself, in a court that exists (at least that court's minimum stake in all)",
       access: { only: "anyone" },
-      coveredBy: [{ file: A, test: "stakeAsJudge: below the minimum, or nothing sent, is refused" }],
+      coveredBy: [
+        { file: A, test: "stakeAsJudge: below the minimum, or nothing sent, is refused" },
+        { file: CT, test: "stakes per court: each court's minimum, unstakeFrom one court, at most four courts" },
+      ],
       check: async () => {
         const who = actor(c, 17);
-        await reg(who, "stakeAsJudge", [], P.minJudgeStake);
+        await reg(who, "stakeAsJudge", [0n], P.minJudgeStake);
         await reg(who, "unstake");
       },
     },
+    "unstakeFrom(uint96)": {
+      mayCall: "a judge, for its own stake in one court, while not serving on an open case",
+      access: { only: "self", what: "a stake in the court", error: "NotStakedInCourt" },
+      coveredBy: [
+        { file: CT, test: "stakes per court: each court's minimum, unstakeFrom one court, at most four courts" },
+      ],
+      check: () => expectRevert(reg(stranger(), "unstakeFrom", [1n]), "NotStakedInCourt", [1n]),
+    },
+    "createCourt(uint96,string,string,(uint256,uint16,(uint64,uint64,uint64,uint16,uint16,uint256,uint256,bool,uint64,uint64,uint16,uint16)))":
+      {
+        mayCall: "the registry owner",
+        access: { only: "owner" },
+        coveredBy: [
+          { file: CT, test: "createCourt and setCourt: the owner only; names, policies, stakes and terms are checked" },
+        ],
+        check: () =>
+          expectRevert(reg(stranger(), "createCourt", [1n, "Rogue", "bafkreirogue", courtConfig(P)]), "OnlyOwner"),
+      },
+    "setCourt(uint96,string,string,(uint256,uint16,(uint64,uint64,uint64,uint16,uint16,uint256,uint256,bool,uint64,uint64,uint16,uint16)))":
+      {
+        mayCall: "the registry owner",
+        access: { only: "owner" },
+        coveredBy: [
+          { file: CT, test: "createCourt and setCourt: the owner only; names, policies, stakes and terms are checked" },
+          { file: CT, test: "a court's changes never reach a case filed before them" },
+        ],
+        check: () =>
+          expectRevert(reg(stranger(), "setCourt", [1n, "General", "bafkreirogue", courtConfig(P)]), "OnlyOwner"),
+      },
     "unstake()": {
       mayCall: "a judge, for its own stake, while not serving on an open case",
       access: { only: "self", what: "a stake", error: "NothingStaked" },
@@ -259,8 +292,8 @@ const table: Record<ContractName, Record<string, Row>> = {
         expect(paid).toBe(true);
       },
     },
-    "fileCase(address,string,string,bytes32)": {
-      mayCall: "anyone, as the plaintiff, against someone else",
+    "fileCase(uint96,address,string,string,bytes32)": {
+      mayCall: "anyone, as the plaintiff, against someone else, in a court that exists",
       access: { only: "anyone" },
       coveredBy: [
         { file: A, test: "fileCase validates defendant, claim, evidence hash, payment reference and stake" },
@@ -273,6 +306,7 @@ const table: Record<ContractName, Record<string, Row>> = {
           file: TF,
           test: "refuses an unused nonce, another's payment, a payment to someone else and one below the fee",
         },
+        { file: CT, test: "a case filed in a child court copies its terms and is judged by that court's pool" },
       ],
       check: async () => {
         const { caseAddr } = await fileCase(c, stranger(), party(1).address);
@@ -330,7 +364,7 @@ const table: Record<ContractName, Record<string, Row>> = {
     },
   },
   DisputeCase: {
-    "initialize(address,address,address,address,string,string,(uint64,uint64,uint64,uint16,uint16,uint256,uint256,bool,uint64,uint64))":
+    "initialize(address,address,address,address,string,string,(uint64,uint64,uint64,uint16,uint16,uint256,uint256,bool,uint64,uint64,uint16,uint16),uint96,uint96)":
       {
         mayCall: "the factory, once, when it clones the case",
         access: { only: "initializer" },
@@ -341,7 +375,7 @@ const table: Record<ContractName, Record<string, Row>> = {
               cases.summoned,
               c.owner,
               "initialize",
-              [c.registry, c.entropy, c.owner.address, party(1).address, "claim", "hash", terms],
+              [c.registry, c.entropy, c.owner.address, party(1).address, "claim", "hash", terms, 1n, 1n],
               P.minPartyStake,
             ),
             "AlreadyInitialized",
@@ -485,6 +519,10 @@ const table: Record<ContractName, Record<string, Row>> = {
         {
           file: HV,
           test: "three committed, two matching reveals: after the reveal deadline resolveAfterDeadline gives their verdict; the judge who did not reveal is a no-show",
+        },
+        {
+          file: CT,
+          test: "hole 1: an appeal that cannot get a panel lets the first verdict stand; the appellant loses its bond",
         },
       ],
       check: async () => {

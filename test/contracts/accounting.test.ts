@@ -288,7 +288,7 @@ describe("stake accounting", () => {
     await expectRegistryBalanced(c);
   });
 
-  it("dismissal on appeal: stakes and bond refunded, round-two no-shows slashed, round one's voters unscored", async () => {
+  it("an appeal without a verdict: the first verdict stands, the bond joins the winner's pot, round-two no-shows slashed", async () => {
     const pStake = P.minPartyStake + 1n;
     const dStake = P.minPartyStake + 2n;
     const [p, d] = [party(1), party(2)];
@@ -306,15 +306,19 @@ describe("stake accounting", () => {
     await castVote(ledger, caseAddr, j(9), false);
     await advance(c, P.deliberationPeriod + 1n);
     await c.owner.write({ address: caseAddr, abi: disputeCaseAbi, functionName: "resolveAfterDeadline" });
-    const noShowSlash = [j(10), j(11), j(12)].reduce((sum, x) => sum + slashOf(ledger.stakeBefore(x)), 0n);
-    expect(await ledger.wallet(p)).toBe(-P.filingFee);
-    expect(await ledger.wallet(d)).toBe(0n);
-    // No final outcome: round one's minority (j4) is not slashed, as nothing proved it wrong.
-    for (const judge of [j(3), j(4), j(5), j(8), j(9)]) expect(await ledger.stake(judge)).toBe(0n);
-    for (const judge of [j(10), j(11), j(12)])
-      expect(await ledger.stake(judge)).toBe(-slashOf(ledger.stakeBefore(judge)));
-    expect(await ledger.treasuryDelta()).toBe(noShowSlash);
-    expect(await ledger.registryDelta()).toBe(0n);
+    // The defendant's round-one win is final: it takes the pot, the appellant's bond included.
+    const pot = pStake + dStake + P.appealBond;
+    const fee = feeOf(pot);
+    const each = rewardPoolOf(pot) / 3n;
+    expect(await ledger.wallet(p)).toBe(-pStake - P.appealBond - P.filingFee);
+    expect(await ledger.wallet(d)).toBe(pot - fee - dStake);
+    // Voters for the defendant in either round share the reward; those against it are slashed.
+    for (const judge of [j(3), j(5), j(9)]) expect(await ledger.stake(judge)).toBe(each);
+    const slashed = [j(4), j(8), j(10), j(11), j(12)];
+    for (const judge of slashed) expect(await ledger.stake(judge)).toBe(-slashOf(ledger.stakeBefore(judge)));
+    const slashSum = slashed.reduce((sum, x) => sum + slashOf(ledger.stakeBefore(x)), 0n);
+    expect(await ledger.treasuryDelta()).toBe(fee - 3n * each + slashSum);
+    expect(await ledger.registryDelta()).toBe(fee);
     expect(await balance(c, caseAddr)).toBe(0n);
     await expectRegistryBalanced(c);
   });

@@ -4,6 +4,7 @@
  */
 import {
   type Abi,
+  type Account,
   type Address,
   BaseError,
   type ContractFunctionArgs,
@@ -134,6 +135,11 @@ export async function bootCourt(params: CourtParams = P): Promise<Court> {
   };
 }
 
+/** An actor for any account (a fresh key, say), with the suite's gas headroom. */
+export function actorFor(c: Court, account: Account): Actor {
+  return new SuiteActor(account, c.devnet.chain, c.reader);
+}
+
 /** The actor for mnemonic index `i`. */
 export function actor(c: Court, i: number): Actor {
   const a = c.actors[i];
@@ -155,6 +161,8 @@ export interface FileOpts {
   paymentRef?: Hex;
   /** Pay the filing fee under the reference first (default true); false files on what was paid before. */
   pay?: boolean;
+  /** The court to file in (default 0: the General court). */
+  court?: bigint;
 }
 
 export interface Filed {
@@ -183,7 +191,7 @@ export async function fileCase(c: Court, plaintiff: Actor, defendant: Address, o
     abi: caseFactoryAbi,
     functionName: "fileCase",
     args: [
-      0n,
+      opts.court ?? 0n,
       defendant,
       opts.claim ?? "Goods paid for were never delivered.",
       opts.evidence ?? "bafkreiclaim",
@@ -305,10 +313,21 @@ export function resolveAfterDeadline(caseAddr: Address, by: Actor): Promise<Tran
   return by.write({ address: caseAddr, abi: disputeCaseAbi, functionName: "resolveAfterDeadline" });
 }
 
-export async function stakeJudges(c: Court, judges: Actor[], amount: bigint = parseEther("1")): Promise<void> {
+export async function stakeJudges(
+  c: Court,
+  judges: Actor[],
+  amount: bigint = parseEther("1"),
+  court = 0n,
+): Promise<void> {
   await Promise.all(
     judges.map((j) =>
-      j.write({ address: c.registry, abi: courtRegistryAbi, functionName: "stakeAsJudge", args: [0n], value: amount }),
+      j.write({
+        address: c.registry,
+        abi: courtRegistryAbi,
+        functionName: "stakeAsJudge",
+        args: [court],
+        value: amount,
+      }),
     ),
   );
 }

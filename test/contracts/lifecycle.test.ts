@@ -269,7 +269,7 @@ describe("lifecycle", () => {
     await expectClosed(caseAddr);
   });
 
-  it("dismissal of an appealed case before its appeal panel is seated: the bond is refunded", async () => {
+  it("an appeal whose panel is never seated lets the first verdict stand: settled for the round-one winner", async () => {
     const caseAddr = await deliberating(c, party(2), party(4), [j(0), j(1), j(2)]);
     await vote(caseAddr, j(0), false);
     await vote(caseAddr, j(2), false);
@@ -277,17 +277,19 @@ describe("lifecycle", () => {
     await advance(c, P.deliberationPeriod + 1n);
     await resolveAfterDeadline(caseAddr, c.owner);
     const v = await readCase(c, caseAddr);
-    expect([v.state, v.outcome, v.round, v.appellant]).toEqual([
-      State.Dismissed,
-      Outcome.Dismissed,
+    expect([v.state, v.outcome, v.round, v.appellant, v.settled]).toEqual([
+      State.Resolved,
+      Outcome.DefendantWon,
       2,
       party(2).address,
+      true,
     ]);
+    expect(v.verdictReason).toBe("No verdict on appeal before the deadline; the first verdict stands");
     await expectReleased([j(0), j(1), j(2)]);
     await expectClosed(caseAddr);
   });
 
-  it("dismissal of an appealed case whose appeal panel did not decide", async () => {
+  it("an appeal panel that does not decide lets the first verdict stand; its silent judges are no-shows", async () => {
     const caseAddr = await deliberating(c, party(3), party(5), [j(0), j(1), j(2)]);
     await vote(caseAddr, j(0), true);
     await vote(caseAddr, j(1), true);
@@ -301,8 +303,9 @@ describe("lifecycle", () => {
     await resolveAfterDeadline(caseAddr, c.owner);
     const noShowsAfter = await Promise.all(panel2.map(async (x) => (await readJudge(c, x.address)).noShows));
     expect(noShowsAfter.map((n, i) => n - (noShowsBefore[i] ?? 0))).toEqual([0, 0, 1, 1, 1]);
-    expect((await readCase(c, caseAddr)).state).toBe(State.Dismissed);
-    // Round one's judges were bound until now too; the dismissal releases them with the appeal panel.
+    const v = await readCase(c, caseAddr);
+    expect([v.state, v.outcome, v.settled]).toEqual([State.Resolved, Outcome.PlaintiffWon, true]);
+    // Round one's judges were bound until now too; the end releases them with the appeal panel.
     await expectReleased([j(0), j(1), j(2), ...panel2]);
     await expectClosed(caseAddr);
   });

@@ -108,7 +108,6 @@ const call = {
       args: [0n, defendant, "Refused delivery", "bafy-refuser", ref],
     }),
   respond: () => encodeFunctionData({ abi: disputeCaseAbi, functionName: "respond" }),
-  appeal: () => encodeFunctionData({ abi: disputeCaseAbi, functionName: "appeal" }),
   withdraw: () => encodeFunctionData({ abi: disputeCaseAbi, functionName: "withdraw" }),
   stake: () => encodeFunctionData({ abi: courtRegistryAbi, functionName: "stakeAsJudge", args: [0n] }),
   unstake: () => encodeFunctionData({ abi: courtRegistryAbi, functionName: "unstake" }),
@@ -166,7 +165,7 @@ describe("deferred payments", () => {
     await expectRevert(r.exec(caseAddr, call.withdraw()), "NothingToWithdraw");
   });
 
-  it("dismissal on appeal with a refusing defendant: its stake and bond are owed, the plaintiff is still paid", async () => {
+  it("dismissal with a refusing defendant: its stake is owed, the plaintiff is still paid", async () => {
     const r = await Refuser.deploy(party(4));
     const p = party(3);
     const dStake = P.minPartyStake * 2n + 3n;
@@ -176,23 +175,17 @@ describe("deferred payments", () => {
     await r.exec(caseAddr, call.respond(), dStake);
     await seat(c, caseAddr, [judge(3), judge(4), judge(5)]);
     await vote(caseAddr, judge(3), true);
-    await vote(caseAddr, judge(4), true);
-    await r.exec(caseAddr, call.appeal(), P.appealBond);
-    expect((await readCase(c, caseAddr)).appellant).toBe(r.address);
     await advance(c, P.deliberationPeriod + 1n);
     const dismissed = await resolveAfterDeadline(caseAddr, party(5));
 
     const deferred = parseEventLogs({ abi: disputeCaseAbi, eventName: "PaymentDeferred", logs: dismissed.logs });
-    expect(deferred.map((e) => e.args)).toEqual([
-      { to: r.address, amount: dStake },
-      { to: r.address, amount: P.appealBond },
-    ]);
+    expect(deferred.map((e) => e.args)).toEqual([{ to: r.address, amount: dStake }]);
     expect(await balance(c, p.address)).toBe(refunded);
-    expect(await owed(caseAddr, r.address)).toBe(dStake + P.appealBond);
-    expect(await balance(c, caseAddr)).toBe(dStake + P.appealBond);
+    expect(await owed(caseAddr, r.address)).toBe(dStake);
+    expect(await balance(c, caseAddr)).toBe(dStake);
     await r.setAccepting(true);
     await r.exec(caseAddr, call.withdraw());
-    expect(await balance(c, r.address)).toBe(dStake + P.appealBond);
+    expect(await balance(c, r.address)).toBe(dStake);
     expect(await balance(c, caseAddr)).toBe(0n);
   });
 

@@ -133,7 +133,10 @@ describe("case views", () => {
         drawTicket: await read("drawTicket"),
         drawPoolBlock: await read("drawPoolBlock"),
         votes: panel.map((judge, n) => ({ judge, vote: cast[n], justification: "" })),
+        courtId: await read("courtId"),
+        appealCourtId: await read("appealCourtId"),
       });
+      expect([view.courtId, view.appealCourtId]).toEqual([1n, 1n]);
       expect([view.hiddenVotes, view.commitDeadline, view.revealDeadline]).toEqual([false, 0n, 0n]);
       // Armed exactly when the case was answered (and again on appeal): BlockhashEntropy's ticket
       // is the arming block, which is also the block whose pool the draw reads.
@@ -172,6 +175,7 @@ describe("case views", () => {
         responseDeadline: view.responseDeadline,
         deliberationDeadline: view.deliberationDeadline,
         round: view.round,
+        courtId: view.courtId,
       });
     }
   });
@@ -376,6 +380,8 @@ describe("case views", () => {
       P.hiddenVotes,
       P.commitPeriod,
       P.revealPeriod,
+      P.panelSize,
+      P.appealPanelSize,
     ]);
   });
 });
@@ -411,4 +417,6 @@ type GetterName =
   | "commitDeadline"
   | "revealDeadline"
   | "drawTicket"
-  | "drawPoolBlock";
+  | "drawPoolBlock"
+  | "courtId"
+  | "appealCourtId";
