@@ -109,8 +109,8 @@ describe("command line", () => {
     const d = await startServer(loadConfig({ ...env, PORT: "0", LOG_LEVEL: "silent" }));
     try {
       const cases = await (await fetch(`${d.url}/cases`)).json();
-      // One case in every state, and with hidden votes one in each voting phase.
-      expect((cases as { total: number }).total).toBe(9);
+      // The General court's cases, one in every state, and Agentic Commerce's, one in each hidden-vote phase.
+      expect((cases as { total: number }).total).toBe(10);
     } finally {
       await d.close();
     }
