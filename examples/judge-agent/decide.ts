@@ -1,6 +1,6 @@
 /**
- * How the judge agent makes up its mind: one function, `decide(case, evidence)`. Swap it for your
- * own (an LLM, a rules engine, a human in the loop); the agent around it stays the same.
+ * How the judge agent makes up its mind: one function, `decide(case, evidence, court)`. Swap it for
+ * your own (an LLM, a rules engine, a human in the loop); the agent around it stays the same.
  */
 
 /** The case as `GET /cases/{address}` answers it (the fields a judge reads). */
@@ -13,10 +13,21 @@ export interface CaseRecord {
   /** The content hash the plaintiff filed with. */
   evidenceIpfsHash: string;
   judges: string[];
+  /** The court the case was filed in; its rules are in `GET /courts/{id}`. */
+  court: { id: number; name: string };
   hiddenVotes: boolean;
   votingPhase: "commit" | "reveal" | "vote" | null;
   outcome: string | null;
   votes: { judge: string; vote: "plaintiff" | "defendant" | "committed" | null; justification: string }[];
+}
+
+/** The case's court as `GET /courts/{id}` answers it (the fields a judge reads). */
+export interface CourtRecord {
+  id: number;
+  name: string;
+  parameters: { hiddenVotes: boolean };
+  /** The rules its judges apply: `text` when docket can read it, else fetch it by `cid`. */
+  policy: { cid: string; uri: string; text: string | null };
 }
 
 /** One entry of `GET /cases/{address}/evidence`: what the parties added after filing. */
@@ -33,7 +44,7 @@ export interface Decision {
 }
 
 /** The pluggable judgement. It must be deterministic enough to give the same answer twice if you restart mid-vote. */
-export type Decide = (c: CaseRecord, evidence: Evidence[]) => Promise<Decision>;
+export type Decide = (c: CaseRecord, evidence: Evidence[], court: CourtRecord) => Promise<Decision>;
 
 /**
  * The default judge, a deterministic rule so the agent runs (and is tested) with no model: the
@@ -41,14 +52,14 @@ export type Decide = (c: CaseRecord, evidence: Evidence[]) => Promise<Decision>;
  * than the defendant (the hash filed with the claim counts as the plaintiff's first piece); a tie
  * goes to the defendant.
  */
-export const weighEvidence: Decide = async (c, evidence) => {
+export const weighEvidence: Decide = async (c, evidence, court) => {
   const by = (who: string) => evidence.filter((e) => e.submitter.toLowerCase() === who.toLowerCase()).length;
   const plaintiff = 1 + by(c.plaintiff);
   const defendant = by(c.defendant);
   const plaintiffWins = plaintiff > defendant;
   return {
     plaintiffWins,
-    justification: `Burden of proof on the plaintiff: ${plaintiff} piece(s) of evidence for the claim against ${defendant} for the defence, so the ${plaintiffWins ? "plaintiff" : "defendant"} prevails.`,
+    justification: `${court.name} court. Burden of proof on the plaintiff: ${plaintiff} piece(s) of evidence for the claim against ${defendant} for the defence, so the ${plaintiffWins ? "plaintiff" : "defendant"} prevails.`,
   };
 };
 
@@ -57,7 +68,7 @@ export const weighEvidence: Decide = async (c, evidence) => {
  * chat completions endpoint (OpenAI, a local Ollama or vLLM, ...), used by the agent in place of
  * `weighEvidence` (see `decide` in ./index.ts):
  *
- *   export const askModel: Decide = async (c, evidence) => {
+ *   export const askModel: Decide = async (c, evidence, court) => {
  *     const res = await fetch(`${process.env.LLM_URL}/v1/chat/completions`, {
  *       method: "POST",
  *       headers: { "content-type": "application/json", authorization: `Bearer ${process.env.LLM_API_KEY}` },
@@ -66,7 +77,7 @@ export const weighEvidence: Decide = async (c, evidence) => {
  *         temperature: 0, // the same answer again if the agent restarts between commit and reveal
  *         response_format: { type: "json_object" },
  *         messages: [
- *           { role: "system", content: 'You are an impartial judge. Answer {"plaintiffWins": boolean, "justification": string} (at most 400 characters).' },
+ *           { role: "system", content: `You are an impartial judge of the ${court.name} court. Apply its policy:\n${court.policy.text}\nAnswer {"plaintiffWins": boolean, "justification": string} (at most 400 characters).` },
  *           { role: "user", content: JSON.stringify({ claim: c.claimDescription, filedWith: c.evidenceIpfsHash, plaintiff: c.plaintiff, defendant: c.defendant, evidence }) },
  *         ],
  *       }),

@@ -100,6 +100,8 @@ describe("examples/judge-agent on a hidden-vote court (Agentic Commerce)", () =>
       const decision = lines[on("decision")];
       expect(decision).toMatchObject({ plaintiffWins: false, evidence: 1 });
       expect(decision?.justification).toContain("the defendant prevails");
+      // Decided under the case's court: the agent read its policy.
+      expect(decision?.justification).toMatch(/^Agentic Commerce court\./);
       expect(on("committed")).toBeGreaterThan(on("decision"));
       expect(on("revealed")).toBeGreaterThan(on("committed"));
       expect(lines.filter((l) => l.step === "committed")).toHaveLength(1);

@@ -15,7 +15,7 @@ export const VALIDATION_CODES: readonly string[] = [
 ];
 
 /** The only refusals a well-formed read may get: what it asks about does not exist. */
-export const READ_404: readonly string[] = ["CASE_NOT_FOUND", "AGENT_NOT_REGISTERED"];
+export const READ_404: readonly string[] = ["CASE_NOT_FOUND", "AGENT_NOT_REGISTERED", "COURT_NOT_FOUND"];
 
 const ROOT = process.cwd();
 /** A stack frame, a source location or a path on this machine. */
