@@ -1,6 +1,6 @@
 import { type Address, type Hex, parseEventLogs } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { caseFactoryAbi } from "../../src/chain/abi/generated.js";
+import { caseFactoryAbi, courtRegistryAbi } from "../../src/chain/abi/generated.js";
 import { TestDocket } from "../support/docket.js";
 
 /**
@@ -48,7 +48,7 @@ describe("courts over HTTP, signed by test wallets", () => {
   }
 
   beforeAll(async () => {
-    t = await TestDocket.start();
+    t = await TestDocket.start({ EVENT_POLL_MS: "200" });
   });
   afterAll(async () => {
     await t?.close();
@@ -93,11 +93,39 @@ describe("courts over HTTP, signed by test wallets", () => {
     const one = await t.get(`/courts/${AGENTIC}`);
     expect(one.status).toBe(200);
     expect(one.body.court).toEqual((await t.get("/courts")).body.courts[1]);
-    const missing = await t.get("/courts/99");
+    const missing = await t.get("/courts/64");
     expect(missing.status).toBe(404);
-    expect(missing.body.error).toMatchObject({ code: "COURT_NOT_FOUND", details: { court: 99 } });
+    expect(missing.body.error).toMatchObject({ code: "COURT_NOT_FOUND", details: { court: 64 } });
+    // Past the 64 courts a tree can hold: not an id at all.
+    expect((await t.get("/courts/65")).status).toBe(422);
     expect((await t.get("/courts/general")).status).toBe(422);
     expect((await t.get("/courts/0")).status).toBe(422);
+  });
+
+  it("a stake made straight on chain (not through docket) shows in the cached court reads within a poll", async () => {
+    const judge = 18;
+    const court = async () => (await t.get(`/courts/${AGENTIC}`)).body.court;
+    const before = await court();
+    // No docket write has touched the court reads yet: this answer is cached.
+    expect((await t.get(`/courts/${AGENTIC}`)).headers.get("x-cache")).toBe("HIT");
+    await t.actor(judge).write({
+      address: t.court.registry,
+      abi: courtRegistryAbi,
+      functionName: "stakeAsJudge",
+      args: [BigInt(AGENTIC)],
+      value: BigInt(before.parameters.minJudgeStake),
+    });
+    // The follower (one poll every 200 ms here) hears JudgeStaked and drops the court reads.
+    const deadline = Date.now() + 5_000;
+    let after = await court();
+    while (after.judges === before.judges && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 100));
+      after = await court();
+    }
+    expect(after.judges).toBe(before.judges + 1);
+    expect((await t.get(`/judges/stake/${t.address(judge)}`)).body.courts).toEqual([
+      { id: AGENTIC, name: "Agentic Commerce", staked: before.parameters.minJudgeStake, eligible: true },
+    ]);
   });
 
   it("a case filed in Agentic Commerce shows its court after the interface's 18 fields, and its votes are hidden", async () => {

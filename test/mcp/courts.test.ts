@@ -49,7 +49,7 @@ describe("courts over MCP (Streamable HTTP)", () => {
     ]);
     const one = await ok(client, "get_court", { id: AGENTIC });
     expect(one.court).toEqual(list.courts[1]);
-    const missing = await call(client, "get_court", { id: 77 });
+    const missing = await call(client, "get_court", { id: 64 });
     expect(missing).toMatchObject({ isError: true, body: { error: { code: "COURT_NOT_FOUND" } } });
   });
 
@@ -60,7 +60,7 @@ describe("courts over MCP (Streamable HTTP)", () => {
     const body = JSON.parse(content?.text as string);
     expect(body).toEqual(await ok(client, "get_court", { id: AGENTIC }));
     expect(body.court.policy.text).toContain("Agentic Commerce");
-    await expect(client.readResource({ uri: "docket://courts/77" })).rejects.toThrow();
+    await expect(client.readResource({ uri: "docket://courts/64" })).rejects.toThrow();
   });
 
   it("stake_as_judge with a court, signed: get_judge_stake and get_court show the stake", async () => {
