@@ -37,6 +37,13 @@ export async function readCase(court: Court, addr: Address) {
 }
 export type CaseView = NonNullable<Awaited<ReturnType<typeof readCase>>>;
 
+/** A case (undefined when the address is not one) and every court, to name its court: one multicall. */
+export async function readCaseInCourt(court: Court, addr: Address) {
+  // Same tick, so the client batches both into one Multicall3 eth_call.
+  const [view, courts] = await Promise.all([readCase(court, addr), readCourts(court)]);
+  return { view, courts };
+}
+
 /** A case's evidence list, or undefined when the address is not a case: one multicall. */
 export async function readCaseEvidence(court: Court, addr: Address) {
   // Same tick, so the client batches both into one multicall; a non-case's getEvidence fails harmlessly.

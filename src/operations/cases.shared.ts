@@ -137,7 +137,11 @@ export function isFinal(v: CaseView): boolean {
 
 /** Reads a case fresh from the chain, or answers 404 CASE_NOT_FOUND. */
 export async function requireCase(ctx: Ctx, addr: Address): Promise<CaseView> {
-  const v = await readCase(ctx.court, addr);
+  return caseFound(await readCase(ctx.court, addr), addr);
+}
+
+/** The case read at `addr`, or 404 CASE_NOT_FOUND when there was none. */
+export function caseFound(v: CaseView | undefined, addr: Address): CaseView {
   if (!v) throw new DocketError("CASE_NOT_FOUND", `no case at ${addr}`, { address: addr });
   return v;
 }

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { caseAddress, caseSchema, formatCase, isFinal, requireCase } from "./cases.shared.js";
-import { courtsOf } from "./courts.shared.js";
+import { readCaseInCourt } from "../chain/reads.js";
+import { caseAddress, caseFound, caseSchema, formatCase, isFinal } from "./cases.shared.js";
 import { keyOf } from "./keys.js";
 import { Answer, chainErrors, defineOperation } from "./operation.js";
 
@@ -17,7 +17,8 @@ export const getCase = defineOperation({
   output: z.object({ case: caseSchema }),
   cache: { key: (i) => keyOf.case(i.address) },
   handler: async ({ address }, ctx) => {
-    const [v, courts] = await Promise.all([requireCase(ctx, address), courtsOf(ctx)]);
+    const { view, courts } = await readCaseInCourt(ctx.court, address);
+    const v = caseFound(view, address);
     // 300 s once nothing shown can change; while the appeal window is open, no longer than it stays open.
     let ttl = isFinal(v) ? 300 : 60;
     if (v.appealWindowOpen) ttl = Math.max(1, Math.min(ttl, Number(v.appealDeadline - v.chainTime) + 1));
