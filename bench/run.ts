@@ -12,6 +12,7 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { type Devnet, startDevnet } from "../src/devnet/devnet.js";
+import { AGENTIC_COMMERCE_COURT } from "../src/devnet/terms.js";
 import type { Docket } from "../src/server.js";
 import { type RpcProxy, startRpcProxy } from "../test/support/rpcProxy.js";
 import { soak, spawnDocket as spawnSoakDocket } from "../test/support/soak.js";
@@ -187,6 +188,12 @@ results.drawGas = await item(
   `8. gas of a draw and of a new judge's stake at ${settings.drawPoolSizes.map((x) => x.toLocaleString("en-US")).join(", ")} judges`,
   () => benchDrawGas(settings.drawPoolSizes, settings.drawsPerSize, log),
 );
+// The same in the dev world's child court (Agentic Commerce, hidden votes): its judges' stakes count
+// in the General court too, so a stake writes two trees; draws read the child's tree.
+results.drawGasChild = await item(
+  `8. gas of a draw and of a new judge's stake in the Agentic Commerce court (below the General court) at ${settings.drawPoolSizes.map((x) => x.toLocaleString("en-US")).join(", ")} judges`,
+  () => benchDrawGas(settings.drawPoolSizes, settings.drawsPerSize, log, AGENTIC_COMMERCE_COURT),
+);
 
 const missing = (_what: string): Failed => ({ error: NOT_RUN });
 const full: Results = {
@@ -202,6 +209,7 @@ const full: Results = {
   startup: results.startup ?? missing("start-up"),
   soak: results.soak ?? missing("soak"),
   drawGas: results.drawGas ?? missing("draw gas"),
+  drawGasChild: results.drawGasChild ?? missing("draw gas, child court"),
   targets: [],
 };
 full.targets = targets(full);
@@ -285,7 +293,36 @@ function targets(r: Results): Target[] {
     met: failed(so) ? false : so.errors + so.timeouts + so.non2xx === 0 && so.rssGrowth < 1.5,
   });
   out.push(drawTarget(r.drawGas));
+  for (const d of [r.drawGas, r.drawGasChild]) out.push(...klerosTargets(d));
   return out;
+}
+
+/**
+ * Issue #21 item 6: Kleros v2's own figures on the same anvil, a 3-juror draw at 10 / 1,000 /
+ * 10,000 staked jurors and a new juror's stake (ERC-20 transfer included); ours must not exceed the
+ * draw figure at each size, nor 1.2x the stake figure (taken at its upper end, 260k).
+ */
+const KLEROS_DRAW: Record<number, number> = { 10: 545_000, 1000: 655_000, 10000: 700_000 };
+const KLEROS_STAKE = 260_000;
+
+function klerosTargets(d: Results["drawGas"]): Target[] {
+  if (d === undefined || failed(d)) return [];
+  const where = d.court === undefined || d.court === 1 ? "General court" : `court ${d.court} (depth ${d.courtDepth})`;
+  const sized = d.sizes.filter((s) => KLEROS_DRAW[s.judges] !== undefined);
+  return [
+    {
+      item: `8. ${where}: 3-judge draw vs Kleros v2`,
+      target: sized.map((s) => `<= ${(KLEROS_DRAW[s.judges] ?? 0).toLocaleString("en-US")}`).join(" / "),
+      measured: sized.map((s) => s.draw.gasUsedMedian.toLocaleString("en-US")).join(" / "),
+      met: sized.length > 0 && sized.every((s) => s.draw.gasUsedMedian <= (KLEROS_DRAW[s.judges] ?? 0)),
+    },
+    {
+      item: `8. ${where}: a new judge's stake vs Kleros v2`,
+      target: `<= 1.2 x ${KLEROS_STAKE.toLocaleString("en-US")} = ${(1.2 * KLEROS_STAKE).toLocaleString("en-US")}`,
+      measured: d.sizes.map((s) => s.stakeNewJudge.gasUsedMedian.toLocaleString("en-US")).join(" / "),
+      met: d.sizes.every((s) => s.stakeNewJudge.gasUsedMedian <= 1.2 * KLEROS_STAKE),
+    },
+  ];
 }
 
 function drawTarget(d: Results["drawGas"]): Target {

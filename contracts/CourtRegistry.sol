@@ -196,8 +196,8 @@ contract CourtRegistry is ICourtRegistry {
     /// @dev The courts each judge has a stake in, its stake in each, and what of it counts (the
     /// stake while at or above the court's minimum, else 0).
     mapping(address => uint96[]) private judgeCourts;
-    mapping(address => mapping(uint96 => uint256)) private courtStake;
-    mapping(address => mapping(uint96 => uint256)) private countedStake;
+    /// @dev One slot per (judge, court): counted << 128 | stake.
+    mapping(address => mapping(uint96 => uint256)) private courtStakes;
 
     /// @dev Weight ranges cut out of a draw's line (drawn or excluded judges), sorted by start.
     struct Cuts {
@@ -360,11 +360,11 @@ contract CourtRegistry is ICourtRegistry {
     function stakeAsJudge(uint96 courtId) external payable {
         if (courtId == 0) courtId = GENERAL_COURT;
         Court storage c = _court(courtId);
-        uint256 total = courtStake[msg.sender][courtId] + msg.value;
+        uint256 total = _stakeIn(msg.sender, courtId) + msg.value;
         uint256 minimum = c.config.minJudgeStake;
         if (msg.value == 0 || total < minimum) revert StakeBelowMinimum(minimum, total);
         Judge storage j = judges[msg.sender];
-        if (courtStake[msg.sender][courtId] == 0) {
+        if (_stakeIn(msg.sender, courtId) == 0) {
             if (judgeCourts[msg.sender].length == MAX_COURTS_PER_JUDGE) revert TooManyCourts(MAX_COURTS_PER_JUDGE);
             judgeCourts[msg.sender].push(courtId);
         }
@@ -419,7 +419,7 @@ contract CourtRegistry is ICourtRegistry {
     /// @param courtId The court.
     /// @return The stake `judge` placed in `courtId` (not counting stakes in courts below it).
     function stakeOf(address judge, uint96 courtId) external view returns (uint256) {
-        return courtStake[judge][courtId];
+        return _stakeIn(judge, courtId);
     }
 
     /// @notice The courts a judge has a stake in, and its stake in each.
@@ -430,7 +430,7 @@ contract CourtRegistry is ICourtRegistry {
         courtIds = judgeCourts[judge];
         stakes = new uint256[](courtIds.length);
         for (uint256 i = 0; i < courtIds.length; i++) {
-            stakes[i] = courtStake[judge][courtIds[i]];
+            stakes[i] = _stakeIn(judge, courtIds[i]);
         }
     }
 
@@ -450,7 +450,7 @@ contract CourtRegistry is ICourtRegistry {
         uint96[] storage list = judgeCourts[judge];
         for (uint256 i = 0; i < list.length; i++) {
             uint96 c = list[i];
-            if (courtStake[judge][c] >= courts[c].config.minJudgeStake && _isWithin(c, courtId)) return true;
+            if (_stakeIn(judge, c) >= courts[c].config.minJudgeStake && _isWithin(c, courtId)) return true;
         }
         return false;
     }
@@ -490,7 +490,7 @@ contract CourtRegistry is ICourtRegistry {
         uint256 room = excluded.length + size + MAX_SKIPS;
         Cuts memory cuts = Cuts(new uint256[](room), new uint256[](room), 0, 0);
         for (uint256 i = 0; i < excluded.length; i++) {
-            uint256 leaf = pool.leafOf[excluded[i]];
+            uint256 leaf = pool.leafOf(excluded[i]);
             if (leaf == 0) continue;
             (uint256 start, uint256 w) = _leafRange(pool, leaf, atBlock);
             if (w > 0 && !_isCut(cuts, start)) _cut(cuts, start, w);
@@ -529,12 +529,19 @@ contract CourtRegistry is ICourtRegistry {
     /// @return total The court's whole pool then.
     function weightAt(uint96 courtId, address judge, uint64 atBlock) external view returns (uint256 weight, uint256 total) {
         SortitionTree.Tree storage pool = pools[courtId];
-        uint256 leaf = pool.leafOf[judge];
+        uint256 leaf = pool.leafOf(judge);
         if (leaf != 0) (, weight) = _leafRange(pool, leaf, atBlock);
         total = pool.totalAt(atBlock);
     }
 
     // --------------------------------------------------------- case callbacks
+
+    /// @notice A case armed a draw that reads `courtId`'s pool as of this block: the pool's tree keeps
+    /// what it holds now for it (see SortitionTree).
+    /// @param courtId The court whose pool the draw reads.
+    function drawArmed(uint96 courtId) external onlyCase {
+        pools[courtId].markArmed();
+    }
 
     function judgeAssigned(address judge) external onlyCase {
         Judge storage j = judges[judge];
@@ -583,7 +590,7 @@ contract CourtRegistry is ICourtRegistry {
                 }
             }
             uint96 into = list[0];
-            _setCourtStake(who, into, courtStake[who][into] + each);
+            _setCourtStake(who, into, _stakeIn(who, into) + each);
             emit JudgeRewarded(rewarded[i], msg.sender, each);
             emit JudgeRecordChanged(rewarded[i]);
         }
@@ -729,7 +736,7 @@ contract CourtRegistry is ICourtRegistry {
         uint256 amount = 0;
         for (uint256 i = 0; i < list.length; i++) {
             uint96 c = list[i];
-            uint256 stake = courtStake[judge][c];
+            uint256 stake = _stakeIn(judge, c);
             uint256 cut = (stake * slashBps) / 10_000;
             if (cut == 0) continue;
             amount += cut;
@@ -746,14 +753,14 @@ contract CourtRegistry is ICourtRegistry {
     /// @dev Sets a judge's stake in one court, and moves what of it counts (the stake while at or
     /// above the court's minimum) in that court's pool and every pool above it.
     function _setCourtStake(address judge, uint96 courtId, uint256 stake) private {
-        courtStake[judge][courtId] = stake;
-        uint256 old = countedStake[judge][courtId];
+        if (stake > type(uint128).max) revert InvalidParameter();
+        uint256 old = courtStakes[judge][courtId] >> 128;
         uint256 now_ = stake >= courts[courtId].config.minJudgeStake ? stake : 0;
+        courtStakes[judge][courtId] = (now_ << 128) | stake;
         if (old == now_) return;
-        countedStake[judge][courtId] = now_;
         for (uint96 c = courtId; c != 0; c = courts[c].parent) {
             SortitionTree.Tree storage pool = pools[c];
-            uint256 before = pool.weightOf[judge];
+            uint256 before = pool.weightOf(judge);
             uint256 after_ = before + now_ - old;
             pool.setWeight(judge, after_);
             if (before == 0 && after_ != 0) courts[c].judgeCount += 1;
@@ -766,11 +773,16 @@ contract CourtRegistry is ICourtRegistry {
     function _leaveCourt(address judge, uint256 k) private returns (uint256 amount) {
         uint96[] storage list = judgeCourts[judge];
         uint96 courtId = list[k];
-        amount = courtStake[judge][courtId];
+        amount = _stakeIn(judge, courtId);
         _setCourtStake(judge, courtId, 0);
         list[k] = list[list.length - 1];
         list.pop();
         emit JudgeUnstaked(judge, courtId, amount);
+    }
+
+    /// @dev A judge's stake in one court (what counts of it is the high half of the same slot).
+    function _stakeIn(address judge, uint96 courtId) private view returns (uint256) {
+        return uint128(courtStakes[judge][courtId]);
     }
 
     function _court(uint96 courtId) private view returns (Court storage c) {

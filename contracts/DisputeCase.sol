@@ -559,6 +559,7 @@ contract DisputeCase {
     function _armDraw() private {
         drawTicket = entropy.arm();
         drawPoolBlock = uint64(block.number);
+        registry.drawArmed(_drawCourt());
         emit DrawArmed(round, drawTicket, drawPoolBlock);
     }
 

@@ -174,6 +174,7 @@ interface ICourtRegistry {
         external
         view
         returns (address[] memory);
+    function drawArmed(uint96 courtId) external;
     function judgeAssigned(address judge) external;
     function judgeVoted(address judge) external;
     function judgeReleased(address judge, JudgeResult result) external;

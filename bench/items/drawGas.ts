@@ -36,6 +36,10 @@ export interface DrawGasSize {
 }
 
 export interface DrawGasResult {
+  /** The court drawn in and staked into (1: the General court; 2: Agentic Commerce, below it). */
+  court?: number;
+  /** How deep below the General court it is: a stake there writes depth + 1 trees. */
+  courtDepth?: number;
   hiddenVotes: boolean;
   sizes: DrawGasSize[];
   /** Median gas at the largest pool over the median at the smallest. */
@@ -64,12 +68,14 @@ export async function benchDrawGas(
   sizes: number[],
   draws: number,
   log: (line: string) => void,
+  court = 1n,
 ): Promise<DrawGasResult> {
   const t0 = performance.now();
   const devnet = await startDevnet({ seed: false });
   try {
-    // Parties only: every judge comes from stakeJudges, so the pool is exactly the size named.
-    const world = await World.on(devnet, { agentJudges: 0 });
+    // Parties only: every judge comes from stakeJudges, so the pool is exactly the size named;
+    // cases are filed in `court` and judges stake in it (a child court's stakes count in the General court too).
+    const world = await World.on(devnet, { agentJudges: 0, court });
     const parties = 10 * draws;
     const out: DrawGasSize[] = [];
     for (const size of [...sizes].sort((a, b) => a - b)) {
@@ -110,6 +116,8 @@ export async function benchDrawGas(
       });
     const ratio = (f: (s: DrawGasSize) => GasFigures) => round(f(hi).gasUsedMedian / f(lo).gasUsedMedian, 2);
     return {
+      court: Number(court),
+      courtDepth: court === 1n ? 0 : 1,
       hiddenVotes: world.votesHidden,
       sizes: out,
       ratioLargestToSmallest: {

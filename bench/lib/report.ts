@@ -23,6 +23,8 @@ export interface Results {
   soak: SoakResult | Failed;
   /** Absent from results written before item 8 existed. */
   drawGas?: DrawGasResult | Failed;
+  /** The same in a court below the General court (absent before courts existed). */
+  drawGasChild?: DrawGasResult | Failed;
   targets: Target[];
 }
 
@@ -313,11 +315,19 @@ export function renderMarkdown(r: Results): string {
     );
   }
   out.push("", ...renderDrawGas(r.drawGas));
+  if (r.drawGasChild !== undefined) out.push("", ...renderDrawGas(r.drawGasChild));
   return out.join("\n");
 }
 
 function renderDrawGas(d: Results["drawGas"]): string[] {
-  const out = ["**8. Gas of a draw (`assignJudgesRandom`) and of a new judge's stake as the judge pool grows**", ""];
+  const where =
+    d !== undefined && !failed(d) && d.court !== undefined && d.court !== 1
+      ? ` in court ${d.court}, ${d.courtDepth} below the General court (a stake writes ${(d.courtDepth ?? 0) + 1} trees)`
+      : " in the General court";
+  const out = [
+    `**8. Gas of a draw (\`assignJudgesRandom\`) and of a new judge's stake as the judge pool grows${where}**`,
+    "",
+  ];
   if (d === undefined || failed(d)) return [...out, d === undefined ? NOT_RUN : failedText(d)];
   const g = (f: DrawGasSize["draw"]) => `${n(f.gasUsedMedian)} (${n(f.gasUsedMin)}-${n(f.gasUsedMax)})`;
   out.push(

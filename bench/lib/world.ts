@@ -79,23 +79,33 @@ export class World {
     readonly factory: Address,
     readonly registry: Address,
     readonly agentJudges = JUDGES,
+    /** The court cases are filed in and judges stake in (0: the General court). */
+    readonly court = 0n,
   ) {
     this.tx = new TxRounds(rpcUrl);
   }
 
-  static async on(devnet: Devnet, opts: { agentJudges?: number } = {}): Promise<World> {
+  static async on(devnet: Devnet, opts: { agentJudges?: number; court?: bigint } = {}): Promise<World> {
     const d = devnet.deployment;
-    const w = new World(devnet.nodeUrl, d.factory, d.registry, opts.agentJudges ?? JUDGES);
+    const court = opts.court ?? 0n;
+    const w = new World(devnet.nodeUrl, d.factory, d.registry, opts.agentJudges ?? JUDGES, court);
     const params = await devnet.reader.readContract({
       address: w.factory,
       abi: caseFactoryAbi,
       functionName: "getParams",
     });
-    w.minPartyStake = params.terms.minPartyStake;
-    w.appealBond = params.terms.appealBond;
-    w.hiddenVotes = params.terms.hiddenVotes;
+    const [, courtView] = await devnet.reader.readContract({
+      address: w.registry,
+      abi: courtRegistryAbi,
+      functionName: "getCourt",
+      args: [court === 0n ? 1n : court],
+    });
+    const terms = courtView.config.terms;
+    w.minPartyStake = terms.minPartyStake;
+    w.appealBond = terms.appealBond;
+    w.hiddenVotes = terms.hiddenVotes;
     w.filingFee = params.filingFee;
-    w.minJudgeStake = params.minJudgeStake;
+    w.minJudgeStake = courtView.config.minJudgeStake;
     return w;
   }
 
@@ -123,7 +133,7 @@ export class World {
         round1.push(await this.call("selfRegister", a, this.registry, courtRegistryAbi, "selfRegister", args));
         if (i < this.agentJudges) {
           const stake = this.minJudgeStake + parseEther("0.05") * BigInt(i);
-          round1.push(await this.call("stakeAsJudge", a, this.registry, courtRegistryAbi, "stakeAsJudge", [], stake));
+          round1.push(await this.stakeCall(a, stake));
         }
       }
       this.agents.push(...fresh);
@@ -157,6 +167,7 @@ export class World {
       for (const f of planned) {
         const claim = CLAIMS[f.index % CLAIMS.length]?.replace("#", String(f.index)) as string;
         const args = [
+          this.court,
           f.defendant,
           claim,
           `bafkrei${keccak256(toHex(claim)).slice(2, 54)}`,
@@ -216,7 +227,7 @@ export class World {
       for (const [k, a] of fresh.entries()) {
         const i = this.poolJudges.length + k;
         const stake = this.minJudgeStake + (this.minJudgeStake * 9n * BigInt((i * 7919) % 1000)) / 999n;
-        txs.push(await this.call("stakeAsJudge", a, this.registry, courtRegistryAbi, "stakeAsJudge", [], stake));
+        txs.push(await this.stakeCall(a, stake));
       }
       const r = await this.tx.round(txs);
       this.poolJudges.push(...fresh);
@@ -323,6 +334,18 @@ export class World {
   }
 
   /** One transaction calling `fn`, its gas estimated once per `kind`. */
+  /**
+   * A judge's stake. Its gas grows with the court's tree and with each court above it, and the
+   * transactions of a round are all built before any is mined (an estimate would see the pool as
+   * it was before the round), so it gets a fixed allowance that covers the tallest tree: 2M gas per
+   * tree it writes (the General court's, and the court's own below it). Receipts report what it used.
+   */
+  private async stakeCall(judge: Address, value: bigint): Promise<Tx> {
+    const data = encodeFunctionData({ abi: courtRegistryAbi, functionName: "stakeAsJudge", args: [this.court] });
+    const trees = this.court === 0n || this.court === 1n ? 1n : 2n;
+    return { from: judge, to: this.registry, data, value, gas: 2_000_000n * trees };
+  }
+
   private async call(
     kind: string,
     from: Address,

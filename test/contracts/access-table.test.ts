@@ -204,6 +204,17 @@ const table: Record<ContractName, Record<string, Row>> = {
       coveredBy: [{ file: A, test: "unstake: nothing staked, or still serving on an open case, is refused" }],
       check: () => expectRevert(reg(stranger(), "unstake"), "NothingStaked"),
     },
+    "drawArmed(uint96)": {
+      mayCall: "a case created by the factory, when it arms a draw",
+      access: { only: "case" },
+      coveredBy: [
+        {
+          file: CT,
+          test: "a reused leaf never gives its new owner the departed judge's weight in a draw armed before",
+        },
+      ],
+      check: () => expectRevert(reg(c.owner, "drawArmed", [1n]), "OnlyCase"),
+    },
     "judgeAssigned(address)": {
       mayCall: "a case created by the factory",
       access: { only: "case" },

@@ -322,10 +322,11 @@ export class CourtModel {
    * vote code, or null for a dismissal): with it a voter is in the majority or the minority. A
    * judge with no counted vote is a no-show with hidden votes (it had the whole reveal phase: no
    * round is decided before every commitment is opened or the reveal phase is over), whatever the
-   * round and whether it committed or not; with public votes it is one only at a dismissal, in
-   * the current round, and is otherwise unscored (the majority formed before its turn).
+   * round and whether it committed or not; with public votes it is one only when the round ended
+   * with no verdict (`currentNoShows`: a dismissal, or an appeal that lapsed), in the current round,
+   * and is otherwise unscored (the majority formed before its turn).
    */
-  private releaseAll(c: CaseM, winning: number | null): void {
+  private releaseAll(c: CaseM, winning: number | null, currentNoShows: boolean): void {
     for (const r of [1, 2] as const) {
       if (r > c.round) break;
       for (const j of this.panel(c, r)) {
@@ -333,7 +334,7 @@ export class CourtModel {
         let result: Release = "Unscored";
         if (cast !== undefined) {
           if (winning !== null) result = cast === winning ? "Majority" : "Minority";
-        } else if (this.p.hiddenVotes || (winning === null && r === c.round)) {
+        } else if (this.p.hiddenVotes || (currentNoShows && r === c.round)) {
           result = "NoShow";
         }
         this.release(c.addr, j, result);
@@ -691,13 +692,13 @@ export class CourtModel {
       c.appealDeadline = t + this.p.appealWindow;
       c.state = State.Resolved;
     } else {
-      const { winner, payout } = this.settleBooks(c);
+      const { winner, payout } = this.settleBooks(c, false);
       c.state = State.Resolved;
       this.pay(c, winner, payout);
     }
   }
 
-  private settleBooks(c: CaseM): { winner: Address; payout: bigint } {
+  private settleBooks(c: CaseM, currentNoShows: boolean): { winner: Address; payout: bigint } {
     c.settled = true;
     const plaintiffWins = c.outcome === Outcome.PlaintiffWon;
     const winner = plaintiffWins ? c.plaintiff : c.defendant;
@@ -712,7 +713,7 @@ export class CourtModel {
     }
     const each = rewarded.length === 0 ? 0n : rewardPool / BigInt(rewarded.length);
     // Scored (and slashed) first, then the rewards are credited, as the case does.
-    this.releaseAll(c, winning);
+    this.releaseAll(c, winning, currentNoShows);
     for (const j of rewarded) {
       this.judge(j).stake += each;
       this.syncWeight(j);
@@ -725,14 +726,16 @@ export class CourtModel {
   }
 
   settle(c: CaseM): void {
-    const { winner, payout } = this.settleBooks(c);
+    const { winner, payout } = this.settleBooks(c, false);
     this.pay(c, winner, payout);
   }
 
   /**
    * After the deadline: on a hidden-vote court still deliberating, a majority of the panel among
    * the revealed votes is the verdict (as if the reveals had decided: round one can be appealed,
-   * round two is final and paid out); otherwise the case is dismissed.
+   * round two is final and paid out). Otherwise an appeal lapses: round one's verdict stands and
+   * is paid out, the bond in the pot (#26 hole 1: an appeal without a panel never helps the
+   * appellant); a first round is dismissed.
    */
   resolveAfterDeadline(c: CaseM, t: bigint): void {
     if (this.p.hiddenVotes && c.state === State.Deliberating) {
@@ -742,7 +745,15 @@ export class CourtModel {
         return;
       }
     }
-    this.releaseAll(c, null);
+    if (c.round === 2) {
+      c.outcome = c.firstRoundLoser === c.defendant ? Outcome.PlaintiffWon : Outcome.DefendantWon;
+      c.resolvedAt = t;
+      const { winner, payout } = this.settleBooks(c, true);
+      c.state = State.Resolved;
+      this.pay(c, winner, payout);
+      return;
+    }
+    this.releaseAll(c, null, true);
     c.outcome = Outcome.Dismissed;
     c.resolvedAt = t;
     c.settled = true;

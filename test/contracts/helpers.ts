@@ -319,17 +319,17 @@ export async function stakeJudges(
   amount: bigint = parseEther("1"),
   court = 0n,
 ): Promise<void> {
-  await Promise.all(
-    judges.map((j) =>
-      j.write({
-        address: c.registry,
-        abi: courtRegistryAbi,
-        functionName: "stakeAsJudge",
-        args: [court],
-        value: amount,
-      }),
-    ),
-  );
+  // One after another: a stake's gas depends on the tree it lands in (how tall the court's tree is,
+  // which leaf it takes), so an estimate made before another stake lands may fall short.
+  for (const j of judges) {
+    await j.write({
+      address: c.registry,
+      abi: courtRegistryAbi,
+      functionName: "stakeAsJudge",
+      args: [court],
+      value: amount,
+    });
+  }
 }
 
 /** Files a case between two fresh parties, has it answered and seats a round-1 panel. */

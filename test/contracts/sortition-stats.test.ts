@@ -12,7 +12,7 @@
 import { type Address, keccak256, parseEther, toHex } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Actor } from "../../src/devnet/actor.js";
-import { actor, bootCourt, type Court, courtRegistryAbi, stakeJudges } from "./helpers.js";
+import { actor, bootCourt, type Court, courtRegistryAbi, fileCase, respond, stakeJudges } from "./helpers.js";
 
 let c: Court;
 const party = (i: number) => actor(c, i);
@@ -22,7 +22,10 @@ const STAKES = [1n, 2n, 3n, 4n].map((n) => parseEther(String(n)));
 /** Ten judges at the minimum stake (accounts 7..16) and one with ten times it (account 17). */
 let sybils: Actor[];
 let whale: Actor;
-/** The block whose pool the 1:2:3:4 draws read (before the Sybil army staked), and the later one. */
+/**
+ * The block whose pool the 1:2:3:4 draws read (before the Sybil army staked), and the later one:
+ * each a block where a case armed a draw, as the tree keeps the pool exactly as of such blocks.
+ */
 let rankedBlock: bigint;
 let sybilBlock: bigint;
 
@@ -34,11 +37,17 @@ beforeAll(async () => {
   // The parties are judges too, with big stakes: a draw for their case must never pick them.
   await stakeJudges(c, [party(1), party(2)], parseEther("10"));
   for (const [i, j] of ranked.entries()) await stakeJudges(c, [j], STAKES[i]);
-  rankedBlock = await c.reader.getBlockNumber();
+  rankedBlock = await armDraw();
   await stakeJudges(c, sybils, c.params.minJudgeStake);
   await stakeJudges(c, [whale], c.params.minJudgeStake * 10n);
-  sybilBlock = await c.reader.getBlockNumber();
+  sybilBlock = await armDraw();
 });
+
+/** Arms a draw (a case between two accounts that are no judges is answered); returns its block. */
+async function armDraw(): Promise<bigint> {
+  const { caseAddr } = await fileCase(c, actor(c, 18), actor(c, 19).address);
+  return (await respond(caseAddr, actor(c, 19))).blockNumber;
+}
 
 afterAll(async () => {
   await c?.stop();
