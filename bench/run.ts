@@ -264,7 +264,7 @@ function targets(r: Results): Target[] {
       ? why(p)
       : "skipped" in p
         ? `skipped: ${p.skipped}`
-        : `${p.ratioMcpFetchToHttpLatency}x HTTP mean latency on the wire (${p.mcpFetch?.meanMs} vs ${p.http.meanMs} ms); ${p.ratioMcpToHttpLatency}x through the SDK client (${p.mcp.meanMs} ms)`,
+        : `${p.ratioMcpFetchToHttpLatency}x HTTP mean latency on the wire (${p.mcpFetch?.meanMs} vs ${p.http.meanMs} ms); ${p.ratioMcpToHttpLatency}x through the SDK client (${p.mcp.meanMs} ms)${p.floor && p.overMs ? `; a bare server's POST is ${p.floor.ratioPostToGet}x its GET with fetch, and docket's own time over that floor is ${p.overMs.mcpFetch} ms for MCP, ${p.overMs.http} ms for GET (${p.overMs.ratio}x)` : ""}`,
     met: failed(p) ? false : "skipped" in p ? null : p.pass,
   });
   const m = r.memory;

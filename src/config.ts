@@ -4,7 +4,7 @@ import { ADDRESS_RE } from "./formats.js";
 const address = z.string().regex(ADDRESS_RE, "must be a 0x-prefixed 20-byte hex address");
 const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
 
-/** The environment docket reads, parsed once at start; see the README's config table. */
+/** The environment docket reads, parsed once at start; docs/configuration.md lists them. */
 export const configSchema = z.object({
   PORT: int(0, 65535).default(8787),
   HOST: z.string().min(1).default("127.0.0.1"),

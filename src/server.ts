@@ -160,8 +160,9 @@ export async function startServer(
       // Replicas behind one balancer share one budget per client.
       ...(store instanceof RedisStore ? { rateLimitStore: new SharedRateLimitStore(store) } : {}),
       events: streams,
-      mount: (a) => {
+      mount: (a, security) => {
         mcp = mountMcp(a, ctx, {
+          security,
           host: config.HOST,
           operations,
           tools,

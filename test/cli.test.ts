@@ -122,7 +122,10 @@ describe("command line", () => {
 
   it("start: the dev chain does not outlive docket, even killed with SIGKILL", async () => {
     const p = docket(["start"], { PORT: "0" });
-    const out = await p.waitFor(/JSON-RPC (http:\/\/127\.0\.0\.1:\d+)/);
+    const out = await p.waitFor(/Ctrl-C stops docket/);
+    // What npm start prints is the banner: no library warning above it, no warning on stderr.
+    expect(out.trimStart().startsWith("docket is up on http://")).toBe(true);
+    expect(p.errors()).toBe("");
     const rpc = /JSON-RPC (http:\/\/127\.0\.0\.1:\d+)/.exec(out)?.[1] as string;
     expect(await answers(rpc)).toBe(true);
     p.child.kill("SIGKILL");

@@ -16,6 +16,21 @@ describe("examples/sign.ts", () => {
     await t?.close();
   });
 
+  it("the README's round trip: self-register a free account, sign the answer, read the agent back", async () => {
+    const me = t.devnet.accounts[15] as { address: string; privateKey: string };
+    const res = await fetch(`${t.url}/agent/self-register`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ address: me.address, name: "my-agent" }),
+    });
+    const child = run("npx", ["tsx", "examples/sign.ts"], {
+      env: { ...process.env, PRIVATE_KEY: me.privateKey, DOCKET_URL: t.url },
+    });
+    child.child.stdin?.end(await res.text());
+    expect(JSON.parse((await child).stdout)).toMatchObject({ status: "success" });
+    expect((await t.get(`/agent/${me.address}`)).body.agent).toMatchObject({ registered: true, name: "my-agent" });
+  });
+
   it("signs and broadcasts a vote piped from docket, and the vote shows", async () => {
     const caseAddr = t.devnet.seed?.cases.find((c) => c.state === "Deliberating")?.address as string;
     const before = (await t.get(`/cases/${caseAddr}`)).body.case;
@@ -37,7 +52,7 @@ describe("examples/sign.ts", () => {
   });
 });
 
-/** The README's keeper loop: one sweep executes every permissionless step docket lists. */
+/** docs/agents.md's keeper loop: one sweep executes every permissionless step docket lists. */
 describe("examples/keeper.ts", () => {
   let t: TestDocket;
   beforeAll(async () => {

@@ -4,6 +4,8 @@
  * URL. `express` and `http` have no middleware, no cache, no work: the floor docket is compared with.
  * `express-security` adds docket's own security middleware (helmet headers and CORS, from
  * src/http/security.ts, rate limit off) and nothing else, to tell that cost from docket's own.
+ * With POST_BODY_FILE, `http` also answers a POST to /mcp with those bytes once it has read the
+ * request's body: the floor of a JSON-RPC POST, for the MCP item.
  */
 import { readFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
@@ -18,6 +20,7 @@ if (!file || (kind !== "express" && kind !== "http" && kind !== "express-securit
   process.exit(2);
 }
 const body = readFileSync(file);
+const postBody = process.env.POST_BODY_FILE ? readFileSync(process.env.POST_BODY_FILE) : undefined;
 const type = "application/json; charset=utf-8";
 
 let server: Server;
@@ -36,6 +39,14 @@ if (kind === "express" || kind === "express-security") {
     if (req.method === "GET" && req.url?.startsWith("/cases/")) {
       res.writeHead(200, { "content-type": type, "content-length": body.length });
       res.end(body);
+      return;
+    }
+    if (req.method === "POST" && req.url === "/mcp" && postBody) {
+      req.resume();
+      req.once("end", () => {
+        res.writeHead(200, { "content-type": "application/json", "content-length": postBody.length });
+        res.end(postBody);
+      });
       return;
     }
     res.writeHead(404).end();

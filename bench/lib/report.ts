@@ -275,6 +275,14 @@ export function renderMarkdown(r: Results): string {
                 ],
               ]
             : []),
+          ...(p.floor
+            ? (
+                [
+                  ["bare node:http GET (floor)", p.floor.get],
+                  ["bare node:http POST (floor)", p.floor.post],
+                ] as const
+              ).map(([name, f]) => [name, f.calls, n(f.meanMs, 2), n(f.p50Ms, 2), n(f.p99Ms, 2), n(f.callsPerSecond)])
+            : []),
         ],
       ),
     );
@@ -282,6 +290,12 @@ export function renderMarkdown(r: Results): string {
       "",
       `MCP / HTTP mean latency: ${n(p.ratioMcpToHttpLatency, 2)}x (by plain fetch: ${p.ratioMcpFetchToHttpLatency === undefined ? "n/a" : `${n(p.ratioMcpFetchToHttpLatency, 2)}x`}); throughput ratio ${n(p.ratioMcpToHttpThroughput, 2)}; same body: ${p.sameBody}.`,
     );
+    if (p.floor && p.overMs) {
+      out.push(
+        "",
+        `The floor: a bare server's POST costs ${n(p.floor.ratioPostToGet, 2)}x its GET with fetch, before any server work. docket's own time over that floor: ${n(p.overMs.mcpFetch, 3)} ms for the MCP call, ${n(p.overMs.http, 3)} ms for the GET (${n(p.overMs.ratio, 2)}x).`,
+      );
+    }
   }
 
   const mem = r.memory;

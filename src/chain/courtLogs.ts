@@ -1,31 +1,17 @@
 import { type AbiEvent, type Address, type Hex, isAddressEqual } from "viem";
 import { caseFactoryAbi, courtRegistryAbi, disputeCaseAbi } from "./abi/generated.js";
 import type { Court } from "./court.js";
+import { type CourtContract, followedOf } from "./eventCatalogue.js";
 
-/** A case's events that docket follows (payments a case defers or pays out change nothing it serves). */
-export const CASE_EVENT_NAMES = [
-  "Responded",
-  "EvidenceSubmitted",
-  "JudgesAssigned",
-  "VoteCast",
-  "DrawArmed",
-  "VoteCommitted",
-  "VoteRevealed",
-  "Verdict",
-  "Appealed",
-  "Settled",
-  "Defaulted",
-  "Dismissed",
-] as const;
+const eventsOf = (abi: readonly { type: string; name?: string }[], contract: CourtContract) => {
+  const followed = new Set<string>(followedOf(contract));
+  return abi.filter((x): x is AbiEvent => x.type === "event" && followed.has(x.name as string));
+};
 
-const eventsOf = (abi: readonly { type: string; name?: string }[], keep: (name: string) => boolean) =>
-  abi.filter((x): x is AbiEvent => x.type === "event" && keep(x.name as string));
-
-// Ownership changes are no one's business but the owner's, and OwnershipTransferred is the most
-// common event signature there is: asked for over every address, it would bring the whole chain's.
-const factoryEvents = eventsOf(caseFactoryAbi, (n) => n !== "OwnershipTransferred");
-const registryEvents = eventsOf(courtRegistryAbi, (n) => n !== "OwnershipTransferred");
-const caseEvents = eventsOf(disputeCaseAbi, (n) => (CASE_EVENT_NAMES as readonly string[]).includes(n));
+// Which events of each contract: the catalogue (eventCatalogue.ts) says, and why the others are not.
+const factoryEvents = eventsOf(caseFactoryAbi, "factory");
+const registryEvents = eventsOf(courtRegistryAbi, "registry");
+const caseEvents = eventsOf(disputeCaseAbi, "case");
 
 /** Every event the follower asks the node for: one eth_getLogs, by topic0, over every address. */
 export const courtEvents: readonly AbiEvent[] = [...factoryEvents, ...registryEvents, ...caseEvents];

@@ -34,7 +34,7 @@ const judgeNames = [
   "arbiter-heron",
 ];
 
-/** Which mnemonic index plays which part in the seeded demo (the README lists the same). */
+/** Which mnemonic index plays which part in the seeded demo (docs/dev-chain.md lists the same). */
 export function roleOf(index: number): { role: DevRole; name?: string } {
   if (index === 0) return { role: "court" };
   if (index >= 1 && index <= 6) return { role: "party", name: partyNames[index - 1] };

@@ -1,32 +1,9 @@
 import { type Address, getAddress } from "viem";
-import { CASE_EVENT_NAMES, type CourtLog } from "../chain/courtLogs.js";
+import type { CourtLog } from "../chain/courtLogs.js";
+import { courtEventOf } from "../chain/eventCatalogue.js";
 import type { ChainChange } from "../chain/follower.js";
 import { OUTCOME_NAMES, STATE_NAMES } from "../chain/reads.js";
 import type { DocketEvent, EventType, EventValue } from "./types.js";
-
-/** The catalogue's type of each court event docket pushes; the others only move the cache. */
-const TYPE_OF: Record<string, EventType> = {
-  CaseFiled: "case.filed",
-  FilingFeePaid: "filing.fee_paid",
-  AgentRegistered: "agent.registered",
-  AgentUpdated: "agent.updated",
-  JudgeStaked: "judge.staked",
-  JudgeUnstaked: "judge.unstaked",
-  JudgeSlashed: "judge.slashed",
-  JudgeRewarded: "judge.rewarded",
-  Responded: "case.responded",
-  EvidenceSubmitted: "evidence.submitted",
-  DrawArmed: "draw.armed",
-  JudgesAssigned: "judges.drawn",
-  VoteCommitted: "vote.committed",
-  VoteRevealed: "vote.revealed",
-  VoteCast: "vote.cast",
-  Verdict: "case.verdict",
-  Appealed: "case.appealed",
-  Settled: "case.settled",
-  Defaulted: "case.defaulted",
-  Dismissed: "case.dismissed",
-};
 
 /**
  * The parties and current panel of each case, read together (the composition root hands in
@@ -79,7 +56,10 @@ function stateAfter(l: CourtLog, logs: readonly CourtLog[]): string | undefined 
 }
 
 /** A case contract's own event (the follower keeps only those the factory vouches for). */
-const isCaseLog = (l: CourtLog) => (CASE_EVENT_NAMES as readonly string[]).includes(l.eventName);
+const isCaseLog = (l: CourtLog) => courtEventOf(l.eventName)?.contract === "case";
+
+/** The type docket pushes for a court event (the catalogue's); undefined when it only moves the cache. */
+const typeOf = (l: CourtLog) => (courtEventOf(l.eventName)?.type ?? undefined) as EventType | undefined;
 
 /** Which case an event is about: a case contract's own events, filing, a judge paid or slashed for one. */
 function caseOf(l: CourtLog, caseEvent: boolean): Address | undefined {
@@ -94,7 +74,7 @@ function caseOf(l: CourtLog, caseEvent: boolean): Address | undefined {
  * its case. They are read after the event was mined (at the head), so a panel is the current one.
  */
 export async function eventsFromLogs(logs: readonly CourtLog[], opts: MapOptions = {}): Promise<DocketEvent[]> {
-  const pushed = logs.filter((l) => TYPE_OF[l.eventName] !== undefined);
+  const pushed = logs.filter((l) => typeOf(l) !== undefined);
   const cases = [...new Set(pushed.filter(isCaseLog).map((l) => getAddress(l.address)))];
   let people: ReadonlyMap<string, readonly string[]> = new Map();
   if (opts.participantsOf && cases.length > 0) {
@@ -116,7 +96,7 @@ export async function eventsFromLogs(logs: readonly CourtLog[], opts: MapOptions
     for (const a of (caseAddr && people.get(caseAddr)) || []) addresses.add(getAddress(a));
     return {
       id: `${l.blockNumber}-${l.logIndex}-${short(l.blockHash)}`,
-      type: TYPE_OF[l.eventName] as EventType,
+      type: typeOf(l) as EventType,
       block: Number(l.blockNumber),
       txHash: l.transactionHash,
       ...(caseAddr ? { case: caseAddr } : {}),

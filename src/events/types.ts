@@ -1,34 +1,16 @@
+import { COURT_EVENT_TYPES, type COURT_EVENTS, type CourtEventName } from "../chain/eventCatalogue.js";
+
 /**
  * The events docket pushes to agents (`GET /events`, MCP resource updates): court events as the
  * follower decodes them from mined logs, plus the chain's own (a reorg, a reset). One catalogue,
- * shared by every front end; README "Events" lists it.
+ * shared by every front end; the court's part comes from src/chain/eventCatalogue.ts.
  */
 
+/** The types docket pushes for court events (the catalogue's), then the chain's own two. */
+type CourtEventType = Exclude<(typeof COURT_EVENTS)[CourtEventName]["type"], null>;
+
 /** Every event type, in the catalogue's order. */
-export const EVENT_TYPES = [
-  "case.filed",
-  "case.responded",
-  "evidence.submitted",
-  "draw.armed",
-  "judges.drawn",
-  "vote.committed",
-  "vote.revealed",
-  "vote.cast",
-  "case.verdict",
-  "case.appealed",
-  "case.settled",
-  "case.defaulted",
-  "case.dismissed",
-  "filing.fee_paid",
-  "agent.registered",
-  "agent.updated",
-  "judge.staked",
-  "judge.unstaked",
-  "judge.slashed",
-  "judge.rewarded",
-  "chain.reorg",
-  "chain.reset",
-] as const;
+export const EVENT_TYPES = [...(COURT_EVENT_TYPES as CourtEventType[]), "chain.reorg", "chain.reset"] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
 /** A JSON value an event carries (wei amounts are decimal strings, addresses checksummed). */
@@ -65,9 +47,14 @@ export interface EventFilter {
   types?: readonly string[];
 }
 
+/** Whether the chain itself moved under docket (a reorg, a reset): anything read before may have changed. */
+export function isChainEvent(e: DocketEvent): boolean {
+  return e.type === "chain.reorg" || e.type === "chain.reset";
+}
+
 /** Whether `e` passes `f` (addresses compared case-insensitively). Chain events pass every filter. */
 export function matches(e: DocketEvent, f: EventFilter): boolean {
-  if (e.type === "chain.reorg" || e.type === "chain.reset") return true;
+  if (isChainEvent(e)) return true;
   if (f.types && f.types.length > 0 && !f.types.includes(e.type)) return false;
   if (f.case && e.case?.toLowerCase() !== f.case.toLowerCase()) return false;
   if (f.address) {

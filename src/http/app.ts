@@ -3,12 +3,13 @@ import { LRUCache } from "lru-cache";
 import { DocketError } from "../errors/errors.js";
 import type { Ctx, Operation, RequestInfo } from "../operations/operation.js";
 import { cachedAnswer, type OperationResult, type Prepared, prepare, run } from "../operations/run.js";
+import { compose, type Final } from "./compose.js";
 import { mountDocs } from "./docs.js";
 import { errorMiddleware, sendError } from "./errors.js";
 import type { EventStreams } from "./events.js";
 import { requestInput } from "./input.js";
 import type { AppOptions } from "./options.js";
-import { publicOrigin } from "./origin.js";
+import { publicOrigin } from "./publicOrigin.js";
 import { RouteTable } from "./routes.js";
 import { applySecurity, paymentHeaders, securityChain, securityLayer } from "./security.js";
 
@@ -30,12 +31,13 @@ export function createApp(ctx: Ctx, operations: Operation[], opts: AppOptions = 
 
   const security = securityLayer(opts, paymentHeaders(operations));
   const table = new RouteTable(operations);
-  app.use(operationRoutes(ctx, table, securityChain(security), postBodyParser(opts.bodyLimit ?? "64kb")));
+  const chain = securityChain(security);
+  app.use(operationRoutes(ctx, table, chain, postBodyParser(opts.bodyLimit ?? "64kb")));
+  opts.mount?.(app, chain);
 
   applySecurity(app, opts, security);
   mountDocs(app, operations, { events: opts.events !== undefined });
   if (opts.events) mountEvents(app, opts.events);
-  opts.mount?.(app);
   app.use((req: Request, res: Response) => {
     const allowed = table.allowed(req.path);
     if (allowed.length > 0) {
@@ -89,28 +91,8 @@ function operationRoutes(ctx: Ctx, table: RouteTable, security: RequestHandler[]
   };
 }
 
-type Final = (req: Request, res: Response) => void;
-
 /** Longer GET URLs (long query strings) are validated every time rather than remembered. */
 const MAX_REMEMBERED_URL = 256;
-
-/**
- * Middleware run in order, as express would, then `last`; `fail` gets an error any of them passes
- * on, throws, or rejects with (an async middleware such as the rate limit).
- */
-function compose(handlers: RequestHandler[], last: Final, fail: (res: Response, err: unknown) => void): Final {
-  return handlers.reduceRight<Final>(
-    (next, handler) => (req, res) => {
-      try {
-        const r: unknown = handler(req, res, (err?: unknown) => (err ? fail(res, err) : next(req, res)));
-        if (r instanceof Promise) r.catch((err: unknown) => fail(res, err));
-      } catch (err) {
-        fail(res, err);
-      }
-    },
-    last,
-  );
-}
 
 function serve(ctx: Ctx, op: Operation, req: Request, res: Response, memo: LRUCache<string, Prepared>): void {
   let result: ReturnType<typeof run>;

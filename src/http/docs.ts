@@ -3,7 +3,7 @@ import { dirname } from "node:path";
 import express, { type Express } from "express";
 import type { Operation } from "../operations/operation.js";
 import { buildOpenApi } from "./openapi.js";
-import { publicOrigin } from "./origin.js";
+import { publicOrigin } from "./publicOrigin.js";
 
 const require = createRequire(import.meta.url);
 const version = (require("docket/package.json") as { version: string }).version;

@@ -1,8 +1,9 @@
 import { z } from "zod";
 import type { ErrorCode } from "../errors/errors.js";
 import type { Operation } from "../operations/operation.js";
+import { jsonSchemaOf } from "../operations/schemas.js";
 import { eventsOpenApi } from "./events.js";
-import { errorsByStatus, inputFields, jsonSchema } from "./operationErrors.js";
+import { errorsByStatus, inputFields } from "./operationErrors.js";
 
 type Json = Record<string, unknown>;
 
@@ -77,17 +78,17 @@ function responses(op: Operation): Record<string, Json> {
   answer(
     200,
     op.kind === "write" ? "An unsigned transaction to sign and broadcast" : "OK",
-    jsonSchema(okSchema(op), "output"),
+    jsonSchemaOf(okSchema(op), "output"),
   );
   for (const [status, description] of Object.entries(op.answers ?? {})) {
-    answer(Number(status), description, jsonSchema(op.output, "output"));
+    answer(Number(status), description, jsonSchemaOf(op.output, "output"));
   }
   for (const [status, codes] of errorsByStatus(op)) {
     if (out[status]) throw new Error(`${op.name}: status ${status} is both an answer and an error`);
     const list = codes.map((c) => `\`${c}\``).join(", ");
     const description = `${statusText[status] ?? "Error"}: ${list}`;
     if (status === 402 && op.payment)
-      answer(status, description, withCodes(jsonSchema(op.payment.required, "output"), codes));
+      answer(status, description, withCodes(jsonSchemaOf(op.payment.required, "output"), codes));
     else answer(status, description, errorEnvelope(codes));
   }
   out.default = {

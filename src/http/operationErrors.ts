@@ -1,17 +1,9 @@
-import { z } from "zod";
 import { type ErrorCode, errorStatus } from "../errors/errors.js";
 import { chainErrors, type Operation } from "../operations/operation.js";
-import { PATTERN_CODES } from "../operations/schemas.js";
+import { type JsonSchema, jsonSchemaOf, PATTERN_CODES } from "../operations/schemas.js";
 import { RATE_LIMIT_EXEMPT_PATH } from "./security.js";
 
-type Json = Record<string, unknown>;
-
-/** JSON Schema of a zod schema, as OpenAPI 3.1 embeds it (no `$schema`). */
-export function jsonSchema(schema: z.ZodType, io: "input" | "output"): Json {
-  const s = z.toJSONSchema(schema, { io, unrepresentable: "any" }) as Json;
-  delete s.$schema;
-  return s;
-}
+type Json = JsonSchema;
 
 /** One field of an operation's input, and where an HTTP request carries it. */
 export interface InputField {
@@ -23,7 +15,7 @@ export interface InputField {
 
 /** The input's fields: path parameters by the route, the rest in the query (GET) or the JSON body (POST). */
 export function inputFields(op: Operation): InputField[] {
-  const s = jsonSchema(op.input, "input");
+  const s = jsonSchemaOf(op.input, "input");
   const props = (s.properties ?? {}) as Record<string, Json>;
   const required = new Set((s.required ?? []) as string[]);
   const inPath = [...op.http.path.matchAll(/:([A-Za-z_]+)/g)].map((m) => m[1] as string);

@@ -1,4 +1,4 @@
-import type { Express } from "express";
+import type { Express, RequestHandler } from "express";
 import type { Store } from "express-rate-limit";
 import type { EventStreams } from "./events.js";
 
@@ -16,6 +16,10 @@ export interface AppOptions {
   trustProxy?: string;
   /** `GET /events`, served beside the docs when given. */
   events?: EventStreams;
-  /** Extra routes mounted before the 404 handler (the MCP transports). */
-  mount?: (app: Express) => void;
+  /**
+   * Extra routes (the MCP transports), mounted right after the operations and before every other
+   * route, so the router reaches them first; they put `security` (the operations' own chain: headers,
+   * CORS, rate limit) in front of their handlers themselves.
+   */
+  mount?: (app: Express, security: RequestHandler[]) => void;
 }

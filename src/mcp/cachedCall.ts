@@ -1,13 +1,16 @@
 import { PROTOCOL_VERSION_META_KEY, SUPPORTED_PROTOCOL_VERSIONS } from "@modelcontextprotocol/server";
 import type { NextFunction, Request, Response } from "express";
+import { LRUCache } from "lru-cache";
 import type { Ctx, Operation } from "../operations/operation.js";
-import { cachedAnswer, prepare } from "../operations/run.js";
+import { cachedAnswer, type Prepared, prepare } from "../operations/run.js";
 import { toolResult } from "./errors.js";
 import { selectedTools } from "./toolFilter.js";
 import { toolArguments } from "./tools.js";
 
 /** Bodies read ahead at most; anything larger (or of unknown length) goes to the SDK untouched. */
 const MAX_BODY = 64 * 1024;
+/** Longer arguments are validated every time rather than remembered. */
+const MAX_REMEMBERED_ARGS = 256;
 
 /**
  * Stateless Streamable HTTP builds an SDK server and transport per POST, and the transport turns
@@ -25,6 +28,9 @@ const MAX_BODY = 64 * 1024;
 export function cachedToolCalls(ctx: Ctx, bound: readonly Operation[]) {
   // Per tool selection (the request's, see toolSelection; selections are shared arrays).
   const readsOf = new WeakMap<readonly Operation[], Map<string, Operation>>();
+  // A tool's arguments validated to an input and cache key are remembered, as the HTTP front end
+  // remembers a GET's URL: a repeated read skips validation (bounded; invalid arguments are not kept).
+  const memo = new LRUCache<string, Prepared>({ max: 10_000 });
   return (req: Request, res: Response, next: NextFunction): void => {
     // A body already read (by this middleware mounted twice, or a parser) is the SDK's to handle.
     if (req.readableEnded || !eligible(req)) {
@@ -45,7 +51,7 @@ export function cachedToolCalls(ctx: Ctx, bound: readonly Operation[]) {
         reads = new Map(tools.filter((op) => op.cache).map((op) => [op.name, op]));
         readsOf.set(tools, reads);
       }
-      const reply = answer(read.parsedBody, reads, ctx);
+      const reply = answer(read.parsedBody, reads, ctx, memo);
       if (reply === undefined) {
         next();
         return;
@@ -83,7 +89,12 @@ function parse(body: Buffer): unknown {
  * a 2025-era call (no `_meta` protocol-version envelope): a 2026-07-28 one goes through the SDK,
  * which checks its envelope and its Mcp-Method/Mcp-Name headers and stamps the result.
  */
-function answer(msg: unknown, reads: Map<string, Operation>, ctx: Ctx): string | undefined {
+function answer(
+  msg: unknown,
+  reads: Map<string, Operation>,
+  ctx: Ctx,
+  memo: LRUCache<string, Prepared>,
+): string | undefined {
   if (!isObject(msg) || msg.jsonrpc !== "2.0" || msg.method !== "tools/call") return undefined;
   const { id, params } = msg;
   if (!(typeof id === "string" || Number.isSafeInteger(id)) || !isObject(params)) return undefined;
@@ -92,13 +103,18 @@ function answer(msg: unknown, reads: Map<string, Operation>, ctx: Ctx): string |
   const args = params.arguments === undefined ? {} : params.arguments;
   const op = typeof params.name === "string" ? reads.get(params.name) : undefined;
   if (!op || !isObject(args)) return undefined;
-  let hit: ReturnType<typeof cachedAnswer>;
-  try {
-    hit = cachedAnswer(prepare(op, toolArguments(op, args)), ctx);
-  } catch {
-    // Invalid input: the SDK path answers it with docket's error result.
-    return undefined;
+  const remembered = `${op.name}\n${JSON.stringify(args)}`;
+  let prepared = memo.get(remembered);
+  if (prepared === undefined) {
+    try {
+      prepared = prepare(op, toolArguments(op, args));
+    } catch {
+      // Invalid input: the SDK path answers it with docket's error result.
+      return undefined;
+    }
+    if (remembered.length <= MAX_REMEMBERED_ARGS) memo.set(remembered, prepared);
   }
+  const hit = cachedAnswer(prepared, ctx);
   if (!hit) return undefined;
   return `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":${resultJson(hit.body)}}`;
 }

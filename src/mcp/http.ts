@@ -1,10 +1,12 @@
 import { localhostHostValidation } from "@modelcontextprotocol/express";
-import type { Express, RequestHandler } from "express";
+import type { Express, RequestHandler, Response } from "express";
 import type { EventHub } from "../events/hub.js";
+import { compose } from "../http/compose.js";
+import { sendError } from "../http/errors.js";
 import type { Ctx, Operation } from "../operations/operation.js";
 import { cachedToolCalls } from "./cachedCall.js";
 import { jsonRpcError } from "./jsonRpc.js";
-import { originGuard } from "./origin.js";
+import { originGuard } from "./originGuard.js";
 import { servesInbox } from "./resources.js";
 import { buildServer, type McpServerFactory } from "./server.js";
 import { type SseLimits, SseSessions } from "./sse.js";
@@ -20,6 +22,11 @@ export interface McpHttpOptions {
   operations: readonly Operation[];
   /** The operations offered as tools: DOCKET_TOOLS, selected by the composition root. */
   tools: readonly Operation[];
+  /**
+   * The HTTP front end's security chain (headers, CORS, rate limit), run first on every MCP route:
+   * they are mounted before the app's own security layer, so that the router reaches them first.
+   */
+  security: RequestHandler[];
   /** CORS_ORIGINS: the browser origins allowed on the MCP endpoints too (see originGuard). */
   corsOrigins?: string;
   sse?: SseLimits;
@@ -71,6 +78,7 @@ export function mountMcp(app: Express, ctx: Ctx, opts: McpHttpOptions): McpHttp 
     buildServer(ctx, { operations, tools: selected, resourcePageSize, events });
   const hostCheck = LOOPBACK.has(opts.host);
   const guard: RequestHandler[] = [
+    ...opts.security,
     ...(hostCheck ? [localhostHostValidation()] : []),
     originGuard(opts.corsOrigins ?? "*"),
   ];
@@ -86,6 +94,7 @@ export function mountMcp(app: Express, ctx: Ctx, opts: McpHttpOptions): McpHttp 
       streamable.bus.publish({ kind: "resource_updated", uri });
   });
   const cached = cachedToolCalls(ctx, tools);
+  const fail = (res: Response, err: unknown) => sendError(res, err, ctx.log);
   // Per-request tool selection: the X-MCP-* headers anywhere, the path on the stateless routes.
   const select = toolSelection(operations, tools);
   const selectReadonly = toolSelection(operations, tools, { readonly: true });
@@ -95,8 +104,17 @@ export function mountMcp(app: Express, ctx: Ctx, opts: McpHttpOptions): McpHttp 
     ["/mcp/x/:toolsets", select],
     ["/mcp/x/:toolsets/readonly", selectReadonly],
   ] as const) {
-    // A cached read's tools/call is answered before an SDK server is built for the request.
-    app.post(path, streamable.track, ...guard, selection, cached, streamable.post);
+    // A cached read's tools/call is answered before an SDK server is built for the request. The
+    // chain is composed once (as the operations' routes are): the most common MCP request pays for
+    // one express handler, not eight.
+    const post = compose(
+      [streamable.track, ...guard, selection, cached],
+      (req, res) => {
+        streamable.post(req, res).catch((err: unknown) => fail(res, err));
+      },
+      fail,
+    );
+    app.post(path, (req, res) => post(req, res));
     app.all(path, ...guard, streamable.notAllowed);
   }
 

@@ -33,13 +33,15 @@ export function streamableHttpHandlers(factory: EraServerFactory, log: Logger) {
   const onerror = (err: Error) => log.debug({ err: err.message }, "MCP Streamable HTTP request refused");
   const entries: McpHttpHandler[] = [];
   const make = (tools?: readonly Operation[]) => {
-    const entry = createMcpHandler(({ era }) => factory(era, tools), {
-      legacy: "stateless",
-      bus,
-      onerror,
-      // Docket's answers are one result each: JSON, never a one-event stream, costs both ends less.
-      responseMode: "json",
-    });
+    const entry = withoutJsonModeWarning(log, () =>
+      createMcpHandler(({ era }) => factory(era, tools), {
+        legacy: "stateless",
+        bus,
+        onerror,
+        // Docket's answers are one result each: JSON, never a one-event stream, costs both ends less.
+        responseMode: "json",
+      }),
+    );
     entries.push(entry);
     return toNodeHandler(entry, {
       onerror: (err) => log.error({ err: err.stack }, "MCP Streamable HTTP request failed"),
@@ -161,4 +163,26 @@ function resourceSubscriptions(body: unknown): string[] {
   const uris = (body as { params?: { notifications?: { resourceSubscriptions?: unknown } } }).params?.notifications
     ?.resourceSubscriptions;
   return Array.isArray(uris) ? [...new Set(uris.filter((u): u is string => typeof u === "string"))] : [];
+}
+
+/**
+ * The SDK warns on the console each time a handler is made in JSON response mode, that mid-call
+ * notifications are dropped. Docket sends none (its answers are one result; listen streams are SSE
+ * regardless), so that line is a choice already made, not news: it goes to the debug log, and
+ * anything else the SDK says while the handler is made still reaches the console.
+ */
+function withoutJsonModeWarning<T>(log: Logger, make: () => T): T {
+  const warn = console.warn;
+  console.warn = (...args: unknown[]) => {
+    if (typeof args[0] === "string" && args[0].startsWith("responseMode: 'json' drops mid-call notifications")) {
+      log.debug({ sdk: args[0] }, "MCP JSON response mode");
+      return;
+    }
+    warn(...args);
+  };
+  try {
+    return make();
+  } finally {
+    console.warn = warn;
+  }
 }

@@ -1,7 +1,7 @@
 import { type McpServer, ProtocolError, ProtocolErrorCode } from "@modelcontextprotocol/server";
 import { getAddress } from "viem";
 import type { EventHub } from "../events/hub.js";
-import type { DocketEvent } from "../events/types.js";
+import { type DocketEvent, isChainEvent } from "../events/types.js";
 import type { Ctx, Operation } from "../operations/operation.js";
 import { caseUri, inboxUri, type ResourceTarget, readTarget, resourceTarget, servesInbox } from "./resources.js";
 
@@ -18,11 +18,6 @@ function keysOf(e: DocketEvent): string[] {
   const keys = e.addresses.map((a) => keyOf("inbox", a));
   if (e.case) keys.push(keyOf("case", e.case));
   return keys;
-}
-
-/** Whether the chain itself moved under docket (a reorg, a reset): every resource may have changed. */
-function everything(e: DocketEvent): boolean {
-  return e.type === "chain.reorg" || e.type === "chain.reset";
 }
 
 /**
@@ -54,7 +49,7 @@ export function enableSubscriptions(server: McpServer, ctx: Ctx, operations: rea
   };
   const onEvent = (e: DocketEvent) => {
     const before = pending.size;
-    const keys = everything(e) ? [...watched.keys()] : keysOf(e);
+    const keys = isChainEvent(e) ? [...watched.keys()] : keysOf(e);
     for (const k of keys) for (const uri of watched.get(k) ?? []) pending.add(uri);
     if (before === 0 && pending.size > 0) queueMicrotask(flush);
   };
@@ -128,7 +123,7 @@ function spellings(address: string): string[] {
  * `listened` (stdio, where the SDK's router keeps the filters) a reorg names nothing.
  */
 export function updatedUris(e: DocketEvent, inbox: boolean, listened?: () => Iterable<string>): string[] {
-  if (everything(e)) {
+  if (isChainEvent(e)) {
     return [...(listened?.() ?? [])].filter((uri) => {
       const target = resourceTarget(uri);
       return target !== undefined && (target.kind === "case" || inbox);

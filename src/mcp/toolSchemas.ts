@@ -1,16 +1,7 @@
-import { z } from "zod";
-
-/** A JSON Schema node, as zod writes it. */
-export type JsonSchema = Record<string, unknown>;
+import type { JsonSchema } from "../operations/schemas.js";
 
 function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === "object" && v !== null && !Array.isArray(v);
-}
-
-/** zod's JSON Schema of a schema, without the `$schema` dialect line that Gemini's function declarations refuse. */
-export function jsonSchemaOf(schema: z.ZodType, io: "input" | "output"): JsonSchema {
-  const { $schema: _, ...rest } = z.toJSONSchema(schema, { io }) as JsonSchema;
-  return rest;
 }
 
 /** Whether a schema node describes an object with named properties. */

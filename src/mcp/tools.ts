@@ -9,8 +9,9 @@ import {
 } from "@modelcontextprotocol/server";
 import type { Ctx, Operation, RequestInfo } from "../operations/operation.js";
 import { prepare, run } from "../operations/run.js";
+import { type JsonSchema, jsonSchemaOf } from "../operations/schemas.js";
 import { errorEnvelopeSchema, toolError, toolResult } from "./errors.js";
-import { type JsonSchema, jsonSchemaOf, portableInputSchema, withoutNulls } from "./toolSchemas.js";
+import { portableInputSchema, withoutNulls } from "./toolSchemas.js";
 
 type JsonSchemaObject = Tool["inputSchema"];
 

@@ -35,9 +35,9 @@ const panelVote = z.object({
 });
 
 /**
- * A case as interface.md section 2.3 lists it (18 fields, names and types unchanged), followed by
- * its court and how its votes stand: hidden or public, the phase, commitments and each judge's
- * (revealed) vote.
+ * A case as the service interface (section 2.3) lists it (18 fields, names and types unchanged),
+ * followed by its court and how its votes stand: hidden or public, the phase, commitments and each
+ * judge's (revealed) vote.
  */
 export const caseSchema = z.object({
   address: z.string(),

@@ -5,6 +5,8 @@
  * list, every judge's stake).
  */
 
+import { courtEventOf, type Stale } from "../chain/eventCatalogue.js";
+
 /** The key of one cached read, per operation and arguments. */
 export const keyOf = {
   case: (address: string) => `case:${address}`,
@@ -112,38 +114,27 @@ export function partyKeys(who: string): string[] {
 }
 
 /**
- * The keys a mined court event makes stale; the event follower is handed this. Every case change
- * is reported by the factory's CaseChanged, and every judge or party record change by the
- * registry, so the two contracts' events cover all.
+ * The keys a mined court event makes stale; the event follower is handed this. Which answers an
+ * event touches is the catalogue's (src/chain/eventCatalogue.ts): every case change is reported by
+ * the factory's CaseChanged, and every judge or party record change by the registry.
  */
 export function keysForEvent(log: { eventName?: string; args?: unknown }): string[] {
-  const a = (log.args ?? {}) as Record<string, string | undefined>;
-  switch (log.eventName) {
-    case "CaseFiled":
-      return filingKeys();
-    case "CaseChanged":
-      return caseKeys(String(a.caseAddr));
-    case "AgentRegistered":
-    case "AgentUpdated":
-      return agentKeys(String(a.agent));
-    case "JudgeStaked":
-    case "JudgeUnstaked":
-    case "JudgeSlashed":
-    case "JudgeRewarded":
-    case "JudgeRecordChanged":
-      return judgeKeys(String(a.judge));
-    case "PartyRecordChanged":
-      return partyKeys(String(a.party));
-    case "TreasuryWithdrawn":
-      return [keyOf.stats()];
-    case "CourtCreated":
-    case "CourtChanged":
-      // A court's terms are what filing and its 402 quote; its pool is what the judge pool shows.
-      return [...courtKeys(), keyOf.params(), keyOf.stats(), everyKey.judgePool, everyKey.judgeStake];
-    case "FilingChanged":
-      // The fee a 402 quotes comes from the cached court parameters.
-      return [keyOf.params(), keyOf.stats()];
-    default:
-      return [];
-  }
+  const e = courtEventOf(log.eventName);
+  if (!e) return [];
+  const a = (log.args ?? {}) as Record<string, unknown>;
+  const keys = e.stale.flatMap((s: Stale) => STALE[s](a));
+  return e.stale.length > 1 ? [...new Set(keys)] : keys;
 }
+
+/** The keys each kind of staleness names, from the event's arguments. */
+const STALE: Record<Stale, (a: Record<string, unknown>) => string[]> = {
+  filing: () => filingKeys(),
+  case: (a) => caseKeys(String(a.caseAddr)),
+  agent: (a) => agentKeys(String(a.agent)),
+  judge: (a) => judgeKeys(String(a.judge)),
+  party: (a) => partyKeys(String(a.party)),
+  stats: () => [keyOf.stats()],
+  params: () => [keyOf.params()],
+  // A court's terms are what filing and its 402 quote; its pool is what the judge pools show.
+  court: () => [...courtKeys(), everyKey.judgePool, everyKey.judgeStake],
+};

@@ -33,7 +33,7 @@ export interface AnswerOptions {
   status?: number;
   headers?: Record<string, string>;
   /**
-   * Seconds a read's answer may be reused (interface.md 8.2), decided with the value in hand (an
+   * Seconds a read's answer may be reused (the service interface, section 8.2), decided with the value in hand (an
    * active case lives 60 s, a resolved one 300 s). A cached read's answer without one is not stored.
    */
   ttl?: number;

@@ -135,3 +135,16 @@ export function validationError(err: z.ZodError, input: unknown): DocketError {
       : `invalid '${first.field}': ${first.message}`;
   return new DocketError(first.code, lead, { issues });
 }
+
+/** A JSON Schema node, as zod writes it. */
+export type JsonSchema = Record<string, unknown>;
+
+/**
+ * zod's JSON Schema of a schema, for OpenAPI 3.1 and MCP tools alike: without the `$schema`
+ * dialect line (OpenAPI embeds schemas; Gemini's function declarations refuse it), and with
+ * anything JSON Schema cannot say left open rather than thrown.
+ */
+export function jsonSchemaOf(schema: z.ZodType, io: "input" | "output"): JsonSchema {
+  const { $schema: _, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: "any" }) as JsonSchema;
+  return rest;
+}

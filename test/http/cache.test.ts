@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TestDocket } from "../support/docket.js";
 
-/** interface.md 8.2: TTLs per endpoint, X-Cache and Cache-Control, exact invalidation on writes. */
+/** The service interface, 8.2: TTLs per endpoint, X-Cache and Cache-Control, exact invalidation on writes. */
 describe("read cache over HTTP", () => {
   let t: TestDocket;
   const seeded = (state: string) => t.devnet.seed?.cases.find((c) => c.state === state)?.address as string;

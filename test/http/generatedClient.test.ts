@@ -13,7 +13,7 @@ import type { paths } from "./generated/docket.js";
 const run = promisify(execFile);
 
 /**
- * A client generated from the served /openapi.json, as the README says (openapi-typescript for the
+ * A client generated from the served /openapi.json, as docs/api.md says (openapi-typescript for the
  * types, openapi-fetch for the calls), files a paid case end to end: the 402, the fee paid as it says
  * by a dev wallet, the retry with X-PAYMENT, the filing signed and broadcast, the case read back.
  * `./generated/docket.d.ts` is what openapi-typescript makes of the served document (checked below;

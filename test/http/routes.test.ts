@@ -106,7 +106,7 @@ describe("every route, happy path", () => {
     });
   }
 
-  it("a Case has the 18 fields of interface.md 2.3 first, then how its votes stand", async () => {
+  it("a Case has the 18 fields of the service interface (2.3) first, then how its votes stand", async () => {
     const r = await t.get(`/cases/${inputs.get_case?.path.split("/")[2]}`);
     expect(Object.keys(r.body)).toEqual(["case"]);
     expect(Object.keys(r.body.case).slice(0, 18).sort()).toEqual(

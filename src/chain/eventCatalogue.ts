@@ -1,0 +1,142 @@
+/**
+ * The one catalogue of the court's contract events: for each event of the contracts docket follows,
+ * whether the follower asks the node for it, the type docket pushes for it (`GET /events`, MCP
+ * resource updates) and which cached answers it makes stale. The follower (`courtLogs.ts`), the
+ * event mapping (`events/fromLogs.ts`), the event types (`events/types.ts`), the cache keys
+ * (`operations/keys.ts`) and the docs' event table all read it; `test/unit/eventCatalogue.test.ts`
+ * fails when an event in the generated ABI is neither here nor in `IGNORED_EVENTS`.
+ */
+
+/** The contracts whose events the follower reads (every case is a `case` contract). */
+export type CourtContract = "factory" | "registry" | "case";
+
+/**
+ * What a mined event makes stale, by the argument that names it: `filing` (every list and count a
+ * new case changes), `case` (args.caseAddr: that case, its lists and its participants), `agent`
+ * (args.agent), `judge` (args.judge), `party` (args.party), `stats` (the overview), `params` (the
+ * court's parameters: fees, stakes, the fee token a 402 quotes), `court` (the court tree: every
+ * court's terms, policy and pool, and the judge pools).
+ */
+export type Stale = "filing" | "case" | "agent" | "judge" | "party" | "stats" | "params" | "court";
+
+export interface CourtEvent {
+  contract: CourtContract;
+  /** The event type docket pushes; null when it only moves the cache. */
+  type: string | null;
+  stale: readonly Stale[];
+  /** One line for the docs' event table. */
+  about: string;
+}
+
+/**
+ * Every followed event, in the order of the docs' table. A case contract's events are pushed with
+ * the case's parties and panel as `addresses`, and make no key stale themselves: each change of a
+ * case is also reported by the factory's `CaseChanged`, which does.
+ */
+export const COURT_EVENTS = {
+  CaseFiled: { contract: "factory", type: "case.filed", stale: ["filing"], about: "a case was filed" },
+  Responded: { contract: "case", type: "case.responded", stale: [], about: "the defendant staked and answered" },
+  EvidenceSubmitted: { contract: "case", type: "evidence.submitted", stale: [], about: "a party added evidence" },
+  DrawArmed: { contract: "case", type: "draw.armed", stale: [], about: "a panel draw was armed" },
+  JudgesAssigned: { contract: "case", type: "judges.drawn", stale: [], about: "a panel was seated" },
+  VoteCommitted: { contract: "case", type: "vote.committed", stale: [], about: "a judge committed a hidden vote" },
+  VoteRevealed: { contract: "case", type: "vote.revealed", stale: [], about: "a judge revealed a hidden vote" },
+  VoteCast: { contract: "case", type: "vote.cast", stale: [], about: "a judge voted in the open" },
+  Verdict: { contract: "case", type: "case.verdict", stale: [], about: "the panel decided" },
+  Appealed: { contract: "case", type: "case.appealed", stale: [], about: "the loser appealed" },
+  Settled: { contract: "case", type: "case.settled", stale: [], about: "stakes were paid out" },
+  Defaulted: { contract: "case", type: "case.defaulted", stale: [], about: "the defendant never answered" },
+  Dismissed: { contract: "case", type: "case.dismissed", stale: [], about: "the case was dismissed" },
+  FilingFeePaid: {
+    contract: "factory",
+    type: "filing.fee_paid",
+    stale: [],
+    about: "a filing fee was paid in the native coin",
+  },
+  AgentRegistered: {
+    contract: "registry",
+    type: "agent.registered",
+    stale: ["agent"],
+    about: "an agent registered",
+  },
+  AgentUpdated: { contract: "registry", type: "agent.updated", stale: ["agent"], about: "an agent changed its record" },
+  JudgeStaked: { contract: "registry", type: "judge.staked", stale: ["judge"], about: "a judge staked" },
+  JudgeUnstaked: { contract: "registry", type: "judge.unstaked", stale: ["judge"], about: "a judge left the pool" },
+  JudgeSlashed: { contract: "registry", type: "judge.slashed", stale: ["judge"], about: "a judge lost stake" },
+  JudgeRewarded: { contract: "registry", type: "judge.rewarded", stale: ["judge"], about: "a judge was paid" },
+  CaseChanged: { contract: "factory", type: null, stale: ["case"], about: "any change of a case, with its state" },
+  FilingChanged: {
+    contract: "factory",
+    type: null,
+    stale: ["params", "stats"],
+    about: "the native filing fee or its recipient changed",
+  },
+  TokenFeeChanged: {
+    contract: "factory",
+    type: null,
+    stale: ["params", "stats"],
+    about: "the token filing fee changed",
+  },
+  JudgeRecordChanged: { contract: "registry", type: null, stale: ["judge"], about: "a judge's record changed" },
+  PartyRecordChanged: { contract: "registry", type: null, stale: ["party"], about: "a party's record changed" },
+  TreasuryWithdrawn: { contract: "registry", type: null, stale: ["stats"], about: "the court's fees were withdrawn" },
+  CourtCreated: {
+    contract: "registry",
+    type: null,
+    stale: ["court", "params", "stats"],
+    about: "the owner created a court",
+  },
+  CourtChanged: {
+    contract: "registry",
+    type: null,
+    stale: ["court", "params", "stats"],
+    about: "the owner changed a court's name, policy or terms (cases filed before keep theirs)",
+  },
+} as const satisfies Record<string, CourtEvent>;
+
+export type CourtEventName = keyof typeof COURT_EVENTS;
+
+/** Events of the followed contracts that the follower does not ask for, each with the reason. */
+export const IGNORED_EVENTS: Record<CourtContract, Record<string, string>> = {
+  factory: {
+    // The most common event signature there is: asked for over every address, it brings the whole chain's.
+    OwnershipTransferred: "ownership is the owner's business, and its signature is every Ownable's",
+    TokenFilingFeeTaken: "the filing it pays for reports CaseFiled, which makes every filing key stale",
+  },
+  registry: {
+    OutcomeHookSet: "no answer docket serves shows the outcome hook",
+    OutcomeHookFailed: "the case ends all the same; CourtReputation's FeedbackFailed tells the agent",
+  },
+  case: {
+    PaymentDeferred: "a payment the case holds for a pull changes nothing docket serves",
+    Withdrawn: "a pulled payment changes nothing docket serves",
+  },
+};
+
+/** The followed events of one contract. */
+export function followedOf(contract: CourtContract): CourtEventName[] {
+  return (Object.keys(COURT_EVENTS) as CourtEventName[]).filter((n) => COURT_EVENTS[n].contract === contract);
+}
+
+/** The catalogue's entry for an event name, if docket follows it. */
+export function courtEventOf(name: string | undefined): CourtEvent | undefined {
+  return name !== undefined && Object.hasOwn(COURT_EVENTS, name) ? COURT_EVENTS[name as CourtEventName] : undefined;
+}
+
+/** The pushed event types, in the catalogue's order. */
+export const COURT_EVENT_TYPES = [
+  ...new Set(Object.values(COURT_EVENTS).flatMap((e: CourtEvent) => (e.type === null ? [] : [e.type]))),
+];
+
+/**
+ * The events of a followed contract's ABI that the catalogue neither follows nor ignores: a new
+ * contract event must be given a place, or the follower would drop it without a word.
+ */
+export function uncatalogued(contract: CourtContract, abi: readonly { type: string; name?: string }[]): string[] {
+  const followed = new Set<string>(followedOf(contract));
+  const ignored = IGNORED_EVENTS[contract];
+  return abi
+    .filter((x) => x.type === "event")
+    .map((x) => x.name as string)
+    .filter((n) => !followed.has(n) && !Object.hasOwn(ignored, n));
+}
