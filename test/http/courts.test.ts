@@ -133,6 +133,17 @@ describe("courts over HTTP, signed by test wallets", () => {
     const v = await readCase(c);
     expect(Object.keys(v).indexOf("court")).toBe(18);
     expect(v).toMatchObject({ state: "Summoned", court: { id: AGENTIC, name: "Agentic Commerce" }, hiddenVotes: true });
+    // The defendant's inbox names the court of the case it must answer.
+    const inbox = (await t.get(`/agent/${t.address(19)}/inbox`)).body;
+    expect(inbox.cases.find((x: { case: string }) => x.case === c)).toMatchObject({
+      court: { id: AGENTIC, name: "Agentic Commerce" },
+      state: "Summoned",
+    });
+    // The judges' view of cases being decided and the keeper's steps name theirs too.
+    const pending = (await t.get("/validate/pending")).body.cases as { court: { id: number } }[];
+    expect(new Set(pending.map((x) => x.court.id))).toEqual(new Set([1, AGENTIC]));
+    const keeper = (await t.get(`/keeper/actions?court=${AGENTIC}`)).body;
+    expect(keeper.actions.every((x: { court: { id: number } }) => x.court.id === AGENTIC)).toBe(true);
     const general = await readCase(await fileOverHttp(15, 19));
     expect(general).toMatchObject({ court: { id: 1, name: "General" }, hiddenVotes: false });
     // The filing's stake minimum is the court's own.
