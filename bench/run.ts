@@ -302,10 +302,9 @@ function targets(r: Results): Target[] {
  * 10,000 staked jurors and a new juror's stake (ERC-20 transfer included); ours must not exceed the
  * draw figure at each size, nor 1.2x the stake figure (taken at its upper end, 260k).
  */
-const KLEROS_DRAW: Record<number, number> = { 10: 545_000, 1000: 655_000, 10000: 700_000 };
-const KLEROS_STAKE = 260_000;
-
 function klerosTargets(d: Results["drawGas"]): Target[] {
+  const KLEROS_DRAW: Record<number, number> = { 10: 545_000, 1000: 655_000, 10000: 700_000 };
+  const KLEROS_STAKE = 260_000;
   if (d === undefined || failed(d)) return [];
   const where = d.court === undefined || d.court === 1 ? "General court" : `court ${d.court} (depth ${d.courtDepth})`;
   const sized = d.sizes.filter((s) => KLEROS_DRAW[s.judges] !== undefined);

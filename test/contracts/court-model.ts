@@ -10,7 +10,7 @@
  * checkpointed weights the draw reads.
  */
 import type { Address, Hex } from "viem";
-import type { CourtParams } from "../../src/devnet/terms.js";
+import { AGENTIC_COMMERCE_COURT, type CourtParams, devChildCourts, GENERAL_COURT } from "../../src/devnet/terms.js";
 import { State } from "./helpers.js";
 
 export const BPS = 10_000n;
@@ -82,8 +82,14 @@ export interface Commit {
   salt?: Hex;
 }
 
+/** The child court's minimum judge stake (the dev world's Agentic Commerce court, below General). */
+const CHILD_MIN = (devChildCourts[0] as { params: CourtParams }).params.minJudgeStake;
+
 export interface JudgeM {
+  /** The judge's stake in all courts together. */
   stake: bigint;
+  /** Its stake per court, [court, stake], in the order it first staked there (rewards go to the first). */
+  courts: [bigint, bigint][];
   activeCases: number;
   inList: boolean;
   /** Draw weight checkpoints: [block, weight] in block order, as the registry's sortition tree. */
@@ -151,21 +157,34 @@ export class CourtModel {
   judge(a: Address): JudgeM {
     let j = this.judges.get(a);
     if (!j) {
-      j = { stake: 0n, activeCases: 0, inList: false, weights: [] };
+      j = { stake: 0n, courts: [], activeCases: 0, inList: false, weights: [] };
       this.judges.set(a, j);
     }
     return j;
   }
 
-  eligible(a: Address): boolean {
-    const j = this.judges.get(a);
-    return !!j && j.inList && j.stake >= this.p.minJudgeStake;
+  /** A court's minimum judge stake: the General court's terms, or the child court's. */
+  courtMin(court: bigint): bigint {
+    return court === AGENTIC_COMMERCE_COURT ? CHILD_MIN : this.p.minJudgeStake;
   }
 
-  /** Records `a`'s draw weight from the current block on (its stake while eligible, else 0). */
+  /** Eligible in the General court: a stake in some court reaches that court's minimum. */
+  eligible(a: Address): boolean {
+    const j = this.judges.get(a);
+    return !!j && j.inList && j.courts.some(([c, s]) => s >= this.courtMin(c));
+  }
+
+  /** `a`'s draw weight in the General court now: its stakes that reach their court's minimum, in every court. */
+  weight(a: Address): bigint {
+    const j = this.judges.get(a);
+    if (!j || !j.inList) return 0n;
+    return j.courts.reduce((sum, [c, s]) => (s >= this.courtMin(c) ? sum + s : sum), 0n);
+  }
+
+  /** Records `a`'s draw weight in the General court from the current block on. */
   syncWeight(a: Address): void {
     const j = this.judge(a);
-    const w = this.eligible(a) ? j.stake : 0n;
+    const w = this.weight(a);
     const last = j.weights[j.weights.length - 1];
     if (last && last[1] === w) return;
     if (last && last[0] === this.block) last[1] = w;
@@ -308,7 +327,13 @@ export class CourtModel {
     j.activeCases -= 1;
     if (j.activeCases < 0) throw new Error(`model: ${judge} released more often than assigned (${caseAddr})`);
     if (result === "Minority" || result === "NoShow") {
-      const amount = (j.stake * BigInt(this.p.slashBps)) / BPS;
+      // slashBps of each court stake, each rounded down.
+      let amount = 0n;
+      for (const entry of j.courts) {
+        const cut = (entry[1] * BigInt(this.p.slashBps)) / BPS;
+        entry[1] -= cut;
+        amount += cut;
+      }
       if (amount === 0n) return;
       j.stake -= amount;
       this.totalJudgeStake -= amount;
@@ -492,9 +517,9 @@ export class CourtModel {
     return null;
   }
 
-  expectStake(by: Address, value: bigint): string | null {
-    const total = this.judge(by).stake + value;
-    if (value === 0n || total < this.p.minJudgeStake) return "StakeBelowMinimum";
+  expectStake(by: Address, value: bigint, court: bigint = GENERAL_COURT): string | null {
+    const total = (this.judge(by).courts.find(([c]) => c === court)?.[1] ?? 0n) + value;
+    if (value === 0n || total < this.courtMin(court)) return "StakeBelowMinimum";
     return null;
   }
 
@@ -715,7 +740,15 @@ export class CourtModel {
     // Scored (and slashed) first, then the rewards are credited, as the case does.
     this.releaseAll(c, winning, currentNoShows);
     for (const j of rewarded) {
-      this.judge(j).stake += each;
+      const m = this.judge(j);
+      m.stake += each;
+      // Into the first court the judge is staked in (the General court if none).
+      const first = m.courts[0];
+      if (first) first[1] += each;
+      else {
+        m.courts.push([GENERAL_COURT, each]);
+        m.inList = true;
+      }
       this.syncWeight(j);
     }
     const paid = each * BigInt(rewarded.length);
@@ -769,9 +802,12 @@ export class CourtModel {
     this.move(c.addr, by, amount);
   }
 
-  stake(by: Address, payer: Address, value: bigint): void {
+  stake(by: Address, payer: Address, value: bigint, court: bigint = GENERAL_COURT): void {
     const j = this.judge(by);
     this.sendValue(payer, this.registry, value);
+    const entry = j.courts.find(([c]) => c === court);
+    if (entry) entry[1] += value;
+    else j.courts.push([court, value]);
     j.stake += value;
     this.totalJudgeStake += value;
     j.inList = true;
@@ -783,6 +819,7 @@ export class CourtModel {
     this.move(this.registry, by, j.stake);
     this.totalJudgeStake -= j.stake;
     j.stake = 0n;
+    j.courts = [];
     j.inList = false;
     this.syncWeight(by);
   }

@@ -82,7 +82,8 @@ export type Action =
     }
   | { t: "appeal"; c: number; who: "loser" | "winner" | number; bond: "exact" | "less" | "more" | "zero" }
   | { t: "settle" | "default" | "resolve"; c: number; by: number }
-  | { t: "stake"; by: number; amount: bigint }
+  /** Into the General court (0) or the child court below it (2): either counts in General's draws. */
+  | { t: "stake"; by: number; amount: bigint; court: bigint }
   | { t: "unstake"; by: number }
   | { t: "register"; by: number; name: Variant; uri: "ok" | "long" }
   | { t: "time"; seconds: number }
@@ -281,7 +282,15 @@ export function actionArb(P: CourtParams): fc.Arbitrary<Action> {
     { weight: 3, arbitrary: fc.record({ t: fc.constant("settle" as const), c: caseIdx, by: anyAgent }) },
     { weight: 2, arbitrary: fc.record({ t: fc.constant("default" as const), c: caseIdx, by: anyAgent }) },
     { weight: 3, arbitrary: fc.record({ t: fc.constant("resolve" as const), c: caseIdx, by: anyAgent }) },
-    { weight: 3, arbitrary: fc.record({ t: fc.constant("stake" as const), by: judgeAgent, amount: judgeStake }) },
+    {
+      weight: 3,
+      arbitrary: fc.record({
+        t: fc.constant("stake" as const),
+        by: judgeAgent,
+        amount: judgeStake,
+        court: fc.constantFrom(0n, 2n),
+      }),
+    },
     { weight: 2, arbitrary: fc.record({ t: fc.constant("unstake" as const), by: judgeAgent }) },
     {
       weight: 1,

@@ -680,13 +680,13 @@ function plan(a: Action, step: number, t: bigint, b: bigint): Plan | string | Pr
     case "stake": {
       const by = agent(a.by);
       return {
-        desc: `stakeAsJudge ${tag(by.addr)} ${a.amount}`,
+        desc: `stakeAsJudge(${a.court}) ${tag(by.addr)} ${a.amount}`,
         from: by,
         to: c.registry,
-        data: encodeFunctionData({ abi: courtRegistryAbi, functionName: "stakeAsJudge", args: [0n] }),
+        data: encodeFunctionData({ abi: courtRegistryAbi, functionName: "stakeAsJudge", args: [a.court] }),
         value: a.amount,
-        expect: model.expectStake(by.addr, a.amount),
-        onSuccess: () => model.stake(by.addr, by.signer.address, a.amount),
+        expect: model.expectStake(by.addr, a.amount, a.court === 0n ? 1n : a.court),
+        onSuccess: () => model.stake(by.addr, by.signer.address, a.amount, a.court === 0n ? 1n : a.court),
       };
     }
     case "unstake": {
@@ -1055,10 +1055,11 @@ function checkWorld(w: World): void {
   }
   same(stakes, w.overview.totalJudgeStake, "sum of judge stakes vs totalJudgeStake");
   same(w.overview.eligibleJudgeCount, eligible, "eligibleJudgeCount");
-  // Draw weights: the stake of an eligible judge, 0 otherwise; the tree's total is their sum.
+  // Draw weights in the General court: a judge's stakes that reach their court's minimum, in every
+  // court (a stake in the child court counts up the tree); the tree's total is their sum.
   let weightSum = 0n;
   for (const [a, got] of w.weights) {
-    const want = model.eligible(a) ? model.judge(a).stake : 0n;
+    const want = model.weight(a);
     same(got, want, `draw weight of ${tag(a)}`);
     same(got, model.weightAt(a, model.block), `modelled weight history of ${tag(a)}`);
     weightSum += got;
@@ -1191,7 +1192,9 @@ async function modelFromChain(): Promise<void> {
   for (const [a, j] of w.judges) {
     // Every draw the sequences run reads a pool block after these stakes: one checkpoint will do.
     const weights: [bigint, bigint][] = [[0n, w.weights.get(a) ?? 0n]];
-    model.judges.set(a, { stake: j.stake, activeCases: j.activeCases, inList: w.pool.includes(a), weights });
+    // The setup staked in the General court only.
+    const courts: [bigint, bigint][] = j.stake > 0n ? [[1n, j.stake]] : [];
+    model.judges.set(a, { stake: j.stake, courts, activeCases: j.activeCases, inList: w.pool.includes(a), weights });
   }
   model.treasury = w.overview.treasury;
   model.totalJudgeStake = w.overview.totalJudgeStake;
