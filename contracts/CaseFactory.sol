@@ -314,6 +314,9 @@ contract CaseFactory is ICaseFactory {
         s.openCases = openCases.length;
     }
 
+    /// @notice The deployment's parameters; `terms` and `minJudgeStake` are the General court's
+    /// (each court's: the registry's `getCourt`).
+    /// @return p The parameters.
     function getParams() external view returns (Params memory p) {
         p.owner = owner;
         p.registry = address(registry);

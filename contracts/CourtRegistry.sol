@@ -455,16 +455,32 @@ contract CourtRegistry is ICourtRegistry {
         return false;
     }
 
-    /// @notice Every judge eligible in the General court.
-    /// @return out The judges.
-    function eligibleJudges() external view returns (address[] memory out) {
-        out = new address[](judgeList.length);
-        uint256 n = 0;
-        for (uint256 i = 0; i < judgeList.length; i++) {
-            if (isEligibleJudge(judgeList[i])) out[n++] = judgeList[i];
-        }
-        assembly {
-            mstore(out, n)
+    /// @notice A page of a court's draw pool, in tree-leaf order: who holds each leaf now and its
+    /// weight there (its counted stakes in the court and below). Bounded by `limit`, unlike a scan
+    /// of every judge; a free leaf shows the zero address.
+    /// @param courtId The court.
+    /// @param offset The first leaf, from 0.
+    /// @param limit At most this many leaves.
+    /// @return leaves Leaves handed out in the court (the page's total).
+    /// @return judges Each leaf's judge (zero: free).
+    /// @return weights Each judge's weight in the court now.
+    function getCourtJudges(uint96 courtId, uint256 offset, uint256 limit)
+        external
+        view
+        returns (uint256 leaves, address[] memory judges, uint256[] memory weights)
+    {
+        SortitionTree.Tree storage pool = pools[courtId];
+        leaves = pool.leaves;
+        uint256 n = offset >= leaves ? 0 : leaves - offset;
+        if (limit < n) n = limit;
+        judges = new address[](n);
+        weights = new uint256[](n);
+        for (uint256 i = 0; i < n; i++) {
+            address who = pool.ownerAt(offset + i + 1, type(uint64).max);
+            if (who != address(0) && pool.leafOf(who) == offset + i + 1) {
+                judges[i] = who;
+                weights[i] = pool.weightOf(who);
+            }
         }
     }
 
@@ -571,7 +587,10 @@ contract CourtRegistry is ICourtRegistry {
         emit JudgeRecordChanged(judge);
     }
 
-    /// @notice Receives a case's court fee: `each` to every listed judge's stake, the rest to the treasury.
+    /// @notice Receives a case's court fee: `each` to every listed judge's stake (in the first court
+    /// it is staked in), the rest to the treasury.
+    /// @param rewarded The judges who voted for the final outcome.
+    /// @param each What each of them gets.
     function creditRewards(address[] calldata rewarded, uint256 each) external payable onlyCase {
         uint256 paid = each * rewarded.length;
         require(paid <= msg.value, "CourtRegistry: rewards exceed the fee sent");
@@ -669,6 +688,9 @@ contract CourtRegistry is ICourtRegistry {
         }
     }
 
+    /// @notice One judge's record and its stake in all courts together.
+    /// @param who The judge.
+    /// @return v Its record; `eligible` is for the General court.
     function getJudge(address who) public view returns (JudgeView memory v) {
         Judge storage j = judges[who];
         v.addr = who;
@@ -685,7 +707,10 @@ contract CourtRegistry is ICourtRegistry {
         v.stakedAt = j.stakedAt;
     }
 
-    /// @notice Every judge in the pool (staked and not unstaked), eligible or not.
+    /// @notice Every judge in the pool (staked and not unstaked), eligible or not; unbounded: page
+    /// a court's pool with `getCourtJudges`.
+    /// @return minimumStake The General court's minimum judge stake.
+    /// @return pool Every judge's record.
     function getJudgePool() external view returns (uint256 minimumStake, JudgeView[] memory pool) {
         minimumStake = minJudgeStake();
         pool = new JudgeView[](judgeList.length);
@@ -694,6 +719,8 @@ contract CourtRegistry is ICourtRegistry {
         }
     }
 
+    /// @notice The registry's counts and money, in one bounded call.
+    /// @return o Agents, judges (`eligibleJudgeCount`: the General court's), stakes, treasury, the General minimum.
     function getOverview() external view returns (Overview memory o) {
         o.agentCount = agentList.length;
         o.judgeCount = judgeList.length;

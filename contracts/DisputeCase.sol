@@ -433,6 +433,7 @@ contract DisputeCase {
     // ------------------------------------------------------------------- views
 
     /// @notice The whole case in one call.
+    /// @return v The case, its court (`courtId`) and the court that seats its appeal (`appealCourtId`) included.
     function getCase() external view returns (CaseView memory v) {
         v.addr = address(this);
         v.state = state;
@@ -476,6 +477,7 @@ contract DisputeCase {
     }
 
     /// @notice The case without its free text, for lists.
+    /// @return s The summary, with the court the case was filed in.
     function getSummary() external view returns (CaseSummary memory s) {
         s.addr = address(this);
         s.state = state;
@@ -492,6 +494,7 @@ contract DisputeCase {
 
     /// @notice Who may act on the case now, without its free text: what an inbox or a keeper pages
     /// through. `mayAppeal` and `drawStatus` say what `getCase` leaves to the reader to work out.
+    /// @return s The status; `courtId` is the court whose pool seats the current round.
     function getStatus() external view returns (CaseStatus memory s) {
         s.addr = address(this);
         s.state = state;

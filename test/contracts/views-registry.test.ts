@@ -1,6 +1,16 @@
 import { maxUint256 } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { actor, bootCourt, type Court, courtRegistryAbi, P, readAgent, readJudge, readOverview } from "./helpers.js";
+import {
+  actor,
+  bootCourt,
+  type Court,
+  courtRegistryAbi,
+  P,
+  readAgent,
+  readJudge,
+  readOverview,
+  ZERO,
+} from "./helpers.js";
 import { buildWorld, type World } from "./world.js";
 
 let c: Court;
@@ -79,7 +89,7 @@ describe("registry views", () => {
     });
   });
 
-  it("getJudgePool, getJudge, eligibleJudges and getOverview agree with the raw getters", async () => {
+  it("getJudgePool, getJudge, getCourtJudges and getOverview agree with the raw getters", async () => {
     const [minimum, pool] = await c.reader.readContract({
       address: c.registry,
       abi: courtRegistryAbi,
@@ -106,17 +116,26 @@ describe("registry views", () => {
       1,
       P.minJudgeStake - P.minJudgeStake / 10n,
     ]);
-    const eligible = await c.reader.readContract({
-      address: c.registry,
-      abi: courtRegistryAbi,
-      functionName: "eligibleJudges",
-    });
-    expect([...eligible].sort()).toEqual(
+    // The General court's pool, paged by tree leaf: exactly the eligible judges, each with its stake.
+    const page = (offset: bigint, limit: bigint) =>
+      c.reader.readContract({
+        address: c.registry,
+        abi: courtRegistryAbi,
+        functionName: "getCourtJudges",
+        args: [1n, offset, limit],
+      });
+    const [leaves, first, firstWeights] = await page(0n, 5n);
+    const [, rest, restWeights] = await page(5n, maxUint256);
+    expect(await page(leaves, 3n)).toEqual([leaves, [], []]);
+    const members = [...first, ...rest].map((a, i) => [a, [...firstWeights, ...restWeights][i]] as const);
+    const eligible = members.filter(([a]) => a !== ZERO);
+    expect(eligible.map(([a]) => a).sort()).toEqual(
       pool
         .filter((j) => j.eligible)
         .map((j) => j.addr)
         .sort(),
     );
+    for (const [a, w] of eligible) expect(w).toBe(pool.find((j) => j.addr === a)?.stake);
 
     const o = await readOverview(c);
     const raw = async (fn: "totalJudgeStake" | "treasury" | "minJudgeStake" | "slashBps" | "agentCount") =>
