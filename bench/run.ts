@@ -18,6 +18,7 @@ import { type RpcProxy, startRpcProxy } from "../test/support/rpcProxy.js";
 import { soak, spawnDocket as spawnSoakDocket } from "../test/support/soak.js";
 import { type ColdReadsSummary, measureSize, type SizeResult, summarize } from "./items/coldReads.js";
 import { benchDrawGas } from "./items/drawGas.js";
+import { benchEvidence } from "./items/evidence.js";
 import { benchMcp, MCP_TARGET_RATIO } from "./items/mcp.js";
 import { benchMemory } from "./items/memory.js";
 import { benchSingleFlight } from "./items/singleFlight.js";
@@ -195,6 +196,11 @@ results.drawGasChild = await item(
   () => benchDrawGas(settings.drawPoolSizes, settings.drawsPerSize, log, AGENTIC_COMMERCE_COURT),
 );
 
+// Issue #20's evidence: publishing and reading files, and a case's evidence cold and cached.
+results.evidence = await item("9. evidence: publish and read 1 MiB and 10 MiB; get_case_evidence with 10 items", () =>
+  benchEvidence(settings.rounds, log),
+);
+
 const missing = (_what: string): Failed => ({ error: NOT_RUN });
 const full: Results = {
   schemaVersion: 1,
@@ -210,6 +216,7 @@ const full: Results = {
   soak: results.soak ?? missing("soak"),
   drawGas: results.drawGas ?? missing("draw gas"),
   drawGasChild: results.drawGasChild ?? missing("draw gas, child court"),
+  evidence: results.evidence ?? missing("evidence"),
   targets: [],
 };
 full.targets = targets(full);
@@ -294,6 +301,7 @@ function targets(r: Results): Target[] {
   });
   out.push(drawTarget(r.drawGas));
   for (const d of [r.drawGas, r.drawGasChild]) out.push(...klerosTargets(d));
+  out.push(evidenceTarget(r.evidence));
   return out;
 }
 
@@ -322,6 +330,23 @@ function klerosTargets(d: Results["drawGas"]): Target[] {
       met: d.sizes.every((s) => s.stakeNewJudge.gasUsedMedian <= 1.2 * KLEROS_STAKE),
     },
   ];
+}
+
+function evidenceTarget(e: Results["evidence"]): Target {
+  const item = "9. get_case_evidence, 10 items";
+  const target = "one JSON-RPC request cold, none cached; each CID's content loaded once";
+  if (!e) return { item, target, measured: NOT_RUN, met: null };
+  if (failed(e)) return { item, target, measured: why(e), met: false };
+  const c = e.caseEvidence;
+  const files = e.sizes.map(
+    (s) => `${s.bytes / 1048576} MiB: publish ${s.publishMBps}, read ${s.readMBps}, sha2-256 ${s.hashMBps} MB/s`,
+  );
+  return {
+    item,
+    target,
+    measured: `cold ${c.cold.rpc} JSON-RPC, ${c.cold.contentLoads} loads for ${c.cids} CIDs (${c.cold.ms} ms); cached ${c.cached.rpc} (${c.cached.ms} ms); invalidated ${c.chainAgain.rpc} JSON-RPC, ${c.chainAgain.contentLoads} loads (${c.chainAgain.ms} ms). ${files.join("; ")}`,
+    met: e.pass,
+  };
 }
 
 function drawTarget(d: Results["drawGas"]): Target {

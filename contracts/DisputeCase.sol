@@ -29,7 +29,9 @@ import {
 /// the appeal panel reaches the court's jump size). An appeal that ends without a verdict (no panel
 /// seated, or no majority, by the deadline) leaves the first-round verdict standing.
 contract DisputeCase {
-    uint256 public constant MAX_EVIDENCE = 64;
+    /// @notice Evidence items each party may add in each round (two parties, two rounds: 64 in all),
+    /// so one party can never fill the slots the other needs.
+    uint256 public constant MAX_EVIDENCE_PER_PARTY_ROUND = 16;
     uint256 public constant MAX_HASH_LENGTH = 128;
     uint256 public constant MAX_JUSTIFICATION_LENGTH = 512;
 
@@ -148,6 +150,8 @@ contract DisputeCase {
     mapping(uint8 => uint256) private commitCount;
     mapping(uint8 => mapping(address => string)) private justifications;
     Evidence[] private evidence;
+    /// @dev Evidence items added, by round and party.
+    mapping(uint8 => mapping(address => uint256)) private evidenceAdded;
     mapping(address => uint256) public owed;
 
     constructor() {
@@ -223,13 +227,17 @@ contract DisputeCase {
         _moveTo(CaseState.Active);
     }
 
-    /// @notice Either party adds a content hash while the case is being heard.
+    /// @notice Either party adds a content hash while the case is being heard, at most
+    /// MAX_EVIDENCE_PER_PARTY_ROUND per party in each round.
+    /// @param hash The evidence's content reference (an IPFS CID), 1 to MAX_HASH_LENGTH bytes.
     function submitEvidence(string calldata hash) external {
         if (msg.sender != plaintiff && msg.sender != defendant) revert OnlyParty();
         if (state != CaseState.Active && state != CaseState.Deliberating) revert WrongState(state);
         uint256 len = bytes(hash).length;
         if (len == 0 || len > MAX_HASH_LENGTH) revert EvidenceHashInvalid();
-        if (evidence.length >= MAX_EVIDENCE) revert TooMuchEvidence(MAX_EVIDENCE);
+        uint256 added = evidenceAdded[round][msg.sender];
+        if (added >= MAX_EVIDENCE_PER_PARTY_ROUND) revert TooMuchEvidence(MAX_EVIDENCE_PER_PARTY_ROUND);
+        evidenceAdded[round][msg.sender] = added + 1;
         evidence.push(Evidence(msg.sender, uint64(block.timestamp), hash));
         emit EvidenceSubmitted(msg.sender, hash);
         ICaseFactory(factory).onCaseChanged(state, state);

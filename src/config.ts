@@ -68,9 +68,37 @@ export const configSchema = z.object({
     .optional(),
   /** On the embedded dev chain without X402_FACILITATOR_URL: run the dev facilitator (a process of its own). */
   DEV_FACILITATOR: z.enum(["on", "off"]).default("on"),
+  /** Evidence's data directory (docs/evidence.md): its blocks and the media types docket was told. */
+  EVIDENCE_DIR: z.string().min(1).default("data/evidence"),
+  /** Largest evidence file published or read, in bytes (413 past it). */
+  EVIDENCE_MAX_BYTES: int(1, 1_073_741_824).default(10 * 1024 * 1024),
+  /** Bytes of evidence content kept in memory by CID (no TTL: content never changes). */
+  EVIDENCE_CACHE_BYTES: int(0, 17_179_869_184).default(64 * 1024 * 1024),
+  /** Evidence uploads (publish_evidence) per minute per client; 0 turns the limit off. */
+  EVIDENCE_UPLOADS_PER_MINUTE: int(0, 1_000_000).default(30),
+  /** Trustless IPFS gateways evidence is read through when docket's store lacks it, tried in order. */
+  IPFS_GATEWAYS: z
+    .string()
+    .refine((v) => v.split(",").every((u) => /^https?:\/\/[^\s?#]+$/.test(u.trim())), {
+      error: "must be http(s) gateway base URLs (no query), separated by commas",
+    })
+    .optional(),
+  /** An IPFS Pinning Service API endpoint published evidence is pinned to, with its bearer token. */
+  IPFS_PINNING_URL: z
+    .string()
+    .regex(/^https?:\/\/\S+$/, "must be an http(s) URL")
+    .optional(),
+  IPFS_PINNING_TOKEN: z.string().optional(),
 });
 
 export type Config = z.infer<typeof configSchema>;
+
+/** IPFS_GATEWAYS as a list. */
+export const gatewaysOf = (config: Config): string[] =>
+  (config.IPFS_GATEWAYS ?? "")
+    .split(",")
+    .map((g) => g.trim())
+    .filter(Boolean);
 
 /** Thrown with one readable line when the environment is not usable. */
 export class ConfigError extends Error {
@@ -80,7 +108,12 @@ export class ConfigError extends Error {
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   // Empty strings count as unset, as a shell user expects from `FOO= npm start`.
   const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ""));
-  const parsed = configSchema.safeParse(cleaned);
+  const parsed = configSchema
+    .refine((c) => !c.IPFS_PINNING_URL || c.IPFS_PINNING_TOKEN, {
+      error: "IPFS_PINNING_URL needs IPFS_PINNING_TOKEN",
+      path: ["IPFS_PINNING_TOKEN"],
+    })
+    .safeParse(cleaned);
   if (!parsed.success) {
     const first = parsed.error.issues[0];
     const where = first?.path.join(".") || "config";

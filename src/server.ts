@@ -8,10 +8,11 @@ import { type Court, connectCourt } from "./chain/court.js";
 import { type CourtLog, type Follower, followCourt, type PollMeta } from "./chain/follower.js";
 import { readParticipants } from "./chain/reads.js";
 import { ChainStatus } from "./chain/status.js";
-import type { Config } from "./config.js";
+import { type Config, gatewaysOf } from "./config.js";
 import { eventFromChange, eventsFromLogs } from "./events/fromLogs.js";
 import { EventHub } from "./events/hub.js";
 import { RedisEventBridge } from "./events/redisBridge.js";
+import { EvidenceStore } from "./evidence/store.js";
 import { createApp } from "./http/app.js";
 import { EventStreams } from "./http/events.js";
 import { type Logger, makeLogger } from "./log.js";
@@ -83,7 +84,8 @@ export async function createContext(
   } = {},
 ): Promise<Ctx> {
   const log = opts.log ?? makeLogger(config.LOG_LEVEL);
-  const court = opts.court ?? (await connectCourt(config));
+  const evidence = await openEvidence(config, log);
+  const court = opts.court ?? (await connectCourt(config, { evidence }));
   const store = makeStore(config, log);
   if (store instanceof RedisStore && !(await store.ready())) {
     log.warn("redis is not reachable yet: reads are uncached until it is");
@@ -99,7 +101,23 @@ export async function createContext(
   await checkChainId(court, chain, log);
   const facilitatorUrl = config.X402_FACILITATOR_URL ?? court.devFacilitator?.url;
   const facilitator = facilitatorUrl ? httpFacilitator(facilitatorUrl) : undefined;
-  return { court, cache, log, chain, facilitator };
+  return { court, cache, log, chain, facilitator, evidence };
+}
+
+/** The evidence store the config asks for: on disk under EVIDENCE_DIR, read through IPFS_GATEWAYS. */
+export function openEvidence(config: Config, log?: Logger): Promise<EvidenceStore> {
+  return EvidenceStore.open({
+    dir: config.EVIDENCE_DIR,
+    maxBytes: config.EVIDENCE_MAX_BYTES,
+    cacheBytes: config.EVIDENCE_CACHE_BYTES,
+    gateways: gatewaysOf(config),
+    pinning:
+      config.IPFS_PINNING_URL && config.IPFS_PINNING_TOKEN
+        ? { url: config.IPFS_PINNING_URL, token: config.IPFS_PINNING_TOKEN }
+        : undefined,
+    timeoutMs: config.RPC_TIMEOUT_MS,
+    log,
+  });
 }
 
 /**
@@ -155,6 +173,8 @@ export async function startServer(
   try {
     app = createApp(ctx, operations, {
       rateLimitPerMinute: config.RATE_LIMIT_PER_MINUTE,
+      uploadMaxBytes: config.EVIDENCE_MAX_BYTES,
+      uploadsPerMinute: config.EVIDENCE_UPLOADS_PER_MINUTE,
       corsOrigins: config.CORS_ORIGINS,
       trustProxy: config.TRUST_PROXY,
       // Replicas behind one balancer share one budget per client.
@@ -231,6 +251,7 @@ export async function startServer(
       server.closeAllConnections();
       await hub.close();
       await ctx.cache.close();
+      await ctx.evidence.close();
       if (!opts.court) await ctx.court.close();
     },
   };

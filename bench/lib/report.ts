@@ -1,6 +1,7 @@
 import type { SoakResult } from "../../test/support/soak.js";
 import type { ColdReadsSummary } from "../items/coldReads.js";
 import type { DrawGasResult, DrawGasSize } from "../items/drawGas.js";
+import type { EvidenceBenchResult } from "../items/evidence.js";
 import type { McpResult } from "../items/mcp.js";
 import type { MemoryResult } from "../items/memory.js";
 import type { SingleFlightFigures } from "../items/singleFlight.js";
@@ -25,6 +26,8 @@ export interface Results {
   drawGas?: DrawGasResult | Failed;
   /** The same in a court below the General court (absent before courts existed). */
   drawGasChild?: DrawGasResult | Failed;
+  /** Absent from results written before item 9 existed. */
+  evidence?: EvidenceBenchResult | Failed;
   targets: Target[];
 }
 

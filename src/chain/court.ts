@@ -3,6 +3,7 @@ import type { Config } from "../config.js";
 import { ConfigError } from "../config.js";
 import { type Devnet, startDevnet } from "../devnet/devnet.js";
 import { startDevFacilitator } from "../devnet/facilitator.js";
+import type { EvidencePublisher } from "../evidence/store.js";
 import { MULTICALL3_ADDRESS, makeChain, makePublicClient } from "./client.js";
 import { readDeployment } from "./deployments.js";
 import { type Erc8004, probeErc8004 } from "./erc8004.js";
@@ -30,10 +31,13 @@ export interface Court {
  * Connects to the chain the config names, or boots the embedded dev chain when RPC_URL is unset.
  * Bad configuration fails here, at start, with one clear line.
  */
-export async function connectCourt(config: Config, opts: { seed?: boolean } = {}): Promise<Court> {
+export async function connectCourt(
+  config: Config,
+  opts: { seed?: boolean; evidence?: EvidencePublisher } = {},
+): Promise<Court> {
   if (!config.RPC_URL) {
     // The dev world: the General court (public votes) and Agentic Commerce below it (hidden votes).
-    const devnet = await startDevnet({ seed: opts.seed ?? true });
+    const devnet = await startDevnet({ seed: opts.seed ?? true, evidence: opts.evidence });
     const reader = makePublicClient(devnet.chain, { timeoutMs: config.RPC_TIMEOUT_MS });
     // The dev chain's x402 facilitator, unless another is named or it is turned off.
     const facilitator =

@@ -44,17 +44,31 @@ export async function readCaseInCourt(court: Court, addr: Address) {
   return { view, courts };
 }
 
-/** A case's evidence list, or undefined when the address is not a case: one multicall. */
+/**
+ * A case's parties, filing evidence and evidence list, or undefined when the address is not a case:
+ * one multicall.
+ */
 export async function readCaseEvidence(court: Court, addr: Address) {
-  // Same tick, so the client batches both into one multicall; a non-case's getEvidence fails harmlessly.
-  const [isCase, evidence] = await Promise.allSettled([
+  // Same tick, so the client batches them all into one multicall; a non-case's reads fail harmlessly.
+  const [isCase, plaintiff, defendant, filing, filedAt, evidence] = await Promise.allSettled([
     court.reader.readContract({ address: court.factory, abi: caseFactoryAbi, functionName: "isCase", args: [addr] }),
+    court.reader.readContract({ address: addr, abi: disputeCaseAbi, functionName: "plaintiff" }),
+    court.reader.readContract({ address: addr, abi: disputeCaseAbi, functionName: "defendant" }),
+    court.reader.readContract({ address: addr, abi: disputeCaseAbi, functionName: "evidenceIpfsHash" }),
+    court.reader.readContract({ address: addr, abi: disputeCaseAbi, functionName: "filedAt" }),
     court.reader.readContract({ address: addr, abi: disputeCaseAbi, functionName: "getEvidence" }),
   ]);
   if (isCase.status === "rejected") throw isCase.reason;
   if (!isCase.value) return undefined;
-  if (evidence.status === "rejected") throw evidence.reason;
-  return evidence.value;
+  for (const r of [plaintiff, defendant, filing, filedAt, evidence]) if (r.status === "rejected") throw r.reason;
+  const value = <T>(r: PromiseSettledResult<T>) => (r as PromiseFulfilledResult<T>).value;
+  return {
+    plaintiff: value(plaintiff),
+    defendant: value(defendant),
+    filing: value(filing),
+    filedAt: value(filedAt),
+    evidence: value(evidence),
+  };
 }
 
 /** The minimum party stake a case was filed under (its terms are frozen at filing). */

@@ -1,18 +1,24 @@
+import { loadConfig } from "../config.js";
 import { startDevnet } from "../devnet/devnet.js";
 import { onNpmGone } from "../devnet/parent.js";
+import { openEvidence } from "../server.js";
 
 /**
  * `npm run devnet`: the dev chain alone, deployed and seeded, until stopped. Prints the KEY=value
- * lines docket reads, so one docket or several replicas can use it as an external chain.
+ * lines docket reads, so one docket or several replicas can use it as an external chain. The seeded
+ * evidence goes to EVIDENCE_DIR (printed too): dockets that share it read the seeded documents.
  */
 export async function runDevnet(): Promise<void> {
   const port = process.env.DEVNET_PORT ? Number(process.env.DEVNET_PORT) : undefined;
-  const devnet = await startDevnet({ port });
+  const config = loadConfig();
+  const evidence = await openEvidence(config);
+  const devnet = await startDevnet({ port, evidence });
   const lines = [
     `RPC_URL=${devnet.rpcUrl}`,
     `CHAIN_ID=${devnet.chainId}`,
     `FACTORY_ADDRESS=${devnet.deployment.factory}`,
     `REGISTRY_ADDRESS=${devnet.deployment.registry}`,
+    `EVIDENCE_DIR=${config.EVIDENCE_DIR}`,
   ];
   process.stdout.write(`${lines.join("\n")}\n`);
   process.stderr.write(`dev chain ready; ${devnet.seed?.cases.length ?? 0} demo cases seeded. Ctrl-C stops it.\n`);

@@ -28,6 +28,7 @@ export async function runMcpStdio(): Promise<void> {
       await session?.close();
       await events.close();
       await ctx.cache.close();
+      await ctx.evidence.close();
       await ctx.court.close();
     } finally {
       process.exit(0);

@@ -1,6 +1,7 @@
 import { type Chain, createWalletClient, http, type PublicClient } from "viem";
 import { multicall3Bytecode } from "../chain/abi/generated.js";
 import { MULTICALL3_ADDRESS, makeChain, makePublicClient } from "../chain/client.js";
+import type { EvidencePublisher } from "../evidence/store.js";
 import { type AnvilProcess, DEV_CHAIN_ID, startAnvil } from "./anvil.js";
 import { createChildCourts, type Deployment, deployCourt, deployTestFeeToken } from "./deploy.js";
 import { type DevAccount, devAccount, devAccounts } from "./devAccounts.js";
@@ -37,6 +38,8 @@ export interface DevnetOptions {
   courts?: ChildCourt[];
   /** The genesis block's timestamp (default: the wall clock); tests start a chain behind it. */
   genesisTimestamp?: number;
+  /** Where the seed publishes its cases' evidence (docket's own store; by default one in memory). */
+  evidence?: EvidencePublisher;
 }
 
 /** Installs our Multicall3 at the canonical address: the runtime code is what its creation code returns. */
@@ -78,7 +81,7 @@ export async function startDevnet(opts: DevnetOptions = {}): Promise<Devnet> {
     // The courts below the General court last, for the same reason.
     const courts = await createChildCourts(wallet, reader, deployed, opts.courts ?? devChildCourts);
     const deployment: Deployment = { ...deployed, erc8004, feeToken, courts };
-    const seed = opts.seed === false ? undefined : await seedDemo(reader, chain, deployment);
+    const seed = opts.seed === false ? undefined : await seedDemo(reader, chain, deployment, opts.evidence);
     const front = proxy;
     return {
       rpcUrl: front.url,

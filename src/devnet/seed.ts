@@ -18,9 +18,11 @@ import {
 } from "../chain/abi/generated.js";
 import { registrationFile } from "../chain/erc8004.js";
 import { voteCommitment } from "../chain/votes.js";
+import { type EvidencePublisher, EvidenceStore } from "../evidence/store.js";
 import { Actor } from "./actor.js";
 import type { Deployment } from "./deploy.js";
 import { type DevAccount, devAccounts } from "./devAccounts.js";
+import { type CasePack, publishSeedItem, SEED_EVIDENCE } from "./evidence.js";
 import { AGENTIC_COMMERCE_COURT, DEV_TOKEN_GRANT, GENERAL_COURT } from "./terms.js";
 
 /** Dev accounts that are also ERC-8004 agents: the parties of the seeded default (1 v 2) and settlement (5 v 6). */
@@ -46,6 +48,7 @@ interface Ctx {
   d: Deployment;
   actors: Actor[];
   accounts: DevAccount[];
+  evidence: EvidencePublisher;
 }
 
 /** Moves chain time forward and mines a block (anvil only). */
@@ -82,11 +85,19 @@ const JUDGE_STAKES: { general?: string; agentic?: string }[] = [
  * with the appeal window open, Resolved and settled, Appealed, Defaulted, Dismissed); Agentic
  * Commerce (hidden votes) one Deliberating in its commit phase and one in its reveal phase. Every
  * actor is a mnemonic account.
+ * Every case's evidence is real content (./evidence.ts), published to `evidence` (docket's store;
+ * one in memory when none is given) and filed by CID.
  */
-export async function seedDemo(reader: PublicClient, chain: Chain, d: Deployment): Promise<SeedSummary> {
+export async function seedDemo(
+  reader: PublicClient,
+  chain: Chain,
+  d: Deployment,
+  evidence?: EvidencePublisher,
+): Promise<SeedSummary> {
   const accounts = devAccounts();
   const actors = accounts.map((a) => new Actor(a.account, chain, reader));
-  const ctx: Ctx = { reader, chain, d, actors, accounts };
+  const store = evidence ?? (await EvidenceStore.open({ maxBytes: 10 * 1024 * 1024 }));
+  const ctx: Ctx = { reader, chain, d, actors, accounts, evidence: store };
   const at = (i: number) => actors[i] as Actor;
 
   const registered = accounts.filter((a) => a.name);
@@ -130,14 +141,33 @@ export async function seedDemo(reader: PublicClient, chain: Chain, d: Deployment
   }
 
   // Cases that need time to pass are built first, then one jump in time ends them all.
-  const defaulted = await fileCase(ctx, 1, 2, "Shipment of 40 pallets never picked up; carrier kept the deposit.");
-  const dismissed = await fileCase(ctx, 3, 4, "Trading bot executed orders outside the agreed risk limits.");
-  const settled = await fileCase(ctx, 5, 6, "Escrow released before the analytics report was delivered.");
-  for (const [c, defendant] of [
-    [dismissed, 4],
-    [settled, 6],
+  const defaulted = await fileCase(
+    ctx,
+    1,
+    2,
+    "Shipment of 40 pallets never picked up; carrier kept the deposit.",
+    "defaulted",
+  );
+  const dismissed = await fileCase(
+    ctx,
+    3,
+    4,
+    "Trading bot executed orders outside the agreed risk limits.",
+    "dismissed",
+  );
+  const settled = await fileCase(
+    ctx,
+    5,
+    6,
+    "Escrow released before the analytics report was delivered.",
+    "resolved, settled",
+  );
+  for (const [c, plaintiff, defendant, label] of [
+    [dismissed, 3, 4, "dismissed"],
+    [settled, 5, 6, "resolved, settled"],
   ] as const) {
     await respond(ctx, c, defendant);
+    await addEvidence(ctx, c, plaintiff, defendant, label);
     await draw(ctx, c);
   }
   await votes(ctx, dismissed, [true]);
@@ -152,19 +182,40 @@ export async function seedDemo(reader: PublicClient, chain: Chain, d: Deployment
   await at(0).write({ address: settled, abi: disputeCaseAbi, functionName: "settle" });
 
   // Cases that are live now.
-  const appealed = await fileCase(ctx, 2, 3, "Data feed delivered with a 6-hour lag against a 5-minute SLA.");
+  const appealed = await fileCase(
+    ctx,
+    2,
+    3,
+    "Data feed delivered with a 6-hour lag against a 5-minute SLA.",
+    "appealed",
+  );
   await respond(ctx, appealed, 3);
+  await addEvidence(ctx, appealed, 2, 3, "appealed");
   await draw(ctx, appealed);
   await votes(ctx, appealed, [false, false, true]);
   await at(2).write({ address: appealed, abi: disputeCaseAbi, functionName: "appeal", value: t.appealBond });
 
-  const resolved = await fileCase(ctx, 1, 3, "Invoice for 12 GPU-hours disputed as double-billed.");
+  const resolved = await fileCase(
+    ctx,
+    1,
+    3,
+    "Invoice for 12 GPU-hours disputed as double-billed.",
+    "resolved, appeal window open",
+  );
   await respond(ctx, resolved, 3);
+  await addEvidence(ctx, resolved, 1, 3, "resolved, appeal window open");
   await draw(ctx, resolved);
   await votes(ctx, resolved, [false, false, true]);
 
-  const deliberating = await fileCase(ctx, 2, 5, "Model fine-tune delivered without the agreed evaluation report.");
+  const deliberating = await fileCase(
+    ctx,
+    2,
+    5,
+    "Model fine-tune delivered without the agreed evaluation report.",
+    "deliberating",
+  );
   await respond(ctx, deliberating, 5);
+  await addEvidence(ctx, deliberating, 2, 5, "deliberating");
   await draw(ctx, deliberating);
   // Public votes: one cast.
   await votes(ctx, deliberating, [true]);
@@ -175,9 +226,11 @@ export async function seedDemo(reader: PublicClient, chain: Chain, d: Deployment
     3,
     6,
     "Shopping agent bought 300 GPU-hours at twice the mandate's price cap.",
+    "deliberating, commit phase, one vote committed",
     AGENTIC_COMMERCE_COURT,
   );
   await respond(ctx, committing, 6);
+  await addEvidence(ctx, committing, 3, 6, "deliberating, commit phase, one vote committed");
   await draw(ctx, committing);
   await votes(ctx, committing, [true]);
   // Here every judge has committed, so the reveal phase is open; one has revealed.
@@ -186,22 +239,25 @@ export async function seedDemo(reader: PublicClient, chain: Chain, d: Deployment
     5,
     1,
     "Translation memory delivered with 30% machine output, against the terms.",
+    "deliberating, reveal phase, one vote revealed",
     AGENTIC_COMMERCE_COURT,
   );
   await respond(ctx, revealing, 1);
+  await addEvidence(ctx, revealing, 5, 1, "deliberating, reveal phase, one vote revealed");
   await draw(ctx, revealing);
   await votes(ctx, revealing, [true, false, true], 1);
 
-  const active = await fileCase(ctx, 4, 6, "Freight insurance claim refused on a technicality.");
+  const active = await fileCase(ctx, 4, 6, "Freight insurance claim refused on a technicality.", "active");
   await respond(ctx, active, 6);
-  await at(4).write({
-    address: active,
-    abi: disputeCaseAbi,
-    functionName: "submitEvidence",
-    args: ["bafybeigdyrzt5sfp7udm7hu76uh7y26nf3efuylqabf3oclgtqy55fbzdi"],
-  });
+  await addEvidence(ctx, active, 4, 6, "active");
 
-  const summoned = await fileCase(ctx, 6, 1, "Escrow agent withheld funds after both sides confirmed delivery.");
+  const summoned = await fileCase(
+    ctx,
+    6,
+    1,
+    "Escrow agent withheld funds after both sides confirmed delivery.",
+    "summoned",
+  );
 
   // In filing order (list_cases' order); the General court's Deliberating case comes first.
   const general = "General";
@@ -232,12 +288,42 @@ export async function seedDemo(reader: PublicClient, chain: Chain, d: Deployment
   return { agents: registered.length, judges: judges.length, cases };
 }
 
-/** Pays the filing fee into the factory under a fresh reference, then files with that reference in `court`. */
+/** The evidence pack of a seeded case (./evidence.ts). */
+function packOf(label: string): CasePack {
+  const pack = SEED_EVIDENCE[label];
+  if (!pack) throw new Error(`no seeded evidence for ${label}`);
+  return pack;
+}
+
+/** Each side adds its evidence from the case's pack, the plaintiff first, while the case is heard. */
+async function addEvidence(ctx: Ctx, c: Address, plaintiff: number, defendant: number, label: string): Promise<void> {
+  const pack = packOf(label);
+  for (const [who, items] of [
+    [plaintiff, pack.plaintiff ?? []],
+    [defendant, pack.defendant ?? []],
+  ] as const) {
+    for (const item of items) {
+      const cid = await publishSeedItem(ctx.evidence, item);
+      await (ctx.actors[who] as Actor).write({
+        address: c,
+        abi: disputeCaseAbi,
+        functionName: "submitEvidence",
+        args: [cid],
+      });
+    }
+  }
+}
+
+/**
+ * Pays the filing fee into the factory under a fresh reference, then files with that reference in
+ * `court` and the case's filing evidence (`label` names its pack).
+ */
 async function fileCase(
   ctx: Ctx,
   plaintiff: number,
   defendant: number,
   claim: string,
+  label: string,
   court = GENERAL_COURT,
 ): Promise<Address> {
   const { reader, d } = ctx;
@@ -259,7 +345,7 @@ async function fileCase(
       court,
       (ctx.accounts[defendant] as DevAccount).address,
       claim,
-      `bafkrei${keccak256(toHex(claim)).slice(2, 54)}`,
+      await publishSeedItem(ctx.evidence, packOf(label).filing),
       ref,
     ],
     value: params.terms.minPartyStake * 2n,

@@ -22,6 +22,8 @@ export const errorStatus = {
   COURT_NOT_FOUND: 404,
   AGENT_NOT_REGISTERED: 404,
   NOT_FOUND: 404,
+  /** No evidence with this CID in docket's store nor on any configured gateway. */
+  EVIDENCE_NOT_FOUND: 404,
   METHOD_NOT_ALLOWED: 405,
   PAYMENT_ALREADY_USED: 409,
   PAYLOAD_TOO_LARGE: 413,

@@ -7,11 +7,13 @@ import { compose, type Final } from "./compose.js";
 import { mountDocs } from "./docs.js";
 import { errorMiddleware, sendError } from "./errors.js";
 import type { EventStreams } from "./events.js";
+import { mountGateway } from "./gateway.js";
 import { requestInput } from "./input.js";
 import type { AppOptions } from "./options.js";
 import { publicOrigin } from "./publicOrigin.js";
 import { RouteTable } from "./routes.js";
 import { applySecurity, paymentHeaders, securityChain, securityLayer } from "./security.js";
+import { uploadBodyParser } from "./upload.js";
 
 /**
  * The HTTP front end, generated from the registry. It only turns a request into input and a
@@ -31,12 +33,20 @@ export function createApp(ctx: Ctx, operations: Operation[], opts: AppOptions = 
 
   const security = securityLayer(opts, paymentHeaders(operations));
   const table = new RouteTable(operations);
+  const bodies = (op: Operation): RequestHandler[] =>
+    op.http.upload
+      ? [
+          ...(security.uploadLimit ? [security.uploadLimit] : []),
+          uploadBodyParser(op.http.upload, opts.uploadMaxBytes ?? ctx.evidence.maxBytes),
+        ]
+      : [postBodyParser(opts.bodyLimit ?? "64kb")];
   const chain = securityChain(security);
-  app.use(operationRoutes(ctx, table, chain, postBodyParser(opts.bodyLimit ?? "64kb")));
+  app.use(operationRoutes(ctx, table, chain, bodies));
   opts.mount?.(app, chain);
 
   applySecurity(app, opts, security);
   mountDocs(app, operations, { events: opts.events !== undefined });
+  mountGateway(app, ctx.evidence);
   if (opts.events) mountEvents(app, opts.events);
   app.use((req: Request, res: Response) => {
     const allowed = table.allowed(req.path);
@@ -63,7 +73,12 @@ function mountEvents(app: Express, streams: EventStreams): void {
  * The middleware that serves every operation: match the route, run the security chain (and the
  * body parser for a POST), then answer through `run`: synchronously on a cache hit. Each route's chain is composed once, here, not per request.
  */
-function operationRoutes(ctx: Ctx, table: RouteTable, security: RequestHandler[], postBody: RequestHandler) {
+function operationRoutes(
+  ctx: Ctx,
+  table: RouteTable,
+  security: RequestHandler[],
+  postBody: (op: Operation) => RequestHandler[],
+) {
   const fail = (res: Response, err: unknown) => sendError(res, err, ctx.log);
   // A GET's input comes from its URL alone, so the input (and cache key) a URL validated to is
   // remembered: a repeated read skips parsing and validation. Bounded (entries and URL length); a
@@ -71,7 +86,7 @@ function operationRoutes(ctx: Ctx, table: RouteTable, security: RequestHandler[]
   const memo = new LRUCache<string, Prepared>({ max: 10_000 });
   const routes = new Map<Operation, Final>();
   for (const op of table.operations) {
-    const handlers = op.http.method === "POST" ? [...security, postBody] : security;
+    const handlers = op.http.method === "POST" ? [...security, ...postBody(op)] : security;
     routes.set(
       op,
       compose(handlers, (req, res) => serve(ctx, op, req, res, memo), fail),
@@ -131,6 +146,14 @@ function requestInfo(req: Request): RequestInfo {
 
 function send(res: Response, result: OperationResult): void {
   res.statusCode = result.status;
+  if (result.raw) {
+    // Content, not JSON: its own headers (Cache-Control, CSP, Content-Disposition) replace the API's.
+    for (const name in result.headers) res.setHeader(name, result.headers[name] as string);
+    res.setHeader("Content-Type", result.raw.contentType);
+    res.setHeader("Content-Length", result.raw.bytes.length);
+    res.end(result.raw.bytes);
+    return;
+  }
   for (const name in result.headers) res.setHeader(name, result.headers[name] as string);
   if (result.cache) {
     res.setHeader("X-Cache", result.cache.status);

@@ -3,6 +3,7 @@ import type { ErrorCode } from "../errors/errors.js";
 import type { Operation } from "../operations/operation.js";
 import { jsonSchemaOf } from "../operations/schemas.js";
 import { eventsOpenApi } from "./events.js";
+import { gatewayOpenApi } from "./gateway.js";
 import { errorsByStatus, inputFields } from "./operationErrors.js";
 
 type Json = Record<string, unknown>;
@@ -13,8 +14,8 @@ const statusText: Record<number, string> = {
   402: "Payment required, or the payment proof given does not hold",
   404: "Not found",
   409: "Conflict",
-  413: "Body too large (64 kB)",
-  415: "Body must be application/json",
+  413: "Body too large (64 kB of JSON; an evidence upload: EVIDENCE_MAX_BYTES)",
+  415: "Body must be application/json (an evidence upload: one of the accepted media types)",
   422: "Validation error: a field of the wrong type, a constraint broken",
   429: "Rate limited (RATE_LIMIT_PER_MINUTE per client)",
   500: "Server-side failure: the contract refused the call (details.reason), or the chain node could not be read",
@@ -75,11 +76,22 @@ function responses(op: Operation): Record<string, Json> {
     const headers = paymentHeaders(op, status);
     out[String(status)] = { description, ...(headers ? { headers } : {}), content: json(schema) };
   };
-  answer(
-    200,
-    op.kind === "write" ? "An unsigned transaction to sign and broadcast" : "OK",
-    jsonSchemaOf(okSchema(op), "output"),
-  );
+  const ok = op.okDescription ?? (op.kind === "write" ? "An unsigned transaction to sign and broadcast" : "OK");
+  if (op.http.raw) {
+    const headers = Object.fromEntries(
+      Object.entries(op.http.raw.headers).map(([name, description]) => [
+        name,
+        { description, schema: { type: "string" } },
+      ]),
+    );
+    out["200"] = {
+      description: `${op.http.raw.description} (over MCP, the tool answers JSON: its media type, size and short text)`,
+      headers,
+      content: { "*/*": { schema: { type: "string", format: "binary" } } },
+    };
+  } else {
+    answer(200, ok, jsonSchemaOf(okSchema(op), "output"));
+  }
   for (const [status, description] of Object.entries(op.answers ?? {})) {
     answer(Number(status), description, jsonSchemaOf(op.output, "output"));
   }
@@ -130,19 +142,39 @@ function requestBody(op: Operation): Json | undefined {
       .map((f) => f.name),
   );
   const example = op.example && Object.fromEntries(Object.entries(op.example).filter(([k]) => !inPath.has(k)));
-  return {
-    required: required.length > 0,
-    content: {
-      "application/json": {
-        schema: {
-          type: "object",
-          properties: Object.fromEntries(fields.map((f) => [f.name, f.schema])),
-          ...(required.length ? { required } : {}),
-        },
-        ...(example ? { example } : {}),
+  const content: Json = {
+    "application/json": {
+      schema: {
+        type: "object",
+        properties: Object.fromEntries(fields.map((f) => [f.name, f.schema])),
+        ...(required.length ? { required } : {}),
       },
+      ...(example ? { example } : {}),
     },
   };
+  const upload = op.http.upload;
+  if (upload) {
+    // The file itself as the body (its Content-Type is its media type), or a form with one file part.
+    const rest = fields.filter(
+      (f) => f.name !== upload.bytesField && f.name !== upload.typeField && f.name !== "content",
+    );
+    content["multipart/form-data"] = {
+      schema: {
+        type: "object",
+        properties: {
+          file: {
+            type: "string",
+            format: "binary",
+            description: "The file; its part's Content-Type is its media type",
+          },
+          ...Object.fromEntries(rest.map((f) => [f.name, f.schema])),
+        },
+        required: ["file"],
+      },
+    };
+    for (const t of upload.types) content[t] = { schema: { type: "string", format: "binary" } };
+  }
+  return { required: required.length > 0 || upload !== undefined, content };
 }
 
 /**
@@ -164,6 +196,22 @@ function eventsPath(): Json {
     ]),
   );
   return { get: { ...eventsOpenApi.get, responses } };
+}
+
+/** GET /ipfs/{cid} (docket's trustless gateway, not an operation): its error answers in the envelope. */
+function gatewayPath(): Json {
+  const errors = {
+    "400": {
+      description: "Not a CID, or not a raw-block request: `INVALID_INPUT`",
+      content: json(errorEnvelope(["INVALID_INPUT"])),
+    },
+    "404": {
+      description: "Not in docket's store: `EVIDENCE_NOT_FOUND`",
+      content: json(errorEnvelope(["EVIDENCE_NOT_FOUND"])),
+    },
+    "429": { description: statusText[429], content: json(errorEnvelope(["RATE_LIMITED"])) },
+  };
+  return { get: { ...gatewayOpenApi.get, responses: { ...gatewayOpenApi.get.responses, ...errors } } };
 }
 
 /** The OpenAPI 3.1 document, generated from the same operations as the routes (and GET /events when served). */
@@ -204,6 +252,10 @@ export function buildOpenApi(operations: Operation[], opts: { version: string; e
         ? [{ name: "events", description: "Court events pushed as they are mined (Server-Sent Events)" }]
         : []),
     ],
-    paths: opts.events ? { ...paths, "/events": eventsPath() } : paths,
+    paths: {
+      ...paths,
+      "/ipfs/{cid}": gatewayPath(),
+      ...(opts.events ? { "/events": eventsPath() } : {}),
+    },
   };
 }

@@ -14,6 +14,10 @@ export interface AppOptions {
   corsOrigins?: string;
   /** Express "trust proxy" (false by default: the socket's address is the client). */
   trustProxy?: string;
+  /** Largest evidence upload (EVIDENCE_MAX_BYTES). */
+  uploadMaxBytes?: number;
+  /** Evidence uploads per minute per client (EVIDENCE_UPLOADS_PER_MINUTE); 0 turns the limit off. */
+  uploadsPerMinute?: number;
   /** `GET /events`, served beside the docs when given. */
   events?: EventStreams;
   /**

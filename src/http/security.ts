@@ -40,6 +40,8 @@ export interface SecurityLayer {
   cors: RequestHandler;
   /** The per-client limit, when one is set. */
   rateLimit?: RequestHandler;
+  /** The per-client limit on evidence uploads (in this replica), when one is set. */
+  uploadLimit?: RequestHandler;
 }
 
 /** The middleware in the order a request meets it: headers (JSON's unless told), CORS, rate limit. */
@@ -111,23 +113,30 @@ export function securityLayer(opts: AppOptions, extra: ExtraHeaders = { request:
 
   const perMinute = opts.rateLimitPerMinute ?? 0;
   const layer: SecurityLayer = { apiHeaders, docsHeaders, cors: corsLayer };
-  if (perMinute > 0) {
-    layer.rateLimit = rateLimit({
+  const limiter = (limit: number, what: string, extra: object = {}) =>
+    rateLimit({
       windowMs: 60_000,
-      limit: perMinute,
+      limit,
       standardHeaders: "draft-8",
       legacyHeaders: false,
-      skip: (req) => req.path === RATE_LIMIT_EXEMPT_PATH,
-      ...(opts.rateLimitStore ? { store: opts.rateLimitStore, passOnStoreError: true } : {}),
+      ...extra,
       handler: (_req, res, _next, options) => {
         sendError(
           res,
-          new DocketError("RATE_LIMITED", `more than ${options.limit} requests a minute from this client; slow down`, {
+          new DocketError("RATE_LIMITED", `more than ${options.limit} ${what} a minute from this client; slow down`, {
             limitPerMinute: options.limit,
           }),
         );
       },
     });
+  if (perMinute > 0) {
+    layer.rateLimit = limiter(perMinute, "requests", {
+      skip: (req: Request) => req.path === RATE_LIMIT_EXEMPT_PATH,
+      ...(opts.rateLimitStore ? { store: opts.rateLimitStore, passOnStoreError: true } : {}),
+    });
+  }
+  if ((opts.uploadsPerMinute ?? 0) > 0) {
+    layer.uploadLimit = limiter(opts.uploadsPerMinute as number, "evidence uploads");
   }
   return layer;
 }

@@ -24,7 +24,7 @@ import { voteOnCase } from "./voteOnCase.js";
  * from the next block on.
  */
 
-/** Max evidence entries per case (DisputeCase.MAX_EVIDENCE). */
+/** Max evidence entries per case: 16 per party and round (DisputeCase.MAX_EVIDENCE_PER_PARTY_ROUND), two of each. */
 const MAX_EVIDENCE = 64n;
 
 /** The entropy status codes of CaseStatus.drawStatus. */

@@ -31,11 +31,10 @@ import { courtParams } from "./cases.shared.js";
 import { courtInput, courtsOf, findCourt, GENERAL_COURT } from "./courts.shared.js";
 import { filingKeys } from "./keys.js";
 import { Answer, type Ctx, defineOperation, type RequestInfo } from "./operation.js";
-import { address, amount, txHash, unsignedTxResponse } from "./schemas.js";
+import { address, amount, evidenceRef, txHash, unsignedTxResponse } from "./schemas.js";
 
 // The factory's own limits count UTF-8 bytes; zod counts characters, so both are checked.
 const MAX_CLAIM_BYTES = 2000;
-const MAX_HASH_BYTES = 128;
 const bytes = (s: string) => Buffer.byteLength(s, "utf8");
 
 const input = z
@@ -48,12 +47,9 @@ const input = z
       .max(MAX_CLAIM_BYTES)
       .refine((s) => bytes(s) <= MAX_CLAIM_BYTES, { error: `at most ${MAX_CLAIM_BYTES} bytes of UTF-8` })
       .describe("What the defendant did, in plain words (1 to 2000 characters)"),
-    evidenceIpfsHash: z
-      .string()
-      .min(1)
-      .max(MAX_HASH_BYTES)
-      .refine((s) => bytes(s) <= MAX_HASH_BYTES, { error: `at most ${MAX_HASH_BYTES} bytes of UTF-8` })
-      .describe("Content hash of your evidence in distributed storage (e.g. an IPFS CID)"),
+    evidenceIpfsHash: evidenceRef(
+      "Your evidence in distributed storage: an IPFS CID, ipfs://<cid> or /ipfs/<cid> (publish_evidence gives one)",
+    ),
     stake: amount(
       "Your stake in wei (default: the court's minimum party stake; less is STAKE_BELOW_MINIMUM)",
     ).optional(),
@@ -118,7 +114,7 @@ export const fileCase = defineOperation({
     plaintiff: "0x2546BcD3c84621e976D8185a91A922aE77ECEc30",
     defendant: "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
     claimDescription: "Paid for a dataset that was never delivered.",
-    evidenceIpfsHash: "bafybeigdyrzt5sfp7udm7hu76uh7y26nf3efuylqabf3oclgtqy55fbzdi",
+    evidenceIpfsHash: "bafkreifzjut3te2nhyekklss27nh3k72ysco7y32koao5eei66wof36n5e",
   },
   handler: async (i, ctx, req) => {
     const proof = paymentProof(i.payment_tx_hash, req, ctx.court.chainId);

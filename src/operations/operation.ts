@@ -3,6 +3,7 @@ import type { Cache } from "../cache/cache.js";
 import type { Court } from "../chain/court.js";
 import type { ChainStatus } from "../chain/status.js";
 import type { ErrorCode } from "../errors/errors.js";
+import type { EvidenceStore } from "../evidence/store.js";
 import type { Logger } from "../log.js";
 import type { PaymentTerms } from "../payments/x402.js";
 import type { Facilitator } from "../payments/x402v2.js";
@@ -16,6 +17,8 @@ export interface Ctx {
   facilitator?: Facilitator;
   /** Whether the node still serves docket's chain (kept by the follower); unchecked when absent. */
   chain?: ChainStatus;
+  /** Evidence content: docket's store, read through the gateways (src/evidence/). */
+  evidence: EvidenceStore;
 }
 
 /** The groups tools are offered in (DOCKET_TOOLS names them); every operation belongs to one. */
@@ -39,6 +42,8 @@ export interface AnswerOptions {
   ttl?: number;
   /** Cache keys a write makes stale (built in keys.ts; a trailing `*` matches a prefix). */
   invalidate?: string[];
+  /** Over HTTP, for an operation with `http.raw`: the bytes sent instead of the JSON body. */
+  raw?: { bytes: Uint8Array; contentType: string };
 }
 
 /**
@@ -65,11 +70,27 @@ export interface Operation<I extends z.ZodObject = z.ZodObject, O extends z.ZodT
   description: string;
   kind: "read" | "write";
   toolset: Toolset;
-  http: { method: "GET" | "POST"; path: string };
+  http: {
+    method: "GET" | "POST";
+    path: string;
+    /**
+     * A POST whose body may be a file: a body that is not JSON is read as bytes (up to
+     * EVIDENCE_MAX_BYTES) into `bytesField` (base64) with its Content-Type in `typeField`; a
+     * multipart/form-data body's file part likewise, its other parts as fields.
+     */
+    upload?: { bytesField: string; typeField: string; types: readonly string[] };
+    /**
+     * A GET answered with the content itself (its `Answer` carries `raw`) rather than JSON; the
+     * headers it answers with, declared for OpenAPI. MCP gets the JSON body.
+     */
+    raw?: { description: string; headers: Readonly<Record<string, string>> };
+  };
   input: I;
   output: O;
   cache?: CachePolicy<z.output<I>>;
   handler: (input: z.output<I>, ctx: Ctx, req: RequestInfo) => Promise<z.output<O> | Answer<z.output<O>>>;
+  /** What its 200 is, in the OpenAPI document (default: a write's unsigned transaction, a read's "OK"). */
+  okDescription?: string;
   /** Example input for the docs. */
   example?: Partial<z.input<I>>;
   /** Answers even while the node serves the wrong chain (health, which reports it); all else refuses. */

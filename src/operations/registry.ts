@@ -7,6 +7,7 @@ import { getAgent } from "./getAgent.js";
 import { getCase } from "./getCase.js";
 import { getCaseEvidence } from "./getCaseEvidence.js";
 import { getCourt } from "./getCourt.js";
+import { getEvidence } from "./getEvidence.js";
 import { getHealth } from "./getHealth.js";
 import { getInbox } from "./getInbox.js";
 import { getJudgePool } from "./getJudgePool.js";
@@ -18,6 +19,7 @@ import { listCourts } from "./listCourts.js";
 import { listKeeperActions } from "./listKeeperActions.js";
 import { listPendingCases } from "./listPendingCases.js";
 import type { Operation } from "./operation.js";
+import { publishEvidence } from "./publishEvidence.js";
 import { resolveAfterDeadline } from "./resolveAfterDeadline.js";
 import { respondToCase } from "./respondToCase.js";
 import { revealVote } from "./revealVote.js";
@@ -42,6 +44,7 @@ export const operations: Operation[] = [
   verifyTransaction,
   getCase,
   getCaseEvidence,
+  getEvidence,
   listPendingCases,
   listKeeperActions,
   getValidatorStats,
@@ -53,6 +56,7 @@ export const operations: Operation[] = [
   getJudgeStake,
   listCourts,
   getCourt,
+  publishEvidence,
   fileCase,
   respondToCase,
   submitEvidence,

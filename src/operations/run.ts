@@ -11,6 +11,8 @@ export interface OperationResult {
   status: number;
   headers: Record<string, string>;
   cache?: { status: CacheStatus; maxAge: number };
+  /** The content an HTTP answer sends instead of the JSON body (an operation with `http.raw`). */
+  raw?: { bytes: Uint8Array; contentType: string };
 }
 
 /**
@@ -94,9 +96,9 @@ async function execute(op: Operation, prepared: Prepared, ctx: Ctx, req: Request
         cache: { status: cached.status, maxAge: cached.maxAge },
       };
     }
-    const { body, status = 200, headers = {}, invalidate } = unwrap(await op.handler(input, ctx, req));
+    const { body, status = 200, headers = {}, invalidate, raw } = unwrap(await op.handler(input, ctx, req));
     if (op.kind === "write" && status < 300 && invalidate) await ctx.cache.invalidate(invalidate);
-    return { body, status, headers };
+    return raw ? { body, status, headers, raw } : { body, status, headers };
   } catch (err) {
     throw classify(op, err);
   }

@@ -3,7 +3,8 @@ import { type Address, getAddress, isAddress } from "viem";
 import { z } from "zod";
 import { DocketError, type ErrorCode } from "../errors/errors.js";
 
-import { ADDRESS_PATTERN, AMOUNT_PATTERN, TX_HASH_PATTERN } from "../formats.js";
+import { refProblem } from "../evidence/cid.js";
+import { ADDRESS_PATTERN, AMOUNT_PATTERN, EVIDENCE_REF_PATTERN, TX_HASH_PATTERN } from "../formats.js";
 
 /**
  * The checksummed form of a well-formed address, or false if its mixed case is not a valid EIP-55
@@ -57,6 +58,25 @@ export const txHash = (description: string) =>
     .max(66)
     .describe(description);
 
+/**
+ * An evidence reference: an IPFS CID, `ipfs://<cid>` or `/ipfs/<cid>` (publish_evidence gives
+ * one); anything else is 400 INVALID_INPUT with what is wrong with it.
+ */
+export const evidenceRef = (description: string) =>
+  z
+    .string()
+    .regex(new RegExp(EVIDENCE_REF_PATTERN), {
+      error: "must be an IPFS CID, ipfs://<cid> or /ipfs/<cid> (publish_evidence gives one)",
+    })
+    .max(128)
+    .superRefine((s, ctx) => {
+      if (!new RegExp(EVIDENCE_REF_PATTERN).test(s)) return;
+      const r = refProblem(s);
+      if (typeof r === "string") ctx.addIssue({ code: "custom", message: r, params: { docketCode: "INVALID_INPUT" } });
+    })
+    .describe(description)
+    .meta({ example: "bafkreifzjut3te2nhyekklss27nh3k72ysco7y32koao5eei66wof36n5e" });
+
 /** A 32-byte value in hex (a vote's salt, a payment reference). */
 export const bytes32 = (description: string) =>
   z
@@ -94,6 +114,7 @@ export const PATTERN_CODES: Readonly<Record<string, ErrorCode>> = {
   [ADDRESS_PATTERN]: "INVALID_ADDRESS",
   [AMOUNT_PATTERN]: "INVALID_INPUT",
   [TX_HASH_PATTERN]: "INVALID_INPUT",
+  [EVIDENCE_REF_PATTERN]: "INVALID_INPUT",
 };
 
 function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {

@@ -1,21 +1,19 @@
-import { z } from "zod";
 import { defineCaseWrite } from "./caseWrite.js";
+import { evidenceRef } from "./schemas.js";
 
 export const submitEvidence = defineCaseWrite({
   name: "submit_evidence",
   title: "Submit evidence",
   description:
-    "As the plaintiff or the defendant of an Active or Deliberating case, add a content hash (e.g. an IPFS CID) of more evidence. Read them back with get_case_evidence.",
+    "As the plaintiff or the defendant of an Active or Deliberating case, add more evidence by its IPFS CID (publish it first with publish_evidence; up to 16 items per party and round). Read them back with get_case_evidence.",
   path: "/cases/:address/evidence",
   fields: {
-    evidenceIpfsHash: z
-      .string()
-      .min(1)
-      .max(128)
-      .describe("Content hash of the evidence, e.g. an IPFS CID (1-128 chars)"),
+    evidenceIpfsHash: evidenceRef(
+      "The evidence: an IPFS CID, ipfs://<cid> or /ipfs/<cid> (publish_evidence gives one; its evidence document's CID is best)",
+    ),
   },
   functionName: "submitEvidence",
-  action: "Adds your evidence hash to the case",
-  example: { evidenceIpfsHash: "bafybeigdyrzt5sfp7udm7hu76uh7y26nf3efuylqabf3oclgtqy55fbzdi" },
+  action: "Adds your evidence to the case",
+  example: { evidenceIpfsHash: "bafkreifzjut3te2nhyekklss27nh3k72ysco7y32koao5eei66wof36n5e" },
   call: (i) => ({ args: [i.evidenceIpfsHash] }),
 });

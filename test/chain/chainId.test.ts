@@ -5,6 +5,7 @@ import { type AnvilProcess, startAnvil } from "../../src/devnet/anvil.js";
 import { type Devnet, startDevnet } from "../../src/devnet/devnet.js";
 // One transaction per vote: what is under test is what docket serves after it, not how it is cast.
 import { devPublicParams } from "../../src/devnet/terms.js";
+import { rawCid } from "../../src/evidence/cid.js";
 import type { Docket } from "../../src/server.js";
 import { type RpcProxy, startRpcProxy } from "../support/rpcProxy.js";
 import { call, seeded, startBehind } from "./helpers.js";
@@ -60,7 +61,7 @@ describe("a node that answers another chain id", () => {
       plaintiff: devnet.accounts[1]?.address,
       defendant: devnet.accounts[2]?.address,
       claimDescription: "x",
-      evidenceIpfsHash: "bafkexample",
+      evidenceIpfsHash: rawCid("example").toString(),
     });
     expect(filing.status).toBe(503);
     expect(filing.body.error.code).toBe("CHAIN_MISMATCH");

@@ -404,7 +404,13 @@ const table: Record<ContractName, Record<string, Row>> = {
     "submitEvidence(string)": {
       mayCall: "the plaintiff or the defendant",
       access: { only: "role", role: "party", error: "OnlyParty" },
-      coveredBy: [{ file: CA, test: "evidence: parties only, while heard, a bounded hash, at most 64" }],
+      coveredBy: [
+        { file: CA, test: "evidence: parties only, while heard, a bounded hash, at most 16 per party and round" },
+        {
+          file: CA,
+          test: "one party cannot fill every evidence slot: 64 plaintiff submissions, then the defendant still submits, in both rounds",
+        },
+      ],
       check: async () => {
         await expectRevert(onCase(cases.deliberating, stranger(), "submitEvidence", ["bafy"]), "OnlyParty");
         await expectRevert(onCase(cases.deliberating, judge(0), "submitEvidence", ["bafy"]), "OnlyParty");

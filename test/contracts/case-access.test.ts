@@ -137,7 +137,7 @@ describe("case refusals", () => {
     await expectRevert(respond(late.caseAddr, d), "WrongState", [State.Defaulted]);
   });
 
-  it("evidence: parties only, while heard, a bounded hash, at most 64", async () => {
+  it("evidence: parties only, while heard, a bounded hash, at most 16 per party and round", async () => {
     const [p, d] = [party(1), party(3)];
     const { caseAddr } = await fileCase(c, p, d.address);
     const submit = (who: Actor, hash: string) =>
@@ -151,9 +151,6 @@ describe("case refusals", () => {
     await submit(p, "h".repeat(128));
     await submit(d, "bafy-defence");
     await assign(caseAddr, panel());
-    for (let i = 2; i < 64; i++) await submit(i % 2 === 0 ? p : d, `bafy-${i}`);
-    expect((await readCase(c, caseAddr)).evidenceCount).toBe(64n);
-    await expectRevert(submit(d, "bafy-65"), "TooMuchEvidence", [64n]);
     const evidence = await c.reader.readContract({
       address: caseAddr,
       abi: disputeCaseAbi,
@@ -164,6 +161,32 @@ describe("case refusals", () => {
     await vote(caseAddr, judge(8), false);
     await vote(caseAddr, judge(9), false);
     await expectRevert(submit(p, "late"), "WrongState", [State.Resolved]);
+  });
+
+  // Audit (issue #26, hole 2): one cap of 64 shared by both parties let the plaintiff send 64
+  // submitEvidence right after respond() and silence the defendant in both rounds.
+  it("one party cannot fill every evidence slot: 64 plaintiff submissions, then the defendant still submits, in both rounds", async () => {
+    const [p, d] = [party(2), party(4)];
+    const { caseAddr } = await fileCase(c, p, d.address);
+    const submit = (who: Actor, hash: string) =>
+      who.write({ address: caseAddr, abi: disputeCaseAbi, functionName: "submitEvidence", args: [hash] });
+    await respond(caseAddr, d);
+    for (let i = 0; i < 64; i++) {
+      if (i < 16) await submit(p, `bafy-p-${i}`);
+      else await expectRevert(submit(p, `bafy-p-${i}`), "TooMuchEvidence", [16n]);
+    }
+    for (let i = 0; i < 16; i++) await submit(d, `bafy-d-${i}`);
+    await expectRevert(submit(d, "bafy-d-16"), "TooMuchEvidence", [16n]);
+    expect((await readCase(c, caseAddr)).evidenceCount).toBe(32n);
+    // Round 2 (the defendant appeals): both parties get their own slots again.
+    await assign(caseAddr, panel());
+    await vote(caseAddr, judge(8), true);
+    await vote(caseAddr, judge(10), true);
+    await appeal(caseAddr, d);
+    await assign(caseAddr, appealPanel());
+    await submit(d, "bafy-d-appeal");
+    await submit(p, "bafy-p-appeal");
+    expect((await readCase(c, caseAddr)).evidenceCount).toBe(34n);
   });
 
   it("seating: only through the factory, when awaiting a panel, the right size, no duplicates", async () => {

@@ -16,7 +16,8 @@ import { State } from "./helpers.js";
 export const BPS = 10_000n;
 export const PANEL_SIZE = 3;
 export const APPEAL_PANEL_SIZE = 5;
-export const MAX_EVIDENCE = 64;
+/** Evidence items each party may add in each round (DisputeCase.MAX_EVIDENCE_PER_PARTY_ROUND). */
+export const MAX_EVIDENCE_PER_PARTY_ROUND = 16;
 export const MAX_HASH_LENGTH = 128;
 export const MAX_CLAIM_LENGTH = 2000;
 export const MAX_NAME_LENGTH = 64;
@@ -55,6 +56,8 @@ export interface CaseM {
   deliberationDeadline: bigint;
   appealDeadline: bigint;
   evidence: number;
+  /** Evidence items added, by `${round}:${party}` (capped per party and round). */
+  evidenceBy: Map<string, number>;
   /** Panels by round: [round 1, round 2]. */
   panels: [Address[], Address[]];
   votes: [Map<Address, number>, Map<Address, number>];
@@ -414,7 +417,7 @@ export class CourtModel {
     if (by !== c.plaintiff && by !== c.defendant) return "OnlyParty";
     if (c.state !== State.Active && c.state !== State.Deliberating) return "WrongState";
     if (hash.length === 0 || hash.length > MAX_HASH_LENGTH) return "EvidenceHashInvalid";
-    if (c.evidence >= MAX_EVIDENCE) return "TooMuchEvidence";
+    if ((c.evidenceBy.get(`${c.round}:${by}`) ?? 0) >= MAX_EVIDENCE_PER_PARTY_ROUND) return "TooMuchEvidence";
     return null;
   }
 
@@ -598,6 +601,7 @@ export class CourtModel {
       deliberationDeadline: 0n,
       appealDeadline: 0n,
       evidence: 0,
+      evidenceBy: new Map(),
       panels: [[], []],
       votes: [new Map(), new Map()],
       commits: [new Map(), new Map()],
@@ -632,8 +636,10 @@ export class CourtModel {
     this.arm(c, b);
   }
 
-  evidenceAdded(c: CaseM): void {
+  evidenceAdded(c: CaseM, by: Address): void {
     c.evidence += 1;
+    const key = `${c.round}:${by}`;
+    c.evidenceBy.set(key, (c.evidenceBy.get(key) ?? 0) + 1);
   }
 
   triggerDefault(c: CaseM, t: bigint): void {

@@ -518,7 +518,7 @@ function plan(a: Action, step: number, t: bigint, b: bigint): Plan | string | Pr
         data: caseCall("submitEvidence", [hash]),
         value: 0n,
         expect: model.expectEvidence(k, who.addr, hash),
-        onSuccess: () => model.evidenceAdded(k),
+        onSuccess: () => model.evidenceAdded(k, who.addr),
       };
     }
     case "draw": {

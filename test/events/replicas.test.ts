@@ -4,6 +4,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { type Devnet, startDevnet } from "../../src/devnet/devnet.js";
 // One transaction per vote: what is under test is the events, not how a vote is cast.
 import { devPublicParams } from "../../src/devnet/terms.js";
+import { rawCid } from "../../src/evidence/cid.js";
 import { mine, rpc, seeded, voteOnChain } from "../chain/helpers.js";
 import { type RedisServer, startRedis } from "../replicas/redisServer.js";
 import { chainEnv, indexOf, type Replica, signAndSend, startReplica, waitFor } from "../replicas/replicas.js";
@@ -59,14 +60,17 @@ describe("events across replicas, and reorgs", () => {
     const onB = await listen(b);
     const active = seeded(devnet, "active");
     const c = (await a.get(`/cases/${active}`)).body.case;
-    const built = await a.post(`/cases/${active}/evidence`, { evidenceIpfsHash: "bafy-replicas-1", from: c.defendant });
+    const built = await a.post(`/cases/${active}/evidence`, {
+      evidenceIpfsHash: rawCid("replicas-1").toString(),
+      from: c.defendant,
+    });
     expect(built.status).toBe(200);
     await signAndSend(devnet, indexOf(devnet, c.defendant), built.body.unsigned_tx);
     await poll();
     const seenByA = await onA.next((x) => x.type === "evidence.submitted");
     const seenByB = await onB.next((x) => x.type === "evidence.submitted");
     expect(seenByB).toEqual(seenByA);
-    expect(seenByB.data).toMatchObject({ case: active, data: { evidenceIpfsHash: "bafy-replicas-1" } });
+    expect(seenByB.data).toMatchObject({ case: active, data: { evidenceIpfsHash: rawCid("replicas-1").toString() } });
     // B keeps it too: a client resuming on B from an earlier id gets it.
     expect(b.docket.events.since("not-an-id").events.map((e) => e.id)).toContain(seenByA.id);
   });

@@ -3,6 +3,7 @@ import solc from "solc";
 import { type Abi, type Address, getAddress, type Hex } from "viem";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { DocketEvent } from "../../src/events/types.js";
+import { rawCid } from "../../src/evidence/cid.js";
 import { TestDocket } from "../support/docket.js";
 import { Listener, refusal, until } from "./helpers.js";
 
@@ -33,7 +34,7 @@ describe("GET /events: court events pushed as they are mined", () => {
   let evidenceCount = 0;
   /** A party adds evidence through docket: one `evidence.submitted`. */
   const addEvidence = async (caseAddr: Address, party: string) => {
-    const hash = `bafy-events-${++evidenceCount}`;
+    const hash = rawCid(`events-${++evidenceCount}`).toString();
     const receipt = await t.write(
       `/cases/${caseAddr}/evidence`,
       { evidenceIpfsHash: hash, from: party },

@@ -72,8 +72,21 @@ describe("examples/judge-agent on a hidden-vote court (Agentic Commerce)", () =>
     const defendant = t.address(2);
     const c = await t.fileOnChain(1, 2, "Forty GPU-hours billed, twelve delivered.", AGENTIC_COMMERCE_COURT);
     await t.write(`/cases/${c}/respond`, { from: defendant }, 2);
-    // The filing hash is the plaintiff's one piece; one from the defendant ties it: the stub rules for the defendant.
-    await t.write(`/cases/${c}/evidence`, { evidenceIpfsHash: "bafy-delivery-logs", from: defendant }, 2);
+    // The defendant's delivery record (published, then submitted by CID) says the hours were delivered
+    // to the terms: what the default rule reads, so it rules for the defendant.
+    const record = {
+      record: "delivery",
+      item: "40 GPU-hours",
+      delivered: true,
+      meetsTerms: true,
+      notes: "Job logs a1-a40.",
+    };
+    const published = await t.post("/evidence", {
+      content: JSON.stringify(record),
+      mediaType: "application/json",
+      name: "Delivery logs",
+    });
+    await t.write(`/cases/${c}/evidence`, { evidenceIpfsHash: published.body.document.cid, from: defendant }, 2);
     await t.write(`/cases/${c}/assign-judges-random`, { from: t.address(18) }, 18);
     const drawn = (await t.get(`/cases/${c}`)).body.case;
     expect(drawn).toMatchObject({ state: "Deliberating", hiddenVotes: true, votingPhase: "commit" });
@@ -98,7 +111,8 @@ describe("examples/judge-agent on a hidden-vote court (Agentic Commerce)", () =>
       const on = (step: string) => indexOf(lines, (l) => l.step === step && l.case === c);
       expect(lines.every((l) => l.judge === judges[i])).toBe(true);
       const decision = lines[on("decision")];
-      expect(decision).toMatchObject({ plaintiffWins: false, evidence: 1 });
+      expect(decision).toMatchObject({ plaintiffWins: false, evidence: 2 });
+      expect(decision?.justification).toContain("delivery record shows 40 GPU-hours delivered to the terms");
       expect(decision?.justification).toContain("the defendant prevails");
       // Decided under the case's court: the agent read its policy.
       expect(decision?.justification).toMatch(/^Agentic Commerce court\./);

@@ -5,6 +5,7 @@ import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { type CallToolResult, ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { errorCodes } from "../../src/errors/errors.js";
+import { rawCid } from "../../src/evidence/cid.js";
 import { buildServer } from "../../src/mcp/server.js";
 import { fileCase } from "../../src/operations/fileCase.js";
 import { operations } from "../../src/operations/registry.js";
@@ -81,7 +82,7 @@ describe("hardening regressions", () => {
 
   it("file_case with one good and one malformed party is 400 INVALID_ADDRESS, not 500 (HTTP and MCP)", async () => {
     const good = t.address(1);
-    const claim = { claimDescription: "x", evidenceIpfsHash: "y" };
+    const claim = { claimDescription: "x", evidenceIpfsHash: rawCid("y").toString() };
     for (const [plaintiff, defendant] of [
       [good, "0x12"],
       ["0x12", good],

@@ -1,6 +1,7 @@
 import type { Address } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { advanceTime } from "../../src/devnet/seed.js";
+import { rawCid } from "../../src/evidence/cid.js";
 import { TestDocket } from "../support/docket.js";
 
 /**
@@ -75,12 +76,17 @@ describe("case lifecycle over HTTP, signed by test wallets", () => {
     expect(BigInt(active.defendantStake)).toBeGreaterThan(0n);
     await t.write(
       `/cases/${caseAddr}/evidence`,
-      { evidenceIpfsHash: "bafy-defence-1", from: t.address(DEFENDANT) },
+      { evidenceIpfsHash: rawCid("defence-1").toString(), from: t.address(DEFENDANT) },
       DEFENDANT,
     );
     const ev = await t.get(`/cases/${caseAddr}/evidence`);
     expect(ev.body.evidence).toEqual([
-      expect.objectContaining({ hash: "bafy-defence-1", submitter: t.address(DEFENDANT) }),
+      expect.objectContaining({ filing: true, role: "plaintiff" }),
+      expect.objectContaining({
+        reference: rawCid("defence-1").toString(),
+        submitter: t.address(DEFENDANT),
+        role: "defendant",
+      }),
     ]);
     await t.write(`/cases/${caseAddr}/assign-judges-random`, { seed: "42", from: t.address(0) }, 0);
     const c = await readCase();

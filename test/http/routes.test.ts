@@ -1,6 +1,7 @@
 import type { Address } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { seedSalt } from "../../src/devnet/seed.js";
+import { rawCid } from "../../src/evidence/cid.js";
 import { operations } from "../../src/operations/registry.js";
 import { TestDocket } from "../support/docket.js";
 
@@ -27,7 +28,7 @@ describe("every route, happy path", () => {
       plaintiff: t.address(17),
       defendant: t.address(1),
       claimDescription: "x",
-      evidenceIpfsHash: "bafy-x",
+      evidenceIpfsHash: rawCid("x").toString(),
     };
     const paid = await t.actor(17).send((await t.post("/cases", filingBody)).body.accepts[0].extra.unsigned_tx);
     const judge = t.address(7);
@@ -38,8 +39,11 @@ describe("every route, happy path", () => {
     const eligible = pool.judges
       .filter((j: { eligible: boolean }) => j.eligible)
       .map((j: { address: string }) => j.address);
+    const published = (await t.post("/evidence", { content: "Delivered on 2 March.", mediaType: "text/plain" })).body;
     inputs = {
       get_health: { path: "/health" },
+      publish_evidence: { path: "/evidence", body: { content: "Routes test evidence.", mediaType: "text/markdown" } },
+      get_evidence: { path: `/evidence/${published.cid}` },
       file_case: { path: "/cases", body: { ...filingBody, payment_tx_hash: paid.transactionHash } },
       verify_transaction: { path: "/cases/verify-tx", body: { txHash: paid.transactionHash } },
       list_cases: { path: "/cases?limit=5&offset=2" },
@@ -57,7 +61,10 @@ describe("every route, happy path", () => {
       list_courts: { path: "/courts" },
       get_court: { path: "/courts/2" },
       respond_to_case: { path: `/cases/${summoned}/respond`, body: { from: t.address(1) } },
-      submit_evidence: { path: `/cases/${active}/evidence`, body: { evidenceIpfsHash: "bafy-x", from: t.address(4) } },
+      submit_evidence: {
+        path: `/cases/${active}/evidence`,
+        body: { evidenceIpfsHash: rawCid("x").toString(), from: t.address(4) },
+      },
       vote_on_case: { path: `/cases/${deliberating}/vote`, body: { plaintiff_wins: true, from: committer } },
       reveal_vote: {
         path: `/cases/${revealing}/reveal`,
@@ -94,11 +101,19 @@ describe("every route, happy path", () => {
     it(`${op.http.method} ${op.http.path} (${op.name})`, async () => {
       const input = inputs[op.name];
       if (!input) throw new Error(`no input for ${op.name}`);
+      if (op.http.raw) {
+        // The content itself, not JSON: the bytes published, served as their media type.
+        const res = await fetch(`${t.url}${input.path}`);
+        expect(res.status).toBe(200);
+        expect(res.headers.get("content-type")).toBe("text/plain; charset=utf-8");
+        expect(await res.text()).toBe("Delivered on 2 March.");
+        return;
+      }
       const r = op.http.method === "GET" ? await t.get(input.path) : await t.post(input.path, input.body ?? {});
       expect(r.status, JSON.stringify(r.body)).toBe(200);
       const parsed = op.output.safeParse(r.body);
       expect(parsed.success, JSON.stringify(parsed.error?.issues)).toBe(true);
-      if (op.kind === "write") {
+      if (op.kind === "write" && op.name !== "publish_evidence") {
         expect(r.body.unsigned_tx.chainId).toBe(31337);
         expect(r.body.unsigned_tx.data).toMatch(/^0x[0-9a-f]+$/);
         expect(r.body.unsigned_tx.value).toMatch(/^\d+$/);
@@ -154,8 +169,8 @@ describe("every route, happy path", () => {
     const ids = Object.values(doc.body.paths as Record<string, Record<string, { operationId: string }>>).flatMap((p) =>
       Object.values(p).map((o) => o.operationId),
     );
-    // Every operation, and the one route that is not: the event stream.
-    expect(ids.sort()).toEqual([...operations.map((o) => o.name), "stream_events"].sort());
+    // Every operation, and the two routes that are not: the event stream and the trustless gateway.
+    expect(ids.sort()).toEqual([...operations.map((o) => o.name), "stream_events", "ipfs_block"].sort());
     expect(
       doc.body.paths["/cases/{address}/vote"].post.requestBody.content["application/json"].schema.required,
     ).toEqual(["plaintiff_wins"]);

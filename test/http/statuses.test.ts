@@ -1,7 +1,8 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../../src/config.js";
-import { ADDRESS_PATTERN, AMOUNT_PATTERN, TX_HASH_PATTERN } from "../../src/formats.js";
+import { rawCid } from "../../src/evidence/cid.js";
+import { ADDRESS_PATTERN, AMOUNT_PATTERN, EVIDENCE_REF_PATTERN, TX_HASH_PATTERN } from "../../src/formats.js";
 import { type InputField, inputFields } from "../../src/http/operationErrors.js";
 import type { Operation } from "../../src/operations/operation.js";
 import { operations } from "../../src/operations/registry.js";
@@ -32,6 +33,8 @@ function sample(schema: Json): unknown {
   if (schema.pattern === ADDRESS_PATTERN) return hex(20);
   if (schema.pattern === TX_HASH_PATTERN) return hex(32);
   if (schema.pattern === AMOUNT_PATTERN) return "1000";
+  // A well-formed CID of content nobody published.
+  if (schema.pattern === EVIDENCE_REF_PATTERN) return rawCid(randomBytes(8)).toString();
   switch (schema.type) {
     case "boolean":
       return true;
@@ -105,8 +108,9 @@ describe("every operation answers only the statuses its OpenAPI entry declares, 
       const responses = entry.responses as Record<string, { content: Record<string, { schema: Json }> }>;
       const codes = new Map<string, string[]>();
       for (const [status, r] of Object.entries(responses)) {
-        const schema = r.content["application/json"]?.schema as { properties?: Json };
-        const error = schema.properties?.error as { properties?: { code?: { enum?: string[] } } } | undefined;
+        // A raw answer (GET /evidence/{cid}'s 200) has no JSON schema.
+        const schema = r.content["application/json"]?.schema as { properties?: Json } | undefined;
+        const error = schema?.properties?.error as { properties?: { code?: { enum?: string[] } } } | undefined;
         codes.set(status, error?.properties?.code?.enum ?? []);
       }
       declared.set(op.name, { statuses: new Set(Object.keys(responses).filter((s) => s !== "default")), codes });
@@ -178,6 +182,16 @@ describe("every operation answers only the statuses its OpenAPI entry declares, 
     record(fileCase, "a proof", r200);
     await t.actor(15).send(r200.body.unsigned_tx);
     record(fileCase, "a used proof", await t.post("/cases", body, xPayment(proof)));
+  });
+
+  it("publish_evidence: 415 for a media type docket does not take, 413 past EVIDENCE_MAX_BYTES (10 MiB)", async () => {
+    const publish = operations.find((o) => o.name === "publish_evidence") as Operation;
+    const upload = async (body: Uint8Array | string, type: string) => {
+      const res = await fetch(`${t.url}/evidence`, { method: "POST", headers: { "content-type": type }, body });
+      return { status: res.status, body: (await res.json()) as Json };
+    };
+    record(publish, "HTML", await upload("<script>alert(1)</script>", "text/html"));
+    record(publish, "over the limit", await upload(new Uint8Array(10 * 1024 * 1024 + 1), "application/pdf"));
   });
 
   it("every declared status was answered (200: here or in routes.test.ts); all but health declare a 4xx", () => {

@@ -9,6 +9,7 @@ import { z } from "zod";
 import { makeChain, makePublicClient } from "../../src/chain/client.js";
 import { loadConfig } from "../../src/config.js";
 import { devAccount } from "../../src/devnet/devAccounts.js";
+import { rawCid } from "../../src/evidence/cid.js";
 import { toolError } from "../../src/mcp/errors.js";
 import { buildServer } from "../../src/mcp/server.js";
 import { selectOperations } from "../../src/mcp/toolFilter.js";
@@ -211,7 +212,7 @@ describe("MCP catalogue (in-memory transport)", () => {
       plaintiff,
       defendant: devAccount(18).address,
       claimDescription: "Filed over MCP: API credits never delivered.",
-      evidenceIpfsHash: "bafkreimcpfiledcase",
+      evidenceIpfsHash: rawCid("mcp filed case").toString(),
     };
 
     it("without proof: an isError result with the x402 v2 PaymentRequired (the MCP binding); a refused proof is an error; pay, prove, sign: a new case", async () => {

@@ -1,10 +1,14 @@
 import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { StdioClientTransport as ModernStdioTransport } from "@modelcontextprotocol/client/stdio";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { ResourceUpdatedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { rawCid } from "../../src/evidence/cid.js";
 import { operations } from "../../src/operations/registry.js";
 import {
   connect,
@@ -19,7 +23,12 @@ import {
 } from "./helpers.js";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
-const env = { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "" };
+// Each process keeps its seeded evidence in a directory of its own.
+const env = {
+  PATH: process.env.PATH ?? "",
+  HOME: process.env.HOME ?? "",
+  EVIDENCE_DIR: mkdtempSync(join(tmpdir(), "docket-stdio-evidence-")),
+};
 
 /** Whether anything still answers JSON-RPC at the URL. */
 async function answers(rpcUrl: string): Promise<boolean> {
@@ -190,6 +199,17 @@ describe("MCP over stdio: node bin/docket.js mcp", () => {
       expect(prompts.map((p) => p.name)).toContain("judge_case");
     });
 
+    it("a judge reads a seeded case's evidence over stdio: get_case_evidence, then each file's resource", async () => {
+      const { cases } = await ok(client, "list_cases", { limit: 100 });
+      const { evidence } = await ok(client, "get_case_evidence", { address: cases[cases.length - 2] });
+      expect(evidence.length).toBeGreaterThan(1);
+      for (const e of evidence as Json[]) {
+        expect(e.available).toBe(true);
+        const [content] = (await client.readResource({ uri: e.document.file.resource })).contents as Json[];
+        expect(content.mimeType).toBe(e.document.file.mediaType);
+      }
+    });
+
     it("a watched case: evidence signed and mined, the process's own follower polls, notifications/resources/updated arrives", async () => {
       expect(client.getServerCapabilities()?.resources).toMatchObject({ subscribe: true });
       const got: string[] = [];
@@ -203,7 +223,11 @@ describe("MCP over stdio: node bin/docket.js mcp", () => {
       const other = all.find((c) => c.state === "Summoned");
       const uri = `docket://cases/${active.address.toLowerCase()}`;
       await client.subscribeResource({ uri });
-      const args = { address: active.address, evidenceIpfsHash: "bafk-stdio-evidence", from: active.plaintiff };
+      const args = {
+        address: active.address,
+        evidenceIpfsHash: rawCid("stdio-evidence").toString(),
+        from: active.plaintiff,
+      };
       await signAndSend(rpcUrl, active.plaintiff, (await ok(client, "submit_evidence", args)).unsigned_tx);
       // EVENT_POLL_MS is its default (2 s): the next poll finds the evidence.
       await expect.poll(() => got, { timeout: 20_000, interval: 50 }).toContain(uri);

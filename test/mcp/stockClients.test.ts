@@ -14,6 +14,7 @@ import type { Address } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../../src/config.js";
 import type { Devnet } from "../../src/devnet/devnet.js";
+import { rawCid } from "../../src/evidence/cid.js";
 import { operations } from "../../src/operations/registry.js";
 import { type Docket, startServer } from "../../src/server.js";
 import { externalChainEnv } from "../support/docket.js";
@@ -178,7 +179,7 @@ describe("stock MCP clients from npm", () => {
       });
 
       it("submit_evidence: the unsigned transaction, signed by the plaintiff and broadcast, shows in get_case_evidence", async () => {
-        const hash = `bafy-${client.split(" ")[0]?.toLowerCase()}-${transport.split(" ")[0]?.toLowerCase()}`;
+        const hash = rawCid(`${client}-${transport}`).toString();
         const built = await driver.call("submit_evidence", {
           address: activeCase,
           evidenceIpfsHash: hash,
@@ -188,7 +189,7 @@ describe("stock MCP clients from npm", () => {
         const receipt = await signAndSend(devnet.rpcUrl, party, built.unsigned_tx);
         expect(receipt.status).toBe("success");
         const { evidence } = await driver.call("get_case_evidence", { address: activeCase });
-        expect(evidence).toContainEqual(expect.objectContaining({ hash, submitter: party }));
+        expect(evidence).toContainEqual(expect.objectContaining({ reference: hash, submitter: party }));
       });
     });
   }

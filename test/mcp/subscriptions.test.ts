@@ -5,6 +5,7 @@ import { McpError, ResourceUpdatedNotificationSchema } from "@modelcontextprotoc
 import type { Address, Hex } from "viem";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { devAccount } from "../../src/devnet/devAccounts.js";
+import { rawCid } from "../../src/evidence/cid.js";
 import { operations } from "../../src/operations/registry.js";
 import { mine, rpc } from "../chain/helpers.js";
 import { TestDocket } from "../support/docket.js";
@@ -48,7 +49,7 @@ describe("MCP subscriptions, paged resources, completions", () => {
   /** Adds evidence to a case as its plaintiff: an unsigned tx from the API, signed and mined. */
   async function addEvidence(address: Address): Promise<void> {
     const { body } = await t.get(`/cases/${address}`);
-    const hash = `bafk-${Date.now()}-${Math.random().toString(36).slice(2)}`;
+    const hash = rawCid(`${Date.now()}-${Math.random()}`).toString();
     await t.write(`/cases/${address}/evidence`, { evidenceIpfsHash: hash }, indexOf(body.case.plaintiff));
   }
 

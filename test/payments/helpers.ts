@@ -1,6 +1,7 @@
 import { type Address, encodeFunctionData, type Hex, keccak256, type TransactionReceipt, toHex } from "viem";
 import { caseFactoryAbi } from "../../src/chain/abi/generated.js";
 import { wrapChainError } from "../../src/errors/chain.js";
+import { rawCid } from "../../src/evidence/cid.js";
 import { encodeBase64Json, encodePaymentHeader } from "../../src/payments/x402.js";
 import type { Api, TestDocket } from "../support/docket.js";
 
@@ -14,7 +15,7 @@ export function filing(t: TestDocket, plaintiff: number, defendant: number, extr
     plaintiff: t.address(plaintiff),
     defendant: t.address(defendant),
     claimDescription: claim,
-    evidenceIpfsHash: `bafy${Math.random().toString(36).slice(2, 14)}`,
+    evidenceIpfsHash: rawCid(claim).toString(),
     ...extra,
   };
 }

@@ -4,6 +4,7 @@ import { caseFactoryAbi } from "../../src/chain/abi/generated.js";
 import { loadConfig } from "../../src/config.js";
 import { Actor } from "../../src/devnet/actor.js";
 import { type Devnet, startDevnet } from "../../src/devnet/devnet.js";
+import { rawCid } from "../../src/evidence/cid.js";
 import { encodePaymentHeader } from "../../src/payments/x402.js";
 import { type Docket, startServer } from "../../src/server.js";
 import { type RpcProxy, startRpcProxy } from "../support/rpcProxy.js";
@@ -62,7 +63,7 @@ describe("payments: JSON-RPC requests per HTTP request", () => {
     plaintiff: actor.address,
     defendant: devnet.accounts[19]?.address,
     claimDescription: `claim ${Math.random()}`,
-    evidenceIpfsHash: "bafy-budget",
+    evidenceIpfsHash: rawCid("budget").toString(),
   });
 
   beforeAll(async () => {

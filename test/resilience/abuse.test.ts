@@ -175,7 +175,7 @@ describe("size limits", () => {
     expect(r.status).toBe(413);
   });
 
-  it("an over-long string field is refused before any chain call: 422 VALIDATION_ERROR", async () => {
+  it("an over-long string field is refused before any chain call: 422 VALIDATION_ERROR (400 for an evidence reference)", async () => {
     for (const [path, body, field] of [
       ["/agent/self-register", register("n".repeat(65)), "name"],
       [
@@ -183,16 +183,20 @@ describe("size limits", () => {
         { ...register("ok"), metadataURI: `https://x.example/${"m".repeat(600)}` },
         "metadataURI",
       ],
-      [
-        "/cases/0x00000000000000000000000000000000DeaDBeef/evidence",
-        { evidenceIpfsHash: "b".repeat(129) },
-        "evidenceIpfsHash",
-      ],
     ] as const) {
       const r = await fetch(`${open.url}${path}`, json(body));
       expect(r.status, `${path} ${field}`).toBe(422);
       expect(await r.json()).toMatchObject({ error: { code: "VALIDATION_ERROR", details: { issues: [{ field }] } } });
     }
+    // An over-long evidence reference is no CID at all: 400 INVALID_INPUT, as any reference that is not one.
+    const r = await fetch(
+      `${open.url}/cases/0x00000000000000000000000000000000DeaDBeef/evidence`,
+      json({ evidenceIpfsHash: "b".repeat(129) }),
+    );
+    expect(r.status).toBe(400);
+    expect(await r.json()).toMatchObject({
+      error: { code: "INVALID_INPUT", details: { issues: [{ field: "evidenceIpfsHash" }] } },
+    });
   });
 
   it("an oversized URL or header block is refused by Node's 16 kB header limit: 431", async () => {
@@ -225,9 +229,14 @@ describe("size limits", () => {
     for (const op of operations) walkInput(op.input, op.name, "", fields);
     const strings = fields.filter((f) => f.type === "string");
     expect(strings.length).toBeGreaterThan(40);
+    // An upload's file (publish_evidence's content, contentBase64) is bounded by EVIDENCE_MAX_BYTES
+    // where the body is read (413), so its schema bounds it only loosely; every other field by 4096.
+    const file = (f: { op: string; path: string }) =>
+      f.op === "publish_evidence" && (f.path === ".content" || f.path === ".contentBase64");
     const unbounded = fields.filter(
-      (f) => (f.type === "string" || f.type === "array") && (f.max === undefined || f.max > 4096),
+      (f) => (f.type === "string" || f.type === "array") && (f.max === undefined || (f.max > 4096 && !file(f))),
     );
+    expect(fields.filter(file).every((f) => f.max !== undefined)).toBe(true);
     const unknown = fields.filter((f) => !["string", "array", "number", "boolean", "enum", "literal"].includes(f.type));
     expect(unbounded, "unbounded string or array fields").toEqual([]);
     expect(unknown, "field types this walk does not know how to judge").toEqual([]);

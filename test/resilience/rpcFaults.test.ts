@@ -8,6 +8,7 @@ import { connectCourt } from "../../src/chain/court.js";
 import { type Config, loadConfig } from "../../src/config.js";
 import { devAccount } from "../../src/devnet/devAccounts.js";
 import { type Devnet, startDevnet } from "../../src/devnet/devnet.js";
+import { EvidenceStore } from "../../src/evidence/store.js";
 import { createApp } from "../../src/http/app.js";
 import { makeLogger } from "../../src/log.js";
 import type { Ctx } from "../../src/operations/operation.js";
@@ -112,6 +113,7 @@ beforeAll(async () => {
       now: clock,
     }),
     log: makeLogger(config.LOG_LEVEL),
+    evidence: await EvidenceStore.open({ maxBytes: config.EVIDENCE_MAX_BYTES }),
   };
   const app = createApp(ctx, operations, { rateLimitPerMinute: 0, corsOrigins: config.CORS_ORIGINS });
   server = await new Promise<Server>((resolve) => {

@@ -1,8 +1,12 @@
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { type Address, type Hex, keccak256, parseEventLogs, toHex } from "viem";
 import { caseFactoryAbi } from "../../src/chain/abi/generated.js";
 import { loadConfig } from "../../src/config.js";
 import { Actor } from "../../src/devnet/actor.js";
 import type { Devnet } from "../../src/devnet/devnet.js";
+import { rawCid } from "../../src/evidence/cid.js";
 import { type Docket, startServer } from "../../src/server.js";
 
 export interface Api {
@@ -25,6 +29,7 @@ export function externalChainEnv(devnet: Devnet, env: Record<string, string> = {
     FACTORY_ADDRESS: devnet.deployment.factory,
     REGISTRY_ADDRESS: devnet.deployment.registry,
     EVENT_POLL_MS: "0",
+    EVIDENCE_DIR: mkdtempSync(join(tmpdir(), "docket-evidence-")),
     ...env,
   };
 }
@@ -38,10 +43,12 @@ export class TestDocket {
     // The dev world is `npm start`'s: the General court votes in the open, Agentic Commerce hides
     // votes (a hidden-vote suite files into it: `fileOnChain(..., AGENTIC_COMMERCE_COURT)`).
     // The dev facilitator (a process of its own) runs only for the suites that pay with a token.
+    // Evidence goes to a fresh directory of its own: nothing published leaks between runs.
     const base = {
       PORT: "0",
       LOG_LEVEL: "silent",
       RATE_LIMIT_PER_MINUTE: "0",
+      EVIDENCE_DIR: mkdtempSync(join(tmpdir(), "docket-evidence-")),
       DEV_FACILITATOR: "off",
     };
     return new TestDocket(await startServer(loadConfig({ ...base, ...env })));
@@ -121,7 +128,7 @@ export class TestDocket {
       address: factory,
       abi: caseFactoryAbi,
       functionName: "fileCase",
-      args: [BigInt(court), this.address(defendant), claim, `bafk${keccak256(toHex(claim)).slice(2, 40)}`, ref],
+      args: [BigInt(court), this.address(defendant), claim, rawCid(claim).toString(), ref],
       value: params.terms.minPartyStake,
     });
     const [filed] = parseEventLogs({ abi: caseFactoryAbi, eventName: "CaseFiled", logs: receipt.logs });
