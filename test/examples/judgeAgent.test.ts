@@ -157,6 +157,20 @@ describe("examples/judge-agent on a public-vote court (the General court)", () =
     await closeSeededCases(t);
     const c = await t.fileOnChain(3, 4, "Sixty API calls paid for, none answered.");
     await t.write(`/cases/${c}/respond`, { from: t.address(4) }, 4);
+    // The plaintiff's delivery record says nothing was delivered: the default rule rules for the plaintiff.
+    const record = {
+      record: "delivery",
+      item: "60 API calls",
+      delivered: false,
+      meetsTerms: false,
+      notes: "None answered.",
+    };
+    const published = await t.post("/evidence", {
+      content: JSON.stringify(record),
+      mediaType: "application/json",
+      name: "Call log",
+    });
+    await t.write(`/cases/${c}/evidence`, { evidenceIpfsHash: published.body.document.cid, from: t.address(3) }, 3);
     await t.write(`/cases/${c}/assign-judges-random`, { from: t.address(18) }, 18);
     const drawn = (await t.get(`/cases/${c}`)).body.case;
     expect(drawn).toMatchObject({ state: "Deliberating", hiddenVotes: false, court: { id: 1, name: "General" } });
