@@ -23,6 +23,7 @@ import { benchMcp, MCP_TARGET_RATIO } from "./items/mcp.js";
 import { benchMemory } from "./items/memory.js";
 import { benchSingleFlight } from "./items/singleFlight.js";
 import { benchStartup } from "./items/startup.js";
+import { benchStrictProvider } from "./items/strictProvider.js";
 import { benchThroughput } from "./items/throughput.js";
 import { ROOT, spawnDocket } from "./lib/child.js";
 import { docketEnv, startInProcess } from "./lib/docket.js";
@@ -201,6 +202,12 @@ results.evidence = await item("9. evidence: publish and read 1 MiB and 10 MiB; g
   benchEvidence(settings.rounds, log),
 );
 
+// Issue #22: what docket asks of a strict JSON-RPC provider, on a chain of its own.
+results.strictProvider = await item(
+  "10. JSON-RPC per follower poll and per read, under a strict provider's limits",
+  () => benchStrictProvider(log),
+);
+
 const missing = (_what: string): Failed => ({ error: NOT_RUN });
 const full: Results = {
   schemaVersion: 1,
@@ -217,6 +224,7 @@ const full: Results = {
   drawGas: results.drawGas ?? missing("draw gas"),
   drawGasChild: results.drawGasChild ?? missing("draw gas, child court"),
   evidence: results.evidence ?? missing("evidence"),
+  strictProvider: results.strictProvider ?? missing("strict provider"),
   targets: [],
 };
 full.targets = targets(full);
@@ -302,6 +310,18 @@ function targets(r: Results): Target[] {
   out.push(drawTarget(r.drawGas));
   for (const d of [r.drawGas, r.drawGasChild]) out.push(...klerosTargets(d));
   out.push(evidenceTarget(r.evidence));
+  const sp = r.strictProvider;
+  out.push({
+    item: "10. strict provider (batches <= 10, eth_getLogs <= 500 blocks)",
+    target: "no request refused for its batch or range; a quiet poll one round trip",
+    measured:
+      sp === undefined || failed(sp)
+        ? sp === undefined
+          ? NOT_RUN
+          : why(sp)
+        : `largest batch ${sp.maxBatchSeen}, refused ${sp.refused.batch + sp.refused.logs}; poll ${sp.poll.idle.rpc} JSON-RPC in ${sp.poll.idle.http} round trip, 2,000 blocks caught up in ${sp.poll.catchUp2000Blocks.http}`,
+    met: sp === undefined || failed(sp) ? false : sp.pass && sp.poll.idle.http === 1,
+  });
   return out;
 }
 

@@ -20,7 +20,9 @@ async function stdin(): Promise<string> {
 const key = process.env.PRIVATE_KEY as Hex | undefined;
 if (!key) throw new Error("set PRIVATE_KEY (a dev account key printed by `npm start`)");
 const input = JSON.parse(await stdin());
-if (input.error) throw new Error(`docket refused: ${input.error.code}: ${input.error.message}`);
+// A 402 carries docket's envelope in docketError (x402 v1's `error` is a string); any other refusal in error.
+const refused = input.docketError ?? input.error;
+if (refused) throw new Error(`docket refused: ${refused.code}: ${refused.message}`);
 const tx = (input.unsigned_tx ?? input) as { to: Hex; value: string; data: Hex; chainId: number };
 
 let rpcUrl = process.env.RPC_URL;

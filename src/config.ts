@@ -14,7 +14,16 @@ export const configSchema = z.object({
       error: "must be an http(s) URL, or several separated by commas (tried in order, with fallback)",
     })
     .optional(),
+  /** More JSON-RPC URLs, tried in order after RPC_URL's when one fails (viem's fallback transport). */
+  RPC_URLS: z
+    .string()
+    .refine((v) => v.split(",").every((u) => /^https?:\/\/\S+$/.test(u.trim())), {
+      error: "must be http(s) URLs separated by commas",
+    })
+    .optional(),
   CHAIN_ID: int(1, Number.MAX_SAFE_INTEGER).optional(),
+  /** What the chain is called in messages (default "chain <id>"; the embedded dev chain names itself). */
+  CHAIN_NAME: z.string().min(1).max(100).optional(),
   FACTORY_ADDRESS: address.optional(),
   REGISTRY_ADDRESS: address.optional(),
   /** ERC-8004 Identity and Reputation registries (a real chain; the dev chain deploys its own). */
@@ -34,6 +43,14 @@ export const configSchema = z.object({
     .default("false"),
   DOCKET_TOOLS: z.string().optional(),
   RPC_TIMEOUT_MS: int(100, 120_000).default(5_000),
+  /** JSON-RPC requests per batch at most (hosted providers cap batches; a bigger one is split). */
+  RPC_BATCH_MAX: int(1, 1_000).default(10),
+  /** Blocks per eth_getLogs at most (the follower walks a longer range in steps, smaller ones if refused). */
+  RPC_LOGS_RANGE_MAX: int(1, 1_000_000).default(500),
+  /** How long a request may be retried on 429/Retry-After or a transient fault before it fails (RPC_ERROR). */
+  RPC_RETRY_BUDGET_MS: int(0, 120_000).default(5_000),
+  /** The event follower behind the chain head for longer than this: /health says degraded. */
+  FOLLOWER_MAX_LAG_SECONDS: int(0, 86_400).default(60),
   STALE_MAX_SECONDS: int(0, 86_400).default(300),
   EVENT_POLL_MS: int(0, 3_600_000).default(2_000),
   /** Blocks on top of a block before the event follower acts on it (0: at once). */
@@ -46,6 +63,10 @@ export const configSchema = z.object({
   MCP_HTTP_MAX_SESSIONS: int(1, 100_000).default(100),
   /** A /mcp/session session with no request and no open stream for this long is closed. */
   MCP_HTTP_SESSION_IDLE_SECONDS: int(1, 86_400).default(600),
+  /** Nesting of arrays and objects a JSON body may have at most (REST and MCP); deeper is refused with 400. */
+  JSON_MAX_DEPTH: int(2, 10_000).default(64),
+  /** Bytes a POSTed MCP message may have at most (/mcp, /mcp/session, /messages); more is refused with 413. */
+  MCP_MAX_BODY_BYTES: int(1_024, 104_857_600).default(4_194_304),
   /** Cases per MCP resources/list page (the list is paged with cursors). */
   MCP_RESOURCE_PAGE_SIZE: int(1, 100).default(100),
   /** Open `GET /events` streams at most; one more is refused with 503. */

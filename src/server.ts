@@ -147,7 +147,7 @@ export function followChain(ctx: Ctx, config: Config, hub: EventHub): Follower |
     invalidate: (keys) => ctx.cache.invalidate(keys === "all" ? [everyKey.all] : keys, { hold: false }),
     confirmations: config.CONFIRMATIONS,
     status: ctx.chain,
-    timeoutMs: config.RPC_TIMEOUT_MS,
+    maxLagSeconds: config.FOLLOWER_MAX_LAG_SECONDS,
     onEvents: publishFollowed(ctx, hub),
   });
 }
@@ -177,6 +177,7 @@ export async function startServer(
       uploadsPerMinute: config.EVIDENCE_UPLOADS_PER_MINUTE,
       corsOrigins: config.CORS_ORIGINS,
       trustProxy: config.TRUST_PROXY,
+      jsonMaxDepth: config.JSON_MAX_DEPTH,
       // Replicas behind one balancer share one budget per client.
       ...(store instanceof RedisStore ? { rateLimitStore: new SharedRateLimitStore(store) } : {}),
       events: streams,
@@ -194,6 +195,7 @@ export async function startServer(
           },
           events: hub,
           resourcePageSize: config.MCP_RESOURCE_PAGE_SIZE,
+          json: { maxBytes: config.MCP_MAX_BODY_BYTES, maxDepth: config.JSON_MAX_DEPTH },
         });
       },
     });

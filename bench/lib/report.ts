@@ -6,6 +6,7 @@ import type { McpResult } from "../items/mcp.js";
 import type { MemoryResult } from "../items/memory.js";
 import type { SingleFlightFigures } from "../items/singleFlight.js";
 import type { StartupResult } from "../items/startup.js";
+import type { StrictProviderResult } from "../items/strictProvider.js";
 import type { ThroughputResult } from "../items/throughput.js";
 import type { MachineInfo } from "./machine.js";
 
@@ -28,6 +29,8 @@ export interface Results {
   drawGasChild?: DrawGasResult | Failed;
   /** Absent from results written before item 9 existed. */
   evidence?: EvidenceBenchResult | Failed;
+  /** Absent from results written before item 10 existed. */
+  strictProvider?: StrictProviderResult | Failed;
   targets: Target[];
 }
 
@@ -333,7 +336,23 @@ export function renderMarkdown(r: Results): string {
   }
   out.push("", ...renderDrawGas(r.drawGas));
   if (r.drawGasChild !== undefined) out.push("", ...renderDrawGas(r.drawGasChild));
+  out.push("", ...renderStrictProvider(r.strictProvider));
   return out.join("\n");
+}
+
+function renderStrictProvider(s: Results["strictProvider"]): string[] {
+  const out = ["**10. JSON-RPC asked of a strict provider (batches <= 10, eth_getLogs <= 500 blocks)**", ""];
+  if (s === undefined || failed(s)) return [...out, s === undefined ? NOT_RUN : failedText(s)];
+  const rows: (string | number)[][] = [
+    ["follower poll, nothing new", s.poll.idle.rpc, s.poll.idle.http],
+    ["follower poll, one new block", s.poll.oneBlock.rpc, s.poll.oneBlock.http],
+    ["follower poll after 2,000 blocks missed", s.poll.catchUp2000Blocks.rpc, s.poll.catchUp2000Blocks.http],
+    ["follower poll finding a 12-block reorg", s.poll.reorg12Blocks.rpc, s.poll.reorg12Blocks.http],
+    ...Object.entries(s.reads).map(([name, c]) => [`cold ${name}`, c.rpc, c.http]),
+  ];
+  out.push(table(["what", "JSON-RPC requests", "HTTP requests"], rows));
+  out.push("", `Largest batch: ${s.maxBatchSeen}; refused by the provider: ${JSON.stringify(s.refused)}.`);
+  return out;
 }
 
 function renderDrawGas(d: Results["drawGas"]): string[] {

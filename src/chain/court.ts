@@ -7,12 +7,15 @@ import type { EvidencePublisher } from "../evidence/store.js";
 import { MULTICALL3_ADDRESS, makeChain, makePublicClient } from "./client.js";
 import { readDeployment } from "./deployments.js";
 import { type Erc8004, probeErc8004 } from "./erc8004.js";
+import type { RpcLimits } from "./transport.js";
 
 /** Everything docket needs to reach the court contracts on one chain. */
 export interface Court {
   chain: Chain;
   chainId: number;
   reader: PublicClient;
+  /** What the JSON-RPC provider allows (batch size, log range, retry budget): every client of this chain keeps to it. */
+  limits: RpcLimits;
   factory: Address;
   registry: Address;
   /** Whether Multicall3 is deployed: reads are batched into one eth_call only when it is. */
@@ -35,10 +38,11 @@ export async function connectCourt(
   config: Config,
   opts: { seed?: boolean; evidence?: EvidencePublisher } = {},
 ): Promise<Court> {
+  const limits = rpcLimits(config);
   if (!config.RPC_URL) {
     // The dev world: the General court (public votes) and Agentic Commerce below it (hidden votes).
     const devnet = await startDevnet({ seed: opts.seed ?? true, evidence: opts.evidence });
-    const reader = makePublicClient(devnet.chain, { timeoutMs: config.RPC_TIMEOUT_MS });
+    const reader = makePublicClient(devnet.chain, { limits });
     // The dev chain's x402 facilitator, unless another is named or it is turned off.
     const facilitator =
       config.X402_FACILITATOR_URL || config.DEV_FACILITATOR === "off"
@@ -51,6 +55,7 @@ export async function connectCourt(
       chain: devnet.chain,
       chainId: devnet.chainId,
       reader,
+      limits,
       factory: devnet.deployment.factory,
       registry: devnet.deployment.registry,
       hasMulticall3: true,
@@ -66,10 +71,13 @@ export async function connectCourt(
       },
     };
   }
-  const rpcUrl = config.RPC_URL.split(",").map((u) => u.trim());
+  const rpcUrl = [config.RPC_URL, config.RPC_URLS ?? ""]
+    .flatMap((v) => v.split(","))
+    .map((u) => u.trim())
+    .filter(Boolean);
   let chainId = config.CHAIN_ID;
   if (chainId === undefined) {
-    const probe = makePublicClient(makeChain(1, rpcUrl), { timeoutMs: config.RPC_TIMEOUT_MS });
+    const probe = makePublicClient(makeChain(1, rpcUrl), { limits });
     try {
       chainId = await probe.getChainId();
     } catch (err) {
@@ -84,25 +92,35 @@ export async function connectCourt(
       `RPC_URL is set but no court addresses: set FACTORY_ADDRESS and REGISTRY_ADDRESS, or deploy with \`npm run deploy\` (writes ${config.DEPLOYMENTS_DIR}/${chainId}.json)`,
     );
   }
+  // Detected once: without Multicall3 at its canonical address, reads go call by call.
   let hasMulticall3 = true;
   try {
-    const probe = makePublicClient(makeChain(chainId, rpcUrl, { multicall3: false }), {
-      timeoutMs: config.RPC_TIMEOUT_MS,
-    });
+    const probe = makePublicClient(makeChain(chainId, rpcUrl, { multicall3: false }), { limits });
     hasMulticall3 = ((await probe.getCode({ address: MULTICALL3_ADDRESS })) ?? "0x") !== "0x";
   } catch {
     // Unreachable right now: assume the usual (Multicall3 is on nearly every chain); reads will say if not.
   }
-  const chain = makeChain(chainId, rpcUrl, { multicall3: hasMulticall3 });
-  const reader = makePublicClient(chain, { timeoutMs: config.RPC_TIMEOUT_MS });
+  const chain = makeChain(chainId, rpcUrl, { multicall3: hasMulticall3, name: config.CHAIN_NAME });
+  const reader = makePublicClient(chain, { limits });
   return {
     chain,
     chainId,
     hasMulticall3,
     reader,
+    limits,
     factory: getAddress(factory),
     registry: getAddress(registry),
     erc8004: await probeErc8004(reader, getAddress(registry), config),
     close: async () => {},
+  };
+}
+
+/** The provider limits the config sets (RPC_TIMEOUT_MS, RPC_BATCH_MAX, RPC_LOGS_RANGE_MAX, RPC_RETRY_BUDGET_MS). */
+export function rpcLimits(config: Config): RpcLimits {
+  return {
+    timeoutMs: config.RPC_TIMEOUT_MS,
+    batchMax: config.RPC_BATCH_MAX,
+    logsRangeMax: config.RPC_LOGS_RANGE_MAX,
+    retryBudgetMs: config.RPC_RETRY_BUDGET_MS,
   };
 }

@@ -5,11 +5,12 @@ import { makePublicClient } from "./client.js";
 import type { Court } from "./court.js";
 import { authenticLogs, type CourtLog, courtEvents } from "./courtLogs.js";
 import { type ChainEvent, ChainStatus } from "./status.js";
+import { isTransient } from "./transport.js";
 
 export type { CourtLog } from "./courtLogs.js";
 
-/** Blocks read per poll at most, so a node far ahead is caught up in bounded steps. */
-const MAX_RANGE = 2_000n;
+/** How long a range the provider refused stays shrunk before the full RPC_LOGS_RANGE_MAX is tried again. */
+const RANGE_MEMORY_MS = 10 * 60_000;
 
 /** A decoded court event, as the follower hands it to `keysFor`. */
 export interface CourtEvent {
@@ -54,7 +55,8 @@ export interface FollowerOptions {
   status?: ChainStatus;
   /** Recent blocks whose hashes are remembered to find a fork point (a deeper reorg flushes everything). */
   window?: number;
-  timeoutMs?: number;
+  /** FOLLOWER_MAX_LAG_SECONDS: behind (or failing) for longer than this, it logs so and health is degraded. */
+  maxLagSeconds?: number;
   /**
    * Hears every court log the follower accepts, in chain order, after the cache is invalidated for
    * them, and every reorg or reset. Awaited (a poll ends once its events are handed on); a failure
@@ -84,15 +86,31 @@ export interface Follower {
  *
  * Cost: one JSON-RPC batch per poll (chain id, latest header, the header at the cursor: 3
  * requests), and when there are new blocks a second one (one eth_getLogs, plus the target's header
- * when CONFIRMATIONS > 0). A suspected fork costs one more batch: genesis and the remembered
- * headers. `onEvents` makes no request of the follower's; what its listener reads is its own cost.
+ * when CONFIRMATIONS > 0). A longer way to the head (docket was away) is walked in steps of
+ * RPC_LOGS_RANGE_MAX blocks, one such batch (eth_getLogs and the step's last header) each; a provider
+ * refusing a range (whatever it says: -32005, "range too large", 413) halves it for good. A suspected
+ * fork costs genesis and the remembered headers, newest first, RPC_BATCH_MAX to a batch, until the fork
+ * point is found. `onEvents` makes no request of the follower's; what its listener reads is its own cost.
  */
 export function followCourt(court: Court, log: Logger, opts: FollowerOptions): Follower {
   const status = opts.status ?? new ChainStatus(court.chainId);
   const confirmations = BigInt(opts.confirmations ?? 0);
   const window = new BlockWindow(opts.window ?? 64);
-  // Requests made together go out as one JSON-RPC batch: one round trip per step of a poll.
-  const rpc = makePublicClient(court.chain, { batch: true, timeoutMs: opts.timeoutMs });
+  if (opts.maxLagSeconds !== undefined) status.maxLagMs = opts.maxLagSeconds * 1000;
+  // Requests made together go out as one JSON-RPC batch (RPC_BATCH_MAX at most): one round trip per step.
+  const rpc = makePublicClient(court.chain, { batch: true, limits: court.limits });
+  /**
+   * Blocks per eth_getLogs: RPC_LOGS_RANGE_MAX, halved each time the provider refuses a range, and
+   * back to RPC_LOGS_RANGE_MAX ten minutes after the last refusal (a refusal may have been a bad moment).
+   */
+  const rangeMax = BigInt(Math.max(1, court.limits.logsRangeMax));
+  let range = rangeMax;
+  let shrunkAt = 0;
+  /** Headers per batch when looking for a fork point (genesis rides in the first). */
+  const headersPerBatch = Math.max(1, court.limits.batchMax);
+  /** The block the last poll read towards (for the lag), and the head the node had then. */
+  let lastTarget: bigint | undefined;
+  let lastHead: bigint | undefined;
   /** The last block acted on; undefined until anchored (at start, after a wrong chain). */
   let cursor: bigint | undefined;
   let genesis: Hex | undefined;
@@ -131,7 +149,8 @@ export function followCourt(court: Court, log: Logger, opts: FollowerOptions): F
   const onFork = async (old: bigint, head: Block, target: bigint): Promise<ChainChange | false> => {
     const orphan = window.hashOf(old) ?? null;
     const nums = window.numbers().filter((n) => n <= (head.number as bigint));
-    const [g, ...headers] = await Promise.all([header(0n), ...nums.map(header)]);
+    // Newest first, a batch at a time: most forks are shallow, and no batch passes the provider's cap.
+    const [g, ...first] = await Promise.all([header(0n), ...nums.slice(0, headersPerBatch - 1).map(header)]);
     if (g?.hash !== genesis) {
       genesis = g?.hash ?? undefined;
       const e = status.recordEvent({ kind: "reset", depth: null, block: Number(head.number) });
@@ -141,8 +160,18 @@ export function followCourt(court: Court, log: Logger, opts: FollowerOptions): F
       await changed(e, genesis, head.number as bigint);
       return false;
     }
-    const i = nums.findIndex((n, j) => headers[j]?.hash === window.hashOf(n));
-    const fork = nums[i];
+    let fork: bigint | undefined;
+    let headers = first;
+    for (let at = 0; ; ) {
+      const i = headers.findIndex((h, j) => h?.hash === window.hashOf(nums[at + j] as bigint));
+      if (i >= 0) {
+        fork = nums[at + i];
+        break;
+      }
+      at += headers.length;
+      if (at >= nums.length) break;
+      headers = await Promise.all(nums.slice(at, at + headersPerBatch).map(header));
+    }
     if (fork === undefined) {
       const e = status.recordEvent({ kind: "reorg", depth: null, block: Number(head.number) });
       log.warn({ ...e, from: Number(old) }, "reorg deeper than the follower's window: cache flushed");
@@ -159,12 +188,17 @@ export function followCourt(court: Court, log: Logger, opts: FollowerOptions): F
     return { ...e, hash: orphan };
   };
 
+  // strict: a log whose topics or data do not decode as the court's event is not the court's.
+  const getLogs = (fromBlock: bigint, toBlock: bigint) =>
+    rpc.getLogs({ events: courtEvents, fromBlock, toBlock, strict: true });
+
   const pollOnce = async (): Promise<number> => {
     const [nodeChainId, head, probe] = await Promise.all([
       rpc.getChainId(),
       rpc.getBlock({ blockTag: "latest" }),
       header(cursor ?? 0n),
     ]);
+    lastHead = head.number;
     const change = status.observeChainId(nodeChainId);
     if (change === "mismatch") log.error({ nodeChainId, expected: court.chainId }, status.problem);
     if (change === "recovered") log.info({ chainId: nodeChainId }, "the node answers the right chain again");
@@ -177,6 +211,7 @@ export function followCourt(court: Court, log: Logger, opts: FollowerOptions): F
     // While the chain is wrong the cursor stays unset, so each poll's probe is the node's genesis.
     if (status.mismatched) return 0;
     const target = head.number > confirmations ? head.number - confirmations : 0n;
+    lastTarget = target;
     if (cursor === undefined) {
       // probe is the genesis block here: a different one than before the chain went wrong is a reset.
       const reset =
@@ -202,32 +237,77 @@ export function followCourt(court: Court, log: Logger, opts: FollowerOptions): F
       if (fork) await report([], { fromBlock: cursor, toBlock: cursor, change: fork });
       return 0;
     }
-    const to = target - from + 1n > MAX_RANGE ? from + MAX_RANGE - 1n : target;
-    const [raw, toHeader] = await Promise.all([
-      // strict: a log whose topics or data do not decode as the court's event is not the court's.
-      rpc.getLogs({ events: courtEvents, fromBlock: from, toBlock: to, strict: true }),
-      to === head.number ? head : header(to),
-    ]);
-    const logs = authenticLogs(raw, court);
-    const keys = new Set<string>();
-    for (const l of logs) {
-      const touched = opts.keysFor(l);
-      for (const k of touched) keys.add(k);
-      if (l.blockNumber !== null && l.blockHash) window.record(l.blockNumber, l.blockHash, touched);
+    if (range < rangeMax && Date.now() - shrunkAt > RANGE_MEMORY_MS) range = rangeMax;
+    // Walked in steps of `range` blocks, the cursor advancing after each: a long absence is caught up
+    // in this poll, and a step that fails leaves what was read before it done.
+    let seen = 0;
+    for (let at = from; at <= target; ) {
+      const to = target - at + 1n > range ? at + range - 1n : target;
+      let raw: Awaited<ReturnType<typeof getLogs>>;
+      let toHeader: Block | null;
+      try {
+        [raw, toHeader] = await Promise.all([getLogs(at, to), to === head.number ? head : header(to)]);
+      } catch (err) {
+        // A provider refusing the range says so in its own words; whatever it says, ask for less.
+        if (to === at || isTransient(err, "eth_getLogs")) throw err;
+        const was = to - at + 1n;
+        range = was / 2n > 0n ? was / 2n : 1n;
+        shrunkAt = Date.now();
+        log.warn(
+          {
+            from: Number(at),
+            to: Number(to),
+            blocks: Number(was),
+            now: Number(range),
+            err: (err as Error).message.split("\n")[0],
+          },
+          "event follower: the provider refused eth_getLogs over this range; asking for fewer blocks",
+        );
+        continue;
+      }
+      const logs = authenticLogs(raw, court);
+      const keys = new Set<string>();
+      for (const l of logs) {
+        const touched = opts.keysFor(l);
+        for (const k of touched) keys.add(k);
+        if (l.blockNumber !== null && l.blockHash) window.record(l.blockNumber, l.blockHash, touched);
+      }
+      if (toHeader?.hash) window.record(to, toHeader.hash);
+      if (keys.size > 0) await opts.invalidate([...keys]);
+      cursor = to;
+      window.prune(to);
+      status.recordProgress(cursor, target);
+      await report(logs, { fromBlock: at, toBlock: to, change: at === from ? fork : undefined });
+      seen += logs.length;
+      at = to + 1n;
     }
-    if (toHeader?.hash) window.record(to, toHeader.hash);
-    if (keys.size > 0) await opts.invalidate([...keys]);
-    cursor = to;
-    window.prune(to);
-    await report(logs, { fromBlock: from, toBlock: to, change: fork });
-    return logs.length;
+    return seen;
   };
 
   const poll = () => {
-    running ??= pollOnce().finally(() => {
-      running = undefined;
-    });
+    running ??= pollOnce()
+      .then(
+        (n) => {
+          progressed(undefined);
+          return n;
+        },
+        (err: unknown) => {
+          progressed((err as Error).message.split("\n")[0]);
+          throw err;
+        },
+      )
+      .finally(() => {
+        running = undefined;
+      });
     return running;
+  };
+  /** Tells the status how far behind the follower is; says once in the log when it has stopped keeping up. */
+  const progressed = (error: string | undefined) => {
+    if (error === undefined && genesis && lastHead !== undefined && !status.mismatched) {
+      status.seen = { chainId: court.chainId, genesis, head: lastHead };
+    }
+    if (!status.recordProgress(cursor, lastTarget, error)) return;
+    log.warn(status.lag, "event follower: not keeping up with the chain (health says degraded until it does)");
   };
 
   // One warning per outage, not one per poll: the chain being away is already reported by reads.

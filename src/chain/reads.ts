@@ -24,7 +24,21 @@ export const STATE_NAMES = [
 ] as const;
 export const OUTCOME_NAMES = [null, "PlaintiffWon", "DefendantWon", "Dismissed"] as const;
 
-/** Each read below is exactly one JSON-RPC request (an eth_call, or one Multicall3 eth_call). */
+/**
+ * Each read below is exactly one JSON-RPC request (an eth_call, or one Multicall3 eth_call). On a
+ * chain without Multicall3 (found once, at connect), a "multicall" is its calls made one by one, in
+ * parallel: as many eth_calls as it has calls.
+ */
+
+/** The chain time: from Multicall3 (batched with the reads beside it), or the latest block without it. */
+async function readChainTime(court: Court): Promise<bigint> {
+  if (!court.hasMulticall3) return (await court.reader.getBlock({ blockTag: "latest" })).timestamp;
+  return court.reader.readContract({
+    address: MULTICALL3_ADDRESS,
+    abi: multicall3Abi,
+    functionName: "getCurrentBlockTimestamp",
+  });
+}
 
 export async function readCase(court: Court, addr: Address) {
   const [exists, view] = await court.reader.readContract({
@@ -92,13 +106,14 @@ export async function readParticipants(court: Court, cases: readonly Address[]):
   for (let i = 0; i < cases.length; i += PARTICIPANTS_PER_CALL) chunks.push(cases.slice(i, i + PARTICIPANTS_PER_CALL));
   await Promise.all(
     chunks.map(async (chunk) => {
-      const results = await court.reader.multicall({
-        allowFailure: true,
-        batchSize: 0,
-        contracts: chunk.map((c) => ({ address: c, abi: disputeCaseAbi, functionName: "getSummary" }) as const),
-      });
+      const contracts = chunk.map((c) => ({ address: c, abi: disputeCaseAbi, functionName: "getSummary" }) as const);
+      const results = court.hasMulticall3
+        ? await court.reader.multicall({ allowFailure: true, batchSize: 0, contracts })
+        : (await Promise.allSettled(contracts.map((c) => court.reader.readContract(c)))).map((r) =>
+            r.status === "fulfilled" ? { status: "success" as const, result: r.value } : { status: "failure" as const },
+          );
       results.forEach((r, i) => {
-        if (r.status === "success")
+        if (r.status === "success" && r.result)
           out.set(chunk[i] as Address, [r.result.plaintiff, r.result.defendant, ...r.result.judges]);
       });
     }),
@@ -135,13 +150,15 @@ function absent(kind: new (...args: never[]) => Error) {
 
 /** The court parameters and the record of a filing fee paid under (ref, payer): one multicall. */
 export async function readFeeRecord(court: Court, paymentRef: Hex, payer: Address) {
-  const [params, [paid, amount, usedBy]] = await court.reader.multicall({
-    allowFailure: false,
-    contracts: [
-      { address: court.factory, abi: caseFactoryAbi, functionName: "getParams" },
-      { address: court.factory, abi: caseFactoryAbi, functionName: "feePayment", args: [paymentRef, payer] },
-    ],
-  });
+  const [params, [paid, amount, usedBy]] = await Promise.all([
+    court.reader.readContract({ address: court.factory, abi: caseFactoryAbi, functionName: "getParams" }),
+    court.reader.readContract({
+      address: court.factory,
+      abi: caseFactoryAbi,
+      functionName: "feePayment",
+      args: [paymentRef, payer],
+    }),
+  ]);
   return { params, paid, amount, usedBy };
 }
 
@@ -150,27 +167,26 @@ export async function readFeeRecord(court: Court, paymentRef: Hex, payer: Addres
  * the court parameters, the case that used the reference, and where the used authorization went.
  */
 export async function readTokenPayment(court: Court, token: Address, nonce: Hex, payer: Address) {
-  const [params, usedBy, [to, value]] = await court.reader.multicall({
-    allowFailure: false,
-    contracts: [
-      { address: court.factory, abi: caseFactoryAbi, functionName: "getParams" },
-      { address: court.factory, abi: caseFactoryAbi, functionName: "paymentRefUsedBy", args: [nonce, payer] },
-      { address: token, abi: testUSDAbi, functionName: "authorization", args: [payer, nonce] },
-    ],
-  });
+  const [params, usedBy, [to, value]] = await Promise.all([
+    court.reader.readContract({ address: court.factory, abi: caseFactoryAbi, functionName: "getParams" }),
+    court.reader.readContract({
+      address: court.factory,
+      abi: caseFactoryAbi,
+      functionName: "paymentRefUsedBy",
+      args: [nonce, payer],
+    }),
+    court.reader.readContract({ address: token, abi: testUSDAbi, functionName: "authorization", args: [payer, nonce] }),
+  ]);
   return { params, usedBy, authorization: { to, value } };
 }
 
 /** A fee token's EIP-712 domain name and version (what x402 "exact" puts in `extra`), and the chain time. */
 export async function readTokenDomain(court: Court, token: Address) {
-  const [name, version, chainTime] = await court.reader.multicall({
-    allowFailure: false,
-    contracts: [
-      { address: token, abi: testUSDAbi, functionName: "name" },
-      { address: token, abi: testUSDAbi, functionName: "version" },
-      { address: MULTICALL3_ADDRESS, abi: multicall3Abi, functionName: "getCurrentBlockTimestamp" },
-    ],
-  });
+  const [name, version, chainTime] = await Promise.all([
+    court.reader.readContract({ address: token, abi: testUSDAbi, functionName: "name" }),
+    court.reader.readContract({ address: token, abi: testUSDAbi, functionName: "version" }),
+    readChainTime(court),
+  ]);
   return { name, version, chainTime: Number(chainTime) };
 }
 

@@ -11,6 +11,23 @@ export interface ChainEvent {
   at: string;
 }
 
+/** How far the event follower is behind the chain and since when (it last caught up then). */
+export interface FollowerLag {
+  /** Blocks between the last block it acted on and the block it was reading towards. */
+  blocksBehind: number;
+  /** When it was last caught up (or started), ISO 8601. */
+  since: string;
+  /** Why its last poll failed, when it did. */
+  error?: string;
+}
+
+/** What the follower last saw of the node: compared with what the node says now, by /health. */
+export interface NodeSeen {
+  chainId: number;
+  genesis: string;
+  head: bigint;
+}
+
 /**
  * What docket knows about the chain the node is serving, beyond its blocks: whether it is the chain
  * docket was configured for, and the last reorg or reset seen. The follower (and a one-off check at
@@ -21,6 +38,15 @@ export class ChainStatus {
   private wrongChainId?: number;
   private since?: string;
   private event?: ChainEvent;
+
+  private caughtUpAt = Date.now();
+  private behind = 0;
+  private pollError?: string;
+  private stalledLogged = false;
+  /** FOLLOWER_MAX_LAG_SECONDS, in ms: behind for longer than this, health says degraded. */
+  maxLagMs = 60_000;
+  /** Set by the follower at each poll: what the node looked like then. */
+  seen?: NodeSeen;
 
   private rechecking?: Promise<void>;
   private lastRecheck = 0;
@@ -71,6 +97,39 @@ export class ChainStatus {
     this.wrongChainId = undefined;
     this.since = undefined;
     return "recovered";
+  }
+
+  /**
+   * The follower's progress after a poll (or a step of one): caught up when `cursor` reached `target`.
+   * Returns true the first time it has been behind for longer than `maxLagMs` (the follower logs it once).
+   */
+  recordProgress(cursor: bigint | undefined, target: bigint | undefined, error?: string): boolean {
+    this.pollError = error;
+    if (error === undefined && cursor !== undefined && target !== undefined && cursor >= target) {
+      this.caughtUpAt = Date.now();
+      this.behind = 0;
+      this.stalledLogged = false;
+      return false;
+    }
+    if (cursor !== undefined && target !== undefined) this.behind = Number(target - cursor);
+    if (!this.stalled || this.stalledLogged) return false;
+    this.stalledLogged = true;
+    return true;
+  }
+
+  /** How far behind the follower is, or undefined while it keeps up (its last poll caught up). */
+  get lag(): FollowerLag | undefined {
+    if (this.pollError === undefined && this.behind === 0) return undefined;
+    return {
+      blocksBehind: this.behind,
+      since: new Date(this.caughtUpAt).toISOString(),
+      ...(this.pollError ? { error: this.pollError } : {}),
+    };
+  }
+
+  /** Behind (or failing) for longer than FOLLOWER_MAX_LAG_SECONDS. */
+  get stalled(): boolean {
+    return this.lag !== undefined && Date.now() - this.caughtUpAt >= this.maxLagMs;
   }
 
   recordEvent(e: Omit<ChainEvent, "at">): ChainEvent {

@@ -57,7 +57,7 @@ export async function startDevnet(opts: DevnetOptions = {}): Promise<Devnet> {
   const anvil: AnvilProcess = await startAnvil({ timestamp: opts.genesisTimestamp });
   let proxy: TimeTravelProxy | undefined;
   try {
-    const chain = makeChain(DEV_CHAIN_ID, anvil.rpcUrl);
+    const chain = makeChain(DEV_CHAIN_ID, anvil.rpcUrl, { name: "docket dev chain" });
     const reader = makePublicClient(chain);
     await installMulticall3(reader);
     // Each block one second after the last, never two in the same second: a gas estimate is made

@@ -1,7 +1,9 @@
 import {
   type Abi,
   BaseError,
+  ContractFunctionExecutionError,
   ContractFunctionRevertedError,
+  ContractFunctionZeroDataError,
   decodeErrorResult,
   type Hex,
   HttpRequestError,
@@ -63,6 +65,19 @@ function revertData(err: BaseError): Hex | undefined {
 export function wrapChainError(err: unknown, context: Record<string, unknown> = {}): DocketError {
   if (err instanceof DocketError) return err;
   if (err instanceof BaseError) {
+    // No code at the address (a wrong address, or a chain without that contract): not the node failing.
+    if (err.walk((e) => e instanceof ContractFunctionZeroDataError)) {
+      const call = err.walk(
+        (e) => e instanceof ContractFunctionExecutionError,
+      ) as ContractFunctionExecutionError | null;
+      const address = call?.contractAddress;
+      return new DocketError(
+        "RPC_ERROR",
+        `no contract answers at ${address ?? "the called address"}: it holds no code on this chain (a wrong address, or a contract this chain does not have); the node itself answered`,
+        { reason: "NoContract", ...(address ? { address } : {}), ...context },
+        { cause: err },
+      );
+    }
     const reverted = err.walk(
       (e) => e instanceof ContractFunctionRevertedError,
     ) as ContractFunctionRevertedError | null;

@@ -8,7 +8,7 @@ import { mountDocs } from "./docs.js";
 import { errorMiddleware, sendError } from "./errors.js";
 import type { EventStreams } from "./events.js";
 import { mountGateway } from "./gateway.js";
-import { requestInput } from "./input.js";
+import { nestedDeeperThan, requestInput } from "./input.js";
 import type { AppOptions } from "./options.js";
 import { publicOrigin } from "./publicOrigin.js";
 import { RouteTable } from "./routes.js";
@@ -39,7 +39,7 @@ export function createApp(ctx: Ctx, operations: Operation[], opts: AppOptions = 
           ...(security.uploadLimit ? [security.uploadLimit] : []),
           uploadBodyParser(op.http.upload, opts.uploadMaxBytes ?? ctx.evidence.maxBytes),
         ]
-      : [postBodyParser(opts.bodyLimit ?? "64kb")];
+      : [postBodyParser(opts.bodyLimit ?? "64kb", opts.jsonMaxDepth ?? 64)];
   const chain = securityChain(security);
   app.use(operationRoutes(ctx, table, chain, bodies));
   opts.mount?.(app, chain);
@@ -182,9 +182,23 @@ function serialize(body: unknown): Buffer {
   return bytes;
 }
 
-/** A POST body: JSON only (or none at all), up to the limit. */
-function postBodyParser(limit: string): RequestHandler {
-  const json = express.json({ limit, strict: false, type: () => true });
+/** A POST body: JSON only (or none at all), up to the size limit and the nesting limit. */
+function postBodyParser(limit: string, maxDepth: number): RequestHandler {
+  const json = express.json({
+    limit,
+    strict: false,
+    type: () => true,
+    // Before parsing: a 10,000-level body is refused on its bytes, never handed to the schemas.
+    verify: (_req, _res, buf) => {
+      if (!nestedDeeperThan(buf, maxDepth)) return;
+      throw Object.assign(new Error(`the JSON nests deeper than ${maxDepth} levels`), {
+        status: 400,
+        expose: true,
+        type: "entity.too.deep",
+        maxDepth,
+      });
+    },
+  });
   return (req, res, next) => {
     const hasBody = Number(req.headers["content-length"] ?? 0) > 0 || req.headers["transfer-encoding"] !== undefined;
     if (!hasBody) return next();

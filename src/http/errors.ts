@@ -7,7 +7,12 @@ import type { Logger } from "../log.js";
  * else it refuses as the client's fault (a 4xx http-error, e.g. a gzip body that does not inflate)
  * is 400 INVALID_INPUT, not an unexpected 500.
  */
-function fromExpress(err: { type?: string; status?: unknown; expose?: unknown }): DocketError | undefined {
+function fromExpress(err: {
+  type?: string;
+  status?: unknown;
+  expose?: unknown;
+  maxDepth?: unknown;
+}): DocketError | undefined {
   // The router could not percent-decode a path parameter (`/cases/%ZZ`).
   if (err instanceof URIError && err.status === 400) {
     return new DocketError("INVALID_INPUT", "the path is not valid percent-encoding");
@@ -15,6 +20,10 @@ function fromExpress(err: { type?: string; status?: unknown; expose?: unknown })
   switch (err.type) {
     case "entity.parse.failed":
       return new DocketError("INVALID_JSON", "the request body is not valid JSON");
+    case "entity.too.deep":
+      return new DocketError("INVALID_INPUT", `the request body's JSON nests deeper than ${err.maxDepth} levels`, {
+        maxDepth: err.maxDepth,
+      });
     case "entity.too.large":
       return new DocketError("PAYLOAD_TOO_LARGE", "the request body is too large");
     case "encoding.unsupported":

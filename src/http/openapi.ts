@@ -44,11 +44,13 @@ function errorEnvelope(codes?: readonly ErrorCode[]): Json {
   };
 }
 
-/** A body whose `error.code` (the envelope's, or the 402's) is one of `codes`. */
+/** A body whose `error.code` (the envelope's) or `docketError.code` and `error` (the 402's) is one of `codes`. */
 function withCodes(schema: Json, codes: readonly ErrorCode[]): Json {
-  const error = (schema.properties as Record<string, Json> | undefined)?.error;
-  const code = (error?.properties as Record<string, Json> | undefined)?.code;
+  const props = schema.properties as Record<string, Json> | undefined;
+  const envelope = props?.docketError ?? props?.error;
+  const code = (envelope?.properties as Record<string, Json> | undefined)?.code;
   if (code) code.enum = [...codes];
+  if (props?.docketError && props.error?.type === "string") props.error.enum = [...codes];
   return schema;
 }
 

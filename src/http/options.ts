@@ -6,6 +6,8 @@ import type { EventStreams } from "./events.js";
 export interface AppOptions {
   /** Largest accepted JSON body. */
   bodyLimit?: string;
+  /** JSON_MAX_DEPTH: a body nesting arrays and objects deeper is refused (400 INVALID_INPUT). */
+  jsonMaxDepth?: number;
   /** Requests per minute per client (IP); 0 turns the limit off. */
   rateLimitPerMinute?: number;
   /** Shared counter store for the rate limit (Redis when replicas share it); in-process by default. */

@@ -4,6 +4,7 @@ import { LRUCache } from "lru-cache";
 import type { Ctx, Operation } from "../operations/operation.js";
 import { cachedAnswer, type Prepared, prepare } from "../operations/run.js";
 import { toolResult } from "./errors.js";
+import type { ReadAhead } from "./jsonBounds.js";
 import { selectedTools } from "./toolFilter.js";
 import { toolArguments } from "./tools.js";
 
@@ -32,35 +33,27 @@ export function cachedToolCalls(ctx: Ctx, bound: readonly Operation[]) {
   // remembers a GET's URL: a repeated read skips validation (bounded; invalid arguments are not kept).
   const memo = new LRUCache<string, Prepared>({ max: 10_000 });
   return (req: Request, res: Response, next: NextFunction): void => {
-    // A body already read (by this middleware mounted twice, or a parser) is the SDK's to handle.
-    if (req.readableEnded || !eligible(req)) {
+    // The body was read by mcpJsonBounds, first on the route; anything unusual is the SDK's to handle.
+    const read = req as ReadAhead;
+    if (read.rawBody === undefined || !eligible(req)) {
       next();
       return;
     }
-    const chunks: Buffer[] = [];
-    req.on("data", (c: Buffer) => chunks.push(c));
-    req.once("error", () => res.destroy());
-    req.once("end", () => {
-      const body = Buffer.concat(chunks);
-      const read = req as Request & { rawBody?: Buffer; parsedBody?: unknown };
-      read.rawBody = body;
-      read.parsedBody = parse(body);
-      const tools = selectedTools(res) ?? bound;
-      let reads = readsOf.get(tools);
-      if (!reads) {
-        reads = new Map(tools.filter((op) => op.cache).map((op) => [op.name, op]));
-        readsOf.set(tools, reads);
-      }
-      const reply = answer(read.parsedBody, reads, ctx, memo);
-      if (reply === undefined) {
-        next();
-        return;
-      }
-      res.statusCode = 200;
-      res.setHeader("Content-Type", "application/json");
-      res.setHeader("Content-Length", Buffer.byteLength(reply));
-      res.end(reply);
-    });
+    const tools = selectedTools(res) ?? bound;
+    let reads = readsOf.get(tools);
+    if (!reads) {
+      reads = new Map(tools.filter((op) => op.cache).map((op) => [op.name, op]));
+      readsOf.set(tools, reads);
+    }
+    const reply = answer(read.parsedBody, reads, ctx, memo);
+    if (reply === undefined) {
+      next();
+      return;
+    }
+    res.statusCode = 200;
+    res.setHeader("Content-Type", "application/json");
+    res.setHeader("Content-Length", Buffer.byteLength(reply));
+    res.end(reply);
   };
 }
 
@@ -74,14 +67,6 @@ function eligible(req: Request): boolean {
   if (!/^application\/json\s*(;|$)/i.test(h["content-type"] ?? "")) return false;
   const version = h["mcp-protocol-version"];
   return version === undefined || SUPPORTED_PROTOCOL_VERSIONS.includes(version as string);
-}
-
-function parse(body: Buffer): unknown {
-  try {
-    return JSON.parse(body.toString("utf8"));
-  } catch {
-    return undefined;
-  }
 }
 
 /**

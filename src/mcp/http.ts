@@ -5,6 +5,7 @@ import { compose } from "../http/compose.js";
 import { sendError } from "../http/errors.js";
 import type { Ctx, Operation } from "../operations/operation.js";
 import { cachedToolCalls } from "./cachedCall.js";
+import { type JsonBounds, mcpJsonBounds } from "./jsonBounds.js";
 import { jsonRpcError } from "./jsonRpc.js";
 import { originGuard } from "./originGuard.js";
 import { servesInbox } from "./resources.js";
@@ -39,7 +40,12 @@ export interface McpHttpOptions {
   events?: EventHub;
   /** Cases per resources/list page (MCP_RESOURCE_PAGE_SIZE). */
   resourcePageSize?: number;
+  /** A POSTed message's size and nesting at most (MCP_MAX_BODY_BYTES, JSON_MAX_DEPTH). */
+  json?: JsonBounds;
 }
+
+/** The SDK's own cap on a request body (4 MiB), and a nesting no MCP message needs. */
+export const DEFAULT_JSON_BOUNDS: JsonBounds = { maxBytes: 4 * 1024 * 1024, maxDepth: 64 };
 
 export interface McpHttp {
   /** Open legacy SSE sessions. */
@@ -94,6 +100,8 @@ export function mountMcp(app: Express, ctx: Ctx, opts: McpHttpOptions): McpHttp 
       streamable.bus.publish({ kind: "resource_updated", uri });
   });
   const cached = cachedToolCalls(ctx, tools);
+  // Every POSTed message is read once, bounded in size and nesting, before anything else looks at it.
+  const bounded = mcpJsonBounds(opts.json ?? DEFAULT_JSON_BOUNDS);
   const fail = (res: Response, err: unknown) => sendError(res, err, ctx.log);
   // Per-request tool selection: the X-MCP-* headers anywhere, the path on the stateless routes.
   const select = toolSelection(operations, tools);
@@ -108,7 +116,7 @@ export function mountMcp(app: Express, ctx: Ctx, opts: McpHttpOptions): McpHttp 
     // chain is composed once (as the operations' routes are): the most common MCP request pays for
     // one express handler, not eight.
     const post = compose(
-      [streamable.track, ...guard, selection, cached],
+      [streamable.track, ...guard, selection, bounded, cached],
       (req, res) => {
         streamable.post(req, res).catch((err: unknown) => fail(res, err));
       },
@@ -120,7 +128,7 @@ export function mountMcp(app: Express, ctx: Ctx, opts: McpHttpOptions): McpHttp 
 
   const sessions = new StreamableHttpSessions(withSessions, ctx.log, opts.sessions);
   // A session's tools are chosen by the headers of the request that opens it.
-  app.post("/mcp/session", ...guard, select, sessions.handle);
+  app.post("/mcp/session", ...guard, select, bounded, sessions.handle);
   app.get("/mcp/session", ...guard, sessions.handle);
   app.delete("/mcp/session", ...guard, sessions.handle);
   app.all("/mcp/session", ...guard, (_req, res) => {
@@ -130,7 +138,7 @@ export function mountMcp(app: Express, ctx: Ctx, opts: McpHttpOptions): McpHttp 
 
   const sse = new SseSessions(withSessions, ctx.log, "/messages", opts.sse);
   app.get("/sse", ...guard, select, sse.open);
-  app.post("/messages", ...guard, sse.message);
+  app.post("/messages", ...guard, bounded, sse.message);
 
   return {
     get sseSessions() {

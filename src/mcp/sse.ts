@@ -6,6 +6,7 @@ import type { Request, Response } from "express";
 import { DocketError } from "../errors/errors.js";
 import { sendError } from "../http/errors.js";
 import type { Logger } from "../log.js";
+import type { ReadAhead } from "./jsonBounds.js";
 import { jsonRpcError } from "./jsonRpc.js";
 import type { McpServerFactory } from "./server.js";
 import { selectedTools } from "./toolFilter.js";
@@ -117,8 +118,8 @@ export class SseSessions {
     if (!session)
       return jsonRpcError(res, 404, -32001, "no such SSE session (it may have closed); open a new one with GET /sse");
     try {
-      // The transport reads and checks the body itself.
-      await session.transport.handlePostMessage(req, res);
+      // The body was read and bounded by mcpJsonBounds; the transport checks the message.
+      await session.transport.handlePostMessage(req, res, (req as ReadAhead).parsedBody);
     } catch (err) {
       this.log.error({ err: err instanceof Error ? err.stack : err }, "MCP SSE message failed");
       if (!res.headersSent) jsonRpcError(res, 500, -32603, "internal server error");

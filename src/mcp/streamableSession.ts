@@ -5,6 +5,7 @@ import type { Request, Response } from "express";
 import { DocketError } from "../errors/errors.js";
 import { sendError } from "../http/errors.js";
 import type { Logger } from "../log.js";
+import type { ReadAhead } from "./jsonBounds.js";
 import { jsonRpcError } from "./jsonRpc.js";
 import type { McpServerFactory } from "./server.js";
 import { selectedTools } from "./toolFilter.js";
@@ -120,8 +121,9 @@ export class StreamableHttpSessions {
       session.lastSeen = Date.now();
     });
     try {
-      // The transport reads and checks the body itself (content type, JSON, size, session, version).
-      await session.transport.handleRequest(req, res);
+      // The body (a POST's) was read and bounded by mcpJsonBounds; the transport checks the rest
+      // (content type, JSON-RPC shape, session, version).
+      await session.transport.handleRequest(req, res, (req as ReadAhead).parsedBody);
     } catch (err) {
       this.log.error({ err: err instanceof Error ? err.stack : err }, "MCP session request failed");
       if (!res.headersSent) jsonRpcError(res, 500, -32603, "internal server error");

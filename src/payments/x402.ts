@@ -74,19 +74,24 @@ export const paymentRequirementsSchema = z.object({
 export type PaymentRequirements = z.infer<typeof paymentRequirementsSchema>;
 
 /**
- * docket's 402 body: the x402 v1 fields at the top level plus docket's error envelope. Unlike x402's
- * plain-string `error`, `error` is docket's `{ code, message, details? }`; x402 clients read only
- * `x402Version` and `accepts`.
+ * docket's 402 body: x402 v1's PaymentRequired (`x402Version`, `error` a string as v1's schema has
+ * it, `accepts`) and, beside it, docket's error envelope in `docketError` (`{ code, message, details? }`).
+ * `error` is the code (PAYMENT_REQUIRED, or why a proof was refused), as in the v2 PAYMENT-REQUIRED.
  */
 export const paymentRequiredSchema = z
   .object({
     x402Version: z.literal(X402_VERSION),
-    error: z.object({
-      code: z.string().describe("PAYMENT_REQUIRED, or why the proof given was refused (PAYMENT_NOT_FOUND...)"),
-      message: z.string(),
-      details: z.record(z.string(), z.unknown()).optional(),
-    }),
+    error: z
+      .string()
+      .describe("x402 v1's error string: docket's code (PAYMENT_REQUIRED, or why the proof was refused)"),
     accepts: z.array(paymentRequirementsSchema),
+    docketError: z
+      .object({
+        code: z.string().describe("PAYMENT_REQUIRED, or why the proof given was refused (PAYMENT_NOT_FOUND...)"),
+        message: z.string(),
+        details: z.record(z.string(), z.unknown()).optional(),
+      })
+      .describe("docket's error envelope: the code, a message and the facts behind a refusal"),
   })
   .describe("Payment required: pay the filing fee as accepts[0] says, then retry with the proof");
 export type PaymentRequiredBody = z.infer<typeof paymentRequiredSchema>;
@@ -245,8 +250,8 @@ export function paymentRequiredBody(
   requirements: PaymentRequirements,
   why: { code: ErrorCode; message: string; details?: Record<string, unknown> },
 ): PaymentRequiredBody {
-  const error = { code: why.code, message: why.message, ...(why.details ? { details: why.details } : {}) };
-  return { x402Version: X402_VERSION, error, accepts: [requirements] };
+  const docketError = { code: why.code, message: why.message, ...(why.details ? { details: why.details } : {}) };
+  return { x402Version: X402_VERSION, error: why.code, accepts: [requirements], docketError };
 }
 
 const paymentPayloadSchema = z.object({

@@ -4,6 +4,7 @@ import { loadConfig } from "../../src/config.js";
 import { Actor } from "../../src/devnet/actor.js";
 import { devAccounts } from "../../src/devnet/devAccounts.js";
 import type { Devnet } from "../../src/devnet/devnet.js";
+import { operations } from "../../src/operations/registry.js";
 import { type Docket, startServer } from "../../src/server.js";
 
 export interface Api {
@@ -91,4 +92,23 @@ export function seeded(devnet: Devnet, label: string): Address {
   const c = devnet.seed?.cases.find((x) => x.label.startsWith(label));
   if (!c) throw new Error(`no seeded case ${label}`);
   return c.address;
+}
+
+/**
+ * A path for every GET read route of the registry, its `:address` filled with something the seeded
+ * dev chain knows: a deliberating case, its first judge (judge and validator routes) or its plaintiff.
+ */
+export async function everyReadPath(d: Docket, devnet: Devnet): Promise<string[]> {
+  const kase = seeded(devnet, "deliberating");
+  const view = (await call(d, `/cases/${kase}`)).body.case as { plaintiff: string; judges: string[] };
+  return operations
+    .filter((op) => op.kind === "read" && op.http.method === "GET")
+    .map((op) =>
+      op.http.path.replace(":address", () => {
+        if (op.http.path.startsWith("/cases/")) return kase;
+        if (op.http.path.startsWith("/judges/") || op.http.path.startsWith("/validate/"))
+          return view.judges[0] as string;
+        return view.plaintiff;
+      }),
+    );
 }

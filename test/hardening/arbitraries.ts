@@ -686,3 +686,122 @@ export function render(
   if (body && c.chunked) headers["transfer-encoding"] = "chunked";
   return { method: c.method, path: p, headers, body };
 }
+
+// ---------------------------------------------------------------- MCP's JSON-RPC envelope itself
+
+/** JSON text nested `depth` levels (arrays, objects or both), built as text: no recursion to make it. */
+export function nestedText(depth: number, kind: "array" | "object" | "mixed", leaf = "0"): string {
+  let open = "";
+  let close = "";
+  for (let i = 0; i < depth; i++) {
+    const obj = kind === "object" || (kind === "mixed" && i % 2 === 1);
+    open += obj ? '{"a":' : "[";
+    close = (obj ? "}" : "]") + close;
+  }
+  return `${open}${leaf}${close}`;
+}
+
+/** A JSON value as text: any type, shallow or nested from a few levels to 10,000. */
+export function hostileValueText(): fc.Arbitrary<string> {
+  const deep = fc
+    .tuple(
+      fc.constantFrom(8, 63, 64, 65, 200, 1_000, 10_000),
+      fc.constantFrom("array", "object", "mixed") as fc.Arbitrary<"array" | "object" | "mixed">,
+    )
+    .map(([d, k]) => nestedText(d, k));
+  return fc.oneof(
+    { arbitrary: fc.jsonValue({ maxDepth: 4 }).map((v) => JSON.stringify(v) ?? "null"), weight: 4 },
+    {
+      arbitrary: fc.constantFrom(
+        "null",
+        "true",
+        "-0",
+        "1e400",
+        "-1e-400",
+        "123456789012345678901234567890",
+        "9007199254740993",
+        '""',
+        '"\\u0000"',
+        '"\\ud800"',
+        "[]",
+        "{}",
+        '{"__proto__":{"polluted":1}}',
+        '{"constructor":{"prototype":{"x":1}}}',
+      ),
+      weight: 3,
+    },
+    { arbitrary: deep, weight: 3 },
+    { arbitrary: fc.constantFrom(100_000, 1_000_000).map((n) => JSON.stringify("x".repeat(n))), weight: 1 },
+  );
+}
+
+/** MCP method names, real ones and not. */
+const methodText = fc.oneof(
+  fc
+    .constantFrom(
+      "initialize",
+      "notifications/initialized",
+      "ping",
+      "tools/list",
+      "tools/call",
+      "resources/list",
+      "resources/read",
+      "resources/subscribe",
+      "resources/templates/list",
+      "prompts/list",
+      "prompts/get",
+      "completion/complete",
+      "logging/setLevel",
+      "subscriptions/listen",
+      "notifications/cancelled",
+      "rpc.discover",
+      "",
+      "tools/call ",
+      "TOOLS/CALL",
+    )
+    .map((m) => JSON.stringify(m)),
+  fc.string({ maxLength: 20 }).map((m) => JSON.stringify(m)),
+);
+
+/**
+ * A hostile JSON-RPC envelope as the text POSTed to an MCP door: every member (jsonrpc, id, method,
+ * params, and inside a tools/call the name and the arguments) of any type and any depth, members
+ * missing or extra, single or batched. The depths reach 10,000 levels.
+ */
+export function hostileEnvelopeArb(toolNames: readonly string[]): fc.Arbitrary<string> {
+  const value = hostileValueText();
+  const member = (name: string, text: fc.Arbitrary<string>) =>
+    fc.option(
+      text.map((t) => `${JSON.stringify(name)}:${t}`),
+      { nil: undefined, freq: 4 },
+    );
+  const jsonrpc = fc.oneof(fc.constant('"2.0"'), fc.constant('"1.0"'), value);
+  const id = fc.oneof(
+    fc.integer().map(String),
+    fc.string({ maxLength: 8 }).map((s) => JSON.stringify(s)),
+    value,
+  );
+  const method = fc.oneof({ arbitrary: methodText, weight: 3 }, { arbitrary: value, weight: 1 });
+  const name = fc.oneof(
+    fc.constantFrom(...toolNames).map((n) => JSON.stringify(n)),
+    value,
+  );
+  const callParams = fc
+    .tuple(member("name", name), member("arguments", value), member("_meta", value))
+    .map((ms) => `{${ms.filter(Boolean).join(",")}}`);
+  const params = fc.oneof(callParams, value);
+  const one = fc
+    .tuple(
+      member("jsonrpc", jsonrpc),
+      member("id", id),
+      member("method", method),
+      member("params", params),
+      member("x", value),
+    )
+    .map((ms) => `{${ms.filter(Boolean).join(",")}}`);
+  return fc.oneof(
+    { arbitrary: one, weight: 8 },
+    { arbitrary: fc.array(one, { minLength: 1, maxLength: 3 }).map((a) => `[${a.join(",")}]`), weight: 1 },
+    { arbitrary: value, weight: 1 },
+  );
+}

@@ -11,8 +11,26 @@ import { toolArguments } from "../../src/mcp/tools.js";
 import type { Operation } from "../../src/operations/operation.js";
 import { operations } from "../../src/operations/registry.js";
 import { TestDocket } from "../support/docket.js";
-import { applyMutations, Huge, inputArb, SEED, scaled, type World } from "./arbitraries.js";
-import { envelopeProblem, leaks, READ_404, serverErrorProblem, Tally, VALIDATION_CODES, worldOf } from "./oracle.js";
+import {
+  applyMutations,
+  Huge,
+  hostileEnvelopeArb,
+  inputArb,
+  nestedText,
+  SEED,
+  scaled,
+  type World,
+} from "./arbitraries.js";
+import {
+  envelopeProblem,
+  leaks,
+  mcpAnswerProblem,
+  READ_404,
+  serverErrorProblem,
+  Tally,
+  VALIDATION_CODES,
+  worldOf,
+} from "./oracle.js";
 
 /**
  * Property-based hardening of the MCP tools (issue #7): generated malformed arguments for every
@@ -31,6 +49,8 @@ const RUNS_PER_TOOL = scaled(20);
 const HTTP_RUNS = scaled(40);
 const RAW_RUNS = scaled(30);
 const UNKNOWN_RUNS = scaled(10);
+/** Hostile envelopes sent to the MCP doors: FUZZ_MCP_ENVELOPES (10,000 for the issue's figure), a few hundred in CI. */
+const ENVELOPES = Number(process.env.FUZZ_MCP_ENVELOPES ?? scaled(400));
 
 describe(`MCP fuzz (seed ${SEED})`, () => {
   let t: TestDocket;
@@ -189,38 +209,40 @@ describe(`MCP fuzz (seed ${SEED})`, () => {
     );
   });
 
-  /** A raw POST to /mcp; the JSON-RPC messages of the answer (JSON or an event stream). */
-  function post(headers: Record<string, string>, body: string | Buffer) {
+  /** A raw POST to /mcp (or another MCP door); the JSON-RPC messages of the answer (JSON or an event stream). */
+  function post(headers: Record<string, string>, body: string | Buffer, path = "/mcp") {
     const u = new URL(t.url);
-    return new Promise<{ status: number; text: string; messages: unknown[] }>((resolve, reject) => {
-      const req = request({ host: u.hostname, port: u.port, method: "POST", path: "/mcp", headers, agent }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on("data", (c: Buffer) => chunks.push(c));
-        res.on("end", () => {
-          const text = Buffer.concat(chunks).toString("utf8");
-          const sse = String(res.headers["content-type"]).startsWith("text/event-stream");
-          const payloads = sse
-            ? text
-                .split("\n")
-                .filter((l) => l.startsWith("data: "))
-                .map((l) => l.slice(6))
-            : text
-              ? [text]
-              : [];
-          const messages = payloads.flatMap((p) => {
-            try {
-              const m = JSON.parse(p);
-              return Array.isArray(m) ? m : [m];
-            } catch {
-              return [{ unparsable: p.slice(0, 200) }];
-            }
+    return new Promise<{ status: number; text: string; messages: unknown[]; headers: Record<string, unknown> }>(
+      (resolve, reject) => {
+        const req = request({ host: u.hostname, port: u.port, method: "POST", path, headers, agent }, (res) => {
+          const chunks: Buffer[] = [];
+          res.on("data", (c: Buffer) => chunks.push(c));
+          res.on("end", () => {
+            const text = Buffer.concat(chunks).toString("utf8");
+            const sse = String(res.headers["content-type"]).startsWith("text/event-stream");
+            const payloads = sse
+              ? text
+                  .split("\n")
+                  .filter((l) => l.startsWith("data: "))
+                  .map((l) => l.slice(6))
+              : text
+                ? [text]
+                : [];
+            const messages = payloads.flatMap((p) => {
+              try {
+                const m = JSON.parse(p);
+                return Array.isArray(m) ? m : [m];
+              } catch {
+                return [{ unparsable: p.slice(0, 200) }];
+              }
+            });
+            resolve({ status: res.statusCode ?? 0, text, messages, headers: res.headers });
           });
-          resolve({ status: res.statusCode ?? 0, text, messages });
         });
-      });
-      req.on("error", reject);
-      req.end(body);
-    });
+        req.on("error", reject);
+        req.end(body);
+      },
+    );
   }
 
   it(`garbage JSON-RPC at /mcp gets a 4xx or a JSON-RPC error, never a 5xx or a stack (seed ${SEED})`, async () => {
@@ -313,6 +335,96 @@ describe(`MCP fuzz (seed ${SEED})`, () => {
       }),
       { numRuns: RAW_RUNS, seed: SEED },
     );
+  });
+
+  it(`hostile JSON-RPC envelopes at every MCP door (ids, methods, params of every type, 10,000 levels deep): never a 5xx (seed ${SEED})`, async () => {
+    const json = { accept: "application/json, text/event-stream", "content-type": "application/json" };
+    // A session at /mcp/session, initialized by hand.
+    const init = await post(
+      json,
+      JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "fuzz", version: "1" } },
+      }),
+      "/mcp/session",
+    );
+    const sid = String(init.headers["mcp-session-id"]);
+    expect(init.status, init.text).toBe(200);
+    const inSession = { ...json, "mcp-session-id": sid, "mcp-protocol-version": "2025-06-18" };
+    await post(inSession, JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }), "/mcp/session");
+    // A legacy SSE session: its endpoint event names where its messages go.
+    const u = new URL(t.url);
+    const sse = await new Promise<{ path: string; close: () => void }>((resolve, reject) => {
+      const req = request(
+        { host: u.hostname, port: u.port, path: "/sse", headers: { accept: "text/event-stream" } },
+        (res) => {
+          let buf = "";
+          res.on("data", (c: Buffer) => {
+            buf += c.toString("utf8");
+            const m = /data: (\/messages\?sessionId=[\w-]+)/.exec(buf);
+            if (m) resolve({ path: m[1] as string, close: () => req.destroy() });
+          });
+        },
+      );
+      req.on("error", reject);
+      req.end();
+    });
+    const doors = [
+      { door: "/mcp", path: "/mcp", headers: json },
+      { door: "/mcp/readonly", path: "/mcp/readonly", headers: json },
+      { door: "/mcp/session (new)", path: "/mcp/session", headers: json },
+      { door: "/mcp/session (open)", path: "/mcp/session", headers: inSession },
+      { door: "/messages (SSE)", path: sse.path, headers: { "content-type": "application/json" } },
+    ];
+    const envelope = hostileEnvelopeArb(operations.map((op) => op.name));
+    try {
+      await fc.assert(
+        fc.asyncProperty(
+          fc.array(fc.tuple(fc.constantFrom(...doors), envelope), { minLength: BATCH, maxLength: BATCH }),
+          async (batch) => {
+            const problems = await Promise.all(
+              batch.map(async ([d, body]) => {
+                const a = await post(d.headers, body, d.path);
+                tally.add(`hostile envelope ${d.door}`, String(a.status));
+                const p = mcpAnswerProblem(a.status, a.text, body);
+                return p && `${d.door} ${body.slice(0, 200)}: ${p}`;
+              }),
+            );
+            const bad = problems.filter(Boolean);
+            if (bad.length > 0) throw new Error(bad.join("\n"));
+          },
+        ),
+        { numRuns: Math.ceil(ENVELOPES / BATCH), seed: SEED },
+      );
+      // The 10,000-level reproducers of issue #22, each door: refused at the door, as REST refuses them.
+      for (const d of doors) {
+        for (const where of ["params", "id", "arguments"]) {
+          const deep = nestedText(10_000, "mixed");
+          const body =
+            where === "id"
+              ? `{"jsonrpc":"2.0","id":${deep},"method":"tools/call","params":{"name":"get_health"}}`
+              : where === "params"
+                ? `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":${deep}}`
+                : `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"get_health","arguments":${deep}}}`;
+          const a = await post(d.headers, body, d.path);
+          expect(a.status, `${d.door} ${where}`).toBe(400);
+          expect((a.messages[0] as { error: { code: number } }).error.code, `${d.door} ${where}`).toBe(-32600);
+        }
+      }
+      // The session and the SSE stream outlived all of it.
+      const alive = await post(inSession, JSON.stringify({ jsonrpc: "2.0", id: 9, method: "ping" }), "/mcp/session");
+      expect(alive.status).toBe(200);
+      const msg = await post(
+        doors[4]?.headers ?? {},
+        JSON.stringify({ jsonrpc: "2.0", id: 9, method: "ping" }),
+        sse.path,
+      );
+      expect(msg.status).toBe(202);
+    } finally {
+      sse.close();
+    }
   });
 
   it("stays up: health over HTTP and MCP after the run", async () => {

@@ -44,10 +44,12 @@ export function leaks(answer: string, request: string): string | undefined {
 export function envelopeProblem(body: unknown, status?: number): string | undefined {
   if (body === null || typeof body !== "object" || Array.isArray(body)) return "body is not a JSON object";
   const b = body as Record<string, unknown>;
-  const allowed = status === 402 ? ["error", "x402Version", "accepts"] : ["error"];
+  // A 402 is x402 v1's PaymentRequired (`error` a string: the code) with docket's envelope beside it.
+  const allowed = status === 402 ? ["error", "x402Version", "accepts", "docketError"] : ["error"];
   const extra = Object.keys(b).filter((k) => !allowed.includes(k));
   if (extra.length > 0) return `envelope has extra top-level keys ${extra.join(", ")}`;
-  const e = b.error as Record<string, unknown> | undefined;
+  const e = (status === 402 ? b.docketError : b.error) as Record<string, unknown> | undefined;
+  if (status === 402 && b.error !== e?.code) return `x402 error ${String(b.error)} is not the envelope's code`;
   if (e === null || typeof e !== "object") return "no error object";
   if (typeof e.code !== "string" || !(e.code in errorStatus)) return `undocumented code ${String(e.code)}`;
   if (status !== undefined && errorStatus[e.code as ErrorCode] !== status) {
@@ -117,4 +119,36 @@ export function worldOf(court: {
   const accounts = court.devnet?.accounts.map((a) => a.address) ?? [];
   if (cases.length === 0 || accounts.length === 0) throw new Error("the fuzz tests need the seeded dev chain");
   return { cases, accounts, contracts: [court.factory, court.registry, "0xcA11bde05977b3631167028862bE2a173976CA11"] };
+}
+
+/**
+ * Everything wrong with an MCP door's answer to a hostile envelope (undefined: nothing): a 5xx, a
+ * leaked stack or path, a JSON-RPC answer that is not JSON, or the internal-error code -32603.
+ */
+export function mcpAnswerProblem(status: number, text: string, request: string): string | undefined {
+  const leak = leaks(text, request);
+  if (leak) return leak;
+  if (status >= 500) return `status ${status}: ${text.slice(0, 300)}`;
+  if (!text) return undefined;
+  const payloads = text.includes("data: ")
+    ? text
+        .split("\n")
+        .filter((l) => l.startsWith("data: "))
+        .map((l) => l.slice(6))
+    : [text];
+  for (const p of payloads) {
+    let m: unknown;
+    try {
+      m = JSON.parse(p);
+    } catch {
+      // Plain-text 4xx answers (the SDK's 406/415) are fine; a JSON-RPC answer must be JSON.
+      if (status === 200) return `not JSON: ${p.slice(0, 200)}`;
+      continue;
+    }
+    for (const x of (Array.isArray(m) ? m : [m]) as { error?: { code?: unknown } }[]) {
+      if (x?.error !== undefined && typeof x.error.code !== "number") return "odd JSON-RPC error";
+      if (x?.error?.code === -32603) return `JSON-RPC internal error: ${p.slice(0, 300)}`;
+    }
+  }
+  return undefined;
 }

@@ -10,6 +10,7 @@ import { buildServer } from "../../src/mcp/server.js";
 import { fileCase } from "../../src/operations/fileCase.js";
 import { operations } from "../../src/operations/registry.js";
 import { TestDocket } from "../support/docket.js";
+import { nestedText } from "./arbitraries.js";
 
 /** Bugs the fuzz tests (fuzz.http.test.ts, fuzz.mcp.test.ts) found, one by one. */
 describe("hardening regressions", () => {
@@ -52,6 +53,19 @@ describe("hardening regressions", () => {
   afterAll(async () => {
     await mcp?.close();
     await t?.close();
+  });
+
+  it("JSON nested 10,000 levels (or past JSON_MAX_DEPTH) in a REST body is 400 INVALID_INPUT naming the bound; 64 levels pass the door", async () => {
+    const json = { "content-type": "application/json" };
+    for (const deep of [nestedText(10_000, "array"), nestedText(10_000, "object"), nestedText(65, "mixed")]) {
+      const r = await raw("POST", "/cases/verify-tx", json, Buffer.from(`{"txHash":${deep}}`));
+      expectCode(r, 400, "INVALID_INPUT");
+      expect(r.body.error?.details).toMatchObject({ maxDepth: 64 });
+    }
+    // At the bound the body is read, and its content refused as any other bad input.
+    const atBound = await raw("POST", "/cases/verify-tx", json, Buffer.from(`{"txHash":${nestedText(63, "array")}}`));
+    expect(atBound.status).toBe(422);
+    expect(atBound.body.error?.code).toBe("VALIDATION_ERROR");
   });
 
   it("a path parameter that is not valid percent-encoding is 400 INVALID_INPUT, not 500", async () => {

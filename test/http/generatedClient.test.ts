@@ -56,7 +56,8 @@ describe("a client generated from /openapi.json files a paid case", () => {
     const required = first.error;
     if (!required || !("accepts" in required)) throw new Error(`no payment requirements: ${JSON.stringify(required)}`);
     expect(required.x402Version).toBe(1);
-    expect(required.error.code).toBe("PAYMENT_REQUIRED");
+    expect(required.error).toBe("PAYMENT_REQUIRED");
+    expect(required.docketError.code).toBe("PAYMENT_REQUIRED");
     const [terms] = required.accepts;
     if (!terms) throw new Error("accepts is empty");
     expect(terms.payTo).toBe(t.court.factory);
@@ -101,6 +102,7 @@ describe("a client generated from /openapi.json files a paid case", () => {
     // The same proof again: the generated client sees the declared 409.
     const again = await client.POST("/cases", { body, params: { header: { "X-PAYMENT": xPayment } } });
     expect(again.response.status).toBe(409);
-    expect(again.error?.error.code).toBe("PAYMENT_ALREADY_USED");
+    const conflict = again.error?.error;
+    expect(typeof conflict === "object" && conflict.code).toBe("PAYMENT_ALREADY_USED");
   });
 });

@@ -93,7 +93,9 @@ describe("every operation answers only the statuses its OpenAPI entry declares, 
     const status = String(r.status);
     const label = `${op.name}, ${what}: ${r.status} ${JSON.stringify(r.body).slice(0, 300)}`;
     expect(d.statuses.has(status), label).toBe(true);
-    const code = (r.body.error as { code?: string } | undefined)?.code;
+    // A 402 is x402 v1's body: docket's envelope is in docketError, beside the string `error`.
+    const envelope = (r.status === 402 ? r.body.docketError : r.body.error) as { code?: string } | undefined;
+    const code = envelope?.code;
     if (r.status >= 400 && !(op.answers && status in op.answers)) {
       expect(d.codes.get(status), label).toContain(code);
     }
@@ -108,9 +110,11 @@ describe("every operation answers only the statuses its OpenAPI entry declares, 
       const responses = entry.responses as Record<string, { content: Record<string, { schema: Json }> }>;
       const codes = new Map<string, string[]>();
       for (const [status, r] of Object.entries(responses)) {
-        // A raw answer (GET /evidence/{cid}'s 200) has no JSON schema.
+        // A raw answer (GET /evidence/{cid}'s 200) has no JSON schema; a 402 keeps its code in docketError.
         const schema = r.content["application/json"]?.schema as { properties?: Json } | undefined;
-        const error = schema?.properties?.error as { properties?: { code?: { enum?: string[] } } } | undefined;
+        const error = (schema?.properties?.docketError ?? schema?.properties?.error) as
+          | { properties?: { code?: { enum?: string[] } } }
+          | undefined;
         codes.set(status, error?.properties?.code?.enum ?? []);
       }
       declared.set(op.name, { statuses: new Set(Object.keys(responses).filter((s) => s !== "default")), codes });

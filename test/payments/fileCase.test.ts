@@ -1,3 +1,4 @@
+import { PaymentRequiredV1Schema } from "@x402/core/schemas";
 import {
   type Address,
   decodeFunctionData,
@@ -63,13 +64,16 @@ describe("file_case: pay, prove, file", () => {
     await t?.close();
   });
 
-  it("without a proof: 402 with the error envelope and x402 v1 requirements whose extra pays the fee", async () => {
+  it("without a proof: 402 in x402 v1's schema with docket's error envelope beside it and x402 v1 requirements whose extra pays the fee", async () => {
     const body = filing(t, PLAINTIFF, DEFENDANT);
     const r = await t.post("/cases", body);
     expect(r.status).toBe(402);
     expect(r.headers.get("cache-control")).toBe("no-store");
     expect(r.body.x402Version).toBe(1);
-    expect(r.body.error).toMatchObject({ code: "PAYMENT_REQUIRED" });
+    // x402 v1's own schema holds (`error` a string); docket's envelope is beside it.
+    expect(PaymentRequiredV1Schema.safeParse(r.body).error).toBeUndefined();
+    expect(r.body.error).toBe("PAYMENT_REQUIRED");
+    expect(r.body.docketError).toMatchObject({ code: "PAYMENT_REQUIRED" });
     expect(r.body.accepts).toHaveLength(1);
     const [req] = r.body.accepts;
     expect(req).toMatchObject({

@@ -37,7 +37,9 @@ describe("file_case: refused proofs and inputs", () => {
    */
   function expectRefused(r: Api, code: string, currentFee = fee) {
     expect(r.status, JSON.stringify(r.body)).toBe(402);
-    expect(r.body.error.code).toBe(code);
+    expect(r.body.docketError.code).toBe(code);
+    // x402 v1's schema: `error` a string (the code), docket's envelope beside it.
+    expect(r.body.error).toBe(code);
     expect(r.body.x402Version).toBe(1);
     expect(r.body.accepts[0]).toMatchObject({ maxAmountRequired: currentFee.toString(), payTo: t.court.factory });
     expect(r.body.accepts[0].extra.unsigned_tx).toMatchObject({ to: t.court.factory, value: currentFee.toString() });
@@ -75,7 +77,7 @@ describe("file_case: refused proofs and inputs", () => {
   it("missing: 402 PAYMENT_REQUIRED", async () => {
     const r = await t.post("/cases", filing(t, PLAINTIFF, DEFENDANT));
     expect(r.status).toBe(402);
-    expect(r.body.error.code).toBe("PAYMENT_REQUIRED");
+    expect(r.body.docketError.code).toBe("PAYMENT_REQUIRED");
     expect(r.body.accepts).toHaveLength(1);
   });
 
@@ -105,7 +107,7 @@ describe("file_case: refused proofs and inputs", () => {
   it("unknown hash: 402 PAYMENT_NOT_FOUND", async () => {
     const r = await t.post("/cases", filing(t, PLAINTIFF, DEFENDANT), xPayment(`0x${"77".repeat(32)}`));
     expectRefused(r, "PAYMENT_NOT_FOUND");
-    expect(r.body.error.details).toMatchObject({ found: false, mined: false });
+    expect(r.body.docketError.details).toMatchObject({ found: false, mined: false });
   });
 
   it("a reverted payment: 402 PAYMENT_FAILED", async () => {
@@ -122,7 +124,7 @@ describe("file_case: refused proofs and inputs", () => {
     expect(receipt.status).toBe("success");
     const r = await t.post("/cases", filing(t, PLAINTIFF, DEFENDANT), xPayment(receipt.transactionHash));
     expectRefused(r, "PAYMENT_WRONG_PAYER");
-    expect(r.body.error.details).toMatchObject({ expected: t.address(PLAINTIFF), actual: t.address(STRANGER) });
+    expect(r.body.docketError.details).toMatchObject({ expected: t.address(PLAINTIFF), actual: t.address(STRANGER) });
     // The chain agrees: the reference is paid for the stranger only.
     expect((await feePayment(t, ref, t.address(STRANGER))).paid).toBe(true);
     expect((await feePayment(t, ref, t.address(PLAINTIFF))).paid).toBe(false);
@@ -141,7 +143,7 @@ describe("file_case: refused proofs and inputs", () => {
     const receipt = await send(t, PLAINTIFF, { to: t.address(17), value: fee });
     const r = await t.post("/cases", filing(t, PLAINTIFF, DEFENDANT), xPayment(receipt.transactionHash));
     expectRefused(r, "PAYMENT_WRONG_RECIPIENT");
-    expect(r.body.error.details).toMatchObject({ expected: t.court.factory, actual: t.address(17) });
+    expect(r.body.docketError.details).toMatchObject({ expected: t.court.factory, actual: t.address(17) });
   });
 
   it("the old way, a plain transfer of the fee to the fee recipient: 402 PAYMENT_WRONG_RECIPIENT", async () => {
@@ -149,12 +151,12 @@ describe("file_case: refused proofs and inputs", () => {
     expect(receipt.status).toBe("success");
     const r = await t.post("/cases", filing(t, PLAINTIFF, DEFENDANT), xPayment(receipt.transactionHash));
     expectRefused(r, "PAYMENT_WRONG_RECIPIENT");
-    expect(r.body.error.details).toMatchObject({
+    expect(r.body.docketError.details).toMatchObject({
       txHash: receipt.transactionHash,
       expected: t.court.factory,
       actual: feeRecipient,
     });
-    expect(r.body.error.message).toMatch(/payFilingFee/);
+    expect(r.body.docketError.message).toMatch(/payFilingFee/);
   });
 
   it("a successful call to the factory that pays no fee: 402 PAYMENT_WRONG_RECIPIENT", async () => {
@@ -164,7 +166,7 @@ describe("file_case: refused proofs and inputs", () => {
     expect(receipt.status).toBe("success");
     const r = await t.post("/cases", filing(t, PLAINTIFF, DEFENDANT), xPayment(receipt.transactionHash));
     expectRefused(r, "PAYMENT_WRONG_RECIPIENT");
-    expect(r.body.error.details).toMatchObject({ expected: t.court.factory, actual: t.court.factory });
+    expect(r.body.docketError.details).toMatchObject({ expected: t.court.factory, actual: t.court.factory });
   });
 
   it("below the fee: payFilingFee reverts on chain, so the proof is 402 PAYMENT_FAILED; more than the fee is fine", async () => {
@@ -176,7 +178,7 @@ describe("file_case: refused proofs and inputs", () => {
     });
     const r = await t.post("/cases", filing(t, PLAINTIFF, DEFENDANT), xPayment(small.transactionHash));
     expectRefused(r, "PAYMENT_FAILED");
-    expect(r.body.error.details).toMatchObject({ txHash: small.transactionHash });
+    expect(r.body.docketError.details).toMatchObject({ txHash: small.transactionHash });
 
     const ref = testRef("big");
     const big = await payFee(t, PLAINTIFF, ref, fee + 1n);
@@ -253,7 +255,7 @@ describe("file_case: refused proofs and inputs", () => {
     try {
       const r = await t.post("/cases", body, xPayment(proof));
       expectRefused(r, "PAYMENT_INSUFFICIENT", raised);
-      expect(r.body.error.details).toMatchObject({
+      expect(r.body.docketError.details).toMatchObject({
         txHash: proof,
         required: raised.toString(),
         paid: fee.toString(),

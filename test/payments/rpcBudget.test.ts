@@ -144,7 +144,8 @@ describe("payments: JSON-RPC requests per HTTP request", () => {
     for (const [what, hash, code, status] of refusals) {
       const refused = await cost("/cases", filing(), proofOf(hash));
       expect(refused.status, what).toBe(status);
-      expect(refused.body.error.code, what).toBe(code);
+      // A 402 carries docket's envelope beside x402 v1's string `error`; a 409 is the envelope itself.
+      expect((refused.body.docketError ?? refused.body.error).code, what).toBe(code);
       expect(refused.rpc, what).toBe(3);
       expect(refused.methods, what).toEqual({ eth_getTransactionByHash: 1, eth_getTransactionReceipt: 1, eth_call: 1 });
       note(`POST /cases, ${what} (${status})`, refused);
@@ -168,7 +169,7 @@ describe("payments: JSON-RPC requests per HTTP request", () => {
     await setFee(fee + 1n);
     try {
       const refused = await cost("/cases", filing(), proofOf(paid.transactionHash));
-      expect(refused.body.error.code).toBe("PAYMENT_INSUFFICIENT");
+      expect(refused.body.docketError.code).toBe("PAYMENT_INSUFFICIENT");
       expect(refused.rpc).toBe(3);
       note("POST /cases, insufficient proof (402)", refused);
     } finally {

@@ -130,7 +130,8 @@ describe("x402 v2: a stock client pays the filing fee", () => {
       const settlement = r.headers.get("PAYMENT-RESPONSE");
       return {
         status: r.status,
-        code: r.body.error?.code,
+        // A 402: x402 v1's string `error`, docket's envelope beside it.
+        code: r.body.docketError?.code,
         settlement: settlement && decodePaymentResponseHeader(settlement),
       };
     };

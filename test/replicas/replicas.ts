@@ -84,7 +84,7 @@ export interface UnsignedTx {
 }
 
 /** Signs and broadcasts as a dev account, as a wallet would, and waits until it is mined. */
-export async function signAndSend(devnet: Devnet, index: number, tx: UnsignedTx): Promise<void> {
+export async function signAndSend(devnet: Devnet, index: number, tx: UnsignedTx): Promise<Hex> {
   const dev = devnet.accounts[index];
   if (!dev) throw new Error(`no dev account ${index}`);
   const wallet = createWalletClient({
@@ -95,6 +95,7 @@ export async function signAndSend(devnet: Devnet, index: number, tx: UnsignedTx)
   const hash = await wallet.sendTransaction({ to: tx.to, value: BigInt(tx.value), data: tx.data });
   const receipt = await devnet.reader.waitForTransactionReceipt({ hash, pollingInterval: 20 });
   if (receipt.status !== "success") throw new Error(`transaction ${hash} reverted`);
+  return hash;
 }
 
 /** Polls `check` until it returns a value (not undefined) or `ms` pass. */

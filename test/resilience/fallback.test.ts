@@ -13,7 +13,9 @@ import { type RpcProxy, startRpcProxy } from "../support/rpcProxy.js";
  */
 
 const RPC_TIMEOUT_MS = 500;
-const BOUND_MS = 2 * RPC_TIMEOUT_MS + 2_000;
+/** How long a failing request is retried (RPC_RETRY_BUDGET_MS) before it is an RPC_ERROR. */
+const RPC_RETRY_BUDGET_MS = 1_000;
+const BOUND_MS = RPC_RETRY_BUDGET_MS + 2 * RPC_TIMEOUT_MS + 2_000;
 
 let devnet: Devnet;
 let first: RpcProxy;
@@ -41,6 +43,7 @@ beforeAll(async () => {
       FACTORY_ADDRESS: devnet.deployment.factory,
       REGISTRY_ADDRESS: devnet.deployment.registry,
       RPC_TIMEOUT_MS: String(RPC_TIMEOUT_MS),
+      RPC_RETRY_BUDGET_MS: String(RPC_RETRY_BUDGET_MS),
       RATE_LIMIT_PER_MINUTE: "0",
       EVENT_POLL_MS: "100",
     }),

@@ -30,8 +30,10 @@ import { type RpcProxy, startRpcProxy } from "../support/rpcProxy.js";
  */
 
 const RPC_TIMEOUT_MS = 500;
-/** "No hang": every answer comes well within one node timeout plus slack for a busy machine. */
-const BOUND_MS = RPC_TIMEOUT_MS + 2_000;
+/** How long a transient fault is retried before the read fails (RPC_RETRY_BUDGET_MS). */
+const RPC_RETRY_BUDGET_MS = 1_000;
+/** "No hang": every answer comes well within the retry budget and one node timeout, plus slack for a busy machine. */
+const BOUND_MS = RPC_RETRY_BUDGET_MS + RPC_TIMEOUT_MS + 2_000;
 
 let devnet: Devnet;
 let proxy: RpcProxy;
@@ -103,6 +105,7 @@ beforeAll(async () => {
     FACTORY_ADDRESS: devnet.deployment.factory,
     REGISTRY_ADDRESS: devnet.deployment.registry,
     RPC_TIMEOUT_MS: String(RPC_TIMEOUT_MS),
+    RPC_RETRY_BUDGET_MS: String(RPC_RETRY_BUDGET_MS),
   });
   const clock = () => now;
   ctx = {

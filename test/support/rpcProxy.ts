@@ -36,6 +36,13 @@ import type { AddressInfo, Socket } from "node:net";
  * anvil (a reset) or one started with another chain id. Holding answers (`holdAnswers(methods)`):
  * requests carrying those methods are forwarded at once, so they read the chain as it is now, but
  * their answers are kept until `releaseAnswers()`: a read that overlaps whatever happens meanwhile.
+ *
+ * A strict provider (`setStrict({ batchMax, logsRangeMax, perSecond })`), as hosted JSON-RPC
+ * providers are: a batch of more than `batchMax` is refused whole (each element gets a -32600
+ * error); an eth_getLogs over more than `logsRangeMax` blocks gets the usual -32005 ("query exceeds
+ * max block range"), the rest of its batch is served; more than `perSecond` JSON-RPC requests in the
+ * last second get HTTP 429 with `Retry-After: 1`. `refused` counts each kind, `maxBatch` is the
+ * largest batch seen. `setStrict(undefined)` lifts every limit.
  */
 
 export type FaultMode = "none" | "down" | "timeout" | "garbage" | "error";
@@ -48,6 +55,12 @@ export interface FaultOptions {
   /** "error": the JSON-RPC error code and message (default -32603, internal error, "injected fault"). */
   code?: number;
   message?: string;
+}
+
+export interface StrictLimits {
+  batchMax?: number;
+  logsRangeMax?: number;
+  perSecond?: number;
 }
 
 export interface RpcCall {
@@ -68,6 +81,12 @@ export interface RpcProxy {
   readonly byMethod: Record<string, number>;
   /** Every JSON-RPC request since the last reset, in arrival order. */
   readonly calls: readonly RpcCall[];
+  /** Requests a strict provider refused since the last reset, per limit. */
+  readonly refused: { batch: number; logs: number; rate: number };
+  /** The largest batch received since the last reset (a single request counts 1). */
+  readonly maxBatch: number;
+  /** Enforces a strict provider's limits (undefined: none). */
+  setStrict(limits: StrictLimits | undefined): void;
   /** Zeroes the counters (latency and fault stay as they are). */
   reset(): void;
   setLatency(ms: number): void;
@@ -93,6 +112,11 @@ export async function startRpcProxy(firstUpstream: string, opts: { port?: number
   let byMethod: Record<string, number> = {};
   let httpRequests = 0;
   let latencyMs = 0;
+  let strict: StrictLimits | undefined;
+  let refused = { batch: 0, logs: 0, rate: 0 };
+  let maxBatch = 0;
+  /** Arrival times of the JSON-RPC requests served in the last second (the rate limit's window). */
+  let recent: number[] = [];
   let fault: { mode: FaultMode; opts: FaultOptions } = { mode: "none", opts: {} };
   let closed = false;
   const sockets = new Set<Socket>();
@@ -121,7 +145,9 @@ export async function startRpcProxy(firstUpstream: string, opts: { port?: number
       calls.push(c);
       byMethod[c.method] = (byMethod[c.method] ?? 0) + 1;
     }
+    maxBatch = Math.max(maxBatch, parsed.calls.length);
     if (latencyMs > 0) await new Promise((r) => setTimeout(r, latencyMs));
+    if (strict && (await enforce(strict, body, parsed, res))) return;
 
     const { mode, opts: f } = fault;
     const applies = mode !== "none" && (!f.methods || parsed.calls.some((c) => f.methods?.includes(c.method)));
@@ -152,6 +178,52 @@ export async function startRpcProxy(firstUpstream: string, opts: { port?: number
     const answer = await up.text();
     if (heldMethods && parsed.calls.some((c) => heldMethods?.includes(c.method))) await released;
     send(res, up.status, answer, up.headers.get("content-type") ?? "application/json");
+  }
+
+  /** Answers what a strict provider refuses; true when nothing is left to forward. */
+  async function enforce(
+    limits: StrictLimits,
+    body: string,
+    parsed: ReturnType<typeof parse>,
+    res: ServerResponse,
+  ): Promise<boolean> {
+    const now = Date.now();
+    recent = recent.filter((t) => t > now - 1_000);
+    if (limits.perSecond !== undefined && recent.length + parsed.calls.length > limits.perSecond) {
+      refused.rate++;
+      res.setHeader("retry-after", "1");
+      send(res, 429, JSON.stringify({ error: "rate limit exceeded" }), "application/json");
+      return true;
+    }
+    for (const _ of parsed.calls) recent.push(now);
+    const answer = (id: unknown, code: number, message: string) => ({ jsonrpc: "2.0", id, error: { code, message } });
+    if (limits.batchMax !== undefined && parsed.batch && parsed.calls.length > limits.batchMax) {
+      refused.batch++;
+      const message = `batch of ${parsed.calls.length} exceeds the limit of ${limits.batchMax}`;
+      send(res, 200, JSON.stringify(parsed.ids.map((id) => answer(id, -32600, message))), "application/json");
+      return true;
+    }
+    const max = limits.logsRangeMax;
+    if (max === undefined) return false;
+    const tooWide = parsed.calls.map((c) => c.method === "eth_getLogs" && logsSpan(c.params) > max);
+    if (!tooWide.some(Boolean)) return false;
+    refused.logs += tooWide.filter(Boolean).length;
+    const message = `query exceeds max block range ${max}`;
+    const errors = parsed.ids.flatMap((id, i) => (tooWide[i] ? [answer(id, -32005, message)] : []));
+    const items = parsed.batch ? (JSON.parse(body) as unknown[]) : [JSON.parse(body)];
+    const rest = items.filter((_, i) => !tooWide[i]);
+    let served: unknown[] = [];
+    if (rest.length > 0) {
+      const up = await fetch(upstream, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(rest),
+      });
+      served = (await up.json()) as unknown[];
+    }
+    const all = [...served, ...errors];
+    send(res, 200, JSON.stringify(parsed.batch ? all : all[0]), "application/json");
+    return true;
   }
 
   const listen = (port: number) =>
@@ -189,7 +261,19 @@ export async function startRpcProxy(firstUpstream: string, opts: { port?: number
     get calls() {
       return calls;
     },
+    get refused() {
+      return { ...refused };
+    },
+    get maxBatch() {
+      return maxBatch;
+    },
+    setStrict(limits: StrictLimits | undefined) {
+      strict = limits;
+      recent = [];
+    },
     reset() {
+      refused = { batch: 0, logs: 0, rate: 0 };
+      maxBatch = 0;
       calls = [];
       byMethod = {};
       httpRequests = 0;
@@ -233,6 +317,15 @@ function send(res: ServerResponse, status: number, body: string, type: string): 
   if (res.writableEnded || res.destroyed) return;
   res.writeHead(status, { "content-type": type, "content-length": Buffer.byteLength(body) });
   res.end(body);
+}
+
+/** Blocks an eth_getLogs asks for (0 when its range is not two block numbers, e.g. a tag or a block hash). */
+function logsSpan(params: unknown): number {
+  const f = (Array.isArray(params) ? params[0] : undefined) as { fromBlock?: unknown; toBlock?: unknown } | undefined;
+  const num = (v: unknown) => (typeof v === "string" && /^0x[0-9a-f]+$/i.test(v) ? Number.parseInt(v, 16) : undefined);
+  const from = num(f?.fromBlock);
+  const to = num(f?.toBlock);
+  return from === undefined || to === undefined ? 0 : to - from + 1;
 }
 
 /** The JSON-RPC requests in a body: one object, or a batch array counting each element. */

@@ -13,7 +13,7 @@ export interface paths {
         };
         /**
          * Health check
-         * @description Whether docket can read the chain: status ok or degraded (node unreachable, or answering another chain id), chain id, latest block, contract addresses, the ERC-8004 registries (or why they are off), the minimum stakes and fees (wei), and on the dev chain its JSON-RPC URL (rpcUrl) for wallets to broadcast to. Over HTTP a degraded answer has status 503. lastChainEvent is the last reorg or reset detected.
+         * @description Whether docket can read the chain: status ok or degraded (node unreachable, answering another chain id, a chain that changed under the event follower since it last looked: new genesis, head gone backwards; or the follower not keeping up), chain id, latest block, contract addresses, the ERC-8004 registries (or why they are off), the minimum stakes and fees (wei), and on the dev chain its JSON-RPC URL (rpcUrl) for wallets to broadcast to. Over HTTP a degraded answer has status 503. lastChainEvent is the last reorg or reset detected.
          *
          *     MCP tool: `get_health`.
          */
@@ -786,10 +786,19 @@ export interface operations {
                             /** @description When docket noticed it (ISO 8601) */
                             at: string;
                         };
+                        /** @description Present while the event follower is behind the chain or failing; degraded past FOLLOWER_MAX_LAG_SECONDS */
+                        follower?: {
+                            /** @description Blocks between the last one it acted on and the head it read towards */
+                            blocksBehind: number;
+                            /** @description When it was last caught up (ISO 8601) */
+                            since: string;
+                            /** @description Why its last poll failed */
+                            error?: string;
+                        };
                     };
                 };
             };
-            /** @description Degraded: the node cannot be read, or it serves another chain id (`error` says which) */
+            /** @description Degraded: the node cannot be read, serves another chain id or another chain than the follower last saw, or the follower is not keeping up (`error` says which) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -837,6 +846,15 @@ export interface operations {
                             block: number;
                             /** @description When docket noticed it (ISO 8601) */
                             at: string;
+                        };
+                        /** @description Present while the event follower is behind the chain or failing; degraded past FOLLOWER_MAX_LAG_SECONDS */
+                        follower?: {
+                            /** @description Blocks between the last one it acted on and the head it read towards */
+                            blocksBehind: number;
+                            /** @description When it was last caught up (ISO 8601) */
+                            since: string;
+                            /** @description Why its last poll failed */
+                            error?: string;
                         };
                     };
                 };
@@ -1097,17 +1115,11 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         x402Version: 1;
-                        error: {
-                            /**
-                             * @description PAYMENT_REQUIRED, or why the proof given was refused (PAYMENT_NOT_FOUND...)
-                             * @enum {string}
-                             */
-                            code: "PAYMENT_FAILED" | "PAYMENT_INSUFFICIENT" | "PAYMENT_INVALID" | "PAYMENT_NOT_FOUND" | "PAYMENT_REQUIRED" | "PAYMENT_WRONG_PAYER" | "PAYMENT_WRONG_RECIPIENT";
-                            message: string;
-                            details?: {
-                                [key: string]: unknown;
-                            };
-                        };
+                        /**
+                         * @description x402 v1's error string: docket's code (PAYMENT_REQUIRED, or why the proof was refused)
+                         * @enum {string}
+                         */
+                        error: "PAYMENT_FAILED" | "PAYMENT_INSUFFICIENT" | "PAYMENT_INVALID" | "PAYMENT_NOT_FOUND" | "PAYMENT_REQUIRED" | "PAYMENT_WRONG_PAYER" | "PAYMENT_WRONG_RECIPIENT";
                         accepts: {
                             /** @constant */
                             scheme: "exact";
@@ -1147,6 +1159,18 @@ export interface operations {
                                 proof: string;
                             };
                         }[];
+                        /** @description docket's error envelope: the code, a message and the facts behind a refusal */
+                        docketError: {
+                            /**
+                             * @description PAYMENT_REQUIRED, or why the proof given was refused (PAYMENT_NOT_FOUND...)
+                             * @enum {string}
+                             */
+                            code: "PAYMENT_FAILED" | "PAYMENT_INSUFFICIENT" | "PAYMENT_INVALID" | "PAYMENT_NOT_FOUND" | "PAYMENT_REQUIRED" | "PAYMENT_WRONG_PAYER" | "PAYMENT_WRONG_RECIPIENT";
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                        };
                     };
                 };
             };

@@ -1,0 +1,130 @@
+import {
+  CompleteRequestSchema,
+  GetPromptRequestSchema,
+  InitializeRequestSchema,
+  ReadResourceRequestSchema,
+  SetLevelRequestSchema,
+  SubscribeRequestSchema,
+  UnsubscribeRequestSchema,
+} from "@modelcontextprotocol/sdk/types.js";
+import type { NextFunction, Request, Response } from "express";
+import { nestedDeeperThan } from "../http/input.js";
+import { jsonRpcError } from "./jsonRpc.js";
+
+/** The bounds on a JSON body docket reads (JSON_MAX_DEPTH; MCP_MAX_BODY_BYTES for MCP). */
+export interface JsonBounds {
+  maxBytes: number;
+  maxDepth: number;
+}
+
+/** A request whose body was read ahead: the bytes, and the JSON (undefined when it is not JSON). */
+export type ReadAhead = Request & { rawBody?: Buffer; parsedBody?: unknown };
+
+/**
+ * The first middleware of every MCP POST route (/mcp and its variants, /mcp/session, /messages):
+ * reads the body once, up to `maxBytes` (413, JSON-RPC -32600 past it), refuses JSON nested deeper
+ * than `maxDepth` (400, -32600), text that is not JSON (400, -32700) and a request whose params its
+ * method's schema refuses (400, -32602; see invalidParams), and hands the parsed
+ * message on (`parsedBody`), which the SDK's transports take instead of reading the stream. So a
+ * hostile envelope (a 10,000-level id, params or arguments) is refused at the door, as REST refuses
+ * it, and never reaches the SDK's validation, whose recursion it would overflow into a 500.
+ */
+export function mcpJsonBounds(bounds: JsonBounds) {
+  return (req: Request, res: Response, next: NextFunction): void => {
+    const read = req as ReadAhead;
+    if (read.rawBody !== undefined || req.readableEnded) {
+      next();
+      return;
+    }
+    const tooLarge = () =>
+      jsonRpcError(res, 413, -32600, `the request body is larger than ${bounds.maxBytes} bytes (MCP_MAX_BODY_BYTES)`);
+    if (Number(req.headers["content-length"]) > bounds.maxBytes) {
+      res.set("Connection", "close");
+      tooLarge();
+      return;
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let over = false;
+    req.on("data", (c: Buffer) => {
+      if (over) return;
+      size += c.length;
+      if (size <= bounds.maxBytes) {
+        chunks.push(c);
+        return;
+      }
+      over = true;
+      chunks.length = 0;
+      res.set("Connection", "close");
+      tooLarge();
+    });
+    req.once("error", () => res.destroy());
+    req.once("end", () => {
+      if (over) return;
+      let ok = false;
+      try {
+        ok = checked();
+      } catch {
+        // Never let a body take the process down: whatever could not be checked is refused.
+        if (!res.headersSent) jsonRpcError(res, 400, -32600, "the request could not be read as a JSON-RPC message");
+      }
+      if (ok) next();
+    });
+    /** Answers what is refused; true when the message may go on. */
+    const checked = (): boolean => {
+      const body = Buffer.concat(chunks);
+      if (nestedDeeperThan(body, bounds.maxDepth)) {
+        jsonRpcError(res, 400, -32600, `the JSON nests deeper than ${bounds.maxDepth} levels (JSON_MAX_DEPTH)`);
+        return false;
+      }
+      read.rawBody = body;
+      try {
+        read.parsedBody = JSON.parse(body.toString("utf8"));
+      } catch {
+        jsonRpcError(res, 400, -32700, "parse error: the body is not JSON");
+        return false;
+      }
+      const bad = invalidParams(read.parsedBody);
+      if (bad) {
+        res.status(400).set("Cache-Control", "no-store").json({ jsonrpc: "2.0", id: bad.id, error: bad.error });
+        return false;
+      }
+      return true;
+    };
+  };
+}
+
+/**
+ * The SDK's own schemas of the requests whose params its handlers parse: a request that does not fit
+ * one is answered here with -32602 (invalid params), where the SDK's stateless handler would answer
+ * its parse failure as -32603 (internal error).
+ */
+const paramsSchemas = new Map<string, { safeParse(v: unknown): { success: boolean; error?: { issues: unknown[] } } }>([
+  ["initialize", InitializeRequestSchema],
+  ["resources/read", ReadResourceRequestSchema],
+  ["resources/subscribe", SubscribeRequestSchema],
+  ["resources/unsubscribe", UnsubscribeRequestSchema],
+  ["prompts/get", GetPromptRequestSchema],
+  ["completion/complete", CompleteRequestSchema],
+  ["logging/setLevel", SetLevelRequestSchema],
+]);
+
+/** The first request (of a message or a batch) whose params its method's schema refuses, as a JSON-RPC error. */
+function invalidParams(body: unknown): { id: unknown; error: { code: number; message: string } } | undefined {
+  for (const m of Array.isArray(body) ? body : [body]) {
+    if (typeof m !== "object" || m === null) continue;
+    const { method, id } = m as { method?: unknown; id?: unknown };
+    const schema = typeof method === "string" ? paramsSchemas.get(method) : undefined;
+    if (!schema) continue;
+    const r = schema.safeParse(m);
+    if (r.success) continue;
+    const validId = typeof id === "string" || (typeof id === "number" && Number.isFinite(id)) ? id : null;
+    const issue = r.error?.issues[0] as { path?: unknown[]; message?: string } | undefined;
+    const where = issue?.path?.length ? issue.path.join(".") : "params";
+    return {
+      id: validId,
+      error: { code: -32602, message: `invalid params for ${method}: ${where}: ${issue?.message ?? "invalid"}` },
+    };
+  }
+  return undefined;
+}
