@@ -325,6 +325,23 @@ function targets(r: Results): Target[] {
   return out;
 }
 
+function evidenceTarget(e: Results["evidence"]): Target {
+  const item = "9. get_case_evidence, 10 items";
+  const target = "one JSON-RPC request cold, none cached; each CID's content loaded once";
+  if (!e) return { item, target, measured: NOT_RUN, met: null };
+  if (failed(e)) return { item, target, measured: why(e), met: false };
+  const c = e.caseEvidence;
+  const files = e.sizes.map(
+    (s) => `${s.bytes / 1048576} MiB: publish ${s.publishMBps}, read ${s.readMBps}, sha2-256 ${s.hashMBps} MB/s`,
+  );
+  return {
+    item,
+    target,
+    measured: `cold ${c.cold.rpc} JSON-RPC, ${c.cold.contentLoads} loads for ${c.cids} CIDs (${c.cold.ms} ms); cached ${c.cached.rpc} (${c.cached.ms} ms); invalidated ${c.chainAgain.rpc} JSON-RPC, ${c.chainAgain.contentLoads} loads (${c.chainAgain.ms} ms). ${files.join("; ")}`,
+    met: e.pass,
+  };
+}
+
 /**
  * Issue #21 item 6: Kleros v2's own figures on the same anvil, a 3-juror draw at 10 / 1,000 /
  * 10,000 staked jurors and a new juror's stake (ERC-20 transfer included); ours must not exceed the
@@ -350,23 +367,6 @@ function klerosTargets(d: Results["drawGas"]): Target[] {
       met: d.sizes.every((s) => s.stakeNewJudge.gasUsedMedian <= 1.2 * KLEROS_STAKE),
     },
   ];
-}
-
-function evidenceTarget(e: Results["evidence"]): Target {
-  const item = "9. get_case_evidence, 10 items";
-  const target = "one JSON-RPC request cold, none cached; each CID's content loaded once";
-  if (!e) return { item, target, measured: NOT_RUN, met: null };
-  if (failed(e)) return { item, target, measured: why(e), met: false };
-  const c = e.caseEvidence;
-  const files = e.sizes.map(
-    (s) => `${s.bytes / 1048576} MiB: publish ${s.publishMBps}, read ${s.readMBps}, sha2-256 ${s.hashMBps} MB/s`,
-  );
-  return {
-    item,
-    target,
-    measured: `cold ${c.cold.rpc} JSON-RPC, ${c.cold.contentLoads} loads for ${c.cids} CIDs (${c.cold.ms} ms); cached ${c.cached.rpc} (${c.cached.ms} ms); invalidated ${c.chainAgain.rpc} JSON-RPC, ${c.chainAgain.contentLoads} loads (${c.chainAgain.ms} ms). ${files.join("; ")}`,
-    met: e.pass,
-  };
 }
 
 function drawTarget(d: Results["drawGas"]): Target {
