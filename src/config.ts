@@ -111,8 +111,6 @@ export const configSchema = z.object({
     .regex(/^https?:\/\/\S+$/, "must be an http(s) URL")
     .optional(),
   IPFS_PINNING_TOKEN: z.string().optional(),
-  /** The embedded dev chain's court: hidden votes (commit-reveal, the default) or public votes. */
-  DEV_VOTES: z.enum(["hidden", "public"]).default("hidden"),
 });
 
 export type Config = z.infer<typeof configSchema>;

@@ -98,19 +98,19 @@ describe("command line", () => {
 
   it("devnet: prints KEY=value lines another docket can use; its chain dies with it", async () => {
     const p = docket(["devnet"]);
-    const out = await p.waitFor(/REGISTRY_ADDRESS=0x[0-9a-fA-F]{40}\n/);
+    const out = await p.waitFor(/EVIDENCE_DIR=.+\n/);
     const env = Object.fromEntries(
       out
         .trim()
         .split("\n")
         .map((l) => l.split("=") as [string, string]),
     );
-    expect(Object.keys(env)).toEqual(["RPC_URL", "CHAIN_ID", "FACTORY_ADDRESS", "REGISTRY_ADDRESS"]);
+    expect(Object.keys(env)).toEqual(["RPC_URL", "CHAIN_ID", "FACTORY_ADDRESS", "REGISTRY_ADDRESS", "EVIDENCE_DIR"]);
     const d = await startServer(loadConfig({ ...env, PORT: "0", LOG_LEVEL: "silent" }));
     try {
       const cases = await (await fetch(`${d.url}/cases`)).json();
-      // One case in every state, and with hidden votes one in each voting phase.
-      expect((cases as { total: number }).total).toBe(9);
+      // The General court's cases, one in every state, and Agentic Commerce's, one in each hidden-vote phase.
+      expect((cases as { total: number }).total).toBe(10);
     } finally {
       await d.close();
     }

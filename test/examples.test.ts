@@ -65,7 +65,10 @@ describe("examples/keeper.ts", () => {
   it("after every window closed, one sweep defaults, resolves and settles the open cases, and nothing is left", async () => {
     await advanceTime(t.court.reader, 2 * 24 * 3600);
     const before = (await t.get("/keeper/actions")).body.actions as { case: string; operation: string }[];
+    // Five cases still heard (active, appealed, one deliberating in the General court, two in Agentic Commerce).
     expect(before.map((s) => s.operation).sort()).toEqual([
+      "resolve_after_deadline",
+      "resolve_after_deadline",
       "resolve_after_deadline",
       "resolve_after_deadline",
       "resolve_after_deadline",

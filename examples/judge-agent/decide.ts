@@ -16,6 +16,8 @@ export interface CaseRecord {
   /** The evidence the plaintiff filed with (a CID; get_case_evidence reads it). */
   evidenceIpfsHash: string;
   judges: string[];
+  /** The court the case was filed in; its rules are in `GET /courts/{id}`. */
+  court: { id: number; name: string };
   hiddenVotes: boolean;
   votingPhase: "commit" | "reveal" | "vote" | null;
   outcome: string | null;
@@ -48,7 +50,16 @@ export interface Decision {
 }
 
 /** The pluggable judgement. It must be deterministic enough to give the same answer twice if you restart mid-vote. */
-export type Decide = (c: CaseRecord, evidence: Evidence[]) => Promise<Decision>;
+/** The case's court as `GET /courts/{id}` answers it (the fields a judge reads). */
+export interface CourtRecord {
+  id: number;
+  name: string;
+  parameters: { hiddenVotes: boolean };
+  /** The rules its judges apply: `text` when docket can read it, else fetch it by `cid`. */
+  policy: { cid: string; uri: string; text: string | null };
+}
+
+export type Decide = (c: CaseRecord, evidence: Evidence[], court: CourtRecord) => Promise<Decision>;
 
 /** The party's own words inside docket's frame (`[evidence <boundary> begins ...]` ... `[evidence <boundary> ends]`). */
 export function quoted(framed: string | undefined): string {
@@ -77,7 +88,7 @@ function recordOf(e: Evidence): Record<string, unknown> | undefined {
  * What the documents are (an agreement, a receipt, a photo) is noted in the reasons; how many there
  * are does not matter.
  */
-export const weighEvidence: Decide = async (_c, evidence) => {
+export const weighEvidence: Decide = async (_c, evidence, court) => {
   const records = evidence.flatMap((e) => {
     const r = recordOf(e);
     return r ? [{ ...r, by: e.role } as Record<string, unknown>] : [];
@@ -94,7 +105,7 @@ export const weighEvidence: Decide = async (_c, evidence) => {
       : "no record shows a failure to perform";
   return {
     plaintiffWins,
-    justification: `On the documents: ${why}, so the ${plaintiffWins ? "plaintiff" : "defendant"} prevails.`,
+    justification: `${court.name} court. On the documents: ${why}, so the ${plaintiffWins ? "plaintiff" : "defendant"} prevails.`,
   };
 };
 
@@ -118,7 +129,7 @@ export async function judgeCasePrompt(docketUrl: string, caseAddress: string, ju
 
 /**
  * Where an LLM plugs in: `withModel(ask)` is a `Decide` that hands your model the `judge_case`
- * prompt with the evidence and expects a decision back. `ask` is the one function to write, e.g.
+ * prompt (the case's court and its policy first) with the evidence and expects a decision back. `ask` is the one function to write, e.g.
  * for an OpenAI-compatible chat completions endpoint (OpenAI, a local Ollama or vLLM, ...):
  *
  *   const ask = async (messages) => {

@@ -1,7 +1,7 @@
 /**
- * A reference judge agent: it waits to be drawn, reads the case and its evidence, decides (see
- * ./decide.ts), votes with its own wallet and, on a hidden-vote court, reveals its vote when the
- * reveal phase opens. docket pushes it the work (`GET /events` filtered by its address) and its
+ * A reference judge agent: it waits to be drawn, reads the case, its evidence and its court's
+ * policy, decides (see ./decide.ts), votes with its own wallet (on the General court one public
+ * vote) and, on a hidden-vote court (Agentic Commerce), reveals its vote when the reveal phase opens. docket pushes it the work (`GET /events` filtered by its address) and its
  * inbox (`GET /agent/{address}/inbox`) says what is due; docket never sees its key or its salts.
  *
  *   PRIVATE_KEY=0x... npx tsx examples/judge-agent/index.ts                # serve until stopped
@@ -14,7 +14,14 @@
  */
 import { type Hex, keccak256 } from "viem";
 import { connectWallet } from "../wallet.js";
-import { type CaseRecord, type Decide, type Decision, type Evidence, weighEvidence } from "./decide.js";
+import {
+  type CaseRecord,
+  type CourtRecord,
+  type Decide,
+  type Decision,
+  type Evidence,
+  weighEvidence,
+} from "./decide.js";
 import { followEvents } from "./events.js";
 
 /** The judgement: replace with your own `Decide` (an LLM: see the end of ./decide.ts). */
@@ -150,10 +157,22 @@ const decisions = new Map<string, Decision>();
 const settled = new Set<string>();
 const keyOf = (c: string, round: number, op: string) => `${c.toLowerCase()}:${round}:${op}`;
 
+/** Courts change only by their owner's hand: each is read once per run. */
+const courts = new Map<number, Promise<CourtRecord>>();
+function courtOf(id: number): Promise<CourtRecord> {
+  let c = courts.get(id);
+  if (!c) {
+    c = get<{ court: CourtRecord }>(`/courts/${id}`).then((r) => r.court);
+    courts.set(id, c);
+  }
+  return c;
+}
+
 async function judge(c: string, round: number): Promise<{ rec: CaseRecord; decision: Decision }> {
   const rec = await readCase(c);
   const { evidence } = await get<{ evidence: Evidence[] }>(`/cases/${c}/evidence`);
-  const d = await decide(rec, evidence);
+  // Decided under the rules of the case's court: its policy is what a judge there applies.
+  const d = await decide(rec, evidence, await courtOf(rec.court.id));
   const decision = { plaintiffWins: d.plaintiffWins, justification: cut(d.justification) };
   decisions.set(keyOf(c, round, "decision"), decision);
   log("decision", { case: c, round, claim: rec.claimDescription, evidence: evidence.length, ...decision });

@@ -3,7 +3,6 @@ import type { Config } from "../config.js";
 import { ConfigError } from "../config.js";
 import { type Devnet, startDevnet } from "../devnet/devnet.js";
 import { startDevFacilitator } from "../devnet/facilitator.js";
-import { devParams, devPublicParams } from "../devnet/terms.js";
 import type { EvidencePublisher } from "../evidence/store.js";
 import { MULTICALL3_ADDRESS, makeChain, makePublicClient } from "./client.js";
 import { readDeployment } from "./deployments.js";
@@ -41,8 +40,8 @@ export async function connectCourt(
 ): Promise<Court> {
   const limits = rpcLimits(config);
   if (!config.RPC_URL) {
-    const params = config.DEV_VOTES === "public" ? devPublicParams : devParams;
-    const devnet = await startDevnet({ seed: opts.seed ?? true, params, evidence: opts.evidence });
+    // The dev world: the General court (public votes) and Agentic Commerce below it (hidden votes).
+    const devnet = await startDevnet({ seed: opts.seed ?? true, evidence: opts.evidence });
     const reader = makePublicClient(devnet.chain, { limits });
     // The dev chain's x402 facilitator, unless another is named or it is turned off.
     const facilitator =

@@ -14,9 +14,10 @@ export type CourtContract = "factory" | "registry" | "case";
  * What a mined event makes stale, by the argument that names it: `filing` (every list and count a
  * new case changes), `case` (args.caseAddr: that case, its lists and its participants), `agent`
  * (args.agent), `judge` (args.judge), `party` (args.party), `stats` (the overview), `params` (the
- * court's parameters: fees, stakes, the fee token a 402 quotes).
+ * court's parameters: fees, stakes, the fee token a 402 quotes), `court` (the court tree: every
+ * court's terms, policy and pool, and the judge pools).
  */
-export type Stale = "filing" | "case" | "agent" | "judge" | "party" | "stats" | "params";
+export type Stale = "filing" | "case" | "agent" | "judge" | "party" | "stats" | "params" | "court";
 
 export interface CourtEvent {
   contract: CourtContract;
@@ -76,21 +77,21 @@ export const COURT_EVENTS = {
     stale: ["params", "stats"],
     about: "the token filing fee changed",
   },
+  JudgeRecordChanged: { contract: "registry", type: null, stale: ["judge"], about: "a judge's record changed" },
+  PartyRecordChanged: { contract: "registry", type: null, stale: ["party"], about: "a party's record changed" },
+  TreasuryWithdrawn: { contract: "registry", type: null, stale: ["stats"], about: "the court's fees were withdrawn" },
   CourtCreated: {
     contract: "registry",
     type: null,
-    stale: ["params", "stats"],
-    about: "the owner created a court (the General court's terms are the court parameters)",
+    stale: ["court", "params", "stats"],
+    about: "the owner created a court",
   },
   CourtChanged: {
     contract: "registry",
     type: null,
-    stale: ["params", "stats"],
-    about: "the owner changed a court's terms or policy",
+    stale: ["court", "params", "stats"],
+    about: "the owner changed a court's name, policy or terms (cases filed before keep theirs)",
   },
-  JudgeRecordChanged: { contract: "registry", type: null, stale: ["judge"], about: "a judge's record changed" },
-  PartyRecordChanged: { contract: "registry", type: null, stale: ["party"], about: "a party's record changed" },
-  TreasuryWithdrawn: { contract: "registry", type: null, stale: ["stats"], about: "the court's fees were withdrawn" },
 } as const satisfies Record<string, CourtEvent>;
 
 export type CourtEventName = keyof typeof COURT_EVENTS;

@@ -53,6 +53,13 @@ export async function readCase(court: Court, addr: Address) {
 }
 export type CaseView = NonNullable<Awaited<ReturnType<typeof readCase>>>;
 
+/** A case (undefined when the address is not one) and every court, to name its court: one multicall. */
+export async function readCaseInCourt(court: Court, addr: Address) {
+  // Same tick, so the client batches both into one Multicall3 eth_call.
+  const [view, courts] = await Promise.all([readCase(court, addr), readCourts(court)]);
+  return { view, courts };
+}
+
 /**
  * A case's parties, filing evidence and evidence list, or undefined when the address is not a case.
  * The factory says first whether it is one (its getCase); only a case is called itself: an address
@@ -253,27 +260,29 @@ export async function readCaseStatuses(court: Court, offset: number, limit: numb
 }
 export type CaseStatusView = Awaited<ReturnType<typeof readCaseStatuses>>["cases"][number];
 
-/** Court parameters, registry overview, case counts and the block number, in one multicall. */
+/** Court parameters, registry overview, case counts, every court and the block number, in one multicall. */
 export async function readOverview(court: Court) {
   if (!court.hasMulticall3) {
-    const [params, stats, overview, blockNumber] = await Promise.all([
+    const [params, stats, overview, courts, blockNumber] = await Promise.all([
       court.reader.readContract({ address: court.factory, abi: caseFactoryAbi, functionName: "getParams" }),
       court.reader.readContract({ address: court.factory, abi: caseFactoryAbi, functionName: "getStats" }),
       court.reader.readContract({ address: court.registry, abi: courtRegistryAbi, functionName: "getOverview" }),
+      court.reader.readContract({ address: court.registry, abi: courtRegistryAbi, functionName: "getCourts" }),
       court.reader.getBlockNumber({ cacheTime: 0 }),
     ]);
-    return { params, stats, overview, blockNumber };
+    return { params, stats, overview, courts, blockNumber };
   }
-  const [params, stats, overview, blockNumber] = await court.reader.multicall({
+  const [params, stats, overview, courts, blockNumber] = await court.reader.multicall({
     allowFailure: false,
     contracts: [
       { address: court.factory, abi: caseFactoryAbi, functionName: "getParams" },
       { address: court.factory, abi: caseFactoryAbi, functionName: "getStats" },
       { address: court.registry, abi: courtRegistryAbi, functionName: "getOverview" },
+      { address: court.registry, abi: courtRegistryAbi, functionName: "getCourts" },
       { address: MULTICALL3_ADDRESS, abi: multicall3Abi, functionName: "getBlockNumber" },
     ],
   });
-  return { params, stats, overview, blockNumber };
+  return { params, stats, overview, courts, blockNumber };
 }
 
 export async function readParams(court: Court) {
@@ -301,9 +310,12 @@ export async function readAgents(court: Court, offset: number, limit: number) {
 }
 export type AgentView = Awaited<ReturnType<typeof readAgent>>;
 
-/** A judge's record and the minimum stake, in one multicall (the client batches same-tick reads). */
+/**
+ * A judge's record, the General court's minimum stake and the judge's stake in each court it staked
+ * in, in one multicall (the client batches same-tick reads).
+ */
 export async function readJudge(court: Court, who: Address) {
-  const [judge, minimumStake] = await Promise.all([
+  const [judge, minimumStake, [courtIds, stakes]] = await Promise.all([
     court.reader.readContract({
       address: court.registry,
       abi: courtRegistryAbi,
@@ -311,19 +323,47 @@ export async function readJudge(court: Court, who: Address) {
       args: [who],
     }),
     court.reader.readContract({ address: court.registry, abi: courtRegistryAbi, functionName: "minJudgeStake" }),
+    court.reader.readContract({
+      address: court.registry,
+      abi: courtRegistryAbi,
+      functionName: "getJudgeCourts",
+      args: [who],
+    }),
   ]);
-  return { judge, minimumStake };
+  return { judge, minimumStake, courtStakes: courtIds.map((id, i) => ({ court: id, stake: stakes[i] ?? 0n })) };
 }
 export type JudgeView = Awaited<ReturnType<typeof readJudge>>["judge"];
+/** A judge's own stake in one court (not counting the courts below it). */
+export type CourtStake = Awaited<ReturnType<typeof readJudge>>["courtStakes"][number];
 
+/**
+ * Every judge with the minimum stake and the courts, in one multicall, then each judge's stake per
+ * court in one more: 2 JSON-RPC requests.
+ */
 export async function readJudgePool(court: Court) {
-  const [minimumStake, pool] = await court.reader.readContract({
-    address: court.registry,
-    abi: courtRegistryAbi,
-    functionName: "getJudgePool",
-  });
-  return { minimumStake, pool };
+  const [[minimumStake, pool], courts] = await Promise.all([
+    court.reader.readContract({ address: court.registry, abi: courtRegistryAbi, functionName: "getJudgePool" }),
+    court.reader.readContract({ address: court.registry, abi: courtRegistryAbi, functionName: "getCourts" }),
+  ]);
+  const calls = pool.map(
+    (j) =>
+      ({ address: court.registry, abi: courtRegistryAbi, functionName: "getJudgeCourts", args: [j.addr] }) as const,
+  );
+  const perJudge =
+    calls.length === 0
+      ? []
+      : court.hasMulticall3
+        ? await court.reader.multicall({ allowFailure: false, batchSize: 0, contracts: calls })
+        : await Promise.all(calls.map((c) => court.reader.readContract(c)));
+  const courtStakes = perJudge.map(([ids, stakes]) => ids.map((id, i) => ({ court: id, stake: stakes[i] ?? 0n })));
+  return { minimumStake, pool, courts, courtStakes };
 }
+
+/** Every court (a tree of at most 64), in id order, the General court first: one eth_call. */
+export async function readCourts(court: Court) {
+  return court.reader.readContract({ address: court.registry, abi: courtRegistryAbi, functionName: "getCourts" });
+}
+export type CourtView = Awaited<ReturnType<typeof readCourts>>[number];
 
 /** "0.05 ETH": display amounts carry the chain's coin symbol. */
 export function displayAmount(court: Court, wei: bigint): string {

@@ -1,7 +1,6 @@
 import { loadConfig } from "../config.js";
 import { startDevnet } from "../devnet/devnet.js";
 import { onNpmGone } from "../devnet/parent.js";
-import { devParams, devPublicParams } from "../devnet/terms.js";
 import { openEvidence } from "../server.js";
 
 /**
@@ -11,10 +10,9 @@ import { openEvidence } from "../server.js";
  */
 export async function runDevnet(): Promise<void> {
   const port = process.env.DEVNET_PORT ? Number(process.env.DEVNET_PORT) : undefined;
-  const params = process.env.DEV_VOTES === "public" ? devPublicParams : devParams;
   const config = loadConfig();
   const evidence = await openEvidence(config);
-  const devnet = await startDevnet({ port, params, evidence });
+  const devnet = await startDevnet({ port, evidence });
   const lines = [
     `RPC_URL=${devnet.rpcUrl}`,
     `CHAIN_ID=${devnet.chainId}`,

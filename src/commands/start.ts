@@ -38,8 +38,8 @@ export async function runStart(): Promise<void> {
       const role = a.role === "free" ? "free to use" : `${a.role}${a.name ? ` ${a.name}` : ""}`;
       lines.push(`  #${String(a.index).padEnd(2)} ${a.address}  ${a.privateKey}  ${role}`);
     }
-    lines.push("", "Seeded cases:");
-    for (const c of court.devnet.seed?.cases ?? []) lines.push(`  ${c.address}  ${c.label}`);
+    lines.push("", "Seeded cases (General court: public votes; Agentic Commerce: hidden votes):");
+    for (const c of court.devnet.seed?.cases ?? []) lines.push(`  ${c.address}  ${c.court.padEnd(16)}  ${c.label}`);
   }
   lines.push("", "Ctrl-C stops docket and its dev chain.", "");
   process.stdout.write(lines.join("\n"));

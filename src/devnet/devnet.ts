@@ -7,7 +7,7 @@ import { createChildCourts, type Deployment, deployCourt, deployTestFeeToken } f
 import { type DevAccount, devAccount, devAccounts } from "./devAccounts.js";
 import { deployErc8004 } from "./erc8004.js";
 import { type SeedSummary, seedDemo } from "./seed.js";
-import { type ChildCourt, type CourtParams, DEV_TOKEN_FILING_FEE, devChildCourts, devParams } from "./terms.js";
+import { type ChildCourt, type CourtParams, DEV_TOKEN_FILING_FEE, devChildCourts, devPublicParams } from "./terms.js";
 import { BLOCK_INTERVAL, startTimeTravelProxy, type TimeTravelProxy } from "./timeTravel.js";
 
 export interface Devnet {
@@ -32,6 +32,7 @@ export interface DevnetOptions {
   seed?: boolean;
   /** The public JSON-RPC port (the time-travel proxy's); anvil itself listens on a free one. */
   port?: number;
+  /** The General court's terms (default: devPublicParams, public votes). */
   params?: CourtParams;
   /** Courts to create below the General court (default: the dev world's, Agentic Commerce). */
   courts?: ChildCourt[];
@@ -72,7 +73,8 @@ export async function startDevnet(opts: DevnetOptions = {}): Promise<Devnet> {
       chain,
       transport: http(anvil.rpcUrl, { retryCount: 0 }),
     });
-    const deployed = await deployCourt(wallet, reader, opts.params ?? devParams);
+    // The General court votes in the open by default (the service interface's vote); its children keep their own terms.
+    const deployed = await deployCourt(wallet, reader, opts.params ?? devPublicParams);
     // After the court, so its addresses stay what they always were: the ERC-8004 registries, then the fee token.
     const erc8004 = await deployErc8004(wallet, reader, deployed.registry);
     const feeToken = await deployTestFeeToken(wallet, reader, deployed.factory, DEV_TOKEN_FILING_FEE);

@@ -160,6 +160,19 @@ export const SEED_EVIDENCE: Record<string, CasePack> = {
       messages("Chat, 21 April", ["client: the report?", "provider: next week, the weights are what matters"]),
     ],
   },
+  "deliberating, commit phase, one vote committed": {
+    filing: agreement("purchasing mandate for a shopping agent", [
+      "The agent buys GPU-hours for the principal.",
+      "It never pays more than 2 USD per GPU-hour.",
+    ]),
+    plaintiff: [
+      receipt("1.2 ETH", "300 GPU-hours at 4 USD per GPU-hour", "2026-05-02"),
+      delivery("GPU-hours within the price cap", "2026-05-02", true, false, "Bought at twice the mandate's cap."),
+    ],
+    defendant: [
+      messages("Agent log, 2 May", ["agent: no offer under the cap", "agent: bought at market to meet the deadline"]),
+    ],
+  },
   "deliberating, reveal phase, one vote revealed": {
     filing: agreement("human translation of a 20,000-segment memory", [
       "Every segment is translated by a human translator.",

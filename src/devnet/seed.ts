@@ -23,7 +23,7 @@ import { Actor } from "./actor.js";
 import type { Deployment } from "./deploy.js";
 import { type DevAccount, devAccounts } from "./devAccounts.js";
 import { type CasePack, publishSeedItem, SEED_EVIDENCE } from "./evidence.js";
-import { DEV_TOKEN_GRANT } from "./terms.js";
+import { AGENTIC_COMMERCE_COURT, DEV_TOKEN_GRANT, GENERAL_COURT } from "./terms.js";
 
 /** Dev accounts that are also ERC-8004 agents: the parties of the seeded default (1 v 2) and settlement (5 v 6). */
 export const ERC8004_AGENTS = [1, 2, 5, 6] as const;
@@ -32,6 +32,8 @@ export interface SeededCase {
   label: string;
   address: Address;
   state: string;
+  /** The court's name: General (public votes) or Agentic Commerce (hidden votes). */
+  court: string;
 }
 
 export interface SeedSummary {
@@ -61,9 +63,28 @@ export async function advanceTime(reader: PublicClient, seconds: bigint | number
 }
 
 /**
- * Fills a fresh deployment with the demo world: 14 registered agents, 8 staked judges and a case
- * in every state (Summoned, Active, Deliberating with one vote, Resolved with the appeal window
- * open, Resolved and settled, Appealed, Defaulted, Dismissed). Every actor is a mnemonic account.
+ * Where each seeded judge (accounts 7 to 14) stakes, in ether: four in the General court only, three
+ * in Agentic Commerce only (eligible in the General court too, as a stake counts up the tree) and one
+ * in both. Totals run 0.1 to 0.45, as before courts.
+ */
+const JUDGE_STAKES: { general?: string; agentic?: string }[] = [
+  { general: "0.1" },
+  { general: "0.15" },
+  { general: "0.2" },
+  { general: "0.25" },
+  { agentic: "0.3" },
+  { agentic: "0.35" },
+  { general: "0.2", agentic: "0.2" },
+  { agentic: "0.45" },
+];
+
+/**
+ * Fills a fresh deployment with the demo world: 14 registered agents, 8 staked judges (in the
+ * General court, in Agentic Commerce below it, or both) and cases in both courts. The General court
+ * (public votes) has a case in every state (Summoned, Active, Deliberating with one vote, Resolved
+ * with the appeal window open, Resolved and settled, Appealed, Defaulted, Dismissed); Agentic
+ * Commerce (hidden votes) one Deliberating in its commit phase and one in its reveal phase. Every
+ * actor is a mnemonic account.
  * Every case's evidence is real content (./evidence.ts), published to `evidence` (docket's store;
  * one in memory when none is given) and filed by CID.
  */
@@ -103,13 +124,20 @@ export async function seedDemo(
   }
   const judges = accounts.filter((a) => a.role === "judge");
   for (const [i, a] of judges.entries()) {
-    await at(a.index).write({
-      address: d.registry,
-      abi: courtRegistryAbi,
-      functionName: "stakeAsJudge",
-      args: [0n],
-      value: parseEther("0.1") + parseEther("0.05") * BigInt(i),
-    });
+    const { general, agentic } = JUDGE_STAKES[i] ?? {};
+    for (const [court, eth] of [
+      [GENERAL_COURT, general],
+      [AGENTIC_COMMERCE_COURT, agentic],
+    ] as const) {
+      if (!eth) continue;
+      await at(a.index).write({
+        address: d.registry,
+        abi: courtRegistryAbi,
+        functionName: "stakeAsJudge",
+        args: [court],
+        value: parseEther(eth),
+      });
+    }
   }
 
   // Cases that need time to pass are built first, then one jump in time ends them all.
@@ -189,26 +217,35 @@ export async function seedDemo(
   await respond(ctx, deliberating, 5);
   await addEvidence(ctx, deliberating, 2, 5, "deliberating");
   await draw(ctx, deliberating);
-  // Hidden votes: one judge has committed, the commit phase is open. Public: one vote cast.
+  // Public votes: one cast.
   await votes(ctx, deliberating, [true]);
 
-  const hidden = (await reader.readContract({ address: deliberating, abi: disputeCaseAbi, functionName: "getCase" }))
-    .hiddenVotes;
-  let revealing: Address | undefined;
-  if (hidden) {
-    // Every judge has committed, so the reveal phase is open; one has revealed.
-    revealing = await fileCase(
-      ctx,
-      5,
-      1,
-      "Translation memory delivered with 30% machine output, against the terms.",
-      "deliberating, reveal phase, one vote revealed",
-    );
-    await respond(ctx, revealing, 1);
-    await addEvidence(ctx, revealing, 5, 1, "deliberating, reveal phase, one vote revealed");
-    await draw(ctx, revealing);
-    await votes(ctx, revealing, [true, false, true], 1);
-  }
+  // Agentic Commerce hides votes. Here one judge has committed: the commit phase is open.
+  const committing = await fileCase(
+    ctx,
+    3,
+    6,
+    "Shopping agent bought 300 GPU-hours at twice the mandate's price cap.",
+    "deliberating, commit phase, one vote committed",
+    AGENTIC_COMMERCE_COURT,
+  );
+  await respond(ctx, committing, 6);
+  await addEvidence(ctx, committing, 3, 6, "deliberating, commit phase, one vote committed");
+  await draw(ctx, committing);
+  await votes(ctx, committing, [true]);
+  // Here every judge has committed, so the reveal phase is open; one has revealed.
+  const revealing = await fileCase(
+    ctx,
+    5,
+    1,
+    "Translation memory delivered with 30% machine output, against the terms.",
+    "deliberating, reveal phase, one vote revealed",
+    AGENTIC_COMMERCE_COURT,
+  );
+  await respond(ctx, revealing, 1);
+  await addEvidence(ctx, revealing, 5, 1, "deliberating, reveal phase, one vote revealed");
+  await draw(ctx, revealing);
+  await votes(ctx, revealing, [true, false, true], 1);
 
   const active = await fileCase(ctx, 4, 6, "Freight insurance claim refused on a technicality.", "active");
   await respond(ctx, active, 6);
@@ -222,22 +259,30 @@ export async function seedDemo(
     "summoned",
   );
 
+  // In filing order (list_cases' order); the General court's Deliberating case comes first.
+  const general = "General";
+  const agentic = "Agentic Commerce";
   const cases: SeededCase[] = [
-    { label: "defaulted", address: defaulted, state: "Defaulted" },
-    { label: "dismissed", address: dismissed, state: "Dismissed" },
-    { label: "resolved, settled", address: settled, state: "Resolved" },
-    { label: "appealed", address: appealed, state: "Appealed" },
-    { label: "resolved, appeal window open", address: resolved, state: "Resolved" },
+    { label: "defaulted", address: defaulted, state: "Defaulted", court: general },
+    { label: "dismissed", address: dismissed, state: "Dismissed", court: general },
+    { label: "resolved, settled", address: settled, state: "Resolved", court: general },
+    { label: "appealed", address: appealed, state: "Appealed", court: general },
+    { label: "resolved, appeal window open", address: resolved, state: "Resolved", court: general },
+    { label: "deliberating, one vote cast", address: deliberating, state: "Deliberating", court: general },
     {
-      label: hidden ? "deliberating, commit phase, one vote committed" : "deliberating, one vote cast",
-      address: deliberating,
+      label: "deliberating, commit phase, one vote committed",
+      address: committing,
       state: "Deliberating",
+      court: agentic,
     },
-    ...(revealing
-      ? [{ label: "deliberating, reveal phase, one vote revealed", address: revealing, state: "Deliberating" }]
-      : []),
-    { label: "active", address: active, state: "Active" },
-    { label: "summoned", address: summoned, state: "Summoned" },
+    {
+      label: "deliberating, reveal phase, one vote revealed",
+      address: revealing,
+      state: "Deliberating",
+      court: agentic,
+    },
+    { label: "active", address: active, state: "Active", court: general },
+    { label: "summoned", address: summoned, state: "Summoned", court: general },
   ];
   await grantTestUsd(ctx);
   return { agents: registered.length, judges: judges.length, cases };
@@ -270,8 +315,8 @@ async function addEvidence(ctx: Ctx, c: Address, plaintiff: number, defendant: n
 }
 
 /**
- * Pays the filing fee into the factory under a fresh reference, then files with that reference and
- * the case's filing evidence (`label` names its pack).
+ * Pays the filing fee into the factory under a fresh reference, then files with that reference in
+ * `court` and the case's filing evidence (`label` names its pack).
  */
 async function fileCase(
   ctx: Ctx,
@@ -279,6 +324,7 @@ async function fileCase(
   defendant: number,
   claim: string,
   label: string,
+  court = GENERAL_COURT,
 ): Promise<Address> {
   const { reader, d } = ctx;
   const p = ctx.actors[plaintiff] as Actor;
@@ -296,7 +342,7 @@ async function fileCase(
     abi: caseFactoryAbi,
     functionName: "fileCase",
     args: [
-      0n,
+      court,
       (ctx.accounts[defendant] as DevAccount).address,
       claim,
       await publishSeedItem(ctx.evidence, packOf(label).filing),

@@ -62,7 +62,7 @@ export const DEV_TOKEN_FILING_FEE = 1_000_000n;
 /** What the seed mints to every dev account but the court's: 1000 dUSD. */
 export const DEV_TOKEN_GRANT = 1_000_000_000n;
 
-/** The dev chain's terms with public votes (`DEV_VOTES=public`): one transaction per vote. */
+/** The dev world's General court: public votes, one transaction per vote, as the service interface documents. */
 export const devPublicParams: CourtParams = { ...devParams, hiddenVotes: false };
 
 /** Defaults for a real chain: days, not minutes. */

@@ -18,6 +18,8 @@ export const errorStatus = {
   /** A browser page on an origin docket does not allow tried an MCP HTTP transport. */
   ORIGIN_NOT_ALLOWED: 403,
   CASE_NOT_FOUND: 404,
+  /** No court with that id (list_courts lists them). */
+  COURT_NOT_FOUND: 404,
   AGENT_NOT_REGISTERED: 404,
   NOT_FOUND: 404,
   /** No evidence with this CID in docket's store nor on any configured gateway. */

@@ -32,7 +32,7 @@ export function coerceQuery(schema: z.ZodObject, query: Request["query"]): Recor
   return out;
 }
 
-/** Path parameters win over body and query fields of the same name. */
+/** Path parameters win over body and query fields of the same name; both are coerced like a query (`/courts/1`). */
 export function requestInput(schema: z.ZodObject, req: Request, method: "GET" | "POST"): Record<string, unknown> {
   let body: Record<string, unknown> = {};
   if (method === "POST" && req.body !== undefined) {
@@ -41,7 +41,7 @@ export function requestInput(schema: z.ZodObject, req: Request, method: "GET" | 
     }
     body = req.body as Record<string, unknown>;
   }
-  return { ...coerceQuery(schema, req.query), ...body, ...req.params };
+  return { ...coerceQuery(schema, req.query), ...body, ...coerceQuery(schema, req.params) };
 }
 
 /**

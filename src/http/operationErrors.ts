@@ -41,11 +41,12 @@ function patterns(schema: unknown): string[] {
 
 /**
  * How a field can be refused (operations/schemas.ts validationError): a path parameter is always a
- * present string, so only its format (and its percent-encoding) can be wrong; a query or body field
- * can also be missing or of any other JSON type.
+ * present string, so only its format (and its percent-encoding) can be wrong, or, for a number (a
+ * court id), its value; a query or body field can also be missing or of any other JSON type.
  */
 function fieldErrors(f: InputField): ErrorCode[] {
-  const codes: ErrorCode[] = f.place === "path" ? ["INVALID_INPUT"] : ["VALIDATION_ERROR"];
+  const numeric = f.schema.type === "integer" || f.schema.type === "number";
+  const codes: ErrorCode[] = f.place === "path" && !numeric ? ["INVALID_INPUT"] : ["VALIDATION_ERROR"];
   if (f.place !== "path" && f.required) codes.push("MISSING_FIELD");
   for (const p of patterns(f.schema)) {
     const code = PATTERN_CODES[p];

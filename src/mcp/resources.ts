@@ -58,12 +58,18 @@ export function inboxUri(address: string): string {
   return `docket://agents/${address}/inbox`;
 }
 
+/** The URI of a court resource. */
+export function courtUri(id: number | string): string {
+  return `docket://courts/${id}`;
+}
+
 /** The URI of one piece of evidence. */
 export function evidenceUri(cid: string): string {
   return `docket://evidence/${cid}`;
 }
 
 export const CASE_TEMPLATE = caseUri("{address}");
+export const COURT_TEMPLATE = courtUri("{id}");
 export const EVIDENCE_TEMPLATE = evidenceUri("{cid}");
 export const INBOX_TEMPLATE = inboxUri("{address}");
 
@@ -169,8 +175,40 @@ export function registerResources(
       },
     );
   }
+  const getCourt = findOperation(operations, "get_court");
+  if (getCourt) registerCourtResource(server, ctx, getCourt, era);
   registerEvidence(server, ctx, operations);
   listCasesInPages(server, ctx, operation(operations, "list_cases"), pageSize, era);
+}
+
+/**
+ * Each court as `docket://courts/{id}`: get_court's JSON, its policy text in it. Not listed (list_courts
+ * lists them) and not subscribable: a court changes only by its owner's hand.
+ */
+function registerCourtResource(server: McpServer, ctx: Ctx, getCourt: Operation, era: Era): void {
+  server.registerResource(
+    "court",
+    new ResourceTemplate(COURT_TEMPLATE, { list: undefined }),
+    {
+      title: "Court",
+      description:
+        "One court, as get_court returns it: its place in the tree, the parameters its cases copy (stakes, windows, hidden or public votes, panel sizes) and its policy (the rules its judges apply), with the text.",
+      mimeType: "application/json",
+    },
+    async (uri, { id }) => {
+      const raw = String(id);
+      const result = await answerThrough(
+        getCourt,
+        { id: /^[0-9]{1,10}$/.test(raw) ? Number(raw) : raw },
+        ctx,
+        uri.href,
+      );
+      return {
+        contents: [{ uri: uri.href, mimeType: "application/json", text: JSON.stringify(result.body) }],
+        ...cacheFields(result, era),
+      };
+    },
+  );
 }
 
 /**

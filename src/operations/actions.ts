@@ -1,7 +1,8 @@
 import type { Address } from "viem";
 import { z } from "zod";
-import { type CaseStatusView, STATE_NAMES } from "../chain/reads.js";
+import { type CaseStatusView, type CourtView, STATE_NAMES } from "../chain/reads.js";
 import { assignJudgesRandom } from "./assignJudgesRandom.js";
+import { courtRef, refOf } from "./courts.shared.js";
 import { fileAppeal } from "./fileAppeal.js";
 import type { Operation } from "./operation.js";
 import { resolveAfterDeadline } from "./resolveAfterDeadline.js";
@@ -46,6 +47,9 @@ export type Action = z.infer<typeof actionSchema>;
 
 export const caseActionsSchema = z.object({
   case: z.string().describe("Case contract address"),
+  court: courtRef.describe(
+    "The court whose pool seats the current round (the appeal court after an appeal that moved up)",
+  ),
   state: z.enum(STATE_NAMES),
   round: z.number().int().describe("1, or 2 after an appeal"),
   roles: z.array(z.enum(ROLES)).describe("The address's part in the case"),
@@ -270,7 +274,12 @@ function byUrgency(a: Action, b: Action): number {
 }
 
 /** Everything `who` may or must do on one case now, with what it waits for otherwise. */
-export function caseActionsFor(s: CaseStatusView, who: Address, now: bigint): CaseActions {
+export function caseActionsFor(
+  s: CaseStatusView,
+  who: Address,
+  now: bigint,
+  courts: readonly CourtView[],
+): CaseActions {
   const roles = rolesOf(s, who);
   const judge = roles.includes("judge") ? judgeSteps(s, who, now) : { actions: [], waiting: null };
   const party = roles.includes("plaintiff") || roles.includes("defendant") ? partySteps(s, who, roles, now) : [];
@@ -279,6 +288,7 @@ export function caseActionsFor(s: CaseStatusView, who: Address, now: bigint): Ca
   if (actions.length === 0 && waitingFor === null) waitingFor = waitingOf(s, now);
   return {
     case: s.addr,
+    court: refOf(courts, s.courtId),
     state: state(s),
     round: s.round,
     roles,

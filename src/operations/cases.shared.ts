@@ -3,12 +3,15 @@ import { z } from "zod";
 import {
   type CaseView,
   type CourtParamsView,
+  type CourtView,
   OUTCOME_NAMES,
   readCase,
   readParams,
   STATE_NAMES,
 } from "../chain/reads.js";
 import { DocketError } from "../errors/errors.js";
+import { cachedRead } from "./cachedRead.js";
+import { courtRef, refOf } from "./courts.shared.js";
 import { keyOf } from "./keys.js";
 import type { Ctx } from "./operation.js";
 import { address } from "./schemas.js";
@@ -32,8 +35,9 @@ const panelVote = z.object({
 });
 
 /**
- * A case as the service interface (section 2.3) lists it (18 fields, names and types unchanged), followed by
- * how its votes stand: hidden or public, the phase, commitments and each judge's (revealed) vote.
+ * A case as the service interface (section 2.3) lists it (18 fields, names and types unchanged),
+ * followed by its court and how its votes stand: hidden or public, the phase, commitments and each
+ * judge's (revealed) vote.
  */
 export const caseSchema = z.object({
   address: z.string(),
@@ -54,6 +58,9 @@ export const caseSchema = z.object({
   verdictReason: z.string(),
   appealWindowOpen: z.boolean(),
   appealUsed: z.boolean(),
+  court: courtRef.describe(
+    "The court the case was filed in: its parameters (copied at filing) and policy (get_court) govern the case",
+  ),
   hiddenVotes: z
     .boolean()
     .describe(
@@ -78,7 +85,8 @@ export const caseSchema = z.object({
 });
 export type CaseBody = z.infer<typeof caseSchema>;
 
-export function formatCase(v: CaseView): CaseBody {
+/** A case as get_case shows it; `courts` names its court. */
+export function formatCase(v: CaseView, courts: readonly CourtView[]): CaseBody {
   return {
     address: v.addr,
     state: STATE_NAMES[v.state] as CaseBody["state"],
@@ -98,6 +106,7 @@ export function formatCase(v: CaseView): CaseBody {
     verdictReason: v.verdictReason,
     appealWindowOpen: v.appealWindowOpen,
     appealUsed: v.appealUsed,
+    court: refOf(courts, v.courtId),
     hiddenVotes: v.hiddenVotes,
     votingPhase: votingPhase(v),
     votesCommitted: Number(v.votesCommitted),
@@ -128,25 +137,16 @@ export function isFinal(v: CaseView): boolean {
 
 /** Reads a case fresh from the chain, or answers 404 CASE_NOT_FOUND. */
 export async function requireCase(ctx: Ctx, addr: Address): Promise<CaseView> {
-  const v = await readCase(ctx.court, addr);
+  return caseFound(await readCase(ctx.court, addr), addr);
+}
+
+/** The case read at `addr`, or 404 CASE_NOT_FOUND when there was none. */
+export function caseFound(v: CaseView | undefined, addr: Address): CaseView {
   if (!v) throw new DocketError("CASE_NOT_FOUND", `no case at ${addr}`, { address: addr });
   return v;
 }
 
 /** Court parameters (minimums, fee, windows), cached for 30 s: they change only by owner action. */
-export async function courtParams(ctx: Ctx): Promise<CourtParamsView> {
-  const r = await ctx.cache.wrap(
-    keyOf.params(),
-    () => 30,
-    async () => serialize(await readParams(ctx.court)),
-  );
-  return deserialize(r.value) as CourtParamsView;
-}
-
-// Cached values must be JSON; bigints travel tagged.
-function serialize(v: unknown): unknown {
-  return JSON.parse(JSON.stringify(v, (_k, x) => (typeof x === "bigint" ? { $big: x.toString() } : x)));
-}
-function deserialize(v: unknown): unknown {
-  return JSON.parse(JSON.stringify(v), (_k, x) => (x && typeof x === "object" && "$big" in x ? BigInt(x.$big) : x));
+export function courtParams(ctx: Ctx): Promise<CourtParamsView> {
+  return cachedRead(ctx, keyOf.params(), 30, () => readParams(ctx.court));
 }

@@ -34,6 +34,7 @@ import {
 } from "../payments/x402v2.js";
 import { buildUnsignedTx } from "../tx/unsignedTx.js";
 import { courtParams } from "./cases.shared.js";
+import { courtInput, courtsOf, findCourt, GENERAL_COURT } from "./courts.shared.js";
 import { filingKeys } from "./keys.js";
 import { Answer, type Ctx, defineOperation, type RequestInfo } from "./operation.js";
 import { address, amount, evidenceRef, txHash, unsignedTxResponse } from "./schemas.js";
@@ -55,7 +56,12 @@ const input = z
     evidenceIpfsHash: evidenceRef(
       "Your evidence in distributed storage: an IPFS CID, ipfs://<cid> or /ipfs/<cid> (publish_evidence gives one)",
     ),
-    stake: amount("Your stake in wei (default: the minimum party stake; less is STAKE_BELOW_MINIMUM)").optional(),
+    stake: amount(
+      "Your stake in wei (default: the court's minimum party stake; less is STAKE_BELOW_MINIMUM)",
+    ).optional(),
+    court: courtInput(
+      "The court to file in: its parameters (stakes, windows, hidden or public votes, panel sizes) are copied into the case, and its judges hear it",
+    ),
     payment_tx_hash: txHash(
       "The filing-fee payment's transaction hash, once mined (the MCP way to hand in the proof; over HTTP send the X-PAYMENT header, which wins if both are given)",
     ).optional(),
@@ -96,7 +102,7 @@ export const fileCase = defineOperation({
   name: "file_case",
   title: "File a case (payment required)",
   description:
-    "File a dispute against `defendant`. Filing costs a fee, paid x402-style into the court itself (the contracts refuse a filing whose fee was not paid). In the court's EIP-3009 token (x402 v2 `exact`, any stock x402 client: sign the authorization PAYMENT-REQUIRED / the 402 result asks for and retry with it in PAYMENT-SIGNATURE or MCP _meta['x402/payment']): docket checks it and returns the unsigned fileCaseWithAuthorization, which pays the fee in the filing transaction itself. Or in the chain's coin: call once without proof: the answer is 402 (over MCP a normal result) with `accepts[0]`, whose `extra.unsigned_tx` pays the fee (payFilingFee under a fresh reference): sign it as the plaintiff and broadcast it. Then call again with the payment's hash (HTTP: the X-PAYMENT header, base64 of {x402Version:1, scheme:'exact', network, payload:{txHash}}; MCP: `payment_tx_hash`). docket checks on chain that the payment succeeded, was recorded for the plaintiff at least at the fee, and that no case has used it yet (each payment files one case), then returns the unsigned fileCase transaction (value = your stake, default the minimum party stake) for the plaintiff to sign; the case is then Summoned and the defendant must respond_to_case. A refused proof says why: PAYMENT_NOT_FOUND, PAYMENT_FAILED, PAYMENT_WRONG_PAYER, PAYMENT_WRONG_RECIPIENT, PAYMENT_INSUFFICIENT (402, with the requirements again), PAYMENT_ALREADY_USED (409), PAYMENT_MALFORMED (400).",
+    "File a dispute against `defendant` in `court` (default 1, the General court, whose votes are public; list_courts lists the others, e.g. Agentic Commerce with hidden votes). The case copies the court's parameters at filing (minimum stakes, windows, hidden or public votes, panel sizes) and is heard by the court's judges. Filing costs a fee, paid x402-style into the court itself (the contracts refuse a filing whose fee was not paid). In the court's EIP-3009 token (x402 v2 `exact`, any stock x402 client: sign the authorization PAYMENT-REQUIRED / the 402 result asks for and retry with it in PAYMENT-SIGNATURE or MCP _meta['x402/payment']): docket checks it and returns the unsigned fileCaseWithAuthorization, which pays the fee in the filing transaction itself. Or in the chain's coin: call once without proof: the answer is 402 (over MCP a normal result) with `accepts[0]`, whose `extra.unsigned_tx` pays the fee (payFilingFee under a fresh reference): sign it as the plaintiff and broadcast it. Then call again with the payment's hash (HTTP: the X-PAYMENT header, base64 of {x402Version:1, scheme:'exact', network, payload:{txHash}}; MCP: `payment_tx_hash`). docket checks on chain that the payment succeeded, was recorded for the plaintiff at least at the fee, and that no case has used it yet (each payment files one case), then returns the unsigned fileCase transaction (value = your stake, default the court's minimum party stake) for the plaintiff to sign; the case is then Summoned and the defendant must respond_to_case. A refused proof says why: PAYMENT_NOT_FOUND, PAYMENT_FAILED, PAYMENT_WRONG_PAYER, PAYMENT_WRONG_RECIPIENT, PAYMENT_INSUFFICIENT (402, with the requirements again), PAYMENT_ALREADY_USED (409), PAYMENT_MALFORMED (400).",
   kind: "write",
   toolset: "payments",
   http: { method: "POST", path: "/cases" },
@@ -109,7 +115,7 @@ export const fileCase = defineOperation({
   ]),
   payment: x402Terms,
   // No CONTRACT_REVERT: the filing is not simulated (the fee it needs is not paid yet at the 402).
-  errors: ["RPC_ERROR", "STAKE_BELOW_MINIMUM"],
+  errors: ["RPC_ERROR", "STAKE_BELOW_MINIMUM", "COURT_NOT_FOUND"],
   example: {
     plaintiff: "0x2546BcD3c84621e976D8185a91A922aE77ECEc30",
     defendant: "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
@@ -126,12 +132,12 @@ export const fileCase = defineOperation({
     if (!proof) {
       const params = await courtParams(ctx);
       const message = "filing a case requires paying the filing fee first: see accepts";
-      const stake = stakeOf(i.stake, params);
+      const stake = await stakeOf(ctx, i);
       return required(ctx, req, { ...terms, params, stake }, { code: "PAYMENT_REQUIRED", message });
     }
     if (proof.kind === "authorization") return fileWithAuthorization(i, ctx, req, terms, proof);
     const facts = await readPayment(ctx.court, proof.txHash, terms.plaintiff);
-    const stake = stakeOf(i.stake, facts.params);
+    const stake = await stakeOf(ctx, i);
     const failure = judgePayment(facts, terms.plaintiff);
     if (failure?.code === "PAYMENT_ALREADY_USED") throw new DocketError(failure.code, failure.message, failure.details);
     if (failure) {
@@ -170,7 +176,7 @@ function fileTx(ctx: Ctx, i: FileInput, plaintiff: Address, stake: bigint, payme
     to: ctx.court.factory,
     abi: caseFactoryAbi,
     functionName: "fileCase",
-    args: [0n, i.defendant, i.claimDescription, i.evidenceIpfsHash, paymentRef],
+    args: [BigInt(i.court ?? GENERAL_COURT), i.defendant, i.claimDescription, i.evidenceIpfsHash, paymentRef],
     value: stake,
     action: `Files the case against ${i.defendant} with a stake of ${stake} wei, as ${plaintiff} (sign with that account: the contract takes the signer as the plaintiff and the payment proof is the plaintiff's)`,
   });
@@ -208,7 +214,7 @@ async function fileWithAuthorization(
     });
   }
   const facts = await readTokenPayment(ctx.court, token, a.nonce, t.plaintiff);
-  const stake = stakeOf(i.stake, facts.params);
+  const stake = await stakeOf(ctx, i);
   const fee = facts.params.tokenFilingFee;
   const failure =
     judgeAuthorization(a, accepted.payTo, { payer: t.plaintiff, payTo: ctx.court.factory, fee }) ??
@@ -230,7 +236,7 @@ async function fileWithAuthorization(
     abi: caseFactoryAbi,
     functionName: "fileCaseWithAuthorization",
     args: [
-      0n,
+      BigInt(i.court ?? GENERAL_COURT),
       i.defendant as Address,
       i.claimDescription,
       i.evidenceIpfsHash,
@@ -354,15 +360,20 @@ async function tokenFee(ctx: Ctx, p: CourtParamsView): Promise<{ fee: TokenFee; 
   };
 }
 
-/** The stake the filing carries: as asked, or the minimum; below the minimum is 422 before anyone pays. */
-function stakeOf(raw: string | undefined, params: CourtParamsView): bigint {
-  const min = params.terms.minPartyStake;
-  const stake = raw === undefined ? min : BigInt(raw);
+/**
+ * The stake the filing carries: as asked, or the court's minimum; below it is 422 before anyone
+ * pays, and an unknown court 404.
+ */
+async function stakeOf(ctx: Ctx, i: FileInput): Promise<bigint> {
+  const court = findCourt(await courtsOf(ctx), i.court ?? GENERAL_COURT);
+  const min = court.config.terms.minPartyStake;
+  const stake = i.stake === undefined ? min : BigInt(i.stake);
   if (stake < min) {
-    throw new DocketError("STAKE_BELOW_MINIMUM", `stake ${stake} is below the minimum party stake ${min}`, {
-      minimum: min.toString(),
-      given: stake.toString(),
-    });
+    throw new DocketError(
+      "STAKE_BELOW_MINIMUM",
+      `stake ${stake} is below the minimum party stake ${min} of court ${court.id} (${court.name})`,
+      { minimum: min.toString(), given: stake.toString(), court: { id: Number(court.id), name: court.name } },
+    );
   }
   return stake;
 }

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { readInvolvedCases } from "../chain/reads.js";
 import { caseActionsFor, caseActionsSchema, ttlUntilNextChange } from "./actions.js";
+import { courtsOf } from "./courts.shared.js";
 import { keyOf } from "./keys.js";
 import { Answer, defineOperation } from "./operation.js";
 import { address, paginationInput } from "./schemas.js";
@@ -12,7 +13,7 @@ export const getInbox = defineOperation({
   name: "get_inbox",
   title: "An address's inbox of next actions",
   description:
-    "Every open case the address takes part in (plaintiff, defendant, judge of any round) with what it may or must do now: respond before the deadline, commit or cast a vote, reveal it, add evidence, appeal, and the permissionless steps on its cases (draw, default, resolve, settle). Each action names the tool to call, its HTTP route, whether it is required and its deadline in chain time. Required actions come first. A stranger's inbox is empty: court-wide keeper steps are in list_keeper_actions. Subscribe to the MCP resource docket://agents/{address}/inbox, or stream GET /events?address=…, to be told when it changes.",
+    "Every open case the address takes part in (plaintiff, defendant, judge of any round) with what it may or must do now: respond before the deadline, commit or cast a vote, reveal it, add evidence, appeal, and the permissionless steps on its cases (draw, default, resolve, settle). Each case names its court; each action names the tool to call, its HTTP route, whether it is required and its deadline in chain time. Required actions come first. A stranger's inbox is empty: court-wide keeper steps are in list_keeper_actions. Subscribe to the MCP resource docket://agents/{address}/inbox, or stream GET /events?address=…, to be told when it changes.",
   kind: "read",
   toolset: "agents",
   http: { method: "GET", path: "/agent/:address/inbox" },
@@ -33,10 +34,10 @@ export const getInbox = defineOperation({
   }),
   cache: { key: (i) => keyOf.inbox(i.address, i.offset, i.limit) },
   handler: async ({ address: who, limit, offset }, ctx) => {
-    const page = await readInvolvedCases(ctx.court, who, offset, limit);
+    const [page, courts] = await Promise.all([readInvolvedCases(ctx.court, who, offset, limit), courtsOf(ctx)]);
     const now = BigInt(page.chainTime);
     const cases = page.cases
-      .map((s) => caseActionsFor(s, who, now))
+      .map((s) => caseActionsFor(s, who, now, courts))
       // Cases with something to do first, the most urgent first; then the rest in index order (sort is stable).
       .sort((a, b) => rank(a) - rank(b));
     const actions = cases.flatMap((c) => c.actions);

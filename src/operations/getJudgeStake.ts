@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { readJudge } from "../chain/reads.js";
+import { courtsOf } from "./courts.shared.js";
 import { formatJudge, judgeSchema } from "./judges.shared.js";
 import { keyOf } from "./keys.js";
 import { Answer, defineOperation } from "./operation.js";
@@ -9,21 +10,24 @@ export const getJudgeStake = defineOperation({
   name: "get_judge_stake",
   title: "Judge stake",
   description:
-    "One judge's stake (wei), the minimum, eligibility, open cases and whether it can unstake now (only with no open cases). An address that never staked answers zeros.",
+    "One judge's stake (wei) in all and per court (`courts`: each court it staked in, its stake there and whether it reaches that court's minimum), the General court's minimum, eligibility, open cases and whether it can unstake now (only with no open cases). An address that never staked answers zeros and no courts.",
   kind: "read",
   toolset: "judges",
   http: { method: "GET", path: "/judges/stake/:address" },
   input: z.object({ address: address("Judge address") }),
   output: judgeSchema.extend({
-    minimumStake: z.string().describe("wei"),
+    minimumStake: z.string().describe("The General court's minimum judge stake, wei (each court's: get_court)"),
     canUnstake: z.boolean().describe("Has a stake and sits on no open case"),
   }),
   cache: { key: (i) => keyOf.judgeStake(i.address) },
   handler: async ({ address: who }, ctx) => {
-    const { judge, minimumStake } = await readJudge(ctx.court, who);
+    const [{ judge, minimumStake, courtStakes }, courts] = await Promise.all([
+      readJudge(ctx.court, who),
+      courtsOf(ctx),
+    ]);
     return new Answer(
       {
-        ...formatJudge(judge),
+        ...formatJudge(judge, courtStakes, courts),
         minimumStake: minimumStake.toString(),
         canUnstake: judge.stake > 0n && judge.activeCases === 0,
       },

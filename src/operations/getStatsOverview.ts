@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { readOverview, STATE_NAMES } from "../chain/reads.js";
+import { courtRef, refOf } from "./courts.shared.js";
 import { keyOf } from "./keys.js";
 import { Answer, defineOperation } from "./operation.js";
 
@@ -7,7 +8,7 @@ export const getStatsOverview = defineOperation({
   name: "get_stats_overview",
   title: "Global statistics",
   description:
-    "Court-wide numbers: cases in total and per state, open cases, registered agents, judges (all and eligible), total judge stake and treasury (wei strings), the court's minimums and fees, and the block they were read at.",
+    "Court-wide numbers: cases in total and per state, open cases, registered agents, judges (all and eligible), total judge stake and treasury (wei strings), the General court's minimums and fees, each court's pool (judges, stake) and voting rule, and the block they were read at.",
   kind: "read",
   toolset: "system",
   http: { method: "GET", path: "/stats/overview" },
@@ -26,11 +27,22 @@ export const getStatsOverview = defineOperation({
       slashBps: z.number().int(),
     }),
     minimums: z.object({ partyStake: z.string(), judgeStake: z.string(), appealBond: z.string() }),
+    courts: z
+      .array(
+        courtRef.extend({
+          parent: z.number().int().nullable().describe("Parent court id; null for the General court"),
+          hiddenVotes: z.boolean(),
+          judges: z.number().int().describe("Judges eligible in this court (staked here or below)"),
+          totalStaked: z.string().describe("Stake in this court's draw pool (here and below), wei"),
+          minJudgeStake: z.string().describe("wei"),
+        }),
+      )
+      .describe("Each court's pool and voting rule (get_court has the rest)"),
     blockNumber: z.number().int(),
   }),
   cache: { key: () => keyOf.stats() },
   handler: async (_input, ctx) => {
-    const { params, stats, overview, blockNumber } = await readOverview(ctx.court);
+    const { params, stats, overview, courts, blockNumber } = await readOverview(ctx.court);
     const casesByState: Record<string, number> = {};
     STATE_NAMES.forEach((name, i) => {
       casesByState[name] = Number(stats.byState[i] ?? 0n);
@@ -58,6 +70,14 @@ export const getStatsOverview = defineOperation({
           judgeStake: overview.minJudgeStake.toString(),
           appealBond: params.terms.appealBond.toString(),
         },
+        courts: courts.map((c) => ({
+          ...refOf(courts, c.id),
+          parent: c.parent === 0n ? null : Number(c.parent),
+          hiddenVotes: c.config.terms.hiddenVotes,
+          judges: Number(c.judgeCount),
+          totalStaked: c.totalStake.toString(),
+          minJudgeStake: c.config.minJudgeStake.toString(),
+        })),
         blockNumber: Number(blockNumber),
       },
       { ttl: 30 },

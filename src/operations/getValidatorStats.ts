@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { displayAmount, readJudge } from "../chain/reads.js";
+import { courtRef, courtsOf, refOf } from "./courts.shared.js";
 import { keyOf } from "./keys.js";
 import { Answer, defineOperation } from "./operation.js";
 import { accuracyOf, RANKS, rankOf } from "./ranks.js";
@@ -8,7 +9,7 @@ import { address } from "./schemas.js";
 export const getValidatorStats = defineOperation({
   name: "get_validator_stats",
   title: "Validator statistics",
-  description: `A judge's (validator's) record: votes cast, accuracy (percentage of scored votes that agreed with the panel majority), rewards and current stake as display strings ("0.05 ETH"), rank and cases won/lost as a judge. Ranks, highest first: ${RANKS.map((r) => `${r.rank} (>= ${r.minValidated} validated, >= ${r.minAccuracy}%)`).join(", ")}. An address that never judged answers zeros and UNRANKED.`,
+  description: `A judge's (validator's) record: votes cast, accuracy (percentage of scored votes that agreed with the panel majority), rewards and current stake as display strings ("0.05 ETH"), rank and cases won/lost as a judge, then its stake per court. Ranks, highest first: ${RANKS.map((r) => `${r.rank} (>= ${r.minValidated} validated, >= ${r.minAccuracy}%)`).join(", ")}. An address that never judged answers zeros and UNRANKED.`,
   kind: "read",
   toolset: "judges",
   http: { method: "GET", path: "/validate/stats/:address" },
@@ -22,10 +23,13 @@ export const getValidatorStats = defineOperation({
     staked: z.string().describe('Amount and unit, e.g. "0.5 ETH"'),
     casesWon: z.number().int().describe("Votes that agreed with the panel majority"),
     casesLost: z.number().int().describe("Votes in the minority (slashed)"),
+    courts: z
+      .array(courtRef.extend({ staked: z.string().describe('Amount and unit, e.g. "0.5 ETH"') }))
+      .describe("The courts the validator staked in, with its stake in each"),
   }),
   cache: { key: (i) => keyOf.validator(i.address) },
   handler: async ({ address: who }, ctx) => {
-    const { judge } = await readJudge(ctx.court, who);
+    const [{ judge, courtStakes }, courts] = await Promise.all([readJudge(ctx.court, who), courtsOf(ctx)]);
     const won = judge.majorityVotes;
     const lost = judge.minorityVotes;
     const accuracy = accuracyOf(won, lost);
@@ -39,6 +43,7 @@ export const getValidatorStats = defineOperation({
         staked: displayAmount(ctx.court, judge.stake),
         casesWon: won,
         casesLost: lost,
+        courts: courtStakes.map((s) => ({ ...refOf(courts, s.court), staked: displayAmount(ctx.court, s.stake) })),
       },
       { ttl: 60 },
     );

@@ -17,14 +17,21 @@ export const keyOf = {
   agent: (address: string) => `agent:${address}`,
   discover: (offset: number, limit: number) => `discover:${offset}:${limit}`,
   judgeStake: (address: string) => `judgestake:${address}`,
-  judgePool: () => "judgepool",
+  /** One court's judge pool (get_judge_pool). */
+  judgePool: (court: number) => `judgepool:${court}`,
   stats: () => "stats",
   /** An address's inbox page (get_inbox). */
   inbox: (address: string, offset: number, limit: number) => `inbox:${address}:${offset}:${limit}`,
   /** A page of court-wide keeper steps. */
-  keeper: (offset: number, limit: number) => `keeper:${offset}:${limit}`,
+  keeper: (offset: number, limit: number, court?: number) => `keeper:${offset}:${limit}:${court ?? "all"}`,
   /** Court parameters (minimums, fee, windows), read by several operations. */
   params: () => "params",
+  /** The court tree as read from the chain (names, parameters, pools), shared by the court-aware reads. */
+  courtTree: () => "courts",
+  /** list_courts' answer. */
+  courtList: () => "courtlist",
+  /** get_court's answer. */
+  court: (id: number) => `court:${id}`,
 } as const;
 
 /** Patterns matching every key of one kind: all pages of a list, all judges' entries. */
@@ -34,15 +41,22 @@ export const everyKey = {
   discover: "discover:*",
   validator: "validator:*",
   judgeStake: "judgestake:*",
+  judgePool: "judgepool:*",
   /**
    * Every inbox: a case change concerns its parties and judges, whom a mined event does not name,
    * so every inbox goes (they are short-lived anyway: deadlines pass without events).
    */
   inbox: "inbox:*",
   keeper: "keeper:*",
+  court: "court:*",
   /** The whole cache: a reset chain or a reorg deeper than the follower remembers. */
   all: "*",
 } as const;
+
+/** What a change to a court or to any stake in it makes stale: the tree, its lists, every court's answer. */
+export function courtKeys(): string[] {
+  return [keyOf.courtTree(), keyOf.courtList(), everyKey.court];
+}
 
 /** What a new case makes stale: the case list and the totals. */
 export function filingKeys(): string[] {
@@ -64,12 +78,13 @@ export function caseKeys(addr: string, concluding?: { plaintiff: string; defenda
   ];
   if (concluding) {
     keys.push(
-      keyOf.judgePool(),
+      everyKey.judgePool,
       everyKey.validator,
       everyKey.judgeStake,
       keyOf.agent(concluding.plaintiff),
       keyOf.agent(concluding.defendant),
       everyKey.discover,
+      ...courtKeys(),
     );
   }
   return keys;
@@ -81,9 +96,10 @@ export function judgeKeys(who: string): string[] {
     keyOf.judgeStake(who),
     keyOf.validator(who),
     keyOf.agent(who),
-    keyOf.judgePool(),
+    everyKey.judgePool,
     everyKey.discover,
     keyOf.stats(),
+    ...courtKeys(),
   ];
 }
 
@@ -119,4 +135,6 @@ const STALE: Record<Stale, (a: Record<string, unknown>) => string[]> = {
   party: (a) => partyKeys(String(a.party)),
   stats: () => [keyOf.stats()],
   params: () => [keyOf.params()],
+  // A court's terms are what filing and its 402 quote; its pool is what the judge pools show.
+  court: () => [...courtKeys(), everyKey.judgePool, everyKey.judgeStake],
 };

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { readCaseStatuses } from "../chain/reads.js";
 import { actionSchema, keeperSteps, nextChange, ttlUntilNextChange } from "./actions.js";
+import { courtId, courtRef, courtsOf, refOf } from "./courts.shared.js";
 import { keyOf } from "./keys.js";
 import { Answer, defineOperation } from "./operation.js";
 import { paginationInput } from "./schemas.js";
@@ -11,13 +12,14 @@ export const listKeeperActions = defineOperation({
   name: "list_keeper_actions",
   title: "Keeper steps executable now",
   description:
-    "The permissionless steps any agent may execute now across the court, so cases never stall: draw a panel whose randomness is in (assign_judges_random), end an unanswered case (trigger_default), resolve a case past its deliberation deadline (resolve_after_deadline), pay out a verdict whose appeal window closed (settle_case). Scans a page of open cases (100 by default) per call; walk `nextOffset` until it is null. Each step names the tool and HTTP route; call it (with `from` to have it simulated), sign and broadcast. Keepers earn nothing but progress.",
+    "The permissionless steps any agent may execute now across the court, so cases never stall: draw a panel whose randomness is in (assign_judges_random), end an unanswered case (trigger_default), resolve a case past its deliberation deadline (resolve_after_deadline), pay out a verdict whose appeal window closed (settle_case). Scans a page of open cases (100 by default) per call; walk `nextOffset` until it is null (`court` keeps the steps of one court's cases; the page and total still count every open case). Each step names the tool and HTTP route; call it (with `from` to have it simulated), sign and broadcast. Keepers earn nothing but progress.",
   kind: "read",
   toolset: "cases",
   http: { method: "GET", path: "/keeper/actions" },
   input: z.object({
     limit: paginationInput.limit.default(100).describe("Open cases scanned per page, 1 to 100 (default 100)"),
     offset: paginationInput.offset,
+    court: courtId("Optional: only the steps on cases whose current round sits in this court (list_courts)").optional(),
   }),
   output: z.object({
     chainTime: z.number().int().describe("Unix seconds of the block the page was read at"),
@@ -25,13 +27,20 @@ export const listKeeperActions = defineOperation({
     offset: z.number().int(),
     limit: z.number().int(),
     nextOffset: z.number().int().nullable().describe("Where the next page starts; null on the last page"),
-    actions: z.array(actionSchema.extend({ case: z.string().describe("Case contract address") })),
+    actions: z.array(
+      actionSchema.extend({
+        case: z.string().describe("Case contract address"),
+        court: courtRef.describe("The court whose pool seats the case's current round"),
+      }),
+    ),
   }),
-  cache: { key: (i) => keyOf.keeper(i.offset, i.limit) },
-  handler: async ({ limit, offset }, ctx) => {
-    const page = await readCaseStatuses(ctx.court, offset, limit);
+  cache: { key: (i) => keyOf.keeper(i.offset, i.limit, i.court) },
+  handler: async ({ limit, offset, court }, ctx) => {
+    const [page, courts] = await Promise.all([readCaseStatuses(ctx.court, offset, limit), courtsOf(ctx)]);
     const now = BigInt(page.chainTime);
-    const actions = page.cases.flatMap((s) => keeperSteps(s, now).map((a) => ({ case: s.addr, ...a })));
+    const actions = page.cases
+      .filter((s) => court === undefined || Number(s.courtId) === court)
+      .flatMap((s) => keeperSteps(s, now).map((a) => ({ case: s.addr, court: refOf(courts, s.courtId), ...a })));
     const end = offset + page.cases.length;
     const body = {
       chainTime: page.chainTime,

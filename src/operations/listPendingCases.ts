@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { readDeliberating, STATE_NAMES } from "../chain/reads.js";
 import { caseSchema } from "./cases.shared.js";
+import { courtsOf, refOf } from "./courts.shared.js";
 import { keyOf } from "./keys.js";
 import { Answer, defineOperation } from "./operation.js";
 import { paginationInput } from "./schemas.js";
@@ -17,6 +18,7 @@ const pendingCase = caseSchema
     votesForPlaintiff: true,
     votesForDefendant: true,
     filedAt: true,
+    court: true,
   })
   .extend({
     round: z.number().int().describe("1, or 2 after an appeal (5 judges)"),
@@ -27,7 +29,7 @@ export const listPendingCases = defineOperation({
   name: "list_pending_cases",
   title: "Cases awaiting validation",
   description:
-    "List the cases in Deliberating (a page, 100 by default, with the total): judges are seated and votes are being counted. Each entry has its judges and vote counts, so a judge can see at a glance where it is assigned. Next: get_case for the claim, then vote_on_case (and reveal_vote when the case hides votes).",
+    "List the cases in Deliberating (a page, 100 by default, with the total): judges are seated and votes are being counted. Each entry has its court, judges and vote counts, so a judge can see at a glance where it is assigned. Next: get_case for the claim, then vote_on_case (and reveal_vote when the case hides votes).",
   kind: "read",
   toolset: "cases",
   http: { method: "GET", path: "/validate/pending" },
@@ -43,7 +45,7 @@ export const listPendingCases = defineOperation({
   }),
   cache: { key: (i) => keyOf.pending(i.offset, i.limit) },
   handler: async ({ limit, offset }, ctx) => {
-    const page = await readDeliberating(ctx.court, offset, limit);
+    const [page, courts] = await Promise.all([readDeliberating(ctx.court, offset, limit), courtsOf(ctx)]);
     const cases = page.cases.map((s) => ({
       address: s.addr,
       state: STATE_NAMES[s.state] as (typeof STATE_NAMES)[number],
@@ -55,6 +57,7 @@ export const listPendingCases = defineOperation({
       votesForDefendant: Number(s.votesForDefendant),
       round: s.round,
       filedAt: Number(s.filedAt),
+      court: refOf(courts, s.courtId),
       deliberationDeadline: Number(s.deliberationDeadline),
     }));
     return new Answer({ total: page.total, offset, limit, cases }, { ttl: 30 });

@@ -6,6 +6,7 @@ import { fileCase } from "./fileCase.js";
 import { getAgent } from "./getAgent.js";
 import { getCase } from "./getCase.js";
 import { getCaseEvidence } from "./getCaseEvidence.js";
+import { getCourt } from "./getCourt.js";
 import { getEvidence } from "./getEvidence.js";
 import { getHealth } from "./getHealth.js";
 import { getInbox } from "./getInbox.js";
@@ -14,6 +15,7 @@ import { getJudgeStake } from "./getJudgeStake.js";
 import { getStatsOverview } from "./getStatsOverview.js";
 import { getValidatorStats } from "./getValidatorStats.js";
 import { listCases } from "./listCases.js";
+import { listCourts } from "./listCourts.js";
 import { listKeeperActions } from "./listKeeperActions.js";
 import { listPendingCases } from "./listPendingCases.js";
 import type { Operation } from "./operation.js";
@@ -52,6 +54,8 @@ export const operations: Operation[] = [
   getAgent,
   getJudgePool,
   getJudgeStake,
+  listCourts,
+  getCourt,
   publishEvidence,
   fileCase,
   respondToCase,

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { randomBytes32, voteCommitment } from "../chain/votes.js";
 import { DocketError } from "../errors/errors.js";
 import { defineCaseWrite } from "./caseWrite.js";
+import { courtsOf, refOf } from "./courts.shared.js";
 import { bytes32 } from "./schemas.js";
 
 /** What a judge keeps after committing a hidden vote, to reveal it with reveal_vote. */
@@ -25,7 +26,7 @@ export const voteOnCase = defineCaseWrite({
   name: "vote_on_case",
   title: "Vote on a case",
   description:
-    "As a judge assigned to the case (your address is in the case's `judges`), vote once: plaintiff_wins true for the plaintiff, false for the defendant. With public votes a majority of the panel (2 of 3, or 3 of 5 on appeal) decides the case at once. When the case's `hiddenVotes` is true (the dev chain's default), this builds the commit of a hidden vote: `from` (your judge address) is then required (the commitment binds it, so nobody can copy your vote), and the answer's `reveal` holds the salt to keep and pass to reveal_vote once the reveal phase opens (every judge committed, or the commit deadline passed); the votes are counted when all are revealed or the reveal deadline passes. Pass your own `salt` (32 random bytes, or derived from a signature you can redo) if docket should not see it.",
+    "As a judge assigned to the case (your address is in the case's `judges`), vote once: plaintiff_wins true for the plaintiff, false for the defendant. Whether votes are public or hidden is a rule of the case's court (get_case's `court`; get_court shows its parameters). Public votes (the General court's): one transaction, counted at once in votesForPlaintiff/votesForDefendant, and a majority of the panel (2 of 3, or 3 of 5 on appeal) decides the case at once. When the case's `hiddenVotes` is true (a court such as Agentic Commerce), this builds the commit of a hidden vote: `from` (your judge address) is then required, because the commitment binds it so nobody can copy your vote (docket cannot know who will sign), and the answer's `reveal` holds the salt to keep and pass to reveal_vote once the reveal phase opens (every judge committed, or the commit deadline passed); the votes are counted when all are revealed or the reveal deadline passes. Pass your own `salt` (32 random bytes, or derived from a signature you can redo) if docket should not see it.",
   path: "/cases/:address/vote",
   fields: {
     plaintiff_wins: z.boolean().describe("true: the plaintiff wins; false: the defendant wins"),
@@ -38,13 +39,14 @@ export const voteOnCase = defineCaseWrite({
   concluding: true,
   example: { plaintiff_wins: true },
   extraOutput: { reveal: revealKit.optional() },
-  call: (i, v) => {
+  call: async (i, v, ctx) => {
     if (!v.hiddenVotes) return { args: [i.plaintiff_wins] };
     if (!i.from) {
+      const court = refOf(await courtsOf(ctx), v.courtId);
       throw new DocketError(
         "MISSING_FIELD",
-        "missing required field 'from': this case hides votes, and the commitment binds your judge address",
-        { field: "from", hiddenVotes: true },
+        `missing required field 'from': this case's court \`${court.name}\` hides votes (commit, then reveal), and the commitment binds your judge address so nobody can copy your vote`,
+        { field: "from", court, hiddenVotes: true },
       );
     }
     const salt = (i.salt?.toLowerCase() ?? randomBytes32()) as Hex;

@@ -2,6 +2,7 @@ import { spawn } from "node:child_process";
 import type { Address } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { advanceTime } from "../../src/devnet/seed.js";
+import { AGENTIC_COMMERCE_COURT } from "../../src/devnet/terms.js";
 import { TestDocket } from "../support/docket.js";
 
 interface Line {
@@ -48,24 +49,28 @@ const keyOf = (t: TestDocket, judge: string) =>
 
 const indexOf = (lines: Line[], pred: (l: Line) => boolean) => lines.findIndex(pred);
 
-describe("examples/judge-agent on a hidden-vote court", () => {
+/** Closes the seeded open cases (their panels would keep a judge busy until a deadline): a day on, every keeper step. */
+async function closeSeededCases(t: TestDocket): Promise<void> {
+  await advanceTime(t.court.reader, 2 * 24 * 3600);
+  for (const step of (await t.get("/keeper/actions")).body.actions as { http: string }[]) {
+    await t.write(step.http.split(" ")[1] as string, { from: t.address(18) }, 18);
+  }
+}
+
+describe("examples/judge-agent on a hidden-vote court (Agentic Commerce)", () => {
   let t: TestDocket;
   beforeAll(async () => {
-    t = await TestDocket.start({ DEV_VOTES: "hidden", EVENT_POLL_MS: "200" });
+    t = await TestDocket.start({ EVENT_POLL_MS: "200" });
   });
   afterAll(async () => {
     await t?.close();
   });
 
   it("three agents, one per drawn judge, commit, reveal on the pushed events and decide a fresh case", async () => {
-    // Close the seeded open cases first (their panels would keep a judge busy until a deadline).
-    await advanceTime(t.court.reader, 2 * 24 * 3600);
-    for (const step of (await t.get("/keeper/actions")).body.actions as { http: string }[]) {
-      await t.write(step.http.split(" ")[1] as string, { from: t.address(18) }, 18);
-    }
+    await closeSeededCases(t);
     const plaintiff = t.address(1);
     const defendant = t.address(2);
-    const c = await t.fileOnChain(1, 2, "Forty GPU-hours billed, twelve delivered.");
+    const c = await t.fileOnChain(1, 2, "Forty GPU-hours billed, twelve delivered.", AGENTIC_COMMERCE_COURT);
     await t.write(`/cases/${c}/respond`, { from: defendant }, 2);
     // The defendant's delivery record (published, then submitted by CID) says the hours were delivered
     // to the terms: what the default rule reads, so it rules for the defendant.
@@ -109,6 +114,8 @@ describe("examples/judge-agent on a hidden-vote court", () => {
       expect(decision).toMatchObject({ plaintiffWins: false, evidence: 2 });
       expect(decision?.justification).toContain("delivery record shows 40 GPU-hours delivered to the terms");
       expect(decision?.justification).toContain("the defendant prevails");
+      // Decided under the case's court: the agent read its policy.
+      expect(decision?.justification).toMatch(/^Agentic Commerce court\./);
       expect(on("committed")).toBeGreaterThan(on("decision"));
       expect(on("revealed")).toBeGreaterThan(on("committed"));
       expect(lines.filter((l) => l.step === "committed")).toHaveLength(1);
@@ -136,22 +143,45 @@ describe("examples/judge-agent on a hidden-vote court", () => {
   }, 90_000);
 });
 
-describe("examples/judge-agent on a public-vote court", () => {
+describe("examples/judge-agent on a public-vote court (the General court)", () => {
   let t: TestDocket;
   beforeAll(async () => {
-    t = await TestDocket.start({ DEV_VOTES: "public", EVENT_POLL_MS: "200" });
+    t = await TestDocket.start({ EVENT_POLL_MS: "200" });
   });
   afterAll(async () => {
     await t?.close();
   });
 
-  it("one agent's vote is the second for the plaintiff and decides the seeded case", async () => {
-    const c = t.devnet.seed?.cases.find((x) => x.label === "deliberating, one vote cast")?.address as string;
+  it("one agent's vote is the second for the plaintiff and decides a fresh case", async () => {
+    // A judge of the seeded cases may also sit on a hidden-vote panel, whose reveal it would wait for.
+    await closeSeededCases(t);
+    const c = await t.fileOnChain(3, 4, "Sixty API calls paid for, none answered.");
+    await t.write(`/cases/${c}/respond`, { from: t.address(4) }, 4);
+    // The plaintiff's delivery record says nothing was delivered: the default rule rules for the plaintiff.
+    const record = {
+      record: "delivery",
+      item: "60 API calls",
+      delivered: false,
+      meetsTerms: false,
+      notes: "None answered.",
+    };
+    const published = await t.post("/evidence", {
+      content: JSON.stringify(record),
+      mediaType: "application/json",
+      name: "Call log",
+    });
+    await t.write(`/cases/${c}/evidence`, { evidenceIpfsHash: published.body.document.cid, from: t.address(3) }, 3);
+    await t.write(`/cases/${c}/assign-judges-random`, { from: t.address(18) }, 18);
+    const drawn = (await t.get(`/cases/${c}`)).body.case;
+    expect(drawn).toMatchObject({ state: "Deliberating", hiddenVotes: false, court: { id: 1, name: "General" } });
+    const [first, judge] = drawn.judges as string[];
+    // The first judge votes as the service interface documents it: `{ plaintiff_wins }` alone.
+    const at = (a: string) => t.devnet.accounts.findIndex((x) => x.address === a);
+    await t.write(`/cases/${c}/vote`, { plaintiff_wins: true }, at(first as string));
     const before = (await t.get(`/cases/${c}`)).body.case;
     expect(before).toMatchObject({ state: "Deliberating", votesForPlaintiff: 1, votesForDefendant: 0 });
-    const judge = before.judges[1] as string;
 
-    const lines = await runAgent(t, keyOf(t, judge));
+    const lines = await runAgent(t, keyOf(t, judge as string));
 
     expect(lines.find((l) => l.step === "decision" && l.case === c)).toMatchObject({ plaintiffWins: true });
     expect(lines.find((l) => l.step === "voted" && l.case === c)).toBeDefined();

@@ -232,10 +232,16 @@ describe(`HTTP fuzz (seed ${SEED})`, () => {
     "valid random reads: GET %s",
     (_path, op) => {
       it(`answers 200 or a documented 404 (seed ${SEED})`, async () => {
+        // By the field's kind: a CID, a court id (a number from 1 to 64: the dev world has two, the
+        // rest are 404), or an address.
         const kinds = new Map(fieldsOf(op).map((f) => [f.name, f.kind]));
-        const params = Object.fromEntries(
-          pathParams(op).map((p) => [p, kinds.get(p) === "cid" ? validCid(world) : validAddress(world)]),
-        );
+        const valid = (p: string) =>
+          kinds.get(p) === "cid"
+            ? validCid(world)
+            : p === "id"
+              ? fc.integer({ min: 1, max: 64 }).map(String)
+              : validAddress(world);
+        const params = Object.fromEntries(pathParams(op).map((p) => [p, valid(p)]));
         const paging = "limit" in op.input.shape || "offset" in op.input.shape;
         const arb = fc.record({
           params: fc.record(params) as fc.Arbitrary<Record<string, string>>,

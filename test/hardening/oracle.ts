@@ -16,7 +16,7 @@ export const VALIDATION_CODES: readonly string[] = [
 ];
 
 /** The only refusals a well-formed read may get: what it asks about does not exist. */
-export const READ_404: readonly string[] = ["CASE_NOT_FOUND", "AGENT_NOT_REGISTERED"];
+export const READ_404: readonly string[] = ["CASE_NOT_FOUND", "AGENT_NOT_REGISTERED", "COURT_NOT_FOUND"];
 
 /**
  * What a well-formed read of `op` may be refused with: READ_404, and the 404 codes its definition

@@ -2,10 +2,11 @@ import type { Address, Hex } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { voteCommitment } from "../../src/chain/votes.js";
 import { advanceTime } from "../../src/devnet/seed.js";
+import { AGENTIC_COMMERCE_COURT } from "../../src/devnet/terms.js";
 import { TestDocket } from "../support/docket.js";
 
 /**
- * Hidden votes (commit-reveal), the dev chain's default court, driven only through docket's HTTP
+ * Hidden votes (commit-reveal), on the dev world's Agentic Commerce court, driven only through docket's HTTP
  * API: commit, reveal, a verdict, an appeal decided the same way, and a panel whose judges never
  * reveal. Every write is an unsigned transaction a test wallet signs and broadcasts; every effect
  * is read back through the API.
@@ -27,7 +28,7 @@ describe("hidden votes over HTTP, signed by test wallets", () => {
 
   /** Files on chain, answers, and draws the panel through the API: a case in its commit phase. */
   async function openCase(): Promise<Address> {
-    const c = (await t.fileOnChain(PLAINTIFF, DEFENDANT)) as Address;
+    const c = (await t.fileOnChain(PLAINTIFF, DEFENDANT, undefined, AGENTIC_COMMERCE_COURT)) as Address;
     await t.write(`/cases/${c}/respond`, { from: t.address(DEFENDANT) }, DEFENDANT);
     await t.write(`/cases/${c}/assign-judges-random`, { from: t.address(0) }, 0);
     return c;
@@ -52,7 +53,7 @@ describe("hidden votes over HTTP, signed by test wallets", () => {
   }
 
   beforeAll(async () => {
-    t = await TestDocket.start({ DEV_VOTES: "hidden" });
+    t = await TestDocket.start();
     caseAddr = await openCase();
   });
   afterAll(async () => {

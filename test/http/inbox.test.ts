@@ -5,7 +5,7 @@ import { TestDocket } from "../support/docket.js";
 
 /**
  * The inbox (GET /agent/{address}/inbox) and the keeper view (GET /keeper/actions) on the dev
- * chain's seeded hidden-vote court: what each party, judge and a stranger may or must do in every
+ * world's seeded courts (the General court's public votes, Agentic Commerce's hidden ones): what each party, judge and a stranger may or must do in every
  * seeded state, then actions taken as the inbox lists them (its route, signed by a test wallet,
  * broadcast) and their effect read back through the inbox.
  */
@@ -43,7 +43,7 @@ describe("inbox and keeper view over HTTP", () => {
   const indexOf = (addr: string) => t.devnet.accounts.findIndex((a) => a.address === addr);
 
   beforeAll(async () => {
-    t = await TestDocket.start({ DEV_VOTES: "hidden" });
+    t = await TestDocket.start();
     for (const c of t.devnet.seed?.cases ?? []) cases.set(c.label, (await t.get(`/cases/${c.address}`)).body.case);
   });
   afterAll(async () => {
@@ -223,6 +223,7 @@ describe("inbox and keeper view over HTTP", () => {
     const expected = [
       `${cases.get("summoned").address}:trigger_default`,
       `${cases.get("resolved, appeal window open").address}:settle_case`,
+      `${cases.get("deliberating, one vote cast").address}:resolve_after_deadline`,
       `${cases.get("deliberating, commit phase, one vote committed").address}:resolve_after_deadline`,
       `${cases.get("deliberating, reveal phase, one vote revealed").address}:resolve_after_deadline`,
       `${cases.get("active").address}:resolve_after_deadline`,

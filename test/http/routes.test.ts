@@ -7,14 +7,14 @@ import { TestDocket } from "../support/docket.js";
 
 /**
  * Every operation's route answers its happy path with a body its own output schema accepts, on the
- * dev chain as `npm start` runs it (hidden votes).
+ * dev chain as `npm start` runs it (the General court's public votes, Agentic Commerce's hidden ones).
  */
 describe("every route, happy path", () => {
   let t: TestDocket;
   let inputs: Record<string, { path: string; body?: Record<string, unknown> }>;
 
   beforeAll(async () => {
-    t = await TestDocket.start({ DEV_VOTES: "hidden" });
+    t = await TestDocket.start();
     const at = (label: string) => t.devnet.seed?.cases.find((c) => c.label === label)?.address as string;
     const summoned = at("summoned");
     const active = at("active");
@@ -58,6 +58,8 @@ describe("every route, happy path", () => {
       list_keeper_actions: { path: "/keeper/actions" },
       get_judge_pool: { path: "/judges/pool" },
       get_judge_stake: { path: `/judges/stake/${judge}` },
+      list_courts: { path: "/courts" },
+      get_court: { path: "/courts/2" },
       respond_to_case: { path: `/cases/${summoned}/respond`, body: { from: t.address(1) } },
       submit_evidence: {
         path: `/cases/${active}/evidence`,
@@ -145,6 +147,7 @@ describe("every route, happy path", () => {
       ].sort(),
     );
     expect(Object.keys(r.body.case).slice(18)).toEqual([
+      "court",
       "hiddenVotes",
       "votingPhase",
       "votesCommitted",

@@ -24,6 +24,10 @@ const AGGREGATES = [
   // The inbox of dev account 1 (a party to several seeded cases) and the keeper view: one eth_call each.
   "/agent/0x70997970C51812dc3A010C7d01b50e0d17dc79C8/inbox",
   "/keeper/actions",
+  // The courts: the tree in one eth_call; a court's judge pool adds each judge's stakes per court.
+  "/courts",
+  "/courts/2",
+  "/judges/pool?court=2",
 ];
 
 let devnet: Devnet;
@@ -165,6 +169,7 @@ describe("RPC budget (DESIGN.md section 7), counted at a JSON-RPC proxy", () => 
       [0, 3],
       [3, 3],
       [6, 3],
+      [9, 3],
       [0, 100],
       [50, 10],
     ] as const) {

@@ -13,7 +13,7 @@ import { externalChainEnv, TestDocket } from "../support/docket.js";
 /**
  * The statuses the OpenAPI document declares are the statuses docket answers with. Every operation
  * gets the same battery of real requests (valid input aimed at nothing, a malformed path parameter,
- * bad JSON, every field of the wrong type, an oversized and a non-JSON body; a dead chain node; a
+ * bad JSON, a court that does not exist, every field of the wrong type, an oversized and a non-JSON body; a dead chain node; a
  * node on another chain; a client over its rate limit; the payments of filing). Each answer's status
  * must be declared for that operation, and its error code listed for that status; and every status
  * an operation declares must have been answered at least once (200s here or in routes.test.ts).
@@ -150,6 +150,12 @@ describe("every operation answers only the statuses its OpenAPI entry declares, 
       if (pathFields.length > 0) {
         const values = Object.fromEntries(pathFields.map((f) => [f.name, "nope"]));
         record(op, "malformed path parameter", await send(t.url, op, { values }));
+      }
+      // A well-formed court id that names no court (the dev world has two): 404 where a court is looked up.
+      const courtFields = fields.filter((f) => f.name === "court" || (op.name === "get_court" && f.name === "id"));
+      if (courtFields.length > 0) {
+        const values = Object.fromEntries(courtFields.map((f) => [f.name, 64]));
+        record(op, "unknown court", await send(t.url, op, { values }));
       }
       const rest = fields.filter((f) => f.place !== "path");
       if (rest.length > 0) {

@@ -158,6 +158,8 @@ describe("MCP catalogue (in-memory transport)", () => {
       ["get_agent", () => ({ address: devAccount(1).address })],
       ["get_judge_pool", () => ({})],
       ["get_judge_stake", () => ({ address: devAccount(8).address })],
+      ["list_courts", () => ({})],
+      ["get_court", () => ({ id: 2 })],
     ];
     it.each(reads)("%s: structuredContent is the HTTP JSON body", async (name, args) => {
       const mcp = await call(client, name, args());
@@ -421,7 +423,7 @@ describe("MCP catalogue (in-memory transport)", () => {
     });
   });
 
-  it("an MCP write invalidates the same cache entries as HTTP: read, vote (commit), sign, read shows it", async () => {
+  it("an MCP write invalidates the same cache entries as HTTP: read, vote, sign, read shows it", async () => {
     const target = seeded("Deliberating");
     const before = (await ok(client, "get_case", { address: target })).case;
     // MCP and HTTP share the cache: the MCP read filled the entry HTTP now hits.
@@ -438,10 +440,9 @@ describe("MCP catalogue (in-memory transport)", () => {
     }
     expect(sent).toBe(true);
     const after = (await ok(client, "get_case", { address: target })).case;
-    // The dev chain hides votes: the vote went in as a commitment, counted but not shown.
-    expect(before.hiddenVotes).toBe(true);
-    expect(after.votesCommitted).toBe(before.votesCommitted + 1);
-    expect(after.votesForPlaintiff).toBe(before.votesForPlaintiff);
-    expect(after.state).toBe("Deliberating");
+    // The General court votes in the open: counted at once, and with the seed's vote two of three decide.
+    expect(before.hiddenVotes).toBe(false);
+    expect(after.votesForPlaintiff).toBe(before.votesForPlaintiff + 1);
+    expect(after.state).toBe("Resolved");
   });
 });

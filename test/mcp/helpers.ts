@@ -105,17 +105,17 @@ export async function expectAllTools(client: Client): Promise<void> {
 }
 
 /**
- * The judge flow over one transport: find the Deliberating case, vote as one of its judges who has
- * not voted yet (a judge who has gets CONTRACT_REVERT), sign and broadcast, and read the vote back.
- * On a court with hidden votes (the dev chain's default): commit on the case in its commit phase,
- * then reveal the seed's commitments on the case in its reveal phase until it is decided.
+ * The judge flow over one transport. On the General court (public votes): find its Deliberating
+ * case, vote as one of its judges who has not voted yet (a judge who has gets CONTRACT_REVERT), sign
+ * and broadcast, and read the vote back. On a hidden-vote court (Agentic Commerce): commit on the
+ * case in its commit phase, then reveal the seed's commitments on the case in its reveal phase
+ * until it is decided.
  */
 export async function voteFlow(client: Client, rpcUrl: string): Promise<void> {
   const pending = await ok(client, "list_pending_cases");
   const open: Json[] = [];
   for (const p of pending.cases) open.push((await ok(client, "get_case", { address: p.address })).case);
-  if (open.some((c) => c.hiddenVotes)) return hiddenVoteFlow(client, rpcUrl, open);
-  const target = pending.cases.find((c: Json) => c.state === "Deliberating");
+  const target = open.find((c) => c.state === "Deliberating" && !c.hiddenVotes);
   expect(target).toBeDefined();
   const before = (await ok(client, "get_case", { address: target.address })).case;
   let voted: { judge: Address; tx: UnsignedTx } | undefined;
@@ -141,6 +141,7 @@ export async function voteFlow(client: Client, rpcUrl: string): Promise<void> {
   // The seed's one vote was for the plaintiff too: two of three decide.
   expect(after.state).toBe("Resolved");
   expect(after.outcome).toBe("PlaintiffWon");
+  if (open.some((c) => c.hiddenVotes)) await hiddenVoteFlow(client, rpcUrl, open);
 }
 
 async function hiddenVoteFlow(client: Client, rpcUrl: string, open: Json[]): Promise<void> {

@@ -2,11 +2,12 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Address } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { advanceTime } from "../../src/devnet/seed.js";
+import { AGENTIC_COMMERCE_COURT } from "../../src/devnet/terms.js";
 import { TestDocket } from "../support/docket.js";
 import { call, connectHttp, ERAS, type Json, ok, signAndSend } from "./helpers.js";
 
 /**
- * A case on the hidden-vote court decided entirely through MCP tools over Streamable HTTP, as an
+ * A case on the hidden-vote court (the dev world's Agentic Commerce) decided entirely through MCP tools over Streamable HTTP, as an
  * agent would: respond, draw, commit, reveal, a deadline verdict with a silent judge, an appeal
  * with five judges and its final deadline verdict. Every unsigned transaction is signed by a test
  * wallet and broadcast; every effect is read back with get_case. Once in each protocol era over the
@@ -45,10 +46,10 @@ describe.each(ERAS)("hidden votes over MCP (Streamable HTTP), protocol %s", (era
   }
 
   beforeAll(async () => {
-    t = await TestDocket.start({ DEV_VOTES: "hidden" });
+    t = await TestDocket.start();
     rpcUrl = t.court.publicRpcUrl as string;
     client = await connectHttp(era, `${t.url}/mcp`);
-    caseAddr = (await t.fileOnChain(PLAINTIFF, DEFENDANT)) as Address;
+    caseAddr = (await t.fileOnChain(PLAINTIFF, DEFENDANT, undefined, AGENTIC_COMMERCE_COURT)) as Address;
   });
   afterAll(async () => {
     await client?.close();

@@ -192,8 +192,9 @@ describe("MCP over stdio: node bin/docket.js mcp", () => {
 
     it("serves the case resources and the judge_case prompt", async () => {
       const { resources } = await client.listResources();
-      // The seeded cases: one in every state, and with hidden votes one in each voting phase (9).
-      expect(resources).toHaveLength(9);
+      // The seeded cases: the General court's, one in every state (8), and Agentic Commerce's, one in
+      // each phase of a hidden vote (2).
+      expect(resources).toHaveLength(10);
       const { prompts } = await client.listPrompts();
       expect(prompts.map((p) => p.name)).toContain("judge_case");
     });

@@ -162,7 +162,7 @@ describe("file_case: pay, prove, file", () => {
     });
     expect(decodeFunctionData({ abi: caseFactoryAbi, data: r.body.unsigned_tx.data })).toEqual({
       functionName: "fileCase",
-      args: [0n, t.address(DEFENDANT), body.claimDescription, body.evidenceIpfsHash, firstRef],
+      args: [1n, t.address(DEFENDANT), body.claimDescription, body.evidenceIpfsHash, firstRef],
     });
     // Proving reads only: the payment is paid and still unused.
     expect(await feePayment(t, firstRef, t.address(PLAINTIFF))).toEqual({

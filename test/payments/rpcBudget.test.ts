@@ -100,10 +100,10 @@ describe("payments: JSON-RPC requests per HTTP request", () => {
     if (seen.length) console.log(`JSON-RPC requests per payments request:\n${seen.join("\n")}`);
   });
 
-  it("no proof: 2 requests cold (court parameters, then the fee token's domain with the chain clock), 0 once they are cached", async () => {
+  it("no proof: 3 requests cold (court parameters, the court tree for the court's minimum stake, the fee token's domain with the chain clock), 0 once they are cached", async () => {
     const cold = await cost("/cases", filing());
     expect(cold.status).toBe(402);
-    expect(cold.rpc, JSON.stringify(cold.methods)).toBe(2);
+    expect(cold.rpc, JSON.stringify(cold.methods)).toBe(3);
     note("POST /cases, no proof, cold", cold);
     const warm = await cost("/cases", filing());
     expect(warm.status).toBe(402);

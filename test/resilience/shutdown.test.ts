@@ -189,15 +189,16 @@ describe("graceful shutdown of `docket start`", () => {
     const d = embedded;
     const { url, out } = await d.ready();
     const rpc = /JSON-RPC (http:\/\/127\.0\.0\.1:\d+)/.exec(out)?.[1] as string;
-    const deliberating = /(0x[0-9a-fA-F]{40}) {2}deliberating/.exec(out)?.[1] as string;
+    // The start-up list: address, court, label.
+    const deliberating = /(0x[0-9a-fA-F]{40}) {2}General +deliberating/.exec(out)?.[1] as string;
     expect(rpc).toBeTruthy();
     expect(deliberating).toBeTruthy();
     expect(await answers(rpc)).toBe(true);
 
     const sse = openSse(url);
     expect(await sse.opened).toMatch(/event: endpoint\ndata: \/messages\?sessionId=/);
-    // A write that needs no signer (a hidden vote's commit would need the judge's address).
-    const vote = slowPost(url, `/cases/${deliberating}/resolve-timeout`, {});
+    // A write that needs no signer: the General court's public vote, as the service interface documents it.
+    const vote = slowPost(url, `/cases/${deliberating}/vote`, { plaintiff_wins: true });
     const mcp = slowPost(
       url,
       "/mcp",

@@ -41,8 +41,8 @@ export class TestDocket {
   static async start(env: Record<string, string> = {}): Promise<TestDocket> {
     // Tests send far more than a client may per minute: the rate limit and the evidence upload
     // limit have their own tests.
-    // The suites written for one transaction per vote run a public-vote court; the hidden-vote
-    // court (the dev chain's default) has its own suites (DEV_VOTES: "hidden").
+    // The dev world is `npm start`'s: the General court votes in the open, Agentic Commerce hides
+    // votes (a hidden-vote suite files into it: `fileOnChain(..., AGENTIC_COMMERCE_COURT)`).
     // The dev facilitator (a process of its own) runs only for the suites that pay with a token.
     // Evidence goes to a fresh directory of its own: nothing published leaks between runs.
     const base = {
@@ -51,7 +51,6 @@ export class TestDocket {
       RATE_LIMIT_PER_MINUTE: "0",
       EVIDENCE_UPLOADS_PER_MINUTE: "0",
       EVIDENCE_DIR: mkdtempSync(join(tmpdir(), "docket-evidence-")),
-      DEV_VOTES: "public",
       DEV_FACILITATOR: "off",
     };
     return new TestDocket(await startServer(loadConfig({ ...base, ...env })));
@@ -102,8 +101,16 @@ export class TestDocket {
     return this.actor(signer).send(tx);
   }
 
-  /** Files a case straight on chain: pays the filing fee into the factory, then files with its reference. */
-  async fileOnChain(plaintiff: number, defendant: number, claim = `claim ${Date.now()} ${Math.random()}`) {
+  /**
+   * Files a case straight on chain in `court` (default the General court): pays the filing fee into
+   * the factory, then files with its reference.
+   */
+  async fileOnChain(
+    plaintiff: number,
+    defendant: number,
+    claim = `claim ${Date.now()} ${Math.random()}`,
+    court: number | bigint = 1,
+  ) {
     const { factory } = this.court;
     const params = await this.court.reader.readContract({
       address: factory,
@@ -123,7 +130,7 @@ export class TestDocket {
       address: factory,
       abi: caseFactoryAbi,
       functionName: "fileCase",
-      args: [0n, this.address(defendant), claim, rawCid(claim).toString(), ref],
+      args: [BigInt(court), this.address(defendant), claim, rawCid(claim).toString(), ref],
       value: params.terms.minPartyStake,
     });
     const [filed] = parseEventLogs({ abi: caseFactoryAbi, eventName: "CaseFiled", logs: receipt.logs });

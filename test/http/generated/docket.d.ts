@@ -43,7 +43,7 @@ export interface paths {
         put?: never;
         /**
          * File a case (payment required)
-         * @description File a dispute against `defendant`. Filing costs a fee, paid x402-style into the court itself (the contracts refuse a filing whose fee was not paid). In the court's EIP-3009 token (x402 v2 `exact`, any stock x402 client: sign the authorization PAYMENT-REQUIRED / the 402 result asks for and retry with it in PAYMENT-SIGNATURE or MCP _meta['x402/payment']): docket checks it and returns the unsigned fileCaseWithAuthorization, which pays the fee in the filing transaction itself. Or in the chain's coin: call once without proof: the answer is 402 (over MCP a normal result) with `accepts[0]`, whose `extra.unsigned_tx` pays the fee (payFilingFee under a fresh reference): sign it as the plaintiff and broadcast it. Then call again with the payment's hash (HTTP: the X-PAYMENT header, base64 of {x402Version:1, scheme:'exact', network, payload:{txHash}}; MCP: `payment_tx_hash`). docket checks on chain that the payment succeeded, was recorded for the plaintiff at least at the fee, and that no case has used it yet (each payment files one case), then returns the unsigned fileCase transaction (value = your stake, default the minimum party stake) for the plaintiff to sign; the case is then Summoned and the defendant must respond_to_case. A refused proof says why: PAYMENT_NOT_FOUND, PAYMENT_FAILED, PAYMENT_WRONG_PAYER, PAYMENT_WRONG_RECIPIENT, PAYMENT_INSUFFICIENT (402, with the requirements again), PAYMENT_ALREADY_USED (409), PAYMENT_MALFORMED (400).
+         * @description File a dispute against `defendant` in `court` (default 1, the General court, whose votes are public; list_courts lists the others, e.g. Agentic Commerce with hidden votes). The case copies the court's parameters at filing (minimum stakes, windows, hidden or public votes, panel sizes) and is heard by the court's judges. Filing costs a fee, paid x402-style into the court itself (the contracts refuse a filing whose fee was not paid). In the court's EIP-3009 token (x402 v2 `exact`, any stock x402 client: sign the authorization PAYMENT-REQUIRED / the 402 result asks for and retry with it in PAYMENT-SIGNATURE or MCP _meta['x402/payment']): docket checks it and returns the unsigned fileCaseWithAuthorization, which pays the fee in the filing transaction itself. Or in the chain's coin: call once without proof: the answer is 402 (over MCP a normal result) with `accepts[0]`, whose `extra.unsigned_tx` pays the fee (payFilingFee under a fresh reference): sign it as the plaintiff and broadcast it. Then call again with the payment's hash (HTTP: the X-PAYMENT header, base64 of {x402Version:1, scheme:'exact', network, payload:{txHash}}; MCP: `payment_tx_hash`). docket checks on chain that the payment succeeded, was recorded for the plaintiff at least at the fee, and that no case has used it yet (each payment files one case), then returns the unsigned fileCase transaction (value = your stake, default the court's minimum party stake) for the plaintiff to sign; the case is then Summoned and the defendant must respond_to_case. A refused proof says why: PAYMENT_NOT_FOUND, PAYMENT_FAILED, PAYMENT_WRONG_PAYER, PAYMENT_WRONG_RECIPIENT, PAYMENT_INSUFFICIENT (402, with the requirements again), PAYMENT_ALREADY_USED (409), PAYMENT_MALFORMED (400).
          *
          *     MCP tool: `file_case`.
          */
@@ -85,7 +85,7 @@ export interface paths {
         };
         /**
          * Get a case
-         * @description Read one dispute case by its contract address: parties, claim, stakes (wei strings), evidence hash, the current judges, vote counts, outcome and appeal status. To check whether you are assigned as a judge, look for your address in `judges`. Next: a judge votes with vote_on_case (with hidden votes: commit, then reveal_vote when votingPhase is 'reveal'); a losing party may file_appeal while appealWindowOpen is true.
+         * @description Read one dispute case by its contract address: parties, claim, stakes (wei strings), evidence hash, the current judges, vote counts, outcome, appeal status and its court (`court`: id and name). To check whether you are assigned as a judge, look for your address in `judges`. Next: a judge reads its court's policy (get_court with `court.id`) and votes with vote_on_case (with hidden votes: commit, then reveal_vote when votingPhase is 'reveal'); a losing party may file_appeal while appealWindowOpen is true.
          *
          *     MCP tool: `get_case`.
          */
@@ -157,7 +157,7 @@ export interface paths {
         };
         /**
          * Cases awaiting validation
-         * @description List the cases in Deliberating (a page, 100 by default, with the total): judges are seated and votes are being counted. Each entry has its judges and vote counts, so a judge can see at a glance where it is assigned. Next: get_case for the claim, then vote_on_case (and reveal_vote when the case hides votes).
+         * @description List the cases in Deliberating (a page, 100 by default, with the total): judges are seated and votes are being counted. Each entry has its court, judges and vote counts, so a judge can see at a glance where it is assigned. Next: get_case for the claim, then vote_on_case (and reveal_vote when the case hides votes).
          *
          *     MCP tool: `list_pending_cases`.
          */
@@ -179,7 +179,7 @@ export interface paths {
         };
         /**
          * Keeper steps executable now
-         * @description The permissionless steps any agent may execute now across the court, so cases never stall: draw a panel whose randomness is in (assign_judges_random), end an unanswered case (trigger_default), resolve a case past its deliberation deadline (resolve_after_deadline), pay out a verdict whose appeal window closed (settle_case). Scans a page of open cases (100 by default) per call; walk `nextOffset` until it is null. Each step names the tool and HTTP route; call it (with `from` to have it simulated), sign and broadcast. Keepers earn nothing but progress.
+         * @description The permissionless steps any agent may execute now across the court, so cases never stall: draw a panel whose randomness is in (assign_judges_random), end an unanswered case (trigger_default), resolve a case past its deliberation deadline (resolve_after_deadline), pay out a verdict whose appeal window closed (settle_case). Scans a page of open cases (100 by default) per call; walk `nextOffset` until it is null (`court` keeps the steps of one court's cases; the page and total still count every open case). Each step names the tool and HTTP route; call it (with `from` to have it simulated), sign and broadcast. Keepers earn nothing but progress.
          *
          *     MCP tool: `list_keeper_actions`.
          */
@@ -201,7 +201,7 @@ export interface paths {
         };
         /**
          * Validator statistics
-         * @description A judge's (validator's) record: votes cast, accuracy (percentage of scored votes that agreed with the panel majority), rewards and current stake as display strings ("0.05 ETH"), rank and cases won/lost as a judge. Ranks, highest first: CHIEF (>= 50 validated, >= 90%), SENIOR (>= 20 validated, >= 75%), ASSOCIATE (>= 5 validated, >= 60%), JUNIOR (>= 1 validated, >= 0%), UNRANKED (>= 0 validated, >= 0%). An address that never judged answers zeros and UNRANKED.
+         * @description A judge's (validator's) record: votes cast, accuracy (percentage of scored votes that agreed with the panel majority), rewards and current stake as display strings ("0.05 ETH"), rank and cases won/lost as a judge, then its stake per court. Ranks, highest first: CHIEF (>= 50 validated, >= 90%), SENIOR (>= 20 validated, >= 75%), ASSOCIATE (>= 5 validated, >= 60%), JUNIOR (>= 1 validated, >= 0%), UNRANKED (>= 0 validated, >= 0%). An address that never judged answers zeros and UNRANKED.
          *
          *     MCP tool: `get_validator_stats`.
          */
@@ -223,7 +223,7 @@ export interface paths {
         };
         /**
          * Global statistics
-         * @description Court-wide numbers: cases in total and per state, open cases, registered agents, judges (all and eligible), total judge stake and treasury (wei strings), the court's minimums and fees, and the block they were read at.
+         * @description Court-wide numbers: cases in total and per state, open cases, registered agents, judges (all and eligible), total judge stake and treasury (wei strings), the General court's minimums and fees, each court's pool (judges, stake) and voting rule, and the block they were read at.
          *
          *     MCP tool: `get_stats_overview`.
          */
@@ -267,7 +267,7 @@ export interface paths {
         };
         /**
          * An address's inbox of next actions
-         * @description Every open case the address takes part in (plaintiff, defendant, judge of any round) with what it may or must do now: respond before the deadline, commit or cast a vote, reveal it, add evidence, appeal, and the permissionless steps on its cases (draw, default, resolve, settle). Each action names the tool to call, its HTTP route, whether it is required and its deadline in chain time. Required actions come first. A stranger's inbox is empty: court-wide keeper steps are in list_keeper_actions. Subscribe to the MCP resource docket://agents/{address}/inbox, or stream GET /events?address=…, to be told when it changes.
+         * @description Every open case the address takes part in (plaintiff, defendant, judge of any round) with what it may or must do now: respond before the deadline, commit or cast a vote, reveal it, add evidence, appeal, and the permissionless steps on its cases (draw, default, resolve, settle). Each case names its court; each action names the tool to call, its HTTP route, whether it is required and its deadline in chain time. Required actions come first. A stranger's inbox is empty: court-wide keeper steps are in list_keeper_actions. Subscribe to the MCP resource docket://agents/{address}/inbox, or stream GET /events?address=…, to be told when it changes.
          *
          *     MCP tool: `get_inbox`.
          */
@@ -311,7 +311,7 @@ export interface paths {
         };
         /**
          * Judge pool
-         * @description Every staked judge with stake, eligibility, open cases, votes, rewards and slashes, plus the minimum judge stake (wei). Random panels are drawn from the eligible ones. Next: stake_as_judge to join.
+         * @description The judges of one court's pool (`court`, default 1: the General court, whose pool holds every eligible judge): each with its stake, its stake per court, the stake counted in this court's draws (its eligible stakes in this court and the courts below it), eligibility, open cases, votes, rewards and slashes; plus the court's minimum judge stake (wei). Random panels of a case are drawn from its court's eligible judges, weighted by counted stake. Next: stake_as_judge to join.
          *
          *     MCP tool: `get_judge_pool`.
          */
@@ -333,11 +333,55 @@ export interface paths {
         };
         /**
          * Judge stake
-         * @description One judge's stake (wei), the minimum, eligibility, open cases and whether it can unstake now (only with no open cases). An address that never staked answers zeros.
+         * @description One judge's stake (wei) in all and per court (`courts`: each court it staked in, its stake there and whether it reaches that court's minimum), the General court's minimum, eligibility, open cases and whether it can unstake now (only with no open cases). An address that never staked answers zeros and no courts.
          *
          *     MCP tool: `get_judge_stake`.
          */
         get: operations["get_judge_stake"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/courts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the courts
+         * @description Every court of the tree, the General court (id 1, the root and the default) first: name, parent and children, the parameters a case filed there copies (minimum stakes and bond in wei strings, fees, windows, whether votes are hidden, panel sizes, the appeal panel size from which an appeal goes up to the parent court), the policy (the court's written rules: CID, ipfs:// URI and text when docket can read it), and its pool (eligible judges, total stake; a stake in a court also counts in every court above it). Next: file_case with `court`, stake_as_judge with `court`.
+         *
+         *     MCP tool: `list_courts`.
+         */
+        get: operations["list_courts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/courts/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a court
+         * @description One court by id (list_courts lists them; 1 is the General court): its place in the tree, the parameters a case filed there copies, its policy (the rules its judges apply: CID, ipfs:// URI and text when docket can read it) and its pool (eligible judges, total stake). A judge reads the policy of its case's court (get_case's `court`) before voting. An unknown id answers COURT_NOT_FOUND (404).
+         *
+         *     MCP tool: `get_court`.
+         */
+        get: operations["get_court"];
         put?: never;
         post?: never;
         delete?: never;
@@ -401,7 +445,7 @@ export interface paths {
         put?: never;
         /**
          * Vote on a case
-         * @description As a judge assigned to the case (your address is in the case's `judges`), vote once: plaintiff_wins true for the plaintiff, false for the defendant. With public votes a majority of the panel (2 of 3, or 3 of 5 on appeal) decides the case at once. When the case's `hiddenVotes` is true (the dev chain's default), this builds the commit of a hidden vote: `from` (your judge address) is then required (the commitment binds it, so nobody can copy your vote), and the answer's `reveal` holds the salt to keep and pass to reveal_vote once the reveal phase opens (every judge committed, or the commit deadline passed); the votes are counted when all are revealed or the reveal deadline passes. Pass your own `salt` (32 random bytes, or derived from a signature you can redo) if docket should not see it. Returns an unsigned transaction: sign it with your own wallet and broadcast it; docket never signs. Pass `from` to have the call checked first (a refusal comes back as CONTRACT_REVERT with the contract's reason).
+         * @description As a judge assigned to the case (your address is in the case's `judges`), vote once: plaintiff_wins true for the plaintiff, false for the defendant. Whether votes are public or hidden is a rule of the case's court (get_case's `court`; get_court shows its parameters). Public votes (the General court's): one transaction, counted at once in votesForPlaintiff/votesForDefendant, and a majority of the panel (2 of 3, or 3 of 5 on appeal) decides the case at once. When the case's `hiddenVotes` is true (a court such as Agentic Commerce), this builds the commit of a hidden vote: `from` (your judge address) is then required, because the commitment binds it so nobody can copy your vote (docket cannot know who will sign), and the answer's `reveal` holds the salt to keep and pass to reveal_vote once the reveal phase opens (every judge committed, or the commit deadline passed); the votes are counted when all are revealed or the reveal deadline passes. Pass your own `salt` (32 random bytes, or derived from a signature you can redo) if docket should not see it. Returns an unsigned transaction: sign it with your own wallet and broadcast it; docket never signs. Pass `from` to have the call checked first (a refusal comes back as CONTRACT_REVERT with the contract's reason).
          *
          *     MCP tool: `vote_on_case`.
          */
@@ -577,7 +621,7 @@ export interface paths {
         put?: never;
         /**
          * Stake as a judge
-         * @description Join (or top up in) the judge pool by staking the chain's coin: `amount` in wei is sent with the transaction, and your total stake must reach the minimum judge stake (see get_judge_pool), else STAKE_BELOW_MINIMUM (422). Eligible judges can be drawn onto cases, earn rewards for voting with the majority and are slashed for voting against it or not voting. Returns an unsigned transaction for `address` to sign.
+         * @description Join (or top up in) a court's judge pool by staking the chain's coin: `amount` in wei is sent with the transaction, into `court` (default 1, the General court; list_courts lists them). Your stake in that court must total at least the court's minJudgeStake, else STAKE_BELOW_MINIMUM (422). A stake in a court also makes you eligible in every court above it (a judge of Agentic Commerce is drawn in the General court too), never below. Eligible judges can be drawn onto cases, earn rewards for voting with the majority and are slashed for voting against it or not voting. Returns an unsigned transaction for `address` to sign.
          *
          *     MCP tool: `stake_as_judge`.
          */
@@ -599,7 +643,7 @@ export interface paths {
         put?: never;
         /**
          * Unstake as a judge
-         * @description Withdraw your whole judge stake and leave the pool. Refused while you sit on an open case (CONTRACT_REVERT JudgeServingOnOpenCase); get_judge_stake tells whether you can. Returns an unsigned transaction for `address` to sign.
+         * @description Withdraw your judge stake: from every court and leave the pool, or with `court` from that court only (get_judge_stake lists your stake per court). Refused while you sit on an open case (CONTRACT_REVERT JudgeServingOnOpenCase); get_judge_stake tells whether you can. Returns an unsigned transaction for `address` to sign.
          *
          *     MCP tool: `unstake_judge`.
          */
@@ -990,10 +1034,12 @@ export interface operations {
                      */
                     evidenceIpfsHash: string;
                     /**
-                     * @description Your stake in wei (default: the minimum party stake; less is STAKE_BELOW_MINIMUM)
+                     * @description Your stake in wei (default: the court's minimum party stake; less is STAKE_BELOW_MINIMUM)
                      * @example 100000000000000000
                      */
                     stake?: string;
+                    /** @description The court to file in: its parameters (stakes, windows, hidden or public votes, panel sizes) are copied into the case, and its judges hear it (a court id from list_courts; default 1, the General court) */
+                    court?: number;
                     /** @description The filing-fee payment's transaction hash, once mined (the MCP way to hand in the proof; over HTTP send the X-PAYMENT header, which wins if both are given) */
                     payment_tx_hash?: string;
                 };
@@ -1124,6 +1170,23 @@ export interface operations {
                             details?: {
                                 [key: string]: unknown;
                             };
+                        };
+                    };
+                };
+            };
+            /** @description Not found: `COURT_NOT_FOUND` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "COURT_NOT_FOUND";
+                            message: string;
+                            /** @description For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues */
+                            details?: Record<string, never>;
                         };
                     };
                 };
@@ -1521,6 +1584,12 @@ export interface operations {
                             verdictReason: string;
                             appealWindowOpen: boolean;
                             appealUsed: boolean;
+                            /** @description The court the case was filed in: its parameters (copied at filing) and policy (get_court) govern the case */
+                            court: {
+                                /** @description Court id (list_courts, get_court) */
+                                id: number;
+                                name: string;
+                            };
                             /** @description true: judges commit a hash first (vote_on_case) and reveal it later (reveal_vote); counts show revealed votes only */
                             hiddenVotes: boolean;
                             /** @description While Deliberating: commit/reveal with hidden votes, vote with public ones; null otherwise */
@@ -2196,6 +2265,12 @@ export interface operations {
                             votesForDefendant: number;
                             /** @description Unix seconds */
                             filedAt: number;
+                            /** @description The court the case was filed in: its parameters (copied at filing) and policy (get_court) govern the case */
+                            court: {
+                                /** @description Court id (list_courts, get_court) */
+                                id: number;
+                                name: string;
+                            };
                             /** @description 1, or 2 after an appeal (5 judges) */
                             round: number;
                             /** @description Unix seconds; votes after it are refused */
@@ -2298,6 +2373,8 @@ export interface operations {
                 limit?: number;
                 /** @description Items to skip (default 0) */
                 offset?: number;
+                /** @description Optional: only the steps on cases whose current round sits in this court (list_courts) */
+                court?: number;
             };
             header?: never;
             path?: never;
@@ -2337,6 +2414,12 @@ export interface operations {
                             description: string;
                             /** @description Case contract address */
                             case: string;
+                            /** @description The court whose pool seats the case's current round */
+                            court: {
+                                /** @description Court id (list_courts, get_court) */
+                                id: number;
+                                name: string;
+                            };
                         }[];
                     };
                 };
@@ -2462,6 +2545,14 @@ export interface operations {
                         casesWon: number;
                         /** @description Votes in the minority (slashed) */
                         casesLost: number;
+                        /** @description The courts the validator staked in, with its stake in each */
+                        courts: {
+                            /** @description Court id (list_courts, get_court) */
+                            id: number;
+                            name: string;
+                            /** @description Amount and unit, e.g. "0.5 ETH" */
+                            staked: string;
+                        }[];
                     };
                 };
             };
@@ -2593,6 +2684,21 @@ export interface operations {
                             judgeStake: string;
                             appealBond: string;
                         };
+                        /** @description Each court's pool and voting rule (get_court has the rest) */
+                        courts: {
+                            /** @description Court id (list_courts, get_court) */
+                            id: number;
+                            name: string;
+                            /** @description Parent court id; null for the General court */
+                            parent: number | null;
+                            hiddenVotes: boolean;
+                            /** @description Judges eligible in this court (staked here or below) */
+                            judges: number;
+                            /** @description Stake in this court's draw pool (here and below), wei */
+                            totalStaked: string;
+                            /** @description wei */
+                            minJudgeStake: string;
+                        }[];
                         blockNumber: number;
                     };
                 };
@@ -2871,6 +2977,12 @@ export interface operations {
                         cases: {
                             /** @description Case contract address */
                             case: string;
+                            /** @description The court whose pool seats the current round (the appeal court after an appeal that moved up) */
+                            court: {
+                                /** @description Court id (list_courts, get_court) */
+                                id: number;
+                                name: string;
+                            };
                             /** @enum {string} */
                             state: "Filed" | "Summoned" | "Active" | "Deliberating" | "Resolved" | "Dismissed" | "Defaulted" | "Appealed";
                             /** @description 1, or 2 after an appeal */
@@ -3186,7 +3298,10 @@ export interface operations {
     };
     get_judge_pool: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Whose pool (a court id from list_courts; default 1, the General court) */
+                court?: number;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -3200,15 +3315,24 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description wei */
+                        court: {
+                            /** @description Court id (list_courts, get_court) */
+                            id: number;
+                            name: string;
+                        };
+                        /** @description The court's minimum judge stake, wei */
                         minimumStake: string;
+                        /** @description Judges listed: every judge with a stake in the General court; else those with a stake in this court or below */
                         total: number;
+                        /** @description Judges who can be drawn in this court */
                         eligible: number;
+                        /** @description Stake counted in this court's draws, wei */
+                        totalStake: string;
                         judges: {
                             address: string;
-                            /** @description wei */
+                            /** @description wei, across every court */
                             staked: string;
-                            /** @description Stake is at least the minimum, so the judge can be drawn */
+                            /** @description Can be drawn in the General court: an eligible stake in some court */
                             eligible: boolean;
                             /** @description Open cases the judge sits on; unstaking waits for 0 */
                             activeCases: number;
@@ -3218,7 +3342,55 @@ export interface operations {
                             rewards: string;
                             /** @description wei lost in total */
                             slashed: string;
+                            /** @description The courts the judge staked in, with its stake in each */
+                            courts: {
+                                /** @description Court id (list_courts, get_court) */
+                                id: number;
+                                name: string;
+                                /** @description wei staked in this court itself */
+                                staked: string;
+                                /** @description At least the court's minJudgeStake: drawn here and in every court above */
+                                eligible: boolean;
+                            }[];
+                            /** @description Stake counted in this court's draws, wei */
+                            stakeInCourt: string;
+                            /** @description Can be drawn in this court */
+                            eligibleInCourt: boolean;
                         }[];
+                    };
+                };
+            };
+            /** @description Not found: `COURT_NOT_FOUND` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "COURT_NOT_FOUND";
+                            message: string;
+                            /** @description For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues */
+                            details?: Record<string, never>;
+                        };
+                    };
+                };
+            };
+            /** @description Validation error: a field of the wrong type, a constraint broken: `VALIDATION_ERROR` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR";
+                            message: string;
+                            /** @description For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues */
+                            details?: Record<string, never>;
+                        };
                     };
                 };
             };
@@ -3312,9 +3484,9 @@ export interface operations {
                 content: {
                     "application/json": {
                         address: string;
-                        /** @description wei */
+                        /** @description wei, across every court */
                         staked: string;
-                        /** @description Stake is at least the minimum, so the judge can be drawn */
+                        /** @description Can be drawn in the General court: an eligible stake in some court */
                         eligible: boolean;
                         /** @description Open cases the judge sits on; unstaking waits for 0 */
                         activeCases: number;
@@ -3324,7 +3496,17 @@ export interface operations {
                         rewards: string;
                         /** @description wei lost in total */
                         slashed: string;
-                        /** @description wei */
+                        /** @description The courts the judge staked in, with its stake in each */
+                        courts: {
+                            /** @description Court id (list_courts, get_court) */
+                            id: number;
+                            name: string;
+                            /** @description wei staked in this court itself */
+                            staked: string;
+                            /** @description At least the court's minJudgeStake: drawn here and in every court above */
+                            eligible: boolean;
+                        }[];
+                        /** @description The General court's minimum judge stake, wei (each court's: get_court) */
                         minimumStake: string;
                         /** @description Has a stake and sits on no open case */
                         canUnstake: boolean;
@@ -3341,6 +3523,344 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "INVALID_ADDRESS" | "INVALID_INPUT";
+                            message: string;
+                            /** @description For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues */
+                            details?: Record<string, never>;
+                        };
+                    };
+                };
+            };
+            /** @description Rate limited (RATE_LIMIT_PER_MINUTE per client): `RATE_LIMITED` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "RATE_LIMITED";
+                            message: string;
+                            /** @description For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues */
+                            details?: Record<string, never>;
+                        };
+                    };
+                };
+            };
+            /** @description Server-side failure: the contract refused the call (details.reason), or the chain node could not be read: `RPC_ERROR` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "RPC_ERROR";
+                            message: string;
+                            /** @description For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues */
+                            details?: Record<string, never>;
+                        };
+                    };
+                };
+            };
+            /** @description The chain node serves another chain id than docket's: `CHAIN_MISMATCH` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "CHAIN_MISMATCH";
+                            message: string;
+                            /** @description For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues */
+                            details?: Record<string, never>;
+                        };
+                    };
+                };
+            };
+            /** @description Unexpected failure: `INTERNAL_ERROR` */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "INTERNAL_ERROR";
+                            message: string;
+                            /** @description For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues */
+                            details?: Record<string, never>;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    list_courts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        total: number;
+                        courts: {
+                            id: number;
+                            name: string;
+                            /** @description The court above this one; null for the General court (the root) */
+                            parent: {
+                                /** @description Court id (list_courts, get_court) */
+                                id: number;
+                                name: string;
+                            } | null;
+                            /** @description 0 for the General court, 1 for a court below it, ... */
+                            depth: number;
+                            /** @description The courts directly below this one */
+                            children: {
+                                /** @description Court id (list_courts, get_court) */
+                                id: number;
+                                name: string;
+                            }[];
+                            parameters: {
+                                /** @description A judge's minimum stake in this court, wei as a decimal string */
+                                minJudgeStake: string;
+                                /** @description Each party's minimum stake, wei as a decimal string */
+                                minPartyStake: string;
+                                /** @description The appeal bond, wei as a decimal string */
+                                appealBond: string;
+                                /** @description Court fee on the stakes, basis points */
+                                courtFeeBps: number;
+                                /** @description Share of the pot paid to majority judges, basis points */
+                                judgeRewardBps: number;
+                                /** @description Time the defendant has to respond, seconds */
+                                responseWindow: number;
+                                /** @description Time a panel has to decide, seconds */
+                                deliberationPeriod: number;
+                                /** @description Time the losing party has to appeal, seconds */
+                                appealWindow: number;
+                                /** @description true: judges commit a hash, then reveal (vote_on_case, reveal_vote); false: public votes */
+                                hiddenVotes: boolean;
+                                /** @description With hidden votes: time to commit once the panel is seated, seconds */
+                                commitPeriod: number;
+                                /** @description With hidden votes: time to reveal after the commit phase, seconds */
+                                revealPeriod: number;
+                                /** @description Judges drawn for the first round */
+                                panelSize: number;
+                                /** @description Judges drawn for an appeal */
+                                appealPanelSize: number;
+                                /** @description An appeal panel of at least this many judges is drawn from the parent court's pool (0: never) */
+                                jumpPanelSize: number;
+                            };
+                            /** @description The court's written rules: every judge of the court should read them before voting */
+                            policy: {
+                                /** @description Content id (IPFS CIDv1) of the court's policy: the rules its judges apply */
+                                cid: string;
+                                /** @description ipfs://<cid> */
+                                uri: string;
+                                /** @description The policy document itself, when docket can read it; null otherwise (fetch it by its CID) */
+                                text: string | null;
+                            };
+                            /** @description Judges eligible here now: staked at least the minimum in this court or a court below it */
+                            judges: number;
+                            /** @description The draw pool: every eligible stake in this court and the courts below it, wei as a decimal string */
+                            totalStake: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Rate limited (RATE_LIMIT_PER_MINUTE per client): `RATE_LIMITED` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "RATE_LIMITED";
+                            message: string;
+                            /** @description For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues */
+                            details?: Record<string, never>;
+                        };
+                    };
+                };
+            };
+            /** @description Server-side failure: the contract refused the call (details.reason), or the chain node could not be read: `RPC_ERROR` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "RPC_ERROR";
+                            message: string;
+                            /** @description For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues */
+                            details?: Record<string, never>;
+                        };
+                    };
+                };
+            };
+            /** @description The chain node serves another chain id than docket's: `CHAIN_MISMATCH` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "CHAIN_MISMATCH";
+                            message: string;
+                            /** @description For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues */
+                            details?: Record<string, never>;
+                        };
+                    };
+                };
+            };
+            /** @description Unexpected failure: `INTERNAL_ERROR` */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "INTERNAL_ERROR";
+                            message: string;
+                            /** @description For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues */
+                            details?: Record<string, never>;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    get_court: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Court id (1: the General court) */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        court: {
+                            id: number;
+                            name: string;
+                            /** @description The court above this one; null for the General court (the root) */
+                            parent: {
+                                /** @description Court id (list_courts, get_court) */
+                                id: number;
+                                name: string;
+                            } | null;
+                            /** @description 0 for the General court, 1 for a court below it, ... */
+                            depth: number;
+                            /** @description The courts directly below this one */
+                            children: {
+                                /** @description Court id (list_courts, get_court) */
+                                id: number;
+                                name: string;
+                            }[];
+                            parameters: {
+                                /** @description A judge's minimum stake in this court, wei as a decimal string */
+                                minJudgeStake: string;
+                                /** @description Each party's minimum stake, wei as a decimal string */
+                                minPartyStake: string;
+                                /** @description The appeal bond, wei as a decimal string */
+                                appealBond: string;
+                                /** @description Court fee on the stakes, basis points */
+                                courtFeeBps: number;
+                                /** @description Share of the pot paid to majority judges, basis points */
+                                judgeRewardBps: number;
+                                /** @description Time the defendant has to respond, seconds */
+                                responseWindow: number;
+                                /** @description Time a panel has to decide, seconds */
+                                deliberationPeriod: number;
+                                /** @description Time the losing party has to appeal, seconds */
+                                appealWindow: number;
+                                /** @description true: judges commit a hash, then reveal (vote_on_case, reveal_vote); false: public votes */
+                                hiddenVotes: boolean;
+                                /** @description With hidden votes: time to commit once the panel is seated, seconds */
+                                commitPeriod: number;
+                                /** @description With hidden votes: time to reveal after the commit phase, seconds */
+                                revealPeriod: number;
+                                /** @description Judges drawn for the first round */
+                                panelSize: number;
+                                /** @description Judges drawn for an appeal */
+                                appealPanelSize: number;
+                                /** @description An appeal panel of at least this many judges is drawn from the parent court's pool (0: never) */
+                                jumpPanelSize: number;
+                            };
+                            /** @description The court's written rules: every judge of the court should read them before voting */
+                            policy: {
+                                /** @description Content id (IPFS CIDv1) of the court's policy: the rules its judges apply */
+                                cid: string;
+                                /** @description ipfs://<cid> */
+                                uri: string;
+                                /** @description The policy document itself, when docket can read it; null otherwise (fetch it by its CID) */
+                                text: string | null;
+                            };
+                            /** @description Judges eligible here now: staked at least the minimum in this court or a court below it */
+                            judges: number;
+                            /** @description The draw pool: every eligible stake in this court and the courts below it, wei as a decimal string */
+                            totalStake: string;
+                        };
+                    };
+                };
+            };
+            /** @description Not found: `COURT_NOT_FOUND` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "COURT_NOT_FOUND";
+                            message: string;
+                            /** @description For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues */
+                            details?: Record<string, never>;
+                        };
+                    };
+                };
+            };
+            /** @description Validation error: a field of the wrong type, a constraint broken: `VALIDATION_ERROR` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR";
                             message: string;
                             /** @description For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues */
                             details?: Record<string, never>;
@@ -5462,6 +5982,8 @@ export interface operations {
                      * @example 100000000000000000
                      */
                     amount: string;
+                    /** @description The court to stake in (a court id from list_courts; default 1, the General court) */
+                    court?: number;
                 };
             };
         };
@@ -5498,6 +6020,23 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "INVALID_ADDRESS" | "INVALID_INPUT" | "INVALID_JSON" | "MISSING_FIELD";
+                            message: string;
+                            /** @description For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues */
+                            details?: Record<string, never>;
+                        };
+                    };
+                };
+            };
+            /** @description Not found: `COURT_NOT_FOUND` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "COURT_NOT_FOUND";
                             message: string;
                             /** @description For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues */
                             details?: Record<string, never>;
@@ -5641,6 +6180,8 @@ export interface operations {
                      * @example 0x70997970C51812dc3A010C7d01b50e0d17dc79C8
                      */
                     address: string;
+                    /** @description Optional: withdraw only your stake in this court (default: every court) */
+                    court?: number;
                 };
             };
         };
