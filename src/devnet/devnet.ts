@@ -6,6 +6,7 @@ import { type AnvilProcess, DEV_CHAIN_ID, startAnvil } from "./anvil.js";
 import { createChildCourts, type Deployment, deployCourt, deployTestFeeToken } from "./deploy.js";
 import { type DevAccount, devAccount, devAccounts } from "./devAccounts.js";
 import { deployErc8004 } from "./erc8004.js";
+import { publishPolicies } from "./policies.js";
 import { type SeedSummary, seedDemo } from "./seed.js";
 import { type ChildCourt, type CourtParams, DEV_TOKEN_FILING_FEE, devChildCourts, devPublicParams } from "./terms.js";
 import { BLOCK_INTERVAL, startTimeTravelProxy, type TimeTravelProxy } from "./timeTravel.js";
@@ -81,6 +82,9 @@ export async function startDevnet(opts: DevnetOptions = {}): Promise<Devnet> {
     // The courts below the General court last, for the same reason.
     const courts = await createChildCourts(wallet, reader, deployed, opts.courts ?? devChildCourts);
     const deployment: Deployment = { ...deployed, erc8004, feeToken, courts };
+    // The courts' policies are evidence too: published where the seed's documents go, by the CIDs the courts record.
+    if (opts.evidence)
+      await publishPolicies(opts.evidence, ["general.md", ...(opts.courts ?? devChildCourts).map((c) => c.policyFile)]);
     const seed = opts.seed === false ? undefined : await seedDemo(reader, chain, deployment, opts.evidence);
     const front = proxy;
     return {

@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { readPolicyText } from "../chain/policies.js";
 import { type CourtView, readCourts } from "../chain/reads.js";
 import { DocketError } from "../errors/errors.js";
+import { isTextType } from "../evidence/media.js";
 import { cachedRead } from "./cachedRead.js";
 import { keyOf } from "./keys.js";
 import type { Ctx } from "./operation.js";
@@ -127,8 +127,26 @@ export async function formatCourt(ctx: Ctx, v: CourtView, courts: readonly Court
       appealPanelSize: Number(t.appealPanelSize),
       jumpPanelSize: Number(v.config.jumpPanelSize),
     },
-    policy: { cid: v.policy, uri: `ipfs://${v.policy}`, text: (await readPolicyText(ctx.court, v.policy)) ?? null },
+    policy: { cid: v.policy, uri: `ipfs://${v.policy}`, text: await policyText(ctx, v.policy) },
     judges: Number(v.judgeCount),
     totalStake: v.totalStake.toString(),
   };
+}
+
+/** Policies longer than this are read by link (`GET /evidence/{cid}`), not inline. */
+const MAX_POLICY_TEXT = 64 * 1024;
+
+/**
+ * A court's policy as text, read like any evidence: from docket's store or its gateways, every byte
+ * checked against the CID the court records. Null when it cannot be read (not published where
+ * docket looks, not text, or too long to inline).
+ */
+async function policyText(ctx: Ctx, cid: string): Promise<string | null> {
+  try {
+    const doc = await ctx.evidence.read(cid);
+    if (doc.size > MAX_POLICY_TEXT || !isTextType(doc.mediaType ?? "")) return null;
+    return new TextDecoder("utf-8", { fatal: true }).decode(doc.bytes);
+  } catch {
+    return null;
+  }
 }

@@ -162,6 +162,26 @@ describe.skipIf(skip)("the explorer in headless Chromium", () => {
     expect(roles).toEqual(found.items.map((e) => (e.role === "unknown" ? "other" : e.role)));
   });
 
+  it("a court page shows its place, parameters, pool and policy as text; a case links to its court", async () => {
+    const { courts } = (await t.get("/courts")).body;
+    // Every court of the dev world has its policy published as evidence, read back and checked by CID.
+    for (const c of courts) expect(c.policy.text, c.name).toContain(c.name);
+    const court = courts.find((c: Json) => c.id !== 1) ?? courts[0];
+    await page.goto(`${t.url}/explorer/courts/${court.id}`);
+    await expect(page.locator("h1").textContent()).resolves.toContain(court.name);
+    const line = (court.policy.text as string).split("\n").find((l) => l.trim().length > 0) as string;
+    await expect(page.locator("#live pre", { hasText: line.trim() }).count()).resolves.toBe(1);
+    const fee = page.locator("dl.values dt", { hasText: /^courtFeeBps$/ }).locator("xpath=following-sibling::dd[1]");
+    await expect(fee.textContent()).resolves.toContain(`${court.parameters.courtFeeBps / 100}%`);
+    await expect(page.locator("footer .same").textContent()).resolves.toContain(`/courts/${court.id}`);
+
+    const seeded = t.devnet.seed?.cases[0];
+    const c = (await t.get(`/cases/${seeded?.address}`)).body.case;
+    await page.goto(`${t.url}/explorer/cases/${c.address}`);
+    await page.getByRole("link", { name: c.court.name }).first().click();
+    await page.waitForURL(new RegExp(`/explorer/courts/${c.court.id}$`));
+  });
+
   it("a vote signed and mined during the test shows on the open page without a reload", async () => {
     const seeded = t.devnet.seed?.cases.find((c) => c.state === "Deliberating");
     if (!seeded) throw new Error("no seeded Deliberating case");
