@@ -21,7 +21,9 @@ describe("npm start's server on the seeded dev chain", () => {
 
   it("lists the seeded cases in every demo state", async () => {
     const list = (await t.get("/cases?limit=20&offset=0")).body;
-    expect(list).toMatchObject({ total: 8, offset: 0, limit: 20 });
+    // Ten cases: every state in the General court, a commit and a reveal phase in Agentic Commerce.
+    expect(list).toMatchObject({ total: 10, offset: 0, limit: 20 });
+    expect(list.total).toBe(t.devnet.seed?.cases.length);
     const states = await Promise.all(list.cases.map(async (a: string) => (await t.get(`/cases/${a}`)).body.case.state));
     expect(new Set(states)).toEqual(
       new Set(["Summoned", "Active", "Deliberating", "Resolved", "Defaulted", "Dismissed", "Appealed"]),

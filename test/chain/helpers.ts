@@ -99,7 +99,8 @@ export function seeded(devnet: Devnet, label: string): Address {
 /**
  * A path for every GET read route of the registry, its `:address` filled with something the seeded
  * dev chain knows: a deliberating case, its first judge (judge and validator routes) or its plaintiff;
- * its `:cid` with evidence published to `d` (POST /evidence), which `GET /evidence/:cid` serves.
+ * its `:cid` with evidence published to `d` (POST /evidence), which `GET /evidence/:cid` serves; its
+ * `:id` the General court.
  */
 export async function everyReadPath(d: Docket, devnet: Devnet): Promise<string[]> {
   const kase = seeded(devnet, "deliberating");
@@ -110,7 +111,7 @@ export async function everyReadPath(d: Docket, devnet: Devnet): Promise<string[]
   return operations
     .filter((op) => op.kind === "read" && op.http.method === "GET")
     .map((op) =>
-      op.http.path.replace(":cid", cid).replace(":address", () => {
+      op.http.path.replace(":cid", cid).replace(":id", "1").replace(":address", () => {
         if (op.http.path.startsWith("/cases/")) return kase;
         if (op.http.path.startsWith("/judges/") || op.http.path.startsWith("/validate/"))
           return view.judges[0] as string;
