@@ -111,11 +111,14 @@ export async function everyReadPath(d: Docket, devnet: Devnet): Promise<string[]
   return operations
     .filter((op) => op.kind === "read" && op.http.method === "GET")
     .map((op) =>
-      op.http.path.replace(":cid", cid).replace(":id", "1").replace(":address", () => {
-        if (op.http.path.startsWith("/cases/")) return kase;
-        if (op.http.path.startsWith("/judges/") || op.http.path.startsWith("/validate/"))
-          return view.judges[0] as string;
-        return view.plaintiff;
-      }),
+      op.http.path
+        .replace(":cid", cid)
+        .replace(":id", "1")
+        .replace(":address", () => {
+          if (op.http.path.startsWith("/cases/")) return kase;
+          if (op.http.path.startsWith("/judges/") || op.http.path.startsWith("/validate/"))
+            return view.judges[0] as string;
+          return view.plaintiff;
+        }),
     );
 }
