@@ -76,8 +76,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { multicall3Abi } from "../../src/chain/abi/generated.js";
 import { MULTICALL3_ADDRESS } from "../../src/chain/client.js";
 import { voteCommitment } from "../../src/chain/votes.js";
+import { type CourtParams, caseTerms } from "../../src/deploy/terms.js";
 import type { Actor } from "../../src/devnet/actor.js";
-import { type CourtParams, caseTerms } from "../../src/devnet/terms.js";
 import { BLOCKHASH_WINDOW, type CaseM, CourtModel } from "./court-model.js";
 import {
   actor,
