@@ -182,46 +182,37 @@ export async function seedDemo(
   await at(0).write({ address: settled, abi: disputeCaseAbi, functionName: "settle" });
 
   // Cases that are live now.
-  const appealed = await fileCase(
+  const appealed = await heardCase(
     ctx,
     2,
     3,
     "Data feed delivered with a 6-hour lag against a 5-minute SLA.",
     "appealed",
   );
-  await respond(ctx, appealed, 3);
-  await addEvidence(ctx, appealed, 2, 3, "appealed");
-  await draw(ctx, appealed);
   await votes(ctx, appealed, [false, false, true]);
   await at(2).write({ address: appealed, abi: disputeCaseAbi, functionName: "appeal", value: t.appealBond });
 
-  const resolved = await fileCase(
+  const resolved = await heardCase(
     ctx,
     1,
     3,
     "Invoice for 12 GPU-hours disputed as double-billed.",
     "resolved, appeal window open",
   );
-  await respond(ctx, resolved, 3);
-  await addEvidence(ctx, resolved, 1, 3, "resolved, appeal window open");
-  await draw(ctx, resolved);
   await votes(ctx, resolved, [false, false, true]);
 
-  const deliberating = await fileCase(
+  const deliberating = await heardCase(
     ctx,
     2,
     5,
     "Model fine-tune delivered without the agreed evaluation report.",
     "deliberating",
   );
-  await respond(ctx, deliberating, 5);
-  await addEvidence(ctx, deliberating, 2, 5, "deliberating");
-  await draw(ctx, deliberating);
   // Public votes: one cast.
   await votes(ctx, deliberating, [true]);
 
   // Agentic Commerce hides votes. Here one judge has committed: the commit phase is open.
-  const committing = await fileCase(
+  const committing = await heardCase(
     ctx,
     3,
     6,
@@ -229,12 +220,9 @@ export async function seedDemo(
     "deliberating, commit phase, one vote committed",
     AGENTIC_COMMERCE_COURT,
   );
-  await respond(ctx, committing, 6);
-  await addEvidence(ctx, committing, 3, 6, "deliberating, commit phase, one vote committed");
-  await draw(ctx, committing);
   await votes(ctx, committing, [true]);
   // Here every judge has committed, so the reveal phase is open; one has revealed.
-  const revealing = await fileCase(
+  const revealing = await heardCase(
     ctx,
     5,
     1,
@@ -242,9 +230,6 @@ export async function seedDemo(
     "deliberating, reveal phase, one vote revealed",
     AGENTIC_COMMERCE_COURT,
   );
-  await respond(ctx, revealing, 1);
-  await addEvidence(ctx, revealing, 5, 1, "deliberating, reveal phase, one vote revealed");
-  await draw(ctx, revealing);
   await votes(ctx, revealing, [true, false, true], 1);
 
   const active = await fileCase(ctx, 4, 6, "Freight insurance claim refused on a technicality.", "active");
@@ -312,6 +297,22 @@ async function addEvidence(ctx: Ctx, c: Address, plaintiff: number, defendant: n
       });
     }
   }
+}
+
+/** A case filed, answered by the defendant, with both sides' evidence and its panel drawn: ready for votes. */
+async function heardCase(
+  ctx: Ctx,
+  plaintiff: number,
+  defendant: number,
+  claim: string,
+  label: string,
+  court = GENERAL_COURT,
+): Promise<Address> {
+  const c = await fileCase(ctx, plaintiff, defendant, claim, label, court);
+  await respond(ctx, c, defendant);
+  await addEvidence(ctx, c, plaintiff, defendant, label);
+  await draw(ctx, c);
+  return c;
 }
 
 /**
