@@ -60,6 +60,11 @@ library SortitionTree {
 
     /// @notice Moves leaf `leaf` (0: none yet) from weight `old` to weight `weight`; a new owner
     /// `who` gets a leaf (a free one first), a weight of zero gives the leaf back.
+    /// @param t The tree.
+    /// @param who The leaf's owner (recorded with the block when it takes a leaf).
+    /// @param leaf Its leaf now, 0 when it has none (then `old` is 0).
+    /// @param old Its weight now.
+    /// @param weight Its weight from now on.
     /// @return The owner's leaf now (0 when its weight is zero).
     function update(Tree storage t, address who, uint256 leaf, uint256 old, uint256 weight)
         internal
