@@ -5,10 +5,11 @@
  * escrow, read back in token balances; a dispute that could outlast the job is refused; the
  * provider's ERC-8004 validation request is answered with the ruling.
  */
-import { type Address, parseEventLogs, toHex } from "viem";
+import { type Address, encodeFunctionData, parseEventLogs, toHex } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { rawCid } from "../../src/evidence/cid.js";
 import {
+  agenticCommerceAbi,
   arbitrationOf,
   courtEvaluatorAbi,
   deliverableDigest,
@@ -40,6 +41,7 @@ import {
   seat,
   settle,
   stakeJudges,
+  testUSDAbi,
   triggerDefault,
   vote,
 } from "./helpers.js";
@@ -88,6 +90,121 @@ async function submitted(evaluator: Address, opts: { expiresIn?: bigint; descrip
   await submitJob(c, provider(), jobId);
   return { jobId, client: await tokenOf(c, client().address), provider: await tokenOf(c, provider().address) };
 }
+
+describe("AgenticCommerce (ERC-8183)", () => {
+  const commerce = () => arbitrationOf(c).commerce;
+  const job = (who: ReturnType<typeof actor>, functionName: string, args: readonly unknown[]) =>
+    who.send({ to: commerce(), data: encodeFunctionData({ abi: agenticCommerceAbi, functionName, args } as never) });
+
+  it("each step only by its role and in its state: setProvider, setBudget, fund, submit, complete, reject, claimRefund", async () => {
+    const now = (await c.reader.getBlock()).timestamp;
+    const zero = "0x0000000000000000000000000000000000000000";
+    await expectRevert(job(client(), "createJob", [zero, zero, now + 3600n, "x", zero]), "InvalidEvaluator");
+    await expectRevert(job(client(), "createJob", [zero, keeper().address, now, "x", zero]), "ExpiryNotInFuture");
+    await expectRevert(
+      job(client(), "createJob", [zero, keeper().address, now + 3600n, "x", keeper().address]),
+      "HooksUnsupported",
+    );
+    await job(client(), "createJob", [zero, keeper().address, now + 3600n, "no provider yet", zero]);
+    const id = await c.reader.readContract({ address: commerce(), abi: agenticCommerceAbi, functionName: "jobCount" });
+    await expectRevert(job(provider(), "setProvider", [id, provider().address, "0x"]), "NotClient");
+    await job(client(), "setBudget", [id, BUDGET, "0x"]);
+    await expectRevert(job(client(), "fund", [id, BUDGET, "0x"]), "ProviderNotSet");
+    await job(client(), "setProvider", [id, provider().address, "0x"]);
+    await expectRevert(job(client(), "setProvider", [id, keeper().address, "0x"]), "ProviderAlreadySet");
+    await expectRevert(job(keeper(), "setBudget", [id, 1n, "0x"]), "NotClientOrProvider");
+    // The provider proposes a price; the client's stale expectation is refused (front-running).
+    await job(provider(), "setBudget", [id, BUDGET + 1n, "0x"]);
+    await client().write({
+      address: arbitrationOf(c).token,
+      abi: testUSDAbi,
+      functionName: "approve",
+      args: [commerce(), BUDGET + 1n],
+    });
+    await expectRevert(job(client(), "fund", [id, BUDGET, "0x"]), "BudgetMismatch", [BUDGET + 1n, BUDGET]);
+    await expectRevert(job(provider(), "fund", [id, BUDGET + 1n, "0x"]), "NotClient");
+    await expectRevert(job(provider(), "submit", [id, deliverableDigest("early"), "0x"]), "WrongStatus");
+    await job(client(), "fund", [id, BUDGET + 1n, "0x"]);
+    await expectRevert(job(client(), "setBudget", [id, 1n, "0x"]), "WrongStatus");
+    await expectRevert(job(keeper(), "submit", [id, deliverableDigest("x"), "0x"]), "NotProvider");
+    await expectRevert(job(client(), "reject", [id, toHex(0, { size: 32 }), "0x"]), "NotEvaluator");
+    await expectRevert(job(keeper(), "complete", [id, toHex(0, { size: 32 }), "0x"]), "WrongStatus");
+    await expectRevert(job(keeper(), "claimRefund", [id]), "NotExpired");
+    await job(provider(), "submit", [id, deliverableDigest("done"), "0x"]);
+    await expectRevert(job(client(), "complete", [id, toHex(0, { size: 32 }), "0x"]), "NotEvaluator");
+    // The evaluator here is a plain account: it completes.
+    const before = await tokenOf(c, provider().address);
+    await job(keeper(), "complete", [id, toHex(7, { size: 32 }), "0x"]);
+    expect(await tokenOf(c, provider().address)).toBe(before + BUDGET + 1n);
+    await expectRevert(job(keeper(), "reject", [id, toHex(0, { size: 32 }), "0x"]), "WrongStatus");
+    await expectRevert(job(keeper(), "claimRefund", [id]), "WrongStatus");
+  });
+
+  it("after expiry anyone refunds a funded or submitted job to its client", async () => {
+    const j = await submitted(general, { expiresIn: 1000n });
+    await expectRevert(job(keeper(), "claimRefund", [j.jobId]), "NotExpired");
+    await advance(c, 1001);
+    const r = await job(keeper(), "claimRefund", [j.jobId]);
+    expect(parseEventLogs({ abi: agenticCommerceAbi, eventName: "JobExpired", logs: r.logs })).toHaveLength(1);
+    expect((await readJob(c, j.jobId)).status).toBe(JobStatus.Expired);
+    expect(await tokenOf(c, client().address)).toBe(j.client + BUDGET);
+    expect((await readEvaluation(c, general, j.jobId)).phase).toBe(Phase.Closed);
+    const [total, page] = await c.reader.readContract({
+      address: commerce(),
+      abi: agenticCommerceAbi,
+      functionName: "getJobs",
+      args: [0n, 2n],
+    });
+    expect(page.map((x) => x.id)).toEqual([total, total - 1n]);
+  });
+});
+
+describe("ValidationRegistry (ERC-8004)", () => {
+  it("only the agent's owner or operator asks, once per hash; only the named validator answers, 0 to 100", async () => {
+    const identity = c.devnet.deployment.erc8004?.identity as Address;
+    const v = arbitrationOf(c).validation;
+    const val = (who: ReturnType<typeof actor>, functionName: string, args: readonly unknown[]) =>
+      who.send({ to: v, data: encodeFunctionData({ abi: validationRegistryAbi, functionName, args } as never) });
+    await actor(c, 15).write({
+      address: identity,
+      abi: identityRegistryAbi,
+      functionName: "register",
+      args: ["https://agents.example/15.json"],
+    });
+    const agentId = await c.reader.readContract({
+      address: identity,
+      abi: identityRegistryAbi,
+      functionName: "agentIdOf",
+      args: [actor(c, 15).address],
+    });
+    const hash = toHex(12345n, { size: 32 });
+    await expectRevert(
+      val(keeper(), "validationRequest", [keeper().address, agentId, "ipfs://x", hash]),
+      "NotAuthorized",
+    );
+    await expectRevert(
+      val(actor(c, 15), "validationRequest", [keeper().address, 999_999n, "ipfs://x", hash]),
+      "AgentNotFound",
+    );
+    await val(actor(c, 15), "validationRequest", [keeper().address, agentId, "ipfs://x", hash]);
+    await expectRevert(
+      val(actor(c, 15), "validationRequest", [keeper().address, agentId, "ipfs://x", hash]),
+      "RequestExists",
+    );
+    await expectRevert(val(actor(c, 15), "validationResponse", [hash, 100, "", hash, "t"]), "NotValidator");
+    await expectRevert(val(keeper(), "validationResponse", [hash, 101, "", hash, "t"]), "ResponseOutOfRange", [101]);
+    await val(keeper(), "validationResponse", [hash, 80, "ipfs://answer", hash, "t"]);
+    await val(keeper(), "validationResponse", [hash, 60, "ipfs://again", hash, "t"]);
+    const read = <T>(functionName: string, args: readonly unknown[]) =>
+      c.reader.readContract({ address: v, abi: validationRegistryAbi, functionName, args } as never) as Promise<T>;
+    expect((await read<unknown[]>("getValidationStatus", [hash])).slice(0, 3)).toEqual([keeper().address, agentId, 60]);
+    expect(await read("getSummary", [agentId, [], ""])).toEqual([1n, 60]);
+    expect(await read("getSummary", [agentId, [client().address], ""])).toEqual([0n, 0]);
+    expect(await read("getAgentValidations", [agentId])).toEqual([hash]);
+    expect(await read("getValidatorRequests", [keeper().address])).toContain(hash);
+    expect(await read("getIdentityRegistry", [])).toBe(identity);
+  });
+});
 
 describe("jobs: the challenge window", () => {
   it("undisputed: nobody may finalize during the window; after it anyone does and the provider is paid", async () => {
