@@ -11,8 +11,8 @@
  */
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { AGENTIC_COMMERCE_COURT } from "../src/deploy/terms.js";
 import { type Devnet, startDevnet } from "../src/devnet/devnet.js";
-import { AGENTIC_COMMERCE_COURT } from "../src/devnet/terms.js";
 import type { Docket } from "../src/server.js";
 import { type RpcProxy, startRpcProxy } from "../test/support/rpcProxy.js";
 import { soak, spawnDocket as spawnSoakDocket } from "../test/support/soak.js";

@@ -12,8 +12,8 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type Abi, type Address, encodeFunctionData, toHex } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { caseTerms, courtConfig, DEV_TOKEN_FILING_FEE } from "../../src/deploy/terms.js";
 import type { Actor } from "../../src/devnet/actor.js";
-import { caseTerms, courtConfig, DEV_TOKEN_FILING_FEE } from "../../src/devnet/terms.js";
 import {
   agenticCommerceAbi,
   arbitrationCost,
@@ -275,6 +275,22 @@ const table: Record<ContractName, Record<string, Row>> = {
         check: () =>
           expectRevert(reg(stranger(), "setCourt", [1n, "General", "bafkreirogue", courtConfig(P)]), "OnlyOwner"),
       },
+    "fallback()": {
+      mayCall:
+        "anyone: it runs RegistryBook's functions (each a row here) on the registry's storage; any other selector, or coin sent, is refused",
+      access: { only: "anyone" },
+      coveredBy: [
+        {
+          file: CT,
+          test: "the registry's second half (RegistryBook) runs only on the registry's storage: called directly it holds nothing and changes nothing",
+        },
+      ],
+      // A stranger's transaction reaches a book function through it; the book's writes refuse it themselves.
+      check: async () => {
+        expect((await reg(stranger(), "getOverview")).status).toBe("success");
+        await expectRevert(reg(stranger(), "setCourt", [1n, "General", "bafkreirogue", courtConfig(P)]), "OnlyOwner");
+      },
+    },
     "unstake()": {
       mayCall: "a judge, for its own stake, while not serving on an open case",
       access: { only: "self", what: "a stake", error: "NothingStaked" },

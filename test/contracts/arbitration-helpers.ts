@@ -10,8 +10,8 @@ import {
   testUSDAbi,
   validationRegistryAbi,
 } from "../../src/chain/abi/generated.js";
+import type { ArbitrationDeployment } from "../../src/chain/deployments.js";
 import type { Actor } from "../../src/devnet/actor.js";
-import type { ArbitrationDeployment } from "../../src/devnet/arbitration.js";
 import type { Court } from "./helpers.js";
 import { compileFixture } from "./refuser.js";
 

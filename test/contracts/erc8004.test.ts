@@ -6,10 +6,10 @@
  */
 import { type Abi, type Address, encodeFunctionData, type Hex, parseEventLogs, toHex } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Erc8004Deployment } from "../../src/chain/deployments.js";
 import { agentWalletConsent } from "../../src/chain/erc8004.js";
+import { deployErc8004 } from "../../src/deploy/erc8004.js";
 import type { Actor } from "../../src/devnet/actor.js";
-import type { Erc8004Deployment } from "../../src/devnet/erc8004.js";
-import { deployErc8004 } from "../../src/devnet/erc8004.js";
 import {
   actor,
   advance,

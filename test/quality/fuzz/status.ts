@@ -5,8 +5,8 @@
  * they share and with the model on what only it says (who may appeal, where the draw stands).
  */
 import type { Address, ContractFunctionParameters, ContractFunctionReturnType } from "viem";
-import type { CourtModel } from "./court-model.js";
-import { caseFactoryAbi, disputeCaseAbi } from "./helpers.js";
+import { caseFactoryAbi, disputeCaseAbi } from "../../contracts/helpers.js";
+import type { CourtModel } from "./model.js";
 
 export type CaseStatus = ContractFunctionReturnType<typeof disputeCaseAbi, "view", "getStatus">;
 type Page = readonly [bigint, bigint, readonly CaseStatus[]];

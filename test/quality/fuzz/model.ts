@@ -10,8 +10,8 @@
  * checkpointed weights the draw reads.
  */
 import type { Address, Hex } from "viem";
-import { AGENTIC_COMMERCE_COURT, type CourtParams, devChildCourts, GENERAL_COURT } from "../../src/devnet/terms.js";
-import { State } from "./helpers.js";
+import { AGENTIC_COMMERCE_COURT, type CourtParams, devChildCourts, GENERAL_COURT } from "../../../src/deploy/terms.js";
+import { State } from "../../contracts/helpers.js";
 
 export const BPS = 10_000n;
 export const PANEL_SIZE = 3;
@@ -185,7 +185,7 @@ export class CourtModel {
   /** `a`'s draw weight in the General court now: its stakes that reach their court's minimum, in every court. */
   weight(a: Address): bigint {
     const j = this.judges.get(a);
-    if (!j || !j.inList) return 0n;
+    if (!j?.inList) return 0n;
     return j.courts.reduce((sum, [c, s]) => (s >= this.courtMin(c) ? sum + s : sum), 0n);
   }
 
