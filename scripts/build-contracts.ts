@@ -27,6 +27,10 @@ const wanted = [
   "CourtReputation",
   "TestUSD",
   "UsdcLike",
+  "DocketArbitrator",
+  "AgenticCommerce",
+  "CourtEvaluator",
+  "ValidationRegistry",
 ] as const;
 
 interface SolcOutput {
