@@ -25,6 +25,10 @@ const wanted = [
   "CourtReputation",
   "TestUSD",
   "UsdcLike",
+  "DocketArbitrator",
+  "AgenticCommerce",
+  "CourtEvaluator",
+  "ValidationRegistry",
 ] as const;
 
 interface SolcOutput {

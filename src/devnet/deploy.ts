@@ -17,6 +17,7 @@ import {
   testUSDAbi,
   testUSDBytecode,
 } from "../chain/abi/generated.js";
+import type { ArbitrationDeployment } from "./arbitration.js";
 import type { Erc8004Deployment } from "./erc8004.js";
 import { policyCid, readPolicy } from "./policies.js";
 import { type ChildCourt, type CourtParams, courtConfig } from "./terms.js";
@@ -35,6 +36,8 @@ export interface Deployment {
   feeToken?: Address;
   /** The courts created at deployment, in id order (the General court is id 1). */
   courts: DeployedCourt[];
+  /** The arbitrator, ERC-8183 job contract, court-backed evaluators and Validation Registry, when deployed (src/devnet/arbitration.ts). */
+  arbitration?: ArbitrationDeployment;
 }
 
 /** A court as deployed: its id, name and the CID of its policy document. */

@@ -418,7 +418,7 @@ const table: Record<ContractName, Record<string, Row>> = {
     },
   },
   DisputeCase: {
-    "initialize(address,address,address,address,string,string,(uint64,uint64,uint64,uint16,uint16,uint256,uint256,bool,uint64,uint64,uint16,uint16),uint96,uint96)":
+    "initialize(address,address,address,address,string,string,(uint64,uint64,uint64,uint16,uint16,uint256,uint256,bool,uint64,uint64,uint16,uint16),uint96,uint96,uint256)":
       {
         mayCall: "the factory, once, when it clones the case",
         access: { only: "initializer" },
