@@ -1,18 +1,13 @@
 import {
   type Address,
   BaseError,
-  erc20Abi,
   ContractFunctionRevertedError,
   encodeAbiParameters,
+  erc20Abi,
   isAddressEqual,
   zeroAddress,
 } from "viem";
-import {
-  agenticCommerceAbi,
-  caseFactoryAbi,
-  courtEvaluatorAbi,
-  docketArbitratorAbi,
-} from "./abi/generated.js";
+import { agenticCommerceAbi, caseFactoryAbi, courtEvaluatorAbi, docketArbitratorAbi } from "./abi/generated.js";
 import type { Court } from "./court.js";
 import { readChainTime } from "./reads.js";
 

@@ -1,6 +1,5 @@
-import { isAddressEqual } from "viem";
+import { erc20Abi, isAddressEqual } from "viem";
 import { z } from "zod";
-import { erc20Abi } from "viem";
 import { agenticCommerceAbi } from "../chain/abi/generated.js";
 import { JOB_STATES, readFunding } from "../chain/jobs.js";
 import { buildUnsignedTx, type UnsignedTxResponse } from "../tx/unsignedTx.js";

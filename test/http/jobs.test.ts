@@ -1,5 +1,6 @@
 import type { Address } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { DocketEvent } from "../../src/events/types.js";
 import { TestDocket } from "../support/docket.js";
 import { BUDGET, disputedJob, httpDriver, JobFlow, undisputedJob } from "../support/jobFlow.js";
 
@@ -13,9 +14,13 @@ describe("jobs judged by docket's court, over HTTP", () => {
   let f: JobFlow;
   let client: Address;
   let provider: Address;
+  const events: DocketEvent[] = [];
 
   beforeAll(async () => {
     t = await TestDocket.start({ EVENT_POLL_MS: "3600000" });
+    // The follower's first poll marks where it starts; what it publishes after is what GET /events streams.
+    await t.docket.follower?.poll();
+    t.docket.events.subscribe((e) => events.push(e));
     f = new JobFlow(t, httpDriver(t));
     client = t.address(15);
     provider = t.address(19);
@@ -28,7 +33,6 @@ describe("jobs judged by docket's court, over HTTP", () => {
     const { id } = await disputedJob(f, client, provider, 1, false);
     // The follower pushes the dispute and the delivered ruling on GET /events (and to MCP subscribers).
     await t.docket.follower?.poll();
-    const events = t.docket.events.since(undefined).events;
     expect(events).toContainEqual(
       expect.objectContaining({ type: "job.disputed", data: expect.objectContaining({ jobId: String(id) }) }),
     );
@@ -52,7 +56,10 @@ describe("jobs judged by docket's court, over HTTP", () => {
     const id = await f.create(client, provider, 1, { expiresIn: 1200 });
     await f.fund(id, client, BUDGET);
     const byClient = await f.call("submit_job", { id, from: client, deliverable: `0x${"ab".repeat(32)}` });
-    expect(byClient).toMatchObject({ status: 422, body: { error: { code: "JOB_STEP_REFUSED", details: { rule: "only_provider" } } } });
+    expect(byClient).toMatchObject({
+      status: 422,
+      body: { error: { code: "JOB_STEP_REFUSED", details: { rule: "only_provider" } } },
+    });
     await f.write("submit_job", { id, from: provider, deliverable: `0x${"ab".repeat(32)}` }, provider);
     expect((await f.job(id)).deliverable).toBe(`0x${"ab".repeat(32)}`);
     const byProvider = await f.call("dispute_job", { id, from: provider, statement: "x" });
@@ -71,7 +78,10 @@ describe("jobs judged by docket's court, over HTTP", () => {
     expect(r).toMatchObject({ status: 400, body: { error: { code: "INVALID_INPUT" } } });
     const both = await t.post("/jobs/1/dispute", { from: client });
     expect(both).toMatchObject({ status: 400, body: { error: { code: "INVALID_INPUT" } } });
-    expect(await t.get("/arbitration/cost?court=64")).toMatchObject({ status: 404, body: { error: { code: "COURT_NOT_FOUND" } } });
+    expect(await t.get("/arbitration/cost?court=64")).toMatchObject({
+      status: 404,
+      body: { error: { code: "COURT_NOT_FOUND" } },
+    });
   });
 
   it("list_jobs pages like /cases and filters by state, client and provider", async () => {
@@ -81,6 +91,10 @@ describe("jobs judged by docket's court, over HTTP", () => {
     const mine = (await t.get(`/jobs?client=${client}&state=Completed`)).body;
     expect(mine.total).toBeGreaterThanOrEqual(2);
     for (const j of mine.jobs) expect(j).toMatchObject({ client, state: "Completed" });
-    expect((await t.get(`/jobs?provider=${t.address(3)}`)).body.jobs.every((j: { provider: string }) => j.provider === t.address(3))).toBe(true);
+    expect(
+      (await t.get(`/jobs?provider=${t.address(3)}`)).body.jobs.every(
+        (j: { provider: string }) => j.provider === t.address(3),
+      ),
+    ).toBe(true);
   });
 });

@@ -38,7 +38,9 @@ export function httpDriver(t: TestDocket): Driver {
     }
     const r =
       op.http.method === "GET"
-        ? await t.get(`${path}${Object.keys(rest).length ? `?${new URLSearchParams(rest as Record<string, string>)}` : ""}`)
+        ? await t.get(
+            `${path}${Object.keys(rest).length ? `?${new URLSearchParams(rest as Record<string, string>)}` : ""}`,
+          )
         : await t.post(path, rest);
     return { ok: r.status === 200, body: r.body, code: r.body?.error?.code, status: r.status };
   };
@@ -89,7 +91,9 @@ export class JobFlow {
 
   /** Mints the client `amount` of the job token (the deployer is its minter on the dev chain). */
   async mint(to: Address, amount: bigint): Promise<void> {
-    await this.t.actor(0).write({ address: this.arbitration.token, abi: testUSDAbi, functionName: "mint", args: [to, amount] });
+    await this.t
+      .actor(0)
+      .write({ address: this.arbitration.token, abi: testUSDAbi, functionName: "mint", args: [to, amount] });
   }
 
   async job(id: number): Promise<Json> {
@@ -97,7 +101,12 @@ export class JobFlow {
   }
 
   /** create_job, signed by the client: the new job's id from its JobCreated event. */
-  async create(client: Address, provider: Address, court: number, extra: Record<string, unknown> = {}): Promise<number> {
+  async create(
+    client: Address,
+    provider: Address,
+    court: number,
+    extra: Record<string, unknown> = {},
+  ): Promise<number> {
     const { body, receipt } = await this.write(
       "create_job",
       { from: client, provider, court, description: `Summarize the Q3 shipping logs (${Math.random()})`, ...extra },
@@ -150,6 +159,8 @@ export class JobFlow {
     const c = (await this.ok("get_case", { address: caseAddr })).case;
     const kits: { judge: Address; salt: Hex }[] = [];
     for (const judge of c.judges as Address[]) {
+      // Public votes: a majority decides at once, and a late vote is refused.
+      if (!c.hiddenVotes && (await this.ok("get_case", { address: caseAddr })).case.state !== "Deliberating") break;
       const { body } = await this.write(
         "vote_on_case",
         { address: caseAddr, plaintiff_wins: plaintiffWins, from: judge },
@@ -158,7 +169,11 @@ export class JobFlow {
       if (c.hiddenVotes) kits.push({ judge, salt: body.reveal.salt });
     }
     for (const k of kits) {
-      await this.write("reveal_vote", { address: caseAddr, plaintiff_wins: plaintiffWins, salt: k.salt, from: k.judge }, k.judge);
+      await this.write(
+        "reveal_vote",
+        { address: caseAddr, plaintiff_wins: plaintiffWins, salt: k.salt, from: k.judge },
+        k.judge,
+      );
     }
     const decided = (await this.ok("get_case", { address: caseAddr })).case;
     expect(decided).toMatchObject({ state: "Resolved", outcome: plaintiffWins ? "PlaintiffWon" : "DefendantWon" });
@@ -197,11 +212,20 @@ export async function disputedJob(f: JobFlow, client: Address, provider: Address
   // The client's inbox offers the dispute until the window closes.
   const inbox = await f.ok("get_inbox", { address: client });
   expect(inbox.jobs).toContainEqual(
-    expect.objectContaining({ job: id, operation: "dispute_job", as: "client", deadline: submitted.evaluation.windowEndsAt }),
+    expect.objectContaining({
+      job: id,
+      operation: "dispute_job",
+      as: "client",
+      deadline: submitted.evaluation.windowEndsAt,
+    }),
   );
 
   const byProvider = await f.call("dispute_job", { id, from: provider, statement: "I dispute my own work?" });
-  expect(byProvider).toMatchObject({ ok: false, code: "JOB_STEP_REFUSED", body: { error: { details: { rule: "only_client" } } } });
+  expect(byProvider).toMatchObject({
+    ok: false,
+    code: "JOB_STEP_REFUSED",
+    body: { error: { details: { rule: "only_client" } } },
+  });
   const clientBefore = await f.balance(client);
   const providerBefore = await f.balance(provider);
   const { body } = await f.write(
@@ -213,7 +237,12 @@ export async function disputedJob(f: JobFlow, client: Address, provider: Address
   const disputed = await f.job(id);
   expect(disputed.evaluation).toMatchObject({ phase: "disputed", disputable: false });
   const d = disputed.evaluation.dispute;
-  expect(d).toMatchObject({ court: { id: court }, caseState: "Summoned", cost, ruling: { value: null, delivery: "pending" } });
+  expect(d).toMatchObject({
+    court: { id: court },
+    caseState: "Summoned",
+    cost,
+    ruling: { value: null, delivery: "pending" },
+  });
 
   // The case is a docket case like any other, and links its job.
   const c = (await f.ok("get_case", { address: d.case })).case;
@@ -230,7 +259,10 @@ export async function disputedJob(f: JobFlow, client: Address, provider: Address
   expect(ruled).toMatchObject({ state: clientWins ? "Rejected" : "Completed" });
   expect(ruled.evaluation).toMatchObject({
     phase: "ruled",
-    dispute: { caseState: "Resolved", ruling: { value: clientWins ? 1 : 2, winner: clientWins ? "client" : "provider", delivery: "delivered" } },
+    dispute: {
+      caseState: "Resolved",
+      ruling: { value: clientWins ? 1 : 2, winner: clientWins ? "client" : "provider", delivery: "delivered" },
+    },
   });
   // The escrow moved to the winner, and the arbitrable received `rule` exactly once.
   expect(await f.balance(client)).toBe(clientBefore + (clientWins ? BUDGET : 0n));
@@ -246,12 +278,20 @@ export async function undisputedJob(f: JobFlow, client: Address, provider: Addre
   await f.fund(id, client, BUDGET);
   await f.submit(id, provider);
   const early = await f.call("finalize_job", { id, from: keeper });
-  expect(early).toMatchObject({ ok: false, code: "JOB_STEP_REFUSED", body: { error: { details: { rule: "window_open" } } } });
+  expect(early).toMatchObject({
+    ok: false,
+    code: "JOB_STEP_REFUSED",
+    body: { error: { details: { rule: "window_open" } } },
+  });
   const read = await f.ok("get_job", { id });
   await advanceTime(f.t.court.reader, read.job.evaluation.windowEndsAt - read.chainTime + 1);
   expect((await f.job(id)).evaluation).toMatchObject({ phase: "finalizable", disputable: false });
   const late = await f.call("dispute_job", { id, from: client, statement: "Too late." });
-  expect(late).toMatchObject({ ok: false, code: "JOB_STEP_REFUSED", body: { error: { details: { rule: "window_closed" } } } });
+  expect(late).toMatchObject({
+    ok: false,
+    code: "JOB_STEP_REFUSED",
+    body: { error: { details: { rule: "window_closed" } } },
+  });
   const keeperView = await f.ok("list_keeper_actions", {});
   expect(keeperView.jobs).toContainEqual(expect.objectContaining({ job: id, operation: "finalize_job", as: "anyone" }));
   const before = await f.balance(provider);
