@@ -22,15 +22,19 @@ import {
 } from "viem";
 import { expect } from "vitest";
 import {
+  agenticCommerceAbi,
   caseFactoryAbi,
+  courtEvaluatorAbi,
   courtRegistryAbi,
   courtReputationAbi,
   disputeCaseAbi,
+  docketArbitratorAbi,
   identityRegistryAbi,
   reputationRegistryAbi,
   testUSDAbi,
   usdcLikeAbi,
   usdcLikeBytecode,
+  validationRegistryAbi,
 } from "../../src/chain/abi/generated.js";
 import { voteCommitment } from "../../src/chain/votes.js";
 import { Actor } from "../../src/devnet/actor.js";
@@ -435,6 +439,10 @@ const allErrors = [
   ...reputationRegistryAbi,
   ...courtReputationAbi,
   ...testUSDAbi,
+  ...docketArbitratorAbi,
+  ...agenticCommerceAbi,
+  ...courtEvaluatorAbi,
+  ...validationRegistryAbi,
 ].filter((item) => item.type === "error");
 
 export interface DecodedRevert {
