@@ -1,8 +1,9 @@
 import type { Address } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DocketEvent } from "../../src/events/types.js";
+import { testArbitrableAbi } from "../contracts/arbitration-helpers.js";
 import { TestDocket } from "../support/docket.js";
-import { BUDGET, disputedJob, httpDriver, JobFlow, undisputedJob } from "../support/jobFlow.js";
+import { BUDGET, disputedJob, failedRuling, httpDriver, JobFlow, undisputedJob } from "../support/jobFlow.js";
 
 /**
  * docket as the arbitrator of ERC-8183 jobs, over HTTP (docs/arbitration.md): every transaction
@@ -82,6 +83,34 @@ describe("jobs judged by docket's court, over HTTP", () => {
       status: 404,
       body: { error: { code: "COURT_NOT_FOUND" } },
     });
+  });
+
+  it("a ruling the arbitrable refuses is due, listed for keepers, and delivered once when deliver_ruling is retried", async () => {
+    const { arbitrable, caseAddr } = await failedRuling(f, client, provider);
+    const c = (await t.get(`/cases/${caseAddr}`)).body.case;
+    expect(c).toMatchObject({ state: "Resolved", arbitration: { arbitrable, job: null } });
+    const keeper = (await t.get("/keeper/actions")).body;
+    expect(keeper.actions).toContainEqual(
+      expect.objectContaining({
+        case: caseAddr,
+        operation: "deliver_ruling",
+        http: `POST /cases/${caseAddr}/deliver-ruling`,
+      }),
+    );
+    const calls = () =>
+      t.court.reader.readContract({ address: arbitrable, abi: testArbitrableAbi, functionName: "calls" });
+    // Still refused: the retry is mined, the ruling stays due.
+    await f.write("deliver_ruling", { address: caseAddr, from: t.address(16) }, t.address(16));
+    expect(await calls()).toBe(0n);
+    await t.actor(0).write({ address: arbitrable, abi: testArbitrableAbi, functionName: "setFailing", args: [false] });
+    await f.write("deliver_ruling", { address: caseAddr, from: t.address(16) }, t.address(16));
+    expect(await calls()).toBe(1n);
+    const again = await t.post(`/cases/${caseAddr}/deliver-ruling`, {});
+    expect(again).toMatchObject({ status: 422, body: { error: { details: { rule: "ruling_delivered" } } } });
+    const plain = await t.fileOnChain(15, 19);
+    const none = await t.post(`/cases/${plain}/deliver-ruling`, {});
+    expect(none).toMatchObject({ status: 422, body: { error: { details: { rule: "not_a_dispute" } } } });
+    expect((await t.get(`/cases/${plain}`)).body.case.arbitration).toBeNull();
   });
 
   it("list_jobs pages like /cases and filters by state, client and provider", async () => {

@@ -1,8 +1,10 @@
-import { type Address, type Hex, parseEventLogs } from "viem";
+import { type Address, getAddress, type Hex, parseEventLogs } from "viem";
 import { expect } from "vitest";
 import { agenticCommerceAbi, courtEvaluatorAbi, testUSDAbi } from "../../src/chain/abi/generated.js";
 import { advanceTime } from "../../src/devnet/seed.js";
 import { operations } from "../../src/operations/registry.js";
+import { extraData, openDispute, testArbitrableAbi } from "../contracts/arbitration-helpers.js";
+import { compileFixture } from "../contracts/refuser.js";
 import type { TestDocket } from "./docket.js";
 
 /**
@@ -299,4 +301,32 @@ export async function undisputedJob(f: JobFlow, client: Address, provider: Addre
   expect(await f.job(id)).toMatchObject({ state: "Completed", evaluation: { phase: "finalized", dispute: null } });
   expect(await f.balance(provider)).toBe(before + BUDGET);
   return id;
+}
+
+/**
+ * A ruling whose delivery failed: a test arbitrable (test/contracts/fixtures/TestArbitrable.sol)
+ * that refuses `rule` opens a dispute in the General court, `plaintiff` against `defendant`; the
+ * case is answered, drawn, decided for the plaintiff and settled through docket. Returns the
+ * arbitrable (`setFailing(false)` lets the next delivery through) and the case.
+ */
+export async function failedRuling(f: JobFlow, plaintiff: Address, defendant: Address) {
+  const owner = f.t.actor(0);
+  const { bytecode } = compileFixture("TestArbitrable");
+  const deployed = await owner.mined(
+    await owner.wallet.deployContract({
+      abi: [{ type: "constructor", inputs: [{ name: "arbitrator", type: "address" }], stateMutability: "nonpayable" }],
+      bytecode,
+      args: [f.arbitration.arbitrator],
+      account: owner.account,
+      chain: owner.chain,
+    }),
+  );
+  const arbitrable = getAddress(deployed.contractAddress as Address);
+  await owner.write({ address: arbitrable, abi: testArbitrableAbi, functionName: "setFailing", args: [true] });
+  const court = { devnet: f.t.devnet, reader: f.t.court.reader } as never;
+  const { caseAddr } = await openDispute(court, arbitrable, owner, extraData({ court: 1n, plaintiff, defendant }));
+  await f.write("respond_to_case", { address: caseAddr, from: defendant }, defendant);
+  await f.write("assign_judges_random", { address: caseAddr, from: f.t.address(0) }, f.t.address(0));
+  await f.judge(caseAddr, true);
+  return { arbitrable, caseAddr: caseAddr as string };
 }
