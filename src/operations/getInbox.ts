@@ -51,7 +51,8 @@ export const getInbox = defineOperation({
       // Cases with something to do first, the most urgent first; then the rest in index order (sort is stable).
       .sort((a, b) => rank(a) - rank(b));
     const jobs = jobStepsFor(jobRead.jobs, jobRead.evaluations, who, now);
-    const actions = [...cases.flatMap((c) => c.actions), ...jobs];
+    // The counts are the cases' (this page's); job steps are listed apart, in `jobs`.
+    const actions = cases.flatMap((c) => c.actions);
     const body = {
       address: who,
       chainTime: page.chainTime,
