@@ -29,6 +29,19 @@ export const configSchema = z.object({
   /** ERC-8004 Identity and Reputation registries (a real chain; the dev chain deploys its own). */
   ERC8004_IDENTITY_ADDRESS: address.optional(),
   ERC8004_REPUTATION_ADDRESS: address.optional(),
+  /**
+   * Arbitration (docs/arbitration.md) on a real chain: the arbitrator, the ERC-8183 job contract, its
+   * payment token, and docket's evaluators as `court:address` pairs, comma separated (the dev chain deploys its own).
+   */
+  ARBITRATOR_ADDRESS: address.optional(),
+  JOBS_ADDRESS: address.optional(),
+  JOBS_TOKEN_ADDRESS: address.optional(),
+  EVALUATORS: z
+    .string()
+    .regex(/^\s*\d+:0x[0-9a-fA-F]{40}\s*(,\s*\d+:0x[0-9a-fA-F]{40}\s*)*$/, {
+      error: "must be court:address pairs separated by commas, e.g. 1:0xabc...,2:0xdef...",
+    })
+    .optional(),
   REDIS_URL: z.string().url().optional(),
   CACHE_MAX_ENTRIES: int(1, 10_000_000).default(10_000),
   RATE_LIMIT_PER_MINUTE: int(0, 10_000_000).default(600),

@@ -7,6 +7,7 @@ import { SharedRateLimitStore } from "./cache/rateLimit.js";
 import { RedisStore, redisOptions } from "./cache/redis.js";
 import { type Court, connectCourt } from "./chain/court.js";
 import { type CourtLog, type Follower, followCourt, type PollMeta } from "./chain/follower.js";
+import { readJobParties } from "./chain/jobs.js";
 import { readParticipants } from "./chain/reads.js";
 import { ChainStatus } from "./chain/status.js";
 import { type Config, gatewaysOf } from "./config.js";
@@ -73,6 +74,10 @@ function publishFollowed(ctx: Ctx, hub: EventHub) {
   return async (logs: CourtLog[], meta: PollMeta) => {
     const events = await eventsFromLogs(logs, {
       participantsOf: (cases) => readParticipants(ctx.court, cases),
+      jobPartiesOf: (ids) => {
+        const a = ctx.court.arbitration;
+        return a ? readJobParties(ctx.court, a, ids) : Promise.resolve(new Map());
+      },
       onLookupError: (err) =>
         ctx.log.warn({ err: (err as Error).message.split("\n")[0] }, "events: could not read the cases' participants"),
     });

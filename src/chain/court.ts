@@ -4,6 +4,7 @@ import { ConfigError } from "../config.js";
 import { MULTICALL3_ADDRESS, makeChain, makePublicClient } from "./client.js";
 import { type Deployment, readDeployment } from "./deployments.js";
 import { type Erc8004, probeErc8004 } from "./erc8004.js";
+import type { Arbitration } from "./jobs.js";
 import type { RpcLimits } from "./transport.js";
 
 /** Everything docket needs to reach the court contracts on one chain. */
@@ -19,6 +20,8 @@ export interface Court {
   hasMulticall3: boolean;
   /** ERC-8004 identity and reputation: the registries and the court's reporter, or why they are off. */
   erc8004: Erc8004;
+  /** The arbitrator, the ERC-8183 job contract and docket's evaluators (docs/arbitration.md); absent when not deployed. */
+  arbitration?: Arbitration;
   /** JSON-RPC URL wallets can broadcast to; reported only for the embedded dev chain. */
   publicRpcUrl?: string;
   close(): Promise<void>;
@@ -54,6 +57,7 @@ export async function connectCourt(config: Config, own?: OwnChain): Promise<Cour
       erc8004: deployment.erc8004
         ? { enabled: true, ...deployment.erc8004 }
         : { enabled: false, reason: "the dev chain was deployed without ERC-8004 registries" },
+      arbitration: deployment.arbitration,
       publicRpcUrl: own.rpcUrl,
       close: async () => {},
     };
@@ -99,7 +103,28 @@ export async function connectCourt(config: Config, own?: OwnChain): Promise<Cour
     factory: getAddress(factory),
     registry: getAddress(registry),
     erc8004: await probeErc8004(reader, getAddress(registry), config),
+    arbitration: arbitrationOf(config) ?? fromFile?.arbitration,
     close: async () => {},
+  };
+}
+
+/** The arbitration contracts the config names (ARBITRATOR_ADDRESS, JOBS_ADDRESS, JOBS_TOKEN_ADDRESS, EVALUATORS), if all are set. */
+export function arbitrationOf(config: Config): Arbitration | undefined {
+  const { ARBITRATOR_ADDRESS, JOBS_ADDRESS, JOBS_TOKEN_ADDRESS, EVALUATORS } = config;
+  if (!ARBITRATOR_ADDRESS && !JOBS_ADDRESS && !JOBS_TOKEN_ADDRESS && !EVALUATORS) return undefined;
+  if (!ARBITRATOR_ADDRESS || !JOBS_ADDRESS || !JOBS_TOKEN_ADDRESS || !EVALUATORS) {
+    throw new ConfigError(
+      "arbitration needs all of ARBITRATOR_ADDRESS, JOBS_ADDRESS, JOBS_TOKEN_ADDRESS and EVALUATORS (or none of them)",
+    );
+  }
+  return {
+    arbitrator: getAddress(ARBITRATOR_ADDRESS),
+    commerce: getAddress(JOBS_ADDRESS),
+    token: getAddress(JOBS_TOKEN_ADDRESS),
+    evaluators: EVALUATORS.split(",").map((pair) => {
+      const [court, address] = pair.trim().split(":") as [string, string];
+      return { courtId: Number(court), address: getAddress(address) };
+    }),
   };
 }
 

@@ -1,5 +1,12 @@
 import { type AbiEvent, type Address, type Hex, isAddressEqual } from "viem";
-import { caseFactoryAbi, courtRegistryAbi, disputeCaseAbi } from "./abi/generated.js";
+import {
+  agenticCommerceAbi,
+  caseFactoryAbi,
+  courtEvaluatorAbi,
+  courtRegistryAbi,
+  disputeCaseAbi,
+  docketArbitratorAbi,
+} from "./abi/generated.js";
 import type { Court } from "./court.js";
 import { type CourtContract, followedOf } from "./eventCatalogue.js";
 
@@ -12,14 +19,27 @@ const eventsOf = (abi: readonly { type: string; name?: string }[], contract: Cou
 const factoryEvents = eventsOf(caseFactoryAbi, "factory");
 const registryEvents = eventsOf(courtRegistryAbi, "registry");
 const caseEvents = eventsOf(disputeCaseAbi, "case");
+const arbitratorEvents = eventsOf(docketArbitratorAbi, "arbitrator");
+const commerceEvents = eventsOf(agenticCommerceAbi, "commerce");
+const evaluatorEvents = eventsOf(courtEvaluatorAbi, "evaluator");
 
 /** Every event the follower asks the node for: one eth_getLogs, by topic0, over every address. */
-export const courtEvents: readonly AbiEvent[] = [...factoryEvents, ...registryEvents, ...caseEvents];
+export const courtEvents: readonly AbiEvent[] = [
+  ...factoryEvents,
+  ...registryEvents,
+  ...caseEvents,
+  ...arbitratorEvents,
+  ...commerceEvents,
+  ...evaluatorEvents,
+];
 
 const names = (events: readonly AbiEvent[]) => new Set(events.map((e) => e.name));
 const FACTORY = names(factoryEvents);
 const REGISTRY = names(registryEvents);
 const CASE = names(caseEvents);
+const ARBITRATOR = names(arbitratorEvents);
+const COMMERCE = names(commerceEvents);
+const EVALUATOR = names(evaluatorEvents);
 
 /** A mined court event, decoded, from a contract the court vouches for. */
 export interface CourtLog {
@@ -48,9 +68,13 @@ interface DecodedLog {
  * the registry; a case's event counts only when the same transaction carries the factory's
  * `CaseChanged` for that address. Every change of a case reports itself to the factory, which
  * emits `CaseChanged` only for a contract it created, so a foreign contract can never be vouched
- * for (even inside a transaction that also changes a real case).
+ * for (even inside a transaction that also changes a real case). Arbitration's events count only
+ * from the arbitrator, the job contract and docket's evaluators the court names.
  */
-export function authenticLogs(logs: readonly DecodedLog[], court: Pick<Court, "factory" | "registry">): CourtLog[] {
+export function authenticLogs(
+  logs: readonly DecodedLog[],
+  court: Pick<Court, "factory" | "registry" | "arbitration">,
+): CourtLog[] {
   const mined = logs.filter(
     (l): l is DecodedLog & CourtLog =>
       l.blockNumber !== null && l.blockHash !== null && l.logIndex !== null && l.transactionHash !== null,
@@ -64,6 +88,13 @@ export function authenticLogs(logs: readonly DecodedLog[], court: Pick<Court, "f
   return mined.filter((l) => {
     if (isAddressEqual(l.address, court.factory)) return FACTORY.has(l.eventName);
     if (isAddressEqual(l.address, court.registry)) return REGISTRY.has(l.eventName);
+    const a = court.arbitration;
+    if (a) {
+      if (isAddressEqual(l.address, a.arbitrator)) return ARBITRATOR.has(l.eventName);
+      if (isAddressEqual(l.address, a.commerce)) return COMMERCE.has(l.eventName);
+      if (a.evaluators.some((e) => isAddressEqual(e.address, l.address))) return EVALUATOR.has(l.eventName);
+    }
+    if (ARBITRATOR.has(l.eventName) || COMMERCE.has(l.eventName) || EVALUATOR.has(l.eventName)) return false;
     return CASE.has(l.eventName) && vouched.has(`${l.transactionHash}:${l.address.toLowerCase()}`);
   });
 }

@@ -71,10 +71,13 @@ export function writeDeployment(d: Deployment, dir?: string): string {
   return file;
 }
 
-export function readDeployment(chainId: number, dir?: string): { factory: Address; registry: Address } | undefined {
+export function readDeployment(
+  chainId: number,
+  dir?: string,
+): { factory: Address; registry: Address; arbitration?: ArbitrationDeployment } | undefined {
   const file = deploymentsPath(chainId, dir);
   if (!existsSync(file)) return undefined;
   const d = JSON.parse(readFileSync(file, "utf8")) as Partial<Deployment>;
   if (!d.factory || !d.registry) return undefined;
-  return { factory: getAddress(d.factory), registry: getAddress(d.registry) };
+  return { factory: getAddress(d.factory), registry: getAddress(d.registry), arbitration: d.arbitration };
 }

@@ -7,17 +7,21 @@
  * fails when an event in the generated ABI is neither here nor in `IGNORED_EVENTS`.
  */
 
-/** The contracts whose events the follower reads (every case is a `case` contract). */
-export type CourtContract = "factory" | "registry" | "case";
+/**
+ * The contracts whose events the follower reads (every case is a `case` contract); the last three
+ * are arbitration's (docs/arbitration.md): the arbitrator, the ERC-8183 job contract and docket's evaluators.
+ */
+export type CourtContract = "factory" | "registry" | "case" | "arbitrator" | "commerce" | "evaluator";
 
 /**
  * What a mined event makes stale, by the argument that names it: `filing` (every list and count a
  * new case changes), `case` (args.caseAddr: that case, its lists and its participants), `agent`
  * (args.agent), `judge` (args.judge), `party` (args.party), `stats` (the overview), `params` (the
  * court's parameters: fees, stakes, the fee token a 402 quotes), `court` (the court tree: every
- * court's terms, policy and pool, and the judge pools).
+ * court's terms, policy and pool, and the judge pools), `job` (args.jobId: that job, or every job
+ * when the event names none; the job lists and the steps built from them).
  */
-export type Stale = "filing" | "case" | "agent" | "judge" | "party" | "stats" | "params" | "court";
+export type Stale = "filing" | "case" | "agent" | "judge" | "party" | "stats" | "params" | "court" | "job";
 
 export interface CourtEvent {
   contract: CourtContract;
@@ -98,6 +102,70 @@ export const COURT_EVENTS = {
     stale: ["params"],
     about: "the owner named the arbitrator whose disputes the factory files",
   },
+  DisputeFiled: {
+    contract: "arbitrator",
+    type: "dispute.filed",
+    stale: ["job"],
+    about: "an arbitrable contract's dispute was filed as a case",
+  },
+  RulingDelivered: {
+    contract: "arbitrator",
+    type: "ruling.delivered",
+    stale: ["job"],
+    about: "a final ruling reached its arbitrable (`rule` returned)",
+  },
+  RulingFailed: {
+    contract: "arbitrator",
+    type: "ruling.failed",
+    stale: ["job"],
+    about: "the arbitrable's `rule` failed: the ruling is due (deliver_ruling)",
+  },
+  JobCreated: { contract: "commerce", type: "job.created", stale: ["job"], about: "a client created a job" },
+  ProviderSet: { contract: "commerce", type: null, stale: ["job"], about: "the client named the job's provider" },
+  BudgetSet: { contract: "commerce", type: null, stale: ["job"], about: "the job's budget was set" },
+  JobFunded: { contract: "commerce", type: "job.funded", stale: ["job"], about: "the client escrowed the budget" },
+  JobSubmitted: {
+    contract: "commerce",
+    type: "job.submitted",
+    stale: ["job"],
+    about: "the provider submitted its work: the challenge window opens",
+  },
+  JobCompleted: {
+    contract: "commerce",
+    type: "job.completed",
+    stale: ["job"],
+    about: "the job completed: the provider was paid",
+  },
+  JobRejected: {
+    contract: "commerce",
+    type: "job.rejected",
+    stale: ["job"],
+    about: "the job was rejected: the client was refunded (once funded)",
+  },
+  JobExpired: {
+    contract: "commerce",
+    type: "job.expired",
+    stale: ["job"],
+    about: "the job expired: the client was refunded",
+  },
+  JobDisputed: {
+    contract: "evaluator",
+    type: "job.disputed",
+    stale: ["job"],
+    about: "the client disputed the work: a case opened",
+  },
+  JobFinalized: {
+    contract: "evaluator",
+    type: null,
+    stale: ["job"],
+    about: "the window passed undisputed and the job was finalized (JobCompleted says it)",
+  },
+  JobRuled: {
+    contract: "evaluator",
+    type: "job.ruled",
+    stale: ["job"],
+    about: "the evaluator applied the ruling: the job completed or was rejected",
+  },
 } as const satisfies Record<string, CourtEvent>;
 
 export type CourtEventName = keyof typeof COURT_EVENTS;
@@ -113,6 +181,18 @@ export const IGNORED_EVENTS: Record<CourtContract, Record<string, string>> = {
   registry: {
     OutcomeHookSet: "no answer docket serves shows the outcome hook",
     OutcomeHookFailed: "the case ends all the same; CourtReputation's FeedbackFailed tells the agent",
+  },
+  arbitrator: {
+    DisputeCreation: "DisputeFiled, in the same transaction, says the same and names the case",
+    Ruling: "RulingDelivered or RulingFailed follows in the same transaction",
+  },
+  commerce: {
+    PaymentReleased: "JobCompleted, in the same transaction, says it",
+    Refunded: "JobRejected or JobExpired, in the same transaction, says it",
+  },
+  evaluator: {
+    Ruling: "the arbitrator's RulingDelivered says it (its signature is every arbitrable's)",
+    ValidationAnswered: "the ERC-8004 Validation Registry holds the answer; no docket read shows it",
   },
   case: {
     PaymentDeferred: "a payment the case holds for a pull changes nothing docket serves",

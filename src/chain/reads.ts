@@ -33,7 +33,7 @@ export const OUTCOME_NAMES = [null, "PlaintiffWon", "DefendantWon", "Dismissed"]
  */
 
 /** The chain time: from Multicall3 (batched with the reads beside it), or the latest block without it. */
-async function readChainTime(court: Court): Promise<bigint> {
+export async function readChainTime(court: Court): Promise<bigint> {
   if (!court.hasMulticall3) return (await court.reader.getBlock({ blockTag: "latest" })).timestamp;
   return court.reader.readContract({
     address: MULTICALL3_ADDRESS,

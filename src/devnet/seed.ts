@@ -24,6 +24,7 @@ import { type EvidencePublisher, EvidenceStore } from "../evidence/store.js";
 import { Actor } from "./actor.js";
 import { type DevAccount, devAccounts } from "./devAccounts.js";
 import { type CasePack, publishSeedItem, SEED_EVIDENCE } from "./evidence.js";
+import { endDisputedJobs, openDisputedJobs, type SeededJob, seedLiveJobs } from "./seedJobs.js";
 
 /** Dev accounts that are also ERC-8004 agents: the parties of the seeded default (1 v 2) and settlement (5 v 6). */
 export const ERC8004_AGENTS = [1, 2, 5, 6] as const;
@@ -40,6 +41,8 @@ export interface SeedSummary {
   agents: number;
   judges: number;
   cases: SeededCase[];
+  /** ERC-8183 jobs in every step (src/devnet/seedJobs.ts). */
+  jobs: SeededJob[];
 }
 
 interface Ctx {
@@ -154,6 +157,12 @@ export async function seedDemo(
   }
   await votes(ctx, dismissed, [true]);
   await votes(ctx, settled, [true, true, false]);
+  // Two disputed ERC-8183 jobs end with the jump too: one unanswered, one a panel decides for the provider.
+  const jobSeed = { reader, actors, d, evidence: store };
+  const disputedJobs = await openDisputedJobs(jobSeed);
+  const judgedForProvider = disputedJobs.forProvider.case as Address;
+  await draw(ctx, judgedForProvider);
+  await votes(ctx, judgedForProvider, [false, false, false]);
   const params = await reader.readContract({ address: d.factory, abi: caseFactoryAbi, functionName: "getParams" });
   const t = params.terms;
   let longest = t.responseWindow;
@@ -162,6 +171,7 @@ export async function seedDemo(
   await at(0).write({ address: defaulted, abi: disputeCaseAbi, functionName: "triggerDefault" });
   await at(0).write({ address: dismissed, abi: disputeCaseAbi, functionName: "resolveAfterDeadline" });
   await at(0).write({ address: settled, abi: disputeCaseAbi, functionName: "settle" });
+  const endedJobs = await endDisputedJobs(jobSeed, disputedJobs);
 
   // Cases that are live now.
   const appealed = await heardCase(ctx, 2, 3, "appealed");
@@ -201,6 +211,7 @@ export async function seedDemo(
     { label: "defaulted", address: defaulted, state: "Defaulted", court: general },
     { label: "dismissed", address: dismissed, state: "Dismissed", court: general },
     { label: "resolved, settled", address: settled, state: "Resolved", court: general },
+    ...jobCases(endedJobs, ["Defaulted", "Resolved"], general),
     { label: "appealed", address: appealed, state: "Appealed", court: general },
     { label: "resolved, appeal window open", address: resolved, state: "Resolved", court: general },
     { label: "deliberating, one vote cast", address: deliberating, state: "Deliberating", court: general },
@@ -219,8 +230,16 @@ export async function seedDemo(
     { label: "active", address: active, state: "Active", court: general },
     { label: "summoned", address: summoned, state: "Summoned", court: general },
   ];
+  // The live jobs last: no time passes after them (a submitted job's challenge window stays open).
+  const liveJobs = await seedLiveJobs(jobSeed);
+  cases.push(...jobCases(liveJobs.slice(0, 1), ["Active"], agentic));
   await grantTestUsd(ctx);
-  return { agents: registered.length, judges: judges.length, cases };
+  return { agents: registered.length, judges: judges.length, cases, jobs: [...endedJobs, ...liveJobs] };
+}
+
+/** The cases seeded jobs' disputes opened, as seeded cases (in filing order, with the state each is left in). */
+function jobCases(jobs: readonly SeededJob[], states: readonly string[], court: string): SeededCase[] {
+  return jobs.map((j, i) => ({ label: j.label, address: j.case as Address, state: states[i] as string, court }));
 }
 
 /** The evidence pack of a seeded case (./evidence.ts). */

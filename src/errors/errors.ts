@@ -21,6 +21,8 @@ export const errorStatus = {
   /** No court with that id (list_courts lists them). */
   COURT_NOT_FOUND: 404,
   AGENT_NOT_REGISTERED: 404,
+  /** No ERC-8183 job with that id on the job contract docket serves (list_jobs lists them). */
+  JOB_NOT_FOUND: 404,
   NOT_FOUND: 404,
   /** No evidence with this CID in docket's store nor on any configured gateway. */
   EVIDENCE_NOT_FOUND: 404,
@@ -30,6 +32,11 @@ export const errorStatus = {
   UNSUPPORTED_MEDIA_TYPE: 415,
   VALIDATION_ERROR: 422,
   STAKE_BELOW_MINIMUM: 422,
+  /**
+   * A job step refused before anything is built, by a rule of the job's evaluation (the dispute
+   * window is over, only the client may dispute, the job would expire before a ruling): `details.rule` names it.
+   */
+  JOB_STEP_REFUSED: 422,
   RATE_LIMITED: 429,
   CONTRACT_REVERT: 500,
   RPC_ERROR: 500,

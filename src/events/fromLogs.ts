@@ -13,6 +13,8 @@ export type ParticipantsOf = (cases: readonly Address[]) => Promise<ReadonlyMap<
 
 export interface MapOptions {
   participantsOf?: ParticipantsOf;
+  /** The client and provider of each job an event names (`jobId`), by id: a job's events concern both. */
+  jobPartiesOf?: (ids: readonly bigint[]) => Promise<ReadonlyMap<string, readonly string[]>>;
   /** The participants could not be read: the events go out with the addresses they name only. */
   onLookupError?: (err: unknown) => void;
 }
@@ -76,14 +78,27 @@ function caseOf(l: CourtLog, caseEvent: boolean): Address | undefined {
 export async function eventsFromLogs(logs: readonly CourtLog[], opts: MapOptions = {}): Promise<DocketEvent[]> {
   const pushed = logs.filter((l) => typeOf(l) !== undefined);
   const cases = [...new Set(pushed.filter(isCaseLog).map((l) => getAddress(l.address)))];
+  const jobIds = [...new Set(pushed.flatMap((l) => (typeof l.args.jobId === "bigint" ? [l.args.jobId] : [])))];
   let people: ReadonlyMap<string, readonly string[]> = new Map();
-  if (opts.participantsOf && cases.length > 0) {
-    try {
-      people = await opts.participantsOf(cases);
-    } catch (err) {
-      opts.onLookupError?.(err);
-    }
-  }
+  let parties: ReadonlyMap<string, readonly string[]> = new Map();
+  await Promise.all([
+    opts.participantsOf && cases.length > 0
+      ? opts.participantsOf(cases).then(
+          (p) => {
+            people = p;
+          },
+          (err) => opts.onLookupError?.(err),
+        )
+      : undefined,
+    opts.jobPartiesOf && jobIds.length > 0
+      ? opts.jobPartiesOf(jobIds).then(
+          (p) => {
+            parties = p;
+          },
+          (err) => opts.onLookupError?.(err),
+        )
+      : undefined,
+  ]);
   return pushed.map((l) => {
     const caseEvent = isCaseLog(l);
     const caseAddr = caseOf(l, caseEvent);
@@ -94,6 +109,8 @@ export async function eventsFromLogs(logs: readonly CourtLog[], opts: MapOptions
     if (state) data.state = state;
     const addresses = new Set(addressesIn(l.args).filter((a) => a !== caseAddr));
     for (const a of (caseAddr && people.get(caseAddr)) || []) addresses.add(getAddress(a));
+    if (typeof l.args.jobId === "bigint")
+      for (const a of parties.get(String(l.args.jobId)) ?? []) addresses.add(getAddress(a));
     return {
       id: `${l.blockNumber}-${l.logIndex}-${short(l.blockHash)}`,
       type: typeOf(l) as EventType,

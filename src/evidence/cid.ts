@@ -54,3 +54,22 @@ export function rawCid(bytes: Uint8Array | string): CID {
 
 /** `ipfs://<cid>`: the URI the publish answer gives. */
 export const ipfsUri = (cid: string | CID) => `ipfs://${cid.toString()}`;
+
+/**
+ * The CID a 32-byte sha2-256 digest names as one raw block (CIDv1, raw): how an ERC-8183
+ * deliverable (a bytes32) reads as content, the inverse of `digestOfCid`.
+ */
+export function cidOfDigest(digest: `0x${string}`): string {
+  return CID.create(1, raw.code, Digest.create(sha256.code, Buffer.from(digest.slice(2), "hex"))).toString();
+}
+
+/**
+ * The sha2-256 digest of a raw-block CID (what `publish_evidence` gives content of up to 256 KiB),
+ * as the bytes32 an ERC-8183 deliverable holds; a string saying why not for any other CID.
+ */
+export function digestOfCid(cid: CID): `0x${string}` | string {
+  if (cid.version !== 1 || cid.code !== raw.code)
+    return "only a CIDv1 of a raw block (bafkrei..., what publish_evidence gives up to 256 KiB) fits in a bytes32";
+  if (cid.multihash.code !== sha256.code) return "only a sha2-256 CID fits in a bytes32";
+  return `0x${Buffer.from(cid.multihash.digest).toString("hex")}`;
+}

@@ -32,7 +32,7 @@ function pick(ops: readonly Operation[], picked: readonly string[]): Operation[]
 
 /**
  * The operations DOCKET_TOOLS exposes as MCP tools. Unset (or blank): all of them. Otherwise a
- * comma list of toolsets (TOOLSETS: `cases`, `judges`, `agents`, `payments`, `system`) and tool names, whose
+ * comma list of toolsets (TOOLSETS: `cases`, `judges`, `agents`, `jobs`, `payments`, `system`) and tool names, whose
  * tools are taken together; `read` keeps only the read tools of that selection (alone: every read).
  * A word that names nothing fails at start with one line, as any bad config does. Run once, by the
  * composition root (src/server.ts, src/commands/), which hands the result to the MCP front end.

@@ -82,11 +82,35 @@ export const caseSchema = z.object({
     .nullable()
     .describe("Unix seconds (chain time): last moment to reveal; null with public votes or before a panel"),
   votes: z.array(panelVote).describe("The current panel, judge by judge"),
+  arbitration: z
+    .object({
+      arbitrator: z.string().describe("The arbitrator (IArbitratorV2) that filed the case"),
+      arbitrable: z
+        .string()
+        .describe("The contract that asked for the dispute and receives `rule` when the case is final"),
+      disputeId: z.number().int().describe("The arbitrator's dispute id"),
+      job: z
+        .object({
+          id: z.number().int(),
+          contract: z.string().describe("The ERC-8183 job contract"),
+          http: z.string().describe('Where to read it, e.g. "GET /jobs/7" (get_job)'),
+        })
+        .nullable()
+        .describe("The ERC-8183 job the dispute is about, when docket's evaluator opened it"),
+    })
+    .nullable()
+    .describe(
+      "Set when the case was born from an arbitrable contract's dispute (docs/arbitration.md); null for a case its plaintiff filed",
+    ),
 });
 export type CaseBody = z.infer<typeof caseSchema>;
 
-/** A case as get_case shows it; `courts` names its court. */
-export function formatCase(v: CaseView, courts: readonly CourtView[]): CaseBody {
+/** A case as get_case shows it; `courts` names its court; `arbitration` is the dispute it was born from, if any. */
+export function formatCase(
+  v: CaseView,
+  courts: readonly CourtView[],
+  arbitration: CaseBody["arbitration"] = null,
+): CaseBody {
   return {
     address: v.addr,
     state: STATE_NAMES[v.state] as CaseBody["state"],
@@ -118,6 +142,7 @@ export function formatCase(v: CaseView, courts: readonly CourtView[]): CaseBody 
       vote: VOTE_NAMES[x.vote] ?? null,
       justification: x.justification,
     })),
+    arbitration,
   };
 }
 

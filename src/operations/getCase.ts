@@ -1,8 +1,10 @@
+import type { Address } from "viem";
 import { z } from "zod";
+import { evaluatorOf, readCaseArbitration, readJobOfDispute } from "../chain/jobs.js";
 import { readCaseInCourt } from "../chain/reads.js";
-import { caseAddress, caseFound, caseSchema, formatCase, isFinal } from "./cases.shared.js";
+import { type CaseBody, caseAddress, caseFound, caseSchema, formatCase, isFinal } from "./cases.shared.js";
 import { keyOf } from "./keys.js";
-import { Answer, chainErrors, defineOperation } from "./operation.js";
+import { Answer, type Ctx, chainErrors, defineOperation } from "./operation.js";
 
 export const getCase = defineOperation({
   name: "get_case",
@@ -17,11 +19,35 @@ export const getCase = defineOperation({
   output: z.object({ case: caseSchema }),
   cache: { key: (i) => keyOf.case(i.address) },
   handler: async ({ address }, ctx) => {
-    const { view, courts } = await readCaseInCourt(ctx.court, address);
+    // Same tick: the case, the courts and its arbitration record go in one multicall.
+    const [{ view, courts }, arbitration] = await Promise.all([
+      readCaseInCourt(ctx.court, address),
+      arbitrationOf(ctx, address),
+    ]);
     const v = caseFound(view, address);
     // 300 s once nothing shown can change; while the appeal window is open, no longer than it stays open.
     let ttl = isFinal(v) ? 300 : 60;
     if (v.appealWindowOpen) ttl = Math.max(1, Math.min(ttl, Number(v.appealDeadline - v.chainTime) + 1));
-    return new Answer({ case: formatCase(v, courts) }, { ttl });
+    return new Answer({ case: formatCase(v, courts, await arbitration()) }, { ttl });
   },
 });
+
+/**
+ * The dispute a case was born from, in two steps: the record (read with the case) and then, for a
+ * dispute one of docket's evaluators opened, its job (a second request, only for such a case).
+ */
+async function arbitrationOf(ctx: Ctx, address: Address): Promise<() => Promise<CaseBody["arbitration"]>> {
+  const rec = ctx.court.arbitration ? await readCaseArbitration(ctx.court, address) : undefined;
+  return async () => {
+    const a = ctx.court.arbitration;
+    if (!rec || !a) return null;
+    const evaluator = evaluatorOf(a, rec.arbitrable);
+    const job = evaluator ? await readJobOfDispute(ctx.court, evaluator.address, rec.disputeId) : undefined;
+    return {
+      arbitrator: rec.arbitrator,
+      arbitrable: rec.arbitrable,
+      disputeId: Number(rec.disputeId),
+      job: job === undefined ? null : { id: Number(job), contract: a.commerce, http: `GET /jobs/${job}` },
+    };
+  };
+}

@@ -32,6 +32,12 @@ export const keyOf = {
   courtList: () => "courtlist",
   /** get_court's answer. */
   court: (id: number) => `court:${id}`,
+  /** get_job's answer. */
+  job: (id: number | string) => `job:${id}`,
+  /** A page of list_jobs, with its filters. */
+  jobs: (offset: number, limit: number, filter: string) => `jobs:${offset}:${limit}:${filter}`,
+  /** get_arbitration_cost's answer. */
+  arbitrationCost: (court: number, jurors: number) => `arbcost:${court}:${jurors}`,
 } as const;
 
 /** Patterns matching every key of one kind: all pages of a list, all judges' entries. */
@@ -49,13 +55,24 @@ export const everyKey = {
   inbox: "inbox:*",
   keeper: "keeper:*",
   court: "court:*",
+  job: "job:*",
+  jobs: "jobs:*",
+  arbitrationCost: "arbcost:*",
   /** The whole cache: a reset chain or a reorg deeper than the follower remembers. */
   all: "*",
 } as const;
 
 /** What a change to a court or to any stake in it makes stale: the tree, its lists, every court's answer. */
 export function courtKeys(): string[] {
-  return [keyOf.courtTree(), keyOf.courtList(), everyKey.court];
+  return [keyOf.courtTree(), keyOf.courtList(), everyKey.court, everyKey.arbitrationCost];
+}
+
+/**
+ * What a change to a job makes stale: that job (every job when the change names none: a ruling
+ * delivered names its dispute), the job lists, and the inboxes and keeper steps built from them.
+ */
+export function jobKeys(id?: number | bigint | string): string[] {
+  return [id === undefined ? everyKey.job : keyOf.job(String(id)), everyKey.jobs, everyKey.inbox, everyKey.keeper];
 }
 
 /** What a new case makes stale: the case list and the totals. */
@@ -71,6 +88,8 @@ export function caseKeys(addr: string, concluding?: { plaintiff: string; defenda
   const keys = [
     keyOf.case(addr),
     keyOf.evidence(addr),
+    // A job shows the case its dispute opened (state, outcome), without naming it in its key.
+    everyKey.job,
     everyKey.pending,
     keyOf.stats(),
     everyKey.inbox,
@@ -134,7 +153,8 @@ const STALE: Record<Stale, (a: Record<string, unknown>) => string[]> = {
   judge: (a) => judgeKeys(String(a.judge)),
   party: (a) => partyKeys(String(a.party)),
   stats: () => [keyOf.stats()],
-  params: () => [keyOf.params()],
+  params: () => [keyOf.params(), everyKey.arbitrationCost],
+  job: (a) => jobKeys(a.jobId === undefined ? undefined : String(a.jobId)),
   // A court's terms are what filing and its 402 quote; its pool is what the judge pools show.
   court: () => [...courtKeys(), everyKey.judgePool, everyKey.judgeStake],
 };

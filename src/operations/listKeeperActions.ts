@@ -2,6 +2,7 @@ import { z } from "zod";
 import { readCaseStatuses } from "../chain/reads.js";
 import { actionSchema, keeperSteps, nextChange, ttlUntilNextChange } from "./actions.js";
 import { courtId, courtRef, courtsOf, refOf } from "./courts.shared.js";
+import { jobActionSchema, keeperJobSteps, nextJobChange, readJobStepsOf, rulingStep } from "./jobActions.js";
 import { keyOf } from "./keys.js";
 import { Answer, defineOperation } from "./operation.js";
 import { paginationInput } from "./schemas.js";
@@ -12,7 +13,7 @@ export const listKeeperActions = defineOperation({
   name: "list_keeper_actions",
   title: "Keeper steps executable now",
   description:
-    "The permissionless steps any agent may execute now across the court, so cases never stall: draw a panel whose randomness is in (assign_judges_random), end an unanswered case (trigger_default), resolve a case past its deliberation deadline (resolve_after_deadline), pay out a verdict whose appeal window closed (settle_case). Scans a page of open cases (100 by default) per call; walk `nextOffset` until it is null (`court` keeps the steps of one court's cases; the page and total still count every open case). Each step names the tool and HTTP route; call it (with `from` to have it simulated), sign and broadcast. Keepers earn nothing but progress.",
+    "The permissionless steps any agent may execute now across the court, so cases never stall: draw a panel whose randomness is in (assign_judges_random), end an unanswered case (trigger_default), resolve a case past its deliberation deadline (resolve_after_deadline), pay out a verdict whose appeal window closed (settle_case), deliver a ruling whose callback failed (deliver_ruling) and, in `jobs`, finalize an ERC-8183 job whose challenge window closed undisputed (finalize_job). Scans a page of open cases (100 by default) per call; walk `nextOffset` until it is null (`court` keeps the steps of one court's cases; the page and total still count every open case). Each step names the tool and HTTP route; call it (with `from` to have it simulated), sign and broadcast. Keepers earn nothing but progress.",
   kind: "read",
   toolset: "cases",
   http: { method: "GET", path: "/keeper/actions" },
@@ -33,14 +34,32 @@ export const listKeeperActions = defineOperation({
         court: courtRef.describe("The court whose pool seats the case's current round"),
       }),
     ),
+    jobs: z
+      .array(jobActionSchema)
+      .describe(
+        "ERC-8183 jobs (of the newest 200) whose challenge window closed undisputed: finalize_job pays the provider",
+      ),
   }),
   cache: { key: (i) => keyOf.keeper(i.offset, i.limit, i.court) },
   handler: async ({ limit, offset, court }, ctx) => {
-    const [page, courts] = await Promise.all([readCaseStatuses(ctx.court, offset, limit), courtsOf(ctx)]);
+    const [page, courts, jobRead] = await Promise.all([
+      readCaseStatuses(ctx.court, offset, limit),
+      courtsOf(ctx),
+      readJobStepsOf(ctx.court),
+    ]);
     const now = BigInt(page.chainTime);
     const actions = page.cases
       .filter((s) => court === undefined || Number(s.courtId) === court)
       .flatMap((s) => keeperSteps(s, now).map((a) => ({ case: s.addr, court: refOf(courts, s.courtId), ...a })));
+    // Rulings whose delivery failed (any page: they are few), then the jobs to finalize; on the first page only.
+    const first = offset === 0;
+    if (first) {
+      for (const d of jobRead.due) {
+        if (court !== undefined && Number(d.courtId) !== court) continue;
+        actions.push({ case: d.caseAddr, court: refOf(courts, d.courtId), ...rulingStep(d.caseAddr, d.id) });
+      }
+    }
+    const jobs = first && court === undefined ? keeperJobSteps(jobRead.jobs, jobRead.evaluations, now) : [];
     const end = offset + page.cases.length;
     const body = {
       chainTime: page.chainTime,
@@ -49,8 +68,9 @@ export const listKeeperActions = defineOperation({
       limit,
       nextOffset: end < page.total ? end : null,
       actions,
+      jobs,
     };
-    const next = page.cases.map((s) => nextChange(s, now));
+    const next = [...page.cases.map((s) => nextChange(s, now)), nextJobChange(jobRead.jobs, jobRead.evaluations, now)];
     return new Answer(body, { ttl: ttlUntilNextChange(next, now, MAX_TTL) });
   },
 });

@@ -23,7 +23,7 @@ export interface Ctx {
 }
 
 /** The groups tools are offered in (DOCKET_TOOLS names them); every operation belongs to one. */
-export const TOOLSETS = ["cases", "judges", "agents", "payments", "system"] as const;
+export const TOOLSETS = ["cases", "judges", "agents", "jobs", "payments", "system"] as const;
 export type Toolset = (typeof TOOLSETS)[number];
 
 /** How a read is cached: the key its input is stored under (built in keys.ts). Its TTL comes with each answer. */

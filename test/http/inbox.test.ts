@@ -206,10 +206,13 @@ describe("inbox and keeper view over HTTP", () => {
     };
     const before = await walk(100);
     const label = (s: { case: string; operation: string }) => `${s.case}:${s.operation}`;
+    // The seeded job whose dispute the provider answered waits for its panel like any case.
+    const jobCase = [...cases.entries()].find(([l]) => l.startsWith("job: disputed"))?.[1].address;
     expect(before.steps.map(label).sort()).toEqual(
       [
         `${cases.get("active").address}:assign_judges_random`,
         `${cases.get("appealed").address}:assign_judges_random`,
+        `${jobCase}:assign_judges_random`,
       ].sort(),
     );
     const paged = await walk(2);
@@ -228,6 +231,7 @@ describe("inbox and keeper view over HTTP", () => {
       `${cases.get("deliberating, reveal phase, one vote revealed").address}:resolve_after_deadline`,
       `${cases.get("active").address}:resolve_after_deadline`,
       `${cases.get("appealed").address}:resolve_after_deadline`,
+      `${jobCase}:resolve_after_deadline`,
     ];
     expect(later.steps.map(label).sort()).toEqual(expected.sort());
     // The plaintiff of the summoned case sees the default in its inbox too.

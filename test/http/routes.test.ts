@@ -1,9 +1,11 @@
 import type { Address } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { seedSalt } from "../../src/devnet/seed.js";
+import { advanceTime, seedSalt } from "../../src/devnet/seed.js";
+import { JOB_CLIENT, JOB_PROVIDER } from "../../src/devnet/seedJobs.js";
 import { rawCid } from "../../src/evidence/cid.js";
 import { operations } from "../../src/operations/registry.js";
 import { TestDocket } from "../support/docket.js";
+import { failedRuling, httpDriver, JobFlow } from "../support/jobFlow.js";
 
 /**
  * Every operation's route answers its happy path with a body its own output schema accepts, on the
@@ -11,7 +13,8 @@ import { TestDocket } from "../support/docket.js";
  */
 describe("every route, happy path", () => {
   let t: TestDocket;
-  let inputs: Record<string, { path: string; body?: Record<string, unknown> }>;
+  /** Each operation's request; `before` runs just before it (the arbitration steps that move chain time come last). */
+  let inputs: Record<string, { path: string; body?: Record<string, unknown>; before?: () => Promise<void> }>;
 
   beforeAll(async () => {
     t = await TestDocket.start();
@@ -40,6 +43,10 @@ describe("every route, happy path", () => {
       .filter((j: { eligible: boolean }) => j.eligible)
       .map((j: { address: string }) => j.address);
     const published = (await t.post("/evidence", { content: "Delivered on 2 March.", mediaType: "text/plain" })).body;
+    const job = (label: string) => t.devnet.seed?.jobs.find((j) => j.label.startsWith(label))?.id as number;
+    const submitted = job("job: submitted");
+    const client = t.address(JOB_CLIENT);
+    const provider = t.address(JOB_PROVIDER);
     inputs = {
       get_health: { path: "/health" },
       publish_evidence: { path: "/evidence", body: { content: "Routes test evidence.", mediaType: "text/markdown" } },
@@ -87,6 +94,34 @@ describe("every route, happy path", () => {
       stake_as_judge: { path: "/judges/stake", body: { address: t.address(16), amount: "100000000000000000" } },
       unstake_judge: { path: "/judges/unstake", body: { address: idle } },
       self_register_agent: { path: "/agent/self-register", body: { address: t.address(18), name: "x" } },
+      // The seeded jobs: open, funded, submitted in the window (docs/arbitration.md).
+      get_arbitration_cost: { path: "/arbitration/cost?court=2&jurors=3" },
+      list_jobs: { path: "/jobs?state=Submitted" },
+      get_job: { path: `/jobs/${job("job: disputed")}` },
+      create_job: { path: "/jobs", body: { from: client, provider, description: "Routes test job", court: 2 } },
+      fund_job: { path: `/jobs/${job("job: open")}/fund`, body: { from: client } },
+      submit_job: {
+        path: `/jobs/${job("job: funded")}/submit`,
+        body: { from: provider, deliverable: published.cid },
+      },
+      dispute_job: { path: `/jobs/${submitted}/dispute`, body: { from: client, statement: "Not what was asked." } },
+      // After every other operation: the window passes (chain time moves on), then a ruling fails to deliver.
+      finalize_job: {
+        path: `/jobs/${submitted}/finalize`,
+        body: {},
+        before: async () => {
+          const read = (await t.get(`/jobs/${submitted}`)).body;
+          await advanceTime(t.court.reader, read.job.evaluation.windowEndsAt - read.chainTime + 1);
+        },
+      },
+      deliver_ruling: {
+        path: "/cases/{failed}/deliver-ruling",
+        body: {},
+        before: async () => {
+          const { caseAddr } = await failedRuling(new JobFlow(t, httpDriver(t)), t.address(16), t.address(17));
+          inputs.deliver_ruling = { path: `/cases/${caseAddr}/deliver-ruling`, body: {} };
+        },
+      },
     };
   });
   afterAll(async () => {
@@ -96,30 +131,6 @@ describe("every route, happy path", () => {
   it("covers every operation in the registry", () => {
     expect(Object.keys(inputs).sort()).toEqual(operations.map((o) => o.name).sort());
   });
-
-  for (const op of operations) {
-    it(`${op.http.method} ${op.http.path} (${op.name})`, async () => {
-      const input = inputs[op.name];
-      if (!input) throw new Error(`no input for ${op.name}`);
-      if (op.http.raw) {
-        // The content itself, not JSON: the bytes published, served as their media type.
-        const res = await fetch(`${t.url}${input.path}`);
-        expect(res.status).toBe(200);
-        expect(res.headers.get("content-type")).toBe("text/plain; charset=utf-8");
-        expect(await res.text()).toBe("Delivered on 2 March.");
-        return;
-      }
-      const r = op.http.method === "GET" ? await t.get(input.path) : await t.post(input.path, input.body ?? {});
-      expect(r.status, JSON.stringify(r.body)).toBe(200);
-      const parsed = op.output.safeParse(r.body);
-      expect(parsed.success, JSON.stringify(parsed.error?.issues)).toBe(true);
-      if (op.kind === "write" && op.name !== "publish_evidence") {
-        expect(r.body.unsigned_tx.chainId).toBe(31337);
-        expect(r.body.unsigned_tx.data).toMatch(/^0x[0-9a-f]+$/);
-        expect(r.body.unsigned_tx.value).toMatch(/^\d+$/);
-      }
-    });
-  }
 
   it("a Case has the 18 fields of the service interface (2.3) first, then how its votes stand", async () => {
     const r = await t.get(`/cases/${inputs.get_case?.path.split("/")[2]}`);
@@ -154,6 +165,7 @@ describe("every route, happy path", () => {
       "commitDeadline",
       "revealDeadline",
       "votes",
+      "arbitration",
     ]);
     const c = r.body.case;
     expect(typeof c.stateIndex).toBe("number");
@@ -162,6 +174,31 @@ describe("every route, happy path", () => {
     expect(c).toMatchObject({ state: "Deliberating", stateIndex: 3, hiddenVotes: true, votingPhase: "commit" });
     expect(c.votesCommitted).toBe(1);
   });
+
+  for (const op of operations) {
+    it(`${op.http.method} ${op.http.path} (${op.name})`, async () => {
+      await inputs[op.name]?.before?.();
+      const input = inputs[op.name];
+      if (!input) throw new Error(`no input for ${op.name}`);
+      if (op.http.raw) {
+        // The content itself, not JSON: the bytes published, served as their media type.
+        const res = await fetch(`${t.url}${input.path}`);
+        expect(res.status).toBe(200);
+        expect(res.headers.get("content-type")).toBe("text/plain; charset=utf-8");
+        expect(await res.text()).toBe("Delivered on 2 March.");
+        return;
+      }
+      const r = op.http.method === "GET" ? await t.get(input.path) : await t.post(input.path, input.body ?? {});
+      expect(r.status, JSON.stringify(r.body)).toBe(200);
+      const parsed = op.output.safeParse(r.body);
+      expect(parsed.success, JSON.stringify(parsed.error?.issues)).toBe(true);
+      if (op.kind === "write" && op.name !== "publish_evidence") {
+        expect(r.body.unsigned_tx.chainId).toBe(31337);
+        expect(r.body.unsigned_tx.data).toMatch(/^0x[0-9a-f]+$/);
+        expect(r.body.unsigned_tx.value).toMatch(/^\d+$/);
+      }
+    });
+  }
 
   it("serves OpenAPI 3.1 with every operation, and /docs", async () => {
     const doc = await t.get("/openapi.json");

@@ -98,7 +98,8 @@ describe("MCP catalogue (in-memory transport)", () => {
         const properties = Object.fromEntries(
           Object.entries(zodInput.properties as Record<string, Json>).map(([k, v]) => [
             k,
-            optional.includes(k) ? { ...v, type: [v.type, "null"] } : v,
+            // An optional enum (list_jobs' state) takes null among its values too.
+            optional.includes(k) ? { ...v, type: [v.type, "null"], ...(v.enum ? { enum: [...v.enum, null] } : {}) } : v,
           ]),
         );
         expect(tool.inputSchema, op.name).toEqual({ ...zodInput, properties, additionalProperties: false });
@@ -159,6 +160,9 @@ describe("MCP catalogue (in-memory transport)", () => {
       ["get_judge_stake", () => ({ address: devAccount(8).address })],
       ["list_courts", () => ({})],
       ["get_court", () => ({ id: 2 })],
+      ["get_arbitration_cost", () => ({ court: 2, jurors: 3 })],
+      ["list_jobs", () => ({ limit: 3, state: "Funded" })],
+      ["get_job", () => ({ id: docket.dev?.devnet.seed?.jobs[0]?.id })],
     ];
     it.each(reads)("%s: structuredContent is the HTTP JSON body", async (name, args) => {
       const mcp = await call(client, name, args());

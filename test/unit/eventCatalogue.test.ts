@@ -1,6 +1,13 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { caseFactoryAbi, courtRegistryAbi, disputeCaseAbi } from "../../src/chain/abi/generated.js";
+import {
+  agenticCommerceAbi,
+  caseFactoryAbi,
+  courtEvaluatorAbi,
+  courtRegistryAbi,
+  disputeCaseAbi,
+  docketArbitratorAbi,
+} from "../../src/chain/abi/generated.js";
 import { courtEvents } from "../../src/chain/courtLogs.js";
 import { COURT_EVENTS, type CourtContract, IGNORED_EVENTS, uncatalogued } from "../../src/chain/eventCatalogue.js";
 import { EVENT_TYPES } from "../../src/events/types.js";
@@ -10,6 +17,9 @@ const ABI_OF: Record<CourtContract, readonly { type: string; name?: string }[]> 
   factory: caseFactoryAbi,
   registry: courtRegistryAbi,
   case: disputeCaseAbi,
+  arbitrator: docketArbitratorAbi,
+  commerce: agenticCommerceAbi,
+  evaluator: courtEvaluatorAbi,
 };
 const eventNames = (abi: readonly { type: string; name?: string }[]) =>
   abi.filter((x) => x.type === "event").map((x) => x.name as string);
@@ -38,7 +48,7 @@ describe("the event catalogue", () => {
     for (const [name, e] of Object.entries(COURT_EVENTS)) {
       expect(e.type !== null || e.stale.length > 0, name).toBe(true);
       if (e.type) expect(EVENT_TYPES).toContain(e.type);
-      const args = { caseAddr: "0xc", agent: "0xa", judge: "0xj", party: "0xp" };
+      const args = { caseAddr: "0xc", agent: "0xa", judge: "0xj", party: "0xp", jobId: 1n };
       if (e.stale.length > 0) expect(keysForEvent({ eventName: name, args }).length, name).toBeGreaterThan(0);
     }
   });

@@ -1,0 +1,295 @@
+import {
+  type Address,
+  BaseError,
+  ContractFunctionRevertedError,
+  encodeAbiParameters,
+  erc20Abi,
+  isAddressEqual,
+  zeroAddress,
+} from "viem";
+import { agenticCommerceAbi, caseFactoryAbi, courtEvaluatorAbi, docketArbitratorAbi } from "./abi/generated.js";
+import type { Court } from "./court.js";
+import { readChainTime } from "./reads.js";
+
+/**
+ * The arbitration side of the court (docs/arbitration.md): the arbitrator (Kleros' IArbitratorV2
+ * shape), an ERC-8183 job contract and docket's court-backed evaluators of its jobs, one per court.
+ * Every read here is one JSON-RPC request (one multicall), the second only where it says so.
+ */
+export interface Arbitration {
+  arbitrator: Address;
+  /** The ERC-8183 job contract (AgenticCommerce). */
+  commerce: Address;
+  /** The ERC-20 every job of `commerce` is paid in. */
+  token: Address;
+  /** docket's evaluators: each files its disputes in one court (1 is the General court). */
+  evaluators: readonly { address: Address; courtId: number }[];
+}
+
+/** ERC-8183 job statuses, in the contract's enum order. */
+export const JOB_STATES = ["Open", "Funded", "Submitted", "Completed", "Rejected", "Expired"] as const;
+export type JobState = (typeof JOB_STATES)[number];
+/** CourtEvaluator.Phase, in enum order. */
+export const JOB_PHASES = ["waiting", "in_window", "finalizable", "disputed", "ruled", "finalized", "closed"] as const;
+export type JobPhase = (typeof JOB_PHASES)[number];
+/** DocketArbitrator.RulingStatus, in enum order. */
+export const RULING_STATUSES = ["pending", "delivered", "failed"] as const;
+
+/** Jobs the inbox and the keeper view scan: the newest this many. */
+export const JOB_SCAN = 200;
+
+/** The docket evaluator at `addr`, if it is one. */
+export function evaluatorOf(a: Arbitration, addr: Address) {
+  return a.evaluators.find((e) => isAddressEqual(e.address, addr));
+}
+
+/** What `arbitrationCost` is asked with: the first two words of the dispute's extraData (court, panel). */
+export function costExtraData(court: number, jurors: number) {
+  return encodeAbiParameters([{ type: "uint256" }, { type: "uint256" }], [BigInt(court), BigInt(jurors)]);
+}
+
+/** The cost and worst-case duration of a dispute in `court` with `jurors`: one multicall. */
+export async function readArbitrationCost(court: Court, a: Arbitration, courtId: number, jurors: number) {
+  const extraData = costExtraData(courtId, jurors);
+  const [cost, maxDuration] = await court.reader.multicall({
+    allowFailure: false,
+    contracts: [
+      { address: a.arbitrator, abi: docketArbitratorAbi, functionName: "arbitrationCost", args: [extraData] },
+      { address: a.arbitrator, abi: docketArbitratorAbi, functionName: "maxDuration", args: [extraData] },
+    ],
+  });
+  return { extraData, cost, maxDuration };
+}
+
+/**
+ * One job, how each docket evaluator sees it (its evaluation, the dispute's cost now, the latest a
+ * dispute filed now would be ruled) and the chain time: one multicall. Undefined for no such job.
+ */
+export async function readJob(court: Court, a: Arbitration, id: bigint) {
+  // Same tick: the client batches these reads into one Multicall3 eth_call; each fails on its own.
+  const r = court.reader;
+  const [job, clock, ...rest] = await Promise.allSettled([
+    r.readContract({ address: a.commerce, abi: agenticCommerceAbi, functionName: "getJob", args: [id] }),
+    readChainTime(court),
+    ...a.evaluators.flatMap((e) => [
+      r.readContract({ address: e.address, abi: courtEvaluatorAbi, functionName: "getEvaluation", args: [id] }),
+      r.readContract({ address: e.address, abi: courtEvaluatorAbi, functionName: "arbitrationCost" }),
+      r.readContract({ address: e.address, abi: courtEvaluatorAbi, functionName: "rulingDeadline" }),
+    ]),
+  ]);
+  // The clock cannot fail but with the node: then nothing read says "no such job".
+  if (clock.status !== "fulfilled") throw clock.reason;
+  if (job.status !== "fulfilled") {
+    if (isContractRevert(job.reason)) return undefined;
+    throw job.reason;
+  }
+  const j = job.value as JobView;
+  const e = evaluatorOf(a, j.evaluator);
+  let evaluation: EvaluationRead | undefined;
+  if (e) {
+    const i = a.evaluators.indexOf(e) * 3;
+    const [ev, cost, deadline] = [rest[i], rest[i + 1], rest[i + 2]];
+    if (ev?.status !== "fulfilled") throw ev?.reason;
+    if (cost?.status !== "fulfilled") throw cost?.reason;
+    if (deadline?.status !== "fulfilled") throw deadline?.reason;
+    evaluation = {
+      evaluator: e.address,
+      court: e.courtId,
+      view: ev.value as EvaluationView,
+      cost: cost.value as bigint,
+      rulingDeadline: deadline.value as bigint,
+    };
+  }
+  return { job: j, chainTime: clock.value as bigint, evaluation };
+}
+
+/** Whether a read failed because the contract reverted (an unknown job), not because the node did. */
+function isContractRevert(err: unknown): boolean {
+  return err instanceof BaseError && err.walk((e) => e instanceof ContractFunctionRevertedError) !== null;
+}
+export type JobView = {
+  id: bigint;
+  client: Address;
+  provider: Address;
+  evaluator: Address;
+  hook: Address;
+  description: string;
+  budget: bigint;
+  expiredAt: bigint;
+  status: number;
+  deliverable: `0x${string}`;
+  submittedAt: bigint;
+  reason: `0x${string}`;
+};
+export type EvaluationView = {
+  jobId: bigint;
+  phase: number;
+  windowEndsAt: bigint;
+  disputed: boolean;
+  disputeId: bigint;
+  caseAddr: Address;
+  ruling: number;
+};
+export interface EvaluationRead {
+  evaluator: Address;
+  court: number;
+  view: EvaluationView;
+  cost: bigint;
+  rulingDeadline: bigint;
+}
+
+/** A dispute, its case and the case's arbitration record: one multicall. */
+export async function readDispute(court: Court, a: Arbitration, disputeId: bigint, caseAddr: Address) {
+  const [dispute, caseRead] = await court.reader.multicall({
+    allowFailure: false,
+    contracts: [
+      { address: a.arbitrator, abi: docketArbitratorAbi, functionName: "getDispute", args: [disputeId] },
+      { address: court.factory, abi: caseFactoryAbi, functionName: "getCase", args: [caseAddr] },
+    ],
+  });
+  return { dispute, caseView: caseRead[0] ? caseRead[1] : undefined };
+}
+export type DisputeView = Awaited<ReturnType<typeof readDispute>>["dispute"];
+
+/**
+ * Every job, newest first, in pages of JOB_SCAN per call, all in one multicall after the first
+ * (which says how many there are): 1 request up to JOB_SCAN jobs, 2 beyond.
+ */
+export async function readAllJobs(court: Court, a: Arbitration): Promise<{ total: number; jobs: JobView[] }> {
+  const [total, first] = await court.reader.readContract({
+    address: a.commerce,
+    abi: agenticCommerceAbi,
+    functionName: "getJobs",
+    args: [0n, BigInt(JOB_SCAN)],
+  });
+  const jobs = [...first] as JobView[];
+  if (total > BigInt(jobs.length)) {
+    const calls = [];
+    for (let o = JOB_SCAN; o < Number(total); o += JOB_SCAN) {
+      calls.push({
+        address: a.commerce,
+        abi: agenticCommerceAbi,
+        functionName: "getJobs",
+        args: [BigInt(o), BigInt(JOB_SCAN)],
+      } as const);
+    }
+    const pages = await court.reader.multicall({ allowFailure: false, batchSize: 0, contracts: calls });
+    for (const [, page] of pages) jobs.push(...(page as readonly JobView[]));
+  }
+  return { total: Number(total), jobs };
+}
+
+/** A page of jobs, newest first, with the total: one eth_call. */
+export async function readJobPage(court: Court, a: Arbitration, offset: number, limit: number) {
+  const [total, page] = await court.reader.readContract({
+    address: a.commerce,
+    abi: agenticCommerceAbi,
+    functionName: "getJobs",
+    args: [BigInt(offset), BigInt(limit)],
+  });
+  return { total: Number(total), jobs: page as readonly JobView[] };
+}
+
+/**
+ * What the inbox and keeper view need of the jobs: the newest JOB_SCAN jobs and the disputes whose
+ * ruling failed to deliver (one multicall, batched with whatever the caller reads in the same tick),
+ * then the evaluation of each submitted job a docket evaluator judges (a second, only when there are any).
+ */
+export async function readJobSteps(court: Court, a: Arbitration) {
+  const [[, jobs], [, due]] = await Promise.all([
+    court.reader.readContract({
+      address: a.commerce,
+      abi: agenticCommerceAbi,
+      functionName: "getJobs",
+      args: [0n, BigInt(JOB_SCAN)],
+    }),
+    court.reader.readContract({
+      address: a.arbitrator,
+      abi: docketArbitratorAbi,
+      functionName: "getDueRulings",
+      args: [0n, 100n],
+    }),
+  ]);
+  const submitted = (jobs as readonly JobView[]).filter(
+    (j) => JOB_STATES[j.status] === "Submitted" && evaluatorOf(a, j.evaluator),
+  );
+  const evaluations =
+    submitted.length === 0
+      ? []
+      : await court.reader.multicall({
+          allowFailure: false,
+          batchSize: 0,
+          contracts: submitted.map(
+            (j) =>
+              ({
+                address: j.evaluator,
+                abi: courtEvaluatorAbi,
+                functionName: "getEvaluation",
+                args: [j.id],
+              }) as const,
+          ),
+        });
+  const byJob = new Map<string, EvaluationView>();
+  submitted.forEach((j, i) => {
+    byJob.set(j.id.toString(), evaluations[i] as EvaluationView);
+  });
+  return { jobs: jobs as readonly JobView[], due, evaluations: byJob };
+}
+
+/** The client's token balance and allowance to the job contract: one multicall. */
+export async function readFunding(court: Court, a: Arbitration, who: Address) {
+  const [balance, allowance] = await court.reader.multicall({
+    allowFailure: false,
+    contracts: [
+      { address: a.token, abi: erc20Abi, functionName: "balanceOf", args: [who] },
+      { address: a.token, abi: erc20Abi, functionName: "allowance", args: [who, a.commerce] },
+    ],
+  });
+  return { balance, allowance };
+}
+
+/** Whether a case was filed through an arbitrator, and for which arbitrable and dispute. */
+export async function readCaseArbitration(court: Court, caseAddr: Address) {
+  const [arbitrated, rec] = await court.reader.readContract({
+    address: court.factory,
+    abi: caseFactoryAbi,
+    functionName: "getCaseArbitration",
+    args: [caseAddr],
+  });
+  return arbitrated ? rec : undefined;
+}
+
+/** The job a docket evaluator's dispute is about (undefined when that evaluator did not open it). */
+export async function readJobOfDispute(court: Court, evaluator: Address, disputeId: bigint) {
+  const [exists, jobId] = await court.reader.readContract({
+    address: evaluator,
+    abi: courtEvaluatorAbi,
+    functionName: "jobOfDispute",
+    args: [disputeId],
+  });
+  return exists ? jobId : undefined;
+}
+
+/** A job contract's zero address is "not set" (a provider named later). */
+export const isUnset = (a: Address) => isAddressEqual(a, zeroAddress);
+
+/** The client and provider of each job (for the event stream's `addresses`): one multicall; a job that cannot be read is left out. */
+export async function readJobParties(
+  court: Court,
+  a: Arbitration,
+  ids: readonly bigint[],
+): Promise<Map<string, Address[]>> {
+  const out = new Map<string, Address[]>();
+  if (ids.length === 0) return out;
+  const results = await Promise.allSettled(
+    ids.map((id) =>
+      court.reader.readContract({ address: a.commerce, abi: agenticCommerceAbi, functionName: "getJob", args: [id] }),
+    ),
+  );
+  results.forEach((r, i) => {
+    if (r.status !== "fulfilled") return;
+    const j = r.value as JobView;
+    out.set(String(ids[i]), isUnset(j.provider) ? [j.client] : [j.client, j.provider]);
+  });
+  return out;
+}
