@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -7,6 +7,7 @@ import { loadConfig } from "../src/config.js";
 import { startAnvil } from "../src/devnet/anvil.js";
 import { devAccount } from "../src/devnet/devAccounts.js";
 import { startServer } from "../src/server.js";
+import { watch } from "./support/index.js";
 
 const children: ChildProcess[] = [];
 afterAll(() => {
@@ -14,30 +15,7 @@ afterAll(() => {
 });
 
 function docket(args: string[], env: Record<string, string> = {}) {
-  const child = spawn(process.execPath, ["bin/docket.js", ...args], {
-    env: { ...process.env, LOG_LEVEL: "warn", ...env },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  children.push(child);
-  let out = "";
-  let err = "";
-  child.stdout?.on("data", (d) => {
-    out += d;
-  });
-  child.stderr?.on("data", (d) => {
-    err += d;
-  });
-  const exited = new Promise<number | null>((r) => child.once("exit", (code) => r(code)));
-  const waitFor = async (re: RegExp, ms = 30_000) => {
-    const end = Date.now() + ms;
-    while (!re.test(out)) {
-      if (child.exitCode !== null) throw new Error(`exited ${child.exitCode}: ${err}`);
-      if (Date.now() > end) throw new Error(`timed out waiting for ${re}: ${out} ${err}`);
-      await new Promise((r) => setTimeout(r, 50));
-    }
-    return out;
-  };
-  return { child, exited, waitFor, output: () => out, errors: () => err };
+  return watch(process.execPath, ["bin/docket.js", ...args], { env: { LOG_LEVEL: "warn", ...env }, into: children });
 }
 
 const answers = async (url: string) =>

@@ -20,7 +20,7 @@ import {
   type TransactionReceipt,
   toHex,
 } from "viem";
-import { expect } from "vitest";
+import { afterAll, beforeAll, expect } from "vitest";
 import {
   caseFactoryAbi,
   courtRegistryAbi,
@@ -138,6 +138,33 @@ export async function bootCourt(params: CourtParams = P): Promise<Court> {
     actors,
     stop: devnet.stop,
   };
+}
+
+/** The dev accounts of a test file's court: parties by account index, judges from account 7 on. */
+export interface CourtOfFile {
+  party(i: number): Actor;
+  /** Judges are mnemonic accounts 7..19: judge(0) is account 7. */
+  judge(i: number): Actor;
+}
+
+/**
+ * The court a test file runs on: booted with `params` before the file's tests, handed to `ready`
+ * (which keeps it, and stakes or registers what the file needs), stopped after them.
+ */
+export function courtOfFile(ready: (c: Court) => void | Promise<void>, params: CourtParams = P): CourtOfFile {
+  let court: Court | undefined;
+  beforeAll(async () => {
+    court = await bootCourt(params);
+    await ready(court);
+  });
+  afterAll(async () => {
+    await court?.stop();
+  });
+  const booted = (): Court => {
+    if (!court) throw new Error("the court of this file is not booted yet");
+    return court;
+  };
+  return { party: (i) => actor(booted(), i), judge: (i) => actor(booted(), 7 + i) };
 }
 
 /** An actor for any account (a fresh key, say), with the suite's gas headroom. */

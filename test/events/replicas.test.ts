@@ -5,10 +5,20 @@ import { type Devnet, startDevnet } from "../../src/devnet/devnet.js";
 // One transaction per vote: what is under test is the events, not how a vote is cast.
 import { devPublicParams } from "../../src/devnet/terms.js";
 import { rawCid } from "../../src/evidence/cid.js";
-import { mine, rpc, seeded, voteOnChain } from "../chain/helpers.js";
 import { type RedisServer, startRedis } from "../replicas/redisServer.js";
-import { chainEnv, indexOf, type Replica, signAndSend, startReplica, waitFor } from "../replicas/replicas.js";
-import { Listener, until } from "./helpers.js";
+import {
+  chainEnv,
+  mine,
+  type Replica,
+  rpc,
+  seeded,
+  signAndSend,
+  startReplica,
+  until,
+  voteOnChain,
+  waitFor,
+} from "../support/index.js";
+import { Listener } from "./helpers.js";
 
 /**
  * Two replicas on one real Redis and one dev chain: A follows the chain (polled by the test), B has
@@ -65,7 +75,7 @@ describe("events across replicas, and reorgs", () => {
       from: c.defendant,
     });
     expect(built.status).toBe(200);
-    await signAndSend(devnet, indexOf(devnet, c.defendant), built.body.unsigned_tx);
+    await signAndSend(devnet.rpcUrl, c.defendant, built.body.unsigned_tx);
     await poll();
     const seenByA = await onA.next((x) => x.type === "evidence.submitted");
     const seenByB = await onB.next((x) => x.type === "evidence.submitted");

@@ -3,7 +3,7 @@ import type { Address } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { advanceTime } from "../../src/devnet/seed.js";
 import { AGENTIC_COMMERCE_COURT } from "../../src/devnet/terms.js";
-import { TestDocket } from "../support/docket.js";
+import { TestDocket } from "../support/index.js";
 
 interface Line {
   step: string;

@@ -7,7 +7,7 @@ import { coerceQuery } from "../../src/http/input.js";
 import { uploadJsonLimit } from "../../src/http/upload.js";
 import type { Operation } from "../../src/operations/operation.js";
 import { operations } from "../../src/operations/registry.js";
-import { TestDocket } from "../support/docket.js";
+import { TestDocket } from "../support/index.js";
 import {
   encode,
   fieldsOf,

@@ -10,7 +10,7 @@ import { buildServer } from "../../src/mcp/server.js";
 import { toolArguments } from "../../src/mcp/tools.js";
 import type { Operation } from "../../src/operations/operation.js";
 import { operations } from "../../src/operations/registry.js";
-import { TestDocket } from "../support/docket.js";
+import { TestDocket } from "../support/index.js";
 import {
   applyMutations,
   Huge,

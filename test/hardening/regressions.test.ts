@@ -9,7 +9,7 @@ import { rawCid } from "../../src/evidence/cid.js";
 import { buildServer } from "../../src/mcp/server.js";
 import { fileCase } from "../../src/operations/fileCase.js";
 import { operations } from "../../src/operations/registry.js";
-import { TestDocket } from "../support/docket.js";
+import { TestDocket } from "../support/index.js";
 import { nestedText } from "./arbitraries.js";
 
 /** Bugs the fuzz tests (fuzz.http.test.ts, fuzz.mcp.test.ts) found, one by one. */

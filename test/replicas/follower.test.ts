@@ -5,8 +5,8 @@ import { courtRegistryAbi, disputeCaseAbi } from "../../src/chain/abi/generated.
 import { type Devnet, startDevnet } from "../../src/devnet/devnet.js";
 // One transaction per vote: what is under test is how replicas see it, not how it is cast.
 import { devPublicParams } from "../../src/devnet/terms.js";
+import { type Api, chainEnv, indexOf, type Replica, startReplica } from "../support/index.js";
 import { type RedisServer, startRedis } from "./redisServer.js";
-import { type Api, chainEnv, indexOf, type Replica, startReplica } from "./replicas.js";
 
 const POLL_MS = 200;
 /**

@@ -3,8 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Devnet, startDevnet } from "../../src/devnet/devnet.js";
 // One transaction per vote: what is under test is how replicas see it, not how it is cast.
 import { devPublicParams } from "../../src/devnet/terms.js";
+import { type Api, chainEnv, type Replica, signAndSend, startReplica, waitFor } from "../support/index.js";
 import { freePort, type RedisServer, startRedis } from "./redisServer.js";
-import { type Api, chainEnv, indexOf, type Replica, signAndSend, startReplica, waitFor } from "./replicas.js";
 
 /**
  * Redis going away must never fail a request: reads become uncached (with a warning), writes still
@@ -91,7 +91,7 @@ describe("Redis outage", () => {
     expect(first.headers.get("x-cache")).toBe("MISS");
     // ... and its hold: until the vote is broadcast, the case is read from the chain, not stored.
     expect((await a.get(`/cases/${target()}`)).headers.get("x-cache")).toBe("MISS");
-    await signAndSend(devnet, indexOf(devnet, judge), built.body.unsigned_tx);
+    await signAndSend(devnet.rpcUrl, judge, built.body.unsigned_tx);
     const after = await a.get(`/cases/${target()}`);
     expect(after.body.case.votesForDefendant).toBe(before.body.case.votesForDefendant + 1);
     expect((await b.get(`/cases/${target()}`)).body.case.votesForDefendant).toBe(after.body.case.votesForDefendant);

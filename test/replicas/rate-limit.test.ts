@@ -1,8 +1,8 @@
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { RedisStore } from "../../src/cache/redis.js";
+import { type Replica, startReplica, waitFor } from "../support/index.js";
 import { freePort, type RedisServer, startRedis } from "./redisServer.js";
-import { type Replica, startReplica, waitFor } from "./replicas.js";
 
 const LIMIT = 6;
 /** No chain is needed to be rate limited: the docs are served without one. */

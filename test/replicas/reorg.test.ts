@@ -4,10 +4,18 @@ import { type AnvilProcess, startAnvil } from "../../src/devnet/anvil.js";
 import { type Devnet, startDevnet } from "../../src/devnet/devnet.js";
 // One transaction per vote: what is under test is what docket serves after it, not how it is cast.
 import { devPublicParams } from "../../src/devnet/terms.js";
-import { mine, rpc, seeded, voteOnChain } from "../chain/helpers.js";
-import { type RpcProxy, startRpcProxy } from "../support/rpcProxy.js";
+import {
+  chainEnv,
+  mine,
+  type Replica,
+  type RpcProxy,
+  rpc,
+  seeded,
+  startReplica,
+  startRpcProxy,
+  voteOnChain,
+} from "../support/index.js";
 import { type RedisServer, startRedis } from "./redisServer.js";
-import { chainEnv, type Replica, startReplica } from "./replicas.js";
 
 /**
  * Reorgs and resets across replicas sharing Redis: A follows the chain (through a proxy, polled by

@@ -4,9 +4,8 @@ import type { CacheEntry } from "../../src/cache/cache.js";
 import { type Devnet, startDevnet } from "../../src/devnet/devnet.js";
 // One transaction per vote: what is under test is how replicas see it, not how it is cast.
 import { devPublicParams } from "../../src/devnet/terms.js";
-import { type RpcProxy, startRpcProxy } from "../support/rpcProxy.js";
+import { chainEnv, type Replica, type RpcProxy, signAndSend, startReplica, startRpcProxy } from "../support/index.js";
 import { type RedisServer, startRedis } from "./redisServer.js";
-import { chainEnv, indexOf, type Replica, signAndSend, startReplica } from "./replicas.js";
 
 /**
  * DESIGN.md section 6 with REDIS_URL: two replicas on one chain and one real Redis share cache
@@ -67,7 +66,7 @@ describe("two replicas sharing one Redis", () => {
     expect((await a.get("/agent/discover?limit=100")).headers.get("x-cache")).toBe("MISS");
     expect((await a.get(`/cases/${caseAddr}`)).headers.get("x-cache")).toBe("HIT");
 
-    await signAndSend(devnet, 17, built.body.unsigned_tx);
+    await signAndSend(devnet.rpcUrl, 17, built.body.unsigned_tx);
     const discover = await a.get("/agent/discover?limit=100");
     expect(discover.body.agents.map((x: { address: string }) => x.address)).toContain(dev.address);
     const agent = await a.get(`/agent/${dev.address}`);
@@ -95,7 +94,7 @@ describe("two replicas sharing one Redis", () => {
     // Exact: the other case is still cached.
     expect((await b.get(`/cases/${other}`)).headers.get("x-cache")).toBe("HIT");
 
-    await signAndSend(devnet, indexOf(devnet, judge), built.body.unsigned_tx);
+    await signAndSend(devnet.rpcUrl, judge, built.body.unsigned_tx);
     const after = await b.get(`/cases/${target}`);
     expect(after.body.case.votesForDefendant).toBe(before.body.case.votesForDefendant + 1);
     expect((await a.get(`/cases/${target}`)).body.case.votesForDefendant).toBe(after.body.case.votesForDefendant);

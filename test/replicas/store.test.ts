@@ -3,8 +3,8 @@ import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Cache, type CacheEntry } from "../../src/cache/cache.js";
 import { RedisStore } from "../../src/cache/redis.js";
+import { waitFor } from "../support/index.js";
 import { type RedisServer, startRedis } from "./redisServer.js";
-import { waitFor } from "./replicas.js";
 
 /**
  * The races between replicas that HTTP tests cannot time: two Caches on two RedisStores (two

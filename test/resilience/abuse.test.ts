@@ -6,7 +6,7 @@ import { devAccount } from "../../src/devnet/devAccounts.js";
 import { type Devnet, startDevnet } from "../../src/devnet/devnet.js";
 import { operations } from "../../src/operations/registry.js";
 import { type Docket, startServer } from "../../src/server.js";
-import { externalChainEnv } from "../support/docket.js";
+import { externalChainEnv } from "../support/index.js";
 
 /**
  * What one client can do to a public, keyless docket: spend everyone's budget (per-client rate

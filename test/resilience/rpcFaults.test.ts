@@ -13,7 +13,7 @@ import { createApp } from "../../src/http/app.js";
 import { makeLogger } from "../../src/log.js";
 import type { Ctx } from "../../src/operations/operation.js";
 import { operations } from "../../src/operations/registry.js";
-import { type RpcProxy, startRpcProxy } from "../support/rpcProxy.js";
+import { type Api, type RpcProxy, request, startRpcProxy } from "../support/index.js";
 
 /**
  * The chain node misbehaving, for real: docket reads the seeded dev chain only through the
@@ -44,23 +44,13 @@ let url: string;
 /** The cache's clock: real time at start, then moved by the tests. */
 let now = Date.now();
 
-interface Api {
-  status: number;
-  headers: Headers;
-  // biome-ignore lint/suspicious/noExplicitAny: bodies are checked field by field
-  body: any;
-  ms: number;
-}
+/** An answer and how long it took. */
+type Timed = Api & { ms: number };
 
-async function call(path: string, post?: unknown): Promise<Api> {
+async function call(path: string, post?: unknown): Promise<Timed> {
   const t0 = performance.now();
-  const res = await fetch(`${url}${path}`, {
-    method: post === undefined ? "GET" : "POST",
-    headers: post === undefined ? {} : { "content-type": "application/json" },
-    body: post === undefined ? undefined : JSON.stringify(post),
-  });
-  const body = await res.json();
-  return { status: res.status, headers: res.headers, body, ms: performance.now() - t0 };
+  const r = await request(url, path, post);
+  return { ...r, ms: performance.now() - t0 };
 }
 
 function seeded(label: string): Address {
@@ -69,7 +59,7 @@ function seeded(label: string): Address {
   return c.address;
 }
 
-function expectRpcError(r: Api, what: string): void {
+function expectRpcError(r: Timed, what: string): void {
   expect(r.status, `${what}: ${JSON.stringify(r.body)}`).toBe(500);
   expect(r.body.error.code, what).toBe("RPC_ERROR");
   expect(r.body.error.message, what).toMatch(/chain node/);

@@ -1,8 +1,8 @@
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { Agent, type ClientRequest, type IncomingMessage, request } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Devnet, startDevnet } from "../../src/devnet/devnet.js";
-import { type RpcProxy, startRpcProxy } from "../support/rpcProxy.js";
+import { type RpcProxy, startRpcProxy, watch } from "../support/index.js";
 
 /**
  * `docket start` as an operator runs it, stopped by SIGTERM (an orchestrator) or SIGINT (Ctrl-C):
@@ -21,31 +21,16 @@ afterAll(async () => {
 });
 
 function startDocket(env: Record<string, string> = {}) {
-  const child = spawn(process.execPath, ["bin/docket.js", "start"], {
-    env: { ...process.env, PORT: "0", LOG_LEVEL: "warn", RATE_LIMIT_PER_MINUTE: "0", ...env },
-    stdio: ["ignore", "pipe", "pipe"],
+  const p = watch(process.execPath, ["bin/docket.js", "start"], {
+    env: { PORT: "0", LOG_LEVEL: "warn", RATE_LIMIT_PER_MINUTE: "0", ...env },
+    into: children,
   });
-  children.push(child);
-  let out = "";
-  let err = "";
-  child.stdout?.on("data", (d) => {
-    out += d;
-  });
-  child.stderr?.on("data", (d) => {
-    err += d;
-  });
-  const exited = new Promise<number | null>((r) => child.once("exit", (code) => r(code)));
   const ready = async (ms = 50_000) => {
-    const end = Date.now() + ms;
-    while (!/Ctrl-C stops docket/.test(out)) {
-      if (child.exitCode !== null) throw new Error(`docket exited ${child.exitCode}: ${err}`);
-      if (Date.now() > end) throw new Error(`docket did not start: ${out} ${err}`);
-      await sleep(50);
-    }
+    const out = await p.waitFor(/Ctrl-C stops docket/, ms);
     const url = /docket is up on (http:\/\/\S+)/.exec(out)?.[1] as string;
     return { url, out };
   };
-  return { child, exited, ready, errors: () => err };
+  return { ...p, ready };
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

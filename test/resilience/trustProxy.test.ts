@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../../src/config.js";
 import { type Devnet, startDevnet } from "../../src/devnet/devnet.js";
 import { type Docket, startServer } from "../../src/server.js";
-import { externalChainEnv } from "../support/docket.js";
+import { externalChainEnv } from "../support/index.js";
 
 /**
  * docket behind a load balancer: a real HTTP reverse proxy (below) forwards every request from

@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
-/** The repository root (bench/lib/../..). */
+/** The repository root (test/support/../..). */
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 
 /** Children still running: killed (by pid) if the bench exits without stopping them. */
@@ -19,6 +19,8 @@ export interface Child {
   /** SIGTERM, then SIGKILL after `graceMs`; resolves once the child has exited. */
   stop(graceMs?: number): Promise<void>;
 }
+
+export type DocketProcess = Started & { url: string };
 
 export interface Started extends Child {
   /** The first match of `ready` in the child's stdout. */
@@ -90,12 +92,63 @@ export async function spawnNode(
   });
 }
 
-/** `node bin/docket.js start` with the given environment; resolves with its URL once it says it is up. */
-export async function spawnDocket(env: Record<string, string>, timeoutMs = 60_000): Promise<Started & { url: string }> {
+/**
+ * `node bin/docket.js start` as its own process (so its memory can be read alone), on a free port,
+ * logging warnings only, with no rate limit unless `env` says otherwise; resolves with its URL once
+ * it says it is up.
+ */
+export async function spawnDocket(env: Record<string, string> = {}, timeoutMs = 60_000): Promise<DocketProcess> {
   const s = await spawnNode(["bin/docket.js", "start"], {
-    env,
+    env: { PORT: "0", LOG_LEVEL: "warn", RATE_LIMIT_PER_MINUTE: "0", ...env },
     ready: /docket is up on (http:\/\/\S+)/,
     timeoutMs,
   });
   return { ...s, url: s.match[1] as string };
+}
+
+/** A child started by `watch`: its exit and what it printed so far, and a wait for a line. */
+export interface Watched {
+  readonly child: ChildProcess;
+  readonly pid: number;
+  readonly exited: Promise<number | null>;
+  output(): string;
+  errors(): string;
+  /** Waits until stdout matches `re` (failing if the child exits first or `ms` pass); resolves to stdout so far. */
+  waitFor(re: RegExp, ms?: number): Promise<string>;
+}
+
+/**
+ * Starts `cmd args` with `env` over this process's environment, collecting its output (and, with
+ * `detached`, in a process group of its own). `into` collects children a suite kills at the end.
+ */
+export function watch(
+  cmd: string,
+  args: string[],
+  opts: { env?: Record<string, string>; detached?: boolean; into?: ChildProcess[] } = {},
+): Watched {
+  const child = spawn(cmd, args, {
+    env: { ...process.env, ...opts.env },
+    stdio: ["ignore", "pipe", "pipe"],
+    detached: opts.detached ?? false,
+  });
+  opts.into?.push(child);
+  let out = "";
+  let err = "";
+  child.stdout?.on("data", (d) => {
+    out += d;
+  });
+  child.stderr?.on("data", (d) => {
+    err += d;
+  });
+  const exited = new Promise<number | null>((r) => child.once("exit", (code) => r(code)));
+  const waitFor = async (re: RegExp, ms = 30_000) => {
+    const end = Date.now() + ms;
+    while (!re.test(out)) {
+      if (child.exitCode !== null) throw new Error(`${cmd} exited ${child.exitCode}: ${out} ${err}`);
+      if (Date.now() > end) throw new Error(`timed out waiting for ${re}: ${out} ${err}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    return out;
+  };
+  return { child, pid: child.pid as number, exited, waitFor, output: () => out, errors: () => err };
 }

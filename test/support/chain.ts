@@ -1,18 +1,13 @@
-import { type Address, getAddress } from "viem";
+import { type Address, getAddress, type Hex, type TransactionReceipt } from "viem";
 import { caseFactoryAbi, disputeCaseAbi } from "../../src/chain/abi/generated.js";
+import { makeChain, makePublicClient } from "../../src/chain/client.js";
 import { loadConfig } from "../../src/config.js";
 import { Actor } from "../../src/devnet/actor.js";
 import { devAccounts } from "../../src/devnet/devAccounts.js";
 import type { Devnet } from "../../src/devnet/devnet.js";
 import { operations } from "../../src/operations/registry.js";
 import { type Docket, startServer } from "../../src/server.js";
-
-export interface Api {
-  status: number;
-  headers: Headers;
-  // biome-ignore lint/suspicious/noExplicitAny: test responses are checked field by field
-  body: any;
-}
+import { chainEnv, request } from "./docket.js";
 
 /**
  * docket against `rpcUrl` (a proxy in front of `devnet`), its follower polled by the test only:
@@ -24,25 +19,11 @@ export async function startBehind(rpcUrl: string, devnet: Devnet, env: Record<st
       PORT: "0",
       LOG_LEVEL: "silent",
       RATE_LIMIT_PER_MINUTE: "0",
-      RPC_URL: rpcUrl,
-      CHAIN_ID: "31337",
-      FACTORY_ADDRESS: devnet.deployment.factory,
-      REGISTRY_ADDRESS: devnet.deployment.registry,
+      ...chainEnv(devnet, rpcUrl),
       EVENT_POLL_MS: "3600000",
       ...env,
     }),
   );
-}
-
-export async function call(d: Docket, path: string, post?: unknown): Promise<Api> {
-  const res = await fetch(`${d.url}${path}`, {
-    method: post === undefined ? "GET" : "POST",
-    headers: post === undefined ? {} : { "content-type": "application/json" },
-    body: post === undefined ? undefined : JSON.stringify(post),
-  });
-  // GET /evidence/:cid answers the content itself, in its own media type.
-  const json = res.headers.get("content-type")?.includes("json") ?? false;
-  return { status: res.status, headers: res.headers, body: json ? await res.json() : await res.text() };
 }
 
 /** One raw JSON-RPC request (anvil's own methods included). */
@@ -104,8 +85,8 @@ export function seeded(devnet: Devnet, label: string): Address {
  */
 export async function everyReadPath(d: Docket, devnet: Devnet): Promise<string[]> {
   const kase = seeded(devnet, "deliberating");
-  const view = (await call(d, `/cases/${kase}`)).body.case as { plaintiff: string; judges: string[] };
-  const published = await call(d, "/evidence", { content: "every read route", mediaType: "text/plain" });
+  const view = (await request(d, `/cases/${kase}`)).body.case as { plaintiff: string; judges: string[] };
+  const published = await request(d, "/evidence", { content: "every read route", mediaType: "text/plain" });
   if (published.status !== 200) throw new Error(`POST /evidence: ${JSON.stringify(published.body)}`);
   const cid = published.body.cid as string;
   return operations
@@ -121,4 +102,37 @@ export async function everyReadPath(d: Docket, devnet: Devnet): Promise<string[]
           return view.plaintiff;
         }),
     );
+}
+
+/** What a write answers in `unsigned_tx`. */
+export interface UnsignedTx {
+  to: Address;
+  value: string;
+  data: Hex;
+  chainId: number;
+}
+
+/**
+ * Signs an unsigned_tx as a dev account (by address or index), broadcasts it to `rpcUrl` as the
+ * caller's wallet does, and waits until it is mined; a revert throws.
+ */
+export async function signAndSend(
+  rpcUrl: string,
+  signer: string | number,
+  tx: UnsignedTx,
+): Promise<TransactionReceipt> {
+  const account =
+    typeof signer === "number"
+      ? devAccounts()[signer]
+      : devAccounts().find((a) => a.address.toLowerCase() === signer.toLowerCase());
+  if (!account) throw new Error(`${signer} is not a dev account`);
+  const chain = makeChain(tx.chainId, rpcUrl);
+  return new Actor(account.account, chain, makePublicClient(chain)).send(tx);
+}
+
+/** The account index of a dev account's address (any case). */
+export function indexOf(devnet: { accounts: readonly { address: string }[] }, address: string): number {
+  const i = devnet.accounts.findIndex((a) => a.address.toLowerCase() === address.toLowerCase());
+  if (i < 0) throw new Error(`${address} is not a dev account`);
+  return i;
 }
