@@ -11,8 +11,8 @@
  */
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { AGENTIC_COMMERCE_COURT } from "../src/deploy/terms.js";
 import { type Devnet, startDevnet } from "../src/devnet/devnet.js";
-import { AGENTIC_COMMERCE_COURT } from "../src/devnet/terms.js";
 import type { Docket } from "../src/server.js";
 import { ROOT, type RpcProxy, soak, spawnDocket, startRpcProxy } from "../test/support/index.js";
 import { type ColdReadsSummary, measureSize, type SizeResult, summarize } from "./items/coldReads.js";

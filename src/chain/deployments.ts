@@ -1,7 +1,38 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { type Address, getAddress } from "viem";
-import type { Deployment } from "../devnet/deploy.js";
+
+/** What a deployment put on a chain (src/deploy/), as `npm run deploy` records it in deployments/<chainId>.json. */
+export interface Deployment {
+  chainId: number;
+  registry: Address;
+  factory: Address;
+  /** The draw entropy source the factory was deployed with. */
+  entropy: Address;
+  deployer: Address;
+  deployedAtBlock: string;
+  /** ERC-8004 registries and the court's reporter to them, when deployed (src/deploy/erc8004.ts). */
+  erc8004?: Erc8004Deployment;
+  /** The token the filing fee may also be paid in (x402 "exact", EIP-3009), if the factory takes one. */
+  feeToken?: Address;
+  /** The courts created at deployment, in id order (the General court is id 1). */
+  courts: DeployedCourt[];
+}
+
+/** A court as deployed: its id, name and the CID of its policy document. */
+export interface DeployedCourt {
+  id: number;
+  name: string;
+  policy: string;
+}
+
+/** The ERC-8004 registries a court reports to, and its reporter (the feedback's clientAddress). */
+export interface Erc8004Deployment {
+  identity: Address;
+  reputation: Address;
+  /** CourtReputation: the court registry's outcome hook, giving each case's parties their feedback. */
+  reporter: Address;
+}
 
 /** Where `npm run deploy` records a chain's addresses, and where docket looks for them. */
 export function deploymentsPath(chainId: number, dir = "deployments"): string {

@@ -2,9 +2,9 @@ import { type Address, createWalletClient, http, isAddress, isHex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { makeChain, makePublicClient } from "../chain/client.js";
 import { writeDeployment } from "../chain/deployments.js";
-import { deployCourt } from "../devnet/deploy.js";
-import { deployErc8004 } from "../devnet/erc8004.js";
-import { devParams, productionParams } from "../devnet/terms.js";
+import { deployCourt } from "../deploy/deploy.js";
+import { deployErc8004 } from "../deploy/erc8004.js";
+import { devParams, productionParams } from "../deploy/terms.js";
 
 /**
  * `npm run deploy`: deploys the court to RPC_URL with DEPLOYER_PRIVATE_KEY, taken from the

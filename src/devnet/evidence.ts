@@ -1,3 +1,4 @@
+import { policyCid, readPolicy } from "../deploy/policies.js";
 import { publishEvidence } from "../evidence/document.js";
 import type { EvidencePublisher } from "../evidence/store.js";
 import { barChart, png } from "./png.js";
@@ -222,4 +223,19 @@ export async function publishSeedItem(store: EvidencePublisher, item: SeedItem):
   const bytes = typeof item.body === "string" ? new TextEncoder().encode(item.body) : item.body;
   const e = await publishEvidence(store, bytes, item.mediaType, { name: item.name, description: item.description });
   return e.document.cid;
+}
+
+/**
+ * Publishes policy files (names in src/deploy/policies/) as text/markdown evidence, and insists each
+ * gets the CID the court records for it (`policyCid`), so a judge reads what the court points at.
+ */
+export async function publishPolicies(store: EvidencePublisher, files: readonly string[]): Promise<void> {
+  for (const file of files) {
+    const bytes = readPolicy(file);
+    const published = await store.publish(bytes, "text/markdown");
+    const recorded = await policyCid(bytes);
+    if (published.cid.toString() !== recorded) {
+      throw new Error(`policy ${file}: published as ${published.cid}, but the court records ${recorded}`);
+    }
+  }
 }

@@ -16,14 +16,14 @@ import {
   identityRegistryAbi,
   testUSDAbi,
 } from "../chain/abi/generated.js";
+import type { Deployment } from "../chain/deployments.js";
 import { registrationFile } from "../chain/erc8004.js";
 import { voteCommitment } from "../chain/votes.js";
+import { AGENTIC_COMMERCE_COURT, DEV_TOKEN_GRANT, GENERAL_COURT } from "../deploy/terms.js";
 import { type EvidencePublisher, EvidenceStore } from "../evidence/store.js";
 import { Actor } from "./actor.js";
-import type { Deployment } from "./deploy.js";
 import { type DevAccount, devAccounts } from "./devAccounts.js";
 import { type CasePack, publishSeedItem, SEED_EVIDENCE } from "./evidence.js";
-import { AGENTIC_COMMERCE_COURT, DEV_TOKEN_GRANT, GENERAL_COURT } from "./terms.js";
 
 /** Dev accounts that are also ERC-8004 agents: the parties of the seeded default (1 v 2) and settlement (5 v 6). */
 export const ERC8004_AGENTS = [1, 2, 5, 6] as const;

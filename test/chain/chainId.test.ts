@@ -1,10 +1,10 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+// One transaction per vote: what is under test is what docket serves after it, not how it is cast.
+import { devPublicParams } from "../../src/deploy/terms.js";
 import { type AnvilProcess, startAnvil } from "../../src/devnet/anvil.js";
 import { type Devnet, startDevnet } from "../../src/devnet/devnet.js";
-// One transaction per vote: what is under test is what docket serves after it, not how it is cast.
-import { devPublicParams } from "../../src/devnet/terms.js";
 import { rawCid } from "../../src/evidence/cid.js";
 import type { Docket } from "../../src/server.js";
 import { type RpcProxy, request, seeded, startBehind, startRpcProxy } from "../support/index.js";

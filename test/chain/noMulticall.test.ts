@@ -1,8 +1,8 @@
 import { type Address, getAddress } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MULTICALL3_ADDRESS } from "../../src/chain/client.js";
+import { devPublicParams } from "../../src/deploy/terms.js";
 import { type Devnet, startDevnet } from "../../src/devnet/devnet.js";
-import { devPublicParams } from "../../src/devnet/terms.js";
 import { encodePaymentHeader } from "../../src/payments/x402.js";
 import type { Docket } from "../../src/server.js";
 import { everyReadPath, request, rpc, signAndSend, startBehind } from "../support/index.js";

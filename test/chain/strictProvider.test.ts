@@ -1,9 +1,9 @@
 import type { Address, Hex } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { courtRegistryAbi } from "../../src/chain/abi/generated.js";
+import { devPublicParams } from "../../src/deploy/terms.js";
 import { Actor } from "../../src/devnet/actor.js";
 import { type Devnet, startDevnet } from "../../src/devnet/devnet.js";
-import { devPublicParams } from "../../src/devnet/terms.js";
 import { everyKey } from "../../src/operations/keys.js";
 import type { Docket } from "../../src/server.js";
 import {

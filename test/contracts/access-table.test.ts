@@ -12,8 +12,8 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type Abi, type Address, encodeFunctionData } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { caseTerms, courtConfig, DEV_TOKEN_FILING_FEE } from "../../src/deploy/terms.js";
 import type { Actor } from "../../src/devnet/actor.js";
-import { caseTerms, courtConfig, DEV_TOKEN_FILING_FEE } from "../../src/devnet/terms.js";
 import {
   actor,
   advance,

@@ -1,8 +1,8 @@
 import { type Address, type Hex, parseEther, parseEventLogs } from "viem";
 import { describe, expect, it } from "vitest";
 import { caseFactoryBytecode, courtRegistryBytecode } from "../../src/chain/abi/generated.js";
+import { caseTerms, courtConfig } from "../../src/deploy/terms.js";
 import type { Actor } from "../../src/devnet/actor.js";
-import { caseTerms, courtConfig } from "../../src/devnet/terms.js";
 import {
   type Court,
   caseFactoryAbi,

@@ -6,8 +6,8 @@
 import { type Address, type Hex, parseEther, parseEventLogs } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { describe, expect, it } from "vitest";
+import { AGENTIC_COMMERCE_COURT, type CourtParams, courtConfig, devChildCourts } from "../../src/deploy/terms.js";
 import type { Actor } from "../../src/devnet/actor.js";
-import { AGENTIC_COMMERCE_COURT, type CourtParams, courtConfig, devChildCourts } from "../../src/devnet/terms.js";
 import {
   actor,
   actorFor,

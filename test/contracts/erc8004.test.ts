@@ -6,9 +6,9 @@
  */
 import { type Abi, type Address, encodeFunctionData, type Hex, parseEventLogs, toHex } from "viem";
 import { describe, expect, it } from "vitest";
+import type { Erc8004Deployment } from "../../src/chain/deployments.js";
+import { deployErc8004 } from "../../src/deploy/erc8004.js";
 import type { Actor } from "../../src/devnet/actor.js";
-import type { Erc8004Deployment } from "../../src/devnet/erc8004.js";
-import { deployErc8004 } from "../../src/devnet/erc8004.js";
 import {
   actor,
   advance,

@@ -33,10 +33,10 @@ import {
   usdcLikeBytecode,
 } from "../../src/chain/abi/generated.js";
 import { voteCommitment } from "../../src/chain/votes.js";
+import { type CourtParams, devParams, devPublicParams } from "../../src/deploy/terms.js";
 import { Actor } from "../../src/devnet/actor.js";
 import { type Devnet, startDevnet } from "../../src/devnet/devnet.js";
 import { advanceTime } from "../../src/devnet/seed.js";
-import { type CourtParams, devParams, devPublicParams } from "../../src/devnet/terms.js";
 import { TRANSFER_WITH_AUTHORIZATION } from "../../src/payments/tokenFee.js";
 import type { Authorization } from "../../src/payments/x402v2.js";
 

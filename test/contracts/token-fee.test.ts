@@ -9,8 +9,8 @@
  */
 import { type Address, getAddress, type Hex, parseEventLogs, zeroAddress } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DEV_TOKEN_FILING_FEE } from "../../src/deploy/terms.js";
 import type { Actor } from "../../src/devnet/actor.js";
-import { DEV_TOKEN_FILING_FEE } from "../../src/devnet/terms.js";
 import {
   actor,
   authorizeTokenFee,

@@ -1,6 +1,6 @@
 import { type Address, maxUint256 } from "viem";
 import { describe, expect, it } from "vitest";
-import { caseTerms, DEV_TOKEN_FILING_FEE } from "../../src/devnet/terms.js";
+import { caseTerms, DEV_TOKEN_FILING_FEE } from "../../src/deploy/terms.js";
 import {
   advance,
   Cast,

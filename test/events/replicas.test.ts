@@ -1,9 +1,9 @@
 import { Redis } from "ioredis";
 import type { Hex } from "viem";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { type Devnet, startDevnet } from "../../src/devnet/devnet.js";
 // One transaction per vote: what is under test is the events, not how a vote is cast.
-import { devPublicParams } from "../../src/devnet/terms.js";
+import { devPublicParams } from "../../src/deploy/terms.js";
+import { type Devnet, startDevnet } from "../../src/devnet/devnet.js";
 import { rawCid } from "../../src/evidence/cid.js";
 import { type RedisServer, startRedis } from "../replicas/redisServer.js";
 import {

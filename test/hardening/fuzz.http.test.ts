@@ -203,7 +203,7 @@ describe(`HTTP fuzz (seed ${SEED})`, () => {
 
   beforeAll(async () => {
     t = await TestDocket.start();
-    world = await worldOf(t.court);
+    world = await worldOf(t.court, t.devnet);
   });
   afterAll(async () => {
     agent.destroy();

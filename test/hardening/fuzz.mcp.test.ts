@@ -135,7 +135,7 @@ describe(`MCP fuzz (seed ${SEED})`, () => {
 
   beforeAll(async () => {
     t = await TestDocket.start();
-    world = await worldOf(t.court);
+    world = await worldOf(t.court, t.devnet);
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
     await buildServer(t.docket.ctx, { operations }).connect(serverSide);
     memory = new Client({ name: "fuzz", version: "1.0.0" });

@@ -1,4 +1,5 @@
 import { readCase } from "../../src/chain/reads.js";
+import type { Devnet } from "../../src/devnet/devnet.js";
 import { type ErrorCode, errorStatus } from "../../src/errors/errors.js";
 import type { Operation } from "../../src/operations/operation.js";
 import type { World } from "./arbitraries.js";
@@ -122,9 +123,9 @@ export class Tally {
  * The dev chain's addresses that mean something (seeded cases, dev accounts, the court's contracts)
  * and the evidence the seeded cases were filed with (published to docket's store by the seed).
  */
-export async function worldOf(court: Parameters<typeof readCase>[0]): Promise<World> {
-  const cases = court.devnet?.seed?.cases.map((c) => c.address) ?? [];
-  const accounts = court.devnet?.accounts.map((a) => a.address) ?? [];
+export async function worldOf(court: Parameters<typeof readCase>[0], devnet: Devnet): Promise<World> {
+  const cases = devnet.seed?.cases.map((c) => c.address) ?? [];
+  const accounts = devnet.accounts.map((a) => a.address);
   if (cases.length === 0 || accounts.length === 0) throw new Error("the fuzz tests need the seeded dev chain");
   const filed = await Promise.all(cases.map(async (c) => (await readCase(court, c))?.evidenceIpfsHash));
   const cids = [...new Set(filed.filter((c): c is string => !!c))];

@@ -1,8 +1,8 @@
 import type { Address, Hex } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { voteCommitment } from "../../src/chain/votes.js";
+import { AGENTIC_COMMERCE_COURT } from "../../src/deploy/terms.js";
 import { advanceTime } from "../../src/devnet/seed.js";
-import { AGENTIC_COMMERCE_COURT } from "../../src/devnet/terms.js";
 import { TestDocket } from "../support/index.js";
 
 /**

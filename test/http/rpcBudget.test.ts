@@ -133,7 +133,7 @@ describe("RPC budget (DESIGN.md section 7), counted at a JSON-RPC proxy", () => 
     proxy.reset();
     const d = await boot();
     expect(proxy.byMethod).toEqual({ eth_chainId: 1, eth_getCode: 1 });
-    expect(d.ctx.court.devnet).toBeUndefined();
+    expect(d.dev).toBeUndefined();
   });
 
   it(`GET /cases/{address}, cold: <= ${BUDGET.case} for every seeded case; cached: 0`, async () => {

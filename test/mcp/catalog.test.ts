@@ -27,8 +27,7 @@ import { call, connect, type Json, ok } from "./helpers.js";
 describe("MCP catalogue (in-memory transport)", () => {
   let docket: Docket;
   let client: Client;
-  const seeded = (state: string) =>
-    docket.ctx.court.devnet?.seed?.cases.find((c) => c.state === state)?.address as Address;
+  const seeded = (state: string) => docket.dev?.devnet.seed?.cases.find((c) => c.state === state)?.address as Address;
   const stranger = devAccount(19).address;
   /** The address with the case of its first letter flipped: well-formed hex, wrong EIP-55 checksum. */
   const badChecksum = (a: string) =>

@@ -131,7 +131,7 @@ describe("stock MCP clients from npm", () => {
 
   beforeAll(async () => {
     docket = await startServer(loadConfig({ PORT: "0", LOG_LEVEL: "silent", RATE_LIMIT_PER_MINUTE: "0" }));
-    devnet = docket.ctx.court.devnet as Devnet;
+    devnet = docket.dev?.devnet as Devnet;
     activeCase = devnet.seed?.cases.find((c) => c.state === "Active")?.address as Address;
   });
   afterAll(async () => {

@@ -12,8 +12,8 @@ import { ExactEvmScheme } from "@x402/evm";
 import { type Address, createWalletClient, type Hex, http } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { testUSDAbi } from "../../src/chain/abi/generated.js";
+import { DEV_TOKEN_FILING_FEE } from "../../src/deploy/terms.js";
 import { type Devnet, startDevnet } from "../../src/devnet/devnet.js";
-import { DEV_TOKEN_FILING_FEE } from "../../src/devnet/terms.js";
 import { transferArgs } from "./helpers.js";
 
 const BEHIND_SECONDS = 900;

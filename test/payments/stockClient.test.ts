@@ -19,7 +19,7 @@ import { wrapFetchWithPaymentFromConfig } from "@x402/fetch";
 import { type Address, getAddress, type Hex, parseEventLogs, toFunctionSelector } from "viem";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { caseFactoryAbi, testUSDAbi, usdcLikeAbi, usdcLikeBytecode } from "../../src/chain/abi/generated.js";
-import { DEV_TOKEN_FILING_FEE } from "../../src/devnet/terms.js";
+import { DEV_TOKEN_FILING_FEE } from "../../src/deploy/terms.js";
 import { TestDocket } from "../support/index.js";
 import { filing, transferArgs } from "./helpers.js";
 

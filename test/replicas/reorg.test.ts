@@ -1,9 +1,10 @@
 import type { Hex } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+// One transaction per vote: what is under test is what docket serves after it, not how it is cast.
+import { devPublicParams } from "../../src/deploy/terms.js";
 import { type AnvilProcess, startAnvil } from "../../src/devnet/anvil.js";
 import { type Devnet, startDevnet } from "../../src/devnet/devnet.js";
 // One transaction per vote: what is under test is what docket serves after it, not how it is cast.
-import { devPublicParams } from "../../src/devnet/terms.js";
 import {
   chainEnv,
   mine,

@@ -100,7 +100,7 @@ export class TestDocket {
     return this.docket.ctx.court;
   }
   get devnet() {
-    const d = this.court.devnet;
+    const d = this.docket.dev?.devnet;
     if (!d) throw new Error("not on the dev chain");
     return d;
   }

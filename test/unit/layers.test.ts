@@ -19,8 +19,9 @@ const MAY_IMPORT: Record<string, string[]> = {
   errors: ["chain/abi", "formats"],
   "chain/abi": [],
   cache: ["log", "errors"],
-  devnet: ["chain", "chain/abi", "log", "evidence"],
-  chain: ["chain/abi", "config", "log", "errors", "cache", "devnet", "evidence"],
+  chain: ["chain/abi", "config", "log", "errors", "cache"],
+  deploy: ["chain", "chain/abi"],
+  devnet: ["deploy", "chain", "chain/abi", "log", "evidence"],
   tx: ["chain", "chain/abi", "errors"],
   payments: ["chain", "chain/abi", "errors", "formats", "tx"],
   events: ["chain", "chain/abi", "log", "formats"],
@@ -33,6 +34,30 @@ const MAY_IMPORT: Record<string, string[]> = {
   commands: ["*"],
   cli: ["*"],
 };
+
+/** A circle in a graph of layers (`["a", "b", "a"]`), or undefined when there is none. */
+function circleIn(edges: Map<string, Set<string>>): string[] | undefined {
+  const done = new Set<string>();
+  const path: string[] = [];
+  const visit = (node: string): string[] | undefined => {
+    const at = path.indexOf(node);
+    if (at >= 0) return [...path.slice(at), node];
+    if (done.has(node)) return undefined;
+    path.push(node);
+    for (const next of edges.get(node) ?? []) {
+      const circle = visit(next);
+      if (circle) return circle;
+    }
+    path.pop();
+    done.add(node);
+    return undefined;
+  };
+  for (const node of edges.keys()) {
+    const circle = visit(node);
+    if (circle) return circle;
+  }
+  return undefined;
+}
 
 function layerOf(file: string): string {
   const rel = relative(SRC, file).replace(/\\/g, "/");
@@ -67,6 +92,29 @@ describe("import layers (docs/architecture.md)", () => {
       .map((f) => `${relative(SRC, f)} (${layerOf(f)})`)
       .filter((f) => !((/\((.*)\)$/.exec(f)?.[1] as string) in MAY_IMPORT));
     expect(unknown).toEqual([]);
+  });
+
+  it("no two layers may import each other, and the table has no circle", () => {
+    const mutual = Object.entries(MAY_IMPORT).flatMap(([a, targets]) =>
+      targets.filter((b) => a < b && MAY_IMPORT[b]?.includes(a)).map((b) => `${a} <-> ${b}`),
+    );
+    expect(mutual).toEqual([]);
+    const table = new Map(
+      Object.entries(MAY_IMPORT).map(([a, targets]) => [a, new Set(targets.filter((t) => t !== "*"))]),
+    );
+    expect(circleIn(table)).toBeUndefined();
+  });
+
+  it("no import circle across folders", () => {
+    const edges = new Map<string, Set<string>>();
+    for (const f of files) {
+      const from = layerOf(f);
+      for (const target of importsOf(f)) {
+        const to = layerOf(target);
+        if (to !== from) edges.set(from, (edges.get(from) ?? new Set()).add(to));
+      }
+    }
+    expect(circleIn(edges)).toBeUndefined();
   });
 
   it("only the composition root (server.ts, commands/) imports the operation registry", () => {

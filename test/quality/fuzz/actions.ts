@@ -6,7 +6,7 @@
  */
 import fc from "fast-check";
 import type { Hex } from "viem";
-import type { CourtParams } from "../../../src/devnet/terms.js";
+import type { CourtParams } from "../../../src/deploy/terms.js";
 
 /** 0..19 are the mnemonic accounts (0 owns the court); 20 and 21 are refusing contracts. */
 export const AGENTS = 22;

@@ -63,7 +63,7 @@
 
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { CourtParams } from "../../../src/devnet/terms.js";
+import type { CourtParams } from "../../../src/deploy/terms.js";
 import { HP, P as PUBLIC } from "../../contracts/helpers.js";
 import { actionArb } from "./actions.js";
 import { resetChain, runStep, setup } from "./runner.js";

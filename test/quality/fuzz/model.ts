@@ -10,7 +10,7 @@
  * checkpointed weights the draw reads.
  */
 import type { Address, Hex } from "viem";
-import { AGENTIC_COMMERCE_COURT, type CourtParams, devChildCourts, GENERAL_COURT } from "../../../src/devnet/terms.js";
+import { AGENTIC_COMMERCE_COURT, type CourtParams, devChildCourts, GENERAL_COURT } from "../../../src/deploy/terms.js";
 import { State } from "../../contracts/helpers.js";
 
 export const BPS = 10_000n;

@@ -17,7 +17,7 @@ import {
   toHex,
 } from "viem";
 import { voteCommitment } from "../../../src/chain/votes.js";
-import { caseTerms } from "../../../src/devnet/terms.js";
+import { caseTerms } from "../../../src/deploy/terms.js";
 import {
   caseFactoryAbi,
   courtRegistryAbi,

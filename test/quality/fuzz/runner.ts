@@ -16,8 +16,8 @@ import {
   TransactionReceiptNotFoundError,
 } from "viem";
 import type { HDAccount } from "viem/accounts";
+import type { CourtParams } from "../../../src/deploy/terms.js";
 import type { Actor } from "../../../src/devnet/actor.js";
-import type { CourtParams } from "../../../src/devnet/terms.js";
 import {
   actor,
   advance,

@@ -6,7 +6,7 @@
 
 import type { Address } from "viem";
 import type { HDAccount } from "viem/accounts";
-import type { CourtParams } from "../../../src/devnet/terms.js";
+import type { CourtParams } from "../../../src/deploy/terms.js";
 import { type Court, P as PUBLIC, State } from "../../contracts/helpers.js";
 import { AGENTS } from "./actions.js";
 import type { CaseM, CourtModel } from "./model.js";

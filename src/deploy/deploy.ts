@@ -17,32 +17,9 @@ import {
   testUSDAbi,
   testUSDBytecode,
 } from "../chain/abi/generated.js";
-import type { Erc8004Deployment } from "./erc8004.js";
+import type { DeployedCourt, Deployment } from "../chain/deployments.js";
 import { policyCid, readPolicy } from "./policies.js";
 import { type ChildCourt, type CourtParams, courtConfig } from "./terms.js";
-
-export interface Deployment {
-  chainId: number;
-  registry: Address;
-  factory: Address;
-  /** The draw entropy source the factory was deployed with. */
-  entropy: Address;
-  deployer: Address;
-  deployedAtBlock: string;
-  /** ERC-8004 registries and the court's reporter to them, when deployed (src/devnet/erc8004.ts). */
-  erc8004?: Erc8004Deployment;
-  /** The token the filing fee may also be paid in (x402 "exact", EIP-3009), if the factory takes one. */
-  feeToken?: Address;
-  /** The courts created at deployment, in id order (the General court is id 1). */
-  courts: DeployedCourt[];
-}
-
-/** A court as deployed: its id, name and the CID of its policy document. */
-export interface DeployedCourt {
-  id: number;
-  name: string;
-  policy: string;
-}
 
 /** Waits for a transaction of a deployment step and insists it succeeded (`what` names the step in the error). */
 export function minedOn(reader: PublicClient, what: string) {
@@ -55,7 +32,7 @@ export function minedOn(reader: PublicClient, what: string) {
 
 /**
  * Deploys CourtRegistry (its General court, id 1, under `params`, with the General policy of
- * src/devnet/policies/), the draw entropy source (BlockhashEntropy unless `entropy` names another,
+ * src/deploy/policies/), the draw entropy source (BlockhashEntropy unless `entropy` names another,
  * e.g. a VRF adapter) and CaseFactory, and links them. Used by the dev chain and by
  * `npm run deploy` alike, so a real chain gets exactly what the tests exercise.
  */
@@ -123,7 +100,7 @@ export async function deployCourt(
 
 /**
  * Creates `children` below the General court of a freshly deployed registry (the wallet must own
- * it), in order: ids 2, 3, ...; each policy's CID is computed from its file in src/devnet/policies/.
+ * it), in order: ids 2, 3, ...; each policy's CID is computed from its file in src/deploy/policies/.
  * Returns the deployment's courts with them.
  */
 export async function createChildCourts(

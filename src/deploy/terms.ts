@@ -29,7 +29,7 @@ export const GENERAL_COURT = 1n;
 /** The dev world's Agentic Commerce court (created right after the General court). */
 export const AGENTIC_COMMERCE_COURT = 2n;
 
-/** A court below the General court, created at deployment: its name, policy file (src/devnet/policies/) and terms. */
+/** A court below the General court, created at deployment: its name, policy file (src/deploy/policies/) and terms. */
 export interface ChildCourt {
   name: string;
   policyFile: string;

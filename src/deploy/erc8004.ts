@@ -16,15 +16,8 @@ import {
   reputationRegistryAbi,
   reputationRegistryBytecode,
 } from "../chain/abi/generated.js";
+import type { Erc8004Deployment } from "../chain/deployments.js";
 import { minedOn } from "./deploy.js";
-
-/** The ERC-8004 registries a court reports to, and its reporter (the feedback's clientAddress). */
-export interface Erc8004Deployment {
-  identity: Address;
-  reputation: Address;
-  /** CourtReputation: the court registry's outcome hook, giving each case's parties their feedback. */
-  reporter: Address;
-}
 
 /**
  * Deploys CourtReputation against ERC-8004 registries and makes it the court registry's outcome
