@@ -29,8 +29,6 @@ import {
   identityRegistryAbi,
   reputationRegistryAbi,
   testUSDAbi,
-  usdcLikeAbi,
-  usdcLikeBytecode,
 } from "../../src/chain/abi/generated.js";
 import { voteCommitment } from "../../src/chain/votes.js";
 import { type CourtParams, devParams, devPublicParams } from "../../src/deploy/terms.js";
@@ -40,17 +38,8 @@ import { advanceTime } from "../../src/devnet/seed.js";
 import { TRANSFER_WITH_AUTHORIZATION } from "../../src/payments/tokenFee.js";
 import type { Authorization } from "../../src/payments/x402v2.js";
 
-export {
-  caseFactoryAbi,
-  courtRegistryAbi,
-  courtReputationAbi,
-  disputeCaseAbi,
-  identityRegistryAbi,
-  reputationRegistryAbi,
-  testUSDAbi,
-  usdcLikeAbi,
-  usdcLikeBytecode,
-};
+/** Every contract's ABI (and bytecode), as generated: suites take them from here with the rest. */
+export * from "../../src/chain/abi/generated.js";
 
 /**
  * The parameters `bootCourt()` deploys with by default: the dev terms with public votes, so suites

@@ -1,9 +1,9 @@
 import { Redis } from "ioredis";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Cache, type CacheEntry } from "../../src/cache/cache.js";
-import { RedisStore } from "../../src/cache/redis.js";
-import { waitFor } from "../support/index.js";
+import { Cache, type CacheEntry } from "../../../src/cache/cache.js";
+import { RedisStore } from "../../../src/cache/redis.js";
+import { waitFor } from "../../support/index.js";
 import { type RedisServer, startRedis } from "./redisServer.js";
 
 /**

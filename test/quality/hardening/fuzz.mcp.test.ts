@@ -5,12 +5,12 @@ import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { type CallToolResult, ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ErrorCode as DocketCode, errorStatus } from "../../src/errors/errors.js";
-import { buildServer } from "../../src/mcp/server.js";
-import { toolArguments } from "../../src/mcp/tools.js";
-import type { Operation } from "../../src/operations/operation.js";
-import { operations } from "../../src/operations/registry.js";
-import { TestDocket } from "../support/index.js";
+import { type ErrorCode as DocketCode, errorStatus } from "../../../src/errors/errors.js";
+import { buildServer } from "../../../src/mcp/server.js";
+import { toolArguments } from "../../../src/mcp/tools.js";
+import type { Operation } from "../../../src/operations/operation.js";
+import { operations } from "../../../src/operations/registry.js";
+import { TestDocket } from "../../support/index.js";
 import {
   applyMutations,
   Huge,

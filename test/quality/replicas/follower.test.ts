@@ -1,11 +1,11 @@
 import { type Abi, type Address, createWalletClient, http } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { courtRegistryAbi, disputeCaseAbi } from "../../src/chain/abi/generated.js";
+import { courtRegistryAbi, disputeCaseAbi } from "../../../src/chain/abi/generated.js";
 // One transaction per vote: what is under test is how replicas see it, not how it is cast.
-import { devPublicParams } from "../../src/deploy/terms.js";
-import { type Devnet, startDevnet } from "../../src/devnet/devnet.js";
-import { type Api, chainEnv, indexOf, type Replica, startReplica } from "../support/index.js";
+import { devPublicParams } from "../../../src/deploy/terms.js";
+import { type Devnet, startDevnet } from "../../../src/devnet/devnet.js";
+import { type Api, chainEnv, indexOf, type Replica, startReplica } from "../../support/index.js";
 import { type RedisServer, startRedis } from "./redisServer.js";
 
 const POLL_MS = 200;

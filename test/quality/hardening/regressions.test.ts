@@ -4,12 +4,12 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { type CallToolResult, ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { errorCodes } from "../../src/errors/errors.js";
-import { rawCid } from "../../src/evidence/cid.js";
-import { buildServer } from "../../src/mcp/server.js";
-import { fileCase } from "../../src/operations/fileCase.js";
-import { operations } from "../../src/operations/registry.js";
-import { TestDocket } from "../support/index.js";
+import { errorCodes } from "../../../src/errors/errors.js";
+import { rawCid } from "../../../src/evidence/cid.js";
+import { buildServer } from "../../../src/mcp/server.js";
+import { fileCase } from "../../../src/operations/fileCase.js";
+import { operations } from "../../../src/operations/registry.js";
+import { TestDocket } from "../../support/index.js";
 import { nestedText } from "./arbitraries.js";
 
 /** Bugs the fuzz tests (fuzz.http.test.ts, fuzz.mcp.test.ts) found, one by one. */

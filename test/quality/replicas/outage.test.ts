@@ -1,9 +1,9 @@
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 // One transaction per vote: what is under test is how replicas see it, not how it is cast.
-import { devPublicParams } from "../../src/deploy/terms.js";
-import { type Devnet, startDevnet } from "../../src/devnet/devnet.js";
-import { type Api, chainEnv, type Replica, signAndSend, startReplica, waitFor } from "../support/index.js";
+import { devPublicParams } from "../../../src/deploy/terms.js";
+import { type Devnet, startDevnet } from "../../../src/devnet/devnet.js";
+import { type Api, chainEnv, type Replica, signAndSend, startReplica, waitFor } from "../../support/index.js";
 import { freePort, type RedisServer, startRedis } from "./redisServer.js";
 
 /**

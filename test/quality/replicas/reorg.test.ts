@@ -1,9 +1,9 @@
 import type { Hex } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 // One transaction per vote: what is under test is what docket serves after it, not how it is cast.
-import { devPublicParams } from "../../src/deploy/terms.js";
-import { type AnvilProcess, startAnvil } from "../../src/devnet/anvil.js";
-import { type Devnet, startDevnet } from "../../src/devnet/devnet.js";
+import { devPublicParams } from "../../../src/deploy/terms.js";
+import { type AnvilProcess, startAnvil } from "../../../src/devnet/anvil.js";
+import { type Devnet, startDevnet } from "../../../src/devnet/devnet.js";
 // One transaction per vote: what is under test is what docket serves after it, not how it is cast.
 import {
   chainEnv,
@@ -15,7 +15,7 @@ import {
   startReplica,
   startRpcProxy,
   voteOnChain,
-} from "../support/index.js";
+} from "../../support/index.js";
 import { type RedisServer, startRedis } from "./redisServer.js";
 
 /**

@@ -2,12 +2,12 @@ import { Agent, request } from "node:http";
 import { parse as parseQuery } from "node:querystring";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { errorStatus } from "../../src/errors/errors.js";
-import { coerceQuery } from "../../src/http/input.js";
-import { uploadJsonLimit } from "../../src/http/upload.js";
-import type { Operation } from "../../src/operations/operation.js";
-import { operations } from "../../src/operations/registry.js";
-import { TestDocket } from "../support/index.js";
+import { errorStatus } from "../../../src/errors/errors.js";
+import { coerceQuery } from "../../../src/http/input.js";
+import { uploadJsonLimit } from "../../../src/http/upload.js";
+import type { Operation } from "../../../src/operations/operation.js";
+import { operations } from "../../../src/operations/registry.js";
+import { TestDocket } from "../../support/index.js";
 import {
   encode,
   fieldsOf,

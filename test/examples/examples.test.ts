@@ -1,8 +1,8 @@
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { advanceTime } from "../src/devnet/seed.js";
-import { TestDocket } from "./support/index.js";
+import { advanceTime } from "../../src/devnet/seed.js";
+import { TestDocket } from "../support/index.js";
 
 const run = promisify(execFile);
 

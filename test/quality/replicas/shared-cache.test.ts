@@ -1,10 +1,17 @@
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { CacheEntry } from "../../src/cache/cache.js";
+import type { CacheEntry } from "../../../src/cache/cache.js";
 // One transaction per vote: what is under test is how replicas see it, not how it is cast.
-import { devPublicParams } from "../../src/deploy/terms.js";
-import { type Devnet, startDevnet } from "../../src/devnet/devnet.js";
-import { chainEnv, type Replica, type RpcProxy, signAndSend, startReplica, startRpcProxy } from "../support/index.js";
+import { devPublicParams } from "../../../src/deploy/terms.js";
+import { type Devnet, startDevnet } from "../../../src/devnet/devnet.js";
+import {
+  chainEnv,
+  type Replica,
+  type RpcProxy,
+  signAndSend,
+  startReplica,
+  startRpcProxy,
+} from "../../support/index.js";
 import { type RedisServer, startRedis } from "./redisServer.js";
 
 /**

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadConfig } from "../../src/config.js";
-import { devAccount } from "../../src/devnet/devAccounts.js";
-import { type Devnet, startDevnet } from "../../src/devnet/devnet.js";
-import { type Docket, startServer } from "../../src/server.js";
-import { type RpcProxy, startRpcProxy } from "../support/index.js";
+import { loadConfig } from "../../../src/config.js";
+import { devAccount } from "../../../src/devnet/devAccounts.js";
+import { type Devnet, startDevnet } from "../../../src/devnet/devnet.js";
+import { type Docket, startServer } from "../../../src/server.js";
+import { type RpcProxy, startRpcProxy } from "../../support/index.js";
 
 /**
  * RPC_URL with two endpoints (viem's fallback transport, src/chain/client.ts): each request goes to

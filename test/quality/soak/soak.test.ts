@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type DocketProcess, soak, spawnDocket } from "../support/index.js";
+import { type DocketProcess, soak, spawnDocket } from "../../support/index.js";
 
 /**
  * A short soak in the suite (the bench runs the 60 s one and records its figures): mixed reads and

@@ -1,8 +1,8 @@
 import type { ChildProcess } from "node:child_process";
 import { Agent, type ClientRequest, type IncomingMessage, request } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Devnet, startDevnet } from "../../src/devnet/devnet.js";
-import { type RpcProxy, startRpcProxy, watch } from "../support/index.js";
+import { type Devnet, startDevnet } from "../../../src/devnet/devnet.js";
+import { type RpcProxy, startRpcProxy, watch } from "../../support/index.js";
 
 /**
  * `docket start` as an operator runs it, stopped by SIGTERM (an orchestrator) or SIGINT (Ctrl-C):

@@ -3,11 +3,11 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { loadConfig } from "../src/config.js";
-import { startAnvil } from "../src/devnet/anvil.js";
-import { devAccount } from "../src/devnet/devAccounts.js";
-import { startServer } from "../src/server.js";
-import { watch } from "./support/index.js";
+import { loadConfig } from "../../src/config.js";
+import { startAnvil } from "../../src/devnet/anvil.js";
+import { devAccount } from "../../src/devnet/devAccounts.js";
+import { startServer } from "../../src/server.js";
+import { watch } from "../support/index.js";
 
 const children: ChildProcess[] = [];
 afterAll(() => {

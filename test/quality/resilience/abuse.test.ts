@@ -1,12 +1,12 @@
 import { request } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { loadConfig } from "../../src/config.js";
-import { devAccount } from "../../src/devnet/devAccounts.js";
-import { type Devnet, startDevnet } from "../../src/devnet/devnet.js";
-import { operations } from "../../src/operations/registry.js";
-import { type Docket, startServer } from "../../src/server.js";
-import { externalChainEnv } from "../support/index.js";
+import { loadConfig } from "../../../src/config.js";
+import { devAccount } from "../../../src/devnet/devAccounts.js";
+import { type Devnet, startDevnet } from "../../../src/devnet/devnet.js";
+import { operations } from "../../../src/operations/registry.js";
+import { type Docket, startServer } from "../../../src/server.js";
+import { externalChainEnv } from "../../support/index.js";
 
 /**
  * What one client can do to a public, keyless docket: spend everyone's budget (per-client rate

@@ -2,18 +2,18 @@ import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Address } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Cache } from "../../src/cache/cache.js";
-import { LruStore } from "../../src/cache/lru.js";
-import { connectCourt } from "../../src/chain/court.js";
-import { type Config, loadConfig } from "../../src/config.js";
-import { devAccount } from "../../src/devnet/devAccounts.js";
-import { type Devnet, startDevnet } from "../../src/devnet/devnet.js";
-import { EvidenceStore } from "../../src/evidence/store.js";
-import { createApp } from "../../src/http/app.js";
-import { makeLogger } from "../../src/log.js";
-import type { Ctx } from "../../src/operations/operation.js";
-import { operations } from "../../src/operations/registry.js";
-import { type Api, type RpcProxy, request, startRpcProxy } from "../support/index.js";
+import { Cache } from "../../../src/cache/cache.js";
+import { LruStore } from "../../../src/cache/lru.js";
+import { connectCourt } from "../../../src/chain/court.js";
+import { type Config, loadConfig } from "../../../src/config.js";
+import { devAccount } from "../../../src/devnet/devAccounts.js";
+import { type Devnet, startDevnet } from "../../../src/devnet/devnet.js";
+import { EvidenceStore } from "../../../src/evidence/store.js";
+import { createApp } from "../../../src/http/app.js";
+import { makeLogger } from "../../../src/log.js";
+import type { Ctx } from "../../../src/operations/operation.js";
+import { operations } from "../../../src/operations/registry.js";
+import { type Api, type RpcProxy, request, startRpcProxy } from "../../support/index.js";
 
 /**
  * The chain node misbehaving, for real: docket reads the seeded dev chain only through the

@@ -1,7 +1,7 @@
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import type { RedisStore } from "../../src/cache/redis.js";
-import { type Replica, startReplica, waitFor } from "../support/index.js";
+import type { RedisStore } from "../../../src/cache/redis.js";
+import { type Replica, startReplica, waitFor } from "../../support/index.js";
 import { freePort, type RedisServer, startRedis } from "./redisServer.js";
 
 const LIMIT = 6;

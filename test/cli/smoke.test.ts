@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { TestDocket } from "./support/index.js";
+import { TestDocket } from "../support/index.js";
 
 describe("npm start's server on the seeded dev chain", () => {
   let t: TestDocket;

@@ -2,10 +2,10 @@ import { Redis } from "ioredis";
 import type { Hex } from "viem";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 // One transaction per vote: what is under test is the events, not how a vote is cast.
-import { devPublicParams } from "../../src/deploy/terms.js";
-import { type Devnet, startDevnet } from "../../src/devnet/devnet.js";
-import { rawCid } from "../../src/evidence/cid.js";
-import { type RedisServer, startRedis } from "../replicas/redisServer.js";
+import { devPublicParams } from "../../../src/deploy/terms.js";
+import { type Devnet, startDevnet } from "../../../src/devnet/devnet.js";
+import { rawCid } from "../../../src/evidence/cid.js";
+import { Listener } from "../../events/helpers.js";
 import {
   chainEnv,
   mine,
@@ -17,8 +17,8 @@ import {
   until,
   voteOnChain,
   waitFor,
-} from "../support/index.js";
-import { Listener } from "./helpers.js";
+} from "../../support/index.js";
+import { type RedisServer, startRedis } from "./redisServer.js";
 
 /**
  * Two replicas on one real Redis and one dev chain: A follows the chain (polled by the test), B has
