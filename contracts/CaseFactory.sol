@@ -7,12 +7,18 @@ import {
     CaseView,
     CaseSummary,
     CaseStatus,
+    DisputeFiling,
     FeeAuthorization,
     ICaseFactory,
     IDrawEntropy,
     IFeeToken
 } from "./ICourt.sol";
 import {DisputeCase} from "./DisputeCase.sol";
+
+/// @notice What the factory tells the arbitrator that filed a case, once, when the case is final.
+interface ICaseCloseHook {
+    function caseClosed(address caseAddr) external;
+}
 import {CourtRegistry} from "./CourtRegistry.sol";
 
 /// @title Files cases and seats their judges; the gateway's single place to read cases from.
@@ -53,6 +59,7 @@ contract CaseFactory is ICaseFactory {
     error StakeBelowMinimum(uint256 minimum, uint256 sent);
     error InvalidParameter();
     error CloneFailed();
+    error OnlyArbitrator();
 
     /// @notice A case was filed.
     /// @param caseAddr The new case.
@@ -79,6 +86,9 @@ contract CaseFactory is ICaseFactory {
     event TokenFilingFeeTaken(address indexed payer, bytes32 indexed paymentRef, address token, uint256 amount);
     /// @notice The owner returned tokens that reached the factory outside a filing.
     event TokenRefunded(address indexed token, address indexed to, uint256 amount);
+    /// @notice The owner named the arbitrator that may file disputes (zero: none).
+    /// @param arbitrator The arbitrator (DocketArbitrator).
+    event ArbitratorChanged(address arbitrator);
 
     struct Params {
         address owner;
@@ -92,6 +102,13 @@ contract CaseFactory is ICaseFactory {
         CaseTerms terms;
         address feeToken;
         uint256 tokenFilingFee;
+    }
+
+    /// @dev A case filed through the arbitrator: which arbitrator, for which arbitrable and dispute.
+    struct CaseArbitration {
+        address arbitrator;
+        address arbitrable;
+        uint256 disputeId;
     }
 
     struct Stats {
@@ -109,6 +126,9 @@ contract CaseFactory is ICaseFactory {
     /// @notice The token a filing fee may also be paid in (zero: native coin only), and its fee.
     IFeeToken public feeToken;
     uint256 public tokenFilingFee;
+    /// @notice The arbitrator whose disputes this factory files as cases (zero: none).
+    address public arbitrator;
+    mapping(address => CaseArbitration) private arbitrations;
 
     address[] private cases;
     mapping(address => bool) public isCase;
@@ -239,17 +259,121 @@ contract CaseFactory is ICaseFactory {
         bytes32 paymentRef,
         bytes32 refKey
     ) private returns (address caseAddr) {
-        caseAddr = _clone(implementation);
+        caseAddr = _register(msg.sender, defendant);
         refUsedBy[refKey] = caseAddr;
+        uint96 court = _initialize(caseAddr, courtId, defendant, claimDescription, evidenceIpfsHash);
+        emit CaseFiled(caseAddr, msg.sender, defendant, paymentRef, msg.value, court);
+        emit CaseChanged(caseAddr, CaseState.Summoned);
+    }
+
+    /// @dev Copies the court's terms into the new case, with the sent value as the plaintiff's
+    /// stake (which must reach the court's minimum).
+    function _initialize(
+        address caseAddr,
+        uint96 courtId,
+        address defendant,
+        string memory claimDescription,
+        string memory evidenceIpfsHash
+    ) private returns (uint96 court) {
+        uint96 appealCourt;
+        CaseTerms memory terms;
+        (court, appealCourt, terms) = registry.caseConfig(courtId);
+        if (msg.value < terms.minPartyStake) revert StakeBelowMinimum(terms.minPartyStake, msg.value);
+        DisputeCase(caseAddr).initialize{value: msg.value}(
+            address(registry),
+            address(entropy),
+            msg.sender,
+            defendant,
+            claimDescription,
+            evidenceIpfsHash,
+            terms,
+            court,
+            appealCourt,
+            0
+        );
+    }
+
+    /// @dev A new case's clone and its place in every index.
+    function _register(address plaintiff, address defendant) private returns (address caseAddr) {
+        caseAddr = _clone(implementation);
         isCase[caseAddr] = true;
         cases.push(caseAddr);
         registry.registerCase(caseAddr);
         _openAdd(caseAddr);
-        _setAdd(involved[msg.sender], involvedIndexPlusOne[msg.sender], caseAddr);
+        _setAdd(involved[plaintiff], involvedIndexPlusOne[plaintiff], caseAddr);
         _setAdd(involved[defendant], involvedIndexPlusOne[defendant], caseAddr);
         countByState[uint256(CaseState.Summoned)] += 1;
-        _initialize(caseAddr, courtId, defendant, claimDescription, evidenceIpfsHash, paymentRef);
+    }
+
+    /// @notice The arbitrator files a dispute as a case in `f.courtId`: `f.plaintiff` against
+    /// `f.defendant`, who stake nothing (the court's minimum party stake is 0 in this case). Of the
+    /// value, the filing fee goes to the fee recipient now, as every filing's; the rest is the
+    /// case's arbitration fee (judges and court, see DisputeCase.arbitrationFee). The first round
+    /// seats `f.panelSize` judges, the appeal at least as many as the court's appeal panel.
+    /// @param f The filing: court, panel size, parties, claim, evidence, arbitrable and dispute id.
+    /// @return caseAddr The new case.
+    function fileDispute(DisputeFiling calldata f) external payable returns (address caseAddr) {
+        if (msg.sender != arbitrator || msg.sender == address(0)) revert OnlyArbitrator();
+        if (f.plaintiff == address(0)) revert InvalidParameter();
+        _checkParties(f.plaintiff, f.defendant, f.claimDescription, f.evidenceIpfsHash);
+        uint256 fee = filingFee;
+        if (msg.value < fee) revert FilingFeeTooLow(fee, msg.value);
+        caseAddr = _register(f.plaintiff, f.defendant);
+        arbitrations[caseAddr] = CaseArbitration(msg.sender, f.arbitrable, f.disputeId);
+        (uint96 court, uint96 appealCourt, CaseTerms memory terms) = registry.caseConfig(f.courtId);
+        terms.minPartyStake = 0;
+        terms.panelSize = f.panelSize;
+        if (terms.appealPanelSize < f.panelSize) terms.appealPanelSize = f.panelSize;
+        emit CaseFiled(caseAddr, f.plaintiff, f.defendant, bytes32(0), 0, court);
+        _initDispute(caseAddr, f, terms, court, appealCourt, msg.value - fee);
         emit CaseChanged(caseAddr, CaseState.Summoned);
+        if (fee > 0) {
+            (bool ok,) = feeRecipient.call{value: fee}("");
+            if (!ok) revert FeeTransferFailed();
+        }
+    }
+
+    /// @dev The dispute's case initialised, its parties staking nothing and `arbitrationFee` in it.
+    function _initDispute(
+        address caseAddr,
+        DisputeFiling calldata f,
+        CaseTerms memory terms,
+        uint96 court,
+        uint96 appealCourt,
+        uint256 arbitrationFee
+    ) private {
+        string memory claim = f.claimDescription;
+        string memory evidence = f.evidenceIpfsHash;
+        DisputeCase(caseAddr).initialize{value: arbitrationFee}(
+            address(registry),
+            address(entropy),
+            f.plaintiff,
+            f.defendant,
+            claim,
+            evidence,
+            terms,
+            court,
+            appealCourt,
+            arbitrationFee
+        );
+    }
+
+    /// @notice The owner names the arbitrator whose disputes this factory files (zero: none).
+    /// Cases filed earlier keep reporting to the arbitrator that filed them.
+    /// @param arbitrator_ The arbitrator.
+    function setArbitrator(address arbitrator_) external onlyOwner {
+        arbitrator = arbitrator_;
+        emit ArbitratorChanged(arbitrator_);
+    }
+
+    /// @notice Whether a case was filed through an arbitrator, and for which arbitrable and dispute:
+    /// what a gateway reads beside `getCase` (one multicall).
+    /// @param caseAddr The case.
+    /// @return arbitrated False for a case filed by its plaintiff (then `a` is empty).
+    /// @return a The arbitrator, the arbitrable and the dispute id.
+    function getCaseArbitration(address caseAddr) external view returns (bool arbitrated, CaseArbitration memory a) {
+        a = arbitrations[caseAddr];
+        arbitrated = a.arbitrator != address(0);
     }
 
     /// @notice Executes the case's armed draw (stake-weighted, from the entropy source). Anyone may
@@ -437,7 +561,16 @@ contract CaseFactory is ICaseFactory {
         private
         view
     {
-        if (defendant == address(0) || defendant == msg.sender) revert InvalidDefendant();
+        _checkParties(msg.sender, defendant, claimDescription, evidenceIpfsHash);
+    }
+
+    function _checkParties(
+        address plaintiff,
+        address defendant,
+        string calldata claimDescription,
+        string calldata evidenceIpfsHash
+    ) private pure {
+        if (defendant == address(0) || defendant == plaintiff) revert InvalidDefendant();
         uint256 claimLength = bytes(claimDescription).length;
         if (claimLength == 0) revert ClaimRequired();
         if (claimLength > MAX_CLAIM_LENGTH) revert ClaimTooLong(MAX_CLAIM_LENGTH);
@@ -485,31 +618,6 @@ contract CaseFactory is ICaseFactory {
         if (!token.transfer(feeRecipient, arrived)) revert FeeTransferFailed();
     }
 
-    /// @dev Copies the court's terms into the new case (its stake must reach the court's minimum).
-    function _initialize(
-        address caseAddr,
-        uint96 courtId,
-        address defendant,
-        string calldata claimDescription,
-        string calldata evidenceIpfsHash,
-        bytes32 paymentRef
-    ) private {
-        (uint96 court, uint96 appealCourt, CaseTerms memory terms) = registry.caseConfig(courtId);
-        if (msg.value < terms.minPartyStake) revert StakeBelowMinimum(terms.minPartyStake, msg.value);
-        emit CaseFiled(caseAddr, msg.sender, defendant, paymentRef, msg.value, court);
-        DisputeCase(caseAddr).initialize{value: msg.value}(
-            address(registry),
-            address(entropy),
-            msg.sender,
-            defendant,
-            claimDescription,
-            evidenceIpfsHash,
-            terms,
-            court,
-            appealCourt
-        );
-    }
-
     function _known(address caseAddr) private view returns (address) {
         if (!isCase[caseAddr]) revert UnknownCase(caseAddr);
         return caseAddr;
@@ -535,6 +643,10 @@ contract CaseFactory is ICaseFactory {
                 _setRemove(involved[judges[i]], involvedIndexPlusOne[judges[i]], c);
             }
         }
+        // The case is final: its arbitrator, if it came from one, delivers the ruling (never
+        // reverting on the arbitrable's account; it asks only for enough gas to try).
+        address arb = arbitrations[c].arbitrator;
+        if (arb != address(0)) ICaseCloseHook(arb).caseClosed(c);
     }
 
     /// @dev After a draw or a manual seating: the current round's panel, if one was seated (an

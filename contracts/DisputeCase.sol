@@ -121,6 +121,10 @@ contract DisputeCase {
     string public evidenceIpfsHash;
     uint256 public plaintiffStake;
     uint256 public defendantStake;
+    /// @notice A case filed through the arbitrator: what the arbitrable paid beyond the filing fee.
+    /// No party's money: it all goes to the judges (judgeRewardBps of it, to those voting with the
+    /// final outcome) and the court treasury (the rest; all of it when no verdict is given).
+    uint256 public arbitrationFee;
     uint64 public filedAt;
     uint64 public resolvedAt;
     uint64 public responseDeadline;
@@ -181,6 +185,8 @@ contract DisputeCase {
     /// @param terms_ The court's terms at filing, fixed for the case's life.
     /// @param courtId_ The court the case is filed in.
     /// @param appealCourtId_ The court whose pool seats the appeal.
+    /// @param arbitrationFee_ The part of the value that is an arbitration fee, not a stake (0 but
+    /// for a case filed through the arbitrator, whose parties stake nothing).
     function initialize(
         address registry_,
         address entropy_,
@@ -190,7 +196,8 @@ contract DisputeCase {
         string calldata evidenceIpfsHash_,
         CaseTerms calldata terms_,
         uint96 courtId_,
-        uint96 appealCourtId_
+        uint96 appealCourtId_,
+        uint256 arbitrationFee_
     ) external payable {
         if (initialized) revert AlreadyInitialized();
         initialized = true;
@@ -204,7 +211,8 @@ contract DisputeCase {
         defendant = defendant_;
         claimDescription = claimDescription_;
         evidenceIpfsHash = evidenceIpfsHash_;
-        plaintiffStake = msg.value;
+        plaintiffStake = msg.value - arbitrationFee_;
+        arbitrationFee = arbitrationFee_;
         filedAt = uint64(block.timestamp);
         responseDeadline = uint64(block.timestamp) + terms_.responseWindow;
         round = 1;
@@ -254,6 +262,7 @@ contract DisputeCase {
         emit Defaulted(plaintiff);
         _moveTo(CaseState.Defaulted);
         // No court fee on a default: the plaintiff gets the whole stake back.
+        _feeToCourt();
         _pay(plaintiff, plaintiffStake);
     }
 
@@ -433,6 +442,7 @@ contract DisputeCase {
         registry.recordDismissal(plaintiff, defendant);
         emit Dismissed();
         _moveTo(CaseState.Dismissed);
+        _feeToCourt();
         _pay(plaintiff, plaintiffStake);
         if (defendantStake > 0) _pay(defendant, defendantStake);
         if (appealBondPaid > 0) _pay(appellant, appealBondPaid);
@@ -698,7 +708,8 @@ contract DisputeCase {
         winner = plaintiffWins ? plaintiff : defendant;
         address loser = plaintiffWins ? defendant : plaintiff;
         uint256 pot = plaintiffStake + defendantStake + appealBondPaid;
-        uint256 fee = (pot * terms.courtFeeBps) / 10_000;
+        uint256 stakeFee = (pot * terms.courtFeeBps) / 10_000;
+        uint256 fee = stakeFee + arbitrationFee;
         uint256 rewardPool = (fee * terms.judgeRewardBps) / 10_000;
         uint8 winning = plaintiffWins ? FOR_PLAINTIFF : FOR_DEFENDANT;
 
@@ -719,8 +730,13 @@ contract DisputeCase {
         registry.recordParties(winner, loser, false);
         // The whole fee goes to the registry: `each` to every rewarded judge, the rest to the treasury.
         registry.creditRewards{value: fee}(rewarded, each);
-        payout = pot - fee;
+        payout = pot - stakeFee;
         emit Settled(winner, payout, fee, each * n);
+    }
+
+    /// @dev No verdict (a default, a dismissal): no judge earned the arbitration fee; the court keeps it.
+    function _feeToCourt() private {
+        if (arbitrationFee > 0) registry.creditRewards{value: arbitrationFee}(new address[](0), 0);
     }
 
     function _moveTo(CaseState next) private {

@@ -168,6 +168,20 @@ struct CaseStatus {
     uint96 courtId;
 }
 
+/// @dev A dispute the arbitrator files through the factory (CaseFactory.fileDispute): the court, the
+/// first round's panel size, the parties (who stake nothing), the claim and evidence, and the
+/// arbitrable and dispute id the ruling goes back to.
+struct DisputeFiling {
+    uint96 courtId;
+    uint16 panelSize;
+    address plaintiff;
+    address defendant;
+    string claimDescription;
+    string evidenceIpfsHash;
+    address arbitrable;
+    uint256 disputeId;
+}
+
 interface ICourtRegistry {
     function isEligibleJudgeIn(address judge, uint96 courtId) external view returns (bool);
     function drawPanel(uint96 courtId, bytes32 seed, uint64 atBlock, uint256 size, address[] calldata excluded)

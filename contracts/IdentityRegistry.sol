@@ -24,8 +24,11 @@ contract IdentityRegistry is IAgentWalletIndex {
     string public constant name = "ERC-8004 Agent Identity";
     string public constant symbol = "AGENT";
     string public constant AGENT_WALLET_KEY = "agentWallet";
-    bytes32 public constant AGENT_WALLET_TYPEHASH =
-        keccak256("AgentWalletSet(uint256 agentId,address newWallet,address owner,uint256 deadline)");
+    /// @notice The wallet's consent names its current `walletNonce`, so each consent is used at most
+    /// once and any later claim of the wallet (a consent used, its own registration) voids the rest.
+    bytes32 public constant AGENT_WALLET_TYPEHASH = keccak256(
+        "AgentWalletSet(uint256 agentId,address newWallet,address owner,uint256 nonce,uint256 deadline)"
+    );
     bytes32 public immutable DOMAIN_SEPARATOR;
 
     error AgentNotFound(uint256 agentId);
@@ -55,6 +58,8 @@ contract IdentityRegistry is IAgentWalletIndex {
     mapping(uint256 => mapping(string => bytes)) private metadata;
     mapping(uint256 => address) private wallets;
     mapping(address => uint256) private agentOfWallet;
+    /// @notice The nonce a wallet's next consent must name; it grows each time the wallet is claimed.
+    mapping(address => uint256) public walletNonce;
 
     constructor() {
         DOMAIN_SEPARATOR = keccak256(
@@ -115,7 +120,12 @@ contract IdentityRegistry is IAgentWalletIndex {
     }
 
     /// @notice Points the agent's wallet at `newWallet`, which consents by signing the EIP-712
-    /// `AgentWalletSet(agentId, newWallet, owner, deadline)` (a contract wallet through ERC-1271).
+    /// `AgentWalletSet(agentId, newWallet, owner, nonce, deadline)` with its current `walletNonce`
+    /// (a contract wallet through ERC-1271). The wallet leaves any other agent that had it.
+    /// @param agentId The agent.
+    /// @param newWallet The wallet.
+    /// @param deadline The consent's deadline.
+    /// @param signature The wallet's signature (65 bytes r ‖ s ‖ v, or what its ERC-1271 accepts).
     function setAgentWallet(uint256 agentId, address newWallet, uint256 deadline, bytes calldata signature)
         external
         onlyController(agentId)
@@ -125,7 +135,11 @@ contract IdentityRegistry is IAgentWalletIndex {
             abi.encodePacked(
                 "\x19\x01",
                 DOMAIN_SEPARATOR,
-                keccak256(abi.encode(AGENT_WALLET_TYPEHASH, agentId, newWallet, owners[agentId], deadline))
+                keccak256(
+                    abi.encode(
+                        AGENT_WALLET_TYPEHASH, agentId, newWallet, owners[agentId], walletNonce[newWallet], deadline
+                    )
+                )
             )
         );
         if (!_signedBy(newWallet, digest, signature)) revert InvalidWalletSignature();
@@ -232,12 +246,23 @@ contract IdentityRegistry is IAgentWalletIndex {
         emit MetadataSet(agentId, key, key, value);
     }
 
-    /// @dev Keeps the wallet index pointing at the latest agent to take each wallet.
+    /// @dev A wallet belongs to one agent at a time: claiming it (a consent, or registering an agent
+    /// from it) takes it from the agent that had it and spends its nonce, voiding every consent it
+    /// signed before. The index points at the agent that has each wallet.
     function _setWallet(uint256 agentId, address wallet) private {
         address old = wallets[agentId];
         if (old != address(0) && agentOfWallet[old] == agentId) delete agentOfWallet[old];
+        if (wallet != address(0)) {
+            uint256 previous = agentOfWallet[wallet];
+            if (previous != 0 && previous != agentId) _writeWallet(previous, address(0));
+            agentOfWallet[wallet] = agentId;
+            walletNonce[wallet] += 1;
+        }
+        _writeWallet(agentId, wallet);
+    }
+
+    function _writeWallet(uint256 agentId, address wallet) private {
         wallets[agentId] = wallet;
-        if (wallet != address(0)) agentOfWallet[wallet] = agentId;
         emit MetadataSet(
             agentId,
             AGENT_WALLET_KEY,

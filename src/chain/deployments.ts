@@ -17,6 +17,31 @@ export interface Deployment {
   feeToken?: Address;
   /** The courts created at deployment, in id order (the General court is id 1). */
   courts: DeployedCourt[];
+  /** The arbitrator, ERC-8183 job escrow, court-backed evaluators and Validation Registry, when deployed (src/deploy/arbitration.ts). */
+  arbitration?: ArbitrationDeployment;
+}
+
+/** A court-backed ERC-8183 evaluator as deployed: its address, its court and its challenge window. */
+export interface DeployedEvaluator {
+  address: Address;
+  /** The court its disputes are filed in (1 the General court). */
+  courtId: number;
+  /** Seconds after a submission during which the client may dispute. */
+  challengeWindow: number;
+}
+
+/** docket as an arbitrator for agent commerce (src/devnet/arbitration.ts): what the gateway reads. */
+export interface ArbitrationDeployment {
+  /** DocketArbitrator: Kleros' IArbitratorV2, files each dispute as a case through the factory. */
+  arbitrator: Address;
+  /** AgenticCommerce: the reference ERC-8183 job escrow. */
+  commerce: Address;
+  /** The ERC-20 its budgets are paid in. */
+  token: Address;
+  /** CourtEvaluators (ERC-8183 evaluators backed by the court), one per court, in court order. */
+  evaluators: DeployedEvaluator[];
+  /** The ERC-8004 Validation Registry the evaluators answer (beside the identity and reputation registries). */
+  validation: Address;
 }
 
 /** A court as deployed: its id, name and the CID of its policy document. */

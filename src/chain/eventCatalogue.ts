@@ -92,6 +92,12 @@ export const COURT_EVENTS = {
     stale: ["court", "params", "stats"],
     about: "the owner changed a court's name, policy or terms (cases filed before keep theirs)",
   },
+  ArbitratorChanged: {
+    contract: "factory",
+    type: null,
+    stale: ["params"],
+    about: "the owner named the arbitrator whose disputes the factory files",
+  },
 } as const satisfies Record<string, CourtEvent>;
 
 export type CourtEventName = keyof typeof COURT_EVENTS;

@@ -1,7 +1,9 @@
 import {
+  type Abi,
   type Account,
   type Address,
   type Chain,
+  type ContractFunctionName,
   getAddress,
   type Hex,
   type PublicClient,
@@ -17,6 +19,7 @@ import {
   testUSDAbi,
   testUSDBytecode,
 } from "../chain/abi/generated.js";
+import type { ContractCall } from "../chain/client.js";
 import type { DeployedCourt, Deployment } from "../chain/deployments.js";
 import { policyCid, readPolicy } from "./policies.js";
 import { type ChildCourt, type CourtParams, courtConfig } from "./terms.js";
@@ -27,6 +30,32 @@ export function minedOn(reader: PublicClient, what: string) {
     const r = await reader.waitForTransactionReceipt({ hash, pollingInterval: 50 });
     if (r.status !== "success") throw new Error(`${what} transaction ${hash} reverted`);
     return r;
+  };
+}
+
+/**
+ * One account deploying and configuring contracts, each transaction waited for and insisted on
+ * (`what` names the steps in an error): `deploy` answers the contract's address and the block it was
+ * deployed in, `call` calls a function as the deployer.
+ */
+export function deployer(wallet: WalletClient, reader: PublicClient, what: string) {
+  const account = wallet.account as Account;
+  const chain = wallet.chain as Chain;
+  const mined = minedOn(reader, what);
+  return {
+    account,
+    chain,
+    deploy: async (abi: Abi, bytecode: Hex, args: readonly unknown[] = []) => {
+      // biome-ignore lint/suspicious/noExplicitAny: one helper for every contract's ABI and constructor
+      const r = await mined(await wallet.deployContract({ abi, bytecode, args, account, chain } as any));
+      return { address: getAddress(r.contractAddress as Address), block: r.blockNumber };
+    },
+    call: async <const abi extends Abi, name extends ContractFunctionName<abi, "payable" | "nonpayable">>(
+      c: ContractCall<abi, name>,
+    ) => {
+      // biome-ignore lint/suspicious/noExplicitAny: the call's own types are checked by the signature above
+      await mined(await wallet.writeContract({ ...c, account, chain } as any));
+    },
   };
 }
 
@@ -43,57 +72,33 @@ export async function deployCourt(
   feeRecipient?: Address,
   entropy?: Address,
 ): Promise<Deployment> {
-  const account = wallet.account as Account;
-  const chain = wallet.chain as Chain;
-  const mined = minedOn(reader, "deployment");
-
+  const d = deployer(wallet, reader, "deployment");
   const generalPolicy = await policyCid(readPolicy("general.md"));
-  const registryReceipt = await mined(
-    await wallet.deployContract({
-      abi: courtRegistryAbi,
-      bytecode: courtRegistryBytecode,
-      args: [params.slashBps, generalPolicy, courtConfig(params)],
-      account,
-      chain,
-    }),
-  );
-  const registry = getAddress(registryReceipt.contractAddress as Address);
-  const entropyAddress =
-    entropy ??
-    getAddress(
-      (
-        await mined(
-          await wallet.deployContract({ abi: blockhashEntropyAbi, bytecode: blockhashEntropyBytecode, account, chain }),
-        )
-      ).contractAddress as Address,
-    );
-  const factoryReceipt = await mined(
-    await wallet.deployContract({
-      abi: caseFactoryAbi,
-      bytecode: caseFactoryBytecode,
-      args: [registry, entropyAddress, feeRecipient ?? account.address, params.filingFee],
-      account,
-      chain,
-    }),
-  );
-  const factory = getAddress(factoryReceipt.contractAddress as Address);
-  await mined(
-    await wallet.writeContract({
-      address: registry,
-      abi: courtRegistryAbi,
-      functionName: "setFactory",
-      args: [factory],
-      account,
-      chain,
-    }),
-  );
+  const registry = await d.deploy(courtRegistryAbi, courtRegistryBytecode, [
+    params.slashBps,
+    generalPolicy,
+    courtConfig(params),
+  ]);
+  const entropyAddress = entropy ?? (await d.deploy(blockhashEntropyAbi, blockhashEntropyBytecode)).address;
+  const factory = await d.deploy(caseFactoryAbi, caseFactoryBytecode, [
+    registry.address,
+    entropyAddress,
+    feeRecipient ?? d.account.address,
+    params.filingFee,
+  ]);
+  await d.call({
+    address: registry.address,
+    abi: courtRegistryAbi,
+    functionName: "setFactory",
+    args: [factory.address],
+  });
   return {
-    chainId: chain.id,
-    registry,
-    factory,
+    chainId: d.chain.id,
+    registry: registry.address,
+    factory: factory.address,
     entropy: entropyAddress,
-    deployer: account.address,
-    deployedAtBlock: registryReceipt.blockNumber.toString(),
+    deployer: d.account.address,
+    deployedAtBlock: registry.block.toString(),
     courts: [{ id: 1, name: "General", policy: generalPolicy }],
   };
 }
@@ -109,22 +114,12 @@ export async function createChildCourts(
   deployment: Deployment,
   children: ChildCourt[],
 ): Promise<DeployedCourt[]> {
-  const account = wallet.account as Account;
-  const chain = wallet.chain as Chain;
-  const mined = minedOn(reader, "court creation");
+  const d = deployer(wallet, reader, "court creation");
   const courts = [...deployment.courts];
   for (const child of children) {
     const policy = await policyCid(readPolicy(child.policyFile));
-    await mined(
-      await wallet.writeContract({
-        address: deployment.registry,
-        abi: courtRegistryAbi,
-        functionName: "createCourt",
-        args: [1n, child.name, policy, courtConfig(child.params)],
-        account,
-        chain,
-      }),
-    );
+    const args = [1n, child.name, policy, courtConfig(child.params)] as const;
+    await d.call({ address: deployment.registry, abi: courtRegistryAbi, functionName: "createCourt", args });
     courts.push({ id: courts.length + 1, name: child.name, policy });
   }
   return courts;
@@ -141,22 +136,8 @@ export async function deployTestFeeToken(
   factory: Address,
   fee: bigint,
 ): Promise<Address> {
-  const account = wallet.account as Account;
-  const chain = wallet.chain as Chain;
-  const mined = minedOn(reader, "fee token");
-  const deployed = await mined(
-    await wallet.deployContract({ abi: testUSDAbi, bytecode: testUSDBytecode, account, chain }),
-  );
-  const token = getAddress(deployed.contractAddress as Address);
-  await mined(
-    await wallet.writeContract({
-      address: factory,
-      abi: caseFactoryAbi,
-      functionName: "setTokenFee",
-      args: [token, fee],
-      account,
-      chain,
-    }),
-  );
+  const d = deployer(wallet, reader, "fee token");
+  const token = (await d.deploy(testUSDAbi, testUSDBytecode)).address;
+  await d.call({ address: factory, abi: caseFactoryAbi, functionName: "setTokenFee", args: [token, fee] });
   return token;
 }

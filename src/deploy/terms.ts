@@ -59,6 +59,8 @@ export const devParams: CourtParams = {
 
 /** The dev chain's filing fee in its test stablecoin (TestUSD, six decimals): 1 dUSD. */
 export const DEV_TOKEN_FILING_FEE = 1_000_000n;
+/** The dev chain's court-backed ERC-8183 evaluators: seconds after a submission the client may dispute. */
+export const DEV_CHALLENGE_WINDOW = 300;
 /** What the seed mints to every dev account but the court's: 1000 dUSD. */
 export const DEV_TOKEN_GRANT = 1_000_000_000n;
 

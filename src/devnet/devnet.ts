@@ -2,11 +2,13 @@ import { type Chain, createWalletClient, http, type PublicClient } from "viem";
 import { multicall3Bytecode } from "../chain/abi/generated.js";
 import { MULTICALL3_ADDRESS, makeChain, makePublicClient } from "../chain/client.js";
 import type { Deployment } from "../chain/deployments.js";
+import { deployArbitration } from "../deploy/arbitration.js";
 import { createChildCourts, deployCourt, deployTestFeeToken } from "../deploy/deploy.js";
 import { deployErc8004 } from "../deploy/erc8004.js";
 import {
   type ChildCourt,
   type CourtParams,
+  DEV_CHALLENGE_WINDOW,
   DEV_TOKEN_FILING_FEE,
   devChildCourts,
   devPublicParams,
@@ -88,7 +90,15 @@ export async function startDevnet(opts: DevnetOptions = {}): Promise<Devnet> {
     const feeToken = await deployTestFeeToken(wallet, reader, deployed.factory, DEV_TOKEN_FILING_FEE);
     // The courts below the General court last, for the same reason.
     const courts = await createChildCourts(wallet, reader, deployed, opts.courts ?? devChildCourts);
-    const deployment: Deployment = { ...deployed, erc8004, feeToken, courts };
+    // Agent commerce last of all: the arbitrator, a job escrow paid in the fee token, an evaluator per court.
+    const arbitration = await deployArbitration(wallet, reader, {
+      factory: deployed.factory,
+      registry: deployed.registry,
+      identity: erc8004.identity,
+      token: feeToken,
+      evaluators: courts.map((c) => ({ courtId: c.id, challengeWindow: DEV_CHALLENGE_WINDOW })),
+    });
+    const deployment: Deployment = { ...deployed, erc8004, feeToken, courts, arbitration };
     // The courts' policies are evidence too: published where the seed's documents go, by the CIDs the courts record.
     if (opts.evidence)
       await publishPolicies(opts.evidence, ["general.md", ...(opts.courts ?? devChildCourts).map((c) => c.policyFile)]);

@@ -32,13 +32,19 @@ describe("cache keys (src/operations/keys.ts)", () => {
     // A court's creation or change reaches the court reads, the terms filing quotes and every pool.
     for (const eventName of ["CourtCreated", "CourtChanged"]) {
       const keys = keysForEvent({ eventName, args: { courtId: 2n } });
-      for (const key of [keyOf.courtTree(), keyOf.courtList(), keyOf.court(2), keyOf.params(), keyOf.judgePool(2)]) {
+      for (const key of [
+        keyOf.courtTree(),
+        keyOf.courtList(),
+        keyOf.court(2),
+        keyOf.params(),
+        keyOf.judgePool(2, 0, 20),
+      ]) {
         expect(stale(keys, key), `${eventName} -> ${key}`).toBe(true);
       }
     }
     // A stake in any court moves that court's pool and every court above it.
     const staked = keysForEvent({ eventName: "JudgeStaked", args: { judge: a, courtId: 2n } });
-    for (const key of [keyOf.court(1), keyOf.court(2), keyOf.judgePool(1), keyOf.judgeStake(a)]) {
+    for (const key of [keyOf.court(1), keyOf.court(2), keyOf.judgePool(1, 0, 20), keyOf.judgeStake(a)]) {
       expect(stale(staked, key), key).toBe(true);
     }
   });

@@ -361,7 +361,7 @@ describe("factory access and validation", () => {
           address: target,
           abi: disputeCaseAbi,
           functionName: "initialize",
-          args: [c.registry, c.entropy, party(1).address, party(3).address, "claim", "hash", terms, 1n, 1n],
+          args: [c.registry, c.entropy, party(1).address, party(3).address, "claim", "hash", terms, 1n, 1n, 0n],
           value: parseEther("0.01"),
         }),
         "AlreadyInitialized",

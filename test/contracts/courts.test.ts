@@ -178,6 +178,32 @@ describe("the court tree", () => {
     await expectRevert(fileCase(c, party(1), party(2).address, { court: 999n }), "UnknownCourt", [999n]);
   });
 
+  it("the registry's second half (RegistryBook) runs only on the registry's storage: called directly it holds nothing and changes nothing", async () => {
+    const book = await c.reader.readContract({ address: c.registry, abi: courtRegistryAbi, functionName: "book" });
+    const overview = (address: Address) =>
+      c.reader.readContract({ address, abi: courtRegistryAbi, functionName: "getOverview" });
+    const read = (address: Address, functionName: "courtCount" | "owner") =>
+      c.reader.readContract({ address, abi: courtRegistryAbi, functionName });
+    // Through the registry: the registry's courts and owner. Directly: empty storage.
+    expect((await overview(c.registry)).minJudgeStake).toBe(P.minJudgeStake);
+    expect((await overview(book)).minJudgeStake).toBe(0n);
+    expect(await read(book, "courtCount")).toBe(0n);
+    expect(await read(book, "owner")).toBe("0x0000000000000000000000000000000000000000");
+    // Nobody is the book's owner, so nobody can create a court in it, the registry's owner included.
+    await expectRevert(
+      c.owner.write({
+        address: book,
+        abi: courtRegistryAbi,
+        functionName: "createCourt",
+        args: [1n, "Rogue", "bafkreirogue", courtConfig(P)],
+      }),
+      "OnlyOwner",
+    );
+    // A selector neither half has, or coin sent to the fallback, is refused.
+    await expect(party(0).send({ to: c.registry, data: "0xdeadbeef" })).rejects.toThrow();
+    await expect(party(0).send({ to: c.registry, value: 1n })).rejects.toThrow();
+  });
+
   it("stakes per court: each court's minimum, unstakeFrom one court, at most four courts", async () => {
     const child = await createCourt("Stakes", childParams());
     const who = await freshActor();

@@ -22,13 +22,17 @@ import {
 } from "viem";
 import { afterAll, beforeAll, expect } from "vitest";
 import {
+  agenticCommerceAbi,
   caseFactoryAbi,
+  courtEvaluatorAbi,
   courtRegistryAbi,
   courtReputationAbi,
   disputeCaseAbi,
+  docketArbitratorAbi,
   identityRegistryAbi,
   reputationRegistryAbi,
   testUSDAbi,
+  validationRegistryAbi,
 } from "../../src/chain/abi/generated.js";
 import { voteCommitment } from "../../src/chain/votes.js";
 import { type CourtParams, devParams, devPublicParams } from "../../src/deploy/terms.js";
@@ -451,6 +455,10 @@ const allErrors = [
   ...reputationRegistryAbi,
   ...courtReputationAbi,
   ...testUSDAbi,
+  ...docketArbitratorAbi,
+  ...agenticCommerceAbi,
+  ...courtEvaluatorAbi,
+  ...validationRegistryAbi,
 ].filter((item) => item.type === "error");
 
 export interface DecodedRevert {

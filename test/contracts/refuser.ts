@@ -13,7 +13,7 @@ export interface Compiled {
   bytecode: Hex;
 }
 
-const fixture = join(dirname(fileURLToPath(import.meta.url)), "fixtures", "RejectingParty.sol");
+const fixtures = join(dirname(fileURLToPath(import.meta.url)), "fixtures");
 
 export const refuserAbi = [
   {
@@ -43,9 +43,15 @@ export const refuserAbi = [
 ] as const;
 
 export function compileRefuser(): Compiled {
+  return compileFixture("RejectingParty");
+}
+
+/** Compiles the test-only contract `name` of fixtures/`name`.sol with solc-js. */
+export function compileFixture(name: string): Compiled {
+  const file = `${name}.sol`;
   const input = {
     language: "Solidity",
-    sources: { "RejectingParty.sol": { content: readFileSync(fixture, "utf8") } },
+    sources: { [file]: { content: readFileSync(join(fixtures, file), "utf8") } },
     settings: { evmVersion: "cancun", outputSelection: { "*": { "*": ["abi", "evm.bytecode.object"] } } },
   };
   const out = JSON.parse(solc.compile(JSON.stringify(input)));
@@ -53,6 +59,6 @@ export function compileRefuser(): Compiled {
   if (errors.length > 0) {
     throw new Error(errors.map((e: { formattedMessage: string }) => e.formattedMessage).join("\n"));
   }
-  const c = out.contracts["RejectingParty.sol"].RejectingParty;
+  const c = out.contracts[file][name];
   return { abi: c.abi as Abi, bytecode: `0x${c.evm.bytecode.object}` };
 }

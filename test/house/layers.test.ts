@@ -26,8 +26,8 @@ const MAY_IMPORT: Record<string, string[]> = {
   payments: ["chain", "chain/abi", "errors", "formats", "tx"],
   events: ["chain", "chain/abi", "log", "formats"],
   operations: ["chain", "chain/abi", "cache", "tx", "payments", "errors", "formats", "log", "evidence"],
-  http: ["operations", "events", "evidence", "errors", "log", "formats", "config"],
-  mcp: ["operations", "events", "http", "web", "errors", "log", "formats", "config"],
+  http: ["operations", "payments", "events", "evidence", "errors", "log", "formats", "config"],
+  mcp: ["operations", "payments", "events", "http", "web", "errors", "log", "formats", "config"],
   web: ["operations", "events", "errors", "log", "formats", "config"],
   // The composition root: everything.
   server: ["*"],

@@ -183,10 +183,31 @@ describe("courts over HTTP, signed by test wallets", () => {
       eligibleInCourt: true,
     });
     expect(pool.totalStake).toBe(after[1].totalStake);
-    const general = (await t.get("/judges/pool")).body;
+    const general = (await t.get("/judges/pool?limit=100")).body;
     expect(general.judges.find((j: { address: string }) => j.address === judge)).toMatchObject({
       eligibleInCourt: true,
     });
+    // Paged as /cases pages: pages of 2 put together are the whole list, each with the same total.
+    for (const court of [1, AGENTIC]) {
+      const whole = (await t.get(`/judges/pool?court=${court}&limit=100`)).body;
+      expect(whole.total).toBe(whole.judges.length);
+      expect(whole.total).toBeGreaterThan(2);
+      const pages = [];
+      for (let offset = 0; offset < whole.total; offset += 2) {
+        const page = (await t.get(`/judges/pool?court=${court}&offset=${offset}&limit=2`)).body;
+        expect([page.total, page.offset, page.limit, page.eligible, page.totalStake]).toEqual([
+          whole.total,
+          offset,
+          2,
+          whole.eligible,
+          whole.totalStake,
+        ]);
+        pages.push(...page.judges);
+      }
+      expect(pages).toEqual(whole.judges);
+      expect((await t.get(`/judges/pool?court=${court}&offset=${whole.total}`)).body.judges).toEqual([]);
+    }
+    expect((await t.get("/judges/pool?limit=101")).status).toBe(422);
     expect((await t.get(`/validate/stats/${judge}`)).body.courts).toEqual([
       { id: AGENTIC, name: "Agentic Commerce", staked: `${Number(min) / 1e18} ETH` },
     ]);

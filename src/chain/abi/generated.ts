@@ -771,6 +771,10 @@ export const courtRegistryAbi = [
     "type": "event"
   },
   {
+    "stateMutability": "nonpayable",
+    "type": "fallback"
+  },
+  {
     "inputs": [],
     "name": "GENERAL_COURT",
     "outputs": [
@@ -928,12 +932,12 @@ export const courtRegistryAbi = [
   },
   {
     "inputs": [],
-    "name": "agentCount",
+    "name": "book",
     "outputs": [
       {
-        "internalType": "uint256",
+        "internalType": "address",
         "name": "",
-        "type": "uint256"
+        "type": "address"
       }
     ],
     "stateMutability": "view",
@@ -1038,6 +1042,450 @@ export const courtRegistryAbi = [
         "internalType": "uint96",
         "name": "",
         "type": "uint96"
+      }
+    ],
+    "stateMutability": "view",
+    "type": "function"
+  },
+  {
+    "inputs": [
+      {
+        "internalType": "address[]",
+        "name": "rewarded",
+        "type": "address[]"
+      },
+      {
+        "internalType": "uint256",
+        "name": "each",
+        "type": "uint256"
+      }
+    ],
+    "name": "creditRewards",
+    "outputs": [],
+    "stateMutability": "payable",
+    "type": "function"
+  },
+  {
+    "inputs": [
+      {
+        "internalType": "uint96",
+        "name": "courtId",
+        "type": "uint96"
+      }
+    ],
+    "name": "drawArmed",
+    "outputs": [],
+    "stateMutability": "nonpayable",
+    "type": "function"
+  },
+  {
+    "inputs": [
+      {
+        "internalType": "uint96",
+        "name": "courtId",
+        "type": "uint96"
+      },
+      {
+        "internalType": "bytes32",
+        "name": "seed",
+        "type": "bytes32"
+      },
+      {
+        "internalType": "uint64",
+        "name": "atBlock",
+        "type": "uint64"
+      },
+      {
+        "internalType": "uint256",
+        "name": "size",
+        "type": "uint256"
+      },
+      {
+        "internalType": "address[]",
+        "name": "excluded",
+        "type": "address[]"
+      }
+    ],
+    "name": "drawPanel",
+    "outputs": [
+      {
+        "internalType": "address[]",
+        "name": "chosen",
+        "type": "address[]"
+      }
+    ],
+    "stateMutability": "view",
+    "type": "function"
+  },
+  {
+    "inputs": [],
+    "name": "factory",
+    "outputs": [
+      {
+        "internalType": "address",
+        "name": "",
+        "type": "address"
+      }
+    ],
+    "stateMutability": "view",
+    "type": "function"
+  },
+  {
+    "inputs": [
+      {
+        "internalType": "address",
+        "name": "",
+        "type": "address"
+      }
+    ],
+    "name": "isCase",
+    "outputs": [
+      {
+        "internalType": "bool",
+        "name": "",
+        "type": "bool"
+      }
+    ],
+    "stateMutability": "view",
+    "type": "function"
+  },
+  {
+    "inputs": [
+      {
+        "internalType": "address",
+        "name": "judge",
+        "type": "address"
+      },
+      {
+        "internalType": "uint96",
+        "name": "courtId",
+        "type": "uint96"
+      }
+    ],
+    "name": "isEligibleJudgeIn",
+    "outputs": [
+      {
+        "internalType": "bool",
+        "name": "",
+        "type": "bool"
+      }
+    ],
+    "stateMutability": "view",
+    "type": "function"
+  },
+  {
+    "inputs": [
+      {
+        "internalType": "address",
+        "name": "judge",
+        "type": "address"
+      }
+    ],
+    "name": "judgeAssigned",
+    "outputs": [],
+    "stateMutability": "nonpayable",
+    "type": "function"
+  },
+  {
+    "inputs": [
+      {
+        "internalType": "address",
+        "name": "judge",
+        "type": "address"
+      },
+      {
+        "internalType": "enum JudgeResult",
+        "name": "result",
+        "type": "uint8"
+      }
+    ],
+    "name": "judgeReleased",
+    "outputs": [],
+    "stateMutability": "nonpayable",
+    "type": "function"
+  },
+  {
+    "inputs": [
+      {
+        "internalType": "address",
+        "name": "judge",
+        "type": "address"
+      }
+    ],
+    "name": "judgeVoted",
+    "outputs": [],
+    "stateMutability": "nonpayable",
+    "type": "function"
+  },
+  {
+    "inputs": [],
+    "name": "minJudgeStake",
+    "outputs": [
+      {
+        "internalType": "uint256",
+        "name": "",
+        "type": "uint256"
+      }
+    ],
+    "stateMutability": "view",
+    "type": "function"
+  },
+  {
+    "inputs": [],
+    "name": "outcomeHook",
+    "outputs": [
+      {
+        "internalType": "address",
+        "name": "",
+        "type": "address"
+      }
+    ],
+    "stateMutability": "view",
+    "type": "function"
+  },
+  {
+    "inputs": [],
+    "name": "owner",
+    "outputs": [
+      {
+        "internalType": "address",
+        "name": "",
+        "type": "address"
+      }
+    ],
+    "stateMutability": "view",
+    "type": "function"
+  },
+  {
+    "inputs": [
+      {
+        "internalType": "address",
+        "name": "plaintiff",
+        "type": "address"
+      },
+      {
+        "internalType": "address",
+        "name": "defendant",
+        "type": "address"
+      }
+    ],
+    "name": "recordDismissal",
+    "outputs": [],
+    "stateMutability": "nonpayable",
+    "type": "function"
+  },
+  {
+    "inputs": [
+      {
+        "internalType": "address",
+        "name": "winner",
+        "type": "address"
+      },
+      {
+        "internalType": "address",
+        "name": "loser",
+        "type": "address"
+      },
+      {
+        "internalType": "bool",
+        "name": "noShow",
+        "type": "bool"
+      }
+    ],
+    "name": "recordParties",
+    "outputs": [],
+    "stateMutability": "nonpayable",
+    "type": "function"
+  },
+  {
+    "inputs": [
+      {
+        "internalType": "address",
+        "name": "caseAddr",
+        "type": "address"
+      }
+    ],
+    "name": "registerCase",
+    "outputs": [],
+    "stateMutability": "nonpayable",
+    "type": "function"
+  },
+  {
+    "inputs": [
+      {
+        "internalType": "string",
+        "name": "name",
+        "type": "string"
+      },
+      {
+        "internalType": "string",
+        "name": "metadataURI",
+        "type": "string"
+      }
+    ],
+    "name": "selfRegister",
+    "outputs": [],
+    "stateMutability": "nonpayable",
+    "type": "function"
+  },
+  {
+    "inputs": [
+      {
+        "internalType": "address",
+        "name": "factory_",
+        "type": "address"
+      }
+    ],
+    "name": "setFactory",
+    "outputs": [],
+    "stateMutability": "nonpayable",
+    "type": "function"
+  },
+  {
+    "inputs": [
+      {
+        "internalType": "address",
+        "name": "hook",
+        "type": "address"
+      }
+    ],
+    "name": "setOutcomeHook",
+    "outputs": [],
+    "stateMutability": "nonpayable",
+    "type": "function"
+  },
+  {
+    "inputs": [],
+    "name": "slashBps",
+    "outputs": [
+      {
+        "internalType": "uint16",
+        "name": "",
+        "type": "uint16"
+      }
+    ],
+    "stateMutability": "view",
+    "type": "function"
+  },
+  {
+    "inputs": [
+      {
+        "internalType": "uint96",
+        "name": "courtId",
+        "type": "uint96"
+      }
+    ],
+    "name": "stakeAsJudge",
+    "outputs": [],
+    "stateMutability": "payable",
+    "type": "function"
+  },
+  {
+    "inputs": [],
+    "name": "totalJudgeStake",
+    "outputs": [
+      {
+        "internalType": "uint128",
+        "name": "",
+        "type": "uint128"
+      }
+    ],
+    "stateMutability": "view",
+    "type": "function"
+  },
+  {
+    "inputs": [],
+    "name": "treasury",
+    "outputs": [
+      {
+        "internalType": "uint256",
+        "name": "",
+        "type": "uint256"
+      }
+    ],
+    "stateMutability": "view",
+    "type": "function"
+  },
+  {
+    "inputs": [],
+    "name": "unstake",
+    "outputs": [],
+    "stateMutability": "nonpayable",
+    "type": "function"
+  },
+  {
+    "inputs": [
+      {
+        "internalType": "uint96",
+        "name": "courtId",
+        "type": "uint96"
+      }
+    ],
+    "name": "unstakeFrom",
+    "outputs": [],
+    "stateMutability": "nonpayable",
+    "type": "function"
+  },
+  {
+    "inputs": [
+      {
+        "internalType": "uint96",
+        "name": "courtId",
+        "type": "uint96"
+      },
+      {
+        "internalType": "address",
+        "name": "judge",
+        "type": "address"
+      },
+      {
+        "internalType": "uint64",
+        "name": "atBlock",
+        "type": "uint64"
+      }
+    ],
+    "name": "weightAt",
+    "outputs": [
+      {
+        "internalType": "uint256",
+        "name": "weight",
+        "type": "uint256"
+      },
+      {
+        "internalType": "uint256",
+        "name": "total",
+        "type": "uint256"
+      }
+    ],
+    "stateMutability": "view",
+    "type": "function"
+  },
+  {
+    "inputs": [
+      {
+        "internalType": "address",
+        "name": "to",
+        "type": "address"
+      },
+      {
+        "internalType": "uint256",
+        "name": "amount",
+        "type": "uint256"
+      }
+    ],
+    "name": "withdrawTreasury",
+    "outputs": [],
+    "stateMutability": "nonpayable",
+    "type": "function"
+  },
+  {
+    "inputs": [],
+    "name": "agentCount",
+    "outputs": [
+      {
+        "internalType": "uint256",
+        "name": "",
+        "type": "uint256"
       }
     ],
     "stateMutability": "view",
@@ -1159,89 +1607,6 @@ export const courtRegistryAbi = [
   {
     "inputs": [
       {
-        "internalType": "address[]",
-        "name": "rewarded",
-        "type": "address[]"
-      },
-      {
-        "internalType": "uint256",
-        "name": "each",
-        "type": "uint256"
-      }
-    ],
-    "name": "creditRewards",
-    "outputs": [],
-    "stateMutability": "payable",
-    "type": "function"
-  },
-  {
-    "inputs": [
-      {
-        "internalType": "uint96",
-        "name": "courtId",
-        "type": "uint96"
-      }
-    ],
-    "name": "drawArmed",
-    "outputs": [],
-    "stateMutability": "nonpayable",
-    "type": "function"
-  },
-  {
-    "inputs": [
-      {
-        "internalType": "uint96",
-        "name": "courtId",
-        "type": "uint96"
-      },
-      {
-        "internalType": "bytes32",
-        "name": "seed",
-        "type": "bytes32"
-      },
-      {
-        "internalType": "uint64",
-        "name": "atBlock",
-        "type": "uint64"
-      },
-      {
-        "internalType": "uint256",
-        "name": "size",
-        "type": "uint256"
-      },
-      {
-        "internalType": "address[]",
-        "name": "excluded",
-        "type": "address[]"
-      }
-    ],
-    "name": "drawPanel",
-    "outputs": [
-      {
-        "internalType": "address[]",
-        "name": "chosen",
-        "type": "address[]"
-      }
-    ],
-    "stateMutability": "view",
-    "type": "function"
-  },
-  {
-    "inputs": [],
-    "name": "factory",
-    "outputs": [
-      {
-        "internalType": "address",
-        "name": "",
-        "type": "address"
-      }
-    ],
-    "stateMutability": "view",
-    "type": "function"
-  },
-  {
-    "inputs": [
-      {
         "internalType": "address",
         "name": "who",
         "type": "address"
@@ -1312,7 +1677,7 @@ export const courtRegistryAbi = [
             "type": "bool"
           }
         ],
-        "internalType": "struct CourtRegistry.AgentView",
+        "internalType": "struct RegistryBase.AgentView",
         "name": "v",
         "type": "tuple"
       }
@@ -1403,7 +1768,7 @@ export const courtRegistryAbi = [
             "type": "bool"
           }
         ],
-        "internalType": "struct CourtRegistry.AgentView[]",
+        "internalType": "struct RegistryBase.AgentView[]",
         "name": "page",
         "type": "tuple[]"
       }
@@ -1812,7 +2177,7 @@ export const courtRegistryAbi = [
             "type": "uint64"
           }
         ],
-        "internalType": "struct CourtRegistry.JudgeView",
+        "internalType": "struct RegistryBase.JudgeView",
         "name": "v",
         "type": "tuple"
       }
@@ -1845,12 +2210,28 @@ export const courtRegistryAbi = [
     "type": "function"
   },
   {
-    "inputs": [],
+    "inputs": [
+      {
+        "internalType": "uint256",
+        "name": "offset",
+        "type": "uint256"
+      },
+      {
+        "internalType": "uint256",
+        "name": "limit",
+        "type": "uint256"
+      }
+    ],
     "name": "getJudgePool",
     "outputs": [
       {
         "internalType": "uint256",
         "name": "minimumStake",
+        "type": "uint256"
+      },
+      {
+        "internalType": "uint256",
+        "name": "total",
         "type": "uint256"
       },
       {
@@ -1916,7 +2297,7 @@ export const courtRegistryAbi = [
             "type": "uint64"
           }
         ],
-        "internalType": "struct CourtRegistry.JudgeView[]",
+        "internalType": "struct RegistryBase.JudgeView[]",
         "name": "pool",
         "type": "tuple[]"
       }
@@ -1966,28 +2347,9 @@ export const courtRegistryAbi = [
             "type": "uint16"
           }
         ],
-        "internalType": "struct CourtRegistry.Overview",
+        "internalType": "struct RegistryBase.Overview",
         "name": "o",
         "type": "tuple"
-      }
-    ],
-    "stateMutability": "view",
-    "type": "function"
-  },
-  {
-    "inputs": [
-      {
-        "internalType": "address",
-        "name": "",
-        "type": "address"
-      }
-    ],
-    "name": "isCase",
-    "outputs": [
-      {
-        "internalType": "bool",
-        "name": "",
-        "type": "bool"
       }
     ],
     "stateMutability": "view",
@@ -2015,113 +2377,6 @@ export const courtRegistryAbi = [
   {
     "inputs": [
       {
-        "internalType": "address",
-        "name": "judge",
-        "type": "address"
-      },
-      {
-        "internalType": "uint96",
-        "name": "courtId",
-        "type": "uint96"
-      }
-    ],
-    "name": "isEligibleJudgeIn",
-    "outputs": [
-      {
-        "internalType": "bool",
-        "name": "",
-        "type": "bool"
-      }
-    ],
-    "stateMutability": "view",
-    "type": "function"
-  },
-  {
-    "inputs": [
-      {
-        "internalType": "address",
-        "name": "judge",
-        "type": "address"
-      }
-    ],
-    "name": "judgeAssigned",
-    "outputs": [],
-    "stateMutability": "nonpayable",
-    "type": "function"
-  },
-  {
-    "inputs": [
-      {
-        "internalType": "address",
-        "name": "judge",
-        "type": "address"
-      },
-      {
-        "internalType": "enum JudgeResult",
-        "name": "result",
-        "type": "uint8"
-      }
-    ],
-    "name": "judgeReleased",
-    "outputs": [],
-    "stateMutability": "nonpayable",
-    "type": "function"
-  },
-  {
-    "inputs": [
-      {
-        "internalType": "address",
-        "name": "judge",
-        "type": "address"
-      }
-    ],
-    "name": "judgeVoted",
-    "outputs": [],
-    "stateMutability": "nonpayable",
-    "type": "function"
-  },
-  {
-    "inputs": [],
-    "name": "minJudgeStake",
-    "outputs": [
-      {
-        "internalType": "uint256",
-        "name": "",
-        "type": "uint256"
-      }
-    ],
-    "stateMutability": "view",
-    "type": "function"
-  },
-  {
-    "inputs": [],
-    "name": "outcomeHook",
-    "outputs": [
-      {
-        "internalType": "address",
-        "name": "",
-        "type": "address"
-      }
-    ],
-    "stateMutability": "view",
-    "type": "function"
-  },
-  {
-    "inputs": [],
-    "name": "owner",
-    "outputs": [
-      {
-        "internalType": "address",
-        "name": "",
-        "type": "address"
-      }
-    ],
-    "stateMutability": "view",
-    "type": "function"
-  },
-  {
-    "inputs": [
-      {
         "internalType": "uint96",
         "name": "courtId",
         "type": "uint96"
@@ -2141,78 +2396,6 @@ export const courtRegistryAbi = [
       }
     ],
     "stateMutability": "view",
-    "type": "function"
-  },
-  {
-    "inputs": [
-      {
-        "internalType": "address",
-        "name": "plaintiff",
-        "type": "address"
-      },
-      {
-        "internalType": "address",
-        "name": "defendant",
-        "type": "address"
-      }
-    ],
-    "name": "recordDismissal",
-    "outputs": [],
-    "stateMutability": "nonpayable",
-    "type": "function"
-  },
-  {
-    "inputs": [
-      {
-        "internalType": "address",
-        "name": "winner",
-        "type": "address"
-      },
-      {
-        "internalType": "address",
-        "name": "loser",
-        "type": "address"
-      },
-      {
-        "internalType": "bool",
-        "name": "noShow",
-        "type": "bool"
-      }
-    ],
-    "name": "recordParties",
-    "outputs": [],
-    "stateMutability": "nonpayable",
-    "type": "function"
-  },
-  {
-    "inputs": [
-      {
-        "internalType": "address",
-        "name": "caseAddr",
-        "type": "address"
-      }
-    ],
-    "name": "registerCase",
-    "outputs": [],
-    "stateMutability": "nonpayable",
-    "type": "function"
-  },
-  {
-    "inputs": [
-      {
-        "internalType": "string",
-        "name": "name",
-        "type": "string"
-      },
-      {
-        "internalType": "string",
-        "name": "metadataURI",
-        "type": "string"
-      }
-    ],
-    "name": "selfRegister",
-    "outputs": [],
-    "stateMutability": "nonpayable",
     "type": "function"
   },
   {
@@ -2321,160 +2504,10 @@ export const courtRegistryAbi = [
     "outputs": [],
     "stateMutability": "nonpayable",
     "type": "function"
-  },
-  {
-    "inputs": [
-      {
-        "internalType": "address",
-        "name": "factory_",
-        "type": "address"
-      }
-    ],
-    "name": "setFactory",
-    "outputs": [],
-    "stateMutability": "nonpayable",
-    "type": "function"
-  },
-  {
-    "inputs": [
-      {
-        "internalType": "address",
-        "name": "hook",
-        "type": "address"
-      }
-    ],
-    "name": "setOutcomeHook",
-    "outputs": [],
-    "stateMutability": "nonpayable",
-    "type": "function"
-  },
-  {
-    "inputs": [],
-    "name": "slashBps",
-    "outputs": [
-      {
-        "internalType": "uint16",
-        "name": "",
-        "type": "uint16"
-      }
-    ],
-    "stateMutability": "view",
-    "type": "function"
-  },
-  {
-    "inputs": [
-      {
-        "internalType": "uint96",
-        "name": "courtId",
-        "type": "uint96"
-      }
-    ],
-    "name": "stakeAsJudge",
-    "outputs": [],
-    "stateMutability": "payable",
-    "type": "function"
-  },
-  {
-    "inputs": [],
-    "name": "totalJudgeStake",
-    "outputs": [
-      {
-        "internalType": "uint256",
-        "name": "",
-        "type": "uint256"
-      }
-    ],
-    "stateMutability": "view",
-    "type": "function"
-  },
-  {
-    "inputs": [],
-    "name": "treasury",
-    "outputs": [
-      {
-        "internalType": "uint256",
-        "name": "",
-        "type": "uint256"
-      }
-    ],
-    "stateMutability": "view",
-    "type": "function"
-  },
-  {
-    "inputs": [],
-    "name": "unstake",
-    "outputs": [],
-    "stateMutability": "nonpayable",
-    "type": "function"
-  },
-  {
-    "inputs": [
-      {
-        "internalType": "uint96",
-        "name": "courtId",
-        "type": "uint96"
-      }
-    ],
-    "name": "unstakeFrom",
-    "outputs": [],
-    "stateMutability": "nonpayable",
-    "type": "function"
-  },
-  {
-    "inputs": [
-      {
-        "internalType": "uint96",
-        "name": "courtId",
-        "type": "uint96"
-      },
-      {
-        "internalType": "address",
-        "name": "judge",
-        "type": "address"
-      },
-      {
-        "internalType": "uint64",
-        "name": "atBlock",
-        "type": "uint64"
-      }
-    ],
-    "name": "weightAt",
-    "outputs": [
-      {
-        "internalType": "uint256",
-        "name": "weight",
-        "type": "uint256"
-      },
-      {
-        "internalType": "uint256",
-        "name": "total",
-        "type": "uint256"
-      }
-    ],
-    "stateMutability": "view",
-    "type": "function"
-  },
-  {
-    "inputs": [
-      {
-        "internalType": "address",
-        "name": "to",
-        "type": "address"
-      },
-      {
-        "internalType": "uint256",
-        "name": "amount",
-        "type": "uint256"
-      }
-    ],
-    "name": "withdrawTreasury",
-    "outputs": [],
-    "stateMutability": "nonpayable",
-    "type": "function"
   }
 ] as const;
 
-export const courtRegistryBytecode = "0x608060405234801561000f575f5ffd5b50604051616bd3380380616bd383398101604081905261002e916107ed565b6127108361ffff16111561005557604051630309cb8760e51b815260040160405180910390fd5b5f80546001600160a01b031916331781556001805461ffff8616600160a01b0261ffff60a01b1990911617905560408051808201909152600781526611d95b995c985b60ca1b60208201526100ac919084846100b5565b50505050610bcc565b5f6100c28585858561041b565b600d546001600160601b0316603f19016100ef57604051637d9ab87d60e01b815260040160405180910390fd5b5f6001600160601b0386161561013a576001600160601b0386165f908152600c6020526040902054610135906c01000000000000000000000000900460ff1660016108b6565b61013c565b5f5b905060038160ff16111561016357604051637d9ab87d60e01b815260040160405180910390fd5b600d80545f9061017b906001600160601b03166108d5565b82546101009290920a6001600160601b0381810219909316828416918202179093555f928352600c602052604090922080549189166001600160681b0319909216919091176c0100000000000000000000000060ff851602178155909250600181016101e7878261098f565b50600281016101f6868261098f565b508351600382015560208085015160048301805461ffff92831661ffff1990911617905560408087015180516005860180549583015193830151606084015160808501518716600160d01b0261ffff60d01b19918816600160c01b0261ffff60c01b196001600160401b03948516600160801b0216600160801b600160d01b031998851668010000000000000000026001600160801b0319909b169685169690961799909917969096169390931796909617919091169290921790915560a0810151600685015560c0810151600785015560e081015160088501805461010084810151610120860151610140870151610160909701518816600160981b0261ffff60981b1997909816600160881b0261ffff60881b19918a1669010000000000000000000291909116600160481b600160981b031992909916909202610100600160481b0319951515959095166001600160481b03199093169290921793909317169490941717161790556001600160601b038716156103c2576001600160601b038088165f908152600c6020818152604083206009018054600181810183559185529190932060028204018054888616929094169092026101000a9081029302199091169190911790555b866001600160601b0316836001600160601b03167fb469d3d181113180f545bae0dd6fc41f83ef04ac42cbff46ebbb4175df9e316388888860405161040993929190610a7b565b60405180910390a35050949350505050565b82515f81900361043e57604051636cc61e7360e11b815260040160405180910390fd5b604081111561046d5760408051630585ca3d60e21b815260040161046491815260200190565b60405180910390fd5b825180158061047c5750608081115b1561049d57604051637cf77fdd60e11b815260806004820152602401610464565b6040830151835115806104dd57506001600160601b038716158015906104dd57506001600160601b0387165f908152600c60205260409020600301548451105b806104ea575060a0810151155b806104fe5750612710816060015161ffff16115b806105125750612710816080015161ffff16115b80610525575080516001600160401b0316155b8061053b575060208101516001600160401b0316155b8061057457508060e00151801561057457506101008101516001600160401b0316158061057457506101208101516001600160401b0316155b806105925750600281610140015161058c9190610b9d565b61ffff16155b806105b0575060028161016001516105aa9190610b9d565b61ffff16155b806105cc575080610140015161ffff1681610160015161ffff16105b806105e05750601f81610160015161ffff16115b156105fe57604051630309cb8760e51b815260040160405180910390fd5b50505050505050565b805161ffff81168114610618575f5ffd5b919050565b634e487b7160e01b5f52604160045260245ffd5b604051606081016001600160401b03811182821017156106535761065361061d565b60405290565b60405161018081016001600160401b03811182821017156106535761065361061d565b604051601f8201601f191681016001600160401b03811182821017156106a4576106a461061d565b604052919050565b80516001600160401b0381168114610618575f5ffd5b80518015158114610618575f5ffd5b5f8183036101c08112156106e3575f5ffd5b6106eb610631565b8351815291506106fd60208401610607565b6020830152610180603f1982011215610714575f5ffd5b5061071d610659565b610729604084016106ac565b8152610737606084016106ac565b6020820152610748608084016106ac565b604082015261075960a08401610607565b606082015261076a60c08401610607565b608082015260e083015160a082015261010083015160c082015261079161012084016106c2565b60e08201526107a361014084016106ac565b6101008201526107b661016084016106ac565b6101208201526107c96101808401610607565b6101408201526107dc6101a08401610607565b610160820152604082015292915050565b5f5f5f6102008486031215610800575f5ffd5b61080984610607565b60208501519093506001600160401b03811115610824575f5ffd5b8401601f81018613610834575f5ffd5b80516001600160401b0381111561084d5761084d61061d565b610860601f8201601f191660200161067c565b818152876020838501011115610874575f5ffd5b8160208401602083015e5f6020838301015280945050505061089985604086016106d1565b90509250925092565b634e487b7160e01b5f52601160045260245ffd5b60ff81811683821601908111156108cf576108cf6108a2565b92915050565b5f6001600160601b0382166002600160601b031981016108f7576108f76108a2565b60010192915050565b600181811c9082168061091457607f821691505b60208210810361093257634e487b7160e01b5f52602260045260245ffd5b50919050565b601f82111561098a578282111561098a57805f5260205f20601f840160051c602085101561096357505f5b90810190601f840160051c035f5b81811015610986575f83820155600101610971565b5050505b505050565b81516001600160401b038111156109a8576109a861061d565b6109bc816109b68454610900565b84610938565b6020601f8211600181146109ee575f83156109d75750848201515b5f19600385901b1c1916600184901b178455610a46565b5f84815260208120601f198516915b82811015610a1d57878501518255602094850194600190920191016109fd565b5084821015610a3a57868401515f19600387901b60f8161c191681555b505060018360011b0184555b5050505050565b5f81518084528060208401602086015e5f602082860101526020601f19601f83011685010191505092915050565b61020081525f610a8f610200830186610a4d565b8281036020840152610aa18186610a4d565b9150508251604083015261ffff60208401511660608301526040830151610ad46080840182516001600160401b03169052565b60208101516001600160401b03811660a08501525060408101516001600160401b03811660c085015250606081015161ffff811660e085015250608081015161ffff81166101008501525060a081015161012084015260c081015161014084015260e0810151801515610160850152506101008101516001600160401b038116610180850152506101208101516001600160401b0381166101a08501525061014081015161ffff81166101c085015250610160015161ffff81166101e084015250949350505050565b5f61ffff831680610bbc57634e487b7160e01b5f52601260045260245ffd5b8061ffff84160691505092915050565b615ffa80610bd95f395ff3fe608060405260043610610327575f3560e01c806384a9bfe8116101a3578063b4a36a06116100f2578063cc181f4111610092578063f8dd10c71161006d578063f8dd10c7146109ff578063f936951914610a15578063fb3551ff14610a34578063fb3ac25414610a60575f5ffd5b8063cc181f411461097f578063e26515bc146109be578063ea76ab1d146109d3575f5ffd5b8063be5d5d9b116100cd578063be5d5d9b146108d9578063c00864fd14610906578063c45a015514610934578063c9da9bb514610953575f5ffd5b8063b4a36a061461086a578063b5dd03fd146108a6578063b7dc1284146108c5575f5ffd5b8063a27154ba1161015d578063aa0dfeac11610138578063aa0dfeac146107f8578063aab5a87714610817578063b0414d2b1461082c578063b05c2cda1461084b575f5ffd5b8063a27154ba146107a3578063a71d734a146107b7578063a7e5f9ae146107cb575f5ffd5b806384a9bfe8146106f757806385b971581461071657806386074985146105b35780638da5cb5b146107445780638fad05fc1461077a578063a0d541fa1461078e575f5ffd5b806334d5fb3111610279578063598eae881161021957806361d027b3116101f457806361d027b3146106735780637756eb101461068857806377ace5d7146106b6578063819d4a67146106d5575f5ffd5b8063598eae881461060d5780635b68220b146106205780635bb4780814610654575f5ffd5b806347235c961161025457806347235c96146105b35780634a329879146105c75780634aeb88cf146105db5780634e95ae36146105fa575f5ffd5b806334d5fb3114610558578063376550661461056c5780633be6dd791461058b575f5ffd5b80631d1a127f116102e45780632692cb93116102bf5780632692cb93146104d5578063273192b4146104f45780632def6620146105155780632ea78b9814610529575f5ffd5b80631d1a127f1461041c5780631e43b28f1461044957806320443e8d14610468575f5ffd5b80630681e6511461032b5780630a74652e146103645780630d86419a1461039b57806311bc5d32146103bc578063178e279e146103de5780631ba9de5e146103fd575b5f5ffd5b348015610336575f5ffd5b5060015461034c90600160a01b900461ffff1681565b60405161ffff90911681526020015b60405180910390f35b34801561036f575f5ffd5b5061038361037e366004614afc565b610a7f565b6040516001600160601b03909116815260200161035b565b3480156103a6575f5ffd5b506103ba6103b5366004614bab565b610b40565b005b3480156103c7575f5ffd5b506103d0608081565b60405190815260200161035b565b3480156103e9575f5ffd5b506103ba6103f8366004614bd3565b610c65565b348015610408575f5ffd5b506103ba610417366004614c04565b610ca4565b348015610427575f5ffd5b5061043b610436366004614c6e565b610e41565b60405161035b929190614ee0565b348015610454575f5ffd5b506103ba610463366004614efa565b611182565b348015610473575f5ffd5b5061047c6111d0565b60405161035b91905f60e082019050825182526020830151602083015260408301516040830152606083015160608301526080830151608083015260a083015160a083015261ffff60c08401511660c083015292915050565b3480156104e0575f5ffd5b506103ba6104ef366004614c6e565b61129a565b3480156104ff575f5ffd5b506105086112ec565b60405161035b9190614f13565b348015610520575f5ffd5b506103ba6113a9565b348015610534575f5ffd5b50610548610543366004614f76565b6114e5565b604051901515815260200161035b565b348015610563575f5ffd5b50610383600181565b348015610577575f5ffd5b506103ba610586366004614efa565b611597565b348015610596575f5ffd5b506105a060131981565b60405160079190910b815260200161035b565b3480156105be575f5ffd5b506103d0604081565b3480156105d2575f5ffd5b506103d0601f81565b3480156105e6575f5ffd5b506103ba6105f5366004614efa565b61163b565b6103ba610608366004614fde565b61172d565b6103ba61061b366004614c6e565b611a71565b34801561062b575f5ffd5b5061063f61063a366004615044565b611c90565b6040805192835260208301919091520161035b565b34801561065f575f5ffd5b506103ba61066e366004614efa565b611cf4565b34801561067e575f5ffd5b506103d060035481565b348015610693575f5ffd5b506105486106a2366004614efa565b600a6020525f908152604090205460ff1681565b3480156106c1575f5ffd5b506105486106d0366004614efa565b611d6a565b3480156106e0575f5ffd5b506106e9611d76565b60405161035b929190615179565b348015610702575f5ffd5b50600d54610383906001600160601b031681565b348015610721575f5ffd5b50610735610730366004614c6e565b611e68565b60405161035b939291906151d2565b34801561074f575f5ffd5b505f54610762906001600160a01b031681565b6040516001600160a01b03909116815260200161035b565b348015610785575f5ffd5b506105a0600a81565b348015610799575f5ffd5b506105a060041981565b3480156107ae575f5ffd5b506103d0600381565b3480156107c2575f5ffd5b506103d0600481565b3480156107d6575f5ffd5b506107ea6107e5366004614efa565b611fb4565b60405161035b929190615228565b348015610803575f5ffd5b506103ba6108123660046152a0565b6120f8565b348015610822575f5ffd5b506103d061020081565b348015610837575f5ffd5b50600b54610762906001600160a01b031681565b348015610856575f5ffd5b506103ba6108653660046152d9565b61236e565b348015610875575f5ffd5b5060015f52600c6020527fd421a5181c571bba3f01190c922c3b2a896fc1d84e86c9f17ac10e67ebef8b5f546103d0565b3480156108b1575f5ffd5b506103ba6108c0366004614efa565b61255b565b3480156108d0575f5ffd5b506005546103d0565b3480156108e4575f5ffd5b506108f86108f3366004615311565b612622565b60405161035b929190615431565b348015610911575f5ffd5b5061092561092036600461549b565b612712565b60405161035b93929190615504565b34801561093f575f5ffd5b50600154610762906001600160a01b031681565b34801561095e575f5ffd5b5061097261096d36600461552e565b6128da565b60405161035b91906155a2565b34801561098a575f5ffd5b5061063f610999366004614c6e565b6001600160601b03165f908152600e6020526040902060038101546005909101549091565b3480156109c9575f5ffd5b506103d060025481565b3480156109de575f5ffd5b506109f26109ed366004614efa565b612ac0565b60405161035b91906155b4565b348015610a0a575f5ffd5b506103d0620927c081565b348015610a20575f5ffd5b506103ba610a2f366004614c6e565b612b84565b348015610a3f575f5ffd5b50610a53610a4e366004614efa565b612d40565b60405161035b91906155c3565b348015610a6b575f5ffd5b506103ba610a7a366004614afc565b612f2c565b5f80546001600160a01b03163314610aaa57604051635fc483c560e01b815260040160405180910390fd5b610ab3876130fe565b50610b358787878080601f0160208091040260200160405190810160405280939291908181526020018383808284375f9201919091525050604080516020601f8b0181900481028201810190925289815292508991508890819084018382808284375f92019190915250610b30925050503687900387018761564e565b613166565b979650505050505050565b5f546001600160a01b03163314610b6a57604051635fc483c560e01b815260040160405180910390fd5b600354811115610b9c57600354604051638fe0fc1d60e01b8152600401610b9391815260200190565b60405180910390fd5b8060035f828254610bad9190615785565b90915550506040518181526001600160a01b038316907f41fdd680478135993bc53fb2ffaf9560951b57ef62ff6badd02b61e018b4f17f9060200160405180910390a25f826001600160a01b0316826040515f6040518083038185875af1925050503d805f8114610c39576040519150601f19603f3d011682016040523d82523d5f602084013e610c3e565b606091505b5050905080610c60576040516312171d8360e31b815260040160405180910390fd5b505050565b335f908152600a602052604090205460ff16610c94576040516374284a7b60e01b815260040160405180910390fd5b610ca0828260026134cd565b5050565b825f819003610cc657604051636cc61e7360e11b815260040160405180910390fd5b6040811115610cec5760408051630585ca3d60e21b8152600401610b9391815260200190565b610200821115610d135760405163462dac9f60e01b81526102006004820152602401610b93565b335f90815260046020526040902060018101610d3086888361581e565b5060028101610d4084868361581e565b5080545f03610df657600580546001810182555f8290527f036b6384b5eca791c62761152d0c79bb0604c104a5fb6f4eb0703f3154bb3db0018054336001600160a01b03199091168117909155905480835560038301805467ffffffffffffffff1916426001600160401b03161790556040519091907fdddc68caf532741580e8677fae35bba1d09ebf7a396728fdb818530b47968aad90610de9908a908a908a908a906158ff565b60405180910390a3610e39565b805460405133907f973d64de24996e48dcea9c4f3cca2597db131b1186f8b8124059140a475f3cab90610e30908a908a908a908a906158ff565b60405180910390a35b505050505050565b5f610e4a614953565b6001600160601b0383161580610e6e5750600d546001600160601b03908116908416115b15610e7b575f9150915091565b6001600160601b038381165f818152600c6020908152604091829020928552825493841690850152600160601b90920460ff1691830191909152600181018054610ec490615798565b80601f0160208091040260200160405190810160405280929190818152602001828054610ef090615798565b8015610f3b5780601f10610f1257610100808354040283529160200191610f3b565b820191905f5260205f20905b815481529060010190602001808311610f1e57829003601f168201915b50505050508260600181905250806002018054610f5790615798565b80601f0160208091040260200160405190810160405280929190818152602001828054610f8390615798565b8015610fce5780601f10610fa557610100808354040283529160200191610fce565b820191905f5260205f20905b815481529060010190602001808311610fb157829003601f168201915b5050505060808085019290925250604080516060808201835260038501548252600485015461ffff90811660208085019190915284516101808101865260058801546001600160401b038082168352600160401b8204811683850152600160801b8204811683890152600160c01b8204851695830195909552600160d01b9004831696810196909652600687015460a080880191909152600788015460c0880152600888015460ff8116151560e0890152610100808204861690890152600160481b8104909416610120880152600160881b84048316610140880152600160981b90930490911661016086015282840194909452850152600983018054825181850281018501909352808352919290919083018282801561113d57602002820191905f5260205f20905f905b82829054906101000a90046001600160601b03166001600160601b0316815260200190600c0190602082600b010492830192600103820291508084116110fa5790505b505050505060c0830152600a81015460e08301526001600160601b0384165f908152600e6020526040902061117190613614565b610100830152506001939092509050565b6001546001600160a01b031633146111ad57604051630636a15760e11b815260040160405180910390fd5b6001600160a01b03165f908152600a60205260409020805460ff19166001179055565b61120d6040518060e001604052805f81526020015f81526020015f81526020015f81526020015f81526020015f81526020015f61ffff1681525090565b60055481526008546020808301919091527fd421a5181c571bba3f01190c922c3b2a896fc1d84e86c9f17ac10e67ebef8b665460408301526002546060830152600354608083015260015f52600c90527fd421a5181c571bba3f01190c922c3b2a896fc1d84e86c9f17ac10e67ebef8b5f5460a0820152600154600160a01b900461ffff1660c082015290565b335f908152600a602052604090205460ff166112c9576040516374284a7b60e01b815260040160405180910390fd5b6001600160601b0381165f908152600e602052604090206112e990613648565b50565b600d546060906001600160601b03166001600160401b03811115611312576113126155d5565b60405190808252806020026020018201604052801561134b57816020015b611338614953565b8152602001906001900390816113305790505b5090505f5b600d546001600160601b0390811690821610156113a557611375610436826001615925565b905082826001600160601b03168151811061139257611392615944565b6020908102919091010152600101611350565b5090565b335f90815260076020526040812080549091036113d957604051639fe7bfd960e01b815260040160405180910390fd5b6003810154600160801b900463ffffffff161561141d576003810154604051637e80877d60e11b8152600160801b90910463ffffffff166004820152602401610b93565b335f908152600f6020526040902081545b81541561145457815461144e90339061144990600190615785565b61365c565b5061142e565b5f8084556002805483929061146a908490615785565b909155506114799050336137ef565b6040515f90339083908381818185875af1925050503d805f81146114b8576040519150601f19603f3d011682016040523d82523d5f602084013e6114bd565b606091505b50509050806114df576040516312171d8360e31b815260040160405180910390fd5b50505050565b6001600160a01b0382165f908152600f60205260408120815b815481101561158b575f82828154811061151a5761151a615944565b5f91825260208083206002830401546001600160601b03600c600190941684026101000a9091041680845291905260409091206003015490915061155e8783613912565b101580156115715750611571818661394d565b156115825760019350505050611591565b506001016114fe565b505f9150505b92915050565b335f908152600a602052604090205460ff166115c6576040516374284a7b60e01b815260040160405180910390fd5b6001600160a01b0381165f9081526007602052604081206003018054600192906115f790849063ffffffff16615958565b92506101000a81548163ffffffff021916908363ffffffff160217905550806001600160a01b03165f516020615fa55f395f51905f5260405160405180910390a250565b335f908152600a602052604090205460ff1661166a576040516374284a7b60e01b815260040160405180910390fd5b6001600160a01b0381165f908152600760205260409020600381018054600191906010906116a6908490600160801b900463ffffffff16615958565b92506101000a81548163ffffffff021916908363ffffffff16021790555060018160030160148282829054906101000a900463ffffffff166116e89190615958565b92506101000a81548163ffffffff021916908363ffffffff160217905550816001600160a01b03165f516020615fa55f395f51905f5260405160405180910390a25050565b335f908152600a602052604090205460ff1661175c576040516374284a7b60e01b815260040160405180910390fd5b5f6117678383615974565b9050348111156117cc5760405162461bcd60e51b815260206004820152602a60248201527f436f75727452656769737472793a2072657761726473206578636565642074686044820152691948199959481cd95b9d60b21b6064820152608401610b93565b5f5b83811015611a34575f8585838181106117e9576117e9615944565b90506020020160208101906117fe9190614efa565b6001600160a01b0381165f9081526007602052604081208054929350918691839161182a90849061598b565b9250508190555084816001015f828254611844919061598b565b90915550506001600160a01b0382165f908152600f602052604081208054909103611916578054600180820183555f83815260208082206002850401805493909416600c026101000a6001600160601b038102199093169092179092556001600160a01b0385168252600990526040812054900361191657600880546001810182557ff3f7a9fe364faab93b216da50a3214154f22a0a2b415b23a84c8169e8b636ee30180546001600160a01b0319166001600160a01b03861690811790915590545f91825260096020526040909120555b5f815f8154811061192957611929615944565b905f5260205f209060029182820401919006600c029054906101000a90046001600160601b031690506119718482896119628886613912565b61196c919061598b565b6139a9565b3389898781811061198457611984615944565b90506020020160208101906119999190614efa565b6001600160a01b03167f06223a3393415b9ce882eccc6771adccc2ef2a79b3ccc176953c6430f77efed1896040516119d391815260200190565b60405180910390a38888868181106119ed576119ed615944565b9050602002016020810190611a029190614efa565b6001600160a01b03165f516020615fa55f395f51905f5260405160405180910390a25050600190920191506117ce9050565b508060025f828254611a46919061598b565b90915550611a5690508134615785565b60035f828254611a66919061598b565b909155505050505050565b806001600160601b03165f03611a85575060015b5f611a8f826130fe565b90505f34611a9d3385613912565b611aa7919061598b565b6003830154909150341580611abb57508082105b15611ae3576040516378e030db60e01b81526004810182905260248101839052604401610b93565b335f81815260076020526040902090611afc9086613912565b5f03611b8057335f908152600f602052604090205460031901611b345760405163371a3d4360e01b8152600481810152602401610b93565b335f908152600f602090815260408220805460018082018355918452919092206002820401805492909116600c026101000a6001600160601b0381810219909316928816029190911790555b34815f015f828254611b92919061598b565b925050819055503460025f828254611baa919061598b565b9091555050335f908152600960205260408120549003611c3857600880546001810182557ff3f7a9fe364faab93b216da50a3214154f22a0a2b415b23a84c8169e8b636ee3018054336001600160a01b0319909116811790915590545f91825260096020526040909120556003810180546001600160c01b0316600160c01b426001600160401b0316021790555b611c433386856139a9565b60408051348152602081018590526001600160601b0387169133917f3dc39c8bc07633ad6127102519478497a982af939e6696f00ea49926c178d91d910160405180910390a35050505050565b6001600160601b0383165f908152600e602090815260408083206001600160a01b03861684526002810190925282205482919063ffffffff168015611cde57611cda828287613b78565b9450505b611ce88286613bb2565b92505050935093915050565b5f546001600160a01b03163314611d1e57604051635fc483c560e01b815260040160405180910390fd5b6001546001600160a01b031615611d48576040516302a98a3760e31b815260040160405180910390fd5b600180546001600160a01b0319166001600160a01b0392909216919091179055565b5f6115918260016114e5565b5f6060611daa60015f52600c6020527fd421a5181c571bba3f01190c922c3b2a896fc1d84e86c9f17ac10e67ebef8b5f5490565b6008549092506001600160401b03811115611dc757611dc76155d5565b604051908082528060200260200182016040528015611e0057816020015b611ded6149b5565b815260200190600190039081611de55790505b5090505f5b600854811015611e6357611e3e60088281548110611e2557611e25615944565b5f918252602090912001546001600160a01b0316612ac0565b828281518110611e5057611e50615944565b6020908102919091010152600101611e05565b509091565b5f5f611e726149b5565b6001600160601b03841615611e875783611e8a565b60015b92505f611e96846130fe565b604080516101808101825260058301546001600160401b038082168352600160401b820481166020840152600160801b820481169383019390935261ffff600160c01b820481166060840152600160d01b90910481166080830152600684015460a0830152600784015460c0830152600884015460ff8116151560e0840152610100808204851690840152600160481b8104909316610120830152600160881b83048116610140830152600160981b9092048216610160820152600483015483549195509293509116906001600160601b031615801590611f7a575061ffff811615155b8015611f9357508061ffff1683610160015161ffff1610155b611f9d5784611fa9565b81546001600160601b03165b935050509193909250565b606080600f5f846001600160a01b03166001600160a01b031681526020019081526020015f2080548060200260200160405190810160405280929190818152602001828054801561205357602002820191905f5260205f20905f905b82829054906101000a90046001600160601b03166001600160601b0316815260200190600c0190602082600b010492830192600103820291508084116120105790505b5050505050915081516001600160401b03811115612073576120736155d5565b60405190808252806020026020018201604052801561209c578160200160208202803683370190505b5090505f5b82518110156120f2576120cd848483815181106120c0576120c0615944565b6020026020010151613912565b8282815181106120df576120df615944565b60209081029190910101526001016120a1565b50915091565b335f908152600a602052604090205460ff16612127576040516374284a7b60e01b815260040160405180910390fd5b6001600160a01b0383165f90815260066020526040902080546001908290600890612160908490600160401b900463ffffffff16615958565b92506101000a81548163ffffffff021916908363ffffffff160217905550600a815f015f8282829054906101000a900460070b61219d919061599e565b82546001600160401b039182166101009390930a9283029190920219909116179055506001600160a01b0383165f90815260066020526040902080546001908290600c906121fa90849063ffffffff600160601b90910416615958565b92506101000a81548163ffffffff021916908363ffffffff16021790555082156122aa5780546001908290601090612240908490600160801b900463ffffffff16615958565b92506101000a81548163ffffffff021916908363ffffffff160217905550601319815f015f8282829054906101000a900460070b61227e919061599e565b92506101000a8154816001600160401b03021916908360070b6001600160401b031602179055506122ea565b80546004199082905f906122c290849060070b61599e565b92506101000a8154816001600160401b03021916908360070b6001600160401b031602179055505b6040516001600160a01b038616907f6d65ca842df688fddae0d2d5edac9e5b809ec18c88c0f356b3794397d978c6d5905f90a26040516001600160a01b038516907f6d65ca842df688fddae0d2d5edac9e5b809ec18c88c0f356b3794397d978c6d5905f90a2612367858585612360575f6134cd565b60016134cd565b5050505050565b335f908152600a602052604090205460ff1661239d576040516374284a7b60e01b815260040160405180910390fd5b6001600160a01b0382165f908152600760205260409020600381018054600191906010906123d9908490600160801b900463ffffffff166159cd565b92506101000a81548163ffffffff021916908363ffffffff1602179055505f6003811115612409576124096159e9565b82600381111561241b5761241b6159e9565b036124675760018160030160048282829054906101000a900463ffffffff166124449190615958565b92506101000a81548163ffffffff021916908363ffffffff160217905550612536565b600182600381111561247b5761247b6159e9565b036124d15760018160030160088282829054906101000a900463ffffffff166124a49190615958565b92506101000a81548163ffffffff021916908363ffffffff1602179055506124cc8382613bef565b612536565b60028260038111156124e5576124e56159e9565b0361253657600181600301600c8282829054906101000a900463ffffffff1661250e9190615958565b92506101000a81548163ffffffff021916908363ffffffff1602179055506125368382613bef565b6040516001600160a01b038416905f516020615fa55f395f51905f52905f90a2505050565b5f546001600160a01b0316331461258557604051635fc483c560e01b815260040160405180910390fd5b6001600160a01b038116158015906125a557506001600160a01b0381163b155b156125ce576040516320b1bb0b60e11b81526001600160a01b0382166004820152602401610b93565b600b80546001600160a01b0319166001600160a01b0383169081179091556040519081527f6c07e9d59869a4eff133ec7602e7ec4028183cde41fd5ed6a49ec453aadd150c9060200160405180910390a150565b60055460605f8285101561263f5761263a8584615785565b612641565b5f5b90508084101561264e5750825b806001600160401b03811115612666576126666155d5565b60405190808252806020026020018201604052801561269f57816020015b61268c614a18565b8152602001906001900390816126845790505b5091505f5b81811015612709576126e460056126bb838961598b565b815481106126cb576126cb615944565b5f918252602090912001546001600160a01b0316612d40565b8382815181106126f6576126f6615944565b60209081029190910101526001016126a4565b50509250929050565b6001600160601b0383165f908152600e6020526040812060038101549160609182918487101561274b576127468786615785565b61274d565b5f5b90508086101561275a5750845b806001600160401b03811115612772576127726155d5565b60405190808252806020026020018201604052801561279b578160200160208202803683370190505b509350806001600160401b038111156127b6576127b66155d5565b6040519080825280602002602001820160405280156127df578160200160208202803683370190505b5092505f5b818110156128ce575f6128146127fa838b61598b565b61280590600161598b565b85906001600160401b03613d6e565b90506001600160a01b038116158015906128605750612833828a61598b565b61283e90600161598b565b6001600160a01b0382165f90815260028601602052604090205463ffffffff16145b156128c5578086838151811061287857612878615944565b6001600160a01b039283166020918202929092018101919091529082165f9081526002860182526040902054901c8583815181106128b8576128b8615944565b6020026020010181815250505b506001016127e4565b50505093509350939050565b6001600160601b0386165f908152600e60205260409020606090846001600160401b0381111561290c5761290c6155d5565b604051908082528060200260200182016040528015612935578160200160208202803683370190505b5091505f6020612945878661598b565b61294f919061598b565b90505f6040518060800160405280836001600160401b03811115612975576129756155d5565b60405190808252806020026020018201604052801561299e578160200160208202803683370190505b508152602001836001600160401b038111156129bc576129bc6155d5565b6040519080825280602002602001820160405280156129e5578160200160208202803683370190505b5081526020015f81526020015f81525090505f5f90505b85811015612aa3575f612a51888884818110612a1a57612a1a615944565b9050602002016020810190612a2f9190614efa565b6001600160a01b03165f90815260028701602052604090205463ffffffff1690565b9050805f03612a605750612a9b565b5f5f612a6d87848e613b78565b915091505f81118015612a875750612a858583613da6565b155b15612a9757612a97858383613df3565b5050505b6001016129fc565b50612ab38a8a8a84888b8b613f4c565b5050509695505050505050565b612ac86149b5565b6001600160a01b0382165f818152600760209081526040909120918352815490830152612af483611d6a565b1515604083015260018101546060830152600281015460808301526003015463ffffffff80821660a08401526401000000008204811660c0840152600160401b8204811660e0840152600160601b82048116610100840152600160801b82048116610120840152600160a01b820416610140830152600160c01b90046001600160401b0316610160820152919050565b806001600160601b03165f03612b98575060015b335f9081526007602052604090206003810154600160801b900463ffffffff1615612bea576003810154604051637e80877d60e11b8152600160801b90910463ffffffff166004820152602401610b93565b335f908152600f60205260408120905b815481108015612c4a5750836001600160601b0316828281548110612c2157612c21615944565b5f91825260209091206002820401546001909116600c026101000a90046001600160601b031614155b15612c615780612c59816159fd565b915050612bfa565b81548103612c8d57604051636e81b5eb60e11b81526001600160601b0385166004820152602401610b93565b5f612c98338361365c565b905080845f015f828254612cac9190615785565b925050819055508060025f828254612cc49190615785565b909155505082545f03612cda57612cda336137ef565b6040515f90339083908381818185875af1925050503d805f8114612d19576040519150601f19603f3d011682016040523d82523d5f602084013e612d1e565b606091505b5050905080610e39576040516312171d8360e31b815260040160405180910390fd5b612d48614a18565b6001600160a01b0382165f8181526004602090815260408083206006835292819020938552825480151592860192909252840152600181018054919291612d8e90615798565b80601f0160208091040260200160405190810160405280929190818152602001828054612dba90615798565b8015612e055780601f10612ddc57610100808354040283529160200191612e05565b820191905f5260205f20905b815481529060010190602001808311612de857829003601f168201915b50505050508360600181905250816002018054612e2190615798565b80601f0160208091040260200160405190810160405280929190818152602001828054612e4d90615798565b8015612e985780601f10612e6f57610100808354040283529160200191612e98565b820191905f5260205f20905b815481529060010190602001808311612e7b57829003601f168201915b5050505050608084015260038201546001600160401b031660a08401528054600781810b60c086015263ffffffff600160401b8304811660e0870152600160601b83048116610100870152600160801b9092049091166101208501526001600160a01b0385165f9081526020919091526040902054610140840152612f1c84611d6a565b1515610160840152509092915050565b5f546001600160a01b03163314612f5657604051635fc483c560e01b815260040160405180910390fd5b5f612f60876130fe565b8054604080516020601f8a01819004810282018101909252888152929350612ff0926001600160601b03909216919089908990819084018382808284375f9201919091525050604080516020601f8b0181900481028201810190925289815292508991508890819084018382808284375f92019190915250612feb925050503687900387018761564e565b614097565b5f5b600982015481101561307957825f0135600c5f84600901848154811061301a5761301a615944565b5f91825260208083206002830401546001909216600c026101000a9091046001600160601b03168352820192909252604001902060030154101561307157604051630309cb8760e51b815260040160405180910390fd5b600101612ff2565b506001810161308986888361581e565b506002810161309984868361581e565b5081600382016130a98282615a39565b905050866001600160601b03167f2c2ab22e104ac1ba8ff2873c3d5bbf325630474e0c659ff562a68373ec3d7d6e87878787876040516130ed959493929190615c81565b60405180910390a250505050505050565b5f6001600160601b03821615806131235750600d546001600160601b03908116908316115b1561314c57604051634e0e51f960e11b81526001600160601b0383166004820152602401610b93565b506001600160601b03165f908152600c6020526040902090565b5f61317385858585614097565b600d546001600160601b0316603f19016131a057604051637d9ab87d60e01b815260040160405180910390fd5b5f6001600160601b038616156131e2576001600160601b0386165f908152600c60205260409020546131dd90600160601b900460ff166001615deb565b6131e4565b5f5b905060038160ff16111561320b57604051637d9ab87d60e01b815260040160405180910390fd5b600d80545f90613223906001600160601b0316615e04565b82546101009290920a6001600160601b0381810219909316828416918202179093555f928352600c602052604090922080549189166cffffffffffffffffffffffffff1990921691909117600160601b60ff8516021781559092506001810161328c8782615e2e565b506002810161329b8682615e2e565b508351600382015560208085015160048301805461ffff92831661ffff1990911617905560408087015180516005860180549583015193830151606084015160808501518716600160d01b0261ffff60d01b19918816600160c01b0261ffff60c01b196001600160401b03948516600160801b021669ffffffffffffffffffff60801b19988516600160401b026fffffffffffffffffffffffffffffffff19909b169685169690961799909917969096169390931796909617919091169290921790915560a0810151600685015560c0810151600785015560e081015160088501805461010084810151610120860151610140870151610160909701518816600160981b0261ffff60981b1997909816600160881b0261ffff60881b19918a16600160481b029190911672ffffffffffffffffffff000000000000000000199290991690920268ffffffffffffffff00199515159590951668ffffffffffffffffff199093169290921793909317169490941717161790556001600160601b03871615613474576001600160601b038088165f908152600c6020818152604083206009018054600181810183559185529190932060028204018054888616929094169092026101000a9081029302199091169190911790555b866001600160601b0316836001600160601b03167fb469d3d181113180f545bae0dd6fc41f83ef04ac42cbff46ebbb4175df9e31638888886040516134bb93929190615ee8565b60405180910390a35050949350505050565b600b546001600160a01b0316806134e45750505050565b806001600160a01b03163b5f036135255760405133907f562bd2a26f1b2334bad75b1a84c62c5186340b3670b62e85d95acf65134ff3d6905f90a250505050565b5f613534603f620927c0615f32565b61354190620927c061598b565b61354d9061271061598b565b9050805a101561357357604051633c04dd4760e11b815260048101829052602401610b93565b6040516345695dfb60e11b81523360048201526001600160a01b038681166024830152858116604483015260ff85166064830152831690638ad2bbf690620927c0906084015f604051808303815f88803b1580156135cf575f5ffd5b5087f1935050505080156135e1575060015b6123675760405133907f562bd2a26f1b2334bad75b1a84c62c5186340b3670b62e85d95acf65134ff3d6905f90a2612367565b5f611591828261362e60068301546001600160801b031690565b81526020019081526020015f20546001600160801b031690565b438160080154146112e95743600882015550565b6001600160a01b0382165f908152600f602052604081208054829082908590811061368957613689615944565b905f5260205f209060029182820401919006600c029054906101000a90046001600160601b031690506136bc8582613912565b92506136c985825f6139a9565b815482906136d990600190615785565b815481106136e9576136e9615944565b905f5260205f209060029182820401919006600c029054906101000a90046001600160601b031682858154811061372257613722615944565b905f5260205f209060029182820401919006600c026101000a8154816001600160601b0302191690836001600160601b031602179055508180548061376957613769615f45565b600190038181905f5260205f209060029182820401919006600c026101000a8154906001600160601b0302191690559055806001600160601b0316856001600160a01b03167fea0a5ad7a9ba822830eeb7acb2bd5ff7e46f8a0af8fe77888bcf11bd512f533d856040516137df91815260200190565b60405180910390a3505092915050565b6001600160a01b0381165f9081526009602052604081205490819003613813575050565b5f61381f600183615785565b600880549192505f9161383490600190615785565b8154811061384457613844615944565b5f91825260209091200154600880546001600160a01b03909216925082918490811061387257613872615944565b5f91825260209091200180546001600160a01b0319166001600160a01b03929092169190911790556138a582600161598b565b6001600160a01b0382165f9081526009602052604090205560088054806138ce576138ce615f45565b5f828152602080822083015f1990810180546001600160a01b03191690559092019092556001600160a01b0395909516815260099094525050604082209190915550565b6001600160a01b0382165f9081526010602090815260408083206001600160601b03851684529091529020546001600160801b031692915050565b5f5b6001600160601b038316156139a157816001600160601b0316836001600160601b03160361397f57506001611591565b6001600160601b039283165f908152600c60205260409020549092169161394f565b505f92915050565b6001600160801b038111156139d157604051630309cb8760e51b815260040160405180910390fd5b6001600160a01b0383165f9081526010602090815260408083206001600160601b0386168452825280832054600c90925282206003015460809190911c9190831015613a1d575f613a1f565b825b6001600160a01b0386165f9081526010602090815260408083206001600160601b03891684529091529020608082901b851790559050808203613a63575050505050565b835b6001600160601b03811615610e39576001600160601b0381165f908152600e602090815260408083206001600160a01b038a168452600281018352908320549092911c9085613ab4868461598b565b613abe9190615785565b9050613acb838a8361427a565b81158015613ad857508015155b15613b13576001600160601b0384165f908152600c60205260408120600a01805460019290613b0890849061598b565b90915550613b569050565b8115801590613b20575080155b15613b56576001600160601b0384165f908152600c60205260408120600a01805460019290613b50908490615785565b90915550505b5050506001600160601b039081165f908152600c602052604090205416613a65565b5f80613b90613b88600186615785565b86908561457b565b915081613b9e86868661457b565b613ba89190615785565b9050935093915050565b5f5f613bc184600601846145ce565b90508015613be5575f818152602085905260409020613be090846145ce565b613be7565b5f5b949350505050565b6001600160a01b0382165f908152600f6020526040812090805b8254811015613cb9575f838281548110613c2557613c25615944565b5f918252602082206002820401546001909116600c026101000a90046001600160601b03169150613c568783613912565b6001549091505f9061271090613c7790600160a01b900461ffff1684615974565b613c819190615f32565b9050805f03613c9257505050613cb1565b613c9c818661598b565b9450613cad888461196c8486615785565b5050505b600101613c09565b50805f03613cc75750505050565b80835f015f828254613cd99190615785565b9250508190555080836002015f828254613cf3919061598b565b925050819055508060025f828254613d0b9190615785565b925050819055508060035f828254613d23919061598b565b909155505060405181815233906001600160a01b038616907f32132a3833df46383ee66f0c56537e29d46bee27e5b9e3c4c2e8c95f518286ea9060200160405180910390a350505050565b5f8281526001840160205260408120546001600160401b03831660a082901c1115613d99575f613d9b565b805b9150505b9392505050565b5f805b8360400151811015613dea5782845f01518281518110613dcb57613dcb615944565b602002602001015103613de2576001915050611591565b600101613da9565b505f9392505050565b60408301515b5f81118015613e2c575083518390613e12600184615785565b81518110613e2257613e22615944565b6020026020010151115b15613ed4578351613e3e600183615785565b81518110613e4e57613e4e615944565b6020026020010151845f01518281518110613e6b57613e6b615944565b6020026020010181815250508360200151600182613e899190615785565b81518110613e9957613e99615944565b602002602001015184602001518281518110613eb757613eb7615944565b602090810291909101015280613ecc81615f59565b915050613df9565b82845f01518281518110613eea57613eea615944565b6020026020010181815250508184602001518281518110613f0d57613f0d615944565b602002602001018181525050600184604001818151613f2c919061598b565b905250606084018051839190613f4390839061598b565b90525050505050565b6001600160601b0387165f908152600e6020526040812090613f6e8288613bb2565b90505f805b865182101561408a57876060015183111580613f9457508751516040890151145b15613fbf578651604051630474ca1b60e11b8152610b93918491600401918252602082015260400190565b5f614000858a8d85604051602001613fe1929190918252602082015260400190565b604051602081830303815290604052805190602001205f1c878e6146c9565b90506001600160a01b0381161580159061401f575061401f818d6114e5565b801561403357506140318787836147a4565b155b1561407757808884614044816159fd565b95508151811061405657614056615944565b60200260200101906001600160a01b031690816001600160a01b0316815250505b5080614082816159fd565b915050613f73565b5050505050505050505050565b82515f8190036140ba57604051636cc61e7360e11b815260040160405180910390fd5b60408111156140e05760408051630585ca3d60e21b8152600401610b9391815260200190565b82518015806140ef5750608081115b1561411057604051637cf77fdd60e11b815260806004820152602401610b93565b60408301518351158061415057506001600160601b0387161580159061415057506001600160601b0387165f908152600c60205260409020600301548451105b8061415d575060a0810151155b806141715750612710816060015161ffff16115b806141855750612710816080015161ffff16115b80614198575080516001600160401b0316155b806141ae575060208101516001600160401b0316155b806141e757508060e0015180156141e757506101008101516001600160401b031615806141e757506101208101516001600160401b0316155b80614205575060028161014001516141ff9190615f6e565b61ffff16155b806142235750600281610160015161421d9190615f6e565b61ffff16155b8061423f575080610140015161ffff1681610160015161ffff16105b806142535750601f81610160015161ffff16115b1561427157604051630309cb8760e51b815260040160405180910390fd5b50505050505050565b6001600160a01b0382165f9081526002840160209081526040909120549081901c8281036142a9575050505050565b6001600160801b038311156142d15760405163397c49f360e21b815260040160405180910390fd5b63ffffffff82165f819003614443576004860154801561434057600487016142fa600183615785565b8154811061430a5761430a615944565b905f5260205f20015491508660040180548061432857614328615f45565b600190038181905f5260205f20015f90559055614406565b6201000087600301540361436c5760405163f740adbd60e01b8152620100006004820152602401610b93565b866003015f815461437c906159fd565b918290555091505f61439860068901546001600160801b031690565b905080831115614404575f81156143b9576143b4826002615974565b6143bc565b60015b905081156143f0575f81815260208a905260408082208483529120546143f091906001600160801b03168b6008015461480a565b61440289600601828b6008015461480a565b505b505b5f8281526001808901602052604082204360a01b6001600160a01b038a161790556005890180549192909161443c90849061598b565b9091555050505b835f036144a1576001600160a01b0385165f908152600287016020908152604082208290556004880180546001818101835591845291832090910183905560058801805491929091614496908490615785565b909155506144c69050565b6001600160a01b0385165f90815260028701602090815260409091209085901b821790555b8184115f816144de576144d98685615785565b6144e8565b6144e88487615785565b90505f6144ff89600601546001600160801b031690565b60088a0154909150845b82811161408a575f81815260208c9052604081209061452f82546001600160801b031690565b90506145598288614549576145448884615785565b614553565b614553888461598b565b8661480a565b5061456890508119600161598b565b6145749082168261598b565b9050614509565b5f825b80156145c6575f81815260208690526040902061459b90846145ce565b6145a5908361598b565b91506145b38119600161598b565b6145bf90821682615785565b905061457e565b509392505050565b81545f9060c081901c8083036145e8575f92505050611591565b836001600160401b03166001600160401b03608084901c161161461657506001600160801b03169050611591565b5f80614623600184615785565b90505b80821015614689575f600261463b838561598b565b6146459190615f32565b5f81815260018a0160205260409020549091506001600160401b03881660809190911c1161467f5761467881600161598b565b9250614683565b8091505b50614626565b81156146bd576001600160801b03876001015f6001856146a99190615785565b81526020019081526020015f205416610b35565b5f979650505050505050565b5f5f8560600151846146db9190615785565b6146e59086615f91565b90505f5b8660400151811080156147175750865180518290811061470b5761470b615944565b60200260200101518210155b15614759578660200151818151811061473257614732615944565b602002602001015182614745919061598b565b915080614751816159fd565b9150506146e9565b505f806147678984876148c2565b909250905061478c88828061477d8d878b61457b565b6147879190615785565b613df3565b614797898387613d6e565b9998505050505050505050565b5f805b8381101561480057826001600160a01b03168585838181106147cb576147cb615944565b90506020020160208101906147e09190614efa565b6001600160a01b0316036147f8576001915050613d9f565b6001016147a7565b505f949350505050565b6001600160801b038211156148325760405163397c49f360e21b815260040160405180910390fd5b825460c081901c80158015906148555750826001600160401b03608084901c1611155b1561489857816001600160c01b0316856001015f6001846148769190615785565b815260208101919091526040015f205561489160018261598b565b90506148a3565b805f036148a3575060015b60c01b67ffffffffffffffff60801b4360801b16179092179092555050565b5f8080848160016148d660068a01886145ce565b901c90505b801561492f575f61490489826148f1858861598b565b81526020019081526020015f20886145ce565b905082811161492657614917828561598b565b93506149238184615785565b92505b5060011c6148db565b5061493b82600161598b565b6149458288615785565b935093505050935093915050565b6040518061012001604052805f6001600160601b031681526020015f6001600160601b031681526020015f60ff168152602001606081526020016060815260200161499c614a7a565b8152602001606081526020015f81526020015f81525090565b60408051610180810182525f80825260208201819052918101829052606081018290526080810182905260a0810182905260c0810182905260e0810182905261010081018290526101208101829052610140810182905261016081019190915290565b60408051610180810182525f808252602082018190529181018290526060808201819052608082015260a0810182905260c0810182905260e0810182905261010081018290526101208101829052610140810182905261016081019190915290565b604080516060810182525f8082526020820152908101614a986149b5565b905290565b80356001600160601b0381168114614ab3575f5ffd5b919050565b5f5f83601f840112614ac8575f5ffd5b5081356001600160401b03811115614ade575f5ffd5b602083019150836020828501011115614af5575f5ffd5b9250929050565b5f5f5f5f5f5f868803610220811215614b13575f5ffd5b614b1c88614a9d565b965060208801356001600160401b03811115614b36575f5ffd5b614b428a828b01614ab8565b90975095505060408801356001600160401b03811115614b60575f5ffd5b614b6c8a828b01614ab8565b9095509350506101c0605f1982011215614b84575f5ffd5b506060870190509295509295509295565b80356001600160a01b0381168114614ab3575f5ffd5b5f5f60408385031215614bbc575f5ffd5b614bc583614b95565b946020939093013593505050565b5f5f60408385031215614be4575f5ffd5b614bed83614b95565b9150614bfb60208401614b95565b90509250929050565b5f5f5f5f60408587031215614c17575f5ffd5b84356001600160401b03811115614c2c575f5ffd5b614c3887828801614ab8565b90955093505060208501356001600160401b03811115614c56575f5ffd5b614c6287828801614ab8565b95989497509550505050565b5f60208284031215614c7e575f5ffd5b613d9f82614a9d565b5f81518084528060208401602086015e5f602082860101526020601f19601f83011685010191505092915050565b80516001600160401b031682526020810151614cdc60208401826001600160401b03169052565b506040810151614cf760408401826001600160401b03169052565b506060810151614d0d606084018261ffff169052565b506080810151614d23608084018261ffff169052565b5060a081015160a083015260c081015160c083015260e0810151614d4b60e084018215159052565b50610100810151614d686101008401826001600160401b03169052565b50610120810151614d856101208401826001600160401b03169052565b50610140810151614d9d61014084018261ffff169052565b50610160810151610c6061016084018261ffff169052565b8051825261ffff60208201511660208301526040810151610c606040840182614cb5565b5f8151808452602084019350602083015f5b82811015614e125781516001600160601b0316865260209586019590910190600101614deb565b5093949350505050565b80516001600160601b031682525f6020820151614e4460208501826001600160601b03169052565b506040820151614e59604085018260ff169052565b5060608201516102c06060850152614e756102c0850182614c87565b905060808301518482036080860152614e8e8282614c87565b91505060a0830151614ea360a0860182614db5565b5060c0830151848203610260860152614ebc8282614dd9565b91505060e08301516102808501526101008301516102a08501528091505092915050565b8215158152604060208201525f613be76040830184614e1c565b5f60208284031215614f0a575f5ffd5b613d9f82614b95565b5f602082016020835280845180835260408501915060408160051b8601019250602086015f5b82811015614f6a57603f19878603018452614f55858351614e1c565b94506020938401939190910190600101614f39565b50929695505050505050565b5f5f60408385031215614f87575f5ffd5b614f9083614b95565b9150614bfb60208401614a9d565b5f5f83601f840112614fae575f5ffd5b5081356001600160401b03811115614fc4575f5ffd5b6020830191508360208260051b8501011115614af5575f5ffd5b5f5f5f60408486031215614ff0575f5ffd5b83356001600160401b03811115615005575f5ffd5b61501186828701614f9e565b909790965060209590950135949350505050565b6001600160401b03811681146112e9575f5ffd5b8035614ab381615025565b5f5f5f60608486031215615056575f5ffd5b61505f84614a9d565b925061506d60208501614b95565b9150604084013561507d81615025565b809150509250925092565b80516001600160a01b031682526020810151602083015260408101516150b2604084018215159052565b50606081015160608301526080810151608083015260a08101516150de60a084018263ffffffff169052565b5060c08101516150f660c084018263ffffffff169052565b5060e081015161510e60e084018263ffffffff169052565b5061010081015161512861010084018263ffffffff169052565b5061012081015161514261012084018263ffffffff169052565b5061014081015161515c61014084018263ffffffff169052565b50610160810151610c606101608401826001600160401b03169052565b5f60408201848352604060208401528084518083526060850191506020860192505f5b818110156151c6576151af838551615088565b60209390930192610180929092019160010161519c565b50909695505050505050565b6001600160601b038481168252831660208201526101c08101613be76040830184614cb5565b5f8151808452602084019350602083015f5b82811015614e1257815186526020958601959091019060010161520a565b604080825283519082018190525f9060208501906060840190835b8181101561526a5783516001600160601b0316835260209384019390920191600101615243565b5050838103602085015261527e81866151f8565b9695505050505050565b80151581146112e9575f5ffd5b8035614ab381615288565b5f5f5f606084860312156152b2575f5ffd5b6152bb84614b95565b92506152c960208501614b95565b9150604084013561507d81615288565b5f5f604083850312156152ea575f5ffd5b6152f383614b95565b9150602083013560048110615306575f5ffd5b809150509250929050565b5f5f60408385031215615322575f5ffd5b50508035926020909101359150565b80516001600160a01b031682525f6020820151615352602085018215159052565b506040820151604084015260608201516101806060850152615378610180850182614c87565b9050608083015184820360808601526153918282614c87565b91505060a08301516153ae60a08601826001600160401b03169052565b5060c08301516153c360c086018260070b9052565b5060e08301516153db60e086018263ffffffff169052565b506101008301516153f561010086018263ffffffff169052565b5061012083015161540f61012086018263ffffffff169052565b506101408301516101408501526101608301516145c661016086018215159052565b5f604082018483526040602084015280845180835260608501915060608160051b8601019250602086015f5b8281101561548e57605f19878603018452615479858351615331565b9450602093840193919091019060010161545d565b5092979650505050505050565b5f5f5f606084860312156154ad575f5ffd5b6154b684614a9d565b95602085013595506040909401359392505050565b5f8151808452602084019350602083015f5b82811015614e125781516001600160a01b03168652602095860195909101906001016154dd565b838152606060208201525f61551c60608301856154cb565b828103604084015261527e81856151f8565b5f5f5f5f5f5f60a08789031215615543575f5ffd5b61554c87614a9d565b955060208701359450604087013561556381615025565b93506060870135925060808701356001600160401b03811115615584575f5ffd5b61559089828a01614f9e565b979a9699509497509295939492505050565b602081525f613d9f60208301846154cb565b61018081016115918284615088565b602081525f613d9f6020830184615331565b634e487b7160e01b5f52604160045260245ffd5b604051606081016001600160401b038111828210171561560b5761560b6155d5565b60405290565b60405161018081016001600160401b038111828210171561560b5761560b6155d5565b61ffff811681146112e9575f5ffd5b8035614ab381615634565b5f8183036101c081128015615661575f5ffd5b5061566a6155e9565b83358152602084013561567c81615634565b6020820152610180603f1983011215615693575f5ffd5b61569b615611565b91506156a960408501615039565b82526156b760608501615039565b60208301526156c860808501615039565b60408301526156d960a08501615643565b60608301526156ea60c08501615643565b608083015260e084013560a083015261010084013560c08301526157116101208501615295565b60e08301526157236101408501615039565b6101008301526157366101608501615039565b6101208301526157496101808501615643565b61014083015261575c6101a08501615643565b61016083015260408101919091529392505050565b634e487b7160e01b5f52601160045260245ffd5b8181038181111561159157611591615771565b600181811c908216806157ac57607f821691505b6020821081036157ca57634e487b7160e01b5f52602260045260245ffd5b50919050565b601f821115610c605782821115610c6057805f5260205f20601f840160051c60208510156157fb57505f5b90810190601f840160051c035f5b81811015610e39575f83820155600101615809565b6001600160401b03831115615835576158356155d5565b615849836158438354615798565b836157d0565b5f601f84116001811461587a575f85156158635750838201355b5f19600387901b1c1916600186901b178355612367565b5f83815260208120601f198716915b828110156158a95786850135825560209485019460019092019101615889565b50868210156158c5575f1960f88860031b161c19848701351681555b505060018560011b0183555050505050565b81835281816020850137505f828201602090810191909152601f909101601f19169091010190565b604081525f6159126040830186886158d7565b8281036020840152610b358185876158d7565b6001600160601b03818116838216019081111561159157611591615771565b634e487b7160e01b5f52603260045260245ffd5b63ffffffff818116838216019081111561159157611591615771565b808202811582820484141761159157611591615771565b8082018082111561159157611591615771565b600781810b9083900b01677fffffffffffffff8113677fffffffffffffff198212171561159157611591615771565b63ffffffff828116828216039081111561159157611591615771565b634e487b7160e01b5f52602160045260245ffd5b5f60018201615a0e57615a0e615771565b5060010190565b5f813561159181615634565b5f813561159181615025565b5f813561159181615288565b81358155600181016020830135615a4f81615634565b815461ffff191661ffff9190911617905560028101615a91615a7360408501615a21565b825467ffffffffffffffff19166001600160401b0391909116178255565b615ad2615aa060608501615a21565b82546fffffffffffffffff0000000000000000191660409190911b6fffffffffffffffff000000000000000016178255565b615b0d615ae160808501615a21565b82805467ffffffffffffffff60801b191660809290921b67ffffffffffffffff60801b16919091179055565b615b3c615b1c60a08501615a15565b82805461ffff60c01b191660c09290921b61ffff60c01b16919091179055565b615b6b615b4b60c08501615a15565b82805461ffff60d01b191660d09290921b61ffff60d01b16919091179055565b5060e08201356003820155610100820135600482015560058101615ba9615b956101208501615a2d565b825490151560ff1660ff1991909116178255565b615bdd615bb96101408501615a21565b825468ffffffffffffffff00191660089190911b68ffffffffffffffff0016178255565b615c21615bed6101608501615a21565b825470ffffffffffffffff000000000000000000191660489190911b70ffffffffffffffff00000000000000000016178255565b615c51615c316101808501615a15565b82805461ffff60881b191660889290921b61ffff60881b16919091179055565b610c60615c616101a08501615a15565b82805461ffff60981b191660989290921b61ffff60981b16919091179055565b61020081525f615c96610200830187896158d7565b8281036020840152615ca98186886158d7565b843560408501529150506020830135615cc181615634565b61ffff166060830152615cea60808301615cdd60408601615039565b6001600160401b03169052565b615cf660608401615039565b6001600160401b031660a0830152615d1060808401615039565b6001600160401b031660c0830152615d2a60a08401615643565b61ffff1660e0830152615d3f60c08401615643565b61ffff81166101008401525060e083013561012083810191909152610100840135610140840152615d71908401615295565b1515610160830152615d866101408401615039565b6001600160401b0316610180830152615da26101608401615039565b6001600160401b03166101a0830152615dbe6101808401615643565b61ffff166101c0830152615dd56101a08401615643565b61ffff81166101e0840152509695505050505050565b60ff818116838216019081111561159157611591615771565b5f6001600160601b0382166001600160601b038103615e2557615e25615771565b60010192915050565b81516001600160401b03811115615e4757615e476155d5565b615e5b81615e558454615798565b846157d0565b6020601f821160018114615e8d575f8315615e765750848201515b5f19600385901b1c1916600184901b178455612367565b5f84815260208120601f198516915b82811015615ebc5787850151825560209485019460019092019101615e9c565b5084821015615ed957868401515f19600387901b60f8161c191681555b50505050600190811b01905550565b61020081525f615efc610200830186614c87565b8281036020840152615f0e8186614c87565b915050613be76040830184614db5565b634e487b7160e01b5f52601260045260245ffd5b5f82615f4057615f40615f1e565b500490565b634e487b7160e01b5f52603160045260245ffd5b5f81615f6757615f67615771565b505f190190565b5f61ffff831680615f8157615f81615f1e565b8061ffff84160691505092915050565b5f82615f9f57615f9f615f1e565b50069056fe0a992a0e349c2f0c17e5c8901f1ee8165c4f3f529c8c71931f2eed30d062a78ba264697066735822122091cab13032594bf53fb496789e35bc4809ff9a491f9afed3f4f62d878b9a45f064736f6c63430008250033" as const;
+export const courtRegistryBytecode = "0x60a060405234801561000f575f5ffd5b50604051617ac4380380617ac483398101604081905261002e9161083b565b6127108361ffff16111561005557604051630309cb8760e51b815260040160405180910390fd5b60405161006190610648565b604051809103905ff08015801561007a573d5f5f3e3d5ffd5b506001600160a01b03166080525f80546001600160a01b031916331781556001805461ffff8616600160a01b0261ffff60a01b1990911617905560408051808201909152600781526611d95b995c985b60ca1b60208201526100de919084846100e7565b50505050610c1a565b5f6100f48585858561045c565b600254600160801b90046001600160601b0316603f190161012857604051637d9ab87d60e01b815260040160405180910390fd5b5f6001600160601b03861615610173576001600160601b0386165f908152600b602052604090205461016e906c01000000000000000000000000900460ff166001610904565b610175565b5f5b905060038160ff16111561019c57604051637d9ab87d60e01b815260040160405180910390fd5b600280546010906101bc90600160801b90046001600160601b0316610923565b82546101009290920a6001600160601b0381810219909316828416918202179093555f928352600b602052604090922080549189166001600160681b0319909216919091176c0100000000000000000000000060ff8516021781559092506001810161022887826109dd565b506002810161023786826109dd565b508351600382015560208085015160048301805461ffff92831661ffff1990911617905560408087015180516005860180549583015193830151606084015160808501518716600160d01b0261ffff60d01b19918816600160c01b0261ffff60c01b196001600160401b03948516600160801b0216600160801b600160d01b031998851668010000000000000000026001600160801b0319909b169685169690961799909917969096169390931796909617919091169290921790915560a0810151600685015560c0810151600785015560e081015160088501805461010084810151610120860151610140870151610160909701518816600160981b0261ffff60981b1997909816600160881b0261ffff60881b19918a1669010000000000000000000291909116600160481b600160981b031992909916909202610100600160481b0319951515959095166001600160481b03199093169290921793909317169490941717161790556001600160601b03871615610403576001600160601b038088165f908152600b6020908152604082206009018054600181810183559184529190922060028204018054878516600c93909416929092026101000a9283029290930219161790555b866001600160601b0316836001600160601b03167fb469d3d181113180f545bae0dd6fc41f83ef04ac42cbff46ebbb4175df9e316388888860405161044a93929190610ac9565b60405180910390a35050949350505050565b82515f81900361047f57604051636cc61e7360e11b815260040160405180910390fd5b60408111156104ae5760408051630585ca3d60e21b81526004016104a591815260200190565b60405180910390fd5b82518015806104bd5750608081115b156104de57604051637cf77fdd60e11b8152608060048201526024016104a5565b60408301518351158061051e57506001600160601b0387161580159061051e57506001600160601b0387165f908152600b60205260409020600301548451105b8061052b575060a0810151155b8061053f5750612710816060015161ffff16115b806105535750612710816080015161ffff16115b80610566575080516001600160401b0316155b8061057c575060208101516001600160401b0316155b806105b557508060e0015180156105b557506101008101516001600160401b031615806105b557506101208101516001600160401b0316155b806105d3575060028161014001516105cd9190610beb565b61ffff16155b806105f1575060028161016001516105eb9190610beb565b61ffff16155b8061060d575080610140015161ffff1681610160015161ffff16105b806106215750601f81610160015161ffff16115b1561063f57604051630309cb8760e51b815260040160405180910390fd5b50505050505050565b613123806149a183390190565b805161ffff81168114610666575f5ffd5b919050565b634e487b7160e01b5f52604160045260245ffd5b604051606081016001600160401b03811182821017156106a1576106a161066b565b60405290565b60405161018081016001600160401b03811182821017156106a1576106a161066b565b604051601f8201601f191681016001600160401b03811182821017156106f2576106f261066b565b604052919050565b80516001600160401b0381168114610666575f5ffd5b80518015158114610666575f5ffd5b5f8183036101c0811215610731575f5ffd5b61073961067f565b83518152915061074b60208401610655565b6020830152610180603f1982011215610762575f5ffd5b5061076b6106a7565b610777604084016106fa565b8152610785606084016106fa565b6020820152610796608084016106fa565b60408201526107a760a08401610655565b60608201526107b860c08401610655565b608082015260e083015160a082015261010083015160c08201526107df6101208401610710565b60e08201526107f161014084016106fa565b61010082015261080461016084016106fa565b6101208201526108176101808401610655565b61014082015261082a6101a08401610655565b610160820152604082015292915050565b5f5f5f610200848603121561084e575f5ffd5b61085784610655565b60208501519093506001600160401b03811115610872575f5ffd5b8401601f81018613610882575f5ffd5b80516001600160401b0381111561089b5761089b61066b565b6108ae601f8201601f19166020016106ca565b8181528760208385010111156108c2575f5ffd5b8160208401602083015e5f602083830101528094505050506108e7856040860161071f565b90509250925092565b634e487b7160e01b5f52601160045260245ffd5b60ff818116838216019081111561091d5761091d6108f0565b92915050565b5f6001600160601b0382166002600160601b03198101610945576109456108f0565b60010192915050565b600181811c9082168061096257607f821691505b60208210810361098057634e487b7160e01b5f52602260045260245ffd5b50919050565b601f8211156109d857828211156109d857805f5260205f20601f840160051c60208510156109b157505f5b90810190601f840160051c035f5b818110156109d4575f838201556001016109bf565b5050505b505050565b81516001600160401b038111156109f6576109f661066b565b610a0a81610a04845461094e565b84610986565b6020601f821160018114610a3c575f8315610a255750848201515b5f19600385901b1c1916600184901b178455610a94565b5f84815260208120601f198516915b82811015610a6b5787850151825560209485019460019092019101610a4b565b5084821015610a8857868401515f19600387901b60f8161c191681555b505060018360011b0184555b5050505050565b5f81518084528060208401602086015e5f602082860101526020601f19601f83011685010191505092915050565b61020081525f610add610200830186610a9b565b8281036020840152610aef8186610a9b565b9150508251604083015261ffff60208401511660608301526040830151610b226080840182516001600160401b03169052565b60208101516001600160401b03811660a08501525060408101516001600160401b03811660c085015250606081015161ffff811660e085015250608081015161ffff81166101008501525060a081015161012084015260c081015161014084015260e0810151801515610160850152506101008101516001600160401b038116610180850152506101208101516001600160401b0381166101a08501525061014081015161ffff81166101c085015250610160015161ffff81166101e084015250949350505050565b5f61ffff831680610c0a57634e487b7160e01b5f52601260045260245ffd5b8061ffff84160691505092915050565b608051613d68610c395f395f818161025301526102a00152613d685ff3fe608060405260043610610245575f3560e01c806361d027b311610138578063aa0dfeac116100b5578063b5dd03fd11610079578063b5dd03fd146106d4578063c45a0155146106f3578063c9da9bb514610712578063e26515bc1461073e578063f8dd10c714610775578063f93695191461078b57610245565b8063aa0dfeac1461064e578063aab5a8771461066d578063b0414d2b14610682578063b05c2cda146106a1578063b4a36a06146106c057610245565b80638da5cb5b116100fc5780638da5cb5b146105df5780638fad05fc146105fd578063a0d541fa14610611578063a27154ba14610626578063a71d734a1461063a57610245565b806361d027b3146105485780637756eb101461055d57806384a9bfe81461058b57806385b97158146105b1578063860749851461048857610245565b806334d5fb31116101c65780634aeb88cf1161018a5780634aeb88cf146104b05780634e95ae36146104cf578063598eae88146104e25780635b68220b146104f55780635bb478081461052957610245565b806334d5fb311461041557806337655066146104415780633be6dd791461046057806347235c96146104885780634a3298791461049c57610245565b80631ba9de5e1161020d5780631ba9de5e146103755780631e43b28f146103945780632692cb93146103b35780632def6620146103d25780632ea78b98146103e657610245565b806305a8da721461028f5780630681e651146102df5780630d86419a1461031357806311bc5d3214610334578063178e279e14610356575b348015610250575f5ffd5b507f0000000000000000000000000000000000000000000000000000000000000000365f80375f5f365f845af43d5f5f3e8061028a573d5ffd5b503d5ff35b34801561029a575f5ffd5b506102c27f000000000000000000000000000000000000000000000000000000000000000081565b6040516001600160a01b0390911681526020015b60405180910390f35b3480156102ea575f5ffd5b5060015461030090600160a01b900461ffff1681565b60405161ffff90911681526020016102d6565b34801561031e575f5ffd5b5061033261032d3660046134f6565b6107aa565b005b34801561033f575f5ffd5b50610348608081565b6040519081526020016102d6565b348015610361575f5ffd5b5061033261037036600461351e565b6108d0565b348015610380575f5ffd5b5061033261038f366004613593565b61090f565b34801561039f575f5ffd5b506103326103ae3660046135fd565b610aac565b3480156103be575f5ffd5b506103326103cd36600461362c565b610afa565b3480156103dd575f5ffd5b50610332610b4c565b3480156103f1575f5ffd5b50610405610400366004613645565b610c8b565b60405190151581526020016102d6565b348015610420575f5ffd5b50610429600181565b6040516001600160601b0390911681526020016102d6565b34801561044c575f5ffd5b5061033261045b3660046135fd565b610c9f565b34801561046b575f5ffd5b5061047560131981565b60405160079190910b81526020016102d6565b348015610493575f5ffd5b50610348604081565b3480156104a7575f5ffd5b50610348601f81565b3480156104bb575f5ffd5b506103326104ca3660046135fd565b610d45565b6103326104dd3660046136ad565b610e30565b6103326104f036600461362c565b61114e565b348015610500575f5ffd5b5061051461050f36600461370a565b611328565b604080519283526020830191909152016102d6565b348015610534575f5ffd5b506103326105433660046135fd565b611379565b348015610553575f5ffd5b5061034860035481565b348015610568575f5ffd5b506104056105773660046135fd565b60096020525f908152604090205460ff1681565b348015610596575f5ffd5b5060025461042990600160801b90046001600160601b031681565b3480156105bc575f5ffd5b506105d06105cb36600461362c565b6113ef565b6040516102d69392919061374a565b3480156105ea575f5ffd5b505f546102c2906001600160a01b031681565b348015610608575f5ffd5b50610475600a81565b34801561061c575f5ffd5b5061047560041981565b348015610631575f5ffd5b50610348600381565b348015610645575f5ffd5b50610348600481565b348015610659575f5ffd5b50610332610668366004613841565b611598565b348015610678575f5ffd5b5061034861020081565b34801561068d575f5ffd5b50600a546102c2906001600160a01b031681565b3480156106ac575f5ffd5b506103326106bb366004613889565b61180e565b3480156106cb575f5ffd5b506103486119f0565b3480156106df575f5ffd5b506103326106ee3660046135fd565b611a27565b3480156106fe575f5ffd5b506001546102c2906001600160a01b031681565b34801561071d575f5ffd5b5061073161072c3660046138c1565b611aee565b6040516102d69190613933565b348015610749575f5ffd5b5060025461075d906001600160801b031681565b6040516001600160801b0390911681526020016102d6565b348015610780575f5ffd5b50610348620927c081565b348015610796575f5ffd5b506103326107a536600461362c565b611cb8565b5f546001600160a01b031633146107d457604051635fc483c560e01b815260040160405180910390fd5b60035481111561080657600354604051638fe0fc1d60e01b81526004016107fd91815260200190565b60405180910390fd5b8060035f8282546108179190613992565b90915550506040518181526001600160a01b038316907f41fdd680478135993bc53fb2ffaf9560951b57ef62ff6badd02b61e018b4f17f9060200160405180910390a25f826001600160a01b0316826040515b5f6040518083038185875af1925050503d805f81146108a4576040519150601f19603f3d011682016040523d82523d5f602084013e6108a9565b606091505b50509050806108cb576040516312171d8360e31b815260040160405180910390fd5b505050565b335f9081526009602052604090205460ff166108ff576040516374284a7b60e01b815260040160405180910390fd5b61090b82826002611ec2565b5050565b825f81900361093157604051636cc61e7360e11b815260040160405180910390fd5b60408111156109575760408051630585ca3d60e21b81526004016107fd91815260200190565b61020082111561097e5760405163462dac9f60e01b815261020060048201526024016107fd565b335f9081526004602052604090206001810161099b868883613a39565b50600281016109ab848683613a39565b5080545f03610a6157600580546001810182555f8290527f036b6384b5eca791c62761152d0c79bb0604c104a5fb6f4eb0703f3154bb3db0018054336001600160a01b03199091168117909155905480835560038301805467ffffffffffffffff1916426001600160401b03161790556040519091907fdddc68caf532741580e8677fae35bba1d09ebf7a396728fdb818530b47968aad90610a54908a908a908a908a90613b1a565b60405180910390a3610aa4565b805460405133907f973d64de24996e48dcea9c4f3cca2597db131b1186f8b8124059140a475f3cab90610a9b908a908a908a908a90613b1a565b60405180910390a35b505050505050565b6001546001600160a01b03163314610ad757604051630636a15760e11b815260040160405180910390fd5b6001600160a01b03165f908152600960205260409020805460ff19166001179055565b335f9081526009602052604090205460ff16610b29576040516374284a7b60e01b815260040160405180910390fd5b6001600160601b0381165f908152600c60205260409020610b4990612009565b50565b335f908152600760205260408120805490916001600160581b039091169003610b8857604051639fe7bfd960e01b815260040160405180910390fd5b8054600160901b900462ffffff1615610bc4578054604051637e80877d60e11b8152600160901b90910462ffffff1660048201526024016107fd565b80546001600160581b038116905f90610be990600160c81b900463ffffffff16612031565b90505b8015610c1a57610c073384610c02600185613992565b612057565b5080610c1281613b40565b915050610bec565b5081546affffffffffffffffffffff19168255600280548291905f90610c4a9084906001600160801b0316613b55565b92506101000a8154816001600160801b0302191690836001600160801b03160217905550610c7733612169565b5f336001600160a01b03168260405161086a565b5f610c968383612285565b90505b92915050565b335f9081526009602052604090205460ff16610cce576040516374284a7b60e01b815260040160405180910390fd5b6001600160a01b0381165f9081526007602052604081206001908101805491929091610d0190849063ffffffff16613b74565b92506101000a81548163ffffffff021916908363ffffffff160217905550806001600160a01b03165f516020613d135f395f51905f5260405160405180910390a250565b335f9081526009602052604090205460ff16610d74576040516374284a7b60e01b815260040160405180910390fd5b6001600160a01b0381165f90815260076020526040902080546001908290601290610dac908490600160901b900462ffffff16613b90565b92506101000a81548162ffffff021916908362ffffff1602179055506001815f0160158282829054906101000a900463ffffffff16610deb9190613b74565b92506101000a81548163ffffffff021916908363ffffffff160217905550816001600160a01b03165f516020613d135f395f51905f5260405160405180910390a25050565b335f9081526009602052604090205460ff16610e5f576040516374284a7b60e01b815260040160405180910390fd5b5f610e6a8383613bab565b905034811115610ecf5760405162461bcd60e51b815260206004820152602a60248201527f436f75727452656769737472793a2072657761726473206578636565642074686044820152691948199959481cd95b9d60b21b60648201526084016107fd565b5f5b838110156110e5575f858583818110610eec57610eec613bc2565b9050602002016020810190610f0191906135fd565b6001600160a01b0381165f90815260076020526040812080549293509186918391610f369084906001600160581b0316613bd6565b92506101000a8154816001600160581b0302191690836001600160581b03160217905550848160010160108282829054906101000a90046001600160801b0316610f809190613bf5565b82546001600160801b039182166101009390930a928302919092021990911617905550805463ffffffff600160c81b909104165f03610feb57805463ffffffff60c81b1916600160c81b1780825562ffffff600160781b909104165f03610feb57610feb8282612305565b80545f9061100690600160c81b900463ffffffff16826123bc565b905061102783828861101887866123d6565b6110229190613c14565b61240b565b3388888681811061103a5761103a613bc2565b905060200201602081019061104f91906135fd565b6001600160a01b03167f06223a3393415b9ce882eccc6771adccc2ef2a79b3ccc176953c6430f77efed18860405161108991815260200190565b60405180910390a38787858181106110a3576110a3613bc2565b90506020020160208101906110b891906135fd565b6001600160a01b03165f516020613d135f395f51905f5260405160405180910390a2505050600101610ed1565b50600280548291905f906111039084906001600160801b0316613bf5565b92506101000a8154816001600160801b0302191690836001600160801b0316021790555080346111339190613992565b60035f8282546111439190613c14565b909155505050505050565b806001600160601b03165f03611162575060015b5f61116c826126da565b90505f61117933846123d6565b90505f6111863483613c14565b600384015490915034158061119a57508082105b156111c2576040516378e030db60e01b815260048101829052602481018390526044016107fd565b335f90815260076020526040902080546001600160581b03906111e89034908316613c14565b111561120757604051630309cb8760e51b815260040160405180910390fd5b835f03611218576112188187612749565b8054349082905f906112349084906001600160581b0316613bd6565b92506101000a8154816001600160581b0302191690836001600160581b031602179055503460025f8282829054906101000a90046001600160801b031661127b9190613bf5565b82546001600160801b039182166101009390930a928302919092021990911617905550805462ffffff600160781b909104165f036112da576112bd3382612305565b805463ffffffff60581b1916600160581b4263ffffffff16021781555b6112e533878561240b565b60408051348152602081018590526001600160601b0388169133917f3dc39c8bc07633ad6127102519478497a982af939e6696f00ea49926c178d91d9101610a9b565b6001600160601b0383165f908152600c6020526040812081908161134c86886127c7565b905080156113635761135f828287612837565b9450505b61136d8286612871565b92505050935093915050565b5f546001600160a01b031633146113a357604051635fc483c560e01b815260040160405180910390fd5b6001546001600160a01b0316156113cd576040516302a98a3760e31b815260040160405180910390fd5b600180546001600160a01b0319166001600160a01b0392909216919091179055565b60408051610180810182525f80825260208201819052918101829052606081018290526080810182905260a0810182905260c0810182905260e08101829052610100810182905261012081018290526101408101829052610160810182905281906001600160601b038416156114655783611468565b60015b92505f611474846126da565b604080516101808101825260058301546001600160401b038082168352600160401b820481166020840152600160801b820481169383019390935261ffff600160c01b820481166060840152600160d01b90910481166080830152600684015460a0830152600784015460c0830152600884015460ff8116151560e084015261010080820485169084015269010000000000000000008104909316610120830152600160881b83048116610140830152600160981b9092048216610160820152600483015483549195509293509116906001600160601b03161580159061155e575061ffff811615155b801561157757508061ffff1683610160015161ffff1610155b611581578461158d565b81546001600160601b03165b935050509193909250565b335f9081526009602052604090205460ff166115c7576040516374284a7b60e01b815260040160405180910390fd5b6001600160a01b0383165f90815260066020526040902080546001908290600890611600908490600160401b900463ffffffff16613b74565b92506101000a81548163ffffffff021916908363ffffffff160217905550600a815f015f8282829054906101000a900460070b61163d9190613c27565b82546001600160401b039182166101009390930a9283029190920219909116179055506001600160a01b0383165f90815260066020526040902080546001908290600c9061169a90849063ffffffff600160601b90910416613b74565b92506101000a81548163ffffffff021916908363ffffffff160217905550821561174a57805460019082906010906116e0908490600160801b900463ffffffff16613b74565b92506101000a81548163ffffffff021916908363ffffffff160217905550601319815f015f8282829054906101000a900460070b61171e9190613c27565b92506101000a8154816001600160401b03021916908360070b6001600160401b0316021790555061178a565b80546004199082905f9061176290849060070b613c27565b92506101000a8154816001600160401b03021916908360070b6001600160401b031602179055505b6040516001600160a01b038616907f6d65ca842df688fddae0d2d5edac9e5b809ec18c88c0f356b3794397d978c6d5905f90a26040516001600160a01b038516907f6d65ca842df688fddae0d2d5edac9e5b809ec18c88c0f356b3794397d978c6d5905f90a2611807858585611800575f611ec2565b6001611ec2565b5050505050565b335f9081526009602052604090205460ff1661183d576040516374284a7b60e01b815260040160405180910390fd5b6001600160a01b0382165f90815260076020526040902080546001908290601290611875908490600160901b900462ffffff16613c56565b92506101000a81548162ffffff021916908362ffffff1602179055505f60038111156118a3576118a3613c71565b8260038111156118b5576118b5613c71565b0361190057600181810180546004906118dd908490640100000000900463ffffffff16613b74565b92506101000a81548163ffffffff021916908363ffffffff1602179055506119cb565b600182600381111561191457611914613c71565b03611968576001818101805460089061193b908490600160401b900463ffffffff16613b74565b92506101000a81548163ffffffff021916908363ffffffff16021790555061196383826128ae565b6119cb565b600282600381111561197c5761197c613c71565b036119cb5760018181018054600c906119a3908490600160601b900463ffffffff16613b74565b92506101000a81548163ffffffff021916908363ffffffff1602179055506119cb83826128ae565b6040516001600160a01b038416905f516020613d135f395f51905f52905f90a2505050565b5f611a2260015f52600b6020527f72c6bfb7988af3a1efa6568f02a999bc52252641c659d85961ca3d372b57d5d25490565b905090565b5f546001600160a01b03163314611a5157604051635fc483c560e01b815260040160405180910390fd5b6001600160a01b03811615801590611a7157506001600160a01b0381163b155b15611a9a576040516320b1bb0b60e11b81526001600160a01b03821660048201526024016107fd565b600a80546001600160a01b0319166001600160a01b0383169081179091556040519081527f6c07e9d59869a4eff133ec7602e7ec4028183cde41fd5ed6a49ec453aadd150c9060200160405180910390a150565b6001600160601b0386165f908152600c60205260409020606090846001600160401b03811115611b2057611b206139a5565b604051908082528060200260200182016040528015611b49578160200160208202803683370190505b5091505f6020611b598786613c14565b611b639190613c14565b90505f6040518060800160405280836001600160401b03811115611b8957611b896139a5565b604051908082528060200260200182016040528015611bb2578160200160208202803683370190505b508152602001836001600160401b03811115611bd057611bd06139a5565b604051908082528060200260200182016040528015611bf9578160200160208202803683370190505b5081526020015f81526020015f81525090505f5f90505b85811015611c9b575f611c49888884818110611c2e57611c2e613bc2565b9050602002016020810190611c4391906135fd565b8d6127c7565b9050805f03611c585750611c93565b5f5f611c6587848e612837565b915091505f81118015611c7f5750611c7d8583612a70565b155b15611c8f57611c8f858383612ab4565b5050505b600101611c10565b50611cab8a8a8a84888b8b612c0d565b5050509695505050505050565b806001600160601b03165f03611ccc575060015b335f9081526007602052604090208054600160901b900462ffffff1615611d16578054604051637e80877d60e11b8152600160901b90910462ffffff1660048201526024016107fd565b8054600160c81b900463ffffffff165f611d2f82612031565b90505f5b8181108015611d5d5750846001600160601b0316611d5184836123bc565b6001600160601b031614155b15611d745780611d6c81613c85565b915050611d33565b818103611d9f57604051636e81b5eb60e11b81526001600160601b03861660048201526024016107fd565b5f611dab338684612057565b8554909150819086905f90611dca9084906001600160581b0316613c9d565b92506101000a8154816001600160581b0302191690836001600160581b031602179055508060025f8282829054906101000a90046001600160801b0316611e119190613b55565b82546001600160801b039182166101009390930a928302919092021990911617905550845463ffffffff600160c81b909104165f03611e5357611e5333612169565b6040515f90339083908381818185875af1925050503d805f8114611e92576040519150601f19603f3d011682016040523d82523d5f602084013e611e97565b606091505b5050905080611eb9576040516312171d8360e31b815260040160405180910390fd5b50505050505050565b600a546001600160a01b031680611ed95750505050565b806001600160a01b03163b5f03611f1a5760405133907f562bd2a26f1b2334bad75b1a84c62c5186340b3670b62e85d95acf65134ff3d6905f90a250505050565b5f611f29603f620927c0613cd0565b611f3690620927c0613c14565b611f4290612710613c14565b9050805a1015611f6857604051633c04dd4760e11b8152600481018290526024016107fd565b6040516345695dfb60e11b81523360048201526001600160a01b038681166024830152858116604483015260ff85166064830152831690638ad2bbf690620927c0906084015f604051808303815f88803b158015611fc4575f5ffd5b5087f193505050508015611fd6575060015b6118075760405133907f562bd2a26f1b2334bad75b1a84c62c5186340b3670b62e85d95acf65134ff3d6905f90a2611807565b6003810154608081901c431461090b576001600160801b0381164360801b1760038301555050565b5f5b8115612052578061204381613c85565b915050600882901c9150612033565b919050565b81545f90600160c81b900463ffffffff168161207382856123bc565b905061207f86826123d6565b925061208c86825f61240b565b5f600161209884612031565b6120a29190613992565b90505f6120af84836123bc565b6001600160601b031690506120c5826008613bab565b60ff901b19841693508186146120f9576120e0866008613bab565b81901b6120ee876008613bab565b60ff901b1985161793505b865463ffffffff60c81b1916600160c81b63ffffffff8616021787556040518581526001600160601b038416906001600160a01b038a16907fea0a5ad7a9ba822830eeb7acb2bd5ff7e46f8a0af8fe77888bcf11bd512f533d9060200160405180910390a3505050509392505050565b6001600160a01b0381165f90815260076020526040812080549091600160781b90910462ffffff169081900361219e57505050565b6002545f906121bc90600190600160e01b900463ffffffff16613ce3565b63ffffffff165f8181526008602081905260408220549293506001600160a01b039092169182916121ee600187613992565b815260208082019290925260409081015f90812080546001600160a01b039586166001600160a01b03199182161790915594909316835260078252808320805462ffffff909716600160781b0262ffffff60781b1997881617905584835260089091529020805490911690556002805463ffffffff909216600160e01b026001600160e01b03909216919091179055815416905550565b6001600160a01b0382165f90815260076020526040812054600160c81b900463ffffffff165b80156122fc5760ff81165f818152600b60205260409020600301546122d086836123d6565b101580156122e357506122e38185612d58565b156122f357600192505050610c99565b5060081c6122ab565b505f9392505050565b600254600160e01b900463ffffffff1662fffffe19810161233957604051630309cb8760e51b815260040160405180910390fd5b5f81815260086020526040902080546001600160a01b0319166001600160a01b03851617905561236a816001613c14565b6002805463ffffffff92909216600160e01b026001600160e01b03909216919091179055612399816001613c14565b825462ffffff91909116600160781b0262ffffff60781b19909116179091555050565b5f6123c8826008613bab565b83901c60ff16905092915050565b6001600160a01b03919091165f908152600d602090815260408083206001600160601b039485168452825290912054901c1690565b6001600160601b0381111561243357604051630309cb8760e51b815260040160405180910390fd5b6001600160a01b0383165f908152600d602090815260408083206001600160601b038616845290915281205490638000000082168103612473575f612479565b602082901c5b6001600160601b038581165f908152600b602052604090206003015491169150831015806124a7575f6124ad565b63800000005b602085901b601f6124c36001600160611b613992565b6001600160a01b038a165f908152600d602090815260408083206001600160601b038d16845290915281209190921b19969096169190911791909117938490558161250e575f612510565b845b90508083036125225750505050505050565b855b6001600160601b038116600114612630575f876001600160601b0316826001600160601b031614612580576001600160a01b0389165f908152600d602090815260408083206001600160601b0386168452909152902054612582565b855b9050608081901c5f866125958684613c14565b61259f9190613992565b6001600160601b0385165f908152600c60205260408120919250906125cc908d62ffffff87168686612db4565b6001600160a01b038d165f908152600d602090815260408083206001600160601b03998a168452825280832060809690961b6fffffffffffffffffffffffffff00000090981697909717909217909355600b90525091909120549091169050612524565b506001600160a01b0387165f9081526007602052604081209061265289613053565b82549091506126b1908a90600160e81b900462ffffff16856126748986613c14565b61267e9190613992565b60015f52600c6020527fd421a5181c571bba3f01190c922c3b2a896fc1d84e86c9f17ac10e67ebef8b5c92919085612db4565b825462ffffff91909116600160e81b026001600160e81b03909116179091555050505050505050565b5f6001600160601b038216158061270657506002546001600160601b03600160801b9091048116908316115b1561272f57604051634e0e51f960e11b81526001600160601b03831660048201526024016107fd565b506001600160601b03165f908152600b6020526040902090565b8154600160c81b900463ffffffff165f61276282612031565b9050600481036127875760405163371a3d4360e01b81526004818101526024016107fd565b612792816008613bab565b845463ffffffff60c81b1916600160c81b6001600160601b039590951690911b9290921763ffffffff16929092021790915550565b5f6001600160601b03821660011461280f576001600160a01b0383165f908152600d602090815260408083206001600160601b038616845290915290205462ffffff16610c96565b50506001600160a01b03165f90815260076020526040902054600160e81b900462ffffff1690565b5f8061284f612847600186613992565b8690856130da565b91508161285d8686866130da565b6128679190613992565b9050935093915050565b5f5f612880846004018461312d565b905080156128a4575f81815260208590526040902061289f908461312d565b6128a6565b5f5b949350505050565b80545f90600160c81b900463ffffffff165b80156129385760ff81165f6128d586836123d6565b6001549091505f90612710906128f690600160a01b900461ffff1684613bab565b6129009190613cd0565b9050805f0361291157505050612930565b61291b8186613c14565b945061292c87846110228486613992565b5050505b60081c6128c0565b50805f0361294557505050565b8154819083905f906129619084906001600160581b0316613c9d565b92506101000a8154816001600160581b0302191690836001600160581b0316021790555080826002015f8282829054906101000a90046001600160801b03166129aa9190613bf5565b92506101000a8154816001600160801b0302191690836001600160801b031602179055508060025f8282829054906101000a90046001600160801b03166129f19190613b55565b92506101000a8154816001600160801b0302191690836001600160801b031602179055508060035f828254612a269190613c14565b909155505060405181815233906001600160a01b038516907f32132a3833df46383ee66f0c56537e29d46bee27e5b9e3c4c2e8c95f518286ea9060200160405180910390a3505050565b5f805b83604001518110156122fc5782845f01518281518110612a9557612a95613bc2565b602002602001015103612aac576001915050610c99565b600101612a73565b60408301515b5f81118015612aed575083518390612ad3600184613992565b81518110612ae357612ae3613bc2565b6020026020010151115b15612b95578351612aff600183613992565b81518110612b0f57612b0f613bc2565b6020026020010151845f01518281518110612b2c57612b2c613bc2565b6020026020010181815250508360200151600182612b4a9190613992565b81518110612b5a57612b5a613bc2565b602002602001015184602001518281518110612b7857612b78613bc2565b602090810291909101015280612b8d81613b40565b915050612aba565b82845f01518281518110612bab57612bab613bc2565b6020026020010181815250508184602001518281518110612bce57612bce613bc2565b602002602001018181525050600184604001818151612bed9190613c14565b905250606084018051839190612c04908390613c14565b90525050505050565b6001600160601b0387165f908152600c6020526040812090612c2f8288612871565b90505f805b8651821015612d4b57876060015183111580612c5557508751516040890151145b15612c80578651604051630474ca1b60e11b81526107fd918491600401918252602082015260400190565b5f612cc1858a8d85604051602001612ca2929190918252602082015260400190565b604051602081830303815290604052805190602001205f1c878e613229565b90506001600160a01b03811615801590612ce05750612ce0818d610c8b565b8015612cf45750612cf2878783613304565b155b15612d3857808884612d0581613c85565b955081518110612d1757612d17613bc2565b60200260200101906001600160a01b031690816001600160a01b0316815250505b5080612d4381613c85565b915050612c34565b5050505050505050505050565b5f5b6001600160601b03831615612dac57816001600160601b0316836001600160601b031603612d8a57506001610c99565b6001600160601b039283165f908152600b602052604090205490921691612d5a565b505f92915050565b5f818303612dc357508261304a565b6001600160801b03821115612deb5760405163397c49f360e21b815260040160405180910390fd5b6003860154606081901c63ffffffff165f869003612f4857604082901c63ffffffff168015612e4b57600289015f612e24600184613992565b81526020019081526020015f20549650600160401b83612e449190613992565b9250612f15565b63ffffffff831661ffff198101612e7a5760405163f740adbd60e01b81526201000060048201526024016107fd565b612e85816001613c14565b9750612e92600185613c14565b935082881115612f13575f8315612eb357612eae846002613bab565b612eb6565b60015b90508315612eea575f81815260208c90526040808220868352912054612eea91906001600160801b0316608088901c61336c565b612efc8b60040182608088901c61336c565b63ffffffff60601b1994909416606085901b179392505b505b5f87815260018a01602052604090204360a01b6001600160a01b038a16179055612f4464010000000084613c14565b9250505b835f03612f8f57604082811c63ffffffff165f81815260028b0160205291909120879055612f7a600160401b84613c14565b9250612f8b64010000000084613992565b9250505b600388018290558484115f81612fae57612fa98688613992565b612fb8565b612fb88787613992565b9050608084901c885b848111613033575f81815260208d90526040812090612fe782546001600160801b031690565b9050613011828761300157612ffc8784613992565b61300b565b61300b8784613c14565b8661336c565b50613020905081196001613c14565b61302c90821682613c14565b9050612fc1565b5086156130405788613042565b5f5b955050505050505b95945050505050565b6001600160a01b0381165f90815260076020526040812054600160c81b900463ffffffff165b80156130d4576001600160a01b0383165f908152600d6020908152604080832060ff8516845290915290205463800000008116156130cb576130c86001600160601b03602083901c1684613c14565b92505b5060081c613079565b50919050565b5f825b8015613125575f8181526020869052604090206130fa908461312d565b6131049083613c14565b915061311281196001613c14565b61311e90821682613992565b90506130dd565b509392505050565b81545f9060c081901c808303613147575f92505050610c99565b836001600160401b03166001600160401b03608084901c161161317557506001600160801b03169050610c99565b5f80613182600184613992565b90505b808210156131e8575f600261319a8385613c14565b6131a49190613cd0565b5f81815260018a0160205260409020549091506001600160401b03881660809190911c116131de576131d7816001613c14565b92506131e2565b8091505b50613185565b811561321c576001600160801b03876001015f6001856132089190613992565b81526020019081526020015f20541661321e565b5f5b979650505050505050565b5f5f85606001518461323b9190613992565b6132459086613cff565b90505f5b8660400151811080156132775750865180518290811061326b5761326b613bc2565b60200260200101518210155b156132b9578660200151818151811061329257613292613bc2565b6020026020010151826132a59190613c14565b9150806132b181613c85565b915050613249565b505f806132c7898487613424565b90925090506132ec8882806132dd8d878b6130da565b6132e79190613992565b612ab4565b6132f78983876134b5565b9998505050505050505050565b5f805b8381101561336057826001600160a01b031685858381811061332b5761332b613bc2565b905060200201602081019061334091906135fd565b6001600160a01b031603613358576001915050613365565b600101613307565b505f90505b9392505050565b6001600160801b038211156133945760405163397c49f360e21b815260040160405180910390fd5b825460c081901c80158015906133b75750826001600160401b03608084901c1611155b156133fa57816001600160c01b0316856001015f6001846133d89190613992565b815260208101919091526040015f20556133f3600182613c14565b9050613405565b805f03613405575060015b60c01b67ffffffffffffffff60801b4360801b16179092179092555050565b5f80808481600161343860048a018861312d565b901c90505b8015613491575f61346689826134538588613c14565b81526020019081526020015f208861312d565b9050828111613488576134798285613c14565b93506134858184613992565b92505b5060011c61343d565b5061349d826001613c14565b6134a78288613992565b935093505050935093915050565b5f8281526001840160205260408120546001600160401b03831660a082901c11156128a6575f61304a565b80356001600160a01b0381168114612052575f5ffd5b5f5f60408385031215613507575f5ffd5b613510836134e0565b946020939093013593505050565b5f5f6040838503121561352f575f5ffd5b613538836134e0565b9150613546602084016134e0565b90509250929050565b5f5f83601f84011261355f575f5ffd5b5081356001600160401b03811115613575575f5ffd5b60208301915083602082850101111561358c575f5ffd5b9250929050565b5f5f5f5f604085870312156135a6575f5ffd5b84356001600160401b038111156135bb575f5ffd5b6135c78782880161354f565b90955093505060208501356001600160401b038111156135e5575f5ffd5b6135f18782880161354f565b95989497509550505050565b5f6020828403121561360d575f5ffd5b610c96826134e0565b80356001600160601b0381168114612052575f5ffd5b5f6020828403121561363c575f5ffd5b610c9682613616565b5f5f60408385031215613656575f5ffd5b61365f836134e0565b915061354660208401613616565b5f5f83601f84011261367d575f5ffd5b5081356001600160401b03811115613693575f5ffd5b6020830191508360208260051b850101111561358c575f5ffd5b5f5f5f604084860312156136bf575f5ffd5b83356001600160401b038111156136d4575f5ffd5b6136e08682870161366d565b909790965060209590950135949350505050565b80356001600160401b0381168114612052575f5ffd5b5f5f5f6060848603121561371c575f5ffd5b61372584613616565b9250613733602085016134e0565b9150613741604085016136f4565b90509250925092565b6001600160601b0384811682528316602082015281516001600160401b031660408201526101c0810160208301516001600160401b03811660608401525060408301516001600160401b038116608084015250606083015161ffff811660a084015250608083015161ffff811660c08401525060a083015160e083015260c083015161010083015260e08301516137e661012084018215159052565b506101008301516001600160401b038116610140840152506101208301516001600160401b0381166101608401525061014083015161ffff81166101808401525061016083015161ffff81166101a084015250949350505050565b5f5f5f60608486031215613853575f5ffd5b61385c846134e0565b925061386a602085016134e0565b91506040840135801515811461387e575f5ffd5b809150509250925092565b5f5f6040838503121561389a575f5ffd5b6138a3836134e0565b91506020830135600481106138b6575f5ffd5b809150509250929050565b5f5f5f5f5f5f60a087890312156138d6575f5ffd5b6138df87613616565b9550602087013594506138f4604088016136f4565b93506060870135925060808701356001600160401b03811115613915575f5ffd5b61392189828a0161366d565b979a9699509497509295939492505050565b602080825282518282018190525f918401906040840190835b818110156139735783516001600160a01b031683526020938401939092019160010161394c565b509095945050505050565b634e487b7160e01b5f52601160045260245ffd5b81810381811115610c9957610c9961397e565b634e487b7160e01b5f52604160045260245ffd5b600181811c908216806139cd57607f821691505b6020821081036130d457634e487b7160e01b5f52602260045260245ffd5b601f8211156108cb57828211156108cb57805f5260205f20601f840160051c6020851015613a1657505f5b90810190601f840160051c035f5b81811015610aa4575f83820155600101613a24565b6001600160401b03831115613a5057613a506139a5565b613a6483613a5e83546139b9565b836139eb565b5f601f841160018114613a95575f8515613a7e5750838201355b5f19600387901b1c1916600186901b178355611807565b5f83815260208120601f198716915b82811015613ac45786850135825560209485019460019092019101613aa4565b5086821015613ae0575f1960f88860031b161c19848701351681555b505060018560011b0183555050505050565b81835281816020850137505f828201602090810191909152601f909101601f19169091010190565b604081525f613b2d604083018688613af2565b828103602084015261321e818587613af2565b5f81613b4e57613b4e61397e565b505f190190565b6001600160801b038281168282160390811115610c9957610c9961397e565b63ffffffff8181168382160190811115610c9957610c9961397e565b62ffffff8181168382160190811115610c9957610c9961397e565b8082028115828204841417610c9957610c9961397e565b634e487b7160e01b5f52603260045260245ffd5b6001600160581b038181168382160190811115610c9957610c9961397e565b6001600160801b038181168382160190811115610c9957610c9961397e565b80820180821115610c9957610c9961397e565b600781810b9083900b01677fffffffffffffff8113677fffffffffffffff1982121715610c9957610c9961397e565b62ffffff8281168282160390811115610c9957610c9961397e565b634e487b7160e01b5f52602160045260245ffd5b5f60018201613c9657613c9661397e565b5060010190565b6001600160581b038281168282160390811115610c9957610c9961397e565b634e487b7160e01b5f52601260045260245ffd5b5f82613cde57613cde613cbc565b500490565b63ffffffff8281168282160390811115610c9957610c9961397e565b5f82613d0d57613d0d613cbc565b50069056fe0a992a0e349c2f0c17e5c8901f1ee8165c4f3f529c8c71931f2eed30d062a78ba264697066735822122014d08f30a01fd18583d887e995e4bdbb1f8667b934b6cc89c3a6ccb874db57cb64736f6c634300082500336080604052348015600e575f5ffd5b506131078061001c5f395ff3fe608060405234801561000f575f5ffd5b50600436106101fd575f3560e01c8063a0d541fa11610114578063be5d5d9b116100a9578063e26515bc11610079578063e26515bc146104d2578063ea76ab1d146104fd578063f8dd10c71461051d578063fb3551ff14610527578063fb3ac25414610547575f5ffd5b8063be5d5d9b14610454578063c00864fd14610475578063c45a015514610497578063cc181f41146104aa575f5ffd5b8063aab5a877116100e4578063aab5a8771461040e578063abc8ac9214610417578063b0414d2b14610439578063b7dc12841461044c575f5ffd5b8063a0d541fa146103d4578063a27154ba146103dd578063a71d734a146103e5578063a7e5f9ae146103ed575f5ffd5b806347235c961161019557806377ace5d71161016557806377ace5d71461037557806384a9bfe814610388578063860749851461032a5780638da5cb5b146103a25780638fad05fc146103cc575f5ffd5b806347235c961461032a5780634a3298791461033257806361d027b31461033a5780637756eb1014610343575f5ffd5b806320443e8d116101d057806320443e8d14610290578063273192b4146102f157806334d5fb31146103065780633be6dd791461030e575f5ffd5b80630681e651146102015780630a74652e1461022e57806311bc5d32146102595780631d1a127f1461026f575b5f5ffd5b60015461021690600160a01b900461ffff1681565b60405161ffff90911681526020015b60405180910390f35b61024161023c36600461200e565b61055c565b6040516001600160601b039091168152602001610225565b610261608081565b604051908152602001610225565b61028261027d3660046120a7565b61061d565b6040516102259291906122f0565b610298610975565b60405161022591905f60e082019050825182526020830151602083015260408301516040830152606083015160608301526080830151608083015260a083015160a083015261ffff60c08401511660c083015292915050565b6102f9610a5c565b6040516102259190612312565b610241600181565b61031760131981565b60405160079190910b8152602001610225565b610261604081565b610261601f81565b61026160035481565b610365610351366004612375565b60096020525f908152604090205460ff1681565b6040519015158152602001610225565b610365610383366004612375565b610b27565b60025461024190600160801b90046001600160601b031681565b5f546103b4906001600160a01b031681565b6040516001600160a01b039091168152602001610225565b610317600a81565b61031760041981565b610261600381565b610261600481565b6104006103fb366004612375565b610b39565b6040516102259291906123cb565b61026161020081565b61042a61042536600461242b565b610c8d565b6040516102259392919061253c565b600a546103b4906001600160a01b031681565b600554610261565b61046761046236600461242b565b610db8565b6040516102259291906126a4565b61048861048336600461270e565b610ea8565b6040516102259392919061273e565b6001546103b4906001600160a01b031681565b6104bd6104b83660046120a7565b61105c565b60408051928352602083019190915201610225565b6002546104e5906001600160801b031681565b6040516001600160801b039091168152602001610225565b61051061050b366004612375565b6110a4565b604051610225919061279c565b610261620927c081565b61053a610535366004612375565b611184565b60405161022591906127ab565b61055a61055536600461200e565b61137f565b005b5f80546001600160a01b0316331461058757604051635fc483c560e01b815260040160405180910390fd5b61059087611551565b506106128787878080601f0160208091040260200160405190810160405280939291908181526020018383808284375f9201919091525050604080516020601f8b0181900481028201810190925289815292508991508890819084018382808284375f9201919091525061060d9250505036879003870187612870565b6115c5565b979650505050505050565b5f610626611e1b565b6001600160601b038316158061065157506002546001600160601b03600160801b9091048116908416115b1561065e575f9150915091565b6001600160601b038381165f818152600b6020908152604091829020928552825493841690850152600160601b90920460ff16918301919091526001810180546106a790612993565b80601f01602080910402602001604051908101604052809291908181526020018280546106d390612993565b801561071e5780601f106106f55761010080835404028352916020019161071e565b820191905f5260205f20905b81548152906001019060200180831161070157829003601f168201915b5050505050826060018190525080600201805461073a90612993565b80601f016020809104026020016040519081016040528092919081815260200182805461076690612993565b80156107b15780601f10610788576101008083540402835291602001916107b1565b820191905f5260205f20905b81548152906001019060200180831161079457829003601f168201915b5050505060808085019290925250604080516060808201835260038501548252600485015461ffff90811660208085019190915284516101808101865260058801546001600160401b038082168352600160401b8204811683850152600160801b8204811683890152600160c01b8204851695830195909552600160d01b9004831696810196909652600687015460a080880191909152600788015460c0880152600888015460ff8116151560e0890152610100808204861690890152600160481b8104909416610120880152600160881b84048316610140880152600160981b90930490911661016086015282840194909452850152600983018054825181850281018501909352808352919290919083018282801561092057602002820191905f5260205f20905f905b82829054906101000a90046001600160601b03166001600160601b0316815260200190600c0190602082600b010492830192600103820291508084116108dd5790505b505050505060c08301526001600160601b0384165f818152600c6020818152604083206003810154821c63ffffffff1660e08801529390925290526109649061193b565b610100830152506001939092509050565b6109b26040518060e001604052805f81526020015f81526020015f81526020015f81526020015f81526020015f81526020015f61ffff1681525090565b600554815260025463ffffffff600160e01b820481166020808501919091527fd421a5181c571bba3f01190c922c3b2a896fc1d84e86c9f17ac10e67ebef8b5f54811c90911660408401526001600160801b039091166060830152600354608083015260015f819052600b9091527f72c6bfb7988af3a1efa6568f02a999bc52252641c659d85961ca3d372b57d5d25460a08301525461ffff600160a01b9091041660c082015290565b600254606090600160801b90046001600160601b03166001600160401b03811115610a8957610a896127bd565b604051908082528060200260200182016040528015610ac257816020015b610aaf611e1b565b815260200190600190039081610aa75790505b5090505f5b6002546001600160601b03600160801b90910481169082161015610b2357610af361027d8260016129d9565b905082826001600160601b031681518110610b1057610b106129f8565b6020908102919091010152600101610ac7565b5090565b5f610b33826001611967565b92915050565b6001600160a01b0381165f908152600760205260408120546060918291600160c81b900463ffffffff1690610b6d826119e7565b9050806001600160401b03811115610b8757610b876127bd565b604051908082528060200260200182016040528015610bb0578160200160208202803683370190505b509350806001600160401b03811115610bcb57610bcb6127bd565b604051908082528060200260200182016040528015610bf4578160200160208202803683370190505b5092505f5b81811015610c8557610c0b8382611a0d565b858281518110610c1d57610c1d6129f8565b60200260200101906001600160601b031690816001600160601b031681525050610c6086868381518110610c5357610c536129f8565b6020026020010151611a27565b848281518110610c7257610c726129f8565b6020908102919091010152600101610bf9565b505050915091565b5f5f6060610cc260015f52600b6020527f72c6bfb7988af3a1efa6568f02a999bc52252641c659d85961ca3d372b57d5d25490565b600254909350600160e01b900463ffffffff1691505f82861015610cef57610cea8684612a0c565b610cf1565b5f5b905080851015610cfe5750835b806001600160401b03811115610d1657610d166127bd565b604051908082528060200260200182016040528015610d4f57816020015b610d3c611eef565b815260200190600190039081610d345790505b5091505f5b81811015610daf57610d8a60085f610d6c848b612a1f565b815260208101919091526040015f20546001600160a01b03166110a4565b838281518110610d9c57610d9c6129f8565b6020908102919091010152600101610d54565b50509250925092565b60055460605f82851015610dd557610dd08584612a0c565b610dd7565b5f5b905080841015610de45750825b806001600160401b03811115610dfc57610dfc6127bd565b604051908082528060200260200182016040528015610e3557816020015b610e22611f52565b815260200190600190039081610e1a5790505b5091505f5b81811015610e9f57610e7a6005610e518389612a1f565b81548110610e6157610e616129f8565b5f918252602090912001546001600160a01b0316611184565b838281518110610e8c57610e8c6129f8565b6020908102919091010152600101610e3a565b50509250929050565b6001600160601b0383165f908152600c60205260408120600381015463ffffffff1691606091829184871015610ee757610ee28786612a0c565b610ee9565b5f5b905080861015610ef65750845b806001600160401b03811115610f0e57610f0e6127bd565b604051908082528060200260200182016040528015610f37578160200160208202803683370190505b509350806001600160401b03811115610f5257610f526127bd565b604051908082528060200260200182016040528015610f7b578160200160208202803683370190505b5092505f5b81811015611050575f610fb0610f96838b612a1f565b610fa1906001612a1f565b85906001600160401b03611a5c565b90506001600160a01b03811615801590610fe65750610fcf828a612a1f565b610fda906001612a1f565b610fe4828c611a92565b145b156110475780868381518110610ffe57610ffe6129f8565b60200260200101906001600160a01b031690816001600160a01b031681525050611028818b611b06565b85838151811061103a5761103a6129f8565b6020026020010181815250505b50600101610f80565b50505093509350939050565b6001600160601b0381165f908152600c602052604081208190611086816003015463ffffffff1690565b61109a826003015460201c63ffffffff1690565b9250925050915091565b6110ac611eef565b6001600160a01b0382165f81815260076020908152604090912091835281546affffffffffffffffffffff16908301526110e7836001611967565b1515604083015260018101546001600160801b03600160801b820481166060850152600283015416608084015263ffffffff80821660a08501526401000000008204811660c0850152600160401b8204811660e0850152600160601b9091048116610100840152905462ffffff600160901b820416610120840152600160a81b81048216610140840152600160581b900416610160820152919050565b61118c611f52565b6001600160a01b0382165f81815260046020908152604080832060068352928190209385528254801515928601929092528401526001810180549192916111d290612993565b80601f01602080910402602001604051908101604052809291908181526020018280546111fe90612993565b80156112495780601f1061122057610100808354040283529160200191611249565b820191905f5260205f20905b81548152906001019060200180831161122c57829003601f168201915b5050505050836060018190525081600201805461126590612993565b80601f016020809104026020016040519081016040528092919081815260200182805461129190612993565b80156112dc5780601f106112b3576101008083540402835291602001916112dc565b820191905f5260205f20905b8154815290600101906020018083116112bf57829003601f168201915b5050505050608084015260038201546001600160401b031660a08401528054600781810b60c086015263ffffffff600160401b8304811660e0870152600160601b83048116610100870152600160801b9092049091166101208501526001600160a01b0385165f90815260209190915260409020546affffffffffffffffffffff1661014084015261136f846001611967565b1515610160840152509092915050565b5f546001600160a01b031633146113a957604051635fc483c560e01b815260040160405180910390fd5b5f6113b387611551565b8054604080516020601f8a01819004810282018101909252888152929350611443926001600160601b03909216919089908990819084018382808284375f9201919091525050604080516020601f8b0181900481028201810190925289815292508991508890819084018382808284375f9201919091525061143e9250505036879003870187612870565b611b55565b5f5b60098201548110156114cc57825f0135600b5f84600901848154811061146d5761146d6129f8565b5f91825260208083206002830401546001909216600c026101000a9091046001600160601b0316835282019290925260400190206003015410156114c457604051630309cb8760e51b815260040160405180910390fd5b600101611445565b50600181016114dc868883612a88565b50600281016114ec848683612a88565b5081600382016114fc8282612b66565b905050866001600160601b03167f2c2ab22e104ac1ba8ff2873c3d5bbf325630474e0c659ff562a68373ec3d7d6e8787878787604051611540959493929190612dd6565b60405180910390a250505050505050565b5f6001600160601b038216158061157d57506002546001600160601b03600160801b9091048116908316115b156115ab57604051634e0e51f960e11b81526001600160601b03831660048201526024015b60405180910390fd5b506001600160601b03165f908152600b6020526040902090565b5f6115d285858585611b55565b600254600160801b90046001600160601b0316603f190161160657604051637d9ab87d60e01b815260040160405180910390fd5b5f6001600160601b03861615611648576001600160601b0386165f908152600b602052604090205461164390600160601b900460ff166001612f40565b61164a565b5f5b905060038160ff16111561167157604051637d9ab87d60e01b815260040160405180910390fd5b6002805460109061169190600160801b90046001600160601b0316612f59565b82546101009290920a6001600160601b0381810219909316828416918202179093555f928352600b602052604090922080549189166cffffffffffffffffffffffffff1990921691909117600160601b60ff851602178155909250600181016116fa8782612f83565b50600281016117098682612f83565b508351600382015560208085015160048301805461ffff92831661ffff1990911617905560408087015180516005860180549583015193830151606084015160808501518716600160d01b0261ffff60d01b19918816600160c01b0261ffff60c01b196001600160401b03948516600160801b021669ffffffffffffffffffff60801b19988516600160401b026fffffffffffffffffffffffffffffffff19909b169685169690961799909917969096169390931796909617919091169290921790915560a0810151600685015560c0810151600785015560e081015160088501805461010084810151610120860151610140870151610160909701518816600160981b0261ffff60981b1997909816600160881b0261ffff60881b19918a16600160481b029190911672ffffffffffffffffffff000000000000000000199290991690920268ffffffffffffffff00199515159590951668ffffffffffffffffff199093169290921793909317169490941717161790556001600160601b038716156118e2576001600160601b038088165f908152600b6020908152604082206009018054600181810183559184529190922060028204018054878516600c93909416929092026101000a9283029290930219161790555b866001600160601b0316836001600160601b03167fb469d3d181113180f545bae0dd6fc41f83ef04ac42cbff46ebbb4175df9e31638888886040516119299392919061303d565b60405180910390a35050949350505050565b600381015460601c63ffffffff165f908152602082905260408120610b3390546001600160801b031690565b6001600160a01b0382165f90815260076020526040812054600160c81b900463ffffffff165b80156119de5760ff81165f818152600b60205260409020600301546119b28683611a27565b101580156119c557506119c58185611d38565b156119d557600192505050610b33565b5060081c61198d565b505f9392505050565b5f5b8115611a0857806119f981613073565b915050600882901c91506119e9565b919050565b5f611a1982600861308b565b83901c60ff16905092915050565b6001600160a01b03919091165f908152600d602090815260408083206001600160601b039485168452825290912054901c1690565b5f8281526001840160205260408120546001600160401b03831660a082901c1115611a87575f611a89565b805b95945050505050565b5f6001600160601b038216600114611ada576001600160a01b0383165f908152600d602090815260408083206001600160601b038616845290915290205462ffffff16611aff565b6001600160a01b0383165f90815260076020526040902054600160e81b900462ffffff165b9392505050565b5f6001600160601b038216600114611b4c576001600160a01b0383165f908152600d602090815260408083206001600160601b038616845290915290205460801c611aff565b611aff83611d94565b82515f819003611b7857604051636cc61e7360e11b815260040160405180910390fd5b6040811115611b9e5760408051630585ca3d60e21b81526004016115a291815260200190565b8251801580611bad5750608081115b15611bce57604051637cf77fdd60e11b8152608060048201526024016115a2565b604083015183511580611c0e57506001600160601b03871615801590611c0e57506001600160601b0387165f908152600b60205260409020600301548451105b80611c1b575060a0810151155b80611c2f5750612710816060015161ffff16115b80611c435750612710816080015161ffff16115b80611c56575080516001600160401b0316155b80611c6c575060208101516001600160401b0316155b80611ca557508060e001518015611ca557506101008101516001600160401b03161580611ca557506101208101516001600160401b0316155b80611cc357506002816101400151611cbd91906130a2565b61ffff16155b80611ce157506002816101600151611cdb91906130a2565b61ffff16155b80611cfd575080610140015161ffff1681610160015161ffff16105b80611d115750601f81610160015161ffff16115b15611d2f57604051630309cb8760e51b815260040160405180910390fd5b50505050505050565b5f5b6001600160601b03831615611d8c57816001600160601b0316836001600160601b031603611d6a57506001610b33565b6001600160601b039283165f908152600b602052604090205490921691611d3a565b505f92915050565b6001600160a01b0381165f90815260076020526040812054600160c81b900463ffffffff165b8015611e15576001600160a01b0383165f908152600d6020908152604080832060ff851684529091529020546380000000811615611e0c57611e096001600160601b03602083901c1684612a1f565b92505b5060081c611dba565b50919050565b6040518061012001604052805f6001600160601b031681526020015f6001600160601b031681526020015f60ff1681526020016060815260200160608152602001611ed660408051606080820183525f80835260208084018290528451610180810186528281529081018290528085018290529182018190526080820181905260a0820181905260c0820181905260e08201819052610100820181905261012082018190526101408201819052610160820152909182015290565b8152602001606081526020015f81526020015f81525090565b60408051610180810182525f80825260208201819052918101829052606081018290526080810182905260a0810182905260c0810182905260e0810182905261010081018290526101208101829052610140810182905261016081019190915290565b60408051610180810182525f808252602082018190529181018290526060808201819052608082015260a0810182905260c0810182905260e0810182905261010081018290526101208101829052610140810182905261016081019190915290565b80356001600160601b0381168114611a08575f5ffd5b5f5f83601f840112611fda575f5ffd5b5081356001600160401b03811115611ff0575f5ffd5b602083019150836020828501011115612007575f5ffd5b9250929050565b5f5f5f5f5f5f868803610220811215612025575f5ffd5b61202e88611fb4565b965060208801356001600160401b03811115612048575f5ffd5b6120548a828b01611fca565b90975095505060408801356001600160401b03811115612072575f5ffd5b61207e8a828b01611fca565b9095509350506101c0605f1982011215612096575f5ffd5b506060870190509295509295509295565b5f602082840312156120b7575f5ffd5b611aff82611fb4565b5f81518084528060208401602086015e5f602082860101526020601f19601f83011685010191505092915050565b8051825261ffff6020820151166020830152604081015161211b6040840182516001600160401b03169052565b60208101516001600160401b03811660608501525060408101516001600160401b038116608085015250606081015161ffff811660a085015250608081015161ffff811660c08501525060a081015160e084015260c081015161010084015260e081015161218e61012085018215159052565b506101008101516001600160401b038116610140850152506101208101516001600160401b0381166101608501525061014081015161ffff811661018085015250610160015161ffff81166101a0840152505050565b505050565b5f8151808452602084019350602083015f5b828110156122225781516001600160601b03168652602095860195909101906001016121fb565b5093949350505050565b80516001600160601b031682525f602082015161225460208501826001600160601b03169052565b506040820151612269604085018260ff169052565b5060608201516102c060608501526122856102c08501826120c0565b90506080830151848203608086015261229e82826120c0565b91505060a08301516122b360a08601826120ee565b5060c08301518482036102608601526122cc82826121e9565b91505060e08301516102808501526101008301516102a08501528091505092915050565b8215158152604060208201525f61230a604083018461222c565b949350505050565b5f602082016020835280845180835260408501915060408160051b8601019250602086015f5b8281101561236957603f1987860301845261235485835161222c565b94506020938401939190910190600101612338565b50929695505050505050565b5f60208284031215612385575f5ffd5b81356001600160a01b0381168114611aff575f5ffd5b5f8151808452602084019350602083015f5b828110156122225781518652602095860195909101906001016123ad565b604080825283519082018190525f9060208501906060840190835b8181101561240d5783516001600160601b03168352602093840193909201916001016123e6565b50508381036020850152612421818661239b565b9695505050505050565b5f5f6040838503121561243c575f5ffd5b50508035926020909101359150565b80516001600160a01b03168252602081015160208301526040810151612475604084018215159052565b50606081015160608301526080810151608083015260a08101516124a160a084018263ffffffff169052565b5060c08101516124b960c084018263ffffffff169052565b5060e08101516124d160e084018263ffffffff169052565b506101008101516124eb61010084018263ffffffff169052565b5061012081015161250561012084018263ffffffff169052565b5061014081015161251f61014084018263ffffffff169052565b506101608101516121e46101608401826001600160401b03169052565b5f60608201858352846020840152606060408401528084518083526080850191506020860192505f5b8181101561258f5761257883855161244b565b602093909301926101809290920191600101612565565b5090979650505050505050565b80516001600160a01b031682525f60208201516125bd602085018215159052565b5060408201516040840152606082015161018060608501526125e36101808501826120c0565b9050608083015184820360808601526125fc82826120c0565b91505060a083015161261960a08601826001600160401b03169052565b5060c083015161262e60c086018260070b9052565b5060e083015161264660e086018263ffffffff169052565b5061010083015161266061010086018263ffffffff169052565b5061012083015161267a61012086018263ffffffff169052565b5061014083015161014085015261016083015161269c61016086018215159052565b509392505050565b5f604082018483526040602084015280845180835260608501915060608160051b8601019250602086015f5b8281101561270157605f198786030184526126ec85835161259c565b945060209384019391909101906001016126d0565b5092979650505050505050565b5f5f5f60608486031215612720575f5ffd5b61272984611fb4565b95602085013595506040909401359392505050565b5f60608201858352606060208401528085518083526080850191506020870192505f5b818110156127885783516001600160a01b0316835260209384019390920191600101612761565b50508381036040850152610612818661239b565b6101808101610b33828461244b565b602081525f611aff602083018461259c565b634e487b7160e01b5f52604160045260245ffd5b604051606081016001600160401b03811182821017156127f3576127f36127bd565b60405290565b60405161018081016001600160401b03811182821017156127f3576127f36127bd565b61ffff8116811461282b575f5ffd5b50565b8035611a088161281c565b6001600160401b038116811461282b575f5ffd5b8035611a0881612839565b801515811461282b575f5ffd5b8035611a0881612858565b5f8183036101c081128015612883575f5ffd5b5061288c6127d1565b83358152602084013561289e8161281c565b6020820152610180603f19830112156128b5575f5ffd5b6128bd6127f9565b91506128cb6040850161284d565b82526128d96060850161284d565b60208301526128ea6080850161284d565b60408301526128fb60a0850161282e565b606083015261290c60c0850161282e565b608083015260e084013560a083015261010084013560c08301526129336101208501612865565b60e0830152612945610140850161284d565b610100830152612958610160850161284d565b61012083015261296b610180850161282e565b61014083015261297e6101a0850161282e565b61016083015260408101919091529392505050565b600181811c908216806129a757607f821691505b602082108103611e1557634e487b7160e01b5f52602260045260245ffd5b634e487b7160e01b5f52601160045260245ffd5b6001600160601b038181168382160190811115610b3357610b336129c5565b634e487b7160e01b5f52603260045260245ffd5b81810381811115610b3357610b336129c5565b80820180821115610b3357610b336129c5565b601f8211156121e457828211156121e457805f5260205f20601f840160051c6020851015612a5d57505f5b90810190601f840160051c035f5b81811015612a80575f83820155600101612a6b565b505050505050565b6001600160401b03831115612a9f57612a9f6127bd565b612ab383612aad8354612993565b83612a32565b5f601f841160018114612ae4575f8515612acd5750838201355b5f19600387901b1c1916600186901b178355612b3b565b5f83815260208120601f198716915b82811015612b135786850135825560209485019460019092019101612af3565b5086821015612b2f575f1960f88860031b161c19848701351681555b505060018560011b0183555b5050505050565b5f8135610b338161281c565b5f8135610b3381612839565b5f8135610b3381612858565b81358155600181016020830135612b7c8161281c565b815461ffff191661ffff9190911617905560028101612bbe612ba060408501612b4e565b825467ffffffffffffffff19166001600160401b0391909116178255565b612bff612bcd60608501612b4e565b82546fffffffffffffffff0000000000000000191660409190911b6fffffffffffffffff000000000000000016178255565b612c3a612c0e60808501612b4e565b82805467ffffffffffffffff60801b191660809290921b67ffffffffffffffff60801b16919091179055565b612c69612c4960a08501612b42565b82805461ffff60c01b191660c09290921b61ffff60c01b16919091179055565b612c98612c7860c08501612b42565b82805461ffff60d01b191660d09290921b61ffff60d01b16919091179055565b5060e08201356003820155610100820135600482015560058101612cd6612cc26101208501612b5a565b825490151560ff1660ff1991909116178255565b612d0a612ce66101408501612b4e565b825468ffffffffffffffff00191660089190911b68ffffffffffffffff0016178255565b612d4e612d1a6101608501612b4e565b825470ffffffffffffffff000000000000000000191660489190911b70ffffffffffffffff00000000000000000016178255565b612d7e612d5e6101808501612b42565b82805461ffff60881b191660889290921b61ffff60881b16919091179055565b6121e4612d8e6101a08501612b42565b82805461ffff60981b191660989290921b61ffff60981b16919091179055565b81835281816020850137505f828201602090810191909152601f909101601f19169091010190565b61020081525f612deb61020083018789612dae565b8281036020840152612dfe818688612dae565b843560408501529150506020830135612e168161281c565b61ffff166060830152612e3f60808301612e326040860161284d565b6001600160401b03169052565b612e4b6060840161284d565b6001600160401b031660a0830152612e656080840161284d565b6001600160401b031660c0830152612e7f60a0840161282e565b61ffff1660e0830152612e9460c0840161282e565b61ffff81166101008401525060e083013561012083810191909152610100840135610140840152612ec6908401612865565b1515610160830152612edb610140840161284d565b6001600160401b0316610180830152612ef7610160840161284d565b6001600160401b03166101a0830152612f13610180840161282e565b61ffff166101c0830152612f2a6101a0840161282e565b61ffff81166101e0840152509695505050505050565b60ff8181168382160190811115610b3357610b336129c5565b5f6001600160601b0382166001600160601b038103612f7a57612f7a6129c5565b60010192915050565b81516001600160401b03811115612f9c57612f9c6127bd565b612fb081612faa8454612993565b84612a32565b6020601f821160018114612fe2575f8315612fcb5750848201515b5f19600385901b1c1916600184901b178455612b3b565b5f84815260208120601f198516915b828110156130115787850151825560209485019460019092019101612ff1565b508482101561302e57868401515f19600387901b60f8161c191681555b50505050600190811b01905550565b61020081525f6130516102008301866120c0565b828103602084015261306381866120c0565b91505061230a60408301846120ee565b5f60018201613084576130846129c5565b5060010190565b8082028115828204841417610b3357610b336129c5565b5f61ffff8316806130c157634e487b7160e01b5f52601260045260245ffd5b8061ffff8416069150509291505056fea26469706673582212205e0dd76e84ddadd920f32a337dcab89b42cdf92b6ebf900091f6ea3ee3506aa064736f6c63430008250033" as const;
 
 export const caseFactoryAbi = [
   {
@@ -2605,6 +2638,11 @@ export const caseFactoryAbi = [
   },
   {
     "inputs": [],
+    "name": "OnlyArbitrator",
+    "type": "error"
+  },
+  {
+    "inputs": [],
     "name": "OnlyCase",
     "type": "error"
   },
@@ -2692,6 +2730,19 @@ export const caseFactoryAbi = [
     ],
     "name": "UnknownCase",
     "type": "error"
+  },
+  {
+    "anonymous": false,
+    "inputs": [
+      {
+        "indexed": false,
+        "internalType": "address",
+        "name": "arbitrator",
+        "type": "address"
+      }
+    ],
+    "name": "ArbitratorChanged",
+    "type": "event"
   },
   {
     "anonymous": false,
@@ -2933,6 +2984,19 @@ export const caseFactoryAbi = [
     "type": "function"
   },
   {
+    "inputs": [],
+    "name": "arbitrator",
+    "outputs": [
+      {
+        "internalType": "address",
+        "name": "",
+        "type": "address"
+      }
+    ],
+    "stateMutability": "view",
+    "type": "function"
+  },
+  {
     "inputs": [
       {
         "internalType": "address",
@@ -3144,6 +3208,67 @@ export const caseFactoryAbi = [
       }
     ],
     "name": "fileCaseWithAuthorization",
+    "outputs": [
+      {
+        "internalType": "address",
+        "name": "caseAddr",
+        "type": "address"
+      }
+    ],
+    "stateMutability": "payable",
+    "type": "function"
+  },
+  {
+    "inputs": [
+      {
+        "components": [
+          {
+            "internalType": "uint96",
+            "name": "courtId",
+            "type": "uint96"
+          },
+          {
+            "internalType": "uint16",
+            "name": "panelSize",
+            "type": "uint16"
+          },
+          {
+            "internalType": "address",
+            "name": "plaintiff",
+            "type": "address"
+          },
+          {
+            "internalType": "address",
+            "name": "defendant",
+            "type": "address"
+          },
+          {
+            "internalType": "string",
+            "name": "claimDescription",
+            "type": "string"
+          },
+          {
+            "internalType": "string",
+            "name": "evidenceIpfsHash",
+            "type": "string"
+          },
+          {
+            "internalType": "address",
+            "name": "arbitrable",
+            "type": "address"
+          },
+          {
+            "internalType": "uint256",
+            "name": "disputeId",
+            "type": "uint256"
+          }
+        ],
+        "internalType": "struct DisputeFiling",
+        "name": "f",
+        "type": "tuple"
+      }
+    ],
+    "name": "fileDispute",
     "outputs": [
       {
         "internalType": "address",
@@ -3379,6 +3504,47 @@ export const caseFactoryAbi = [
         ],
         "internalType": "struct CaseView",
         "name": "view_",
+        "type": "tuple"
+      }
+    ],
+    "stateMutability": "view",
+    "type": "function"
+  },
+  {
+    "inputs": [
+      {
+        "internalType": "address",
+        "name": "caseAddr",
+        "type": "address"
+      }
+    ],
+    "name": "getCaseArbitration",
+    "outputs": [
+      {
+        "internalType": "bool",
+        "name": "arbitrated",
+        "type": "bool"
+      },
+      {
+        "components": [
+          {
+            "internalType": "address",
+            "name": "arbitrator",
+            "type": "address"
+          },
+          {
+            "internalType": "address",
+            "name": "arbitrable",
+            "type": "address"
+          },
+          {
+            "internalType": "uint256",
+            "name": "disputeId",
+            "type": "uint256"
+          }
+        ],
+        "internalType": "struct CaseFactory.CaseArbitration",
+        "name": "a",
         "type": "tuple"
       }
     ],
@@ -4434,6 +4600,19 @@ export const caseFactoryAbi = [
     "inputs": [
       {
         "internalType": "address",
+        "name": "arbitrator_",
+        "type": "address"
+      }
+    ],
+    "name": "setArbitrator",
+    "outputs": [],
+    "stateMutability": "nonpayable",
+    "type": "function"
+  },
+  {
+    "inputs": [
+      {
+        "internalType": "address",
         "name": "feeRecipient_",
         "type": "address"
       },
@@ -4494,7 +4673,7 @@ export const caseFactoryAbi = [
   }
 ] as const;
 
-export const caseFactoryBytecode = "0x60e060405234801561000f575f5ffd5b5060405161ab0c38038061ab0c83398101604081905261002e91610107565b6001600160a01b038216158061004b57506001600160a01b038316155b1561006957604051630309cb8760e51b815260040160405180910390fd5b5f80546001600160a01b031916331790556001600160a01b038416608052604051610093906100e3565b604051809103905ff0801580156100ac573d5f5f3e3d5ffd5b506001600160a01b0390811660a05292831660c052600180546001600160a01b031916929093169190911790915560025550610157565b615e1f80614ced83390190565b6001600160a01b0381168114610104575f5ffd5b50565b5f5f5f5f6080858703121561011a575f5ffd5b8451610125816100f0565b6020860151909450610136816100f0565b6040860151909350610147816100f0565b6060959095015193969295505050565b60805160a05160c051614b2d6101c05f395f818161035501528181610fe30152612a8401525f81816103a701528181610fb701526120bd01525f818161051901528181610f8c0152818161108e0152818161217b015281816129540152612a630152614b2d5ff3fe6080604052600436106101fc575f3560e01c80637756eb1011610113578063b1014cbb1161009d578063dfaf85af1161006d578063dfaf85af14610647578063e7a5a6a81461065c578063eb8f732014610689578063f2fde38b146106b7578063fda458dd146106d6575f5ffd5b8063b1014cbb146105e0578063ba8a861b146105ff578063c59d484714610612578063da2d7e9514610633575f5ffd5b806386700f28116100e357806386700f281461053b5780638da5cb5b14610550578063932fec401461056e578063963f23981461058d5780639a686073146105ac575f5ffd5b80637756eb101461048957806377ef4590146104c75780637a1b5d81146104da5780637b10399914610508575f5ffd5b806347ce07cc116101945780635e615a6b116101645780635e615a6b146103e8578063631f5b8414610409578063647846a51461043657806367e9d33f1461045557806373169cf814610474575f5ffd5b806347ce07cc146103445780635665f22d146103775780635c60da1b146103965780635c64bf31146103c9575f5ffd5b806319b1f5fc116101cf57806319b1f5fc146102ae578063327c448e146102c25780633c052a0d146102f95780634690484014610325575f5ffd5b806301a4afb8146102005780630d9de3f71461024a578063110aefa314610277578063134bf6e81461028c575b5f5ffd5b34801561020b575f5ffd5b5061021f61021a366004612ce1565b6106f5565b60408051931515845260208401929092526001600160a01b0316908201526060015b60405180910390f35b348015610255575f5ffd5b50610269610264366004612d0f565b610787565b60405161024192919061317f565b61028a6102853660046131a1565b610824565b005b348015610297575f5ffd5b506102a0600881565b604051908152602001610241565b3480156102b9575f5ffd5b506102a0608081565b3480156102cd575f5ffd5b506102e16102dc366004612ce1565b6109e1565b6040516001600160a01b039091168152602001610241565b348015610304575f5ffd5b506103186103133660046131d1565b610a41565b6040516102419190613354565b348015610330575f5ffd5b506001546102e1906001600160a01b031681565b34801561034f575f5ffd5b506102e17f000000000000000000000000000000000000000000000000000000000000000081565b348015610382575f5ffd5b5061028a610391366004613366565b610c07565b3480156103a1575f5ffd5b506102e17f000000000000000000000000000000000000000000000000000000000000000081565b3480156103d4575f5ffd5b5061028a6103e3366004613382565b610e34565b3480156103f3575f5ffd5b506103fc610ecf565b6040516102419190613503565b348015610414575f5ffd5b506104286104233660046135ce565b611125565b6040516102419291906135ee565b348015610441575f5ffd5b506003546102e1906001600160a01b031681565b348015610460575f5ffd5b5061028a61046f366004612d0f565b611250565b34801561047f575f5ffd5b506102a060025481565b348015610494575f5ffd5b506104b76104a3366004612d0f565b60066020525f908152604090205460ff1681565b6040519015158152602001610241565b6102e16104d536600461365e565b6112b2565b3480156104e5575f5ffd5b506104f96104f43660046135ce565b61131f565b6040516102419392919061372b565b348015610513575f5ffd5b506102e17f000000000000000000000000000000000000000000000000000000000000000081565b348015610546575f5ffd5b506102a06107d081565b34801561055b575f5ffd5b505f546102e1906001600160a01b031681565b348015610579575f5ffd5b5061028a610588366004613997565b61133c565b348015610598575f5ffd5b506104f96105a73660046139d5565b611467565b3480156105b7575f5ffd5b506102a06105c6366004612d0f565b6001600160a01b03165f9081526015602052604090205490565b3480156105eb575f5ffd5b5061028a6105fa366004613a07565b61149d565b6102e161060d366004613a31565b61155c565b34801561061d575f5ffd5b506106266115ca565b6040516102419190613af1565b34801561063e575f5ffd5b506005546102a0565b348015610652575f5ffd5b506102a060045481565b348015610667575f5ffd5b5061067b6106763660046135ce565b611616565b604051610241929190613b38565b348015610694575f5ffd5b506106a86106a3366004612d0f565b6116e0565b60405161024193929190613b82565b3480156106c2575f5ffd5b5061028a6106d1366004612d0f565b6117e7565b3480156106e1575f5ffd5b5061028a6106f0366004613a07565b611891565b5f5f5f5f858560405160200161071e9291909182526001600160a01b0316602082015260400190565b60408051601f1981840301815291815281516020928301205f8181526008909352912054909150801580159061075e57610759600183613c47565b610760565b5f5b5f938452600760205260409093205490989297506001600160a01b03169550909350505050565b5f610790612b0d565b6001600160a01b0383165f9081526006602052604090205460ff166107b7575f9150915091565b6001836001600160a01b031663480daedd6040518163ffffffff1660e01b81526004015f60405180830381865afa1580156107f4573d5f5f3e3d5ffd5b505050506040513d5f823e601f3d908101601f1916820160405261081b9190810190613f6e565b91509150915091565b80610842576040516306584b2960e01b815260040160405180910390fd5b600254341015610877576002546040516321e73c2560e01b815260048101919091523460248201526044015b60405180910390fd5b6040805160208082018490523382840152825180830384018152606090920183528151918101919091205f818152600890925291902054156108cf5760405163ad92bcf760e01b81526004810183905260240161086e565b5f818152600760205260409020546001600160a01b031680156109175760405163a37fce6560e01b8152600481018490526001600160a01b038216602482015260440161086e565b610922346001614277565b5f838152600860209081526040918290209290925551348152849133917f4d98d35b0d838a47ed48b521d499328d9047efd28b8d6fb143a1729b32b375cd910160405180910390a36001546040515f916001600160a01b03169034908381818185875af1925050503d805f81146109b4576040519150601f19603f3d011682016040523d82523d5f602084013e6109b9565b606091505b50509050806109db57604051634033e4e360e01b815260040160405180910390fd5b50505050565b5f60075f8484604051602001610a0a9291909182526001600160a01b0316602082015260400190565b60408051601f198184030181529181528151602092830120835290820192909252015f20546001600160a01b031690505b92915050565b6011546060906001600160401b03811115610a5e57610a5e613c5a565b604051908082528060200260200182016040528015610a9757816020015b610a84612c27565b815260200190600190039081610a7c5790505b5090505f805b601154811015610bfe575f60118281548110610abb57610abb61428a565b5f918252602090912001546001600160a01b03169050858015610b5f5750846007811115610aeb57610aeb612d2a565b816001600160a01b031663c19d93fb6040518163ffffffff1660e01b8152600401602060405180830381865afa158015610b27573d5f5f3e3d5ffd5b505050506040513d601f19601f82011682018060405250810190610b4b919061429e565b6007811115610b5c57610b5c612d2a565b14155b15610b6a5750610bf6565b806001600160a01b0316634051ddac6040518163ffffffff1660e01b81526004015f60405180830381865afa158015610ba5573d5f5f3e3d5ffd5b505050506040513d5f823e601f3d908101601f19168201604052610bcc91908101906142b9565b8484610bd7816143d9565b955081518110610be957610be961428a565b6020026020010181905250505b600101610a9d565b50815292915050565b335f9081526006602052604090205460ff16610c36576040516374284a7b60e01b815260040160405180910390fd5b806007811115610c4857610c48612d2a565b826007811115610c5a57610c5a612d2a565b14610d215760016009836007811115610c7557610c75612d2a565b60088110610c8557610c8561428a565b015f828254610c949190613c47565b90915550600190506009826007811115610cb057610cb0612d2a565b60088110610cc057610cc061428a565b015f828254610ccf9190614277565b9091555060039050816007811115610ce957610ce9612d2a565b03610cfb57610cfb601360143361193b565b6003826007811115610d0f57610d0f612d2a565b03610d2157610d21601360143361199f565b6006816007811115610d3557610d35612d2a565b1480610d5257506005816007811115610d5057610d50612d2a565b145b15610d6557610d6033611aa2565b610def565b6004816007811115610d7957610d79612d2a565b148015610de15750336001600160a01b0316638f7758396040518163ffffffff1660e01b8152600401602060405180830381865afa158015610dbd573d5f5f3e3d5ffd5b505050506040513d601f19601f82011682018060405250810190610de191906143f1565b15610def57610def33611aa2565b336001600160a01b03167f9b72cb0d257380adb01e11721f1b4d1a133b86f1b8ed3173c606bd6811e2f70282604051610e28919061440c565b60405180910390a25050565b5f546001600160a01b03163314610e5e57604051635fc483c560e01b815260040160405180910390fd5b610e6783611d88565b6001600160a01b031663de94a22083836040518363ffffffff1660e01b8152600401610e9492919061441a565b5f604051808303815f87803b158015610eab575f5ffd5b505af1158015610ebd573d5f5f3e3d5ffd5b50505050610eca83611dcf565b505050565b610f7b6040805161014080820183525f80835260208084018290528385018290526060808501839052608080860184905260a080870185905260c0808801869052885161018081018a528681529485018690529784018590529183018490528201839052810182905293840181905260e08481018290526101008501829052610120850182905291840181905261016084015290919082019081525f6020820181905260409091015290565b5f546001600160a01b0390811682527f0000000000000000000000000000000000000000000000000000000000000000811660208084018290527f000000000000000000000000000000000000000000000000000000000000000083166040808601919091527f000000000000000000000000000000000000000000000000000000000000000084166060860152600154909316608085015260025460a08501528251635a51b50360e11b81529251919263b4a36a0692600480830193928290030181865afa158015611050573d5f5f3e3d5ffd5b505050506040513d601f19601f82011682018060405250810190611074919061445c565b60c08201526040516310b72e2b60e31b81525f60048201527f00000000000000000000000000000000000000000000000000000000000000006001600160a01b0316906385b97158906024016101c060405180830381865afa1580156110dc573d5f5f3e3d5ffd5b505050506040513d601f19601f820116820180604052508101906111009190614484565b60e084015250506003546001600160a01b031661010082015260045461012082015290565b60135460605f611136838686611f38565b9050806001600160401b0381111561115057611150613c5a565b60405190808252806020026020018201604052801561118957816020015b611176612c27565b81526020019060019003908161116e5790505b5091505f5b818110156112475760136111a28288614277565b815481106111b2576111b261428a565b5f91825260208220015460408051631014776b60e21b815290516001600160a01b0390921692634051ddac926004808401938290030181865afa1580156111fb573d5f5f3e3d5ffd5b505050506040513d5f823e601f3d908101601f1916820160405261122291908101906142b9565b8382815181106112345761123461428a565b602090810291909101015260010161118e565b50509250929050565b61125981611d88565b6001600160a01b03166347300e476040518163ffffffff1660e01b81526004015f604051808303815f87803b158015611290575f5ffd5b505af11580156112a2573d5f5f3e3d5ffd5b505050506112af81611dcf565b50565b5f6112c08787878787611f66565b5f6112ca83612020565b5f8181526008602052604081205491925003611302576040516318ecc4bd60e31b81526004810184905233602482015260440161086e565b61131289898989898989886120b7565b9998505050505050505050565b5f5f606061132f601186866122a4565b9250925092509250925092565b5f546001600160a01b0316331461136657604051635fc483c560e01b815260040160405180910390fd5b6001600160a01b03821661138d57604051630309cb8760e51b815260040160405180910390fd5b816001600160a01b0316836001600160a01b03167f600b03051499485a8f9fea7ef6cb67cef1902a90a12c9bcb83831bebaffed7fe836040516113d291815260200190565b60405180910390a360405163a9059cbb60e01b81526001600160a01b0383811660048301526024820183905284169063a9059cbb906044016020604051808303815f875af1158015611426573d5f5f3e3d5ffd5b505050506040513d601f19601f8201168201806040525081019061144a91906143f1565b610eca57604051634033e4e360e01b815260040160405180910390fd5b6001600160a01b0383165f908152601560205260408120819060609061148e9086866122a4565b92509250925093509350939050565b5f546001600160a01b031633146114c757604051635fc483c560e01b815260040160405180910390fd5b6001600160a01b038216158015906114dd575080155b156114fb57604051630309cb8760e51b815260040160405180910390fd5b600380546001600160a01b0319166001600160a01b038416908117909155600482905560408051918252602082018390527f4ce5e69275f38738d5e9c7a654482224ce06b6d79069056d2cb3bd52e5eb58b791015b60405180910390a15050565b5f61156a8787878787611f66565b5f6115788360600135612020565b5f81815260086020526040902054909150156115ad5760405163ad92bcf760e01b81526060840135600482015260240161086e565b6115b68361246b565b6113128989898989898960600135886120b7565b6115d2612c89565b6005548152604080516101008101918290529060099060089082845b8154815260200190600101908083116115ee5750505050506020820152601154604082015290565b60055460605f611627838686611f38565b9050806001600160401b0381111561164157611641613c5a565b60405190808252806020026020018201604052801561166a578160200160208202803683370190505b5091505f5b818110156112475760056116838288614277565b815481106116935761169361428a565b905f5260205f20015f9054906101000a90046001600160a01b03168382815181106116c0576116c061428a565b6001600160a01b039092166020928302919091019091015260010161166f565b5f6116e9612b0d565b6001600160a01b0383165f9081526006602052604090205460609060ff16611713575f92506117e0565b6001846001600160a01b031663480daedd6040518163ffffffff1660e01b81526004015f60405180830381865afa158015611750573d5f5f3e3d5ffd5b505050506040513d5f823e601f3d908101601f191682016040526117779190810190613f6e565b856001600160a01b031663596f21f86040518163ffffffff1660e01b81526004015f60405180830381865afa1580156117b2573d5f5f3e3d5ffd5b505050506040513d5f823e601f3d908101601f191682016040526117d991908101906145a1565b9250925092505b9193909250565b5f546001600160a01b0316331461181157604051635fc483c560e01b815260040160405180910390fd5b6001600160a01b03811661183857604051630309cb8760e51b815260040160405180910390fd5b5f80546040516001600160a01b03808516939216917f8be0079c531659141344cd1fd0a4f28419497f9722a3daafe3b4186f6b6457e091a35f80546001600160a01b0319166001600160a01b0392909216919091179055565b5f546001600160a01b031633146118bb57604051635fc483c560e01b815260040160405180910390fd5b6001600160a01b0382166118e257604051630309cb8760e51b815260040160405180910390fd5b600180546001600160a01b0319166001600160a01b038416908117909155600282905560408051918252602082018390527fec61bc2c444f2a55d9443032f231fc157038fb483c90d7b78d8294354c0b87e09101611550565b6001600160a01b0381165f908152602083905260409020541561195d57505050565b82546001810184555f848152602080822090920180546001600160a01b039094166001600160a01b031990941684179055935491845291909152604090912055565b6001600160a01b0381165f90815260208390526040812054908190036119c55750505050565b83545f9085906119d790600190613c47565b815481106119e7576119e761428a565b5f918252602090912001546001600160a01b031690508085611a0a600185613c47565b81548110611a1a57611a1a61428a565b5f91825260208083209190910180546001600160a01b0319166001600160a01b03948516179055918316815290859052604090208290558454859080611a6257611a626146ac565b5f828152602080822083015f1990810180546001600160a01b03191690559092019092556001600160a01b03949094168152939092525050604081205550565b6001600160a01b0381165f908152601260205260408120549003611ac35750565b611ad0601160128361199f565b5f8190505f816001600160a01b0316634cf63a8f6040518163ffffffff1660e01b8152600401602060405180830381865afa158015611b11573d5f5f3e3d5ffd5b505050506040513d601f19601f82011682018060405250810190611b3591906146c0565b90505f826001600160a01b031663c401882b6040518163ffffffff1660e01b8152600401602060405180830381865afa158015611b74573d5f5f3e3d5ffd5b505050506040513d601f19601f82011682018060405250810190611b9891906146c0565b6001600160a01b0383165f9081526015602090815260408083206016909252909120919250611bc7918661199f565b6001600160a01b0381165f9081526015602090815260408083206016909252909120611bf491908661199f565b5f836001600160a01b031663146ca5316040518163ffffffff1660e01b8152600401602060405180830381865afa158015611c31573d5f5f3e3d5ffd5b505050506040513d601f19601f82011682018060405250810190611c5591906146db565b905060015b8160ff168160ff1611611d8057604051633f4fbbe760e01b815260ff821660048201525f906001600160a01b03871690633f4fbbe7906024015f60405180830381865afa158015611cad573d5f5f3e3d5ffd5b505050506040513d5f823e601f3d908101601f19168201604052611cd49190810190614756565b5090505f5b8151811015611d6b57611d6360155f848481518110611cfa57611cfa61428a565b60200260200101516001600160a01b03166001600160a01b031681526020019081526020015f2060165f858581518110611d3657611d3661428a565b60200260200101516001600160a01b03166001600160a01b031681526020019081526020015f208a61199f565b600101611cd9565b50508080611d78906147b9565b915050611c5a565b505050505050565b6001600160a01b0381165f9081526006602052604081205460ff16611dcb5760405163c8c7b5d760e01b81526001600160a01b038316600482015260240161086e565b5090565b5f816001600160a01b0316633f4fbbe7836001600160a01b031663146ca5316040518163ffffffff1660e01b8152600401602060405180830381865afa158015611e1b573d5f5f3e3d5ffd5b505050506040513d601f19601f82011682018060405250810190611e3f91906146db565b6040516001600160e01b031960e084901b16815260ff90911660048201526024015f60405180830381865afa158015611e7a573d5f5f3e3d5ffd5b505050506040513d5f823e601f3d908101601f19168201604052611ea19190810190614756565b5090505f5b8151811015610eca57611f3060155f848481518110611ec757611ec761428a565b60200260200101516001600160a01b03166001600160a01b031681526020019081526020015f2060165f858581518110611f0357611f0361428a565b60200260200101516001600160a01b03166001600160a01b031681526020019081526020015f208561193b565b600101611ea6565b5f83831015611f5057611f4b8385613c47565b611f52565b5f5b905080821015611f5f5750805b9392505050565b6001600160a01b0385161580611f8457506001600160a01b03851633145b15611fa25760405163373bb92360e21b815260040160405180910390fd5b825f819003611fc457604051632d8df7af60e11b815260040160405180910390fd5b6107d0811115611feb576040516396d8b2ef60e01b81526107d0600482015260240161086e565b81801580611ff95750608081115b15612017576040516306c18bf560e21b815260040160405180910390fd5b50505050505050565b5f8161203f576040516306584b2960e01b815260040160405180910390fd5b506040805160208082018490523382840152825180830384018152606090920183528151918101919091205f8181526007909252919020546001600160a01b031680156120b15760405163a37fce6560e01b8152600481018490526001600160a01b038216602482015260440161086e565b50919050565b5f6120e17f0000000000000000000000000000000000000000000000000000000000000000612881565b5f83815260076020908152604080832080546001600160a01b03199081166001600160a01b038781169182179093558086526006909452828520805460ff191660019081179091556005805491820181559095527f036b6384b5eca791c62761152d0c79bb0604c104a5fb6f4eb0703f3154bb3db09094018054909416831790935551631e43b28f60e01b815260048101919091529192507f00000000000000000000000000000000000000000000000000000000000000001690631e43b28f906024015f604051808303815f87803b1580156121bc575f5ffd5b505af11580156121ce573d5f5f3e3d5ffd5b505050506121db8161291b565b335f90815260156020908152604080832060169092529091206121ff91908361193b565b6001600160a01b0388165f908152601560209081526040808320601690925290912061222c91908361193b565b6001600981015f8282546122409190614277565b909155506122569050818a8a8a8a8a8a8a612928565b806001600160a01b03167f9b72cb0d257380adb01e11721f1b4d1a133b86f1b8ed3173c606bd6811e2f7026001604051612290919061440c565b60405180910390a298975050505050505050565b82544260605f6122b5848787611f38565b9050806001600160401b038111156122cf576122cf613c5a565b6040519080825280602002602001820160405280156123a357816020015b604080516102a0810182525f808252602080830182905292820181905260608083018290526080830182905260a0830182905260c0830182905260e08301829052610100830182905261012083018290526101408301829052610160830182905261018083018290526101a083018290526101c083018290526101e0830182905261020083018290526102208301829052610240830181905261026083015261028082015282525f199092019101816122ed5790505b5091505f5b8181101561246057876123bb8289614277565b815481106123cb576123cb61428a565b5f918252602082200154604080516302734eab60e51b815290516001600160a01b0390921692634e69d560926004808401938290030181865afa158015612414573d5f5f3e3d5ffd5b505050506040513d5f823e601f3d908101601f1916820160405261243b91908101906147d7565b83828151811061244d5761244d61428a565b60209081029190910101526001016123a8565b505093509350939050565b6003546001600160a01b031680612495576040516307466d4960e41b815260040160405180910390fd5b600454823510156124c45760048054604051639978224960e01b8152918201528235602482015260440161086e565b6040516374a5008160e11b8152336004820152606083013560248201526001600160a01b0382169063e94a010290604401602060405180830381865afa158015612510573d5f5f3e3d5ffd5b505050506040513d601f19601f8201168201806040525081019061253491906143f1565b1561255e576040516398de503560e01b81523360048201526060830135602482015260440161086e565b365f61256d60808501856149b9565b90925090506041811461259657604051630feddbc160e01b81526004810182905260240161086e565b6040516370a0823160e01b81523060048201525f906001600160a01b038516906370a0823190602401602060405180830381865afa1580156125da573d5f5f3e3d5ffd5b505050506040513d601f19601f820116820180604052508101906125fe919061445c565b9050836001600160a01b031663e3ee160e3330885f013589602001358a604001358b606001358a8a60408181106126375761263761428a565b919091013560f81c905061264e60205f8d8f6149fb565b61265791614a22565b8c8c60209060409261266b939291906149fb565b61267491614a22565b6040516001600160e01b031960e08c901b1681526001600160a01b03998a16600482015298909716602489015260448801959095526064870193909352608486019190915260a485015260ff1660c484015260e4830152610104820152610124015f604051808303815f87803b1580156126ec575f5ffd5b505af11580156126fe573d5f5f3e3d5ffd5b50506040516370a0823160e01b81523060048201525f92508391506001600160a01b038716906370a0823190602401602060405180830381865afa158015612748573d5f5f3e3d5ffd5b505050506040513d601f19601f8201168201806040525081019061276c919061445c565b6127769190613c47565b90506004548110156127a65760048054604051639978224960e01b8152918201526024810182905260440161086e565b604080516001600160a01b03871681526020810183905260608801359133917f27f7561fee9326e70a12327bf81e3184b7efac6a38fb828a77e5b17b03314c67910160405180910390a360015460405163a9059cbb60e01b81526001600160a01b039182166004820152602481018390529086169063a9059cbb906044016020604051808303815f875af1158015612840573d5f5f3e3d5ffd5b505050506040513d601f19601f8201168201806040525081019061286491906143f1565b611d8057604051634033e4e360e01b815260040160405180910390fd5b604051733d602d80600a3d3981f3363d3d373d3d3d363d7360601b60208201526bffffffffffffffffffffffff19606083901b1660348201526e5af43d82803e903d91602b57fd5bf360881b60488201525f90819060570160405160208183030381529060405290508051602082015ff091506001600160a01b0382166120b1576040516342bcb05b60e11b815260040160405180910390fd5b6112af601160128361193b565b6040516310b72e2b60e31b81526001600160601b03881660048201525f90819081906001600160a01b037f000000000000000000000000000000000000000000000000000000000000000016906385b97158906024016101c060405180830381865afa15801561299a573d5f5f3e3d5ffd5b505050506040513d601f19601f820116820180604052508101906129be9190614484565b9250925092508060a001513410156129f85760a08101516040516378e030db60e01b8152600481019190915234602482015260440161086e565b604080518581523460208201526001600160601b0385168183015290516001600160a01b038b8116923392918f16917f92795e69a06b433d6e3cdca59c23c888d2eba8a22fddec3dbfe8f68d658e1a049181900360600190a48a6001600160a01b0316631a233677347f00000000000000000000000000000000000000000000000000000000000000007f0000000000000000000000000000000000000000000000000000000000000000338e8e8e8e8e8b8e8e6040518d63ffffffff1660e01b8152600401612ad29b9a99989796959493929190614a67565b5f604051808303818588803b158015612ae9575f5ffd5b505af1158015612afb573d5f5f3e3d5ffd5b50505050505050505050505050505050565b60408051610460810182525f8082526020820181905291810182905260608082018390526080820181905260a0820183905260c0820183905260e08201819052610100820181905261012082018390526101408201839052610160820183905261018082018390526101a082018390526101c082018190526101e08201839052610200820183905261022082018390526102408201839052610260820183905261028082018390526102a082018390526102c082018390526102e08201839052610300820183905261032082018390526103408201839052610360820183905261038082018390526103a082018390526103c082018390526103e08201839052610400820152610420810182905261044081019190915290565b6040805161018081019091525f808252602082019081525f60208201819052604082018190526060808301526080820181905260a0820181905260c0820181905260e08201819052610100820181905261012082018190526101409091015290565b60405180606001604052805f8152602001612ca2612cae565b81526020015f81525090565b6040518061010001604052806008906020820280368337509192915050565b6001600160a01b03811681146112af575f5ffd5b5f5f60408385031215612cf2575f5ffd5b823591506020830135612d0481612ccd565b809150509250929050565b5f60208284031215612d1f575f5ffd5b8135611f5f81612ccd565b634e487b7160e01b5f52602160045260245ffd5b60088110612d4e57612d4e612d2a565b9052565b5f81518084528060208401602086015e5f602082860101526020601f19601f83011685010191505092915050565b5f8151808452602084019350602083015f5b82811015612db95781516001600160a01b0316865260209586019590910190600101612d92565b5093949350505050565b60048110612d4e57612d4e612d2a565b5f82825180855260208501945060208160051b830101602085015f5b83811015612e4e57848303601f19018852815180516001600160a01b0316845260208082015160ff1690850152604090810151606091850182905290612e3790850182612d52565b6020998a0199909450929092019150600101612def565b50909695505050505050565b80516001600160a01b031682525f6020820151612e7a6020850182612d3e565b506040820151612e9560408501826001600160a01b03169052565b506060820151612eb060608501826001600160a01b03169052565b5060808201516104606080850152612ecc610460850182612d52565b905060a083015160a085015260c083015160c085015260e083015184820360e0860152612ef98282612d52565b915050610100830151848203610100860152612f158282612d80565b915050610120830151610120850152610140830151610140850152610160830151612f4c6101608601826001600160401b03169052565b50610180830151612f696101808601826001600160401b03169052565b506101a0830151612f7e6101a0860182612dc3565b506101c08301518482036101c0860152612f988282612d52565b9150506101e0830151612fb06101e086018215159052565b50610200830151612fc661020086018215159052565b50610220830151612fe36102208601826001600160401b03169052565b506102408301516130006102408601826001600160401b03169052565b5061026083015161301d6102608601826001600160401b03169052565b5061028083015161303461028086018260ff169052565b506102a083015161304a6102a086018215159052565b506102c08301516130676102c08601826001600160a01b03169052565b506102e08301516102e085015261030083015161030085015261032083015161309c6103208601826001600160401b03169052565b506103408301516130b261034086018215159052565b506103608301516103608501526103808301516130db6103808601826001600160401b03169052565b506103a08301516130f86103a08601826001600160401b03169052565b506103c08301516103c08501526103e08301516131216103e08601826001600160401b03169052565b5061040083015184820361040086015261313b8282612dd3565b91505061042083015161315a6104208601826001600160601b03169052565b506104408301516131776104408601826001600160601b03169052565b509392505050565b8215158152604060208201525f6131996040830184612e5a565b949350505050565b5f602082840312156131b1575f5ffd5b5035919050565b80151581146112af575f5ffd5b600881106112af575f5ffd5b5f5f604083850312156131e2575f5ffd5b82356131ed816131b8565b91506020830135612d04816131c5565b5f82825180855260208501945060208160051b830101602085015f5b83811015612e4e57848303601f19018852815180516001600160a01b03168452602081015161324b6020860182612d3e565b50604081015161326660408601826001600160a01b03169052565b50606081015161328160608601826001600160a01b03169052565b506080810151610180608086015261329d610180860182612d80565b905060a082015160a086015260c082015160c086015260e08201516132cd60e08701826001600160401b03169052565b506101008201516132ea6101008701826001600160401b03169052565b506101208201516133076101208701826001600160401b03169052565b5061014082015161331e61014087018260ff169052565b50610160820151915061333d6101608601836001600160601b03169052565b6020998a0199909450929092019150600101613219565b602081525f611f5f60208301846131fd565b5f5f60408385031215613377575f5ffd5b82356131ed816131c5565b5f5f5f60408486031215613394575f5ffd5b833561339f81612ccd565b925060208401356001600160401b038111156133b9575f5ffd5b8401601f810186136133c9575f5ffd5b80356001600160401b038111156133de575f5ffd5b8660208260051b84010111156133f2575f5ffd5b939660209190910195509293505050565b80516001600160401b03168252602081015161342a60208401826001600160401b03169052565b50604081015161344560408401826001600160401b03169052565b50606081015161345b606084018261ffff169052565b506080810151613471608084018261ffff169052565b5060a081015160a083015260c081015160c083015260e081015161349960e084018215159052565b506101008101516134b66101008401826001600160401b03169052565b506101208101516134d36101208401826001600160401b03169052565b506101408101516134eb61014084018261ffff169052565b50610160810151610eca61016084018261ffff169052565b81516001600160a01b031681526102a08101602083015161352f60208401826001600160a01b03169052565b50604083015161354a60408401826001600160a01b03169052565b50606083015161356560608401826001600160a01b03169052565b50608083015161358060808401826001600160a01b03169052565b5060a083015160a083015260c083015160c083015260e08301516135a760e0840182613403565b506101008301516001600160a01b0316610260830152610120909201516102809091015290565b5f5f604083850312156135df575f5ffd5b50508035926020909101359150565b828152604060208201525f61319960408301846131fd565b6001600160601b03811681146112af575f5ffd5b5f5f83601f84011261362a575f5ffd5b5081356001600160401b03811115613640575f5ffd5b602083019150836020828501011115613657575f5ffd5b9250929050565b5f5f5f5f5f5f5f60a0888a031215613674575f5ffd5b873561367f81613606565b9650602088013561368f81612ccd565b955060408801356001600160401b038111156136a9575f5ffd5b6136b58a828b0161361a565b90965094505060608801356001600160401b038111156136d3575f5ffd5b6136df8a828b0161361a565b989b979a50959894979596608090950135949350505050565b5f8151808452602084019350602083015f5b82811015612db957815160ff1686526020958601959091019060010161370a565b5f606082018583526001600160401b03851660208401526060604084015280845180835260808501915060808160051b8601019250602086015f5b8281101561398957868503607f19018452815180516001600160a01b0316865260208101516137986020880182612d3e565b5060408101516137b360408801826001600160a01b03169052565b5060608101516137ce60608801826001600160a01b03169052565b5060808101516137e3608088018260ff169052565b5060a08101516137f760a088018215159052565b5060c081015161380b60c088018215159052565b5060e081015161381f60e088018215159052565b5061010081015161383c6101008801826001600160a01b03169052565b506101208101516138596101208801826001600160401b03169052565b506101408101516138766101408801826001600160401b03169052565b506101608101516138936101608801826001600160401b03169052565b506101808101516138b06101808801826001600160401b03169052565b506101a08101516138cd6101a08801826001600160401b03169052565b506101c08101516138ea6101c08801826001600160401b03169052565b506101e08101516139016101e088018260ff169052565b506102008101516102008701526102208101516102208701526102408101516102a06102408801526139376102a0880182612d80565b905061026082015187820361026089015261395282826136f8565b91505061028082015191506139736102808801836001600160601b03169052565b9550506020938401939190910190600101613766565b509298975050505050505050565b5f5f5f606084860312156139a9575f5ffd5b83356139b481612ccd565b925060208401356139c481612ccd565b929592945050506040919091013590565b5f5f5f606084860312156139e7575f5ffd5b83356139f281612ccd565b95602085013595506040909401359392505050565b5f5f60408385031215613a18575f5ffd5b8235613a2381612ccd565b946020939093013593505050565b5f5f5f5f5f5f5f60a0888a031215613a47575f5ffd5b8735613a5281613606565b96506020880135613a6281612ccd565b955060408801356001600160401b03811115613a7c575f5ffd5b613a888a828b0161361a565b90965094505060608801356001600160401b03811115613aa6575f5ffd5b613ab28a828b0161361a565b90945092505060808801356001600160401b03811115613ad0575f5ffd5b880160a0818b031215613ae1575f5ffd5b8091505092959891949750929550565b8151815260208083015161014083019183015f5b6008811015613b24578251825260209283019290910190600101613b05565b505050604083015161012083015292915050565b5f60408201848352604060208401528084518083526060850191506020860192505f5b81811015612e4e5783516001600160a01b0316835260209384019390920191600101613b5b565b8315158152606060208201525f613b9c6060830185612e5a565b828103604084015280845180835260208301915060208160051b840101602087015f5b83811015613c2457858303601f19018552815180516001600160a01b031684526020808201516001600160401b031690850152604090810151606091850182905290613c0d90850182612d52565b602096870196909450929092019150600101613bbf565b50909998505050505050505050565b634e487b7160e01b5f52601160045260245ffd5b81810381811115610a3b57610a3b613c33565b634e487b7160e01b5f52604160045260245ffd5b604051606081016001600160401b0381118282101715613c9057613c90613c5a565b60405290565b60405161046081016001600160401b0381118282101715613c9057613c90613c5a565b60405161018081016001600160401b0381118282101715613c9057613c90613c5a565b6040516102a081016001600160401b0381118282101715613c9057613c90613c5a565b604051601f8201601f191681016001600160401b0381118282101715613d2757613d27613c5a565b604052919050565b8051613d3a81612ccd565b919050565b8051613d3a816131c5565b5f82601f830112613d59575f5ffd5b81516001600160401b03811115613d7257613d72613c5a565b613d85601f8201601f1916602001613cff565b818152846020838601011115613d99575f5ffd5b8160208501602083015e5f918101602001919091529392505050565b5f6001600160401b03821115613dcd57613dcd613c5a565b5060051b60200190565b5f82601f830112613de6575f5ffd5b8151613df9613df482613db5565b613cff565b8082825260208201915060208360051b860101925085831115613e1a575f5ffd5b602085015b83811015613e40578051613e3281612ccd565b835260209283019201613e1f565b5095945050505050565b80516001600160401b0381168114613d3a575f5ffd5b805160048110613d3a575f5ffd5b8051613d3a816131b8565b805160ff81168114613d3a575f5ffd5b5f82601f830112613e98575f5ffd5b8151613ea6613df482613db5565b8082825260208201915060208360051b860101925085831115613ec7575f5ffd5b602085015b83811015613e405780516001600160401b03811115613ee9575f5ffd5b86016060818903601f19011215613efe575f5ffd5b613f06613c6e565b6020820151613f1481612ccd565b8152613f2260408301613e79565b602082015260608201516001600160401b03811115613f3f575f5ffd5b613f4e8a602083860101613d4a565b60408301525084525060209283019201613ecc565b8051613d3a81613606565b5f60208284031215613f7e575f5ffd5b81516001600160401b03811115613f93575f5ffd5b82016104608185031215613fa5575f5ffd5b613fad613c96565b613fb682613d2f565b8152613fc460208301613d3f565b6020820152613fd560408301613d2f565b6040820152613fe660608301613d2f565b606082015260808201516001600160401b03811115614003575f5ffd5b61400f86828501613d4a565b60808301525060a0828101519082015260c0808301519082015260e08201516001600160401b03811115614041575f5ffd5b61404d86828501613d4a565b60e0830152506101008201516001600160401b0381111561406c575f5ffd5b61407886828501613dd7565b61010083015250610120828101519082015261014080830151908201526140a26101608301613e4a565b6101608201526140b56101808301613e4a565b6101808201526140c86101a08301613e60565b6101a08201526101c08201516001600160401b038111156140e7575f5ffd5b6140f386828501613d4a565b6101c0830152506141076101e08301613e6e565b6101e082015261411a6102008301613e6e565b61020082015261412d6102208301613e4a565b6102208201526141406102408301613e4a565b6102408201526141536102608301613e4a565b6102608201526141666102808301613e79565b6102808201526141796102a08301613e6e565b6102a082015261418c6102c08301613d2f565b6102c08201526102e0828101519082015261030080830151908201526141b56103208301613e4a565b6103208201526141c86103408301613e6e565b61034082015261036082810151908201526141e66103808301613e4a565b6103808201526141f96103a08301613e4a565b6103a08201526103c082810151908201526142176103e08301613e4a565b6103e08201526104008201516001600160401b03811115614236575f5ffd5b61424286828501613e89565b610400830152506142566104208301613f63565b6104208201526142696104408301613f63565b610440820152949350505050565b80820180821115610a3b57610a3b613c33565b634e487b7160e01b5f52603260045260245ffd5b5f602082840312156142ae575f5ffd5b8151611f5f816131c5565b5f602082840312156142c9575f5ffd5b81516001600160401b038111156142de575f5ffd5b820161018081850312156142f0575f5ffd5b6142f8613cb9565b61430182613d2f565b815261430f60208301613d3f565b602082015261432060408301613d2f565b604082015261433160608301613d2f565b606082015260808201516001600160401b0381111561434e575f5ffd5b61435a86828501613dd7565b60808301525060a0828101519082015260c0808301519082015261438060e08301613e4a565b60e08201526143926101008301613e4a565b6101008201526143a56101208301613e4a565b6101208201526143b86101408301613e79565b6101408201526143cb6101608301613f63565b610160820152949350505050565b5f600182016143ea576143ea613c33565b5060010190565b5f60208284031215614401575f5ffd5b8151611f5f816131b8565b60208101610a3b8284612d3e565b602080825281018290525f8360408301825b85811015613e4057823561443f81612ccd565b6001600160a01b031682526020928301929091019060010161442c565b5f6020828403121561446c575f5ffd5b5051919050565b805161ffff81168114613d3a575f5ffd5b5f5f5f8385036101c0811215614498575f5ffd5b84516144a381613606565b60208601519094506144b481613606565b9250610180603f19820112156144c8575f5ffd5b506144d1613cb9565b6144dd60408601613e4a565b81526144eb60608601613e4a565b60208201526144fc60808601613e4a565b604082015261450d60a08601614473565b606082015261451e60c08601614473565b608082015260e085015160a082015261010085015160c08201526145456101208601613e6e565b60e08201526145576101408601613e4a565b61010082015261456a6101608601613e4a565b61012082015261457d6101808601614473565b6101408201526145906101a08601614473565b610160820152809150509250925092565b5f602082840312156145b1575f5ffd5b81516001600160401b038111156145c6575f5ffd5b8201601f810184136145d6575f5ffd5b80516145e4613df482613db5565b8082825260208201915060208360051b850101925086831115614605575f5ffd5b602084015b838110156146a15780516001600160401b03811115614627575f5ffd5b85016060818a03601f1901121561463c575f5ffd5b614644613c6e565b602082015161465281612ccd565b815261466060408301613e4a565b602082015260608201516001600160401b0381111561467d575f5ffd5b61468c8b602083860101613d4a565b6040830152508452506020928301920161460a565b509695505050505050565b634e487b7160e01b5f52603160045260245ffd5b5f602082840312156146d0575f5ffd5b8151611f5f81612ccd565b5f602082840312156146eb575f5ffd5b611f5f82613e79565b5f82601f830112614703575f5ffd5b8151614711613df482613db5565b8082825260208201915060208360051b860101925085831115614732575f5ffd5b602085015b83811015613e405761474881613e79565b835260209283019201614737565b5f5f60408385031215614767575f5ffd5b82516001600160401b0381111561477c575f5ffd5b61478885828601613dd7565b92505060208301516001600160401b038111156147a3575f5ffd5b6147af858286016146f4565b9150509250929050565b5f60ff821660ff81036147ce576147ce613c33565b60010192915050565b5f602082840312156147e7575f5ffd5b81516001600160401b038111156147fc575f5ffd5b82016102a0818503121561480e575f5ffd5b614816613cdc565b61481f82613d2f565b815261482d60208301613d3f565b602082015261483e60408301613d2f565b604082015261484f60608301613d2f565b606082015261486060808301613e79565b608082015261487160a08301613e6e565b60a082015261488260c08301613e6e565b60c082015261489360e08301613e6e565b60e08201526148a56101008301613d2f565b6101008201526148b86101208301613e4a565b6101208201526148cb6101408301613e4a565b6101408201526148de6101608301613e4a565b6101608201526148f16101808301613e4a565b6101808201526149046101a08301613e4a565b6101a08201526149176101c08301613e4a565b6101c082015261492a6101e08301613e79565b6101e0820152610200828101519082015261022080830151908201526102408201516001600160401b0381111561495f575f5ffd5b61496b86828501613dd7565b610240830152506102608201516001600160401b0381111561498b575f5ffd5b614997868285016146f4565b610260830152506149ab6102808301613f63565b610280820152949350505050565b5f5f8335601e198436030181126149ce575f5ffd5b8301803591506001600160401b038211156149e7575f5ffd5b602001915036819003821315613657575f5ffd5b5f5f85851115614a09575f5ffd5b83861115614a15575f5ffd5b5050820193919092039150565b80356020831015610a3b575f19602084900360031b1b1692915050565b81835281816020850137505f828201602090810191909152601f909101601f19169091010190565b6001600160a01b038c811682528b811660208301528a8116604083015289166060820152610280608082018190525f90614aa4908301898b614a3f565b82810360a0840152614ab781888a614a3f565b915050614ac760c0830186613403565b6001600160601b0384166102408301526001600160601b0383166102608301529c9b50505050505050505050505056fea2646970667358221220b1b9451637bb9326fa3eb520062f93cb96479b2a39a3075e17dba1e7d786df8b64736f6c634300082500336080604052348015600e575f5ffd5b505f805460ff19166001179055615df7806100285f395ff3fe60806040526004361061030d575f3560e01c8063596f21f8116101a3578063c19d93fb116100f2578063d502562511610092578063df18e0471161006d578063df18e047146109f6578063eb152ba514610a21578063ed896d6614610a41578063fb6f74ed14610a60575f5ffd5b8063d5025625146108d5578063db16aab9146109cf578063de94a220146109d7575f5ffd5b8063c5be3e07116100cd578063c5be3e0714610872578063c7b07e3914610887578063d0ba21691461089b578063d4dd660d146108c1575f5ffd5b8063c19d93fb14610802578063c401882b1461082f578063c45a01551461084e575f5ffd5b8063a2ff02091161015d578063aaf7ead511610138578063aaf7ead514610778578063b14b28a314610797578063bac91e2e146107bd578063c1163dc5146107dc575f5ffd5b8063a2ff02091461071e578063a451aa3914610744578063a526d40014610759575f5ffd5b8063596f21f8146106765780636a0f084914610697578063774ea783146106ac5780637a301a5c146106cb5780637b103999146106df5780638f775839146106fe575f5ffd5b806335bfd6391161025f57806347300e4711610219578063480daedd116101f4578063480daedd146105f65780634b9f5c98146106175780634cf63a8f146106365780634e69d56014610655575f5ffd5b806347300e471461056d578063473c25631461058157806347ce07cc146105bf575f5ffd5b806335bfd639146104d05780633ccfd60b146104d85780633e858923146104ec5780633f4fbbe71461050b5780634051ddac146105385780634586671914610559575f5ffd5b8063175f8329116102ca5780631a233677116102a55780631a2336771461044b5780631fe63d781461045e57806320af44911461047f57806327793f87146104a3575f5ffd5b8063175f8329146103fd57806319b1f5fc1461041157806319effeb414610425575f5ffd5b8063051235d41461031157806305b7a1541461034d578063064b1a7e1461037057806309112da01461038f57806311da60b4146103b5578063146ca531146103cb575b5f5ffd5b34801561031c575f5ffd5b50600e54610330906001600160401b031681565b6040516001600160401b0390911681526020015b60405180910390f35b348015610358575f5ffd5b5061036261020081565b604051908152602001610344565b34801561037b575f5ffd5b50600f54610330906001600160401b031681565b34801561039a575f5ffd5b50600e5461033090600160801b90046001600160401b031681565b3480156103c0575f5ffd5b506103c9610a75565b005b3480156103d6575f5ffd5b50600f546103eb90600160401b900460ff1681565b60405160ff9091168152602001610344565b348015610408575f5ffd5b506103c9610c0d565b34801561041c575f5ffd5b50610362608081565b348015610430575f5ffd5b50600e5461033090600160401b90046001600160401b031681565b6103c96104593660046149f2565b610e09565b348015610469575f5ffd5b50610472610f91565b6040516103449190614b04565b34801561048a575f5ffd5b5061049361101d565b6040519015158152602001610344565b3480156104ae575f5ffd5b506007546104c390600160c81b900460ff1681565b6040516103449190614b4e565b6103c9611087565b3480156104e3575f5ffd5b506103c96112d2565b3480156104f7575f5ffd5b506103c9610506366004614b61565b611434565b348015610516575f5ffd5b5061052a610525366004614b78565b611691565b604051610344929190614c0e565b348015610543575f5ffd5b5061054c6117a9565b6040516103449190614c4b565b348015610564575f5ffd5b506104726118dd565b348015610578575f5ffd5b506103c96118ea565b34801561058c575f5ffd5b506007546105a790600160601b90046001600160601b031681565b6040516001600160601b039091168152602001610344565b3480156105ca575f5ffd5b506002546105de906001600160a01b031681565b6040516001600160a01b039091168152602001610344565b348015610601575f5ffd5b5061060a611c8c565b6040516103449190614dd5565b348015610622575f5ffd5b506103c96106313660046150d4565b6122b2565b348015610641575f5ffd5b506008546105de906001600160a01b031681565b348015610660575f5ffd5b50610669612472565b60405161034491906150ef565b348015610681575f5ffd5b5061068a6127aa565b60405161034491906152a6565b3480156106a2575f5ffd5b50610362600c5481565b3480156106b7575f5ffd5b506007546105a7906001600160601b031681565b3480156106d6575f5ffd5b506104726128c3565b3480156106ea575f5ffd5b506001546105de906001600160a01b031681565b348015610709575f5ffd5b50600f5461049390600160501b900460ff1681565b348015610729575f5ffd5b5060135461033090600160401b90046001600160401b031681565b34801561074f575f5ffd5b50610362600d5481565b348015610764575f5ffd5b506103c961077336600461533c565b612a35565b348015610783575f5ffd5b50601354610330906001600160401b031681565b3480156107a2575f5ffd5b5060135461033090600160801b90046001600160401b031681565b3480156107c8575f5ffd5b506103c96107d7366004615393565b612d64565b3480156107e7575f5ffd5b50600f546105de90600160581b90046001600160a01b031681565b34801561080d575f5ffd5b5060075461082290600160c01b900460ff1681565b60405161034491906153d1565b34801561083a575f5ffd5b506009546105de906001600160a01b031681565b348015610859575f5ffd5b505f546105de906201000090046001600160a01b031681565b34801561087d575f5ffd5b5061036260105481565b348015610892575f5ffd5b50610362601081565b3480156108a6575f5ffd5b50600e5461033090600160c01b90046001600160401b031681565b3480156108cc575f5ffd5b506103c961303f565b3480156108e0575f5ffd5b50600354600454600554600654610955936001600160401b0380821694600160401b8304821694600160801b840483169461ffff600160c01b8604811695600160d01b900481169460ff8316926101008104821692600160481b820490921691600160881b8204811691600160981b9004168c565b604080516001600160401b039d8e1681529b8d1660208d0152998c16998b019990995261ffff97881660608b015295871660808a015260a089019490945260c0880192909252151560e087015286166101008601529094166101208401529283166101408301529190911661016082015261018001610344565b6103c9613487565b3480156109e2575f5ffd5b506103c96109f13660046153df565b613639565b348015610a01575f5ffd5b50610362610a1036600461544e565b601c6020525f908152604090205481565b348015610a2c575f5ffd5b50600f5461049390600160481b900460ff1681565b348015610a4c575f5ffd5b50610493610a5b36600461544e565b6138ee565b348015610a6b575f5ffd5b5061036260125481565b5f54610100900460ff1615610a9d5760405163558a1e0360e11b815260040160405180910390fd5b5f805461ff00191661010017905560048060078054600160c01b900460ff1690811115610acc57610acc614b1d565b14610b015760075460405163e37d4aeb60e01b8152610af891600160c01b900460ff16906004016153d1565b60405180910390fd5b600f54600160501b900460ff1615610b3a5760075460405163e37d4aeb60e01b8152610af891600160c01b900460ff16906004016153d1565b600f546001600160401b03164211610b7457600f546040516321b2d8c360e01b81526001600160401b039091166004820152602401610af8565b5f5f610b7f5f61390d565b5f54600754604051635665f22d60e01b81529395509193506201000090046001600160a01b031691635665f22d91610bc791600160c01b90910460ff16908190600401615469565b5f604051808303815f87803b158015610bde575f5ffd5b505af1158015610bf0573d5f5f3e3d5ffd5b50505050610bfe8282613cf5565b50505f805461ff001916905550565b5f54610100900460ff1615610c355760405163558a1e0360e11b815260040160405180910390fd5b5f805461ff00191661010017905560018060078054600160c01b900460ff1690811115610c6457610c64614b1d565b14610c905760075460405163e37d4aeb60e01b8152610af891600160c01b900460ff16906004016153d1565b600e54600160801b90046001600160401b03164211610cd757600e5460405163df75068f60e01b8152600160801b9091046001600160401b03166004820152602401610af8565b60078054600160c81b60ff60c81b19909116179055600e80546001600160401b034216600160401b0267ffffffffffffffff60401b199091161790556011805460ff19166003179055600f805460ff60501b1916600160501b17905560018054600854600954604051632a837fab60e21b81526001600160a01b03928316600482015290821660248201526044810193909352169063aa0dfeac906064015f604051808303815f87803b158015610d8c575f5ffd5b505af1158015610d9e573d5f5f3e3d5ffd5b50506008546040516001600160a01b0390911692507f0be58193d1ccca9f578279acffb21de6a55ce255b7c4901d2d3f4fbcd15db8b191505f90a2610de36006613dcb565b600854600c54610dfc916001600160a01b031690613cf5565b505f805461ff0019169055565b5f5460ff1615610e2b5760405162dc149f60e41b815260040160405180910390fd5b5f805462010000330261ff01600160b01b031990911617600190811790915580546001600160a01b038d81166001600160a01b03199283161790925560028054928d1692909116919091179055826003610e8582826154c2565b5050600780546001600160601b03838116600160601b026001600160c01b031990921690851617179055600880546001600160a01b03808c166001600160a01b03199283161790925560098054928b1692909116919091179055600a610eec878983615768565b50600b610efa858783615768565b5034600c55600e805467ffffffffffffffff1916426001600160401b0316179055610f286020840184615822565b610f329042615851565b600e80546001600160401b0392909216600160801b0267ffffffffffffffff60801b199092169190911790555050600f805460ff60401b1916600160401b17905550506007805460ff60c01b1916600160c01b17905550505050505050565b600b8054610f9e906156e8565b80601f0160208091040260200160405190810160405280929190818152602001828054610fca906156e8565b80156110155780601f10610fec57610100808354040283529160200191611015565b820191905f5260205f20905b815481529060010190602001808311610ff857829003601f168201915b505050505081565b5f600460078054600160c01b900460ff169081111561103e5761103e614b1d565b1480156110555750600f54600160481b900460ff16155b801561106b5750600f54600160501b900460ff16155b80156110825750600f546001600160401b03164211155b905090565b5f54610100900460ff16156110af5760405163558a1e0360e11b815260040160405180910390fd5b5f805461ff00191661010017905560048060078054600160c01b900460ff16908111156110de576110de614b1d565b1461110a5760075460405163e37d4aeb60e01b8152610af891600160c01b900460ff16906004016153d1565b600f54600160481b900460ff16156111355760405163305331dd60e11b815260040160405180910390fd5b60115461010090046001600160a01b0316331461116557604051636b2e0b4760e11b815260040160405180910390fd5b600f546001600160401b03164211156111a057600f54604051636c06548f60e11b81526001600160401b039091166004820152602401610af8565b60055434146111cf5760055460405163ed23488360e01b81526004810191909152346024820152604401610af8565b600f805434601055600160481b7fff0000000000000000000000000000000000000000ff00ffffffffffffffffff90911633600160581b02171760ff60401b1916680200000000000000001790556007805460ff60c81b19169055600e805467ffffffffffffffff60401b191690556011805460ff1916905560035461126590600160401b90046001600160401b031642615851565b600e60186101000a8154816001600160401b0302191690836001600160401b03160217905550611293613e35565b60405134815233907ff6836ff209155cf48757ab4e8e84bfa475aa8f274a684f78d16b652a4ac78c0e9060200160405180910390a2610dfc6007613dcb565b5f54610100900460ff16156112fa5760405163558a1e0360e11b815260040160405180910390fd5b5f805461ff001916610100178155338152601c60205260408120549081900361133657604051630686827b60e51b815260040160405180910390fd5b335f818152601c602052604080822091909155517f7084f5476618d8e60b11ef0d7d3f06914655adb8793e28ff7f018d4c76d505d5906113799084815260200190565b60405180910390a26040515f90339083908381818185875af1925050503d805f81146113c0576040519150601f19603f3d011682016040523d82523d5f602084013e6113c5565b606091505b50509050806114265760405162461bcd60e51b815260206004820152602760248201527f44697370757465436173653a207769746864726177616c207472616e736665726044820152660819985a5b195960ca1b6064820152608401610af8565b50505f805461ff0019169055565b60038060078054600160c01b900460ff169081111561145557611455614b1d565b146114815760075460405163e37d4aeb60e01b8152610af891600160c01b900460ff16906004016153d1565b60065460ff166114a45760405163283168e960e11b815260040160405180910390fd5b600f546114bb90600160401b900460ff1633613f95565b6114da57604051637d77835760e11b8152336004820152602401610af8565b600f54600160401b900460ff165f90815260176020908152604080832033845290915290205415611520576040516364dbd98760e01b8152336004820152602401610af8565b8161153e57604051636033c4fd60e11b815260040160405180910390fd5b601354600160401b90046001600160401b031642111561158657601354604051632b40a04560e11b8152600160401b9091046001600160401b03166004820152602401610af8565b600f805460ff600160401b9182900481165f9081526017602090815260408083203384528252808320889055945493909304909116815260189091529081208054600192906115d6908490615870565b9091555050600f54604051600160401b90910460ff16815233907f6fa1f0136afe2eb54fc58bda9656e7a47647f0223db5816e811566da16b4ca3a9060200160405180910390a25f54600754604051635665f22d60e01b8152620100009092046001600160a01b031691635665f22d9161166091600160c01b90910460ff16908190600401615469565b5f604051808303815f87803b158015611677575f5ffd5b505af1158015611689573d5f5f3e3d5ffd5b505050505050565b60608060145f8460ff1660ff1681526020019081526020015f208054806020026020016040519081016040528092919081815260200182805480156116fd57602002820191905f5260205f20905b81546001600160a01b031681526001909101906020018083116116df575b5050505050915081516001600160401b0381111561171d5761171d6156d4565b604051908082528060200260200182016040528015611746578160200160208202803683370190505b5090505f5b82518110156117a3576117778484838151811061176a5761176a615883565b6020026020010151614003565b82828151811061178957611789615883565b60ff9092166020928302919091019091015260010161174b565b50915091565b60408051610180810182525f602082018181529282018190526060808301829052608083015260a0820181905260c0820181905260e0820181905261010082018190526101208201819052610140820181905261016082015230815260078054919291600160c01b900460ff169081111561182657611826614b1d565b9081600781111561183957611839614b1d565b9052506008546001600160a01b039081166040830152600954166060820152611860614074565b6080820152600f54600160401b900460ff165f818152601660205260409020805460019091015460c084015260a0830152600e546001600160401b0380821660e0850152600160801b82048116610100850152600160c01b909104166101208301526101408201526007546001600160601b031661016082015290565b600a8054610f9e906156e8565b5f546201000090046001600160a01b0316331461191a57604051630636a15760e11b815260040160405180910390fd5b6119226140e8565b600254601254604051630f21ec3760e01b81525f9283926001600160a01b0390911691630f21ec379161195b9160040190815260200190565b6040805180830381865afa158015611975573d5f5f3e3d5ffd5b505050506040513d601f19601f820116820180604052508101906119999190615897565b90925090505f8160028111156119b1576119b1614b1d565b036119d55760125460405163635df11960e11b8152600401610af891815260200190565b60028160028111156119e9576119e9614b1d565b03611a39576119f6613e35565b5f54600754604051635665f22d60e01b8152620100009092046001600160a01b031691635665f22d9161166091600160c01b90910460ff16908190600401615469565b60015f9081526014602052600f547fb6c61a840592cc84133e4b25bd509abf4659307c57b160799b38490a5aa48f2c91906002600160401b90910460ff1614611a82575f611a85565b81545b90505f611a93826002615870565b6001600160401b03811115611aaa57611aaa6156d4565b604051908082528060200260200182016040528015611ad3578160200160208202803683370190505b5060085481519192506001600160a01b03169082905f90611af657611af6615883565b6001600160a01b039283166020918202929092010152600954825191169082906001908110611b2757611b27615883565b6001600160a01b03909216602092830291909101909101525f5b82811015611bab57838181548110611b5b57611b5b615883565b5f918252602090912001546001600160a01b031682611b7b836002615870565b81518110611b8b57611b8b615883565b6001600160a01b0390921660209283029190910190910152600101611b41565b50600f5460408051602081018890523091810191909152600160401b90910460ff1660608201525f9060800160408051601f198184030181529190528051602090910120600154909150611689906001600160a01b031663c9da9bb5611c0f6141b1565b60135485906001600160401b0316611c256141ee565b886040518663ffffffff1660e01b8152600401611c469594939291906158c8565b5f60405180830381865afa158015611c60573d5f5f3e3d5ffd5b505050506040513d5f823e601f3d908101601f19168201604052611c87919081019061591a565b61422f565b60408051610460810182525f6020820181815292820181905260608083018290526080830181905260a0830182905260c0830182905260e08301819052610100830181905261012083018290526101408301829052610160830182905261018083018290526101a083018290526101c083018190526101e08301829052610200830182905261022083018290526102408301829052610260830182905261028083018290526102a083018290526102c083018290526102e08301829052610300830182905261032083018290526103408301829052610360830182905261038083018290526103a083018290526103c083018290526103e08301829052610400830152610420820181905261044082015230815260078054919291600160c01b900460ff1690811115611dc157611dc1614b1d565b90816007811115611dd457611dd4614b1d565b9052506008546001600160a01b039081166040830152600954166060820152600a8054611e00906156e8565b80601f0160208091040260200160405190810160405280929190818152602001828054611e2c906156e8565b8015611e775780601f10611e4e57610100808354040283529160200191611e77565b820191905f5260205f20905b815481529060010190602001808311611e5a57829003601f168201915b50505050506080820152600c5460a0820152600d5460c0820152600b8054611e9e906156e8565b80601f0160208091040260200160405190810160405280929190818152602001828054611eca906156e8565b8015611f155780601f10611eec57610100808354040283529160200191611f15565b820191905f5260205f20905b815481529060010190602001808311611ef857829003601f168201915b50505050508160e00181905250611f2a614074565b610100820152600f54600160401b900460ff165f9081526016602052604090208054600190910154610140830152610120820152600e546001600160401b03808216610160840152600160401b909104166101808201526007546101a0820190600160c81b900460ff166003811115611fa557611fa5614b1d565b90816003811115611fb857611fb8614b1d565b905250611fc36128c3565b6101c0820152611fd161101d565b15156101e0820152600f54600160481b810460ff9081161515610200840152600e54600160801b8082046001600160401b03908116610220870152600160c01b9092048216610240860152818416610260860152600160401b80850484166102808701819052600160501b8604851615156102a0880152600160581b9095046001600160a01b03166102c08701526005546102e0870152601a5461030087015242831661032087015260065490931615156103408601525f84815260186020908152604080832054610360890152601354958604851661038089015292850484166103a08801526012546103c08801529383166103e08701526007546001600160601b03808216610420890152600160601b90910416610440870152938452601490925291208054909181111561210a5761210a6156d4565b60405190808252806020026020018201604052801561215657816020015b60408051606080820183525f8083526020830152918101919091528152602001906001900390816121285790505b506104008301525f5b81548110156122ad575f82828154811061217b5761217b615883565b5f918252602091829020015460408051606081019091526001600160a01b03909116808252600f5490935090918201906121bf90600160401b900460ff1684614003565b60ff9081168252600f54600160401b9004165f9081526019602090815260408083206001600160a01b038716845282529091208054919092019190612203906156e8565b80601f016020809104026020016040519081016040528092919081815260200182805461222f906156e8565b801561227a5780601f106122515761010080835404028352916020019161227a565b820191905f5260205f20905b81548152906001019060200180831161225d57829003601f168201915b5050505050815250846104000151838151811061229957612299615883565b60209081029190910101525060010161215f565b505090565b5f54610100900460ff16156122da5760405163558a1e0360e11b815260040160405180910390fd5b5f805461ff00191661010017905560038060078054600160c01b900460ff169081111561230957612309614b1d565b146123355760075460405163e37d4aeb60e01b8152610af891600160c01b900460ff16906004016153d1565b60065460ff161561235957604051639a7cb18760e01b815260040160405180910390fd5b600f5461237090600160401b900460ff1633613f95565b61238f57604051637d77835760e11b8152336004820152602401610af8565b600f54600160401b900460ff9081165f90815260156020908152604080832033845290915290205416156123d857604051633512759d60e21b8152336004820152602401610af8565b600e54600160c01b90046001600160401b031642111561242057600e546040516330d80c1160e21b8152600160c01b9091046001600160401b03166004820152602401610af8565b600f54604080518415158152600160401b90920460ff16602083015233917f80e49d236d248ad770a237c1f67d1f67b08614c3577b89187b12d8ec31d7f64b910160405180910390a261142682614485565b604080516102a0810182525f6020820181815292820181905260608083018290526080830182905260a0830182905260c0830182905260e08301829052610100830182905261012083018290526101408301829052610160830182905261018083018290526101a083018290526101c083018290526101e0830182905261020083018290526102208301829052610240830181905261026083015261028082015230815260078054919291600160c01b900460ff169081111561253757612537614b1d565b9081600781111561254a5761254a614b1d565b9052506008546001600160a01b039081166040830152600954166060820152600f5460ff600160401b8204811660808401526006548116151560a0840152600160501b82048116151560c0840152600160481b90910416151560e0820152600460078054600160c01b900460ff16908111156125c8576125c8614b1d565b1480156125e15750600f54600160401b900460ff166001145b80156125f75750600f54600160501b900460ff16155b15612614576011546001600160a01b036101009182900416908201525b600e546001600160401b03600160801b8083048216610120850152600160c01b9092048116610140840152601354600160401b810482166101608501529182048116610180840152600f5481166101a0840152166101c082015260ff6101e0820152600260078054600160c01b900460ff169081111561269657612696614b1d565b14806126be57506007808054600160c01b900460ff16908111156126bc576126bc614b1d565b145b1561275157600254601254604051630f21ec3760e01b815260048101919091525f916001600160a01b031690630f21ec37906024016040805180830381865afa15801561270d573d5f5f3e3d5ffd5b505050506040513d601f19601f820116820180604052508101906127319190615897565b91505080600281111561274657612746614b1d565b60ff166101e0830152505b600f54600160401b900460ff165f81815260186020526040902054610200830152601a5461022083015261278490611691565b6102608301526102408201526127986141b1565b6001600160601b031661028082015290565b6060601a805480602002602001604051908101604052809291908181526020015f905b828210156128ba575f848152602090819020604080516060810182526002860290920180546001600160a01b0381168452600160a01b90046001600160401b0316938301939093526001830180549293929184019161282b906156e8565b80601f0160208091040260200160405190810160405280929190818152602001828054612857906156e8565b80156128a25780601f10612879576101008083540402835291602001916128a2565b820191905f5260205f20905b81548152906001019060200180831161288557829003601f168201915b505050505081525050815260200190600101906127cd565b50505050905090565b60115460609060ff16600103612934576001600754600160c81b900460ff1660038111156128f3576128f3614b1d565b14612916576040518060600160405280602f8152602001615c38602f9139905090565b6040518060600160405280602f8152602001615d17602f9139905090565b60115460ff166002036129a2576001600754600160c81b900460ff16600381111561296157612961614b1d565b14612984576040518060600160405280603a8152602001615ca3603a9139905090565b6040518060600160405280603a8152602001615cdd603a9139905090565b60115460ff166003036129cd576040518060600160405280603a8152602001615d46603a9139905090565b60115460ff166004036129f8576040518060600160405280603c8152602001615c67603c9139905090565b60115460ff16600503612a2357604051806080016040528060428152602001615d8060429139905090565b5060408051602081019091525f815290565b5f54610100900460ff1615612a5d5760405163558a1e0360e11b815260040160405180910390fd5b5f805461ff00191661010017905560038060078054600160c01b900460ff1690811115612a8c57612a8c614b1d565b14612ab85760075460405163e37d4aeb60e01b8152610af891600160c01b900460ff16906004016153d1565b60065460ff16612adb5760405163283168e960e11b815260040160405180910390fd5b600f54600160401b900460ff165f90815260176020908152604080832033845290915290205480612b215760405163ee0e242960e01b8152336004820152602401610af8565b600f54600160401b900460ff9081165f9081526015602090815260408083203384529091529020541615612b6a57604051633512759d60e21b8152336004820152602401610af8565b601354600160401b90046001600160401b03164211801590612bac5750612b8f6141ee565b600f54600160401b900460ff165f90815260186020526040902054105b15612bdf57601354604051632f572ccb60e01b8152600160401b9091046001600160401b03166004820152602401610af8565b601354600160801b90046001600160401b0316421115612c27576013546040516330d80c1160e21b8152600160801b9091046001600160401b03166004820152602401610af8565b610200831115612c4e5760405163c725a3d560e01b81526102006004820152602401610af8565b600f54604080513060208201523391810191909152600160401b90910460ff166060820152861515608082015260a08101869052819060c0016040516020818303038152906040528051906020012014612cbb57604051635054097b60e01b815260040160405180910390fd5b8215612cf357600f54600160401b900460ff165f9081526019602090815260408083203384529091529020612cf1848683615768565b505b336001600160a01b03167fedc4118aa882b6f7ca44f28f78a3342d0d4859dfc613ae71c1182d2ffc59782387600f60089054906101000a900460ff168787604051612d419493929190615a0a565b60405180910390a2612d5286614485565b50505f805461ff001916905550505050565b6008546001600160a01b03163314801590612d8a57506009546001600160a01b03163314155b15612da857604051632b41c4cd60e01b815260040160405180910390fd5b600260078054600160c01b900460ff1690811115612dc857612dc8614b1d565b14158015612df45750600360078054600160c01b900460ff1690811115612df157612df1614b1d565b14155b15612e205760075460405163e37d4aeb60e01b8152610af891600160c01b900460ff16906004016153d1565b80801580612e2e5750608081115b15612e4c576040516306c18bf560e21b815260040160405180910390fd5b600f54600160401b900460ff165f908152601b6020908152604080832033845290915290205460108110612e96576040516382f638cd60e01b815260106004820152602401610af8565b612ea1816001615870565b600f54600160401b900460ff165f908152601b602090815260408083203380855290835292819020939093558251606081018452918252426001600160401b0316828201528251601f87018290048202810182018452868152601a9383019188908890819084018382808284375f92018290525093909452505083546001818101865594825260209182902084516002909202018054928501516001600160401b0316600160a01b026001600160e01b03199093166001600160a01b03909216919091179190911781556040830151929390929083019150612f839082615a38565b505050336001600160a01b03167f88ebcf85f1c2f4d8ede1699e96afad0615102113a08bd01b49244d22668ae6aa8585604051612fc1929190615af2565b60405180910390a25f54600754604051635665f22d60e01b8152620100009092046001600160a01b031691635665f22d9161300c91600160c01b90910460ff16908190600401615469565b5f604051808303815f87803b158015613023575f5ffd5b505af1158015613035573d5f5f3e3d5ffd5b5050505050505050565b5f54610100900460ff16156130675760405163558a1e0360e11b815260040160405180910390fd5b5f805461ff001916610100179055600260078054600160c01b900460ff169081111561309557613095614b1d565b141580156130c15750600360078054600160c01b900460ff16908111156130be576130be614b1d565b14155b80156130ea57506007808054600160c01b900460ff16908111156130e7576130e7614b1d565b14155b156131165760075460405163e37d4aeb60e01b8152610af891600160c01b900460ff16906004016153d1565b600e54600160c01b90046001600160401b0316421161315d57600e5460405163bd5145db60e01b8152600160c01b9091046001600160401b03166004820152602401610af8565b600360078054600160c01b900460ff169081111561317d5761317d614b1d565b14801561318c575060065460ff165b1561320857600f54600160401b900460ff165f908152601660205260408120906131b46141ee565b905080825f01546131c6906002615b05565b11806131e057508082600101546131de906002615b05565b115b15613205576131fe81835f01546131f8906002615b05565b11614659565b505061347b565b50505b600f54600160401b900460ff166002036133165760095460115461010090046001600160a01b03908116911614613240576002613243565b60015b6007805460ff60c81b1916600160c81b83600381111561326557613265614b1d565b0217905550600e805467ffffffffffffffff60401b1916600160401b426001600160401b031681029190911790915560118054600560ff19909116179055600754600f546040517fae061c4b2da46be520a688462bc80e60d8b79e9efd79867e18fcbd9ebecb9a6d936132ea9360ff600160c81b909104811693919091041690615b1c565b60405180910390a15f5f6132fe600161390d565b9150915061330c6004613dcb565b6131fe8282613cf5565b6133215f60016147fa565b60078054600360c81b60ff60c81b19909116179055600e80546001600160401b034216600160401b0267ffffffffffffffff60401b199091161790556011805460ff19166004908117909155600f805460ff60501b1916600160501b179055600154600854600954604051630bc713cf60e11b81526001600160a01b039283169481019490945281166024840152169063178e279e906044015f604051808303815f87803b1580156133d1575f5ffd5b505af11580156133e3573d5f5f3e3d5ffd5b50506040517f06e05d15a1c31c84dab48f5c272ef8c0fecee4d9c1021839721cc871b802a26292505f9150a16134196005613dcb565b600854600c54613432916001600160a01b031690613cf5565b600d541561345357600954600d54613453916001600160a01b031690613cf5565b6010541561347b57600f5460105461347b91600160581b90046001600160a01b031690613cf5565b5f805461ff0019169055565b5f54610100900460ff16156134af5760405163558a1e0360e11b815260040160405180910390fd5b5f805461ff00191661010017905560018060078054600160c01b900460ff16908111156134de576134de614b1d565b1461350a5760075460405163e37d4aeb60e01b8152610af891600160c01b900460ff16906004016153d1565b6009546001600160a01b0316331461353557604051635f03674b60e11b815260040160405180910390fd5b600e54600160801b90046001600160401b031642111561357d57600e54604051633c6a6d5b60e11b8152600160801b9091046001600160401b03166004820152602401610af8565b6004543410156135aa57600480546040516378e030db60e01b815291820152346024820152604401610af8565b34600d556135b6613e35565b6003546135d390600160401b90046001600160401b031642615851565b600e80546001600160401b0392909216600160c01b026001600160c01b0390921691909117905560405134815233907f3a448616d718b7ad85d10a79d86fd4bf4cb51c1a78f9f7a10ae23dbe10c9a3c39060200160405180910390a2610dfc6002613dcb565b5f546201000090046001600160a01b0316331461366957604051630636a15760e11b815260040160405180910390fd5b6136716140e8565b5f61367a6141ee565b90508181146136a657604051636b80d6bb60e01b81526004810182905260248101839052604401610af8565b5f5b828110156138ad575f8484838181106136c3576136c3615883565b90506020020160208101906136d8919061544e565b6001549091506001600160a01b0316632ea78b98826136f56141b1565b6040516001600160e01b031960e085901b1681526001600160a01b0390921660048301526001600160601b03166024820152604401602060405180830381865afa158015613745573d5f5f3e3d5ffd5b505050506040513d601f19601f820116820180604052508101906137699190615b3b565b6137915760405163c915949f60e01b81526001600160a01b0382166004820152602401610af8565b6008546001600160a01b03828116911614806137ba57506009546001600160a01b038281169116145b156137e35760405163d664dd5760e01b81526001600160a01b0382166004820152602401610af8565b600f54600160401b900460ff1660021480156138055750613805600182613f95565b1561382e57604051632aca0b1360e21b81526001600160a01b0382166004820152602401610af8565b5f5b828110156138a357816001600160a01b031686868381811061385457613854615883565b9050602002016020810190613869919061544e565b6001600160a01b03160361389b5760405163e7e6bc1360e01b81526001600160a01b0383166004820152602401610af8565b600101613830565b50506001016136a8565b506138e98383808060200260200160405190810160405280939291908181526020018383602002808284375f9201919091525061422f92505050565b505050565b600f545f9061390790600160401b900460ff1683613f95565b92915050565b600f805460ff60501b1916600160501b1790555f80806001600754600160c81b900460ff16600381111561394357613943614b1d565b1490508061395c576009546001600160a01b0316613969565b6008546001600160a01b03165b92505f81613982576008546001600160a01b031661398f565b6009546001600160a01b03165b90505f601054600d54600c546139a59190615870565b6139af9190615870565b6003549091505f90612710906139d090600160c01b900461ffff1684615b05565b6139da9190615b56565b6003549091505f90612710906139fb90600160d01b900461ffff1684615b05565b613a059190615b56565b90505f85613a14576002613a17565b60015b6006549091505f90613a3d9061ffff600160981b8204811691600160881b900416615870565b6001600160401b03811115613a5457613a546156d4565b604051908082528060200260200182016040528015613a7d578160200160208202803683370190505b5090505f60015b600f5460ff600160401b909104811690821611613b925760ff81165f908152601460205260408120905b8154811015613b7d578560ff1660155f8560ff1660ff1681526020019081526020015f205f848481548110613ae557613ae5615883565b5f9182526020808320909101546001600160a01b0316835282019290925260400190205460ff1603613b7557818181548110613b2357613b23615883565b5f918252602090912001546001600160a01b03168585613b4281615b75565b965081518110613b5457613b54615883565b60200260200101906001600160a01b031690816001600160a01b0316815250505b600101613aae565b50508080613b8a90615b8d565b915050613a84565b508082525f8115613bac57613ba78286615b56565b613bae565b5f5b9050613bba848d6147fa565b600154604051632a837fab60e21b81526001600160a01b038d811660048301528a811660248301525f60448301529091169063aa0dfeac906064015f604051808303815f87803b158015613c0c575f5ffd5b505af1158015613c1e573d5f5f3e3d5ffd5b505060015460405163274ad71b60e11b81526001600160a01b039091169250634e95ae3691508890613c569087908690600401615bab565b5f604051808303818588803b158015613c6d575f5ffd5b505af1158015613c7f573d5f5f3e3d5ffd5b50505050508587613c909190615bcc565b99506001600160a01b038b167f6f072ff41a58c73c1f7253e82b3e50e1083b438aa76a962283c334bb6797d3558b88613cc98686615b05565b6040805193845260208401929092529082015260600160405180910390a2505050505050505050915091565b805f03613d00575050565b5f826001600160a01b03168261c350906040515f60405180830381858888f193505050503d805f8114613d4e576040519150601f19603f3d011682016040523d82523d5f602084013e613d53565b606091505b50509050806138e9576001600160a01b0383165f908152601c602052604081208054849290613d83908490615870565b90915550506040518281526001600160a01b038416907f8af6e30690e4b192e05dc42baa9776cefda6c432838616c7f4f036bbab44917e9060200160405180910390a2505050565b60078054600160c01b80820460ff16928492909160ff60c01b19909116908383811115613dfa57613dfa614b1d565b02179055505f54604051635665f22d60e01b8152620100009091046001600160a01b031690635665f22d906116609084908690600401615469565b60025f9054906101000a90046001600160a01b03166001600160a01b031663370419e56040518163ffffffff1660e01b81526004016020604051808303815f875af1158015613e86573d5f5f3e3d5ffd5b505050506040513d601f19601f82011682018060405250810190613eaa9190615bdf565b6012556013805467ffffffffffffffff1916436001600160401b03161790556001546001600160a01b0316632692cb93613ee26141b1565b6040516001600160e01b031960e084901b1681526001600160601b0390911660048201526024015f604051808303815f87803b158015613f20575f5ffd5b505af1158015613f32573d5f5f3e3d5ffd5b5050600f5460125460135460408051600160401b90940460ff16845260208401929092526001600160401b0316908201527fddc5ec42aa877abdcd645f7c6a60b0c47a909511faa45c4f0ce409e6383d87089250606001905060405180910390a1565b60ff82165f908152601460205260408120815b8154811015613ff957836001600160a01b0316828281548110613fcd57613fcd615883565b5f918252602090912001546001600160a01b031603613ff157600192505050613907565b600101613fa8565b505f949350505050565b60ff8083165f9081526015602090815260408083206001600160a01b03861684529091528120549091168015801561405f575060ff84165f9081526017602090815260408083206001600160a01b038716845290915290205415155b614069578061406c565b60035b949350505050565b600f54600160401b900460ff165f908152601460209081526040918290208054835181840281018401909452808452606093928301828280156140de57602002820191905f5260205f20905b81546001600160a01b031681526001909101906020018083116140c0575b5050505050905090565b600f545f90600160401b900460ff16600114614105576007614108565b60025b905080600781111561411c5761411c614b1d565b60078054600160c01b900460ff169081111561413a5761413a614b1d565b146141665760075460405163e37d4aeb60e01b8152610af891600160c01b900460ff16906004016153d1565b600e54600160c01b90046001600160401b03164211156141ae57600e546040516330d80c1160e21b8152600160c01b9091046001600160401b03166004820152602401610af8565b50565b600f545f90600160401b900460ff166001146141de5750600754600160601b90046001600160601b031690565b506007546001600160601b031690565b600f545f90600160401b900460ff1660011461421757600654600160981b900461ffff16614226565b600654600160881b900461ffff165b61ffff16905090565b600f54600160401b900460ff165f908152601460205260408120905b825181101561432b578183828151811061426757614267615883565b6020908102919091018101518254600180820185555f9485529290932090920180546001600160a01b0319166001600160a01b03938416179055548451911690634aeb88cf908590849081106142bf576142bf615883565b60200260200101516040518263ffffffff1660e01b81526004016142f291906001600160a01b0391909116815260200190565b5f604051808303815f87803b158015614309575f5ffd5b505af115801561431b573d5f5f3e3d5ffd5b50506001909201915061424b9050565b5060065460ff16156143eb576006546143529061010090046001600160401b031642615851565b6013805467ffffffffffffffff60401b1916600160401b6001600160401b039384168102919091179182905560065461439a93600160481b9091048116929190910416615851565b6013805467ffffffffffffffff60801b1916600160801b6001600160401b0393841681029190911791829055600e80546001600160c01b031691909204909216600160c01b0291909117905561442f565b60035461440890600160401b90046001600160401b031642615851565b600e60186101000a8154816001600160401b0302191690836001600160401b031602179055505b7f565e6e602c41eadb3f1310facd81fa42f6368de343f816c59ad31bfb2f9b1285600f60089054906101000a900460ff168360405161446f929190615bf6565b60405180910390a16144816003613dcb565b5050565b80614491576002614494565b60015b600f8054600160401b9081900460ff9081165f9081526015602090815260408083203384528252808320805460ff191697851697909717909655935492909204168152601690915220600181836144ec5760016144ee565b5f5b60ff166002811061450157614501615883565b015f8282546145109190615870565b9091555050600154604051631bb2a83360e11b81523360048201526001600160a01b03909116906337655066906024015f604051808303815f87803b158015614557575f5ffd5b505af1158015614569573d5f5f3e3d5ffd5b505050505f6145766141ee565b6006549091505f9060ff1680156145b65750600f54600160401b900460ff165f90815260186020526040902054600184015484546145b49190615870565b105b9050801580156145d25750825482906145d0906002615b05565b115b156145e6576145e16001614659565b614653565b801580156146025750818360010154614600906002615b05565b115b15614610576145e15f614659565b5f54600754604051635665f22d60e01b8152620100009092046001600160a01b031691635665f22d9161300c91600160c01b90910460ff16908190600401615469565b50505050565b80614665576002614668565b60015b6007805460ff60c81b1916600160c81b83600381111561468a5761468a614b1d565b0217905550600e805467ffffffffffffffff60401b1916600160401b426001600160401b0316810291909117909155600f540460ff166001146146ce5760026146d1565b60015b6011805460ff191660ff928316179055600754600f546040517fae061c4b2da46be520a688462bc80e60d8b79e9efd79867e18fcbd9ebecb9a6d9361472893600160c81b9004811692600160401b90041690615b1c565b60405180910390a1600f54600160401b900460ff166001036147d7578061475a576008546001600160a01b0316614767565b6009546001600160a01b03165b601180546001600160a01b039290921661010002610100600160a81b03199092169190911790556003546147ac906001600160401b03600160801b9091041642615851565b600f805467ffffffffffffffff19166001600160401b03929092169190911790556141ae6004613dcb565b5f5f6147e25f61390d565b915091506147f06004613dcb565b6138e98282613cf5565b60015b600f5460ff600160401b9091048116908216116138e95760ff81165f908152601460205260408120905b8154811015614948575f82828154811061484357614843615883565b5f91825260208083209091015460ff80881684526015835260408085206001600160a01b0390931680865292909352919092205491925016600381156148aa5760ff8816156148a5578760ff168260ff16146148a05760016148a2565b5f5b90505b6148da565b60065460ff16806148d157508680156148d15750600f5460ff878116600160401b90920416145b156148da575060025b60015460405163582e166d60e11b81526001600160a01b039091169063b05c2cda9061490c9086908590600401615c11565b5f604051808303815f87803b158015614923575f5ffd5b505af1158015614935573d5f5f3e3d5ffd5b5050600190950194506148279350505050565b5050808061495590615b8d565b9150506147fd565b6001600160a01b03811681146141ae575f5ffd5b803561497c8161495d565b919050565b5f5f83601f840112614991575f5ffd5b5081356001600160401b038111156149a7575f5ffd5b6020830191508360208285010111156149be575f5ffd5b9250929050565b5f61018082840312156149d6575f5ffd5b50919050565b80356001600160601b038116811461497c575f5ffd5b5f5f5f5f5f5f5f5f5f5f5f6102808c8e031215614a0d575f5ffd5b8b35614a188161495d565b9a50614a2660208d01614971565b9950614a3460408d01614971565b9850614a4260608d01614971565b975060808c01356001600160401b03811115614a5c575f5ffd5b614a688e828f01614981565b90985096505060a08c01356001600160401b03811115614a86575f5ffd5b614a928e828f01614981565b9096509450614aa690508d60c08e016149c5565b9250614ab56102408d016149dc565b9150614ac46102608d016149dc565b90509295989b509295989b9093969950565b5f81518084528060208401602086015e5f602082860101526020601f19601f83011685010191505092915050565b602081525f614b166020830184614ad6565b9392505050565b634e487b7160e01b5f52602160045260245ffd5b600481106141ae576141ae614b1d565b614b4a81614b31565b9052565b60208101614b5b83614b31565b91905290565b5f60208284031215614b71575f5ffd5b5035919050565b5f60208284031215614b88575f5ffd5b813560ff81168114614b16575f5ffd5b5f8151808452602084019350602083015f5b82811015614bd15781516001600160a01b0316865260209586019590910190600101614baa565b5093949350505050565b5f8151808452602084019350602083015f5b82811015614bd157815160ff16865260209586019590910190600101614bed565b604081525f614c206040830185614b98565b8281036020840152614c328185614bdb565b95945050505050565b60088110614b4a57614b4a614b1d565b60208152614c656020820183516001600160a01b03169052565b5f6020830151614c786040840182614c3b565b5060408301516001600160a01b03811660608401525060608301516001600160a01b038116608084015250608083015161018060a0840152614cbe6101a0840182614b98565b905060a084015160c084015260c084015160e084015260e0840151614cef6101008501826001600160401b03169052565b506101008401516001600160401b038116610120850152506101208401516001600160401b0381166101408501525061014084015160ff8116610160850152506101608401516001600160601b0381166101808501525b509392505050565b5f82825180855260208501945060208160051b830101602085015f5b83811015614dc957848303601f19018852815180516001600160a01b0316845260208082015160ff1690850152604090810151606091850182905290614db290850182614ad6565b6020998a0199909450929092019150600101614d6a565b50909695505050505050565b60208152614def6020820183516001600160a01b03169052565b5f6020830151614e026040840182614c3b565b5060408301516001600160a01b03811660608401525060608301516001600160a01b038116608084015250608083015161046060a0840152614e48610480840182614ad6565b905060a084015160c084015260c084015160e084015260e0840151601f1984830301610100850152614e7a8282614ad6565b915050610100840151601f1984830301610120850152614e9a8282614b98565b915050610120840151610140840152610140840151610160840152610160840151614ed16101808501826001600160401b03169052565b506101808401516001600160401b0381166101a0850152506101a0840151614efd6101c0850182614b41565b506101c0840151838203601f19016101e0850152614f1b8282614ad6565b9150506101e0840151614f3361020085018215159052565b50610200840151801515610220850152506102208401516001600160401b038116610240850152506102408401516001600160401b038116610260850152506102608401516001600160401b0381166102808501525061028084015160ff81166102a0850152506102a08401518015156102c0850152506102c08401516001600160a01b0381166102e0850152506102e0840151610300840152610300840151610320840152610320840151614ff56103408501826001600160401b03169052565b506103408401518015156103608501525061036084015161038084015261038084015161502e6103a08501826001600160401b03169052565b506103a08401516001600160401b0381166103c0850152506103c08401516103e08401526103e084015161506e6104008501826001600160401b03169052565b50610400840151838203601f190161042085015261508c8282614d4e565b9150506104208401516150ab6104408501826001600160601b03169052565b506104408401516001600160601b038116610460850152614d46565b80151581146141ae575f5ffd5b5f602082840312156150e4575f5ffd5b8135614b16816150c7565b602081526151096020820183516001600160a01b03169052565b5f602083015161511c6040840182614c3b565b5060408301516001600160a01b03811660608401525060608301516001600160a01b038116608084015250608083015160ff811660a08401525060a083015180151560c08401525060c083015180151560e08401525060e0830151801515610100840152506101008301516001600160a01b038116610120840152506101208301516001600160401b038116610140840152506101408301516001600160401b038116610160840152506101608301516001600160401b038116610180840152506101808301516001600160401b0381166101a0840152506101a08301516001600160401b0381166101c0840152506101c08301516001600160401b0381166101e0840152506101e083015160ff8116610200840152506102008301516102208301526102208301516102408301526102408301516102a06102608401526152686102c0840182614b98565b9050610260840151601f19848303016102808501526152878282614bdb565b915050610280840151614d466102a08501826001600160601b03169052565b5f602082016020835280845180835260408501915060408160051b8601019250602086015f5b8281101561533057868503603f19018452815180516001600160a01b031686526020808201516001600160401b03169087015260409081015160609187018290529061531a90870182614ad6565b95505060209384019391909101906001016152cc565b50929695505050505050565b5f5f5f5f6060858703121561534f575f5ffd5b843561535a816150c7565b93506020850135925060408501356001600160401b0381111561537b575f5ffd5b61538787828801614981565b95989497509550505050565b5f5f602083850312156153a4575f5ffd5b82356001600160401b038111156153b9575f5ffd5b6153c585828601614981565b90969095509350505050565b602081016139078284614c3b565b5f5f602083850312156153f0575f5ffd5b82356001600160401b03811115615405575f5ffd5b8301601f81018513615415575f5ffd5b80356001600160401b0381111561542a575f5ffd5b8560208260051b840101111561543e575f5ffd5b6020919091019590945092505050565b5f6020828403121561545e575f5ffd5b8135614b168161495d565b604081016154778285614c3b565b614b166020830184614c3b565b6001600160401b03811681146141ae575f5ffd5b5f813561390781615484565b5f813561ffff81168114613907575f5ffd5b5f8135613907816150c7565b6154ec6154ce83615498565b825467ffffffffffffffff19166001600160401b0391909116178255565b6155286154fb60208401615498565b825467ffffffffffffffff60401b191660409190911b6fffffffffffffffff000000000000000016178255565b61556361553760408401615498565b82805467ffffffffffffffff60801b191660809290921b67ffffffffffffffff60801b16919091179055565b615592615572606084016154a4565b82805461ffff60c01b191660c09290921b61ffff60c01b16919091179055565b6155c16155a1608084016154a4565b82805461ffff60d01b191660d09290921b61ffff60d01b16919091179055565b60a0820135600182015560c08201356002820155600381016155fc6155e860e085016154b6565b825490151560ff1660ff1991909116178255565b61563061560c6101008501615498565b825468ffffffffffffffff00191660089190911b68ffffffffffffffff0016178255565b6156746156406101208501615498565b825470ffffffffffffffff000000000000000000191660489190911b70ffffffffffffffff00000000000000000016178255565b6156a461568461014085016154a4565b82805461ffff60881b191660889290921b61ffff60881b16919091179055565b6138e96156b461016085016154a4565b82805461ffff60981b191660989290921b61ffff60981b16919091179055565b634e487b7160e01b5f52604160045260245ffd5b600181811c908216806156fc57607f821691505b6020821081036149d657634e487b7160e01b5f52602260045260245ffd5b601f8211156138e957828211156138e957805f5260205f20601f840160051c602085101561574557505f5b90810190601f840160051c035f5b81811015611689575f83820155600101615753565b6001600160401b0383111561577f5761577f6156d4565b6157938361578d83546156e8565b8361571a565b5f601f8411600181146157c4575f85156157ad5750838201355b5f19600387901b1c1916600186901b17835561581b565b5f83815260208120601f198716915b828110156157f357868501358255602094850194600190920191016157d3565b508682101561580f575f1960f88860031b161c19848701351681555b505060018560011b0183555b5050505050565b5f60208284031215615832575f5ffd5b8135614b1681615484565b634e487b7160e01b5f52601160045260245ffd5b6001600160401b0381811683821601908111156139075761390761583d565b808201808211156139075761390761583d565b634e487b7160e01b5f52603260045260245ffd5b5f5f604083850312156158a8575f5ffd5b825191506020830151600381106158bd575f5ffd5b809150509250929050565b6001600160601b03861681528460208201526001600160401b038416604082015282606082015260a060808201525f61590460a0830184614b98565b979650505050505050565b805161497c8161495d565b5f6020828403121561592a575f5ffd5b81516001600160401b0381111561593f575f5ffd5b8201601f8101841361594f575f5ffd5b80516001600160401b03811115615968576159686156d4565b8060051b604051601f19603f83011681018181106001600160401b0382111715615994576159946156d4565b6040529182526020818401810192908101878411156159b1575f5ffd5b6020850194505b838510156159d7576159c98561590f565b8152602094850194016159b8565b509695505050505050565b81835281816020850137505f828201602090810191909152601f909101601f19169091010190565b841515815260ff84166020820152606060408201525f615a2e6060830184866159e2565b9695505050505050565b81516001600160401b03811115615a5157615a516156d4565b615a6581615a5f84546156e8565b8461571a565b6020601f821160018114615a97575f8315615a805750848201515b5f19600385901b1c1916600184901b17845561581b565b5f84815260208120601f198516915b82811015615ac65787850151825560209485019460019092019101615aa6565b5084821015615ae357868401515f19600387901b60f8161c191681555b50505050600190811b01905550565b602081525f61406c6020830184866159e2565b80820281158282048414176139075761390761583d565b60408101615b2984614b31565b92815260ff9190911660209091015290565b5f60208284031215615b4b575f5ffd5b8151614b16816150c7565b5f82615b7057634e487b7160e01b5f52601260045260245ffd5b500490565b5f60018201615b8657615b8661583d565b5060010190565b5f60ff821660ff8103615ba257615ba261583d565b60010192915050565b604081525f615bbd6040830185614b98565b90508260208301529392505050565b818103818111156139075761390761583d565b5f60208284031215615bef575f5ffd5b5051919050565b60ff83168152604060208201525f61406c6040830184614b98565b6001600160a01b038316815260408101615c2a83614b31565b826020830152939250505056fe41206d616a6f72697479206f66207468652070616e656c20666f756e6420666f722074686520646566656e64616e744e6f2076657264696374206265666f7265207468652064656c696265726174696f6e20646561646c696e653b207374616b657320726566756e6465644f6e2061707065616c2c2061206d616a6f72697479206f66207468652070616e656c20666f756e6420666f722074686520646566656e64616e744f6e2061707065616c2c2061206d616a6f72697479206f66207468652070616e656c20666f756e6420666f722074686520706c61696e7469666641206d616a6f72697479206f66207468652070616e656c20666f756e6420666f722074686520706c61696e7469666654686520646566656e64616e7420646964206e6f7420726573706f6e64206265666f72652074686520726573706f6e736520646561646c696e654e6f2076657264696374206f6e2061707065616c206265666f72652074686520646561646c696e653b207468652066697273742076657264696374207374616e6473a2646970667358221220d8a5f0695cfdc69addfe3f1f0cd00cbd2dc4e795593ae72731cf51d0779ae9bb64736f6c63430008250033" as const;
+export const caseFactoryBytecode = "0x60e060405234801561000f575f5ffd5b5060405161b4b738038061b4b783398101604081905261002e91610107565b6001600160a01b038216158061004b57506001600160a01b038316155b1561006957604051630309cb8760e51b815260040160405180910390fd5b5f80546001600160a01b031916331790556001600160a01b038416608052604051610093906100e3565b604051809103905ff0801580156100ac573d5f5f3e3d5ffd5b506001600160a01b0390811660a05292831660c052600180546001600160a01b031916929093169190911790915560025550610157565b615f2a8061558d83390190565b6001600160a01b0381168114610104575f5ffd5b50565b5f5f5f5f6080858703121561011a575f5ffd5b8451610125816100f0565b6020860151909450610136816100f0565b6040860151909350610147816100f0565b6060959095015193969295505050565b60805160a05160c0516153b86101d55f395f818161038101528181611458015281816125f5015261321a01525f81816103e60152818161142c01526123bd01525f8181610628015281816110f2015281816114010152818161150301528181612460015281816125d40152818161312401526131f801526153b85ff3fe608060405260043610610228575f3560e01c806373169cf811610129578063b0eefabe116100a8578063dfaf85af1161006d578063dfaf85af14610775578063e7a5a6a81461078a578063eb8f7320146107b7578063f2fde38b146107e5578063fda458dd14610804575f5ffd5b8063b0eefabe146106ef578063b1014cbb1461070e578063ba8a861b1461072d578063c59d484714610740578063da2d7e9514610761575f5ffd5b806386700f28116100ee57806386700f281461064a5780638da5cb5b1461065f578063932fec401461067d578063963f23981461069c5780639a686073146106bb575f5ffd5b806373169cf8146105835780637756eb101461059857806377ef4590146105d65780637a1b5d81146105e95780637b10399914610617575f5ffd5b80635665f22d116101b557806362fcd4bc1161017a57806362fcd4bc14610448578063631f5b84146104f9578063647846a51461052657806367e9d33f146105455780636cc6cde114610564575f5ffd5b80635665f22d146103a35780635b646610146103c25780635c60da1b146103d55780635c64bf31146104085780635e615a6b14610427575f5ffd5b806319b1f5fc116101fb57806319b1f5fc146102da578063327c448e146102ee5780633c052a0d14610325578063469048401461035157806347ce07cc14610370575f5ffd5b806301a4afb81461022c5780630d9de3f714610276578063110aefa3146102a3578063134bf6e8146102b8575b5f5ffd5b348015610237575f5ffd5b5061024b61024636600461351a565b610823565b60408051931515845260208401929092526001600160a01b0316908201526060015b60405180910390f35b348015610281575f5ffd5b50610295610290366004613548565b6108b5565b60405161026d9291906139b8565b6102b66102b13660046139da565b610952565b005b3480156102c3575f5ffd5b506102cc600881565b60405190815260200161026d565b3480156102e5575f5ffd5b506102cc608081565b3480156102f9575f5ffd5b5061030d61030836600461351a565b610b0f565b6040516001600160a01b03909116815260200161026d565b348015610330575f5ffd5b5061034461033f366004613a0a565b610b6f565b60405161026d9190613b8d565b34801561035c575f5ffd5b5060015461030d906001600160a01b031681565b34801561037b575f5ffd5b5061030d7f000000000000000000000000000000000000000000000000000000000000000081565b3480156103ae575f5ffd5b506102b66103bd366004613b9f565b610d35565b61030d6103d0366004613bbb565b610f62565b3480156103e0575f5ffd5b5061030d7f000000000000000000000000000000000000000000000000000000000000000081565b348015610413575f5ffd5b506102b6610422366004613bf2565b61134d565b348015610432575f5ffd5b5061043b6113e8565b60405161026d9190613d73565b348015610453575f5ffd5b506104c3610462366004613548565b60408051606080820183525f80835260208084018290529284018190526001600160a01b0394851681526006835283902083519182018452805485168083526001820154909516928201929092526002909101549181019190915290151591565b60408051921515835281516001600160a01b0390811660208086019190915283015116838201520151606082015260800161026d565b348015610504575f5ffd5b50610518610513366004613e3e565b61159a565b60405161026d929190613e5e565b348015610531575f5ffd5b5060035461030d906001600160a01b031681565b348015610550575f5ffd5b506102b661055f366004613548565b6116c5565b34801561056f575f5ffd5b5060055461030d906001600160a01b031681565b34801561058e575f5ffd5b506102cc60025481565b3480156105a3575f5ffd5b506105c66105b2366004613548565b60086020525f908152604090205460ff1681565b604051901515815260200161026d565b61030d6105e4366004613ece565b611727565b3480156105f4575f5ffd5b50610608610603366004613e3e565b611794565b60405161026d93929190613f9b565b348015610622575f5ffd5b5061030d7f000000000000000000000000000000000000000000000000000000000000000081565b348015610655575f5ffd5b506102cc6107d081565b34801561066a575f5ffd5b505f5461030d906001600160a01b031681565b348015610688575f5ffd5b506102b6610697366004614207565b6117b1565b3480156106a7575f5ffd5b506106086106b6366004614245565b6118dc565b3480156106c6575f5ffd5b506102cc6106d5366004613548565b6001600160a01b03165f9081526017602052604090205490565b3480156106fa575f5ffd5b506102b6610709366004613548565b611912565b348015610719575f5ffd5b506102b6610728366004614277565b611990565b61030d61073b3660046142a1565b611a4f565b34801561074b575f5ffd5b50610754611abd565b60405161026d9190614361565b34801561076c575f5ffd5b506007546102cc565b348015610780575f5ffd5b506102cc60045481565b348015610795575f5ffd5b506107a96107a4366004613e3e565b611b09565b60405161026d9291906143a8565b3480156107c2575f5ffd5b506107d66107d1366004613548565b611bd3565b60405161026d939291906143f2565b3480156107f0575f5ffd5b506102b66107ff366004613548565b611cda565b34801561080f575f5ffd5b506102b661081e366004614277565b611d84565b5f5f5f5f858560405160200161084c9291909182526001600160a01b0316602082015260400190565b60408051601f1981840301815291815281516020928301205f818152600a909352912054909150801580159061088c576108876001836144b7565b61088e565b5f5b5f938452600960205260409093205490989297506001600160a01b03169550909350505050565b5f6108be61328b565b6001600160a01b0383165f9081526008602052604090205460ff166108e5575f9150915091565b6001836001600160a01b031663480daedd6040518163ffffffff1660e01b81526004015f60405180830381865afa158015610922573d5f5f3e3d5ffd5b505050506040513d5f823e601f3d908101601f1916820160405261094991908101906147de565b91509150915091565b80610970576040516306584b2960e01b815260040160405180910390fd5b6002543410156109a5576002546040516321e73c2560e01b815260048101919091523460248201526044015b60405180910390fd5b6040805160208082018490523382840152825180830384018152606090920183528151918101919091205f818152600a90925291902054156109fd5760405163ad92bcf760e01b81526004810183905260240161099c565b5f818152600960205260409020546001600160a01b03168015610a455760405163a37fce6560e01b8152600481018490526001600160a01b038216602482015260440161099c565b610a50346001614ae7565b5f838152600a60209081526040918290209290925551348152849133917f4d98d35b0d838a47ed48b521d499328d9047efd28b8d6fb143a1729b32b375cd910160405180910390a36001546040515f916001600160a01b03169034908381818185875af1925050503d805f8114610ae2576040519150601f19603f3d011682016040523d82523d5f602084013e610ae7565b606091505b5050905080610b0957604051634033e4e360e01b815260040160405180910390fd5b50505050565b5f60095f8484604051602001610b389291909182526001600160a01b0316602082015260400190565b60408051601f198184030181529181528151602092830120835290820192909252015f20546001600160a01b031690505b92915050565b6013546060906001600160401b03811115610b8c57610b8c6144ca565b604051908082528060200260200182016040528015610bc557816020015b610bb26133a5565b815260200190600190039081610baa5790505b5090505f805b601354811015610d2c575f60138281548110610be957610be9614afa565b5f918252602090912001546001600160a01b03169050858015610c8d5750846007811115610c1957610c19613563565b816001600160a01b031663c19d93fb6040518163ffffffff1660e01b8152600401602060405180830381865afa158015610c55573d5f5f3e3d5ffd5b505050506040513d601f19601f82011682018060405250810190610c799190614b0e565b6007811115610c8a57610c8a613563565b14155b15610c985750610d24565b806001600160a01b0316634051ddac6040518163ffffffff1660e01b81526004015f60405180830381865afa158015610cd3573d5f5f3e3d5ffd5b505050506040513d5f823e601f3d908101601f19168201604052610cfa9190810190614b29565b8484610d0581614c49565b955081518110610d1757610d17614afa565b6020026020010181905250505b600101610bcb565b50815292915050565b335f9081526008602052604090205460ff16610d64576040516374284a7b60e01b815260040160405180910390fd5b806007811115610d7657610d76613563565b826007811115610d8857610d88613563565b14610e4f576001600b836007811115610da357610da3613563565b60088110610db357610db3614afa565b015f828254610dc291906144b7565b9091555060019050600b826007811115610dde57610dde613563565b60088110610dee57610dee614afa565b015f828254610dfd9190614ae7565b9091555060039050816007811115610e1757610e17613563565b03610e2957610e296015601633611e2e565b6003826007811115610e3d57610e3d613563565b03610e4f57610e4f6015601633611e92565b6006816007811115610e6357610e63613563565b1480610e8057506005816007811115610e7e57610e7e613563565b145b15610e9357610e8e33611f95565b610f1d565b6004816007811115610ea757610ea7613563565b148015610f0f5750336001600160a01b0316638f7758396040518163ffffffff1660e01b8152600401602060405180830381865afa158015610eeb573d5f5f3e3d5ffd5b505050506040513d601f19601f82011682018060405250810190610f0f9190614c61565b15610f1d57610f1d33611f95565b336001600160a01b03167f9b72cb0d257380adb01e11721f1b4d1a133b86f1b8ed3173c606bd6811e2f70282604051610f569190614c7c565b60405180910390a25050565b6005545f906001600160a01b031633141580610f7c575033155b15610f9a57604051631777988560e11b815260040160405180910390fd5b5f610fab6060840160408501613548565b6001600160a01b031603610fd257604051630309cb8760e51b815260040160405180910390fd5b611014610fe56060840160408501613548565b610ff56080850160608601613548565b6110026080860186614c8a565b61100f60a0880188614c8a565b6122f3565b60025434811115611041576040516321e73c2560e01b81526004810182905234602482015260440161099c565b6110696110546060850160408601613548565b6110646080860160608701613548565b6123b7565b60408051606081019091523381529092506020810161108e60e0860160c08701613548565b6001600160a01b03908116825260e08601356020928301528481165f908152600683526040808220855181549085166001600160a01b03199182161782558686015160018301805491871691909216179055940151600290940193909355829182917f000000000000000000000000000000000000000000000000000000000000000016906385b971589061112590890189614ccc565b6040516001600160e01b031960e084901b1681526001600160601b0390911660048201526024016101c060405180830381865afa158015611168573d5f5f3e3d5ffd5b505050506040513d601f19601f8201168201806040525081019061118c9190614d01565b5f60a0820152919450925090506111a96040870160208801614e1e565b61ffff166101408201526111c36040870160208801614e1e565b61ffff1681610160015161ffff1610156111f2576111e76040870160208801614e1e565b61ffff166101608201525b6112026080870160608801613548565b6001600160a01b031661121b6060880160408901613548565b604080515f80825260208201526001600160601b0387168183015290516001600160a01b03928316928916917f92795e69a06b433d6e3cdca59c23c888d2eba8a22fddec3dbfe8f68d658e1a04919081900360600190a461128985878386866112848a346144b7565b61253a565b846001600160a01b03167f9b72cb0d257380adb01e11721f1b4d1a133b86f1b8ed3173c606bd6811e2f70260016040516112c39190614c7c565b60405180910390a28315611344576001546040515f916001600160a01b03169086908381818185875af1925050503d805f811461131b576040519150601f19603f3d011682016040523d82523d5f602084013e611320565b606091505b505090508061134257604051634033e4e360e01b815260040160405180910390fd5b505b50505050919050565b5f546001600160a01b0316331461137757604051635fc483c560e01b815260040160405180910390fd5b61138083612697565b6001600160a01b031663de94a22083836040518363ffffffff1660e01b81526004016113ad929190614e39565b5f604051808303815f87803b1580156113c4575f5ffd5b505af11580156113d6573d5f5f3e3d5ffd5b505050506113e3836126de565b505050565b6113f0613407565b5f546001600160a01b0390811682527f0000000000000000000000000000000000000000000000000000000000000000811660208084018290527f000000000000000000000000000000000000000000000000000000000000000083166040808601919091527f000000000000000000000000000000000000000000000000000000000000000084166060860152600154909316608085015260025460a08501528251635a51b50360e11b81529251919263b4a36a0692600480830193928290030181865afa1580156114c5573d5f5f3e3d5ffd5b505050506040513d601f19601f820116820180604052508101906114e99190614e7b565b60c08201526040516310b72e2b60e31b81525f60048201527f00000000000000000000000000000000000000000000000000000000000000006001600160a01b0316906385b97158906024016101c060405180830381865afa158015611551573d5f5f3e3d5ffd5b505050506040513d601f19601f820116820180604052508101906115759190614d01565b60e084015250506003546001600160a01b031661010082015260045461012082015290565b60155460605f6115ab838686612847565b9050806001600160401b038111156115c5576115c56144ca565b6040519080825280602002602001820160405280156115fe57816020015b6115eb6133a5565b8152602001906001900390816115e35790505b5091505f5b818110156116bc5760156116178288614ae7565b8154811061162757611627614afa565b5f91825260208220015460408051631014776b60e21b815290516001600160a01b0390921692634051ddac926004808401938290030181865afa158015611670573d5f5f3e3d5ffd5b505050506040513d5f823e601f3d908101601f191682016040526116979190810190614b29565b8382815181106116a9576116a9614afa565b6020908102919091010152600101611603565b50509250929050565b6116ce81612697565b6001600160a01b03166347300e476040518163ffffffff1660e01b81526004015f604051808303815f87803b158015611705575f5ffd5b505af1158015611717573d5f5f3e3d5ffd5b50505050611724816126de565b50565b5f6117358787878787612875565b5f61173f8361288a565b5f818152600a602052604081205491925003611777576040516318ecc4bd60e31b81526004810184905233602482015260440161099c565b6117878989898989898988612921565b9998505050505050505050565b5f5f60606117a460138686612a78565b9250925092509250925092565b5f546001600160a01b031633146117db57604051635fc483c560e01b815260040160405180910390fd5b6001600160a01b03821661180257604051630309cb8760e51b815260040160405180910390fd5b816001600160a01b0316836001600160a01b03167f600b03051499485a8f9fea7ef6cb67cef1902a90a12c9bcb83831bebaffed7fe8360405161184791815260200190565b60405180910390a360405163a9059cbb60e01b81526001600160a01b0383811660048301526024820183905284169063a9059cbb906044016020604051808303815f875af115801561189b573d5f5f3e3d5ffd5b505050506040513d601f19601f820116820180604052508101906118bf9190614c61565b6113e357604051634033e4e360e01b815260040160405180910390fd5b6001600160a01b0383165f9081526017602052604081208190606090611903908686612a78565b92509250925093509350939050565b5f546001600160a01b0316331461193c57604051635fc483c560e01b815260040160405180910390fd5b600580546001600160a01b0319166001600160a01b0383169081179091556040519081527fcea58c692fbc9fb8dd2ed0126e9e62c4be5c8d5990b1dfafa05adf2d32927da19060200160405180910390a150565b5f546001600160a01b031633146119ba57604051635fc483c560e01b815260040160405180910390fd5b6001600160a01b038216158015906119d0575080155b156119ee57604051630309cb8760e51b815260040160405180910390fd5b600380546001600160a01b0319166001600160a01b038416908117909155600482905560408051918252602082018390527f4ce5e69275f38738d5e9c7a654482224ce06b6d79069056d2cb3bd52e5eb58b791015b60405180910390a15050565b5f611a5d8787878787612875565b5f611a6b836060013561288a565b5f818152600a602052604090205490915015611aa05760405163ad92bcf760e01b81526060840135600482015260240161099c565b611aa983612c3f565b611787898989898989896060013588612921565b611ac561345f565b60075481526040805161010081019182905290600b9060089082845b815481526020019060010190808311611ae15750505050506020820152601354604082015290565b60075460605f611b1a838686612847565b9050806001600160401b03811115611b3457611b346144ca565b604051908082528060200260200182016040528015611b5d578160200160208202803683370190505b5091505f5b818110156116bc576007611b768288614ae7565b81548110611b8657611b86614afa565b905f5260205f20015f9054906101000a90046001600160a01b0316838281518110611bb357611bb3614afa565b6001600160a01b0390921660209283029190910190910152600101611b62565b5f611bdc61328b565b6001600160a01b0383165f9081526008602052604090205460609060ff16611c06575f9250611cd3565b6001846001600160a01b031663480daedd6040518163ffffffff1660e01b81526004015f60405180830381865afa158015611c43573d5f5f3e3d5ffd5b505050506040513d5f823e601f3d908101601f19168201604052611c6a91908101906147de565b856001600160a01b031663596f21f86040518163ffffffff1660e01b81526004015f60405180830381865afa158015611ca5573d5f5f3e3d5ffd5b505050506040513d5f823e601f3d908101601f19168201604052611ccc9190810190614e92565b9250925092505b9193909250565b5f546001600160a01b03163314611d0457604051635fc483c560e01b815260040160405180910390fd5b6001600160a01b038116611d2b57604051630309cb8760e51b815260040160405180910390fd5b5f80546040516001600160a01b03808516939216917f8be0079c531659141344cd1fd0a4f28419497f9722a3daafe3b4186f6b6457e091a35f80546001600160a01b0319166001600160a01b0392909216919091179055565b5f546001600160a01b03163314611dae57604051635fc483c560e01b815260040160405180910390fd5b6001600160a01b038216611dd557604051630309cb8760e51b815260040160405180910390fd5b600180546001600160a01b0319166001600160a01b038416908117909155600282905560408051918252602082018390527fec61bc2c444f2a55d9443032f231fc157038fb483c90d7b78d8294354c0b87e09101611a43565b6001600160a01b0381165f9081526020839052604090205415611e5057505050565b82546001810184555f848152602080822090920180546001600160a01b039094166001600160a01b031990941684179055935491845291909152604090912055565b6001600160a01b0381165f9081526020839052604081205490819003611eb85750505050565b83545f908590611eca906001906144b7565b81548110611eda57611eda614afa565b5f918252602090912001546001600160a01b031690508085611efd6001856144b7565b81548110611f0d57611f0d614afa565b5f91825260208083209190910180546001600160a01b0319166001600160a01b03948516179055918316815290859052604090208290558454859080611f5557611f55614f9d565b5f828152602080822083015f1990810180546001600160a01b03191690559092019092556001600160a01b03949094168152939092525050604081205550565b6001600160a01b0381165f908152601460205260408120549003611fb65750565b611fc36013601483611e92565b5f8190505f816001600160a01b0316634cf63a8f6040518163ffffffff1660e01b8152600401602060405180830381865afa158015612004573d5f5f3e3d5ffd5b505050506040513d601f19601f820116820180604052508101906120289190614fb1565b90505f826001600160a01b031663c401882b6040518163ffffffff1660e01b8152600401602060405180830381865afa158015612067573d5f5f3e3d5ffd5b505050506040513d601f19601f8201168201806040525081019061208b9190614fb1565b6001600160a01b0383165f90815260176020908152604080832060189092529091209192506120ba9186611e92565b6001600160a01b0381165f90815260176020908152604080832060189092529091206120e7919086611e92565b5f836001600160a01b031663146ca5316040518163ffffffff1660e01b8152600401602060405180830381865afa158015612124573d5f5f3e3d5ffd5b505050506040513d601f19601f820116820180604052508101906121489190614fcc565b905060015b8160ff168160ff161161227357604051633f4fbbe760e01b815260ff821660048201525f906001600160a01b03871690633f4fbbe7906024015f60405180830381865afa1580156121a0573d5f5f3e3d5ffd5b505050506040513d5f823e601f3d908101601f191682016040526121c79190810190615047565b5090505f5b815181101561225e5761225660175f8484815181106121ed576121ed614afa565b60200260200101516001600160a01b03166001600160a01b031681526020019081526020015f2060185f85858151811061222957612229614afa565b60200260200101516001600160a01b03166001600160a01b031681526020019081526020015f208a611e92565b6001016121cc565b5050808061226b906150aa565b91505061214d565b506001600160a01b038086165f908152600660205260409020541680156122eb5760405163bcfc045160e01b81526001600160a01b03878116600483015282169063bcfc0451906024015f604051808303815f87803b1580156122d4575f5ffd5b505af11580156122e6573d5f5f3e3d5ffd5b505050505b505050505050565b6001600160a01b038516158061231a5750856001600160a01b0316856001600160a01b0316145b156123385760405163373bb92360e21b815260040160405180910390fd5b825f81900361235a57604051632d8df7af60e11b815260040160405180910390fd5b6107d0811115612381576040516396d8b2ef60e01b81526107d0600482015260240161099c565b8180158061238f5750608081115b156123ad576040516306c18bf560e21b815260040160405180910390fd5b5050505050505050565b5f6123e17f0000000000000000000000000000000000000000000000000000000000000000613055565b6001600160a01b038181165f81815260086020526040808220805460ff191660019081179091556007805491820181559092527fa66cc928b5edb82af9bd49922954155ab7b0942694bea4ce44661d9a8736c68890910180546001600160a01b0319168317905551631e43b28f60e01b815260048101919091529192507f00000000000000000000000000000000000000000000000000000000000000001690631e43b28f906024015f604051808303815f87803b1580156124a1575f5ffd5b505af11580156124b3573d5f5f3e3d5ffd5b505050506124c0816130ef565b6001600160a01b0383165f90815260176020908152604080832060189092529091206124ed919083611e2e565b6001600160a01b0382165f908152601760209081526040808320601890925290912061251a919083611e2e565b6001600b81015f82825461252e9190614ae7565b90915550909392505050565b5f6125486080870187614c8a565b8080601f0160208091040260200160405190810160405280939291908181526020018383808284375f92018290525093945061258b9250505060a0880188614c8a565b8080601f0160208091040260200160405190810160405280939291908181526020018383808284375f9201919091525092935050506001600160a01b038916905063a9e6dad9847f00000000000000000000000000000000000000000000000000000000000000007f000000000000000000000000000000000000000000000000000000000000000061262460608d0160408e01613548565b61263460808e0160608f01613548565b88888e8e8e8e6040518c63ffffffff1660e01b815260040161265f9a999897969594939291906150c8565b5f604051808303818588803b158015612676575f5ffd5b505af1158015612688573d5f5f3e3d5ffd5b50505050505050505050505050565b6001600160a01b0381165f9081526008602052604081205460ff166126da5760405163c8c7b5d760e01b81526001600160a01b038316600482015260240161099c565b5090565b5f816001600160a01b0316633f4fbbe7836001600160a01b031663146ca5316040518163ffffffff1660e01b8152600401602060405180830381865afa15801561272a573d5f5f3e3d5ffd5b505050506040513d601f19601f8201168201806040525081019061274e9190614fcc565b6040516001600160e01b031960e084901b16815260ff90911660048201526024015f60405180830381865afa158015612789573d5f5f3e3d5ffd5b505050506040513d5f823e601f3d908101601f191682016040526127b09190810190615047565b5090505f5b81518110156113e35761283f60175f8484815181106127d6576127d6614afa565b60200260200101516001600160a01b03166001600160a01b031681526020019081526020015f2060185f85858151811061281257612812614afa565b60200260200101516001600160a01b03166001600160a01b031681526020019081526020015f2085611e2e565b6001016127b5565b5f8383101561285f5761285a83856144b7565b612861565b5f5b90508082101561286e5750805b9392505050565b6128833386868686866122f3565b5050505050565b5f816128a9576040516306584b2960e01b815260040160405180910390fd5b506040805160208082018490523382840152825180830384018152606090920183528151918101919091205f8181526009909252919020546001600160a01b0316801561291b5760405163a37fce6560e01b8152600481018490526001600160a01b038216602482015260440161099c565b50919050565b5f61292c33896123b7565b5f83815260096020908152604080832080546001600160a01b0319166001600160a01b0386161790558051601f8b0183900483028101830190915289815292935090916129cc9184918d918d91908d908d90819084018382808284375f9201919091525050604080516020601f8f018190048102820181019092528d815292508d91508c90819084018382808284375f920191909152506130fc92505050565b604080518681523460208201526001600160601b0383168183015290519192506001600160a01b038b8116923392918616917f92795e69a06b433d6e3cdca59c23c888d2eba8a22fddec3dbfe8f68d658e1a04919081900360600190a4816001600160a01b03167f9b72cb0d257380adb01e11721f1b4d1a133b86f1b8ed3173c606bd6811e2f7026001604051612a639190614c7c565b60405180910390a25098975050505050505050565b82544260605f612a89848787612847565b9050806001600160401b03811115612aa357612aa36144ca565b604051908082528060200260200182016040528015612b7757816020015b604080516102a0810182525f808252602080830182905292820181905260608083018290526080830182905260a0830182905260c0830182905260e08301829052610100830182905261012083018290526101408301829052610160830182905261018083018290526101a083018290526101c083018290526101e0830182905261020083018290526102208301829052610240830181905261026083015261028082015282525f19909201910181612ac15790505b5091505f5b81811015612c345787612b8f8289614ae7565b81548110612b9f57612b9f614afa565b5f918252602082200154604080516302734eab60e51b815290516001600160a01b0390921692634e69d560926004808401938290030181865afa158015612be8573d5f5f3e3d5ffd5b505050506040513d5f823e601f3d908101601f19168201604052612c0f919081019061515c565b838281518110612c2157612c21614afa565b6020908102919091010152600101612b7c565b505093509350939050565b6003546001600160a01b031680612c69576040516307466d4960e41b815260040160405180910390fd5b60045482351015612c985760048054604051639978224960e01b8152918201528235602482015260440161099c565b6040516374a5008160e11b8152336004820152606083013560248201526001600160a01b0382169063e94a010290604401602060405180830381865afa158015612ce4573d5f5f3e3d5ffd5b505050506040513d601f19601f82011682018060405250810190612d089190614c61565b15612d32576040516398de503560e01b81523360048201526060830135602482015260440161099c565b365f612d416080850185614c8a565b909250905060418114612d6a57604051630feddbc160e01b81526004810182905260240161099c565b6040516370a0823160e01b81523060048201525f906001600160a01b038516906370a0823190602401602060405180830381865afa158015612dae573d5f5f3e3d5ffd5b505050506040513d601f19601f82011682018060405250810190612dd29190614e7b565b9050836001600160a01b031663e3ee160e3330885f013589602001358a604001358b606001358a8a6040818110612e0b57612e0b614afa565b919091013560f81c9050612e2260205f8d8f61533e565b612e2b91615365565b8c8c602090604092612e3f9392919061533e565b612e4891615365565b6040516001600160e01b031960e08c901b1681526001600160a01b03998a16600482015298909716602489015260448801959095526064870193909352608486019190915260a485015260ff1660c484015260e4830152610104820152610124015f604051808303815f87803b158015612ec0575f5ffd5b505af1158015612ed2573d5f5f3e3d5ffd5b50506040516370a0823160e01b81523060048201525f92508391506001600160a01b038716906370a0823190602401602060405180830381865afa158015612f1c573d5f5f3e3d5ffd5b505050506040513d601f19601f82011682018060405250810190612f409190614e7b565b612f4a91906144b7565b9050600454811015612f7a5760048054604051639978224960e01b8152918201526024810182905260440161099c565b604080516001600160a01b03871681526020810183905260608801359133917f27f7561fee9326e70a12327bf81e3184b7efac6a38fb828a77e5b17b03314c67910160405180910390a360015460405163a9059cbb60e01b81526001600160a01b039182166004820152602481018390529086169063a9059cbb906044016020604051808303815f875af1158015613014573d5f5f3e3d5ffd5b505050506040513d601f19601f820116820180604052508101906130389190614c61565b6122eb57604051634033e4e360e01b815260040160405180910390fd5b604051733d602d80600a3d3981f3363d3d373d3d3d363d7360601b60208201526bffffffffffffffffffffffff19606083901b1660348201526e5af43d82803e903d91602b57fd5bf360881b60488201525f90819060570160405160208183030381529060405290508051602082015ff091506001600160a01b03821661291b576040516342bcb05b60e11b815260040160405180910390fd5b6117246013601483611e2e565b5f5f613106613484565b6040516310b72e2b60e31b81526001600160601b03881660048201527f00000000000000000000000000000000000000000000000000000000000000006001600160a01b0316906385b97158906024016101c060405180830381865afa158015613172573d5f5f3e3d5ffd5b505050506040513d601f19601f820116820180604052508101906131969190614d01565b60a081015192955090935091503410156131d25760a08101516040516378e030db60e01b8152600481019190915234602482015260440161099c565b60405163a9e6dad960e01b81526001600160a01b0389169063a9e6dad9903490613252907f0000000000000000000000000000000000000000000000000000000000000000907f00000000000000000000000000000000000000000000000000000000000000009033908d908d908d908b908e908e905f906004016150c8565b5f604051808303818588803b158015613269575f5ffd5b505af115801561327b573d5f5f3e3d5ffd5b5050505050505095945050505050565b60408051610460810182525f8082526020820181905291810182905260608082018390526080820181905260a0820183905260c0820183905260e08201819052610100820181905261012082018390526101408201839052610160820183905261018082018390526101a082018390526101c082018190526101e08201839052610200820183905261022082018390526102408201839052610260820183905261028082018390526102a082018390526102c082018390526102e08201839052610300820183905261032082018390526103408201839052610360820183905261038082018390526103a082018390526103c082018390526103e08201839052610400820152610420810182905261044081019190915290565b6040805161018081019091525f808252602082019081525f60208201819052604082018190526060808301526080820181905260a0820181905260c0820181905260e08201819052610100820181905261012082018190526101409091015290565b60408051610140810182525f80825260208201819052918101829052606081018290526080810182905260a0810182905260c081019190915260e0810161344c613484565b81525f6020820181905260409091015290565b60405180606001604052805f81526020016134786134e7565b81526020015f81525090565b60408051610180810182525f80825260208201819052918101829052606081018290526080810182905260a0810182905260c0810182905260e0810182905261010081018290526101208101829052610140810182905261016081019190915290565b6040518061010001604052806008906020820280368337509192915050565b6001600160a01b0381168114611724575f5ffd5b5f5f6040838503121561352b575f5ffd5b82359150602083013561353d81613506565b809150509250929050565b5f60208284031215613558575f5ffd5b813561286e81613506565b634e487b7160e01b5f52602160045260245ffd5b6008811061358757613587613563565b9052565b5f81518084528060208401602086015e5f602082860101526020601f19601f83011685010191505092915050565b5f8151808452602084019350602083015f5b828110156135f25781516001600160a01b03168652602095860195909101906001016135cb565b5093949350505050565b6004811061358757613587613563565b5f82825180855260208501945060208160051b830101602085015f5b8381101561368757848303601f19018852815180516001600160a01b0316845260208082015160ff16908501526040908101516060918501829052906136709085018261358b565b6020998a0199909450929092019150600101613628565b50909695505050505050565b80516001600160a01b031682525f60208201516136b36020850182613577565b5060408201516136ce60408501826001600160a01b03169052565b5060608201516136e960608501826001600160a01b03169052565b506080820151610460608085015261370561046085018261358b565b905060a083015160a085015260c083015160c085015260e083015184820360e0860152613732828261358b565b91505061010083015184820361010086015261374e82826135b9565b9150506101208301516101208501526101408301516101408501526101608301516137856101608601826001600160401b03169052565b506101808301516137a26101808601826001600160401b03169052565b506101a08301516137b76101a08601826135fc565b506101c08301518482036101c08601526137d1828261358b565b9150506101e08301516137e96101e086018215159052565b506102008301516137ff61020086018215159052565b5061022083015161381c6102208601826001600160401b03169052565b506102408301516138396102408601826001600160401b03169052565b506102608301516138566102608601826001600160401b03169052565b5061028083015161386d61028086018260ff169052565b506102a08301516138836102a086018215159052565b506102c08301516138a06102c08601826001600160a01b03169052565b506102e08301516102e08501526103008301516103008501526103208301516138d56103208601826001600160401b03169052565b506103408301516138eb61034086018215159052565b506103608301516103608501526103808301516139146103808601826001600160401b03169052565b506103a08301516139316103a08601826001600160401b03169052565b506103c08301516103c08501526103e083015161395a6103e08601826001600160401b03169052565b50610400830151848203610400860152613974828261360c565b9150506104208301516139936104208601826001600160601b03169052565b506104408301516139b06104408601826001600160601b03169052565b509392505050565b8215158152604060208201525f6139d26040830184613693565b949350505050565b5f602082840312156139ea575f5ffd5b5035919050565b8015158114611724575f5ffd5b60088110611724575f5ffd5b5f5f60408385031215613a1b575f5ffd5b8235613a26816139f1565b9150602083013561353d816139fe565b5f82825180855260208501945060208160051b830101602085015f5b8381101561368757848303601f19018852815180516001600160a01b031684526020810151613a846020860182613577565b506040810151613a9f60408601826001600160a01b03169052565b506060810151613aba60608601826001600160a01b03169052565b5060808101516101806080860152613ad66101808601826135b9565b905060a082015160a086015260c082015160c086015260e0820151613b0660e08701826001600160401b03169052565b50610100820151613b236101008701826001600160401b03169052565b50610120820151613b406101208701826001600160401b03169052565b50610140820151613b5761014087018260ff169052565b506101608201519150613b766101608601836001600160601b03169052565b6020998a0199909450929092019150600101613a52565b602081525f61286e6020830184613a36565b5f5f60408385031215613bb0575f5ffd5b8235613a26816139fe565b5f60208284031215613bcb575f5ffd5b81356001600160401b03811115613be0575f5ffd5b8201610100818503121561286e575f5ffd5b5f5f5f60408486031215613c04575f5ffd5b8335613c0f81613506565b925060208401356001600160401b03811115613c29575f5ffd5b8401601f81018613613c39575f5ffd5b80356001600160401b03811115613c4e575f5ffd5b8660208260051b8401011115613c62575f5ffd5b939660209190910195509293505050565b80516001600160401b031682526020810151613c9a60208401826001600160401b03169052565b506040810151613cb560408401826001600160401b03169052565b506060810151613ccb606084018261ffff169052565b506080810151613ce1608084018261ffff169052565b5060a081015160a083015260c081015160c083015260e0810151613d0960e084018215159052565b50610100810151613d266101008401826001600160401b03169052565b50610120810151613d436101208401826001600160401b03169052565b50610140810151613d5b61014084018261ffff169052565b506101608101516113e361016084018261ffff169052565b81516001600160a01b031681526102a081016020830151613d9f60208401826001600160a01b03169052565b506040830151613dba60408401826001600160a01b03169052565b506060830151613dd560608401826001600160a01b03169052565b506080830151613df060808401826001600160a01b03169052565b5060a083015160a083015260c083015160c083015260e0830151613e1760e0840182613c73565b506101008301516001600160a01b0316610260830152610120909201516102809091015290565b5f5f60408385031215613e4f575f5ffd5b50508035926020909101359150565b828152604060208201525f6139d26040830184613a36565b6001600160601b0381168114611724575f5ffd5b5f5f83601f840112613e9a575f5ffd5b5081356001600160401b03811115613eb0575f5ffd5b602083019150836020828501011115613ec7575f5ffd5b9250929050565b5f5f5f5f5f5f5f60a0888a031215613ee4575f5ffd5b8735613eef81613e76565b96506020880135613eff81613506565b955060408801356001600160401b03811115613f19575f5ffd5b613f258a828b01613e8a565b90965094505060608801356001600160401b03811115613f43575f5ffd5b613f4f8a828b01613e8a565b989b979a50959894979596608090950135949350505050565b5f8151808452602084019350602083015f5b828110156135f257815160ff16865260209586019590910190600101613f7a565b5f606082018583526001600160401b03851660208401526060604084015280845180835260808501915060808160051b8601019250602086015f5b828110156141f957868503607f19018452815180516001600160a01b0316865260208101516140086020880182613577565b50604081015161402360408801826001600160a01b03169052565b50606081015161403e60608801826001600160a01b03169052565b506080810151614053608088018260ff169052565b5060a081015161406760a088018215159052565b5060c081015161407b60c088018215159052565b5060e081015161408f60e088018215159052565b506101008101516140ac6101008801826001600160a01b03169052565b506101208101516140c96101208801826001600160401b03169052565b506101408101516140e66101408801826001600160401b03169052565b506101608101516141036101608801826001600160401b03169052565b506101808101516141206101808801826001600160401b03169052565b506101a081015161413d6101a08801826001600160401b03169052565b506101c081015161415a6101c08801826001600160401b03169052565b506101e08101516141716101e088018260ff169052565b506102008101516102008701526102208101516102208701526102408101516102a06102408801526141a76102a08801826135b9565b90506102608201518782036102608901526141c28282613f68565b91505061028082015191506141e36102808801836001600160601b03169052565b9550506020938401939190910190600101613fd6565b509298975050505050505050565b5f5f5f60608486031215614219575f5ffd5b833561422481613506565b9250602084013561423481613506565b929592945050506040919091013590565b5f5f5f60608486031215614257575f5ffd5b833561426281613506565b95602085013595506040909401359392505050565b5f5f60408385031215614288575f5ffd5b823561429381613506565b946020939093013593505050565b5f5f5f5f5f5f5f60a0888a0312156142b7575f5ffd5b87356142c281613e76565b965060208801356142d281613506565b955060408801356001600160401b038111156142ec575f5ffd5b6142f88a828b01613e8a565b90965094505060608801356001600160401b03811115614316575f5ffd5b6143228a828b01613e8a565b90945092505060808801356001600160401b03811115614340575f5ffd5b880160a0818b031215614351575f5ffd5b8091505092959891949750929550565b8151815260208083015161014083019183015f5b6008811015614394578251825260209283019290910190600101614375565b505050604083015161012083015292915050565b5f60408201848352604060208401528084518083526060850191506020860192505f5b818110156136875783516001600160a01b03168352602093840193909201916001016143cb565b8315158152606060208201525f61440c6060830185613693565b828103604084015280845180835260208301915060208160051b840101602087015f5b8381101561449457858303601f19018552815180516001600160a01b031684526020808201516001600160401b03169085015260409081015160609185018290529061447d9085018261358b565b60209687019690945092909201915060010161442f565b50909998505050505050505050565b634e487b7160e01b5f52601160045260245ffd5b81810381811115610b6957610b696144a3565b634e487b7160e01b5f52604160045260245ffd5b604051606081016001600160401b0381118282101715614500576145006144ca565b60405290565b60405161046081016001600160401b0381118282101715614500576145006144ca565b60405161018081016001600160401b0381118282101715614500576145006144ca565b6040516102a081016001600160401b0381118282101715614500576145006144ca565b604051601f8201601f191681016001600160401b0381118282101715614597576145976144ca565b604052919050565b80516145aa81613506565b919050565b80516145aa816139fe565b5f82601f8301126145c9575f5ffd5b81516001600160401b038111156145e2576145e26144ca565b6145f5601f8201601f191660200161456f565b818152846020838601011115614609575f5ffd5b8160208501602083015e5f918101602001919091529392505050565b5f6001600160401b0382111561463d5761463d6144ca565b5060051b60200190565b5f82601f830112614656575f5ffd5b815161466961466482614625565b61456f565b8082825260208201915060208360051b86010192508583111561468a575f5ffd5b602085015b838110156146b05780516146a281613506565b83526020928301920161468f565b5095945050505050565b80516001600160401b03811681146145aa575f5ffd5b8051600481106145aa575f5ffd5b80516145aa816139f1565b805160ff811681146145aa575f5ffd5b5f82601f830112614708575f5ffd5b815161471661466482614625565b8082825260208201915060208360051b860101925085831115614737575f5ffd5b602085015b838110156146b05780516001600160401b03811115614759575f5ffd5b86016060818903601f1901121561476e575f5ffd5b6147766144de565b602082015161478481613506565b8152614792604083016146e9565b602082015260608201516001600160401b038111156147af575f5ffd5b6147be8a6020838601016145ba565b6040830152508452506020928301920161473c565b80516145aa81613e76565b5f602082840312156147ee575f5ffd5b81516001600160401b03811115614803575f5ffd5b82016104608185031215614815575f5ffd5b61481d614506565b6148268261459f565b8152614834602083016145af565b60208201526148456040830161459f565b60408201526148566060830161459f565b606082015260808201516001600160401b03811115614873575f5ffd5b61487f868285016145ba565b60808301525060a0828101519082015260c0808301519082015260e08201516001600160401b038111156148b1575f5ffd5b6148bd868285016145ba565b60e0830152506101008201516001600160401b038111156148dc575f5ffd5b6148e886828501614647565b610100830152506101208281015190820152610140808301519082015261491261016083016146ba565b61016082015261492561018083016146ba565b6101808201526149386101a083016146d0565b6101a08201526101c08201516001600160401b03811115614957575f5ffd5b614963868285016145ba565b6101c0830152506149776101e083016146de565b6101e082015261498a61020083016146de565b61020082015261499d61022083016146ba565b6102208201526149b061024083016146ba565b6102408201526149c361026083016146ba565b6102608201526149d661028083016146e9565b6102808201526149e96102a083016146de565b6102a08201526149fc6102c0830161459f565b6102c08201526102e082810151908201526103008083015190820152614a2561032083016146ba565b610320820152614a3861034083016146de565b6103408201526103608281015190820152614a5661038083016146ba565b610380820152614a696103a083016146ba565b6103a08201526103c08281015190820152614a876103e083016146ba565b6103e08201526104008201516001600160401b03811115614aa6575f5ffd5b614ab2868285016146f9565b61040083015250614ac661042083016147d3565b610420820152614ad961044083016147d3565b610440820152949350505050565b80820180821115610b6957610b696144a3565b634e487b7160e01b5f52603260045260245ffd5b5f60208284031215614b1e575f5ffd5b815161286e816139fe565b5f60208284031215614b39575f5ffd5b81516001600160401b03811115614b4e575f5ffd5b82016101808185031215614b60575f5ffd5b614b68614529565b614b718261459f565b8152614b7f602083016145af565b6020820152614b906040830161459f565b6040820152614ba16060830161459f565b606082015260808201516001600160401b03811115614bbe575f5ffd5b614bca86828501614647565b60808301525060a0828101519082015260c08083015190820152614bf060e083016146ba565b60e0820152614c0261010083016146ba565b610100820152614c1561012083016146ba565b610120820152614c2861014083016146e9565b610140820152614c3b61016083016147d3565b610160820152949350505050565b5f60018201614c5a57614c5a6144a3565b5060010190565b5f60208284031215614c71575f5ffd5b815161286e816139f1565b60208101610b698284613577565b5f5f8335601e19843603018112614c9f575f5ffd5b8301803591506001600160401b03821115614cb8575f5ffd5b602001915036819003821315613ec7575f5ffd5b5f60208284031215614cdc575f5ffd5b813561286e81613e76565b61ffff81168114611724575f5ffd5b80516145aa81614ce7565b5f5f5f8385036101c0811215614d15575f5ffd5b8451614d2081613e76565b6020860151909450614d3181613e76565b9250610180603f1982011215614d45575f5ffd5b50614d4e614529565b614d5a604086016146ba565b8152614d68606086016146ba565b6020820152614d79608086016146ba565b6040820152614d8a60a08601614cf6565b6060820152614d9b60c08601614cf6565b608082015260e085015160a082015261010085015160c0820152614dc261012086016146de565b60e0820152614dd461014086016146ba565b610100820152614de761016086016146ba565b610120820152614dfa6101808601614cf6565b610140820152614e0d6101a08601614cf6565b610160820152809150509250925092565b5f60208284031215614e2e575f5ffd5b813561286e81614ce7565b602080825281018290525f8360408301825b858110156146b0578235614e5e81613506565b6001600160a01b0316825260209283019290910190600101614e4b565b5f60208284031215614e8b575f5ffd5b5051919050565b5f60208284031215614ea2575f5ffd5b81516001600160401b03811115614eb7575f5ffd5b8201601f81018413614ec7575f5ffd5b8051614ed561466482614625565b8082825260208201915060208360051b850101925086831115614ef6575f5ffd5b602084015b83811015614f925780516001600160401b03811115614f18575f5ffd5b85016060818a03601f19011215614f2d575f5ffd5b614f356144de565b6020820151614f4381613506565b8152614f51604083016146ba565b602082015260608201516001600160401b03811115614f6e575f5ffd5b614f7d8b6020838601016145ba565b60408301525084525060209283019201614efb565b509695505050505050565b634e487b7160e01b5f52603160045260245ffd5b5f60208284031215614fc1575f5ffd5b815161286e81613506565b5f60208284031215614fdc575f5ffd5b61286e826146e9565b5f82601f830112614ff4575f5ffd5b815161500261466482614625565b8082825260208201915060208360051b860101925085831115615023575f5ffd5b602085015b838110156146b057615039816146e9565b835260209283019201615028565b5f5f60408385031215615058575f5ffd5b82516001600160401b0381111561506d575f5ffd5b61507985828601614647565b92505060208301516001600160401b03811115615094575f5ffd5b6150a085828601614fe5565b9150509250929050565b5f60ff821660ff81036150bf576150bf6144a3565b60010192915050565b6001600160a01b038b811682528a811660208301528981166040830152881660608201526102a0608082018190525f906151049083018961358b565b82810360a0840152615116818961358b565b91505061512660c0830187613c73565b6001600160601b0385166102408301526001600160601b038416610260830152826102808301529b9a5050505050505050505050565b5f6020828403121561516c575f5ffd5b81516001600160401b03811115615181575f5ffd5b82016102a08185031215615193575f5ffd5b61519b61454c565b6151a48261459f565b81526151b2602083016145af565b60208201526151c36040830161459f565b60408201526151d46060830161459f565b60608201526151e5608083016146e9565b60808201526151f660a083016146de565b60a082015261520760c083016146de565b60c082015261521860e083016146de565b60e082015261522a610100830161459f565b61010082015261523d61012083016146ba565b61012082015261525061014083016146ba565b61014082015261526361016083016146ba565b61016082015261527661018083016146ba565b6101808201526152896101a083016146ba565b6101a082015261529c6101c083016146ba565b6101c08201526152af6101e083016146e9565b6101e0820152610200828101519082015261022080830151908201526102408201516001600160401b038111156152e4575f5ffd5b6152f086828501614647565b610240830152506102608201516001600160401b03811115615310575f5ffd5b61531c86828501614fe5565b6102608301525061533061028083016147d3565b610280820152949350505050565b5f5f8585111561534c575f5ffd5b83861115615358575f5ffd5b5050820193919092039150565b80356020831015610b69575f19602084900360031b1b169291505056fea2646970667358221220f50d41c51d1cbd5a25b98daa7c192b3719e6370eeee749d542e8d60da674893864736f6c634300082500336080604052348015600e575f5ffd5b505f805460ff19166001179055615f02806100285f395ff3fe608060405260043610610327575f3560e01c80636a0f0849116101a3578063c19d93fb116100f2578063d502562511610092578063df18e0471161006d578063df18e04714610a25578063eb152ba514610a50578063ed896d6614610a70578063fb6f74ed14610a8f575f5ffd5b8063d502562514610904578063db16aab9146109fe578063de94a22014610a06575f5ffd5b8063c5be3e07116100cd578063c5be3e07146108a1578063c7b07e39146108b6578063d0ba2169146108ca578063d4dd660d146108f0575f5ffd5b8063c19d93fb14610831578063c401882b1461085e578063c45a01551461087d575f5ffd5b8063a451aa391161015d578063aaf7ead511610138578063aaf7ead5146107a7578063b14b28a3146107c6578063bac91e2e146107ec578063c1163dc51461080b575f5ffd5b8063a451aa3914610760578063a526d40014610775578063a9e6dad914610794575f5ffd5b80636a0f0849146106b3578063774ea783146106c85780637a301a5c146106e75780637b103999146106fb5780638f7758391461071a578063a2ff02091461073a575f5ffd5b806335bfd63911610279578063473c2563116102195780634b9f5c98116101f45780634b9f5c98146106335780634cf63a8f146106525780634e69d56014610671578063596f21f814610692575f5ffd5b8063473c25631461059d57806347ce07cc146105db578063480daedd14610612575f5ffd5b80633f4fbbe7116102545780633f4fbbe7146105275780634051ddac14610554578063458667191461057557806347300e4714610589575f5ffd5b806335bfd639146104ec5780633ccfd60b146104f45780633e85892314610508575f5ffd5b8063175f8329116102e45780631cfa7ba8116102bf5780631cfa7ba8146104655780631fe63d781461047a57806320af44911461049b57806327793f87146104bf575f5ffd5b8063175f83291461041757806319b1f5fc1461042b57806319effeb41461043f575f5ffd5b8063051235d41461032b57806305b7a15414610367578063064b1a7e1461038a57806309112da0146103a957806311da60b4146103cf578063146ca531146103e5575b5f5ffd5b348015610336575f5ffd5b50600f5461034a906001600160401b031681565b6040516001600160401b0390911681526020015b60405180910390f35b348015610372575f5ffd5b5061037c61020081565b60405190815260200161035e565b348015610395575f5ffd5b5060105461034a906001600160401b031681565b3480156103b4575f5ffd5b50600f5461034a90600160801b90046001600160401b031681565b3480156103da575f5ffd5b506103e3610aa4565b005b3480156103f0575f5ffd5b5060105461040590600160401b900460ff1681565b60405160ff909116815260200161035e565b348015610422575f5ffd5b506103e3610c3c565b348015610436575f5ffd5b5061037c608081565b34801561044a575f5ffd5b50600f5461034a90600160401b90046001600160401b031681565b348015610470575f5ffd5b5061037c600e5481565b348015610485575f5ffd5b5061048e610e40565b60405161035e9190614a66565b3480156104a6575f5ffd5b506104af610ecc565b604051901515815260200161035e565b3480156104ca575f5ffd5b506007546104df90600160c81b900460ff1681565b60405161035e9190614ab0565b6103e3610f36565b3480156104ff575f5ffd5b506103e3611181565b348015610513575f5ffd5b506103e3610522366004614ac3565b6112e3565b348015610532575f5ffd5b50610546610541366004614ada565b611540565b60405161035e929190614b3d565b34801561055f575f5ffd5b50610568611658565b60405161035e9190614ba8565b348015610580575f5ffd5b5061048e61178c565b348015610594575f5ffd5b506103e3611799565b3480156105a8575f5ffd5b506007546105c390600160601b90046001600160601b031681565b6040516001600160601b03909116815260200161035e565b3480156105e6575f5ffd5b506002546105fa906001600160a01b031681565b6040516001600160a01b03909116815260200161035e565b34801561061d575f5ffd5b50610626611b3b565b60405161035e9190614d26565b34801561063e575f5ffd5b506103e361064d366004615025565b612161565b34801561065d575f5ffd5b506008546105fa906001600160a01b031681565b34801561067c575f5ffd5b50610685612321565b60405161035e9190615073565b34801561069d575f5ffd5b506106a6612659565b60405161035e919061522a565b3480156106be575f5ffd5b5061037c600c5481565b3480156106d3575f5ffd5b506007546105c3906001600160601b031681565b3480156106f2575f5ffd5b5061048e612772565b348015610706575f5ffd5b506001546105fa906001600160a01b031681565b348015610725575f5ffd5b506010546104af90600160501b900460ff1681565b348015610745575f5ffd5b5060145461034a90600160401b90046001600160401b031681565b34801561076b575f5ffd5b5061037c600d5481565b348015610780575f5ffd5b506103e361078f366004615304565b6128e4565b6103e36107a23660046153ac565b612c13565b3480156107b2575f5ffd5b5060145461034a906001600160401b031681565b3480156107d1575f5ffd5b5060145461034a90600160801b90046001600160401b031681565b3480156107f7575f5ffd5b506103e361080636600461549f565b612daa565b348015610816575f5ffd5b506010546105fa90600160581b90046001600160a01b031681565b34801561083c575f5ffd5b5060075461085190600160c01b900460ff1681565b60405161035e91906154dd565b348015610869575f5ffd5b506009546105fa906001600160a01b031681565b348015610888575f5ffd5b505f546105fa906201000090046001600160a01b031681565b3480156108ac575f5ffd5b5061037c60115481565b3480156108c1575f5ffd5b5061037c601081565b3480156108d5575f5ffd5b50600f5461034a90600160c01b90046001600160401b031681565b3480156108fb575f5ffd5b506103e3613085565b34801561090f575f5ffd5b50600354600454600554600654610984936001600160401b0380821694600160401b8304821694600160801b840483169461ffff600160c01b8604811695600160d01b900481169460ff8316926101008104821692600160481b820490921691600160881b8204811691600160981b9004168c565b604080516001600160401b039d8e1681529b8d1660208d0152998c16998b019990995261ffff97881660608b015295871660808a015260a089019490945260c0880192909252151560e08701528616610100860152909416610120840152928316610140830152919091166101608201526101800161035e565b6103e36134d5565b348015610a11575f5ffd5b506103e3610a203660046154eb565b613687565b348015610a30575f5ffd5b5061037c610a3f36600461555a565b601d6020525f908152604090205481565b348015610a5b575f5ffd5b506010546104af90600160481b900460ff1681565b348015610a7b575f5ffd5b506104af610a8a36600461555a565b61393c565b348015610a9a575f5ffd5b5061037c60135481565b5f54610100900460ff1615610acc5760405163558a1e0360e11b815260040160405180910390fd5b5f805461ff00191661010017905560048060078054600160c01b900460ff1690811115610afb57610afb614a7f565b14610b305760075460405163e37d4aeb60e01b8152610b2791600160c01b900460ff16906004016154dd565b60405180910390fd5b601054600160501b900460ff1615610b695760075460405163e37d4aeb60e01b8152610b2791600160c01b900460ff16906004016154dd565b6010546001600160401b03164211610ba3576010546040516321b2d8c360e01b81526001600160401b039091166004820152602401610b27565b5f5f610bae5f61395b565b5f54600754604051635665f22d60e01b81529395509193506201000090046001600160a01b031691635665f22d91610bf691600160c01b90910460ff16908190600401615575565b5f604051808303815f87803b158015610c0d575f5ffd5b505af1158015610c1f573d5f5f3e3d5ffd5b50505050610c2d8282613d55565b50505f805461ff001916905550565b5f54610100900460ff1615610c645760405163558a1e0360e11b815260040160405180910390fd5b5f805461ff00191661010017905560018060078054600160c01b900460ff1690811115610c9357610c93614a7f565b14610cbf5760075460405163e37d4aeb60e01b8152610b2791600160c01b900460ff16906004016154dd565b600f54600160801b90046001600160401b03164211610d0657600f5460405163df75068f60e01b8152600160801b9091046001600160401b03166004820152602401610b27565b60078054600160c81b60ff60c81b19909116179055600f80546001600160401b034216600160401b0267ffffffffffffffff60401b199091161790556012805460ff191660031790556010805460ff60501b1916600160501b17905560018054600854600954604051632a837fab60e21b81526001600160a01b03928316600482015290821660248201526044810193909352169063aa0dfeac906064015f604051808303815f87803b158015610dbb575f5ffd5b505af1158015610dcd573d5f5f3e3d5ffd5b50506008546040516001600160a01b0390911692507f0be58193d1ccca9f578279acffb21de6a55ce255b7c4901d2d3f4fbcd15db8b191505f90a2610e126006613e2b565b610e1a613e95565b600854600c54610e33916001600160a01b031690613d55565b505f805461ff0019169055565b600b8054610e4d90615590565b80601f0160208091040260200160405190810160405280929190818152602001828054610e7990615590565b8015610ec45780601f10610e9b57610100808354040283529160200191610ec4565b820191905f5260205f20905b815481529060010190602001808311610ea757829003601f168201915b505050505081565b5f600460078054600160c01b900460ff1690811115610eed57610eed614a7f565b148015610f045750601054600160481b900460ff16155b8015610f1a5750601054600160501b900460ff16155b8015610f3157506010546001600160401b03164211155b905090565b5f54610100900460ff1615610f5e5760405163558a1e0360e11b815260040160405180910390fd5b5f805461ff00191661010017905560048060078054600160c01b900460ff1690811115610f8d57610f8d614a7f565b14610fb95760075460405163e37d4aeb60e01b8152610b2791600160c01b900460ff16906004016154dd565b601054600160481b900460ff1615610fe45760405163305331dd60e11b815260040160405180910390fd5b60125461010090046001600160a01b0316331461101457604051636b2e0b4760e11b815260040160405180910390fd5b6010546001600160401b031642111561104f57601054604051636c06548f60e11b81526001600160401b039091166004820152602401610b27565b600554341461107e5760055460405163ed23488360e01b81526004810191909152346024820152604401610b27565b6010805434601155600160481b7fff0000000000000000000000000000000000000000ff00ffffffffffffffffff90911633600160581b02171760ff60401b1916680200000000000000001790556007805460ff60c81b19169055600f805467ffffffffffffffff60401b191690556012805460ff1916905560035461111490600160401b90046001600160401b0316426155d6565b600f60186101000a8154816001600160401b0302191690836001600160401b03160217905550611142613f10565b60405134815233907ff6836ff209155cf48757ab4e8e84bfa475aa8f274a684f78d16b652a4ac78c0e9060200160405180910390a2610e336007613e2b565b5f54610100900460ff16156111a95760405163558a1e0360e11b815260040160405180910390fd5b5f805461ff001916610100178155338152601d6020526040812054908190036111e557604051630686827b60e51b815260040160405180910390fd5b335f818152601d602052604080822091909155517f7084f5476618d8e60b11ef0d7d3f06914655adb8793e28ff7f018d4c76d505d5906112289084815260200190565b60405180910390a26040515f90339083908381818185875af1925050503d805f811461126f576040519150601f19603f3d011682016040523d82523d5f602084013e611274565b606091505b50509050806112d55760405162461bcd60e51b815260206004820152602760248201527f44697370757465436173653a207769746864726177616c207472616e736665726044820152660819985a5b195960ca1b6064820152608401610b27565b50505f805461ff0019169055565b60038060078054600160c01b900460ff169081111561130457611304614a7f565b146113305760075460405163e37d4aeb60e01b8152610b2791600160c01b900460ff16906004016154dd565b60065460ff166113535760405163283168e960e11b815260040160405180910390fd5b60105461136a90600160401b900460ff1633614070565b61138957604051637d77835760e11b8152336004820152602401610b27565b601054600160401b900460ff165f908152601860209081526040808320338452909152902054156113cf576040516364dbd98760e01b8152336004820152602401610b27565b816113ed57604051636033c4fd60e11b815260040160405180910390fd5b601454600160401b90046001600160401b031642111561143557601454604051632b40a04560e11b8152600160401b9091046001600160401b03166004820152602401610b27565b6010805460ff600160401b9182900481165f9081526018602090815260408083203384528252808320889055945493909304909116815260199091529081208054600192906114859084906155f5565b9091555050601054604051600160401b90910460ff16815233907f6fa1f0136afe2eb54fc58bda9656e7a47647f0223db5816e811566da16b4ca3a9060200160405180910390a25f54600754604051635665f22d60e01b8152620100009092046001600160a01b031691635665f22d9161150f91600160c01b90910460ff16908190600401615575565b5f604051808303815f87803b158015611526575f5ffd5b505af1158015611538573d5f5f3e3d5ffd5b505050505050565b60608060155f8460ff1660ff1681526020019081526020015f208054806020026020016040519081016040528092919081815260200182805480156115ac57602002820191905f5260205f20905b81546001600160a01b0316815260019091019060200180831161158e575b5050505050915081516001600160401b038111156115cc576115cc615608565b6040519080825280602002602001820160405280156115f5578160200160208202803683370190505b5090505f5b825181101561165257611626848483815181106116195761161961561c565b60200260200101516140de565b8282815181106116385761163861561c565b60ff909216602092830291909101909101526001016115fa565b50915091565b60408051610180810182525f602082018181529282018190526060808301829052608083015260a0820181905260c0820181905260e0820181905261010082018190526101208201819052610140820181905261016082015230815260078054919291600160c01b900460ff16908111156116d5576116d5614a7f565b908160078111156116e8576116e8614a7f565b9052506008546001600160a01b03908116604083015260095416606082015261170f61414f565b6080820152601054600160401b900460ff165f818152601760205260409020805460019091015460c084015260a0830152600f546001600160401b0380821660e0850152600160801b82048116610100850152600160c01b909104166101208301526101408201526007546001600160601b031661016082015290565b600a8054610e4d90615590565b5f546201000090046001600160a01b031633146117c957604051630636a15760e11b815260040160405180910390fd5b6117d16141c3565b600254601354604051630f21ec3760e01b81525f9283926001600160a01b0390911691630f21ec379161180a9160040190815260200190565b6040805180830381865afa158015611824573d5f5f3e3d5ffd5b505050506040513d601f19601f820116820180604052508101906118489190615630565b90925090505f81600281111561186057611860614a7f565b036118845760135460405163635df11960e11b8152600401610b2791815260200190565b600281600281111561189857611898614a7f565b036118e8576118a5613f10565b5f54600754604051635665f22d60e01b8152620100009092046001600160a01b031691635665f22d9161150f91600160c01b90910460ff16908190600401615575565b60015f90815260156020526010547f27739e4bb5e6f8b5e4b57a047dca8767cc9b982a011081e086cbb0dfa9de818d91906002600160401b90910460ff1614611931575f611934565b81545b90505f6119428260026155f5565b6001600160401b0381111561195957611959615608565b604051908082528060200260200182016040528015611982578160200160208202803683370190505b5060085481519192506001600160a01b03169082905f906119a5576119a561561c565b6001600160a01b0392831660209182029290920101526009548251911690829060019081106119d6576119d661561c565b6001600160a01b03909216602092830291909101909101525f5b82811015611a5a57838181548110611a0a57611a0a61561c565b5f918252602090912001546001600160a01b031682611a2a8360026155f5565b81518110611a3a57611a3a61561c565b6001600160a01b03909216602092830291909101909101526001016119f0565b5060105460408051602081018890523091810191909152600160401b90910460ff1660608201525f9060800160408051601f198184030181529190528051602090910120600154909150611538906001600160a01b031663c9da9bb5611abe61428c565b60145485906001600160401b0316611ad46142c9565b886040518663ffffffff1660e01b8152600401611af5959493929190615661565b5f60405180830381865afa158015611b0f573d5f5f3e3d5ffd5b505050506040513d5f823e601f3d908101601f19168201604052611b3691908101906156b3565b61430a565b60408051610460810182525f6020820181815292820181905260608083018290526080830181905260a0830182905260c0830182905260e08301819052610100830181905261012083018290526101408301829052610160830182905261018083018290526101a083018290526101c083018190526101e08301829052610200830182905261022083018290526102408301829052610260830182905261028083018290526102a083018290526102c083018290526102e08301829052610300830182905261032083018290526103408301829052610360830182905261038083018290526103a083018290526103c083018290526103e08301829052610400830152610420820181905261044082015230815260078054919291600160c01b900460ff1690811115611c7057611c70614a7f565b90816007811115611c8357611c83614a7f565b9052506008546001600160a01b039081166040830152600954166060820152600a8054611caf90615590565b80601f0160208091040260200160405190810160405280929190818152602001828054611cdb90615590565b8015611d265780601f10611cfd57610100808354040283529160200191611d26565b820191905f5260205f20905b815481529060010190602001808311611d0957829003601f168201915b50505050506080820152600c5460a0820152600d5460c0820152600b8054611d4d90615590565b80601f0160208091040260200160405190810160405280929190818152602001828054611d7990615590565b8015611dc45780601f10611d9b57610100808354040283529160200191611dc4565b820191905f5260205f20905b815481529060010190602001808311611da757829003601f168201915b50505050508160e00181905250611dd961414f565b610100820152601054600160401b900460ff165f9081526017602052604090208054600190910154610140830152610120820152600f546001600160401b03808216610160840152600160401b909104166101808201526007546101a0820190600160c81b900460ff166003811115611e5457611e54614a7f565b90816003811115611e6757611e67614a7f565b905250611e72612772565b6101c0820152611e80610ecc565b15156101e0820152601054600160481b810460ff9081161515610200840152600f54600160801b8082046001600160401b03908116610220870152600160c01b9092048216610240860152818416610260860152600160401b80850484166102808701819052600160501b8604851615156102a0880152600160581b9095046001600160a01b03166102c08701526005546102e0870152601b5461030087015242831661032087015260065490931615156103408601525f84815260196020908152604080832054610360890152601454958604851661038089015292850484166103a08801526013546103c08801529383166103e08701526007546001600160601b03808216610420890152600160601b909104166104408701529384526015909252912080549091811115611fb957611fb9615608565b60405190808252806020026020018201604052801561200557816020015b60408051606080820183525f808352602083015291810191909152815260200190600190039081611fd75790505b506104008301525f5b815481101561215c575f82828154811061202a5761202a61561c565b5f918252602091829020015460408051606081019091526001600160a01b03909116808252601054909350909182019061206e90600160401b900460ff16846140de565b60ff9081168252601054600160401b9004165f908152601a602090815260408083206001600160a01b0387168452825290912080549190920191906120b290615590565b80601f01602080910402602001604051908101604052809291908181526020018280546120de90615590565b80156121295780601f1061210057610100808354040283529160200191612129565b820191905f5260205f20905b81548152906001019060200180831161210c57829003601f168201915b505050505081525084610400015183815181106121485761214861561c565b60209081029190910101525060010161200e565b505090565b5f54610100900460ff16156121895760405163558a1e0360e11b815260040160405180910390fd5b5f805461ff00191661010017905560038060078054600160c01b900460ff16908111156121b8576121b8614a7f565b146121e45760075460405163e37d4aeb60e01b8152610b2791600160c01b900460ff16906004016154dd565b60065460ff161561220857604051639a7cb18760e01b815260040160405180910390fd5b60105461221f90600160401b900460ff1633614070565b61223e57604051637d77835760e11b8152336004820152602401610b27565b601054600160401b900460ff9081165f908152601660209081526040808320338452909152902054161561228757604051633512759d60e21b8152336004820152602401610b27565b600f54600160c01b90046001600160401b03164211156122cf57600f546040516330d80c1160e21b8152600160c01b9091046001600160401b03166004820152602401610b27565b601054604080518415158152600160401b90920460ff16602083015233917f80e49d236d248ad770a237c1f67d1f67b08614c3577b89187b12d8ec31d7f64b910160405180910390a26112d582614560565b604080516102a0810182525f6020820181815292820181905260608083018290526080830182905260a0830182905260c0830182905260e08301829052610100830182905261012083018290526101408301829052610160830182905261018083018290526101a083018290526101c083018290526101e0830182905261020083018290526102208301829052610240830181905261026083015261028082015230815260078054919291600160c01b900460ff16908111156123e6576123e6614a7f565b908160078111156123f9576123f9614a7f565b9052506008546001600160a01b03908116604083015260095416606082015260105460ff600160401b8204811660808401526006548116151560a0840152600160501b82048116151560c0840152600160481b90910416151560e0820152600460078054600160c01b900460ff169081111561247757612477614a7f565b1480156124905750601054600160401b900460ff166001145b80156124a65750601054600160501b900460ff16155b156124c3576012546001600160a01b036101009182900416908201525b600f546001600160401b03600160801b8083048216610120850152600160c01b9092048116610140840152601454600160401b81048216610160850152918204811661018084015260105481166101a0840152166101c082015260ff6101e0820152600260078054600160c01b900460ff169081111561254557612545614a7f565b148061256d57506007808054600160c01b900460ff169081111561256b5761256b614a7f565b145b1561260057600254601354604051630f21ec3760e01b815260048101919091525f916001600160a01b031690630f21ec37906024016040805180830381865afa1580156125bc573d5f5f3e3d5ffd5b505050506040513d601f19601f820116820180604052508101906125e09190615630565b9150508060028111156125f5576125f5614a7f565b60ff166101e0830152505b601054600160401b900460ff165f81815260196020526040902054610200830152601b5461022083015261263390611540565b61026083015261024082015261264761428c565b6001600160601b031661028082015290565b6060601b805480602002602001604051908101604052809291908181526020015f905b82821015612769575f848152602090819020604080516060810182526002860290920180546001600160a01b0381168452600160a01b90046001600160401b031693830193909352600183018054929392918401916126da90615590565b80601f016020809104026020016040519081016040528092919081815260200182805461270690615590565b80156127515780601f1061272857610100808354040283529160200191612751565b820191905f5260205f20905b81548152906001019060200180831161273457829003601f168201915b5050505050815250508152602001906001019061267c565b50505050905090565b60125460609060ff166001036127e3576001600754600160c81b900460ff1660038111156127a2576127a2614a7f565b146127c5576040518060600160405280602f8152602001615d43602f9139905090565b6040518060600160405280602f8152602001615e22602f9139905090565b60125460ff16600203612851576001600754600160c81b900460ff16600381111561281057612810614a7f565b14612833576040518060600160405280603a8152602001615dae603a9139905090565b6040518060600160405280603a8152602001615de8603a9139905090565b60125460ff1660030361287c576040518060600160405280603a8152602001615e51603a9139905090565b60125460ff166004036128a7576040518060600160405280603c8152602001615d72603c9139905090565b60125460ff166005036128d257604051806080016040528060428152602001615e8b60429139905090565b5060408051602081019091525f815290565b5f54610100900460ff161561290c5760405163558a1e0360e11b815260040160405180910390fd5b5f805461ff00191661010017905560038060078054600160c01b900460ff169081111561293b5761293b614a7f565b146129675760075460405163e37d4aeb60e01b8152610b2791600160c01b900460ff16906004016154dd565b60065460ff1661298a5760405163283168e960e11b815260040160405180910390fd5b601054600160401b900460ff165f908152601860209081526040808320338452909152902054806129d05760405163ee0e242960e01b8152336004820152602401610b27565b601054600160401b900460ff9081165f9081526016602090815260408083203384529091529020541615612a1957604051633512759d60e21b8152336004820152602401610b27565b601454600160401b90046001600160401b03164211801590612a5b5750612a3e6142c9565b601054600160401b900460ff165f90815260196020526040902054105b15612a8e57601454604051632f572ccb60e01b8152600160401b9091046001600160401b03166004820152602401610b27565b601454600160801b90046001600160401b0316421115612ad6576014546040516330d80c1160e21b8152600160801b9091046001600160401b03166004820152602401610b27565b610200831115612afd5760405163c725a3d560e01b81526102006004820152602401610b27565b601054604080513060208201523391810191909152600160401b90910460ff166060820152861515608082015260a08101869052819060c0016040516020818303038152906040528051906020012014612b6a57604051635054097b60e01b815260040160405180910390fd5b8215612ba257601054600160401b900460ff165f908152601a602090815260408083203384529091529020612ba08486836157c9565b505b336001600160a01b03167fedc4118aa882b6f7ca44f28f78a3342d0d4859dfc613ae71c1182d2ffc59782387601060089054906101000a900460ff168787604051612bf094939291906158aa565b60405180910390a2612c0186614560565b50505f805461ff001916905550505050565b5f5460ff1615612c355760405162dc149f60e41b815260040160405180910390fd5b5f805462010000330261ff01600160b01b031990911617600190811790915580546001600160a01b038e81166001600160a01b03199283161790925560028054928e1692909116919091179055836003612c8f8282615916565b5050600780546001600160601b03848116600160601b026001600160c01b031990921690861617179055600880546001600160a01b03808d166001600160a01b03199283161790925560098054928c1692909116919091179055600a612cf6888a836157c9565b50600b612d048688836157c9565b50612d0f8134615b28565b600c55600e819055600f805467ffffffffffffffff1916426001600160401b0316179055612d406020850185615b3b565b612d4a90426155d6565b600f80546001600160401b0392909216600160801b0267ffffffffffffffff60801b1990921691909117905550506010805460ff60401b1916600160401b17905550506007805460ff60c01b1916600160c01b1790555050505050505050565b6008546001600160a01b03163314801590612dd057506009546001600160a01b03163314155b15612dee57604051632b41c4cd60e01b815260040160405180910390fd5b600260078054600160c01b900460ff1690811115612e0e57612e0e614a7f565b14158015612e3a5750600360078054600160c01b900460ff1690811115612e3757612e37614a7f565b14155b15612e665760075460405163e37d4aeb60e01b8152610b2791600160c01b900460ff16906004016154dd565b80801580612e745750608081115b15612e92576040516306c18bf560e21b815260040160405180910390fd5b60108054600160401b900460ff165f908152601c60209081526040808320338452909152902054908110612edc576040516382f638cd60e01b815260106004820152602401610b27565b612ee78160016155f5565b601054600160401b900460ff165f908152601c602090815260408083203380855290835292819020939093558251606081018452918252426001600160401b0316828201528251601f87018290048202810182018452868152601b9383019188908890819084018382808284375f92018290525093909452505083546001818101865594825260209182902084516002909202018054928501516001600160401b0316600160a01b026001600160e01b03199093166001600160a01b03909216919091179190911781556040830151929390929083019150612fc99082615b56565b505050336001600160a01b03167f88ebcf85f1c2f4d8ede1699e96afad0615102113a08bd01b49244d22668ae6aa8585604051613007929190615c10565b60405180910390a25f54600754604051635665f22d60e01b8152620100009092046001600160a01b031691635665f22d9161305291600160c01b90910460ff16908190600401615575565b5f604051808303815f87803b158015613069575f5ffd5b505af115801561307b573d5f5f3e3d5ffd5b5050505050505050565b5f54610100900460ff16156130ad5760405163558a1e0360e11b815260040160405180910390fd5b5f805461ff001916610100179055600260078054600160c01b900460ff16908111156130db576130db614a7f565b141580156131075750600360078054600160c01b900460ff169081111561310457613104614a7f565b14155b801561313057506007808054600160c01b900460ff169081111561312d5761312d614a7f565b14155b1561315c5760075460405163e37d4aeb60e01b8152610b2791600160c01b900460ff16906004016154dd565b600f54600160c01b90046001600160401b031642116131a357600f5460405163bd5145db60e01b8152600160c01b9091046001600160401b03166004820152602401610b27565b600360078054600160c01b900460ff16908111156131c3576131c3614a7f565b1480156131d2575060065460ff165b1561324e57601054600160401b900460ff165f908152601760205260408120906131fa6142c9565b905080825f015461320c906002615c23565b11806132265750808260010154613224906002615c23565b115b1561324b5761324481835f015461323e906002615c23565b11614734565b50506134c9565b50505b601054600160401b900460ff1660020361335c5760095460125461010090046001600160a01b03908116911614613286576002613289565b60015b6007805460ff60c81b1916600160c81b8360038111156132ab576132ab614a7f565b0217905550600f805467ffffffffffffffff60401b1916600160401b426001600160401b031681029190911790915560128054600560ff199091161790556007546010546040517fae061c4b2da46be520a688462bc80e60d8b79e9efd79867e18fcbd9ebecb9a6d936133309360ff600160c81b909104811693919091041690615c3a565b60405180910390a15f5f613344600161395b565b915091506133526004613e2b565b6132448282613d55565b6133675f60016148d5565b60078054600360c81b60ff60c81b19909116179055600f80546001600160401b034216600160401b0267ffffffffffffffff60401b199091161790556012805460ff191660049081179091556010805460ff60501b1916600160501b179055600154600854600954604051630bc713cf60e11b81526001600160a01b039283169481019490945281166024840152169063178e279e906044015f604051808303815f87803b158015613417575f5ffd5b505af1158015613429573d5f5f3e3d5ffd5b50506040517f06e05d15a1c31c84dab48f5c272ef8c0fecee4d9c1021839721cc871b802a26292505f9150a161345f6005613e2b565b613467613e95565b600854600c54613480916001600160a01b031690613d55565b600d54156134a157600954600d546134a1916001600160a01b031690613d55565b601154156134c9576010546011546134c991600160581b90046001600160a01b031690613d55565b5f805461ff0019169055565b5f54610100900460ff16156134fd5760405163558a1e0360e11b815260040160405180910390fd5b5f805461ff00191661010017905560018060078054600160c01b900460ff169081111561352c5761352c614a7f565b146135585760075460405163e37d4aeb60e01b8152610b2791600160c01b900460ff16906004016154dd565b6009546001600160a01b0316331461358357604051635f03674b60e11b815260040160405180910390fd5b600f54600160801b90046001600160401b03164211156135cb57600f54604051633c6a6d5b60e11b8152600160801b9091046001600160401b03166004820152602401610b27565b6004543410156135f857600480546040516378e030db60e01b815291820152346024820152604401610b27565b34600d55613604613f10565b60035461362190600160401b90046001600160401b0316426155d6565b600f80546001600160401b0392909216600160c01b026001600160c01b0390921691909117905560405134815233907f3a448616d718b7ad85d10a79d86fd4bf4cb51c1a78f9f7a10ae23dbe10c9a3c39060200160405180910390a2610e336002613e2b565b5f546201000090046001600160a01b031633146136b757604051630636a15760e11b815260040160405180910390fd5b6136bf6141c3565b5f6136c86142c9565b90508181146136f457604051636b80d6bb60e01b81526004810182905260248101839052604401610b27565b5f5b828110156138fb575f8484838181106137115761371161561c565b9050602002016020810190613726919061555a565b6001549091506001600160a01b0316632ea78b988261374361428c565b6040516001600160e01b031960e085901b1681526001600160a01b0390921660048301526001600160601b03166024820152604401602060405180830381865afa158015613793573d5f5f3e3d5ffd5b505050506040513d601f19601f820116820180604052508101906137b79190615c59565b6137df5760405163c915949f60e01b81526001600160a01b0382166004820152602401610b27565b6008546001600160a01b038281169116148061380857506009546001600160a01b038281169116145b156138315760405163d664dd5760e01b81526001600160a01b0382166004820152602401610b27565b601054600160401b900460ff1660021480156138535750613853600182614070565b1561387c57604051632aca0b1360e21b81526001600160a01b0382166004820152602401610b27565b5f5b828110156138f157816001600160a01b03168686838181106138a2576138a261561c565b90506020020160208101906138b7919061555a565b6001600160a01b0316036138e95760405163e7e6bc1360e01b81526001600160a01b0383166004820152602401610b27565b60010161387e565b50506001016136f6565b506139378383808060200260200160405190810160405280939291908181526020018383602002808284375f9201919091525061430a92505050565b505050565b6010545f9061395590600160401b900460ff1683614070565b92915050565b6010805460ff60501b1916600160501b1790555f80806001600754600160c81b900460ff16600381111561399157613991614a7f565b149050806139aa576009546001600160a01b03166139b7565b6008546001600160a01b03165b92505f816139d0576008546001600160a01b03166139dd565b6009546001600160a01b03165b90505f601154600d54600c546139f391906155f5565b6139fd91906155f5565b6003549091505f9061271090613a1e90600160c01b900461ffff1684615c23565b613a289190615c74565b90505f600e5482613a3991906155f5565b6003549091505f9061271090613a5a90600160d01b900461ffff1684615c23565b613a649190615c74565b90505f86613a73576002613a76565b60015b6006549091505f90613a9c9061ffff600160981b8204811691600160881b9004166155f5565b6001600160401b03811115613ab357613ab3615608565b604051908082528060200260200182016040528015613adc578160200160208202803683370190505b5090505f60015b60105460ff600160401b909104811690821611613bf15760ff81165f908152601560205260408120905b8154811015613bdc578560ff1660165f8560ff1660ff1681526020019081526020015f205f848481548110613b4457613b4461561c565b5f9182526020808320909101546001600160a01b0316835282019290925260400190205460ff1603613bd457818181548110613b8257613b8261561c565b5f918252602090912001546001600160a01b03168585613ba181615c93565b965081518110613bb357613bb361561c565b60200260200101906001600160a01b031690816001600160a01b0316815250505b600101613b0d565b50508080613be990615cab565b915050613ae3565b508082525f8115613c0b57613c068286615c74565b613c0d565b5f5b9050613c19848e6148d5565b600154604051632a837fab60e21b81526001600160a01b038e811660048301528b811660248301525f60448301529091169063aa0dfeac906064015f604051808303815f87803b158015613c6b575f5ffd5b505af1158015613c7d573d5f5f3e3d5ffd5b505060015460405163274ad71b60e11b81526001600160a01b039091169250634e95ae3691508890613cb59087908690600401615cc9565b5f604051808303818588803b158015613ccc575f5ffd5b505af1158015613cde573d5f5f3e3d5ffd5b50505050508688613cef9190615b28565b9a506001600160a01b038c167f6f072ff41a58c73c1f7253e82b3e50e1083b438aa76a962283c334bb6797d3558c88613d288686615c23565b6040805193845260208401929092529082015260600160405180910390a250505050505050505050915091565b805f03613d60575050565b5f826001600160a01b03168261c350906040515f60405180830381858888f193505050503d805f8114613dae576040519150601f19603f3d011682016040523d82523d5f602084013e613db3565b606091505b5050905080613937576001600160a01b0383165f908152601d602052604081208054849290613de39084906155f5565b90915550506040518281526001600160a01b038416907f8af6e30690e4b192e05dc42baa9776cefda6c432838616c7f4f036bbab44917e9060200160405180910390a2505050565b60078054600160c01b80820460ff16928492909160ff60c01b19909116908383811115613e5a57613e5a614a7f565b02179055505f54604051635665f22d60e01b8152620100009091046001600160a01b031690635665f22d9061150f9084908690600401615575565b600e5415613f0e57600154600e54604080515f808252602082019283905263274ad71b60e11b9092526001600160a01b0390931692634e95ae369291613edf919060248201615cc9565b5f604051808303818588803b158015613ef6575f5ffd5b505af1158015613f08573d5f5f3e3d5ffd5b50505050505b565b60025f9054906101000a90046001600160a01b03166001600160a01b031663370419e56040518163ffffffff1660e01b81526004016020604051808303815f875af1158015613f61573d5f5f3e3d5ffd5b505050506040513d601f19601f82011682018060405250810190613f859190615cea565b6013556014805467ffffffffffffffff1916436001600160401b03161790556001546001600160a01b0316632692cb93613fbd61428c565b6040516001600160e01b031960e084901b1681526001600160601b0390911660048201526024015f604051808303815f87803b158015613ffb575f5ffd5b505af115801561400d573d5f5f3e3d5ffd5b505060105460135460145460408051600160401b90940460ff16845260208401929092526001600160401b0316908201527fddc5ec42aa877abdcd645f7c6a60b0c47a909511faa45c4f0ce409e6383d87089250606001905060405180910390a1565b60ff82165f908152601560205260408120815b81548110156140d457836001600160a01b03168282815481106140a8576140a861561c565b5f918252602090912001546001600160a01b0316036140cc57600192505050613955565b600101614083565b505f949350505050565b60ff8083165f9081526016602090815260408083206001600160a01b03861684529091528120549091168015801561413a575060ff84165f9081526018602090815260408083206001600160a01b038716845290915290205415155b6141445780614147565b60035b949350505050565b601054600160401b900460ff165f908152601560209081526040918290208054835181840281018401909452808452606093928301828280156141b957602002820191905f5260205f20905b81546001600160a01b0316815260019091019060200180831161419b575b5050505050905090565b6010545f90600160401b900460ff166001146141e05760076141e3565b60025b90508060078111156141f7576141f7614a7f565b60078054600160c01b900460ff169081111561421557614215614a7f565b146142415760075460405163e37d4aeb60e01b8152610b2791600160c01b900460ff16906004016154dd565b600f54600160c01b90046001600160401b031642111561428957600f546040516330d80c1160e21b8152600160c01b9091046001600160401b03166004820152602401610b27565b50565b6010545f90600160401b900460ff166001146142b95750600754600160601b90046001600160601b031690565b506007546001600160601b031690565b6010545f90600160401b900460ff166001146142f257600654600160981b900461ffff16614301565b600654600160881b900461ffff165b61ffff16905090565b601054600160401b900460ff165f908152601560205260408120905b825181101561440657818382815181106143425761434261561c565b6020908102919091018101518254600180820185555f9485529290932090920180546001600160a01b0319166001600160a01b03938416179055548451911690634aeb88cf9085908490811061439a5761439a61561c565b60200260200101516040518263ffffffff1660e01b81526004016143cd91906001600160a01b0391909116815260200190565b5f604051808303815f87803b1580156143e4575f5ffd5b505af11580156143f6573d5f5f3e3d5ffd5b5050600190920191506143269050565b5060065460ff16156144c65760065461442d9061010090046001600160401b0316426155d6565b6014805467ffffffffffffffff60401b1916600160401b6001600160401b039384168102919091179182905560065461447593600160481b90910481169291909104166155d6565b6014805467ffffffffffffffff60801b1916600160801b6001600160401b0393841681029190911791829055600f80546001600160c01b031691909204909216600160c01b0291909117905561450a565b6003546144e390600160401b90046001600160401b0316426155d6565b600f60186101000a8154816001600160401b0302191690836001600160401b031602179055505b7f565e6e602c41eadb3f1310facd81fa42f6368de343f816c59ad31bfb2f9b1285601060089054906101000a900460ff168360405161454a929190615d01565b60405180910390a161455c6003613e2b565b5050565b8061456c57600261456f565b60015b60108054600160401b9081900460ff9081165f9081526016602090815260408083203384528252808320805460ff191697851697909717909655935492909204168152601790915220600181836145c75760016145c9565b5f5b60ff16600281106145dc576145dc61561c565b015f8282546145eb91906155f5565b9091555050600154604051631bb2a83360e11b81523360048201526001600160a01b03909116906337655066906024015f604051808303815f87803b158015614632575f5ffd5b505af1158015614644573d5f5f3e3d5ffd5b505050505f6146516142c9565b6006549091505f9060ff1680156146915750601054600160401b900460ff165f908152601960205260409020546001840154845461468f91906155f5565b105b9050801580156146ad5750825482906146ab906002615c23565b115b156146c1576146bc6001614734565b61472e565b801580156146dd57508183600101546146db906002615c23565b115b156146eb576146bc5f614734565b5f54600754604051635665f22d60e01b8152620100009092046001600160a01b031691635665f22d9161305291600160c01b90910460ff16908190600401615575565b50505050565b80614740576002614743565b60015b6007805460ff60c81b1916600160c81b83600381111561476557614765614a7f565b0217905550600f805467ffffffffffffffff60401b1916600160401b426001600160401b03168102919091179091556010540460ff166001146147a95760026147ac565b60015b6012805460ff191660ff9283161790556007546010546040517fae061c4b2da46be520a688462bc80e60d8b79e9efd79867e18fcbd9ebecb9a6d9361480393600160c81b9004811692600160401b90041690615c3a565b60405180910390a1601054600160401b900460ff166001036148b25780614835576008546001600160a01b0316614842565b6009546001600160a01b03165b601280546001600160a01b039290921661010002610100600160a81b0319909216919091179055600354614887906001600160401b03600160801b90910416426155d6565b6010805467ffffffffffffffff19166001600160401b03929092169190911790556142896004613e2b565b5f5f6148bd5f61395b565b915091506148cb6004613e2b565b6139378282613d55565b60015b60105460ff600160401b9091048116908216116139375760ff81165f908152601560205260408120905b8154811015614a23575f82828154811061491e5761491e61561c565b5f91825260208083209091015460ff80881684526016835260408085206001600160a01b0390931680865292909352919092205491925016600381156149855760ff881615614980578760ff168260ff161461497b57600161497d565b5f5b90505b6149b5565b60065460ff16806149ac57508680156149ac575060105460ff878116600160401b90920416145b156149b5575060025b60015460405163582e166d60e11b81526001600160a01b039091169063b05c2cda906149e79086908590600401615d1c565b5f604051808303815f87803b1580156149fe575f5ffd5b505af1158015614a10573d5f5f3e3d5ffd5b5050600190950194506149029350505050565b50508080614a3090615cab565b9150506148d8565b5f81518084528060208401602086015e5f602082860101526020601f19601f83011685010191505092915050565b602081525f614a786020830184614a38565b9392505050565b634e487b7160e01b5f52602160045260245ffd5b6004811061428957614289614a7f565b614aac81614a93565b9052565b60208101614abd83614a93565b91905290565b5f60208284031215614ad3575f5ffd5b5035919050565b5f60208284031215614aea575f5ffd5b813560ff81168114614a78575f5ffd5b5f8151808452602084019350602083015f5b82811015614b335781516001600160a01b0316865260209586019590910190600101614b0c565b5093949350505050565b604081525f614b4f6040830185614afa565b82810360208401528084518083526020830191506020860192505f5b81811015614b8c57835160ff16835260209384019390920191600101614b6b565b50909695505050505050565b60088110614aac57614aac614a7f565b60208152614bc26020820183516001600160a01b03169052565b5f6020830151614bd56040840182614b98565b5060408301516001600160a01b03811660608401525060608301516001600160a01b038116608084015250608083015161018060a0840152614c1b6101a0840182614afa565b905060a084015160c084015260c084015160e084015260e0840151614c4c6101008501826001600160401b03169052565b506101008401516001600160401b038116610120850152506101208401516001600160401b0381166101408501525061014084015160ff8116610160850152506101608401516001600160601b0381166101808501525b509392505050565b5f82825180855260208501945060208160051b830101602085015f5b83811015614b8c57848303601f19018852815180516001600160a01b0316845260208082015160ff1690850152604090810151606091850182905290614d0f90850182614a38565b6020998a0199909450929092019150600101614cc7565b60208152614d406020820183516001600160a01b03169052565b5f6020830151614d536040840182614b98565b5060408301516001600160a01b03811660608401525060608301516001600160a01b038116608084015250608083015161046060a0840152614d99610480840182614a38565b905060a084015160c084015260c084015160e084015260e0840151601f1984830301610100850152614dcb8282614a38565b915050610100840151601f1984830301610120850152614deb8282614afa565b915050610120840151610140840152610140840151610160840152610160840151614e226101808501826001600160401b03169052565b506101808401516001600160401b0381166101a0850152506101a0840151614e4e6101c0850182614aa3565b506101c0840151838203601f19016101e0850152614e6c8282614a38565b9150506101e0840151614e8461020085018215159052565b50610200840151801515610220850152506102208401516001600160401b038116610240850152506102408401516001600160401b038116610260850152506102608401516001600160401b0381166102808501525061028084015160ff81166102a0850152506102a08401518015156102c0850152506102c08401516001600160a01b0381166102e0850152506102e0840151610300840152610300840151610320840152610320840151614f466103408501826001600160401b03169052565b5061034084015180151561036085015250610360840151610380840152610380840151614f7f6103a08501826001600160401b03169052565b506103a08401516001600160401b0381166103c0850152506103c08401516103e08401526103e0840151614fbf6104008501826001600160401b03169052565b50610400840151838203601f1901610420850152614fdd8282614cab565b915050610420840151614ffc6104408501826001600160601b03169052565b506104408401516001600160601b038116610460850152614ca3565b8015158114614289575f5ffd5b5f60208284031215615035575f5ffd5b8135614a7881615018565b5f8151808452602084019350602083015f5b82811015614b3357815160ff16865260209586019590910190600101615052565b6020815261508d6020820183516001600160a01b03169052565b5f60208301516150a06040840182614b98565b5060408301516001600160a01b03811660608401525060608301516001600160a01b038116608084015250608083015160ff811660a08401525060a083015180151560c08401525060c083015180151560e08401525060e0830151801515610100840152506101008301516001600160a01b038116610120840152506101208301516001600160401b038116610140840152506101408301516001600160401b038116610160840152506101608301516001600160401b038116610180840152506101808301516001600160401b0381166101a0840152506101a08301516001600160401b0381166101c0840152506101c08301516001600160401b0381166101e0840152506101e083015160ff8116610200840152506102008301516102208301526102208301516102408301526102408301516102a06102608401526151ec6102c0840182614afa565b9050610260840151601f198483030161028085015261520b8282615040565b915050610280840151614ca36102a08501826001600160601b03169052565b5f602082016020835280845180835260408501915060408160051b8601019250602086015f5b828110156152b457868503603f19018452815180516001600160a01b031686526020808201516001600160401b03169087015260409081015160609187018290529061529e90870182614a38565b9550506020938401939190910190600101615250565b50929695505050505050565b5f5f83601f8401126152d0575f5ffd5b5081356001600160401b038111156152e6575f5ffd5b6020830191508360208285010111156152fd575f5ffd5b9250929050565b5f5f5f5f60608587031215615317575f5ffd5b843561532281615018565b93506020850135925060408501356001600160401b03811115615343575f5ffd5b61534f878288016152c0565b95989497509550505050565b6001600160a01b0381168114614289575f5ffd5b803561537a8161535b565b919050565b5f6101808284031215615390575f5ffd5b50919050565b80356001600160601b038116811461537a575f5ffd5b5f5f5f5f5f5f5f5f5f5f5f5f6102a08d8f0312156153c8575f5ffd5b6153d18d61536f565b9b506153df60208e0161536f565b9a506153ed60408e0161536f565b99506153fb60608e0161536f565b98506001600160401b0360808e01351115615414575f5ffd5b6154248e60808f01358f016152c0565b90985096506001600160401b0360a08e01351115615440575f5ffd5b6154508e60a08f01358f016152c0565b90965094506154628e60c08f0161537f565b93506154716102408e01615396565b92506154806102608e01615396565b91505f6102808e01359050809150509295989b509295989b509295989b565b5f5f602083850312156154b0575f5ffd5b82356001600160401b038111156154c5575f5ffd5b6154d1858286016152c0565b90969095509350505050565b602081016139558284614b98565b5f5f602083850312156154fc575f5ffd5b82356001600160401b03811115615511575f5ffd5b8301601f81018513615521575f5ffd5b80356001600160401b03811115615536575f5ffd5b8560208260051b840101111561554a575f5ffd5b6020919091019590945092505050565b5f6020828403121561556a575f5ffd5b8135614a788161535b565b604081016155838285614b98565b614a786020830184614b98565b600181811c908216806155a457607f821691505b60208210810361539057634e487b7160e01b5f52602260045260245ffd5b634e487b7160e01b5f52601160045260245ffd5b6001600160401b038181168382160190811115613955576139556155c2565b80820180821115613955576139556155c2565b634e487b7160e01b5f52604160045260245ffd5b634e487b7160e01b5f52603260045260245ffd5b5f5f60408385031215615641575f5ffd5b82519150602083015160038110615656575f5ffd5b809150509250929050565b6001600160601b03861681528460208201526001600160401b038416604082015282606082015260a060808201525f61569d60a0830184614afa565b979650505050505050565b805161537a8161535b565b5f602082840312156156c3575f5ffd5b81516001600160401b038111156156d8575f5ffd5b8201601f810184136156e8575f5ffd5b80516001600160401b0381111561570157615701615608565b8060051b604051601f19603f83011681018181106001600160401b038211171561572d5761572d615608565b60405291825260208184018101929081018784111561574a575f5ffd5b6020850194505b8385101561577057615762856156a8565b815260209485019401615751565b509695505050505050565b601f821115613937578282111561393757805f5260205f20601f840160051c60208510156157a657505f5b90810190601f840160051c035f5b81811015611538575f838201556001016157b4565b6001600160401b038311156157e0576157e0615608565b6157f4836157ee8354615590565b8361577b565b5f601f841160018114615825575f851561580e5750838201355b5f19600387901b1c1916600186901b178355613f08565b5f83815260208120601f198716915b828110156158545786850135825560209485019460019092019101615834565b5086821015615870575f1960f88860031b161c19848701351681555b505060018560011b0183555050505050565b81835281816020850137505f828201602090810191909152601f909101601f19169091010190565b841515815260ff84166020820152606060408201525f6158ce606083018486615882565b9695505050505050565b6001600160401b0381168114614289575f5ffd5b5f8135613955816158d8565b5f813561ffff81168114613955575f5ffd5b5f813561395581615018565b615940615922836158ec565b825467ffffffffffffffff19166001600160401b0391909116178255565b61597c61594f602084016158ec565b825467ffffffffffffffff60401b191660409190911b6fffffffffffffffff000000000000000016178255565b6159b761598b604084016158ec565b82805467ffffffffffffffff60801b191660809290921b67ffffffffffffffff60801b16919091179055565b6159e66159c6606084016158f8565b82805461ffff60c01b191660c09290921b61ffff60c01b16919091179055565b615a156159f5608084016158f8565b82805461ffff60d01b191660d09290921b61ffff60d01b16919091179055565b60a0820135600182015560c0820135600282015560038101615a50615a3c60e0850161590a565b825490151560ff1660ff1991909116178255565b615a84615a6061010085016158ec565b825468ffffffffffffffff00191660089190911b68ffffffffffffffff0016178255565b615ac8615a9461012085016158ec565b825470ffffffffffffffff000000000000000000191660489190911b70ffffffffffffffff00000000000000000016178255565b615af8615ad861014085016158f8565b82805461ffff60881b191660889290921b61ffff60881b16919091179055565b613937615b0861016085016158f8565b82805461ffff60981b191660989290921b61ffff60981b16919091179055565b81810381811115613955576139556155c2565b5f60208284031215615b4b575f5ffd5b8135614a78816158d8565b81516001600160401b03811115615b6f57615b6f615608565b615b8381615b7d8454615590565b8461577b565b6020601f821160018114615bb5575f8315615b9e5750848201515b5f19600385901b1c1916600184901b178455613f08565b5f84815260208120601f198516915b82811015615be45787850151825560209485019460019092019101615bc4565b5084821015615c0157868401515f19600387901b60f8161c191681555b50505050600190811b01905550565b602081525f614147602083018486615882565b8082028115828204841417613955576139556155c2565b60408101615c4784614a93565b92815260ff9190911660209091015290565b5f60208284031215615c69575f5ffd5b8151614a7881615018565b5f82615c8e57634e487b7160e01b5f52601260045260245ffd5b500490565b5f60018201615ca457615ca46155c2565b5060010190565b5f60ff821660ff8103615cc057615cc06155c2565b60010192915050565b604081525f615cdb6040830185614afa565b90508260208301529392505050565b5f60208284031215615cfa575f5ffd5b5051919050565b60ff83168152604060208201525f6141476040830184614afa565b6001600160a01b038316815260408101615d3583614a93565b826020830152939250505056fe41206d616a6f72697479206f66207468652070616e656c20666f756e6420666f722074686520646566656e64616e744e6f2076657264696374206265666f7265207468652064656c696265726174696f6e20646561646c696e653b207374616b657320726566756e6465644f6e2061707065616c2c2061206d616a6f72697479206f66207468652070616e656c20666f756e6420666f722074686520646566656e64616e744f6e2061707065616c2c2061206d616a6f72697479206f66207468652070616e656c20666f756e6420666f722074686520706c61696e7469666641206d616a6f72697479206f66207468652070616e656c20666f756e6420666f722074686520706c61696e7469666654686520646566656e64616e7420646964206e6f7420726573706f6e64206265666f72652074686520726573706f6e736520646561646c696e654e6f2076657264696374206f6e2061707065616c206265666f72652074686520646561646c696e653b207468652066697273742076657264696374207374616e6473a2646970667358221220bada2265305623770fc985981a4d148ef7d091f5a666cf719259ae0e4711bba864736f6c63430008250033" as const;
 
 export const disputeCaseAbi = [
   {
@@ -5260,6 +5439,19 @@ export const disputeCaseAbi = [
   },
   {
     "inputs": [],
+    "name": "arbitrationFee",
+    "outputs": [
+      {
+        "internalType": "uint256",
+        "name": "",
+        "type": "uint256"
+      }
+    ],
+    "stateMutability": "view",
+    "type": "function"
+  },
+  {
+    "inputs": [],
     "name": "claimDescription",
     "outputs": [
       {
@@ -5998,6 +6190,11 @@ export const disputeCaseAbi = [
         "internalType": "uint96",
         "name": "appealCourtId_",
         "type": "uint96"
+      },
+      {
+        "internalType": "uint256",
+        "name": "arbitrationFee_",
+        "type": "uint256"
       }
     ],
     "name": "initialize",
@@ -6353,7 +6550,7 @@ export const disputeCaseAbi = [
   }
 ] as const;
 
-export const disputeCaseBytecode = "0x6080604052348015600e575f5ffd5b505f805460ff19166001179055615df7806100285f395ff3fe60806040526004361061030d575f3560e01c8063596f21f8116101a3578063c19d93fb116100f2578063d502562511610092578063df18e0471161006d578063df18e047146109f6578063eb152ba514610a21578063ed896d6614610a41578063fb6f74ed14610a60575f5ffd5b8063d5025625146108d5578063db16aab9146109cf578063de94a220146109d7575f5ffd5b8063c5be3e07116100cd578063c5be3e0714610872578063c7b07e3914610887578063d0ba21691461089b578063d4dd660d146108c1575f5ffd5b8063c19d93fb14610802578063c401882b1461082f578063c45a01551461084e575f5ffd5b8063a2ff02091161015d578063aaf7ead511610138578063aaf7ead514610778578063b14b28a314610797578063bac91e2e146107bd578063c1163dc5146107dc575f5ffd5b8063a2ff02091461071e578063a451aa3914610744578063a526d40014610759575f5ffd5b8063596f21f8146106765780636a0f084914610697578063774ea783146106ac5780637a301a5c146106cb5780637b103999146106df5780638f775839146106fe575f5ffd5b806335bfd6391161025f57806347300e4711610219578063480daedd116101f4578063480daedd146105f65780634b9f5c98146106175780634cf63a8f146106365780634e69d56014610655575f5ffd5b806347300e471461056d578063473c25631461058157806347ce07cc146105bf575f5ffd5b806335bfd639146104d05780633ccfd60b146104d85780633e858923146104ec5780633f4fbbe71461050b5780634051ddac146105385780634586671914610559575f5ffd5b8063175f8329116102ca5780631a233677116102a55780631a2336771461044b5780631fe63d781461045e57806320af44911461047f57806327793f87146104a3575f5ffd5b8063175f8329146103fd57806319b1f5fc1461041157806319effeb414610425575f5ffd5b8063051235d41461031157806305b7a1541461034d578063064b1a7e1461037057806309112da01461038f57806311da60b4146103b5578063146ca531146103cb575b5f5ffd5b34801561031c575f5ffd5b50600e54610330906001600160401b031681565b6040516001600160401b0390911681526020015b60405180910390f35b348015610358575f5ffd5b5061036261020081565b604051908152602001610344565b34801561037b575f5ffd5b50600f54610330906001600160401b031681565b34801561039a575f5ffd5b50600e5461033090600160801b90046001600160401b031681565b3480156103c0575f5ffd5b506103c9610a75565b005b3480156103d6575f5ffd5b50600f546103eb90600160401b900460ff1681565b60405160ff9091168152602001610344565b348015610408575f5ffd5b506103c9610c0d565b34801561041c575f5ffd5b50610362608081565b348015610430575f5ffd5b50600e5461033090600160401b90046001600160401b031681565b6103c96104593660046149f2565b610e09565b348015610469575f5ffd5b50610472610f91565b6040516103449190614b04565b34801561048a575f5ffd5b5061049361101d565b6040519015158152602001610344565b3480156104ae575f5ffd5b506007546104c390600160c81b900460ff1681565b6040516103449190614b4e565b6103c9611087565b3480156104e3575f5ffd5b506103c96112d2565b3480156104f7575f5ffd5b506103c9610506366004614b61565b611434565b348015610516575f5ffd5b5061052a610525366004614b78565b611691565b604051610344929190614c0e565b348015610543575f5ffd5b5061054c6117a9565b6040516103449190614c4b565b348015610564575f5ffd5b506104726118dd565b348015610578575f5ffd5b506103c96118ea565b34801561058c575f5ffd5b506007546105a790600160601b90046001600160601b031681565b6040516001600160601b039091168152602001610344565b3480156105ca575f5ffd5b506002546105de906001600160a01b031681565b6040516001600160a01b039091168152602001610344565b348015610601575f5ffd5b5061060a611c8c565b6040516103449190614dd5565b348015610622575f5ffd5b506103c96106313660046150d4565b6122b2565b348015610641575f5ffd5b506008546105de906001600160a01b031681565b348015610660575f5ffd5b50610669612472565b60405161034491906150ef565b348015610681575f5ffd5b5061068a6127aa565b60405161034491906152a6565b3480156106a2575f5ffd5b50610362600c5481565b3480156106b7575f5ffd5b506007546105a7906001600160601b031681565b3480156106d6575f5ffd5b506104726128c3565b3480156106ea575f5ffd5b506001546105de906001600160a01b031681565b348015610709575f5ffd5b50600f5461049390600160501b900460ff1681565b348015610729575f5ffd5b5060135461033090600160401b90046001600160401b031681565b34801561074f575f5ffd5b50610362600d5481565b348015610764575f5ffd5b506103c961077336600461533c565b612a35565b348015610783575f5ffd5b50601354610330906001600160401b031681565b3480156107a2575f5ffd5b5060135461033090600160801b90046001600160401b031681565b3480156107c8575f5ffd5b506103c96107d7366004615393565b612d64565b3480156107e7575f5ffd5b50600f546105de90600160581b90046001600160a01b031681565b34801561080d575f5ffd5b5060075461082290600160c01b900460ff1681565b60405161034491906153d1565b34801561083a575f5ffd5b506009546105de906001600160a01b031681565b348015610859575f5ffd5b505f546105de906201000090046001600160a01b031681565b34801561087d575f5ffd5b5061036260105481565b348015610892575f5ffd5b50610362601081565b3480156108a6575f5ffd5b50600e5461033090600160c01b90046001600160401b031681565b3480156108cc575f5ffd5b506103c961303f565b3480156108e0575f5ffd5b50600354600454600554600654610955936001600160401b0380821694600160401b8304821694600160801b840483169461ffff600160c01b8604811695600160d01b900481169460ff8316926101008104821692600160481b820490921691600160881b8204811691600160981b9004168c565b604080516001600160401b039d8e1681529b8d1660208d0152998c16998b019990995261ffff97881660608b015295871660808a015260a089019490945260c0880192909252151560e087015286166101008601529094166101208401529283166101408301529190911661016082015261018001610344565b6103c9613487565b3480156109e2575f5ffd5b506103c96109f13660046153df565b613639565b348015610a01575f5ffd5b50610362610a1036600461544e565b601c6020525f908152604090205481565b348015610a2c575f5ffd5b50600f5461049390600160481b900460ff1681565b348015610a4c575f5ffd5b50610493610a5b36600461544e565b6138ee565b348015610a6b575f5ffd5b5061036260125481565b5f54610100900460ff1615610a9d5760405163558a1e0360e11b815260040160405180910390fd5b5f805461ff00191661010017905560048060078054600160c01b900460ff1690811115610acc57610acc614b1d565b14610b015760075460405163e37d4aeb60e01b8152610af891600160c01b900460ff16906004016153d1565b60405180910390fd5b600f54600160501b900460ff1615610b3a5760075460405163e37d4aeb60e01b8152610af891600160c01b900460ff16906004016153d1565b600f546001600160401b03164211610b7457600f546040516321b2d8c360e01b81526001600160401b039091166004820152602401610af8565b5f5f610b7f5f61390d565b5f54600754604051635665f22d60e01b81529395509193506201000090046001600160a01b031691635665f22d91610bc791600160c01b90910460ff16908190600401615469565b5f604051808303815f87803b158015610bde575f5ffd5b505af1158015610bf0573d5f5f3e3d5ffd5b50505050610bfe8282613cf5565b50505f805461ff001916905550565b5f54610100900460ff1615610c355760405163558a1e0360e11b815260040160405180910390fd5b5f805461ff00191661010017905560018060078054600160c01b900460ff1690811115610c6457610c64614b1d565b14610c905760075460405163e37d4aeb60e01b8152610af891600160c01b900460ff16906004016153d1565b600e54600160801b90046001600160401b03164211610cd757600e5460405163df75068f60e01b8152600160801b9091046001600160401b03166004820152602401610af8565b60078054600160c81b60ff60c81b19909116179055600e80546001600160401b034216600160401b0267ffffffffffffffff60401b199091161790556011805460ff19166003179055600f805460ff60501b1916600160501b17905560018054600854600954604051632a837fab60e21b81526001600160a01b03928316600482015290821660248201526044810193909352169063aa0dfeac906064015f604051808303815f87803b158015610d8c575f5ffd5b505af1158015610d9e573d5f5f3e3d5ffd5b50506008546040516001600160a01b0390911692507f0be58193d1ccca9f578279acffb21de6a55ce255b7c4901d2d3f4fbcd15db8b191505f90a2610de36006613dcb565b600854600c54610dfc916001600160a01b031690613cf5565b505f805461ff0019169055565b5f5460ff1615610e2b5760405162dc149f60e41b815260040160405180910390fd5b5f805462010000330261ff01600160b01b031990911617600190811790915580546001600160a01b038d81166001600160a01b03199283161790925560028054928d1692909116919091179055826003610e8582826154c2565b5050600780546001600160601b03838116600160601b026001600160c01b031990921690851617179055600880546001600160a01b03808c166001600160a01b03199283161790925560098054928b1692909116919091179055600a610eec878983615768565b50600b610efa858783615768565b5034600c55600e805467ffffffffffffffff1916426001600160401b0316179055610f286020840184615822565b610f329042615851565b600e80546001600160401b0392909216600160801b0267ffffffffffffffff60801b199092169190911790555050600f805460ff60401b1916600160401b17905550506007805460ff60c01b1916600160c01b17905550505050505050565b600b8054610f9e906156e8565b80601f0160208091040260200160405190810160405280929190818152602001828054610fca906156e8565b80156110155780601f10610fec57610100808354040283529160200191611015565b820191905f5260205f20905b815481529060010190602001808311610ff857829003601f168201915b505050505081565b5f600460078054600160c01b900460ff169081111561103e5761103e614b1d565b1480156110555750600f54600160481b900460ff16155b801561106b5750600f54600160501b900460ff16155b80156110825750600f546001600160401b03164211155b905090565b5f54610100900460ff16156110af5760405163558a1e0360e11b815260040160405180910390fd5b5f805461ff00191661010017905560048060078054600160c01b900460ff16908111156110de576110de614b1d565b1461110a5760075460405163e37d4aeb60e01b8152610af891600160c01b900460ff16906004016153d1565b600f54600160481b900460ff16156111355760405163305331dd60e11b815260040160405180910390fd5b60115461010090046001600160a01b0316331461116557604051636b2e0b4760e11b815260040160405180910390fd5b600f546001600160401b03164211156111a057600f54604051636c06548f60e11b81526001600160401b039091166004820152602401610af8565b60055434146111cf5760055460405163ed23488360e01b81526004810191909152346024820152604401610af8565b600f805434601055600160481b7fff0000000000000000000000000000000000000000ff00ffffffffffffffffff90911633600160581b02171760ff60401b1916680200000000000000001790556007805460ff60c81b19169055600e805467ffffffffffffffff60401b191690556011805460ff1916905560035461126590600160401b90046001600160401b031642615851565b600e60186101000a8154816001600160401b0302191690836001600160401b03160217905550611293613e35565b60405134815233907ff6836ff209155cf48757ab4e8e84bfa475aa8f274a684f78d16b652a4ac78c0e9060200160405180910390a2610dfc6007613dcb565b5f54610100900460ff16156112fa5760405163558a1e0360e11b815260040160405180910390fd5b5f805461ff001916610100178155338152601c60205260408120549081900361133657604051630686827b60e51b815260040160405180910390fd5b335f818152601c602052604080822091909155517f7084f5476618d8e60b11ef0d7d3f06914655adb8793e28ff7f018d4c76d505d5906113799084815260200190565b60405180910390a26040515f90339083908381818185875af1925050503d805f81146113c0576040519150601f19603f3d011682016040523d82523d5f602084013e6113c5565b606091505b50509050806114265760405162461bcd60e51b815260206004820152602760248201527f44697370757465436173653a207769746864726177616c207472616e736665726044820152660819985a5b195960ca1b6064820152608401610af8565b50505f805461ff0019169055565b60038060078054600160c01b900460ff169081111561145557611455614b1d565b146114815760075460405163e37d4aeb60e01b8152610af891600160c01b900460ff16906004016153d1565b60065460ff166114a45760405163283168e960e11b815260040160405180910390fd5b600f546114bb90600160401b900460ff1633613f95565b6114da57604051637d77835760e11b8152336004820152602401610af8565b600f54600160401b900460ff165f90815260176020908152604080832033845290915290205415611520576040516364dbd98760e01b8152336004820152602401610af8565b8161153e57604051636033c4fd60e11b815260040160405180910390fd5b601354600160401b90046001600160401b031642111561158657601354604051632b40a04560e11b8152600160401b9091046001600160401b03166004820152602401610af8565b600f805460ff600160401b9182900481165f9081526017602090815260408083203384528252808320889055945493909304909116815260189091529081208054600192906115d6908490615870565b9091555050600f54604051600160401b90910460ff16815233907f6fa1f0136afe2eb54fc58bda9656e7a47647f0223db5816e811566da16b4ca3a9060200160405180910390a25f54600754604051635665f22d60e01b8152620100009092046001600160a01b031691635665f22d9161166091600160c01b90910460ff16908190600401615469565b5f604051808303815f87803b158015611677575f5ffd5b505af1158015611689573d5f5f3e3d5ffd5b505050505050565b60608060145f8460ff1660ff1681526020019081526020015f208054806020026020016040519081016040528092919081815260200182805480156116fd57602002820191905f5260205f20905b81546001600160a01b031681526001909101906020018083116116df575b5050505050915081516001600160401b0381111561171d5761171d6156d4565b604051908082528060200260200182016040528015611746578160200160208202803683370190505b5090505f5b82518110156117a3576117778484838151811061176a5761176a615883565b6020026020010151614003565b82828151811061178957611789615883565b60ff9092166020928302919091019091015260010161174b565b50915091565b60408051610180810182525f602082018181529282018190526060808301829052608083015260a0820181905260c0820181905260e0820181905261010082018190526101208201819052610140820181905261016082015230815260078054919291600160c01b900460ff169081111561182657611826614b1d565b9081600781111561183957611839614b1d565b9052506008546001600160a01b039081166040830152600954166060820152611860614074565b6080820152600f54600160401b900460ff165f818152601660205260409020805460019091015460c084015260a0830152600e546001600160401b0380821660e0850152600160801b82048116610100850152600160c01b909104166101208301526101408201526007546001600160601b031661016082015290565b600a8054610f9e906156e8565b5f546201000090046001600160a01b0316331461191a57604051630636a15760e11b815260040160405180910390fd5b6119226140e8565b600254601254604051630f21ec3760e01b81525f9283926001600160a01b0390911691630f21ec379161195b9160040190815260200190565b6040805180830381865afa158015611975573d5f5f3e3d5ffd5b505050506040513d601f19601f820116820180604052508101906119999190615897565b90925090505f8160028111156119b1576119b1614b1d565b036119d55760125460405163635df11960e11b8152600401610af891815260200190565b60028160028111156119e9576119e9614b1d565b03611a39576119f6613e35565b5f54600754604051635665f22d60e01b8152620100009092046001600160a01b031691635665f22d9161166091600160c01b90910460ff16908190600401615469565b60015f9081526014602052600f547fb6c61a840592cc84133e4b25bd509abf4659307c57b160799b38490a5aa48f2c91906002600160401b90910460ff1614611a82575f611a85565b81545b90505f611a93826002615870565b6001600160401b03811115611aaa57611aaa6156d4565b604051908082528060200260200182016040528015611ad3578160200160208202803683370190505b5060085481519192506001600160a01b03169082905f90611af657611af6615883565b6001600160a01b039283166020918202929092010152600954825191169082906001908110611b2757611b27615883565b6001600160a01b03909216602092830291909101909101525f5b82811015611bab57838181548110611b5b57611b5b615883565b5f918252602090912001546001600160a01b031682611b7b836002615870565b81518110611b8b57611b8b615883565b6001600160a01b0390921660209283029190910190910152600101611b41565b50600f5460408051602081018890523091810191909152600160401b90910460ff1660608201525f9060800160408051601f198184030181529190528051602090910120600154909150611689906001600160a01b031663c9da9bb5611c0f6141b1565b60135485906001600160401b0316611c256141ee565b886040518663ffffffff1660e01b8152600401611c469594939291906158c8565b5f60405180830381865afa158015611c60573d5f5f3e3d5ffd5b505050506040513d5f823e601f3d908101601f19168201604052611c87919081019061591a565b61422f565b60408051610460810182525f6020820181815292820181905260608083018290526080830181905260a0830182905260c0830182905260e08301819052610100830181905261012083018290526101408301829052610160830182905261018083018290526101a083018290526101c083018190526101e08301829052610200830182905261022083018290526102408301829052610260830182905261028083018290526102a083018290526102c083018290526102e08301829052610300830182905261032083018290526103408301829052610360830182905261038083018290526103a083018290526103c083018290526103e08301829052610400830152610420820181905261044082015230815260078054919291600160c01b900460ff1690811115611dc157611dc1614b1d565b90816007811115611dd457611dd4614b1d565b9052506008546001600160a01b039081166040830152600954166060820152600a8054611e00906156e8565b80601f0160208091040260200160405190810160405280929190818152602001828054611e2c906156e8565b8015611e775780601f10611e4e57610100808354040283529160200191611e77565b820191905f5260205f20905b815481529060010190602001808311611e5a57829003601f168201915b50505050506080820152600c5460a0820152600d5460c0820152600b8054611e9e906156e8565b80601f0160208091040260200160405190810160405280929190818152602001828054611eca906156e8565b8015611f155780601f10611eec57610100808354040283529160200191611f15565b820191905f5260205f20905b815481529060010190602001808311611ef857829003601f168201915b50505050508160e00181905250611f2a614074565b610100820152600f54600160401b900460ff165f9081526016602052604090208054600190910154610140830152610120820152600e546001600160401b03808216610160840152600160401b909104166101808201526007546101a0820190600160c81b900460ff166003811115611fa557611fa5614b1d565b90816003811115611fb857611fb8614b1d565b905250611fc36128c3565b6101c0820152611fd161101d565b15156101e0820152600f54600160481b810460ff9081161515610200840152600e54600160801b8082046001600160401b03908116610220870152600160c01b9092048216610240860152818416610260860152600160401b80850484166102808701819052600160501b8604851615156102a0880152600160581b9095046001600160a01b03166102c08701526005546102e0870152601a5461030087015242831661032087015260065490931615156103408601525f84815260186020908152604080832054610360890152601354958604851661038089015292850484166103a08801526012546103c08801529383166103e08701526007546001600160601b03808216610420890152600160601b90910416610440870152938452601490925291208054909181111561210a5761210a6156d4565b60405190808252806020026020018201604052801561215657816020015b60408051606080820183525f8083526020830152918101919091528152602001906001900390816121285790505b506104008301525f5b81548110156122ad575f82828154811061217b5761217b615883565b5f918252602091829020015460408051606081019091526001600160a01b03909116808252600f5490935090918201906121bf90600160401b900460ff1684614003565b60ff9081168252600f54600160401b9004165f9081526019602090815260408083206001600160a01b038716845282529091208054919092019190612203906156e8565b80601f016020809104026020016040519081016040528092919081815260200182805461222f906156e8565b801561227a5780601f106122515761010080835404028352916020019161227a565b820191905f5260205f20905b81548152906001019060200180831161225d57829003601f168201915b5050505050815250846104000151838151811061229957612299615883565b60209081029190910101525060010161215f565b505090565b5f54610100900460ff16156122da5760405163558a1e0360e11b815260040160405180910390fd5b5f805461ff00191661010017905560038060078054600160c01b900460ff169081111561230957612309614b1d565b146123355760075460405163e37d4aeb60e01b8152610af891600160c01b900460ff16906004016153d1565b60065460ff161561235957604051639a7cb18760e01b815260040160405180910390fd5b600f5461237090600160401b900460ff1633613f95565b61238f57604051637d77835760e11b8152336004820152602401610af8565b600f54600160401b900460ff9081165f90815260156020908152604080832033845290915290205416156123d857604051633512759d60e21b8152336004820152602401610af8565b600e54600160c01b90046001600160401b031642111561242057600e546040516330d80c1160e21b8152600160c01b9091046001600160401b03166004820152602401610af8565b600f54604080518415158152600160401b90920460ff16602083015233917f80e49d236d248ad770a237c1f67d1f67b08614c3577b89187b12d8ec31d7f64b910160405180910390a261142682614485565b604080516102a0810182525f6020820181815292820181905260608083018290526080830182905260a0830182905260c0830182905260e08301829052610100830182905261012083018290526101408301829052610160830182905261018083018290526101a083018290526101c083018290526101e0830182905261020083018290526102208301829052610240830181905261026083015261028082015230815260078054919291600160c01b900460ff169081111561253757612537614b1d565b9081600781111561254a5761254a614b1d565b9052506008546001600160a01b039081166040830152600954166060820152600f5460ff600160401b8204811660808401526006548116151560a0840152600160501b82048116151560c0840152600160481b90910416151560e0820152600460078054600160c01b900460ff16908111156125c8576125c8614b1d565b1480156125e15750600f54600160401b900460ff166001145b80156125f75750600f54600160501b900460ff16155b15612614576011546001600160a01b036101009182900416908201525b600e546001600160401b03600160801b8083048216610120850152600160c01b9092048116610140840152601354600160401b810482166101608501529182048116610180840152600f5481166101a0840152166101c082015260ff6101e0820152600260078054600160c01b900460ff169081111561269657612696614b1d565b14806126be57506007808054600160c01b900460ff16908111156126bc576126bc614b1d565b145b1561275157600254601254604051630f21ec3760e01b815260048101919091525f916001600160a01b031690630f21ec37906024016040805180830381865afa15801561270d573d5f5f3e3d5ffd5b505050506040513d601f19601f820116820180604052508101906127319190615897565b91505080600281111561274657612746614b1d565b60ff166101e0830152505b600f54600160401b900460ff165f81815260186020526040902054610200830152601a5461022083015261278490611691565b6102608301526102408201526127986141b1565b6001600160601b031661028082015290565b6060601a805480602002602001604051908101604052809291908181526020015f905b828210156128ba575f848152602090819020604080516060810182526002860290920180546001600160a01b0381168452600160a01b90046001600160401b0316938301939093526001830180549293929184019161282b906156e8565b80601f0160208091040260200160405190810160405280929190818152602001828054612857906156e8565b80156128a25780601f10612879576101008083540402835291602001916128a2565b820191905f5260205f20905b81548152906001019060200180831161288557829003601f168201915b505050505081525050815260200190600101906127cd565b50505050905090565b60115460609060ff16600103612934576001600754600160c81b900460ff1660038111156128f3576128f3614b1d565b14612916576040518060600160405280602f8152602001615c38602f9139905090565b6040518060600160405280602f8152602001615d17602f9139905090565b60115460ff166002036129a2576001600754600160c81b900460ff16600381111561296157612961614b1d565b14612984576040518060600160405280603a8152602001615ca3603a9139905090565b6040518060600160405280603a8152602001615cdd603a9139905090565b60115460ff166003036129cd576040518060600160405280603a8152602001615d46603a9139905090565b60115460ff166004036129f8576040518060600160405280603c8152602001615c67603c9139905090565b60115460ff16600503612a2357604051806080016040528060428152602001615d8060429139905090565b5060408051602081019091525f815290565b5f54610100900460ff1615612a5d5760405163558a1e0360e11b815260040160405180910390fd5b5f805461ff00191661010017905560038060078054600160c01b900460ff1690811115612a8c57612a8c614b1d565b14612ab85760075460405163e37d4aeb60e01b8152610af891600160c01b900460ff16906004016153d1565b60065460ff16612adb5760405163283168e960e11b815260040160405180910390fd5b600f54600160401b900460ff165f90815260176020908152604080832033845290915290205480612b215760405163ee0e242960e01b8152336004820152602401610af8565b600f54600160401b900460ff9081165f9081526015602090815260408083203384529091529020541615612b6a57604051633512759d60e21b8152336004820152602401610af8565b601354600160401b90046001600160401b03164211801590612bac5750612b8f6141ee565b600f54600160401b900460ff165f90815260186020526040902054105b15612bdf57601354604051632f572ccb60e01b8152600160401b9091046001600160401b03166004820152602401610af8565b601354600160801b90046001600160401b0316421115612c27576013546040516330d80c1160e21b8152600160801b9091046001600160401b03166004820152602401610af8565b610200831115612c4e5760405163c725a3d560e01b81526102006004820152602401610af8565b600f54604080513060208201523391810191909152600160401b90910460ff166060820152861515608082015260a08101869052819060c0016040516020818303038152906040528051906020012014612cbb57604051635054097b60e01b815260040160405180910390fd5b8215612cf357600f54600160401b900460ff165f9081526019602090815260408083203384529091529020612cf1848683615768565b505b336001600160a01b03167fedc4118aa882b6f7ca44f28f78a3342d0d4859dfc613ae71c1182d2ffc59782387600f60089054906101000a900460ff168787604051612d419493929190615a0a565b60405180910390a2612d5286614485565b50505f805461ff001916905550505050565b6008546001600160a01b03163314801590612d8a57506009546001600160a01b03163314155b15612da857604051632b41c4cd60e01b815260040160405180910390fd5b600260078054600160c01b900460ff1690811115612dc857612dc8614b1d565b14158015612df45750600360078054600160c01b900460ff1690811115612df157612df1614b1d565b14155b15612e205760075460405163e37d4aeb60e01b8152610af891600160c01b900460ff16906004016153d1565b80801580612e2e5750608081115b15612e4c576040516306c18bf560e21b815260040160405180910390fd5b600f54600160401b900460ff165f908152601b6020908152604080832033845290915290205460108110612e96576040516382f638cd60e01b815260106004820152602401610af8565b612ea1816001615870565b600f54600160401b900460ff165f908152601b602090815260408083203380855290835292819020939093558251606081018452918252426001600160401b0316828201528251601f87018290048202810182018452868152601a9383019188908890819084018382808284375f92018290525093909452505083546001818101865594825260209182902084516002909202018054928501516001600160401b0316600160a01b026001600160e01b03199093166001600160a01b03909216919091179190911781556040830151929390929083019150612f839082615a38565b505050336001600160a01b03167f88ebcf85f1c2f4d8ede1699e96afad0615102113a08bd01b49244d22668ae6aa8585604051612fc1929190615af2565b60405180910390a25f54600754604051635665f22d60e01b8152620100009092046001600160a01b031691635665f22d9161300c91600160c01b90910460ff16908190600401615469565b5f604051808303815f87803b158015613023575f5ffd5b505af1158015613035573d5f5f3e3d5ffd5b5050505050505050565b5f54610100900460ff16156130675760405163558a1e0360e11b815260040160405180910390fd5b5f805461ff001916610100179055600260078054600160c01b900460ff169081111561309557613095614b1d565b141580156130c15750600360078054600160c01b900460ff16908111156130be576130be614b1d565b14155b80156130ea57506007808054600160c01b900460ff16908111156130e7576130e7614b1d565b14155b156131165760075460405163e37d4aeb60e01b8152610af891600160c01b900460ff16906004016153d1565b600e54600160c01b90046001600160401b0316421161315d57600e5460405163bd5145db60e01b8152600160c01b9091046001600160401b03166004820152602401610af8565b600360078054600160c01b900460ff169081111561317d5761317d614b1d565b14801561318c575060065460ff165b1561320857600f54600160401b900460ff165f908152601660205260408120906131b46141ee565b905080825f01546131c6906002615b05565b11806131e057508082600101546131de906002615b05565b115b15613205576131fe81835f01546131f8906002615b05565b11614659565b505061347b565b50505b600f54600160401b900460ff166002036133165760095460115461010090046001600160a01b03908116911614613240576002613243565b60015b6007805460ff60c81b1916600160c81b83600381111561326557613265614b1d565b0217905550600e805467ffffffffffffffff60401b1916600160401b426001600160401b031681029190911790915560118054600560ff19909116179055600754600f546040517fae061c4b2da46be520a688462bc80e60d8b79e9efd79867e18fcbd9ebecb9a6d936132ea9360ff600160c81b909104811693919091041690615b1c565b60405180910390a15f5f6132fe600161390d565b9150915061330c6004613dcb565b6131fe8282613cf5565b6133215f60016147fa565b60078054600360c81b60ff60c81b19909116179055600e80546001600160401b034216600160401b0267ffffffffffffffff60401b199091161790556011805460ff19166004908117909155600f805460ff60501b1916600160501b179055600154600854600954604051630bc713cf60e11b81526001600160a01b039283169481019490945281166024840152169063178e279e906044015f604051808303815f87803b1580156133d1575f5ffd5b505af11580156133e3573d5f5f3e3d5ffd5b50506040517f06e05d15a1c31c84dab48f5c272ef8c0fecee4d9c1021839721cc871b802a26292505f9150a16134196005613dcb565b600854600c54613432916001600160a01b031690613cf5565b600d541561345357600954600d54613453916001600160a01b031690613cf5565b6010541561347b57600f5460105461347b91600160581b90046001600160a01b031690613cf5565b5f805461ff0019169055565b5f54610100900460ff16156134af5760405163558a1e0360e11b815260040160405180910390fd5b5f805461ff00191661010017905560018060078054600160c01b900460ff16908111156134de576134de614b1d565b1461350a5760075460405163e37d4aeb60e01b8152610af891600160c01b900460ff16906004016153d1565b6009546001600160a01b0316331461353557604051635f03674b60e11b815260040160405180910390fd5b600e54600160801b90046001600160401b031642111561357d57600e54604051633c6a6d5b60e11b8152600160801b9091046001600160401b03166004820152602401610af8565b6004543410156135aa57600480546040516378e030db60e01b815291820152346024820152604401610af8565b34600d556135b6613e35565b6003546135d390600160401b90046001600160401b031642615851565b600e80546001600160401b0392909216600160c01b026001600160c01b0390921691909117905560405134815233907f3a448616d718b7ad85d10a79d86fd4bf4cb51c1a78f9f7a10ae23dbe10c9a3c39060200160405180910390a2610dfc6002613dcb565b5f546201000090046001600160a01b0316331461366957604051630636a15760e11b815260040160405180910390fd5b6136716140e8565b5f61367a6141ee565b90508181146136a657604051636b80d6bb60e01b81526004810182905260248101839052604401610af8565b5f5b828110156138ad575f8484838181106136c3576136c3615883565b90506020020160208101906136d8919061544e565b6001549091506001600160a01b0316632ea78b98826136f56141b1565b6040516001600160e01b031960e085901b1681526001600160a01b0390921660048301526001600160601b03166024820152604401602060405180830381865afa158015613745573d5f5f3e3d5ffd5b505050506040513d601f19601f820116820180604052508101906137699190615b3b565b6137915760405163c915949f60e01b81526001600160a01b0382166004820152602401610af8565b6008546001600160a01b03828116911614806137ba57506009546001600160a01b038281169116145b156137e35760405163d664dd5760e01b81526001600160a01b0382166004820152602401610af8565b600f54600160401b900460ff1660021480156138055750613805600182613f95565b1561382e57604051632aca0b1360e21b81526001600160a01b0382166004820152602401610af8565b5f5b828110156138a357816001600160a01b031686868381811061385457613854615883565b9050602002016020810190613869919061544e565b6001600160a01b03160361389b5760405163e7e6bc1360e01b81526001600160a01b0383166004820152602401610af8565b600101613830565b50506001016136a8565b506138e98383808060200260200160405190810160405280939291908181526020018383602002808284375f9201919091525061422f92505050565b505050565b600f545f9061390790600160401b900460ff1683613f95565b92915050565b600f805460ff60501b1916600160501b1790555f80806001600754600160c81b900460ff16600381111561394357613943614b1d565b1490508061395c576009546001600160a01b0316613969565b6008546001600160a01b03165b92505f81613982576008546001600160a01b031661398f565b6009546001600160a01b03165b90505f601054600d54600c546139a59190615870565b6139af9190615870565b6003549091505f90612710906139d090600160c01b900461ffff1684615b05565b6139da9190615b56565b6003549091505f90612710906139fb90600160d01b900461ffff1684615b05565b613a059190615b56565b90505f85613a14576002613a17565b60015b6006549091505f90613a3d9061ffff600160981b8204811691600160881b900416615870565b6001600160401b03811115613a5457613a546156d4565b604051908082528060200260200182016040528015613a7d578160200160208202803683370190505b5090505f60015b600f5460ff600160401b909104811690821611613b925760ff81165f908152601460205260408120905b8154811015613b7d578560ff1660155f8560ff1660ff1681526020019081526020015f205f848481548110613ae557613ae5615883565b5f9182526020808320909101546001600160a01b0316835282019290925260400190205460ff1603613b7557818181548110613b2357613b23615883565b5f918252602090912001546001600160a01b03168585613b4281615b75565b965081518110613b5457613b54615883565b60200260200101906001600160a01b031690816001600160a01b0316815250505b600101613aae565b50508080613b8a90615b8d565b915050613a84565b508082525f8115613bac57613ba78286615b56565b613bae565b5f5b9050613bba848d6147fa565b600154604051632a837fab60e21b81526001600160a01b038d811660048301528a811660248301525f60448301529091169063aa0dfeac906064015f604051808303815f87803b158015613c0c575f5ffd5b505af1158015613c1e573d5f5f3e3d5ffd5b505060015460405163274ad71b60e11b81526001600160a01b039091169250634e95ae3691508890613c569087908690600401615bab565b5f604051808303818588803b158015613c6d575f5ffd5b505af1158015613c7f573d5f5f3e3d5ffd5b50505050508587613c909190615bcc565b99506001600160a01b038b167f6f072ff41a58c73c1f7253e82b3e50e1083b438aa76a962283c334bb6797d3558b88613cc98686615b05565b6040805193845260208401929092529082015260600160405180910390a2505050505050505050915091565b805f03613d00575050565b5f826001600160a01b03168261c350906040515f60405180830381858888f193505050503d805f8114613d4e576040519150601f19603f3d011682016040523d82523d5f602084013e613d53565b606091505b50509050806138e9576001600160a01b0383165f908152601c602052604081208054849290613d83908490615870565b90915550506040518281526001600160a01b038416907f8af6e30690e4b192e05dc42baa9776cefda6c432838616c7f4f036bbab44917e9060200160405180910390a2505050565b60078054600160c01b80820460ff16928492909160ff60c01b19909116908383811115613dfa57613dfa614b1d565b02179055505f54604051635665f22d60e01b8152620100009091046001600160a01b031690635665f22d906116609084908690600401615469565b60025f9054906101000a90046001600160a01b03166001600160a01b031663370419e56040518163ffffffff1660e01b81526004016020604051808303815f875af1158015613e86573d5f5f3e3d5ffd5b505050506040513d601f19601f82011682018060405250810190613eaa9190615bdf565b6012556013805467ffffffffffffffff1916436001600160401b03161790556001546001600160a01b0316632692cb93613ee26141b1565b6040516001600160e01b031960e084901b1681526001600160601b0390911660048201526024015f604051808303815f87803b158015613f20575f5ffd5b505af1158015613f32573d5f5f3e3d5ffd5b5050600f5460125460135460408051600160401b90940460ff16845260208401929092526001600160401b0316908201527fddc5ec42aa877abdcd645f7c6a60b0c47a909511faa45c4f0ce409e6383d87089250606001905060405180910390a1565b60ff82165f908152601460205260408120815b8154811015613ff957836001600160a01b0316828281548110613fcd57613fcd615883565b5f918252602090912001546001600160a01b031603613ff157600192505050613907565b600101613fa8565b505f949350505050565b60ff8083165f9081526015602090815260408083206001600160a01b03861684529091528120549091168015801561405f575060ff84165f9081526017602090815260408083206001600160a01b038716845290915290205415155b614069578061406c565b60035b949350505050565b600f54600160401b900460ff165f908152601460209081526040918290208054835181840281018401909452808452606093928301828280156140de57602002820191905f5260205f20905b81546001600160a01b031681526001909101906020018083116140c0575b5050505050905090565b600f545f90600160401b900460ff16600114614105576007614108565b60025b905080600781111561411c5761411c614b1d565b60078054600160c01b900460ff169081111561413a5761413a614b1d565b146141665760075460405163e37d4aeb60e01b8152610af891600160c01b900460ff16906004016153d1565b600e54600160c01b90046001600160401b03164211156141ae57600e546040516330d80c1160e21b8152600160c01b9091046001600160401b03166004820152602401610af8565b50565b600f545f90600160401b900460ff166001146141de5750600754600160601b90046001600160601b031690565b506007546001600160601b031690565b600f545f90600160401b900460ff1660011461421757600654600160981b900461ffff16614226565b600654600160881b900461ffff165b61ffff16905090565b600f54600160401b900460ff165f908152601460205260408120905b825181101561432b578183828151811061426757614267615883565b6020908102919091018101518254600180820185555f9485529290932090920180546001600160a01b0319166001600160a01b03938416179055548451911690634aeb88cf908590849081106142bf576142bf615883565b60200260200101516040518263ffffffff1660e01b81526004016142f291906001600160a01b0391909116815260200190565b5f604051808303815f87803b158015614309575f5ffd5b505af115801561431b573d5f5f3e3d5ffd5b50506001909201915061424b9050565b5060065460ff16156143eb576006546143529061010090046001600160401b031642615851565b6013805467ffffffffffffffff60401b1916600160401b6001600160401b039384168102919091179182905560065461439a93600160481b9091048116929190910416615851565b6013805467ffffffffffffffff60801b1916600160801b6001600160401b0393841681029190911791829055600e80546001600160c01b031691909204909216600160c01b0291909117905561442f565b60035461440890600160401b90046001600160401b031642615851565b600e60186101000a8154816001600160401b0302191690836001600160401b031602179055505b7f565e6e602c41eadb3f1310facd81fa42f6368de343f816c59ad31bfb2f9b1285600f60089054906101000a900460ff168360405161446f929190615bf6565b60405180910390a16144816003613dcb565b5050565b80614491576002614494565b60015b600f8054600160401b9081900460ff9081165f9081526015602090815260408083203384528252808320805460ff191697851697909717909655935492909204168152601690915220600181836144ec5760016144ee565b5f5b60ff166002811061450157614501615883565b015f8282546145109190615870565b9091555050600154604051631bb2a83360e11b81523360048201526001600160a01b03909116906337655066906024015f604051808303815f87803b158015614557575f5ffd5b505af1158015614569573d5f5f3e3d5ffd5b505050505f6145766141ee565b6006549091505f9060ff1680156145b65750600f54600160401b900460ff165f90815260186020526040902054600184015484546145b49190615870565b105b9050801580156145d25750825482906145d0906002615b05565b115b156145e6576145e16001614659565b614653565b801580156146025750818360010154614600906002615b05565b115b15614610576145e15f614659565b5f54600754604051635665f22d60e01b8152620100009092046001600160a01b031691635665f22d9161300c91600160c01b90910460ff16908190600401615469565b50505050565b80614665576002614668565b60015b6007805460ff60c81b1916600160c81b83600381111561468a5761468a614b1d565b0217905550600e805467ffffffffffffffff60401b1916600160401b426001600160401b0316810291909117909155600f540460ff166001146146ce5760026146d1565b60015b6011805460ff191660ff928316179055600754600f546040517fae061c4b2da46be520a688462bc80e60d8b79e9efd79867e18fcbd9ebecb9a6d9361472893600160c81b9004811692600160401b90041690615b1c565b60405180910390a1600f54600160401b900460ff166001036147d7578061475a576008546001600160a01b0316614767565b6009546001600160a01b03165b601180546001600160a01b039290921661010002610100600160a81b03199092169190911790556003546147ac906001600160401b03600160801b9091041642615851565b600f805467ffffffffffffffff19166001600160401b03929092169190911790556141ae6004613dcb565b5f5f6147e25f61390d565b915091506147f06004613dcb565b6138e98282613cf5565b60015b600f5460ff600160401b9091048116908216116138e95760ff81165f908152601460205260408120905b8154811015614948575f82828154811061484357614843615883565b5f91825260208083209091015460ff80881684526015835260408085206001600160a01b0390931680865292909352919092205491925016600381156148aa5760ff8816156148a5578760ff168260ff16146148a05760016148a2565b5f5b90505b6148da565b60065460ff16806148d157508680156148d15750600f5460ff878116600160401b90920416145b156148da575060025b60015460405163582e166d60e11b81526001600160a01b039091169063b05c2cda9061490c9086908590600401615c11565b5f604051808303815f87803b158015614923575f5ffd5b505af1158015614935573d5f5f3e3d5ffd5b5050600190950194506148279350505050565b5050808061495590615b8d565b9150506147fd565b6001600160a01b03811681146141ae575f5ffd5b803561497c8161495d565b919050565b5f5f83601f840112614991575f5ffd5b5081356001600160401b038111156149a7575f5ffd5b6020830191508360208285010111156149be575f5ffd5b9250929050565b5f61018082840312156149d6575f5ffd5b50919050565b80356001600160601b038116811461497c575f5ffd5b5f5f5f5f5f5f5f5f5f5f5f6102808c8e031215614a0d575f5ffd5b8b35614a188161495d565b9a50614a2660208d01614971565b9950614a3460408d01614971565b9850614a4260608d01614971565b975060808c01356001600160401b03811115614a5c575f5ffd5b614a688e828f01614981565b90985096505060a08c01356001600160401b03811115614a86575f5ffd5b614a928e828f01614981565b9096509450614aa690508d60c08e016149c5565b9250614ab56102408d016149dc565b9150614ac46102608d016149dc565b90509295989b509295989b9093969950565b5f81518084528060208401602086015e5f602082860101526020601f19601f83011685010191505092915050565b602081525f614b166020830184614ad6565b9392505050565b634e487b7160e01b5f52602160045260245ffd5b600481106141ae576141ae614b1d565b614b4a81614b31565b9052565b60208101614b5b83614b31565b91905290565b5f60208284031215614b71575f5ffd5b5035919050565b5f60208284031215614b88575f5ffd5b813560ff81168114614b16575f5ffd5b5f8151808452602084019350602083015f5b82811015614bd15781516001600160a01b0316865260209586019590910190600101614baa565b5093949350505050565b5f8151808452602084019350602083015f5b82811015614bd157815160ff16865260209586019590910190600101614bed565b604081525f614c206040830185614b98565b8281036020840152614c328185614bdb565b95945050505050565b60088110614b4a57614b4a614b1d565b60208152614c656020820183516001600160a01b03169052565b5f6020830151614c786040840182614c3b565b5060408301516001600160a01b03811660608401525060608301516001600160a01b038116608084015250608083015161018060a0840152614cbe6101a0840182614b98565b905060a084015160c084015260c084015160e084015260e0840151614cef6101008501826001600160401b03169052565b506101008401516001600160401b038116610120850152506101208401516001600160401b0381166101408501525061014084015160ff8116610160850152506101608401516001600160601b0381166101808501525b509392505050565b5f82825180855260208501945060208160051b830101602085015f5b83811015614dc957848303601f19018852815180516001600160a01b0316845260208082015160ff1690850152604090810151606091850182905290614db290850182614ad6565b6020998a0199909450929092019150600101614d6a565b50909695505050505050565b60208152614def6020820183516001600160a01b03169052565b5f6020830151614e026040840182614c3b565b5060408301516001600160a01b03811660608401525060608301516001600160a01b038116608084015250608083015161046060a0840152614e48610480840182614ad6565b905060a084015160c084015260c084015160e084015260e0840151601f1984830301610100850152614e7a8282614ad6565b915050610100840151601f1984830301610120850152614e9a8282614b98565b915050610120840151610140840152610140840151610160840152610160840151614ed16101808501826001600160401b03169052565b506101808401516001600160401b0381166101a0850152506101a0840151614efd6101c0850182614b41565b506101c0840151838203601f19016101e0850152614f1b8282614ad6565b9150506101e0840151614f3361020085018215159052565b50610200840151801515610220850152506102208401516001600160401b038116610240850152506102408401516001600160401b038116610260850152506102608401516001600160401b0381166102808501525061028084015160ff81166102a0850152506102a08401518015156102c0850152506102c08401516001600160a01b0381166102e0850152506102e0840151610300840152610300840151610320840152610320840151614ff56103408501826001600160401b03169052565b506103408401518015156103608501525061036084015161038084015261038084015161502e6103a08501826001600160401b03169052565b506103a08401516001600160401b0381166103c0850152506103c08401516103e08401526103e084015161506e6104008501826001600160401b03169052565b50610400840151838203601f190161042085015261508c8282614d4e565b9150506104208401516150ab6104408501826001600160601b03169052565b506104408401516001600160601b038116610460850152614d46565b80151581146141ae575f5ffd5b5f602082840312156150e4575f5ffd5b8135614b16816150c7565b602081526151096020820183516001600160a01b03169052565b5f602083015161511c6040840182614c3b565b5060408301516001600160a01b03811660608401525060608301516001600160a01b038116608084015250608083015160ff811660a08401525060a083015180151560c08401525060c083015180151560e08401525060e0830151801515610100840152506101008301516001600160a01b038116610120840152506101208301516001600160401b038116610140840152506101408301516001600160401b038116610160840152506101608301516001600160401b038116610180840152506101808301516001600160401b0381166101a0840152506101a08301516001600160401b0381166101c0840152506101c08301516001600160401b0381166101e0840152506101e083015160ff8116610200840152506102008301516102208301526102208301516102408301526102408301516102a06102608401526152686102c0840182614b98565b9050610260840151601f19848303016102808501526152878282614bdb565b915050610280840151614d466102a08501826001600160601b03169052565b5f602082016020835280845180835260408501915060408160051b8601019250602086015f5b8281101561533057868503603f19018452815180516001600160a01b031686526020808201516001600160401b03169087015260409081015160609187018290529061531a90870182614ad6565b95505060209384019391909101906001016152cc565b50929695505050505050565b5f5f5f5f6060858703121561534f575f5ffd5b843561535a816150c7565b93506020850135925060408501356001600160401b0381111561537b575f5ffd5b61538787828801614981565b95989497509550505050565b5f5f602083850312156153a4575f5ffd5b82356001600160401b038111156153b9575f5ffd5b6153c585828601614981565b90969095509350505050565b602081016139078284614c3b565b5f5f602083850312156153f0575f5ffd5b82356001600160401b03811115615405575f5ffd5b8301601f81018513615415575f5ffd5b80356001600160401b0381111561542a575f5ffd5b8560208260051b840101111561543e575f5ffd5b6020919091019590945092505050565b5f6020828403121561545e575f5ffd5b8135614b168161495d565b604081016154778285614c3b565b614b166020830184614c3b565b6001600160401b03811681146141ae575f5ffd5b5f813561390781615484565b5f813561ffff81168114613907575f5ffd5b5f8135613907816150c7565b6154ec6154ce83615498565b825467ffffffffffffffff19166001600160401b0391909116178255565b6155286154fb60208401615498565b825467ffffffffffffffff60401b191660409190911b6fffffffffffffffff000000000000000016178255565b61556361553760408401615498565b82805467ffffffffffffffff60801b191660809290921b67ffffffffffffffff60801b16919091179055565b615592615572606084016154a4565b82805461ffff60c01b191660c09290921b61ffff60c01b16919091179055565b6155c16155a1608084016154a4565b82805461ffff60d01b191660d09290921b61ffff60d01b16919091179055565b60a0820135600182015560c08201356002820155600381016155fc6155e860e085016154b6565b825490151560ff1660ff1991909116178255565b61563061560c6101008501615498565b825468ffffffffffffffff00191660089190911b68ffffffffffffffff0016178255565b6156746156406101208501615498565b825470ffffffffffffffff000000000000000000191660489190911b70ffffffffffffffff00000000000000000016178255565b6156a461568461014085016154a4565b82805461ffff60881b191660889290921b61ffff60881b16919091179055565b6138e96156b461016085016154a4565b82805461ffff60981b191660989290921b61ffff60981b16919091179055565b634e487b7160e01b5f52604160045260245ffd5b600181811c908216806156fc57607f821691505b6020821081036149d657634e487b7160e01b5f52602260045260245ffd5b601f8211156138e957828211156138e957805f5260205f20601f840160051c602085101561574557505f5b90810190601f840160051c035f5b81811015611689575f83820155600101615753565b6001600160401b0383111561577f5761577f6156d4565b6157938361578d83546156e8565b8361571a565b5f601f8411600181146157c4575f85156157ad5750838201355b5f19600387901b1c1916600186901b17835561581b565b5f83815260208120601f198716915b828110156157f357868501358255602094850194600190920191016157d3565b508682101561580f575f1960f88860031b161c19848701351681555b505060018560011b0183555b5050505050565b5f60208284031215615832575f5ffd5b8135614b1681615484565b634e487b7160e01b5f52601160045260245ffd5b6001600160401b0381811683821601908111156139075761390761583d565b808201808211156139075761390761583d565b634e487b7160e01b5f52603260045260245ffd5b5f5f604083850312156158a8575f5ffd5b825191506020830151600381106158bd575f5ffd5b809150509250929050565b6001600160601b03861681528460208201526001600160401b038416604082015282606082015260a060808201525f61590460a0830184614b98565b979650505050505050565b805161497c8161495d565b5f6020828403121561592a575f5ffd5b81516001600160401b0381111561593f575f5ffd5b8201601f8101841361594f575f5ffd5b80516001600160401b03811115615968576159686156d4565b8060051b604051601f19603f83011681018181106001600160401b0382111715615994576159946156d4565b6040529182526020818401810192908101878411156159b1575f5ffd5b6020850194505b838510156159d7576159c98561590f565b8152602094850194016159b8565b509695505050505050565b81835281816020850137505f828201602090810191909152601f909101601f19169091010190565b841515815260ff84166020820152606060408201525f615a2e6060830184866159e2565b9695505050505050565b81516001600160401b03811115615a5157615a516156d4565b615a6581615a5f84546156e8565b8461571a565b6020601f821160018114615a97575f8315615a805750848201515b5f19600385901b1c1916600184901b17845561581b565b5f84815260208120601f198516915b82811015615ac65787850151825560209485019460019092019101615aa6565b5084821015615ae357868401515f19600387901b60f8161c191681555b50505050600190811b01905550565b602081525f61406c6020830184866159e2565b80820281158282048414176139075761390761583d565b60408101615b2984614b31565b92815260ff9190911660209091015290565b5f60208284031215615b4b575f5ffd5b8151614b16816150c7565b5f82615b7057634e487b7160e01b5f52601260045260245ffd5b500490565b5f60018201615b8657615b8661583d565b5060010190565b5f60ff821660ff8103615ba257615ba261583d565b60010192915050565b604081525f615bbd6040830185614b98565b90508260208301529392505050565b818103818111156139075761390761583d565b5f60208284031215615bef575f5ffd5b5051919050565b60ff83168152604060208201525f61406c6040830184614b98565b6001600160a01b038316815260408101615c2a83614b31565b826020830152939250505056fe41206d616a6f72697479206f66207468652070616e656c20666f756e6420666f722074686520646566656e64616e744e6f2076657264696374206265666f7265207468652064656c696265726174696f6e20646561646c696e653b207374616b657320726566756e6465644f6e2061707065616c2c2061206d616a6f72697479206f66207468652070616e656c20666f756e6420666f722074686520646566656e64616e744f6e2061707065616c2c2061206d616a6f72697479206f66207468652070616e656c20666f756e6420666f722074686520706c61696e7469666641206d616a6f72697479206f66207468652070616e656c20666f756e6420666f722074686520706c61696e7469666654686520646566656e64616e7420646964206e6f7420726573706f6e64206265666f72652074686520726573706f6e736520646561646c696e654e6f2076657264696374206f6e2061707065616c206265666f72652074686520646561646c696e653b207468652066697273742076657264696374207374616e6473a2646970667358221220d8a5f0695cfdc69addfe3f1f0cd00cbd2dc4e795593ae72731cf51d0779ae9bb64736f6c63430008250033" as const;
+export const disputeCaseBytecode = "0x6080604052348015600e575f5ffd5b505f805460ff19166001179055615f02806100285f395ff3fe608060405260043610610327575f3560e01c80636a0f0849116101a3578063c19d93fb116100f2578063d502562511610092578063df18e0471161006d578063df18e04714610a25578063eb152ba514610a50578063ed896d6614610a70578063fb6f74ed14610a8f575f5ffd5b8063d502562514610904578063db16aab9146109fe578063de94a22014610a06575f5ffd5b8063c5be3e07116100cd578063c5be3e07146108a1578063c7b07e39146108b6578063d0ba2169146108ca578063d4dd660d146108f0575f5ffd5b8063c19d93fb14610831578063c401882b1461085e578063c45a01551461087d575f5ffd5b8063a451aa391161015d578063aaf7ead511610138578063aaf7ead5146107a7578063b14b28a3146107c6578063bac91e2e146107ec578063c1163dc51461080b575f5ffd5b8063a451aa3914610760578063a526d40014610775578063a9e6dad914610794575f5ffd5b80636a0f0849146106b3578063774ea783146106c85780637a301a5c146106e75780637b103999146106fb5780638f7758391461071a578063a2ff02091461073a575f5ffd5b806335bfd63911610279578063473c2563116102195780634b9f5c98116101f45780634b9f5c98146106335780634cf63a8f146106525780634e69d56014610671578063596f21f814610692575f5ffd5b8063473c25631461059d57806347ce07cc146105db578063480daedd14610612575f5ffd5b80633f4fbbe7116102545780633f4fbbe7146105275780634051ddac14610554578063458667191461057557806347300e4714610589575f5ffd5b806335bfd639146104ec5780633ccfd60b146104f45780633e85892314610508575f5ffd5b8063175f8329116102e45780631cfa7ba8116102bf5780631cfa7ba8146104655780631fe63d781461047a57806320af44911461049b57806327793f87146104bf575f5ffd5b8063175f83291461041757806319b1f5fc1461042b57806319effeb41461043f575f5ffd5b8063051235d41461032b57806305b7a15414610367578063064b1a7e1461038a57806309112da0146103a957806311da60b4146103cf578063146ca531146103e5575b5f5ffd5b348015610336575f5ffd5b50600f5461034a906001600160401b031681565b6040516001600160401b0390911681526020015b60405180910390f35b348015610372575f5ffd5b5061037c61020081565b60405190815260200161035e565b348015610395575f5ffd5b5060105461034a906001600160401b031681565b3480156103b4575f5ffd5b50600f5461034a90600160801b90046001600160401b031681565b3480156103da575f5ffd5b506103e3610aa4565b005b3480156103f0575f5ffd5b5060105461040590600160401b900460ff1681565b60405160ff909116815260200161035e565b348015610422575f5ffd5b506103e3610c3c565b348015610436575f5ffd5b5061037c608081565b34801561044a575f5ffd5b50600f5461034a90600160401b90046001600160401b031681565b348015610470575f5ffd5b5061037c600e5481565b348015610485575f5ffd5b5061048e610e40565b60405161035e9190614a66565b3480156104a6575f5ffd5b506104af610ecc565b604051901515815260200161035e565b3480156104ca575f5ffd5b506007546104df90600160c81b900460ff1681565b60405161035e9190614ab0565b6103e3610f36565b3480156104ff575f5ffd5b506103e3611181565b348015610513575f5ffd5b506103e3610522366004614ac3565b6112e3565b348015610532575f5ffd5b50610546610541366004614ada565b611540565b60405161035e929190614b3d565b34801561055f575f5ffd5b50610568611658565b60405161035e9190614ba8565b348015610580575f5ffd5b5061048e61178c565b348015610594575f5ffd5b506103e3611799565b3480156105a8575f5ffd5b506007546105c390600160601b90046001600160601b031681565b6040516001600160601b03909116815260200161035e565b3480156105e6575f5ffd5b506002546105fa906001600160a01b031681565b6040516001600160a01b03909116815260200161035e565b34801561061d575f5ffd5b50610626611b3b565b60405161035e9190614d26565b34801561063e575f5ffd5b506103e361064d366004615025565b612161565b34801561065d575f5ffd5b506008546105fa906001600160a01b031681565b34801561067c575f5ffd5b50610685612321565b60405161035e9190615073565b34801561069d575f5ffd5b506106a6612659565b60405161035e919061522a565b3480156106be575f5ffd5b5061037c600c5481565b3480156106d3575f5ffd5b506007546105c3906001600160601b031681565b3480156106f2575f5ffd5b5061048e612772565b348015610706575f5ffd5b506001546105fa906001600160a01b031681565b348015610725575f5ffd5b506010546104af90600160501b900460ff1681565b348015610745575f5ffd5b5060145461034a90600160401b90046001600160401b031681565b34801561076b575f5ffd5b5061037c600d5481565b348015610780575f5ffd5b506103e361078f366004615304565b6128e4565b6103e36107a23660046153ac565b612c13565b3480156107b2575f5ffd5b5060145461034a906001600160401b031681565b3480156107d1575f5ffd5b5060145461034a90600160801b90046001600160401b031681565b3480156107f7575f5ffd5b506103e361080636600461549f565b612daa565b348015610816575f5ffd5b506010546105fa90600160581b90046001600160a01b031681565b34801561083c575f5ffd5b5060075461085190600160c01b900460ff1681565b60405161035e91906154dd565b348015610869575f5ffd5b506009546105fa906001600160a01b031681565b348015610888575f5ffd5b505f546105fa906201000090046001600160a01b031681565b3480156108ac575f5ffd5b5061037c60115481565b3480156108c1575f5ffd5b5061037c601081565b3480156108d5575f5ffd5b50600f5461034a90600160c01b90046001600160401b031681565b3480156108fb575f5ffd5b506103e3613085565b34801561090f575f5ffd5b50600354600454600554600654610984936001600160401b0380821694600160401b8304821694600160801b840483169461ffff600160c01b8604811695600160d01b900481169460ff8316926101008104821692600160481b820490921691600160881b8204811691600160981b9004168c565b604080516001600160401b039d8e1681529b8d1660208d0152998c16998b019990995261ffff97881660608b015295871660808a015260a089019490945260c0880192909252151560e08701528616610100860152909416610120840152928316610140830152919091166101608201526101800161035e565b6103e36134d5565b348015610a11575f5ffd5b506103e3610a203660046154eb565b613687565b348015610a30575f5ffd5b5061037c610a3f36600461555a565b601d6020525f908152604090205481565b348015610a5b575f5ffd5b506010546104af90600160481b900460ff1681565b348015610a7b575f5ffd5b506104af610a8a36600461555a565b61393c565b348015610a9a575f5ffd5b5061037c60135481565b5f54610100900460ff1615610acc5760405163558a1e0360e11b815260040160405180910390fd5b5f805461ff00191661010017905560048060078054600160c01b900460ff1690811115610afb57610afb614a7f565b14610b305760075460405163e37d4aeb60e01b8152610b2791600160c01b900460ff16906004016154dd565b60405180910390fd5b601054600160501b900460ff1615610b695760075460405163e37d4aeb60e01b8152610b2791600160c01b900460ff16906004016154dd565b6010546001600160401b03164211610ba3576010546040516321b2d8c360e01b81526001600160401b039091166004820152602401610b27565b5f5f610bae5f61395b565b5f54600754604051635665f22d60e01b81529395509193506201000090046001600160a01b031691635665f22d91610bf691600160c01b90910460ff16908190600401615575565b5f604051808303815f87803b158015610c0d575f5ffd5b505af1158015610c1f573d5f5f3e3d5ffd5b50505050610c2d8282613d55565b50505f805461ff001916905550565b5f54610100900460ff1615610c645760405163558a1e0360e11b815260040160405180910390fd5b5f805461ff00191661010017905560018060078054600160c01b900460ff1690811115610c9357610c93614a7f565b14610cbf5760075460405163e37d4aeb60e01b8152610b2791600160c01b900460ff16906004016154dd565b600f54600160801b90046001600160401b03164211610d0657600f5460405163df75068f60e01b8152600160801b9091046001600160401b03166004820152602401610b27565b60078054600160c81b60ff60c81b19909116179055600f80546001600160401b034216600160401b0267ffffffffffffffff60401b199091161790556012805460ff191660031790556010805460ff60501b1916600160501b17905560018054600854600954604051632a837fab60e21b81526001600160a01b03928316600482015290821660248201526044810193909352169063aa0dfeac906064015f604051808303815f87803b158015610dbb575f5ffd5b505af1158015610dcd573d5f5f3e3d5ffd5b50506008546040516001600160a01b0390911692507f0be58193d1ccca9f578279acffb21de6a55ce255b7c4901d2d3f4fbcd15db8b191505f90a2610e126006613e2b565b610e1a613e95565b600854600c54610e33916001600160a01b031690613d55565b505f805461ff0019169055565b600b8054610e4d90615590565b80601f0160208091040260200160405190810160405280929190818152602001828054610e7990615590565b8015610ec45780601f10610e9b57610100808354040283529160200191610ec4565b820191905f5260205f20905b815481529060010190602001808311610ea757829003601f168201915b505050505081565b5f600460078054600160c01b900460ff1690811115610eed57610eed614a7f565b148015610f045750601054600160481b900460ff16155b8015610f1a5750601054600160501b900460ff16155b8015610f3157506010546001600160401b03164211155b905090565b5f54610100900460ff1615610f5e5760405163558a1e0360e11b815260040160405180910390fd5b5f805461ff00191661010017905560048060078054600160c01b900460ff1690811115610f8d57610f8d614a7f565b14610fb95760075460405163e37d4aeb60e01b8152610b2791600160c01b900460ff16906004016154dd565b601054600160481b900460ff1615610fe45760405163305331dd60e11b815260040160405180910390fd5b60125461010090046001600160a01b0316331461101457604051636b2e0b4760e11b815260040160405180910390fd5b6010546001600160401b031642111561104f57601054604051636c06548f60e11b81526001600160401b039091166004820152602401610b27565b600554341461107e5760055460405163ed23488360e01b81526004810191909152346024820152604401610b27565b6010805434601155600160481b7fff0000000000000000000000000000000000000000ff00ffffffffffffffffff90911633600160581b02171760ff60401b1916680200000000000000001790556007805460ff60c81b19169055600f805467ffffffffffffffff60401b191690556012805460ff1916905560035461111490600160401b90046001600160401b0316426155d6565b600f60186101000a8154816001600160401b0302191690836001600160401b03160217905550611142613f10565b60405134815233907ff6836ff209155cf48757ab4e8e84bfa475aa8f274a684f78d16b652a4ac78c0e9060200160405180910390a2610e336007613e2b565b5f54610100900460ff16156111a95760405163558a1e0360e11b815260040160405180910390fd5b5f805461ff001916610100178155338152601d6020526040812054908190036111e557604051630686827b60e51b815260040160405180910390fd5b335f818152601d602052604080822091909155517f7084f5476618d8e60b11ef0d7d3f06914655adb8793e28ff7f018d4c76d505d5906112289084815260200190565b60405180910390a26040515f90339083908381818185875af1925050503d805f811461126f576040519150601f19603f3d011682016040523d82523d5f602084013e611274565b606091505b50509050806112d55760405162461bcd60e51b815260206004820152602760248201527f44697370757465436173653a207769746864726177616c207472616e736665726044820152660819985a5b195960ca1b6064820152608401610b27565b50505f805461ff0019169055565b60038060078054600160c01b900460ff169081111561130457611304614a7f565b146113305760075460405163e37d4aeb60e01b8152610b2791600160c01b900460ff16906004016154dd565b60065460ff166113535760405163283168e960e11b815260040160405180910390fd5b60105461136a90600160401b900460ff1633614070565b61138957604051637d77835760e11b8152336004820152602401610b27565b601054600160401b900460ff165f908152601860209081526040808320338452909152902054156113cf576040516364dbd98760e01b8152336004820152602401610b27565b816113ed57604051636033c4fd60e11b815260040160405180910390fd5b601454600160401b90046001600160401b031642111561143557601454604051632b40a04560e11b8152600160401b9091046001600160401b03166004820152602401610b27565b6010805460ff600160401b9182900481165f9081526018602090815260408083203384528252808320889055945493909304909116815260199091529081208054600192906114859084906155f5565b9091555050601054604051600160401b90910460ff16815233907f6fa1f0136afe2eb54fc58bda9656e7a47647f0223db5816e811566da16b4ca3a9060200160405180910390a25f54600754604051635665f22d60e01b8152620100009092046001600160a01b031691635665f22d9161150f91600160c01b90910460ff16908190600401615575565b5f604051808303815f87803b158015611526575f5ffd5b505af1158015611538573d5f5f3e3d5ffd5b505050505050565b60608060155f8460ff1660ff1681526020019081526020015f208054806020026020016040519081016040528092919081815260200182805480156115ac57602002820191905f5260205f20905b81546001600160a01b0316815260019091019060200180831161158e575b5050505050915081516001600160401b038111156115cc576115cc615608565b6040519080825280602002602001820160405280156115f5578160200160208202803683370190505b5090505f5b825181101561165257611626848483815181106116195761161961561c565b60200260200101516140de565b8282815181106116385761163861561c565b60ff909216602092830291909101909101526001016115fa565b50915091565b60408051610180810182525f602082018181529282018190526060808301829052608083015260a0820181905260c0820181905260e0820181905261010082018190526101208201819052610140820181905261016082015230815260078054919291600160c01b900460ff16908111156116d5576116d5614a7f565b908160078111156116e8576116e8614a7f565b9052506008546001600160a01b03908116604083015260095416606082015261170f61414f565b6080820152601054600160401b900460ff165f818152601760205260409020805460019091015460c084015260a0830152600f546001600160401b0380821660e0850152600160801b82048116610100850152600160c01b909104166101208301526101408201526007546001600160601b031661016082015290565b600a8054610e4d90615590565b5f546201000090046001600160a01b031633146117c957604051630636a15760e11b815260040160405180910390fd5b6117d16141c3565b600254601354604051630f21ec3760e01b81525f9283926001600160a01b0390911691630f21ec379161180a9160040190815260200190565b6040805180830381865afa158015611824573d5f5f3e3d5ffd5b505050506040513d601f19601f820116820180604052508101906118489190615630565b90925090505f81600281111561186057611860614a7f565b036118845760135460405163635df11960e11b8152600401610b2791815260200190565b600281600281111561189857611898614a7f565b036118e8576118a5613f10565b5f54600754604051635665f22d60e01b8152620100009092046001600160a01b031691635665f22d9161150f91600160c01b90910460ff16908190600401615575565b60015f90815260156020526010547f27739e4bb5e6f8b5e4b57a047dca8767cc9b982a011081e086cbb0dfa9de818d91906002600160401b90910460ff1614611931575f611934565b81545b90505f6119428260026155f5565b6001600160401b0381111561195957611959615608565b604051908082528060200260200182016040528015611982578160200160208202803683370190505b5060085481519192506001600160a01b03169082905f906119a5576119a561561c565b6001600160a01b0392831660209182029290920101526009548251911690829060019081106119d6576119d661561c565b6001600160a01b03909216602092830291909101909101525f5b82811015611a5a57838181548110611a0a57611a0a61561c565b5f918252602090912001546001600160a01b031682611a2a8360026155f5565b81518110611a3a57611a3a61561c565b6001600160a01b03909216602092830291909101909101526001016119f0565b5060105460408051602081018890523091810191909152600160401b90910460ff1660608201525f9060800160408051601f198184030181529190528051602090910120600154909150611538906001600160a01b031663c9da9bb5611abe61428c565b60145485906001600160401b0316611ad46142c9565b886040518663ffffffff1660e01b8152600401611af5959493929190615661565b5f60405180830381865afa158015611b0f573d5f5f3e3d5ffd5b505050506040513d5f823e601f3d908101601f19168201604052611b3691908101906156b3565b61430a565b60408051610460810182525f6020820181815292820181905260608083018290526080830181905260a0830182905260c0830182905260e08301819052610100830181905261012083018290526101408301829052610160830182905261018083018290526101a083018290526101c083018190526101e08301829052610200830182905261022083018290526102408301829052610260830182905261028083018290526102a083018290526102c083018290526102e08301829052610300830182905261032083018290526103408301829052610360830182905261038083018290526103a083018290526103c083018290526103e08301829052610400830152610420820181905261044082015230815260078054919291600160c01b900460ff1690811115611c7057611c70614a7f565b90816007811115611c8357611c83614a7f565b9052506008546001600160a01b039081166040830152600954166060820152600a8054611caf90615590565b80601f0160208091040260200160405190810160405280929190818152602001828054611cdb90615590565b8015611d265780601f10611cfd57610100808354040283529160200191611d26565b820191905f5260205f20905b815481529060010190602001808311611d0957829003601f168201915b50505050506080820152600c5460a0820152600d5460c0820152600b8054611d4d90615590565b80601f0160208091040260200160405190810160405280929190818152602001828054611d7990615590565b8015611dc45780601f10611d9b57610100808354040283529160200191611dc4565b820191905f5260205f20905b815481529060010190602001808311611da757829003601f168201915b50505050508160e00181905250611dd961414f565b610100820152601054600160401b900460ff165f9081526017602052604090208054600190910154610140830152610120820152600f546001600160401b03808216610160840152600160401b909104166101808201526007546101a0820190600160c81b900460ff166003811115611e5457611e54614a7f565b90816003811115611e6757611e67614a7f565b905250611e72612772565b6101c0820152611e80610ecc565b15156101e0820152601054600160481b810460ff9081161515610200840152600f54600160801b8082046001600160401b03908116610220870152600160c01b9092048216610240860152818416610260860152600160401b80850484166102808701819052600160501b8604851615156102a0880152600160581b9095046001600160a01b03166102c08701526005546102e0870152601b5461030087015242831661032087015260065490931615156103408601525f84815260196020908152604080832054610360890152601454958604851661038089015292850484166103a08801526013546103c08801529383166103e08701526007546001600160601b03808216610420890152600160601b909104166104408701529384526015909252912080549091811115611fb957611fb9615608565b60405190808252806020026020018201604052801561200557816020015b60408051606080820183525f808352602083015291810191909152815260200190600190039081611fd75790505b506104008301525f5b815481101561215c575f82828154811061202a5761202a61561c565b5f918252602091829020015460408051606081019091526001600160a01b03909116808252601054909350909182019061206e90600160401b900460ff16846140de565b60ff9081168252601054600160401b9004165f908152601a602090815260408083206001600160a01b0387168452825290912080549190920191906120b290615590565b80601f01602080910402602001604051908101604052809291908181526020018280546120de90615590565b80156121295780601f1061210057610100808354040283529160200191612129565b820191905f5260205f20905b81548152906001019060200180831161210c57829003601f168201915b505050505081525084610400015183815181106121485761214861561c565b60209081029190910101525060010161200e565b505090565b5f54610100900460ff16156121895760405163558a1e0360e11b815260040160405180910390fd5b5f805461ff00191661010017905560038060078054600160c01b900460ff16908111156121b8576121b8614a7f565b146121e45760075460405163e37d4aeb60e01b8152610b2791600160c01b900460ff16906004016154dd565b60065460ff161561220857604051639a7cb18760e01b815260040160405180910390fd5b60105461221f90600160401b900460ff1633614070565b61223e57604051637d77835760e11b8152336004820152602401610b27565b601054600160401b900460ff9081165f908152601660209081526040808320338452909152902054161561228757604051633512759d60e21b8152336004820152602401610b27565b600f54600160c01b90046001600160401b03164211156122cf57600f546040516330d80c1160e21b8152600160c01b9091046001600160401b03166004820152602401610b27565b601054604080518415158152600160401b90920460ff16602083015233917f80e49d236d248ad770a237c1f67d1f67b08614c3577b89187b12d8ec31d7f64b910160405180910390a26112d582614560565b604080516102a0810182525f6020820181815292820181905260608083018290526080830182905260a0830182905260c0830182905260e08301829052610100830182905261012083018290526101408301829052610160830182905261018083018290526101a083018290526101c083018290526101e0830182905261020083018290526102208301829052610240830181905261026083015261028082015230815260078054919291600160c01b900460ff16908111156123e6576123e6614a7f565b908160078111156123f9576123f9614a7f565b9052506008546001600160a01b03908116604083015260095416606082015260105460ff600160401b8204811660808401526006548116151560a0840152600160501b82048116151560c0840152600160481b90910416151560e0820152600460078054600160c01b900460ff169081111561247757612477614a7f565b1480156124905750601054600160401b900460ff166001145b80156124a65750601054600160501b900460ff16155b156124c3576012546001600160a01b036101009182900416908201525b600f546001600160401b03600160801b8083048216610120850152600160c01b9092048116610140840152601454600160401b81048216610160850152918204811661018084015260105481166101a0840152166101c082015260ff6101e0820152600260078054600160c01b900460ff169081111561254557612545614a7f565b148061256d57506007808054600160c01b900460ff169081111561256b5761256b614a7f565b145b1561260057600254601354604051630f21ec3760e01b815260048101919091525f916001600160a01b031690630f21ec37906024016040805180830381865afa1580156125bc573d5f5f3e3d5ffd5b505050506040513d601f19601f820116820180604052508101906125e09190615630565b9150508060028111156125f5576125f5614a7f565b60ff166101e0830152505b601054600160401b900460ff165f81815260196020526040902054610200830152601b5461022083015261263390611540565b61026083015261024082015261264761428c565b6001600160601b031661028082015290565b6060601b805480602002602001604051908101604052809291908181526020015f905b82821015612769575f848152602090819020604080516060810182526002860290920180546001600160a01b0381168452600160a01b90046001600160401b031693830193909352600183018054929392918401916126da90615590565b80601f016020809104026020016040519081016040528092919081815260200182805461270690615590565b80156127515780601f1061272857610100808354040283529160200191612751565b820191905f5260205f20905b81548152906001019060200180831161273457829003601f168201915b5050505050815250508152602001906001019061267c565b50505050905090565b60125460609060ff166001036127e3576001600754600160c81b900460ff1660038111156127a2576127a2614a7f565b146127c5576040518060600160405280602f8152602001615d43602f9139905090565b6040518060600160405280602f8152602001615e22602f9139905090565b60125460ff16600203612851576001600754600160c81b900460ff16600381111561281057612810614a7f565b14612833576040518060600160405280603a8152602001615dae603a9139905090565b6040518060600160405280603a8152602001615de8603a9139905090565b60125460ff1660030361287c576040518060600160405280603a8152602001615e51603a9139905090565b60125460ff166004036128a7576040518060600160405280603c8152602001615d72603c9139905090565b60125460ff166005036128d257604051806080016040528060428152602001615e8b60429139905090565b5060408051602081019091525f815290565b5f54610100900460ff161561290c5760405163558a1e0360e11b815260040160405180910390fd5b5f805461ff00191661010017905560038060078054600160c01b900460ff169081111561293b5761293b614a7f565b146129675760075460405163e37d4aeb60e01b8152610b2791600160c01b900460ff16906004016154dd565b60065460ff1661298a5760405163283168e960e11b815260040160405180910390fd5b601054600160401b900460ff165f908152601860209081526040808320338452909152902054806129d05760405163ee0e242960e01b8152336004820152602401610b27565b601054600160401b900460ff9081165f9081526016602090815260408083203384529091529020541615612a1957604051633512759d60e21b8152336004820152602401610b27565b601454600160401b90046001600160401b03164211801590612a5b5750612a3e6142c9565b601054600160401b900460ff165f90815260196020526040902054105b15612a8e57601454604051632f572ccb60e01b8152600160401b9091046001600160401b03166004820152602401610b27565b601454600160801b90046001600160401b0316421115612ad6576014546040516330d80c1160e21b8152600160801b9091046001600160401b03166004820152602401610b27565b610200831115612afd5760405163c725a3d560e01b81526102006004820152602401610b27565b601054604080513060208201523391810191909152600160401b90910460ff166060820152861515608082015260a08101869052819060c0016040516020818303038152906040528051906020012014612b6a57604051635054097b60e01b815260040160405180910390fd5b8215612ba257601054600160401b900460ff165f908152601a602090815260408083203384529091529020612ba08486836157c9565b505b336001600160a01b03167fedc4118aa882b6f7ca44f28f78a3342d0d4859dfc613ae71c1182d2ffc59782387601060089054906101000a900460ff168787604051612bf094939291906158aa565b60405180910390a2612c0186614560565b50505f805461ff001916905550505050565b5f5460ff1615612c355760405162dc149f60e41b815260040160405180910390fd5b5f805462010000330261ff01600160b01b031990911617600190811790915580546001600160a01b038e81166001600160a01b03199283161790925560028054928e1692909116919091179055836003612c8f8282615916565b5050600780546001600160601b03848116600160601b026001600160c01b031990921690861617179055600880546001600160a01b03808d166001600160a01b03199283161790925560098054928c1692909116919091179055600a612cf6888a836157c9565b50600b612d048688836157c9565b50612d0f8134615b28565b600c55600e819055600f805467ffffffffffffffff1916426001600160401b0316179055612d406020850185615b3b565b612d4a90426155d6565b600f80546001600160401b0392909216600160801b0267ffffffffffffffff60801b1990921691909117905550506010805460ff60401b1916600160401b17905550506007805460ff60c01b1916600160c01b1790555050505050505050565b6008546001600160a01b03163314801590612dd057506009546001600160a01b03163314155b15612dee57604051632b41c4cd60e01b815260040160405180910390fd5b600260078054600160c01b900460ff1690811115612e0e57612e0e614a7f565b14158015612e3a5750600360078054600160c01b900460ff1690811115612e3757612e37614a7f565b14155b15612e665760075460405163e37d4aeb60e01b8152610b2791600160c01b900460ff16906004016154dd565b80801580612e745750608081115b15612e92576040516306c18bf560e21b815260040160405180910390fd5b60108054600160401b900460ff165f908152601c60209081526040808320338452909152902054908110612edc576040516382f638cd60e01b815260106004820152602401610b27565b612ee78160016155f5565b601054600160401b900460ff165f908152601c602090815260408083203380855290835292819020939093558251606081018452918252426001600160401b0316828201528251601f87018290048202810182018452868152601b9383019188908890819084018382808284375f92018290525093909452505083546001818101865594825260209182902084516002909202018054928501516001600160401b0316600160a01b026001600160e01b03199093166001600160a01b03909216919091179190911781556040830151929390929083019150612fc99082615b56565b505050336001600160a01b03167f88ebcf85f1c2f4d8ede1699e96afad0615102113a08bd01b49244d22668ae6aa8585604051613007929190615c10565b60405180910390a25f54600754604051635665f22d60e01b8152620100009092046001600160a01b031691635665f22d9161305291600160c01b90910460ff16908190600401615575565b5f604051808303815f87803b158015613069575f5ffd5b505af115801561307b573d5f5f3e3d5ffd5b5050505050505050565b5f54610100900460ff16156130ad5760405163558a1e0360e11b815260040160405180910390fd5b5f805461ff001916610100179055600260078054600160c01b900460ff16908111156130db576130db614a7f565b141580156131075750600360078054600160c01b900460ff169081111561310457613104614a7f565b14155b801561313057506007808054600160c01b900460ff169081111561312d5761312d614a7f565b14155b1561315c5760075460405163e37d4aeb60e01b8152610b2791600160c01b900460ff16906004016154dd565b600f54600160c01b90046001600160401b031642116131a357600f5460405163bd5145db60e01b8152600160c01b9091046001600160401b03166004820152602401610b27565b600360078054600160c01b900460ff16908111156131c3576131c3614a7f565b1480156131d2575060065460ff165b1561324e57601054600160401b900460ff165f908152601760205260408120906131fa6142c9565b905080825f015461320c906002615c23565b11806132265750808260010154613224906002615c23565b115b1561324b5761324481835f015461323e906002615c23565b11614734565b50506134c9565b50505b601054600160401b900460ff1660020361335c5760095460125461010090046001600160a01b03908116911614613286576002613289565b60015b6007805460ff60c81b1916600160c81b8360038111156132ab576132ab614a7f565b0217905550600f805467ffffffffffffffff60401b1916600160401b426001600160401b031681029190911790915560128054600560ff199091161790556007546010546040517fae061c4b2da46be520a688462bc80e60d8b79e9efd79867e18fcbd9ebecb9a6d936133309360ff600160c81b909104811693919091041690615c3a565b60405180910390a15f5f613344600161395b565b915091506133526004613e2b565b6132448282613d55565b6133675f60016148d5565b60078054600360c81b60ff60c81b19909116179055600f80546001600160401b034216600160401b0267ffffffffffffffff60401b199091161790556012805460ff191660049081179091556010805460ff60501b1916600160501b179055600154600854600954604051630bc713cf60e11b81526001600160a01b039283169481019490945281166024840152169063178e279e906044015f604051808303815f87803b158015613417575f5ffd5b505af1158015613429573d5f5f3e3d5ffd5b50506040517f06e05d15a1c31c84dab48f5c272ef8c0fecee4d9c1021839721cc871b802a26292505f9150a161345f6005613e2b565b613467613e95565b600854600c54613480916001600160a01b031690613d55565b600d54156134a157600954600d546134a1916001600160a01b031690613d55565b601154156134c9576010546011546134c991600160581b90046001600160a01b031690613d55565b5f805461ff0019169055565b5f54610100900460ff16156134fd5760405163558a1e0360e11b815260040160405180910390fd5b5f805461ff00191661010017905560018060078054600160c01b900460ff169081111561352c5761352c614a7f565b146135585760075460405163e37d4aeb60e01b8152610b2791600160c01b900460ff16906004016154dd565b6009546001600160a01b0316331461358357604051635f03674b60e11b815260040160405180910390fd5b600f54600160801b90046001600160401b03164211156135cb57600f54604051633c6a6d5b60e11b8152600160801b9091046001600160401b03166004820152602401610b27565b6004543410156135f857600480546040516378e030db60e01b815291820152346024820152604401610b27565b34600d55613604613f10565b60035461362190600160401b90046001600160401b0316426155d6565b600f80546001600160401b0392909216600160c01b026001600160c01b0390921691909117905560405134815233907f3a448616d718b7ad85d10a79d86fd4bf4cb51c1a78f9f7a10ae23dbe10c9a3c39060200160405180910390a2610e336002613e2b565b5f546201000090046001600160a01b031633146136b757604051630636a15760e11b815260040160405180910390fd5b6136bf6141c3565b5f6136c86142c9565b90508181146136f457604051636b80d6bb60e01b81526004810182905260248101839052604401610b27565b5f5b828110156138fb575f8484838181106137115761371161561c565b9050602002016020810190613726919061555a565b6001549091506001600160a01b0316632ea78b988261374361428c565b6040516001600160e01b031960e085901b1681526001600160a01b0390921660048301526001600160601b03166024820152604401602060405180830381865afa158015613793573d5f5f3e3d5ffd5b505050506040513d601f19601f820116820180604052508101906137b79190615c59565b6137df5760405163c915949f60e01b81526001600160a01b0382166004820152602401610b27565b6008546001600160a01b038281169116148061380857506009546001600160a01b038281169116145b156138315760405163d664dd5760e01b81526001600160a01b0382166004820152602401610b27565b601054600160401b900460ff1660021480156138535750613853600182614070565b1561387c57604051632aca0b1360e21b81526001600160a01b0382166004820152602401610b27565b5f5b828110156138f157816001600160a01b03168686838181106138a2576138a261561c565b90506020020160208101906138b7919061555a565b6001600160a01b0316036138e95760405163e7e6bc1360e01b81526001600160a01b0383166004820152602401610b27565b60010161387e565b50506001016136f6565b506139378383808060200260200160405190810160405280939291908181526020018383602002808284375f9201919091525061430a92505050565b505050565b6010545f9061395590600160401b900460ff1683614070565b92915050565b6010805460ff60501b1916600160501b1790555f80806001600754600160c81b900460ff16600381111561399157613991614a7f565b149050806139aa576009546001600160a01b03166139b7565b6008546001600160a01b03165b92505f816139d0576008546001600160a01b03166139dd565b6009546001600160a01b03165b90505f601154600d54600c546139f391906155f5565b6139fd91906155f5565b6003549091505f9061271090613a1e90600160c01b900461ffff1684615c23565b613a289190615c74565b90505f600e5482613a3991906155f5565b6003549091505f9061271090613a5a90600160d01b900461ffff1684615c23565b613a649190615c74565b90505f86613a73576002613a76565b60015b6006549091505f90613a9c9061ffff600160981b8204811691600160881b9004166155f5565b6001600160401b03811115613ab357613ab3615608565b604051908082528060200260200182016040528015613adc578160200160208202803683370190505b5090505f60015b60105460ff600160401b909104811690821611613bf15760ff81165f908152601560205260408120905b8154811015613bdc578560ff1660165f8560ff1660ff1681526020019081526020015f205f848481548110613b4457613b4461561c565b5f9182526020808320909101546001600160a01b0316835282019290925260400190205460ff1603613bd457818181548110613b8257613b8261561c565b5f918252602090912001546001600160a01b03168585613ba181615c93565b965081518110613bb357613bb361561c565b60200260200101906001600160a01b031690816001600160a01b0316815250505b600101613b0d565b50508080613be990615cab565b915050613ae3565b508082525f8115613c0b57613c068286615c74565b613c0d565b5f5b9050613c19848e6148d5565b600154604051632a837fab60e21b81526001600160a01b038e811660048301528b811660248301525f60448301529091169063aa0dfeac906064015f604051808303815f87803b158015613c6b575f5ffd5b505af1158015613c7d573d5f5f3e3d5ffd5b505060015460405163274ad71b60e11b81526001600160a01b039091169250634e95ae3691508890613cb59087908690600401615cc9565b5f604051808303818588803b158015613ccc575f5ffd5b505af1158015613cde573d5f5f3e3d5ffd5b50505050508688613cef9190615b28565b9a506001600160a01b038c167f6f072ff41a58c73c1f7253e82b3e50e1083b438aa76a962283c334bb6797d3558c88613d288686615c23565b6040805193845260208401929092529082015260600160405180910390a250505050505050505050915091565b805f03613d60575050565b5f826001600160a01b03168261c350906040515f60405180830381858888f193505050503d805f8114613dae576040519150601f19603f3d011682016040523d82523d5f602084013e613db3565b606091505b5050905080613937576001600160a01b0383165f908152601d602052604081208054849290613de39084906155f5565b90915550506040518281526001600160a01b038416907f8af6e30690e4b192e05dc42baa9776cefda6c432838616c7f4f036bbab44917e9060200160405180910390a2505050565b60078054600160c01b80820460ff16928492909160ff60c01b19909116908383811115613e5a57613e5a614a7f565b02179055505f54604051635665f22d60e01b8152620100009091046001600160a01b031690635665f22d9061150f9084908690600401615575565b600e5415613f0e57600154600e54604080515f808252602082019283905263274ad71b60e11b9092526001600160a01b0390931692634e95ae369291613edf919060248201615cc9565b5f604051808303818588803b158015613ef6575f5ffd5b505af1158015613f08573d5f5f3e3d5ffd5b50505050505b565b60025f9054906101000a90046001600160a01b03166001600160a01b031663370419e56040518163ffffffff1660e01b81526004016020604051808303815f875af1158015613f61573d5f5f3e3d5ffd5b505050506040513d601f19601f82011682018060405250810190613f859190615cea565b6013556014805467ffffffffffffffff1916436001600160401b03161790556001546001600160a01b0316632692cb93613fbd61428c565b6040516001600160e01b031960e084901b1681526001600160601b0390911660048201526024015f604051808303815f87803b158015613ffb575f5ffd5b505af115801561400d573d5f5f3e3d5ffd5b505060105460135460145460408051600160401b90940460ff16845260208401929092526001600160401b0316908201527fddc5ec42aa877abdcd645f7c6a60b0c47a909511faa45c4f0ce409e6383d87089250606001905060405180910390a1565b60ff82165f908152601560205260408120815b81548110156140d457836001600160a01b03168282815481106140a8576140a861561c565b5f918252602090912001546001600160a01b0316036140cc57600192505050613955565b600101614083565b505f949350505050565b60ff8083165f9081526016602090815260408083206001600160a01b03861684529091528120549091168015801561413a575060ff84165f9081526018602090815260408083206001600160a01b038716845290915290205415155b6141445780614147565b60035b949350505050565b601054600160401b900460ff165f908152601560209081526040918290208054835181840281018401909452808452606093928301828280156141b957602002820191905f5260205f20905b81546001600160a01b0316815260019091019060200180831161419b575b5050505050905090565b6010545f90600160401b900460ff166001146141e05760076141e3565b60025b90508060078111156141f7576141f7614a7f565b60078054600160c01b900460ff169081111561421557614215614a7f565b146142415760075460405163e37d4aeb60e01b8152610b2791600160c01b900460ff16906004016154dd565b600f54600160c01b90046001600160401b031642111561428957600f546040516330d80c1160e21b8152600160c01b9091046001600160401b03166004820152602401610b27565b50565b6010545f90600160401b900460ff166001146142b95750600754600160601b90046001600160601b031690565b506007546001600160601b031690565b6010545f90600160401b900460ff166001146142f257600654600160981b900461ffff16614301565b600654600160881b900461ffff165b61ffff16905090565b601054600160401b900460ff165f908152601560205260408120905b825181101561440657818382815181106143425761434261561c565b6020908102919091018101518254600180820185555f9485529290932090920180546001600160a01b0319166001600160a01b03938416179055548451911690634aeb88cf9085908490811061439a5761439a61561c565b60200260200101516040518263ffffffff1660e01b81526004016143cd91906001600160a01b0391909116815260200190565b5f604051808303815f87803b1580156143e4575f5ffd5b505af11580156143f6573d5f5f3e3d5ffd5b5050600190920191506143269050565b5060065460ff16156144c65760065461442d9061010090046001600160401b0316426155d6565b6014805467ffffffffffffffff60401b1916600160401b6001600160401b039384168102919091179182905560065461447593600160481b90910481169291909104166155d6565b6014805467ffffffffffffffff60801b1916600160801b6001600160401b0393841681029190911791829055600f80546001600160c01b031691909204909216600160c01b0291909117905561450a565b6003546144e390600160401b90046001600160401b0316426155d6565b600f60186101000a8154816001600160401b0302191690836001600160401b031602179055505b7f565e6e602c41eadb3f1310facd81fa42f6368de343f816c59ad31bfb2f9b1285601060089054906101000a900460ff168360405161454a929190615d01565b60405180910390a161455c6003613e2b565b5050565b8061456c57600261456f565b60015b60108054600160401b9081900460ff9081165f9081526016602090815260408083203384528252808320805460ff191697851697909717909655935492909204168152601790915220600181836145c75760016145c9565b5f5b60ff16600281106145dc576145dc61561c565b015f8282546145eb91906155f5565b9091555050600154604051631bb2a83360e11b81523360048201526001600160a01b03909116906337655066906024015f604051808303815f87803b158015614632575f5ffd5b505af1158015614644573d5f5f3e3d5ffd5b505050505f6146516142c9565b6006549091505f9060ff1680156146915750601054600160401b900460ff165f908152601960205260409020546001840154845461468f91906155f5565b105b9050801580156146ad5750825482906146ab906002615c23565b115b156146c1576146bc6001614734565b61472e565b801580156146dd57508183600101546146db906002615c23565b115b156146eb576146bc5f614734565b5f54600754604051635665f22d60e01b8152620100009092046001600160a01b031691635665f22d9161305291600160c01b90910460ff16908190600401615575565b50505050565b80614740576002614743565b60015b6007805460ff60c81b1916600160c81b83600381111561476557614765614a7f565b0217905550600f805467ffffffffffffffff60401b1916600160401b426001600160401b03168102919091179091556010540460ff166001146147a95760026147ac565b60015b6012805460ff191660ff9283161790556007546010546040517fae061c4b2da46be520a688462bc80e60d8b79e9efd79867e18fcbd9ebecb9a6d9361480393600160c81b9004811692600160401b90041690615c3a565b60405180910390a1601054600160401b900460ff166001036148b25780614835576008546001600160a01b0316614842565b6009546001600160a01b03165b601280546001600160a01b039290921661010002610100600160a81b0319909216919091179055600354614887906001600160401b03600160801b90910416426155d6565b6010805467ffffffffffffffff19166001600160401b03929092169190911790556142896004613e2b565b5f5f6148bd5f61395b565b915091506148cb6004613e2b565b6139378282613d55565b60015b60105460ff600160401b9091048116908216116139375760ff81165f908152601560205260408120905b8154811015614a23575f82828154811061491e5761491e61561c565b5f91825260208083209091015460ff80881684526016835260408085206001600160a01b0390931680865292909352919092205491925016600381156149855760ff881615614980578760ff168260ff161461497b57600161497d565b5f5b90505b6149b5565b60065460ff16806149ac57508680156149ac575060105460ff878116600160401b90920416145b156149b5575060025b60015460405163582e166d60e11b81526001600160a01b039091169063b05c2cda906149e79086908590600401615d1c565b5f604051808303815f87803b1580156149fe575f5ffd5b505af1158015614a10573d5f5f3e3d5ffd5b5050600190950194506149029350505050565b50508080614a3090615cab565b9150506148d8565b5f81518084528060208401602086015e5f602082860101526020601f19601f83011685010191505092915050565b602081525f614a786020830184614a38565b9392505050565b634e487b7160e01b5f52602160045260245ffd5b6004811061428957614289614a7f565b614aac81614a93565b9052565b60208101614abd83614a93565b91905290565b5f60208284031215614ad3575f5ffd5b5035919050565b5f60208284031215614aea575f5ffd5b813560ff81168114614a78575f5ffd5b5f8151808452602084019350602083015f5b82811015614b335781516001600160a01b0316865260209586019590910190600101614b0c565b5093949350505050565b604081525f614b4f6040830185614afa565b82810360208401528084518083526020830191506020860192505f5b81811015614b8c57835160ff16835260209384019390920191600101614b6b565b50909695505050505050565b60088110614aac57614aac614a7f565b60208152614bc26020820183516001600160a01b03169052565b5f6020830151614bd56040840182614b98565b5060408301516001600160a01b03811660608401525060608301516001600160a01b038116608084015250608083015161018060a0840152614c1b6101a0840182614afa565b905060a084015160c084015260c084015160e084015260e0840151614c4c6101008501826001600160401b03169052565b506101008401516001600160401b038116610120850152506101208401516001600160401b0381166101408501525061014084015160ff8116610160850152506101608401516001600160601b0381166101808501525b509392505050565b5f82825180855260208501945060208160051b830101602085015f5b83811015614b8c57848303601f19018852815180516001600160a01b0316845260208082015160ff1690850152604090810151606091850182905290614d0f90850182614a38565b6020998a0199909450929092019150600101614cc7565b60208152614d406020820183516001600160a01b03169052565b5f6020830151614d536040840182614b98565b5060408301516001600160a01b03811660608401525060608301516001600160a01b038116608084015250608083015161046060a0840152614d99610480840182614a38565b905060a084015160c084015260c084015160e084015260e0840151601f1984830301610100850152614dcb8282614a38565b915050610100840151601f1984830301610120850152614deb8282614afa565b915050610120840151610140840152610140840151610160840152610160840151614e226101808501826001600160401b03169052565b506101808401516001600160401b0381166101a0850152506101a0840151614e4e6101c0850182614aa3565b506101c0840151838203601f19016101e0850152614e6c8282614a38565b9150506101e0840151614e8461020085018215159052565b50610200840151801515610220850152506102208401516001600160401b038116610240850152506102408401516001600160401b038116610260850152506102608401516001600160401b0381166102808501525061028084015160ff81166102a0850152506102a08401518015156102c0850152506102c08401516001600160a01b0381166102e0850152506102e0840151610300840152610300840151610320840152610320840151614f466103408501826001600160401b03169052565b5061034084015180151561036085015250610360840151610380840152610380840151614f7f6103a08501826001600160401b03169052565b506103a08401516001600160401b0381166103c0850152506103c08401516103e08401526103e0840151614fbf6104008501826001600160401b03169052565b50610400840151838203601f1901610420850152614fdd8282614cab565b915050610420840151614ffc6104408501826001600160601b03169052565b506104408401516001600160601b038116610460850152614ca3565b8015158114614289575f5ffd5b5f60208284031215615035575f5ffd5b8135614a7881615018565b5f8151808452602084019350602083015f5b82811015614b3357815160ff16865260209586019590910190600101615052565b6020815261508d6020820183516001600160a01b03169052565b5f60208301516150a06040840182614b98565b5060408301516001600160a01b03811660608401525060608301516001600160a01b038116608084015250608083015160ff811660a08401525060a083015180151560c08401525060c083015180151560e08401525060e0830151801515610100840152506101008301516001600160a01b038116610120840152506101208301516001600160401b038116610140840152506101408301516001600160401b038116610160840152506101608301516001600160401b038116610180840152506101808301516001600160401b0381166101a0840152506101a08301516001600160401b0381166101c0840152506101c08301516001600160401b0381166101e0840152506101e083015160ff8116610200840152506102008301516102208301526102208301516102408301526102408301516102a06102608401526151ec6102c0840182614afa565b9050610260840151601f198483030161028085015261520b8282615040565b915050610280840151614ca36102a08501826001600160601b03169052565b5f602082016020835280845180835260408501915060408160051b8601019250602086015f5b828110156152b457868503603f19018452815180516001600160a01b031686526020808201516001600160401b03169087015260409081015160609187018290529061529e90870182614a38565b9550506020938401939190910190600101615250565b50929695505050505050565b5f5f83601f8401126152d0575f5ffd5b5081356001600160401b038111156152e6575f5ffd5b6020830191508360208285010111156152fd575f5ffd5b9250929050565b5f5f5f5f60608587031215615317575f5ffd5b843561532281615018565b93506020850135925060408501356001600160401b03811115615343575f5ffd5b61534f878288016152c0565b95989497509550505050565b6001600160a01b0381168114614289575f5ffd5b803561537a8161535b565b919050565b5f6101808284031215615390575f5ffd5b50919050565b80356001600160601b038116811461537a575f5ffd5b5f5f5f5f5f5f5f5f5f5f5f5f6102a08d8f0312156153c8575f5ffd5b6153d18d61536f565b9b506153df60208e0161536f565b9a506153ed60408e0161536f565b99506153fb60608e0161536f565b98506001600160401b0360808e01351115615414575f5ffd5b6154248e60808f01358f016152c0565b90985096506001600160401b0360a08e01351115615440575f5ffd5b6154508e60a08f01358f016152c0565b90965094506154628e60c08f0161537f565b93506154716102408e01615396565b92506154806102608e01615396565b91505f6102808e01359050809150509295989b509295989b509295989b565b5f5f602083850312156154b0575f5ffd5b82356001600160401b038111156154c5575f5ffd5b6154d1858286016152c0565b90969095509350505050565b602081016139558284614b98565b5f5f602083850312156154fc575f5ffd5b82356001600160401b03811115615511575f5ffd5b8301601f81018513615521575f5ffd5b80356001600160401b03811115615536575f5ffd5b8560208260051b840101111561554a575f5ffd5b6020919091019590945092505050565b5f6020828403121561556a575f5ffd5b8135614a788161535b565b604081016155838285614b98565b614a786020830184614b98565b600181811c908216806155a457607f821691505b60208210810361539057634e487b7160e01b5f52602260045260245ffd5b634e487b7160e01b5f52601160045260245ffd5b6001600160401b038181168382160190811115613955576139556155c2565b80820180821115613955576139556155c2565b634e487b7160e01b5f52604160045260245ffd5b634e487b7160e01b5f52603260045260245ffd5b5f5f60408385031215615641575f5ffd5b82519150602083015160038110615656575f5ffd5b809150509250929050565b6001600160601b03861681528460208201526001600160401b038416604082015282606082015260a060808201525f61569d60a0830184614afa565b979650505050505050565b805161537a8161535b565b5f602082840312156156c3575f5ffd5b81516001600160401b038111156156d8575f5ffd5b8201601f810184136156e8575f5ffd5b80516001600160401b0381111561570157615701615608565b8060051b604051601f19603f83011681018181106001600160401b038211171561572d5761572d615608565b60405291825260208184018101929081018784111561574a575f5ffd5b6020850194505b8385101561577057615762856156a8565b815260209485019401615751565b509695505050505050565b601f821115613937578282111561393757805f5260205f20601f840160051c60208510156157a657505f5b90810190601f840160051c035f5b81811015611538575f838201556001016157b4565b6001600160401b038311156157e0576157e0615608565b6157f4836157ee8354615590565b8361577b565b5f601f841160018114615825575f851561580e5750838201355b5f19600387901b1c1916600186901b178355613f08565b5f83815260208120601f198716915b828110156158545786850135825560209485019460019092019101615834565b5086821015615870575f1960f88860031b161c19848701351681555b505060018560011b0183555050505050565b81835281816020850137505f828201602090810191909152601f909101601f19169091010190565b841515815260ff84166020820152606060408201525f6158ce606083018486615882565b9695505050505050565b6001600160401b0381168114614289575f5ffd5b5f8135613955816158d8565b5f813561ffff81168114613955575f5ffd5b5f813561395581615018565b615940615922836158ec565b825467ffffffffffffffff19166001600160401b0391909116178255565b61597c61594f602084016158ec565b825467ffffffffffffffff60401b191660409190911b6fffffffffffffffff000000000000000016178255565b6159b761598b604084016158ec565b82805467ffffffffffffffff60801b191660809290921b67ffffffffffffffff60801b16919091179055565b6159e66159c6606084016158f8565b82805461ffff60c01b191660c09290921b61ffff60c01b16919091179055565b615a156159f5608084016158f8565b82805461ffff60d01b191660d09290921b61ffff60d01b16919091179055565b60a0820135600182015560c0820135600282015560038101615a50615a3c60e0850161590a565b825490151560ff1660ff1991909116178255565b615a84615a6061010085016158ec565b825468ffffffffffffffff00191660089190911b68ffffffffffffffff0016178255565b615ac8615a9461012085016158ec565b825470ffffffffffffffff000000000000000000191660489190911b70ffffffffffffffff00000000000000000016178255565b615af8615ad861014085016158f8565b82805461ffff60881b191660889290921b61ffff60881b16919091179055565b613937615b0861016085016158f8565b82805461ffff60981b191660989290921b61ffff60981b16919091179055565b81810381811115613955576139556155c2565b5f60208284031215615b4b575f5ffd5b8135614a78816158d8565b81516001600160401b03811115615b6f57615b6f615608565b615b8381615b7d8454615590565b8461577b565b6020601f821160018114615bb5575f8315615b9e5750848201515b5f19600385901b1c1916600184901b178455613f08565b5f84815260208120601f198516915b82811015615be45787850151825560209485019460019092019101615bc4565b5084821015615c0157868401515f19600387901b60f8161c191681555b50505050600190811b01905550565b602081525f614147602083018486615882565b8082028115828204841417613955576139556155c2565b60408101615c4784614a93565b92815260ff9190911660209091015290565b5f60208284031215615c69575f5ffd5b8151614a7881615018565b5f82615c8e57634e487b7160e01b5f52601260045260245ffd5b500490565b5f60018201615ca457615ca46155c2565b5060010190565b5f60ff821660ff8103615cc057615cc06155c2565b60010192915050565b604081525f615cdb6040830185614afa565b90508260208301529392505050565b5f60208284031215615cfa575f5ffd5b5051919050565b60ff83168152604060208201525f6141476040830184614afa565b6001600160a01b038316815260408101615d3583614a93565b826020830152939250505056fe41206d616a6f72697479206f66207468652070616e656c20666f756e6420666f722074686520646566656e64616e744e6f2076657264696374206265666f7265207468652064656c696265726174696f6e20646561646c696e653b207374616b657320726566756e6465644f6e2061707065616c2c2061206d616a6f72697479206f66207468652070616e656c20666f756e6420666f722074686520646566656e64616e744f6e2061707065616c2c2061206d616a6f72697479206f66207468652070616e656c20666f756e6420666f722074686520706c61696e7469666641206d616a6f72697479206f66207468652070616e656c20666f756e6420666f722074686520706c61696e7469666654686520646566656e64616e7420646964206e6f7420726573706f6e64206265666f72652074686520726573706f6e736520646561646c696e654e6f2076657264696374206f6e2061707065616c206265666f72652074686520646561646c696e653b207468652066697273742076657264696374207374616e6473a2646970667358221220bada2265305623770fc985981a4d148ef7d091f5a666cf719259ae0e4711bba864736f6c63430008250033" as const;
 
 export const blockhashEntropyAbi = [
   {
@@ -6395,7 +6592,7 @@ export const blockhashEntropyAbi = [
   }
 ] as const;
 
-export const blockhashEntropyBytecode = "0x6080604052348015600e575f5ffd5b506101498061001c5f395ff3fe608060405234801561000f575f5ffd5b5060043610610034575f3560e01c80630f21ec3714610038578063370419e514610062575b5f5ffd5b61004b6100463660046100cc565b610070565b6040516100599291906100e3565b60405180910390f35b604051438152602001610059565b5f5f82431161008357505f928392509050565b82408061009657505f9360029350915050565b60408051602081018390529081018590526060016040516020818303038152906040528051906020012060019250925050915091565b5f602082840312156100dc575f5ffd5b5035919050565b828152604081016003831061010657634e487b7160e01b5f52602160045260245ffd5b826020830152939250505056fea2646970667358221220557433d67e168c7c461341dd1aa85d40c950d3c85ecad14e892953292ec1923964736f6c63430008250033" as const;
+export const blockhashEntropyBytecode = "0x6080604052348015600e575f5ffd5b506101498061001c5f395ff3fe608060405234801561000f575f5ffd5b5060043610610034575f3560e01c80630f21ec3714610038578063370419e514610062575b5f5ffd5b61004b6100463660046100cc565b610070565b6040516100599291906100e3565b60405180910390f35b604051438152602001610059565b5f5f82431161008357505f928392509050565b82408061009657505f9360029350915050565b60408051602081018390529081018590526060016040516020818303038152906040528051906020012060019250925050915091565b5f602082840312156100dc575f5ffd5b5035919050565b828152604081016003831061010657634e487b7160e01b5f52602160045260245ffd5b826020830152939250505056fea26469706673582212201ddd71267d56e7ddc1e2ee41fb9c09c3cfcba030c26ea28bdbb009e8b4f29a8764736f6c63430008250033" as const;
 
 export const multicall3Abi = [
   {
@@ -7275,10 +7472,29 @@ export const identityRegistryAbi = [
     "outputs": [],
     "stateMutability": "nonpayable",
     "type": "function"
+  },
+  {
+    "inputs": [
+      {
+        "internalType": "address",
+        "name": "",
+        "type": "address"
+      }
+    ],
+    "name": "walletNonce",
+    "outputs": [
+      {
+        "internalType": "uint256",
+        "name": "",
+        "type": "uint256"
+      }
+    ],
+    "stateMutability": "view",
+    "type": "function"
   }
 ] as const;
 
-export const identityRegistryBytecode = "0x60a060405234801561000f575f5ffd5b50604080518082018252601781527f4552432d38303034204167656e74204964656e7469747900000000000000000060209182015281517f8b73c3c69bb8fe3d512ecc4cf759cc79239f7b179b0ffacaa9a75d522b39400f918101919091527f5ccf7e66693fcbb2025547a8d2d5de551f4c87fc49b3d1544b76b50a6ffbd99e918101919091527fc89efdaa54c0f20c7adf612882df0950f5a951637e0307cdcb4c672f298b8bc660608201524660808201523060a082015260c00160408051601f198184030181529190528051602090910120608052608051611ea76101055f395f81816102e3015261094b0152611ea75ff3fe608060405234801561000f575f5ffd5b50600436106101a0575f3560e01c8063466648da116100f3578063c505371211610093578063cb4799f21161006e578063cb4799f214610406578063e985e9c514610419578063e9c9ec7314610454578063f2c298be14610467575f5ffd5b8063c5053712146103c1578063c5df39af146103c9578063c87b56dd146103f3575f5ffd5b80638ea42286116100ce5780638ea422861461036457806395d89b4114610377578063a22cb4651461039b578063b88d4fde146103ae575f5ffd5b8063466648da1461032b5780636352211e1461033e57806370a0823114610351575f5ffd5b80631aa3a0081161015e5780632d1ef5ae116101395780632d1ef5ae146102cb5780633644e515146102de5780633fddcf191461030557806342842e0e14610318575f5ffd5b80631aa3a0081461027b57806323b872dd14610291578063296e5218146102a4575f5ffd5b8062339509146101a457806301ffc9a7146101d457806306fdde03146101f7578063081812fc14610240578063095ea7b3146102535780630af28bd314610268575b5f5ffd5b6101b76101b23660046115af565b61047a565b6040516001600160a01b0390911681526020015b60405180910390f35b6101e76101e23660046115de565b6104a0565b60405190151581526020016101cb565b6102336040518060400160405280601781526020017f4552432d38303034204167656e74204964656e7469747900000000000000000081525081565b6040516101cb9190611627565b6101b761024e3660046115af565b6104f1565b61026661026136600461164f565b610517565b005b6102666102763660046116bb565b6105e6565b61028361067a565b6040519081526020016101cb565b61026661029f366004611702565b6106e2565b6102837f678b53cd718d595370ab070ebf48edfdcd834beac116bf23e625fc7f4d5b7d3281565b6102666102d936600461173c565b610873565b6102837f000000000000000000000000000000000000000000000000000000000000000081565b6102666103133660046115af565b6109cd565b610266610326366004611702565b610a0c565b61026661033936600461179e565b610a2b565b6101b761034c3660046115af565b610a71565b61028361035f3660046117f8565b610a7b565b610283610372366004611811565b610ac9565b610233604051806040016040528060058152602001641051d1539560da1b81525081565b6102666103a93660046118aa565b610bd2565b6102666103bc3660046118f7565b610c3d565b6102835f5481565b6102336040518060400160405280600b81526020016a1859d95b9d15d85b1b195d60aa1b81525081565b6102336104013660046115af565b610d30565b6102336104143660046116bb565b610dd7565b6101e76104273660046119d1565b6001600160a01b039182165f90815260046020908152604080832093909416825291909152205460ff1690565b6102836104623660046117f8565b610f17565b610283610475366004611a02565b610f4b565b5f61048482610fd6565b50505f908152600760205260409020546001600160a01b031690565b5f6301ffc9a760e01b6001600160e01b0319831614806104d057506380ac58cd60e01b6001600160e01b03198316145b806104eb5750635b5e139f60e01b6001600160e01b03198316145b92915050565b5f6104fb82610fd6565b50505f908152600360205260409020546001600160a01b031690565b5f61052182610fd6565b9050336001600160a01b0382161480159061055f57506001600160a01b0381165f90815260046020908152604080832033845290915290205460ff16155b1561058b5760405163030af4dd60e51b8152336004820152602481018390526044015b60405180910390fd5b5f8281526003602052604080822080546001600160a01b0319166001600160a01b0387811691821790925591518593918516917f8c5be1e5ebec7d5bd14f71427d1e84f3dd0314c0f7b2291e5b200ac8c7c3b92591a4505050565b826105f13382611013565b6106175760405163030af4dd60e51b815233600482015260248101829052604401610582565b5f84815260056020526040902061062f838583611ac6565b50336001600160a01b0316847f3a2c7fffc2cba7582c690e3b82c453ea02a308326a98a3ad7576c606336409fb858560405161066c929190611ba7565b60405180910390a350505050565b5f61069260405180602001604052805f81525061108f565b9050336001600160a01b0316817fca52e62c367d81bb2e328eb795f7c7ba24afb478408a26c0e201d155c449bc4a6040516106d79060208082525f9082015260400190565b60405180910390a390565b6106ec3382611013565b6107125760405163030af4dd60e51b815233600482015260248101829052604401610582565b5f818152600160205260409020546001600160a01b03848116911614610756576040516374dba67360e01b81526001600160a01b0384166004820152602401610582565b6001600160a01b03821661078857604051630bc2c5df60e11b81526001600160a01b0383166004820152602401610582565b5f81815260036020908152604080832080546001600160a01b03191690556001600160a01b0386168352600290915281208054600192906107ca908490611bce565b90915550506001600160a01b0382165f9081526002602052604081208054600192906107f7908490611be1565b90915550505f81815260016020526040812080546001600160a01b0319166001600160a01b03851617905561082d908290611134565b80826001600160a01b0316846001600160a01b03167fddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef60405160405180910390a4505050565b8461087e3382611013565b6108a45760405163030af4dd60e51b815233600482015260248101829052604401610582565b834211156108c85760405163cd21db4f60e01b815260048101859052602401610582565b5f8681526001602090815260408083205481517f678b53cd718d595370ab070ebf48edfdcd834beac116bf23e625fc7f4d5b7d32818501528083018b90526001600160a01b038a81166060830152909116608082015260a08082018990528251808303909101815260c082019092528151919092012061190160f01b60e08301527f000000000000000000000000000000000000000000000000000000000000000060e28301526101028201526101220160405160208183030381529060405280519060200120905061099d868286866112be565b6109ba57604051630f42e6ed60e41b815260040160405180910390fd5b6109c48787611134565b50505050505050565b806109d83382611013565b6109fe5760405163030af4dd60e51b815233600482015260248101829052604401610582565b610a08825f611134565b5050565b610a2683838360405180602001604052805f815250610c3d565b505050565b84610a363382611013565b610a5c5760405163030af4dd60e51b815233600482015260248101829052604401610582565b610a698686868686611482565b505050505050565b5f6104eb82610fd6565b5f6001600160a01b038216610aae57604051630bc2c5df60e11b81526001600160a01b0383166004820152602401610582565b506001600160a01b03165f9081526002602052604090205490565b5f610b0885858080601f0160208091040260200160405190810160405280939291908181526020018383808284375f9201919091525061108f92505050565b90505f5b82811015610b8557610b7d82858584818110610b2a57610b2a611bf4565b9050602002810190610b3c9190611c08565b610b469080611c26565b878786818110610b5857610b58611bf4565b9050602002810190610b6a9190611c08565b610b78906020810190611c26565b611482565b600101610b0c565b50336001600160a01b0316817fca52e62c367d81bb2e328eb795f7c7ba24afb478408a26c0e201d155c449bc4a8787604051610bc2929190611ba7565b60405180910390a3949350505050565b335f8181526004602090815260408083206001600160a01b03871680855290835292819020805460ff191686151590811790915590519081529192917f17307eab39ab6107e8899845ad3d59bd9653f200f220920489ca2b5937696c31910160405180910390a35050565b610c488484846106e2565b6001600160a01b0383163b15610d2a57604051630a85bd0160e11b81526001600160a01b0384169063150b7a0290610c8a903390889087908790600401611c68565b6020604051808303815f875af1925050508015610cc4575060408051601f3d908101601f19168201909252610cc191810190611ca4565b60015b610cec57604051631630efb560e21b81526001600160a01b0384166004820152602401610582565b6001600160e01b03198116630a85bd0160e11b14610d2857604051631630efb560e21b81526001600160a01b0385166004820152602401610582565b505b50505050565b6060610d3b82610fd6565b505f8281526005602052604090208054610d5490611a40565b80601f0160208091040260200160405190810160405280929190818152602001828054610d8090611a40565b8015610dcb5780601f10610da257610100808354040283529160200191610dcb565b820191905f5260205f20905b815481529060010190602001808311610dae57829003601f168201915b50505050509050919050565b6060610de284610fd6565b50610ded838361154a565b15610e5a575f848152600760205260409020546001600160a01b03168015610e42576040516bffffffffffffffffffffffff19606083901b166020820152603401604051602081830303815290604052610e52565b60405180602001604052805f8152505b915050610f10565b5f84815260066020526040908190209051610e789085908590611cbf565b90815260200160405180910390208054610e9190611a40565b80601f0160208091040260200160405190810160405280929190818152602001828054610ebd90611a40565b8015610f085780601f10610edf57610100808354040283529160200191610f08565b820191905f5260205f20905b815481529060010190602001808311610eeb57829003601f168201915b505050505090505b9392505050565b5f6001600160a01b03821615610f44576001600160a01b0382165f908152600860205260409020546104eb565b5f92915050565b5f610f8a83838080601f0160208091040260200160405190810160405280939291908181526020018383808284375f9201919091525061108f92505050565b9050336001600160a01b0316817fca52e62c367d81bb2e328eb795f7c7ba24afb478408a26c0e201d155c449bc4a8585604051610fc8929190611ba7565b60405180910390a392915050565b5f818152600160205260409020546001600160a01b03168061100e57604051630ede975960e01b815260048101839052602401610582565b919050565b5f5f61101e83610fd6565b9050806001600160a01b0316846001600160a01b0316148061105857505f838152600360205260409020546001600160a01b038581169116145b8061108757506001600160a01b038082165f9081526004602090815260408083209388168352929052205460ff165b949350505050565b5f5f5f815461109d90611cce565b91829055505f81815260016020818152604080842080546001600160a01b03191633908117909155845260029091528220805493945090929091906110e3908490611be1565b90915550505f8181526005602052604090206110ff8382611ce6565b50604051819033905f907fddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef908290a461100e81335b5f828152600760205260409020546001600160a01b0316801580159061117057506001600160a01b0381165f9081526008602052604090205483145b1561118e576001600160a01b0381165f908152600860205260408120555b5f83815260076020526040902080546001600160a01b0319166001600160a01b038416908117909155156111d7576001600160a01b0382165f9081526008602052604090208390555b604080518082018252600b81526a1859d95b9d15d85b1b195d60aa1b602082015290516112049190611da0565b60408051918290038220828201909152600b82526a1859d95b9d15d85b1b195d60aa1b60208301529084907f2c149ed548c6d2993cd73efe187df6eccabe4538091b33adbd25fafdb8a1468b906001600160a01b03861615611293576040516bffffffffffffffffffffffff19606088901b1660208201526034016040516020818303038152906040526112a3565b60405180602001604052805f8152505b6040516112b1929190611db6565b60405180910390a3505050565b5f6001600160a01b0385166112d457505f611087565b6001600160a01b0385163b1561137257604051630b135d3f60e11b81526001600160a01b03861690631626ba7e9061131490879087908790600401611de3565b602060405180830381865afa92505050801561134d575060408051601f3d908101601f1916820190925261134a91810190611ca4565b60015b61135857505f611087565b6001600160e01b031916630b135d3f60e11b149050611087565b6041821461138157505f611087565b5f61138f6020828587611dfc565b61139891611e23565b90505f6113a9604060208688611dfc565b6113b291611e23565b90505f858560408181106113c8576113c8611bf4565b919091013560f81c9150507f7fffffffffffffffffffffffffffffff5d576e7357a4501ddfe92f46681b20a0821115611406575f9350505050611087565b604080515f81526020810180835289905260ff83169181019190915260608101849052608081018390526001600160a01b0389169060019060a0016020604051602081039080840390855afa158015611461573d5f5f3e3d5ffd5b505050602060405103516001600160a01b0316149350505050949350505050565b61148c848461154a565b156114ae578383604051630156e31760e61b8152600401610582929190611ba7565b818160065f8881526020019081526020015f2086866040516114d1929190611cbf565b908152602001604051809103902091826114ec929190611ac6565b5083836040516114fd929190611cbf565b6040518091039020857f2c149ed548c6d2993cd73efe187df6eccabe4538091b33adbd25fafdb8a1468b8686868660405161153b9493929190611e40565b60405180910390a35050505050565b604080518082018252600b81526a1859d95b9d15d85b1b195d60aa1b602090910152515f907f2ac6109326e720d1435c0db66f7e35eda7839f52b6f1f5520a60788e132b4e399061159e9085908590611cbf565b604051809103902014905092915050565b5f602082840312156115bf575f5ffd5b5035919050565b6001600160e01b0319811681146115db575f5ffd5b50565b5f602082840312156115ee575f5ffd5b8135610f10816115c6565b5f81518084528060208401602086015e5f602082860101526020601f19601f83011685010191505092915050565b602081525f610f1060208301846115f9565b80356001600160a01b038116811461100e575f5ffd5b5f5f60408385031215611660575f5ffd5b61166983611639565b946020939093013593505050565b5f5f83601f840112611687575f5ffd5b5081356001600160401b0381111561169d575f5ffd5b6020830191508360208285010111156116b4575f5ffd5b9250929050565b5f5f5f604084860312156116cd575f5ffd5b8335925060208401356001600160401b038111156116e9575f5ffd5b6116f586828701611677565b9497909650939450505050565b5f5f5f60608486031215611714575f5ffd5b61171d84611639565b925061172b60208501611639565b929592945050506040919091013590565b5f5f5f5f5f60808688031215611750575f5ffd5b8535945061176060208701611639565b93506040860135925060608601356001600160401b03811115611781575f5ffd5b61178d88828901611677565b969995985093965092949392505050565b5f5f5f5f5f606086880312156117b2575f5ffd5b8535945060208601356001600160401b038111156117ce575f5ffd5b6117da88828901611677565b90955093505060408601356001600160401b03811115611781575f5ffd5b5f60208284031215611808575f5ffd5b610f1082611639565b5f5f5f5f60408587031215611824575f5ffd5b84356001600160401b03811115611839575f5ffd5b61184587828801611677565b90955093505060208501356001600160401b03811115611863575f5ffd5b8501601f81018713611873575f5ffd5b80356001600160401b03811115611888575f5ffd5b8760208260051b840101111561189c575f5ffd5b949793965060200194505050565b5f5f604083850312156118bb575f5ffd5b6118c483611639565b9150602083013580151581146118d8575f5ffd5b809150509250929050565b634e487b7160e01b5f52604160045260245ffd5b5f5f5f5f6080858703121561190a575f5ffd5b61191385611639565b935061192160208601611639565b92506040850135915060608501356001600160401b03811115611942575f5ffd5b8501601f81018713611952575f5ffd5b80356001600160401b0381111561196b5761196b6118e3565b604051601f8201601f19908116603f011681016001600160401b0381118282101715611999576119996118e3565b6040528181528282016020018910156119b0575f5ffd5b816020840160208301375f6020838301015280935050505092959194509250565b5f5f604083850312156119e2575f5ffd5b6119eb83611639565b91506119f960208401611639565b90509250929050565b5f5f60208385031215611a13575f5ffd5b82356001600160401b03811115611a28575f5ffd5b611a3485828601611677565b90969095509350505050565b600181811c90821680611a5457607f821691505b602082108103611a7257634e487b7160e01b5f52602260045260245ffd5b50919050565b601f821115610a265782821115610a2657805f5260205f20601f840160051c6020851015611aa357505f5b90810190601f840160051c035f5b81811015610a69575f83820155600101611ab1565b6001600160401b03831115611add57611add6118e3565b611af183611aeb8354611a40565b83611a78565b5f601f841160018114611b22575f8515611b0b5750838201355b5f19600387901b1c1916600186901b178355610d28565b5f83815260208120601f198716915b82811015611b515786850135825560209485019460019092019101611b31565b5086821015611b6d575f1960f88860031b161c19848701351681555b505060018560011b0183555050505050565b81835281816020850137505f828201602090810191909152601f909101601f19169091010190565b602081525f611087602083018486611b7f565b634e487b7160e01b5f52601160045260245ffd5b818103818111156104eb576104eb611bba565b808201808211156104eb576104eb611bba565b634e487b7160e01b5f52603260045260245ffd5b5f8235603e19833603018112611c1c575f5ffd5b9190910192915050565b5f5f8335601e19843603018112611c3b575f5ffd5b8301803591506001600160401b03821115611c54575f5ffd5b6020019150368190038213156116b4575f5ffd5b6001600160a01b03858116825284166020820152604081018390526080606082018190525f90611c9a908301846115f9565b9695505050505050565b5f60208284031215611cb4575f5ffd5b8151610f10816115c6565b818382375f9101908152919050565b5f60018201611cdf57611cdf611bba565b5060010190565b81516001600160401b03811115611cff57611cff6118e3565b611d1381611d0d8454611a40565b84611a78565b6020601f821160018114611d45575f8315611d2e5750848201515b5f19600385901b1c1916600184901b178455610d28565b5f84815260208120601f198516915b82811015611d745787850151825560209485019460019092019101611d54565b5084821015611d9157868401515f19600387901b60f8161c191681555b50505050600190811b01905550565b5f82518060208501845e5f920191825250919050565b604081525f611dc860408301856115f9565b8281036020840152611dda81856115f9565b95945050505050565b838152604060208201525f611dda604083018486611b7f565b5f5f85851115611e0a575f5ffd5b83861115611e16575f5ffd5b5050820193919092039150565b803560208310156104eb575f19602084900360031b1b1692915050565b604081525f611e53604083018688611b7f565b8281036020840152611e66818587611b7f565b97965050505050505056fea26469706673582212204fb341a5d33aef21c9257a46d3fc7de077782c610e9bfe23e898621004e0b68264736f6c63430008250033" as const;
+export const identityRegistryBytecode = "0x60a060405234801561000f575f5ffd5b50604080518082018252601781527f4552432d38303034204167656e74204964656e7469747900000000000000000060209182015281517f8b73c3c69bb8fe3d512ecc4cf759cc79239f7b179b0ffacaa9a75d522b39400f918101919091527f5ccf7e66693fcbb2025547a8d2d5de551f4c87fc49b3d1544b76b50a6ffbd99e918101919091527fc89efdaa54c0f20c7adf612882df0950f5a951637e0307cdcb4c672f298b8bc660608201524660808201523060a082015260c00160408051601f198184030181529190528051602090910120608052608051611f566101055f395f818161031c01526109990152611f565ff3fe608060405234801561000f575f5ffd5b50600436106101ba575f3560e01c8063466648da116100f3578063c505371211610093578063cb4799f21161006e578063cb4799f21461043f578063e985e9c514610452578063e9c9ec731461048d578063f2c298be146104a0575f5ffd5b8063c5053712146103fa578063c5df39af14610402578063c87b56dd1461042c575f5ffd5b80638ea42286116100ce5780638ea422861461039d57806395d89b41146103b0578063a22cb465146103d4578063b88d4fde146103e7575f5ffd5b8063466648da146103645780636352211e1461037757806370a082311461038a575f5ffd5b806323b872dd1161015e57806335333ab51161013957806335333ab5146102f85780633644e515146103175780633fddcf191461033e57806342842e0e14610351575f5ffd5b806323b872dd146102ab578063296e5218146102be5780632d1ef5ae146102e5575f5ffd5b8063081812fc11610199578063081812fc1461025a578063095ea7b31461026d5780630af28bd3146102825780631aa3a00814610295575f5ffd5b8062339509146101be57806301ffc9a7146101ee57806306fdde0314610211575b5f5ffd5b6101d16101cc36600461165e565b6104b3565b6040516001600160a01b0390911681526020015b60405180910390f35b6102016101fc36600461168d565b6104d9565b60405190151581526020016101e5565b61024d6040518060400160405280601781526020017f4552432d38303034204167656e74204964656e7469747900000000000000000081525081565b6040516101e591906116d6565b6101d161026836600461165e565b61052a565b61028061027b3660046116fe565b610550565b005b61028061029036600461176a565b61061f565b61029d6106b3565b6040519081526020016101e5565b6102806102b93660046117b1565b61071b565b61029d7fe981a12639820f175d1628827b756cbe9e8b0844ae14f7827243fa49ac2f8f6e81565b6102806102f33660046117eb565b6108ac565b61029d61030636600461184d565b60096020525f908152604090205481565b61029d7f000000000000000000000000000000000000000000000000000000000000000081565b61028061034c36600461165e565b610a1c565b61028061035f3660046117b1565b610a5b565b610280610372366004611866565b610a7a565b6101d161038536600461165e565b610ac0565b61029d61039836600461184d565b610aca565b61029d6103ab3660046118c0565b610b18565b61024d604051806040016040528060058152602001641051d1539560da1b81525081565b6102806103e2366004611959565b610c21565b6102806103f53660046119a6565b610c8d565b61029d5f5481565b61024d6040518060400160405280600b81526020016a1859d95b9d15d85b1b195d60aa1b81525081565b61024d61043a36600461165e565b610d80565b61024d61044d36600461176a565b610e27565b610201610460366004611a80565b6001600160a01b039182165f90815260046020908152604080832093909416825291909152205460ff1690565b61029d61049b36600461184d565b610f67565b61029d6104ae366004611ab1565b610f9b565b5f6104bd82611026565b50505f908152600760205260409020546001600160a01b031690565b5f6301ffc9a760e01b6001600160e01b03198316148061050957506380ac58cd60e01b6001600160e01b03198316145b806105245750635b5e139f60e01b6001600160e01b03198316145b92915050565b5f61053482611026565b50505f908152600360205260409020546001600160a01b031690565b5f61055a82611026565b9050336001600160a01b0382161480159061059857506001600160a01b0381165f90815260046020908152604080832033845290915290205460ff16155b156105c45760405163030af4dd60e51b8152336004820152602481018390526044015b60405180910390fd5b5f8281526003602052604080822080546001600160a01b0319166001600160a01b0387811691821790925591518593918516917f8c5be1e5ebec7d5bd14f71427d1e84f3dd0314c0f7b2291e5b200ac8c7c3b92591a4505050565b8261062a3382611063565b6106505760405163030af4dd60e51b8152336004820152602481018290526044016105bb565b5f848152600560205260409020610668838583611b75565b50336001600160a01b0316847f3a2c7fffc2cba7582c690e3b82c453ea02a308326a98a3ad7576c606336409fb85856040516106a5929190611c56565b60405180910390a350505050565b5f6106cb60405180602001604052805f8152506110df565b9050336001600160a01b0316817fca52e62c367d81bb2e328eb795f7c7ba24afb478408a26c0e201d155c449bc4a6040516107109060208082525f9082015260400190565b60405180910390a390565b6107253382611063565b61074b5760405163030af4dd60e51b8152336004820152602481018290526044016105bb565b5f818152600160205260409020546001600160a01b0384811691161461078f576040516374dba67360e01b81526001600160a01b03841660048201526024016105bb565b6001600160a01b0382166107c157604051630bc2c5df60e11b81526001600160a01b03831660048201526024016105bb565b5f81815260036020908152604080832080546001600160a01b03191690556001600160a01b038616835260029091528120805460019290610803908490611c7d565b90915550506001600160a01b0382165f908152600260205260408120805460019290610830908490611c90565b90915550505f81815260016020526040812080546001600160a01b0319166001600160a01b038516179055610866908290611184565b80826001600160a01b0316846001600160a01b03167fddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef60405160405180910390a4505050565b846108b73382611063565b6108dd5760405163030af4dd60e51b8152336004820152602481018290526044016105bb565b834211156109015760405163cd21db4f60e01b8152600481018590526024016105bb565b5f868152600160209081526040808320546001600160a01b03898116808652600985528386205484517fe981a12639820f175d1628827b756cbe9e8b0844ae14f7827243fa49ac2f8f6e818801528086018e9052606081019290925291909216608083015260a082015260c08082018990528251808303909101815260e082019092528151919092012061190160f01b6101008301527f0000000000000000000000000000000000000000000000000000000000000000610102830152610122820152610142016040516020818303038152906040528051906020012090506109ec86828686611269565b610a0957604051630f42e6ed60e41b815260040160405180910390fd5b610a138787611184565b50505050505050565b80610a273382611063565b610a4d5760405163030af4dd60e51b8152336004820152602481018290526044016105bb565b610a57825f611184565b5050565b610a7583838360405180602001604052805f815250610c8d565b505050565b84610a853382611063565b610aab5760405163030af4dd60e51b8152336004820152602481018290526044016105bb565b610ab8868686868661142d565b505050505050565b5f61052482611026565b5f6001600160a01b038216610afd57604051630bc2c5df60e11b81526001600160a01b03831660048201526024016105bb565b506001600160a01b03165f9081526002602052604090205490565b5f610b5785858080601f0160208091040260200160405190810160405280939291908181526020018383808284375f920191909152506110df92505050565b90505f5b82811015610bd457610bcc82858584818110610b7957610b79611ca3565b9050602002810190610b8b9190611cb7565b610b959080611cd5565b878786818110610ba757610ba7611ca3565b9050602002810190610bb99190611cb7565b610bc7906020810190611cd5565b61142d565b600101610b5b565b50336001600160a01b0316817fca52e62c367d81bb2e328eb795f7c7ba24afb478408a26c0e201d155c449bc4a8787604051610c11929190611c56565b60405180910390a3949350505050565b335f8181526004602090815260408083206001600160a01b03871680855290835292819020805460ff191686151590811790915590519081529192917f17307eab39ab6107e8899845ad3d59bd9653f200f220920489ca2b5937696c3191015b60405180910390a35050565b610c9884848461071b565b6001600160a01b0383163b15610d7a57604051630a85bd0160e11b81526001600160a01b0384169063150b7a0290610cda903390889087908790600401611d17565b6020604051808303815f875af1925050508015610d14575060408051601f3d908101601f19168201909252610d1191810190611d53565b60015b610d3c57604051631630efb560e21b81526001600160a01b03841660048201526024016105bb565b6001600160e01b03198116630a85bd0160e11b14610d7857604051631630efb560e21b81526001600160a01b03851660048201526024016105bb565b505b50505050565b6060610d8b82611026565b505f8281526005602052604090208054610da490611aef565b80601f0160208091040260200160405190810160405280929190818152602001828054610dd090611aef565b8015610e1b5780601f10610df257610100808354040283529160200191610e1b565b820191905f5260205f20905b815481529060010190602001808311610dfe57829003601f168201915b50505050509050919050565b6060610e3284611026565b50610e3d83836114f5565b15610eaa575f848152600760205260409020546001600160a01b03168015610e92576040516bffffffffffffffffffffffff19606083901b166020820152603401604051602081830303815290604052610ea2565b60405180602001604052805f8152505b915050610f60565b5f84815260066020526040908190209051610ec89085908590611d6e565b90815260200160405180910390208054610ee190611aef565b80601f0160208091040260200160405190810160405280929190818152602001828054610f0d90611aef565b8015610f585780601f10610f2f57610100808354040283529160200191610f58565b820191905f5260205f20905b815481529060010190602001808311610f3b57829003601f168201915b505050505090505b9392505050565b5f6001600160a01b03821615610f94576001600160a01b0382165f90815260086020526040902054610524565b5f92915050565b5f610fda83838080601f0160208091040260200160405190810160405280939291908181526020018383808284375f920191909152506110df92505050565b9050336001600160a01b0316817fca52e62c367d81bb2e328eb795f7c7ba24afb478408a26c0e201d155c449bc4a8585604051611018929190611c56565b60405180910390a392915050565b5f818152600160205260409020546001600160a01b03168061105e57604051630ede975960e01b8152600481018390526024016105bb565b919050565b5f5f61106e83611026565b9050806001600160a01b0316846001600160a01b031614806110a857505f838152600360205260409020546001600160a01b038581169116145b806110d757506001600160a01b038082165f9081526004602090815260408083209388168352929052205460ff165b949350505050565b5f5f5f81546110ed90611d7d565b91829055505f81815260016020818152604080842080546001600160a01b0319163390811790915584526002909152822080549394509092909190611133908490611c90565b90915550505f81815260056020526040902061114f8382611d95565b50604051819033905f907fddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef908290a461105e81335b5f828152600760205260409020546001600160a01b031680158015906111c057506001600160a01b0381165f9081526008602052604090205483145b156111de576001600160a01b0381165f908152600860205260408120555b6001600160a01b0382161561125f576001600160a01b0382165f9081526008602052604090205480158015906112145750838114155b1561122357611223815f61155a565b6001600160a01b0383165f90815260086020908152604080832087905560099091528120805460019290611258908490611c90565b9091555050505b610a75838361155a565b5f6001600160a01b03851661127f57505f6110d7565b6001600160a01b0385163b1561131d57604051630b135d3f60e11b81526001600160a01b03861690631626ba7e906112bf90879087908790600401611e4f565b602060405180830381865afa9250505080156112f8575060408051601f3d908101601f191682019092526112f591810190611d53565b60015b61130357505f6110d7565b6001600160e01b031916630b135d3f60e11b1490506110d7565b6041821461132c57505f6110d7565b5f61133a6020828587611e71565b61134391611e98565b90505f611354604060208688611e71565b61135d91611e98565b90505f8585604081811061137357611373611ca3565b919091013560f81c9150507f7fffffffffffffffffffffffffffffff5d576e7357a4501ddfe92f46681b20a08211156113b1575f93505050506110d7565b604080515f81526020810180835289905260ff83169181019190915260608101849052608081018390526001600160a01b0389169060019060a0016020604051602081039080840390855afa15801561140c573d5f5f3e3d5ffd5b505050602060405103516001600160a01b0316149350505050949350505050565b61143784846114f5565b15611459578383604051630156e31760e61b81526004016105bb929190611c56565b818160065f8881526020019081526020015f20868660405161147c929190611d6e565b90815260200160405180910390209182611497929190611b75565b5083836040516114a8929190611d6e565b6040518091039020857f2c149ed548c6d2993cd73efe187df6eccabe4538091b33adbd25fafdb8a1468b868686866040516114e69493929190611eb5565b60405180910390a35050505050565b604080518082018252600b81526a1859d95b9d15d85b1b195d60aa1b602090910152515f907f2ac6109326e720d1435c0db66f7e35eda7839f52b6f1f5520a60788e132b4e39906115499085908590611d6e565b604051809103902014905092915050565b5f8281526007602090815260409182902080546001600160a01b0319166001600160a01b03851617905581518083018352600b81526a1859d95b9d15d85b1b195d60aa1b9181019190915290516115b19190611ee6565b60408051918290038220828201909152600b82526a1859d95b9d15d85b1b195d60aa1b60208301529083907f2c149ed548c6d2993cd73efe187df6eccabe4538091b33adbd25fafdb8a1468b906001600160a01b03851615611640576040516bffffffffffffffffffffffff19606087901b166020820152603401604051602081830303815290604052611650565b60405180602001604052805f8152505b604051610c81929190611efc565b5f6020828403121561166e575f5ffd5b5035919050565b6001600160e01b03198116811461168a575f5ffd5b50565b5f6020828403121561169d575f5ffd5b8135610f6081611675565b5f81518084528060208401602086015e5f602082860101526020601f19601f83011685010191505092915050565b602081525f610f6060208301846116a8565b80356001600160a01b038116811461105e575f5ffd5b5f5f6040838503121561170f575f5ffd5b611718836116e8565b946020939093013593505050565b5f5f83601f840112611736575f5ffd5b5081356001600160401b0381111561174c575f5ffd5b602083019150836020828501011115611763575f5ffd5b9250929050565b5f5f5f6040848603121561177c575f5ffd5b8335925060208401356001600160401b03811115611798575f5ffd5b6117a486828701611726565b9497909650939450505050565b5f5f5f606084860312156117c3575f5ffd5b6117cc846116e8565b92506117da602085016116e8565b929592945050506040919091013590565b5f5f5f5f5f608086880312156117ff575f5ffd5b8535945061180f602087016116e8565b93506040860135925060608601356001600160401b03811115611830575f5ffd5b61183c88828901611726565b969995985093965092949392505050565b5f6020828403121561185d575f5ffd5b610f60826116e8565b5f5f5f5f5f6060868803121561187a575f5ffd5b8535945060208601356001600160401b03811115611896575f5ffd5b6118a288828901611726565b90955093505060408601356001600160401b03811115611830575f5ffd5b5f5f5f5f604085870312156118d3575f5ffd5b84356001600160401b038111156118e8575f5ffd5b6118f487828801611726565b90955093505060208501356001600160401b03811115611912575f5ffd5b8501601f81018713611922575f5ffd5b80356001600160401b03811115611937575f5ffd5b8760208260051b840101111561194b575f5ffd5b949793965060200194505050565b5f5f6040838503121561196a575f5ffd5b611973836116e8565b915060208301358015158114611987575f5ffd5b809150509250929050565b634e487b7160e01b5f52604160045260245ffd5b5f5f5f5f608085870312156119b9575f5ffd5b6119c2856116e8565b93506119d0602086016116e8565b92506040850135915060608501356001600160401b038111156119f1575f5ffd5b8501601f81018713611a01575f5ffd5b80356001600160401b03811115611a1a57611a1a611992565b604051601f8201601f19908116603f011681016001600160401b0381118282101715611a4857611a48611992565b604052818152828201602001891015611a5f575f5ffd5b816020840160208301375f6020838301015280935050505092959194509250565b5f5f60408385031215611a91575f5ffd5b611a9a836116e8565b9150611aa8602084016116e8565b90509250929050565b5f5f60208385031215611ac2575f5ffd5b82356001600160401b03811115611ad7575f5ffd5b611ae385828601611726565b90969095509350505050565b600181811c90821680611b0357607f821691505b602082108103611b2157634e487b7160e01b5f52602260045260245ffd5b50919050565b601f821115610a755782821115610a7557805f5260205f20601f840160051c6020851015611b5257505f5b90810190601f840160051c035f5b81811015610ab8575f83820155600101611b60565b6001600160401b03831115611b8c57611b8c611992565b611ba083611b9a8354611aef565b83611b27565b5f601f841160018114611bd1575f8515611bba5750838201355b5f19600387901b1c1916600186901b178355610d78565b5f83815260208120601f198716915b82811015611c005786850135825560209485019460019092019101611be0565b5086821015611c1c575f1960f88860031b161c19848701351681555b505060018560011b0183555050505050565b81835281816020850137505f828201602090810191909152601f909101601f19169091010190565b602081525f6110d7602083018486611c2e565b634e487b7160e01b5f52601160045260245ffd5b8181038181111561052457610524611c69565b8082018082111561052457610524611c69565b634e487b7160e01b5f52603260045260245ffd5b5f8235603e19833603018112611ccb575f5ffd5b9190910192915050565b5f5f8335601e19843603018112611cea575f5ffd5b8301803591506001600160401b03821115611d03575f5ffd5b602001915036819003821315611763575f5ffd5b6001600160a01b03858116825284166020820152604081018390526080606082018190525f90611d49908301846116a8565b9695505050505050565b5f60208284031215611d63575f5ffd5b8151610f6081611675565b818382375f9101908152919050565b5f60018201611d8e57611d8e611c69565b5060010190565b81516001600160401b03811115611dae57611dae611992565b611dc281611dbc8454611aef565b84611b27565b6020601f821160018114611df4575f8315611ddd5750848201515b5f19600385901b1c1916600184901b178455610d78565b5f84815260208120601f198516915b82811015611e235787850151825560209485019460019092019101611e03565b5084821015611e4057868401515f19600387901b60f8161c191681555b50505050600190811b01905550565b838152604060208201525f611e68604083018486611c2e565b95945050505050565b5f5f85851115611e7f575f5ffd5b83861115611e8b575f5ffd5b5050820193919092039150565b80356020831015610524575f19602084900360031b1b1692915050565b604081525f611ec8604083018688611c2e565b8281036020840152611edb818587611c2e565b979650505050505050565b5f82518060208501845e5f920191825250919050565b604081525f611f0e60408301856116a8565b8281036020840152611e6881856116a856fea2646970667358221220ecd54501ccc3301f6adba743e9ab65ca8d653383682be69276eff49f49f195ef64736f6c63430008250033" as const;
 
 export const reputationRegistryAbi = [
   {
@@ -9266,4 +9482,2470 @@ export const usdcLikeAbi = [
 ] as const;
 
 export const usdcLikeBytecode = "0x60a0604052348015600e575f5ffd5b50336080526080516110996100325f395f818161016d01526105ca01526110995ff3fe608060405234801561000f575f5ffd5b5060043610610127575f3560e01c806370a08231116100a9578063d91694871161006e578063d916948714610300578063dd62ed3e14610327578063e3ee160e14610351578063e94a010214610364578063ef55bec61461039c575f5ffd5b806370a082311461025d5780637f2eecc31461027c57806395d89b41146102a3578063a0cc6a68146102c6578063a9059cbb146102ed575f5ffd5b8063313ce567116100ef578063313ce567146101f35780633644e5151461020d57806340c10f191461021557806354fd4d501461022a5780635a049a701461024a575f5ffd5b806306fdde031461012b5780630754617214610168578063095ea7b3146101a757806318160ddd146101ca57806323b872dd146101e0575b5f5ffd5b610152604051806040016040528060088152602001672aa9a21021b7b4b760c11b81525081565b60405161015f9190610e03565b60405180910390f35b61018f7f000000000000000000000000000000000000000000000000000000000000000081565b6040516001600160a01b03909116815260200161015f565b6101ba6101b5366004610e53565b6103af565b604051901515815260200161015f565b6101d25f5481565b60405190815260200161015f565b6101ba6101ee366004610e7b565b61041b565b6101fb600681565b60405160ff909116815260200161015f565b6101d26104f0565b610228610223366004610e53565b6105bf565b005b610152604051806040016040528060018152602001601960f91b81525081565b610228610258366004610ec5565b610728565b6101d261026b366004610f0f565b60016020525f908152604090205481565b6101d27fd099cc98ef71107a616c4f0f941f04c322d8e254fe26b3c6668db87aae413de881565b610152604051806040016040528060048152602001635553444360e01b81525081565b6101d27f7c7c6cdb67a18743f49ec6fa9b35f50d52ed05cbed4cc592e13b44501c1a226781565b6101ba6102fb366004610e53565b61082f565b6101d27f158b0a9edf7a828aad02f63cd515c68ef2f50ba807396f6d12842833a159742981565b6101d2610335366004610f2f565b600260209081525f928352604080842090915290825290205481565b61022861035f366004610f60565b610844565b6101ba610372366004610e53565b6001600160a01b03919091165f908152600360209081526040808320938352929052205460ff1690565b6102286103aa366004610f60565b610881565b335f8181526002602090815260408083206001600160a01b038716808552925280832085905551919290917f8c5be1e5ebec7d5bd14f71427d1e84f3dd0314c0f7b2291e5b200ac8c7c3b925906104099086815260200190565b60405180910390a35060015b92915050565b6001600160a01b0383165f9081526002602090815260408083203384529091528120548211156104a35760405162461bcd60e51b815260206004820152602860248201527f45524332303a207472616e7366657220616d6f756e74206578636565647320616044820152676c6c6f77616e636560c01b60648201526084015b60405180910390fd5b6001600160a01b0384165f908152600260209081526040808320338452909152812080548492906104d5908490610fef565b909155506104e69050848484610919565b5060019392505050565b60408051808201825260088152672aa9a21021b7b4b760c11b6020918201528151808301835260018152601960f91b9082015281517f8b73c3c69bb8fe3d512ecc4cf759cc79239f7b179b0ffacaa9a75d522b39400f818301527f52878b207aaddbfc15ea7bebcda681eb8ccd306e2227b61cef68505c8c056341818401527fad7c5bef027816a800da1736444fb58a807ef4c9603b7848673f7e3a68eb14a560608201524660808201523060a0808301919091528351808303909101815260c0909101909252815191012090565b336001600160a01b037f000000000000000000000000000000000000000000000000000000000000000016146106415760405162461bcd60e51b815260206004820152602160248201527f46696174546f6b656e3a2063616c6c6572206973206e6f742061206d696e74656044820152603960f91b606482015260840161049a565b6001600160a01b0382166106a35760405162461bcd60e51b815260206004820152602360248201527f46696174546f6b656e3a206d696e7420746f20746865207a65726f206164647260448201526265737360e81b606482015260840161049a565b805f5f8282546106b39190611002565b90915550506001600160a01b0382165f90815260016020526040812080548392906106df908490611002565b90915550506040518181526001600160a01b038316905f907fddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef9060200160405180910390a35050565b6001600160a01b0385165f90815260036020908152604080832087845290915290205460ff161561076b5760405162461bcd60e51b815260040161049a90611015565b604080517f158b0a9edf7a828aad02f63cd515c68ef2f50ba807396f6d12842833a159742960208201526001600160a01b03871691810191909152606081018590526107d3906080016040516020818303038152906040528051906020012086858585610a9d565b6001600160a01b0385165f818152600360209081526040808320888452909152808220805460ff19166001179055518692917f1cdd46ff242716cdaa72d159d339a485b3438398348d68f09d7c8c0a59353d8191a35050505050565b5f61083b338484610919565b50600192915050565b6108767f7c7c6cdb67a18743f49ec6fa9b35f50d52ed05cbed4cc592e13b44501c1a22678a8a8a8a8a8a8a8a8a610c2c565b505050505050505050565b6001600160a01b03881633146108e75760405162461bcd60e51b815260206004820152602560248201527f46696174546f6b656e56323a2063616c6c6572206d7573742062652074686520604482015264706179656560d81b606482015260840161049a565b6108767fd099cc98ef71107a616c4f0f941f04c322d8e254fe26b3c6668db87aae413de88a8a8a8a8a8a8a8a8a610c2c565b6001600160a01b03821661097b5760405162461bcd60e51b815260206004820152602360248201527f45524332303a207472616e7366657220746f20746865207a65726f206164647260448201526265737360e81b606482015260840161049a565b6001600160a01b0383165f908152600160205260409020548111156109f15760405162461bcd60e51b815260206004820152602660248201527f45524332303a207472616e7366657220616d6f756e7420657863656564732062604482015265616c616e636560d01b606482015260840161049a565b6001600160a01b0383165f9081526001602052604081208054839290610a18908490610fef565b90915550506001600160a01b0382165f9081526001602052604081208054839290610a44908490611002565b92505081905550816001600160a01b0316836001600160a01b03167fddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef83604051610a9091815260200190565b60405180910390a3505050565b5f610aa66104f0565b60405161190160f01b60208201526022810191909152604281018790526062016040516020818303038152906040528051906020012090507f7fffffffffffffffffffffffffffffff5d576e7357a4501ddfe92f46681b20a0825f1c1115610b505760405162461bcd60e51b815260206004820152601e60248201527f46696174546f6b656e56323a20696e76616c6964207369676e61747572650000604482015260640161049a565b604080515f8082526020820180845284905260ff871692820192909252606081018590526080810184905260019060a0016020604051602081039080840390855afa158015610ba1573d5f5f3e3d5ffd5b5050604051601f1901519150506001600160a01b03811615801590610bd75750856001600160a01b0316816001600160a01b0316145b610c235760405162461bcd60e51b815260206004820152601e60248201527f46696174546f6b656e56323a20696e76616c6964207369676e61747572650000604482015260640161049a565b50505050505050565b854211610c8f5760405162461bcd60e51b815260206004820152602b60248201527f46696174546f6b656e56323a20617574686f72697a6174696f6e206973206e6f60448201526a1d081e595d081d985b1a5960aa1b606482015260840161049a565b844210610cec5760405162461bcd60e51b815260206004820152602560248201527f46696174546f6b656e56323a20617574686f72697a6174696f6e2069732065786044820152641c1a5c995960da1b606482015260840161049a565b6001600160a01b0389165f90815260036020908152604080832087845290915290205460ff1615610d2f5760405162461bcd60e51b815260040161049a90611015565b60408051602081018c90526001600160a01b03808c169282019290925290891660608201526080810188905260a0810187905260c0810186905260e08101859052610d979061010001604051602081830303815290604052805190602001208a858585610a9d565b6001600160a01b0389165f818152600360209081526040808320888452909152808220805460ff19166001179055518692917f98de503528ee59b575ef0c0a2576a82497bfc029a5685b209e9ec333479b10a591a3610df7898989610919565b50505050505050505050565b602081525f82518060208401528060208501604085015e5f604082850101526040601f19601f83011684010191505092915050565b80356001600160a01b0381168114610e4e575f5ffd5b919050565b5f5f60408385031215610e64575f5ffd5b610e6d83610e38565b946020939093013593505050565b5f5f5f60608486031215610e8d575f5ffd5b610e9684610e38565b9250610ea460208501610e38565b929592945050506040919091013590565b803560ff81168114610e4e575f5ffd5b5f5f5f5f5f60a08688031215610ed9575f5ffd5b610ee286610e38565b945060208601359350610ef760408701610eb5565b94979396509394606081013594506080013592915050565b5f60208284031215610f1f575f5ffd5b610f2882610e38565b9392505050565b5f5f60408385031215610f40575f5ffd5b610f4983610e38565b9150610f5760208401610e38565b90509250929050565b5f5f5f5f5f5f5f5f5f6101208a8c031215610f79575f5ffd5b610f828a610e38565b9850610f9060208b01610e38565b975060408a0135965060608a0135955060808a0135945060a08a01359350610fba60c08b01610eb5565b989b979a50959894979396929550929360e081013593506101000135919050565b634e487b7160e01b5f52601160045260245ffd5b8181038181111561041557610415610fdb565b8082018082111561041557610415610fdb565b6020808252602e908201527f46696174546f6b656e56323a20617574686f72697a6174696f6e20697320757360408201526d1959081bdc8818d85b98d95b195960921b60608201526080019056fea2646970667358221220e2a2523de0b39a8e058ae30cb3d6d503fa39572e4134fb5c633d4d616dbfa85a64736f6c63430008250033" as const;
+
+export const docketArbitratorAbi = [
+  {
+    "inputs": [
+      {
+        "internalType": "address",
+        "name": "factory_",
+        "type": "address"
+      },
+      {
+        "internalType": "address",
+        "name": "registry_",
+        "type": "address"
+      }
+    ],
+    "stateMutability": "nonpayable",
+    "type": "constructor"
+  },
+  {
+    "inputs": [],
+    "name": "ExtraDataInvalid",
+    "type": "error"
+  },
+  {
+    "inputs": [
+      {
+        "internalType": "uint256",
+        "name": "required",
+        "type": "uint256"
+      },
+      {
+        "internalType": "uint256",
+        "name": "left",
+        "type": "uint256"
+      }
+    ],
+    "name": "NotEnoughGasForRuling",
+    "type": "error"
+  },
+  {
+    "inputs": [],
+    "name": "OnlyFactory",
+    "type": "error"
+  },
+  {
+    "inputs": [
+      {
+        "internalType": "uint256",
+        "name": "max",
+        "type": "uint256"
+      },
+      {
+        "internalType": "uint256",
+        "name": "asked",
+        "type": "uint256"
+      }
+    ],
+    "name": "PanelTooLarge",
+    "type": "error"
+  },
+  {
+    "inputs": [
+      {
+        "internalType": "uint256",
+        "name": "disputeID",
+        "type": "uint256"
+      },
+      {
+        "internalType": "enum DocketArbitrator.RulingStatus",
+        "name": "status",
+        "type": "uint8"
+      }
+    ],
+    "name": "RulingNotDue",
+    "type": "error"
+  },
+  {
+    "inputs": [
+      {
+        "internalType": "address",
+        "name": "caseAddr",
+        "type": "address"
+      }
+    ],
+    "name": "UnknownCase",
+    "type": "error"
+  },
+  {
+    "inputs": [
+      {
+        "internalType": "uint256",
+        "name": "disputeID",
+        "type": "uint256"
+      }
+    ],
+    "name": "UnknownDispute",
+    "type": "error"
+  },
+  {
+    "inputs": [
+      {
+        "internalType": "uint256",
+        "name": "disputeKitId",
+        "type": "uint256"
+      }
+    ],
+    "name": "UnsupportedDisputeKit",
+    "type": "error"
+  },
+  {
+    "inputs": [
+      {
+        "internalType": "uint256",
+        "name": "required",
+        "type": "uint256"
+      },
+      {
+        "internalType": "uint256",
+        "name": "sent",
+        "type": "uint256"
+      }
+    ],
+    "name": "WrongArbitrationCost",
+    "type": "error"
+  },
+  {
+    "inputs": [
+      {
+        "internalType": "uint256",
+        "name": "required",
+        "type": "uint256"
+      },
+      {
+        "internalType": "uint256",
+        "name": "given",
+        "type": "uint256"
+      }
+    ],
+    "name": "WrongChoices",
+    "type": "error"
+  },
+  {
+    "anonymous": false,
+    "inputs": [
+      {
+        "indexed": true,
+        "internalType": "uint256",
+        "name": "disputeID",
+        "type": "uint256"
+      },
+      {
+        "indexed": true,
+        "internalType": "contract IArbitrableV2",
+        "name": "arbitrable",
+        "type": "address"
+      }
+    ],
+    "name": "DisputeCreation",
+    "type": "event"
+  },
+  {
+    "anonymous": false,
+    "inputs": [
+      {
+        "indexed": true,
+        "internalType": "uint256",
+        "name": "disputeID",
+        "type": "uint256"
+      },
+      {
+        "indexed": true,
+        "internalType": "address",
+        "name": "caseAddr",
+        "type": "address"
+      },
+      {
+        "indexed": true,
+        "internalType": "address",
+        "name": "arbitrable",
+        "type": "address"
+      },
+      {
+        "indexed": false,
+        "internalType": "uint96",
+        "name": "courtId",
+        "type": "uint96"
+      },
+      {
+        "indexed": false,
+        "internalType": "uint16",
+        "name": "panelSize",
+        "type": "uint16"
+      },
+      {
+        "indexed": false,
+        "internalType": "uint256",
+        "name": "cost",
+        "type": "uint256"
+      }
+    ],
+    "name": "DisputeFiled",
+    "type": "event"
+  },
+  {
+    "anonymous": false,
+    "inputs": [
+      {
+        "indexed": true,
+        "internalType": "contract IArbitrableV2",
+        "name": "arbitrable",
+        "type": "address"
+      },
+      {
+        "indexed": true,
+        "internalType": "uint256",
+        "name": "disputeID",
+        "type": "uint256"
+      },
+      {
+        "indexed": false,
+        "internalType": "uint256",
+        "name": "ruling",
+        "type": "uint256"
+      }
+    ],
+    "name": "Ruling",
+    "type": "event"
+  },
+  {
+    "anonymous": false,
+    "inputs": [
+      {
+        "indexed": true,
+        "internalType": "uint256",
+        "name": "disputeID",
+        "type": "uint256"
+      },
+      {
+        "indexed": true,
+        "internalType": "address",
+        "name": "arbitrable",
+        "type": "address"
+      },
+      {
+        "indexed": false,
+        "internalType": "uint256",
+        "name": "ruling",
+        "type": "uint256"
+      }
+    ],
+    "name": "RulingDelivered",
+    "type": "event"
+  },
+  {
+    "anonymous": false,
+    "inputs": [
+      {
+        "indexed": true,
+        "internalType": "uint256",
+        "name": "disputeID",
+        "type": "uint256"
+      },
+      {
+        "indexed": true,
+        "internalType": "address",
+        "name": "arbitrable",
+        "type": "address"
+      },
+      {
+        "indexed": false,
+        "internalType": "uint256",
+        "name": "ruling",
+        "type": "uint256"
+      }
+    ],
+    "name": "RulingFailed",
+    "type": "event"
+  },
+  {
+    "inputs": [],
+    "name": "CHOICES",
+    "outputs": [
+      {
+        "internalType": "uint256",
+        "name": "",
+        "type": "uint256"
+      }
+    ],
+    "stateMutability": "view",
+    "type": "function"
+  },
+  {
+    "inputs": [],
+    "name": "MAX_PANEL",
+    "outputs": [
+      {
+        "internalType": "uint256",
+        "name": "",
+        "type": "uint256"
+      }
+    ],
+    "stateMutability": "view",
+    "type": "function"
+  },
+  {
+    "inputs": [],
+    "name": "RULING_GAS",
+    "outputs": [
+      {
+        "internalType": "uint256",
+        "name": "",
+        "type": "uint256"
+      }
+    ],
+    "stateMutability": "view",
+    "type": "function"
+  },
+  {
+    "inputs": [
+      {
+        "internalType": "bytes",
+        "name": "extraData",
+        "type": "bytes"
+      }
+    ],
+    "name": "arbitrationCost",
+    "outputs": [
+      {
+        "internalType": "uint256",
+        "name": "cost",
+        "type": "uint256"
+      }
+    ],
+    "stateMutability": "view",
+    "type": "function"
+  },
+  {
+    "inputs": [
+      {
+        "internalType": "address",
+        "name": "caseAddr",
+        "type": "address"
+      }
+    ],
+    "name": "caseClosed",
+    "outputs": [],
+    "stateMutability": "nonpayable",
+    "type": "function"
+  },
+  {
+    "inputs": [
+      {
+        "internalType": "uint256",
+        "name": "numberOfChoices",
+        "type": "uint256"
+      },
+      {
+        "internalType": "bytes",
+        "name": "extraData",
+        "type": "bytes"
+      }
+    ],
+    "name": "createDispute",
+    "outputs": [
+      {
+        "internalType": "uint256",
+        "name": "disputeID",
+        "type": "uint256"
+      }
+    ],
+    "stateMutability": "payable",
+    "type": "function"
+  },
+  {
+    "inputs": [
+      {
+        "internalType": "uint256",
+        "name": "disputeID",
+        "type": "uint256"
+      }
+    ],
+    "name": "currentRuling",
+    "outputs": [
+      {
+        "internalType": "uint256",
+        "name": "ruling",
+        "type": "uint256"
+      },
+      {
+        "internalType": "bool",
+        "name": "tied",
+        "type": "bool"
+      },
+      {
+        "internalType": "bool",
+        "name": "overridden",
+        "type": "bool"
+      }
+    ],
+    "stateMutability": "view",
+    "type": "function"
+  },
+  {
+    "inputs": [],
+    "name": "disputeCount",
+    "outputs": [
+      {
+        "internalType": "uint256",
+        "name": "",
+        "type": "uint256"
+      }
+    ],
+    "stateMutability": "view",
+    "type": "function"
+  },
+  {
+    "inputs": [
+      {
+        "internalType": "address",
+        "name": "caseAddr",
+        "type": "address"
+      }
+    ],
+    "name": "disputeOfCase",
+    "outputs": [
+      {
+        "internalType": "bool",
+        "name": "exists",
+        "type": "bool"
+      },
+      {
+        "internalType": "uint256",
+        "name": "disputeID",
+        "type": "uint256"
+      }
+    ],
+    "stateMutability": "view",
+    "type": "function"
+  },
+  {
+    "inputs": [
+      {
+        "internalType": "uint256",
+        "name": "disputeID",
+        "type": "uint256"
+      }
+    ],
+    "name": "executeRuling",
+    "outputs": [],
+    "stateMutability": "nonpayable",
+    "type": "function"
+  },
+  {
+    "inputs": [],
+    "name": "factory",
+    "outputs": [
+      {
+        "internalType": "address",
+        "name": "",
+        "type": "address"
+      }
+    ],
+    "stateMutability": "view",
+    "type": "function"
+  },
+  {
+    "inputs": [
+      {
+        "internalType": "uint256",
+        "name": "disputeID",
+        "type": "uint256"
+      }
+    ],
+    "name": "getDispute",
+    "outputs": [
+      {
+        "components": [
+          {
+            "internalType": "uint256",
+            "name": "id",
+            "type": "uint256"
+          },
+          {
+            "internalType": "address",
+            "name": "arbitrable",
+            "type": "address"
+          },
+          {
+            "internalType": "address",
+            "name": "caseAddr",
+            "type": "address"
+          },
+          {
+            "internalType": "uint96",
+            "name": "courtId",
+            "type": "uint96"
+          },
+          {
+            "internalType": "uint16",
+            "name": "panelSize",
+            "type": "uint16"
+          },
+          {
+            "internalType": "uint256",
+            "name": "cost",
+            "type": "uint256"
+          },
+          {
+            "internalType": "bool",
+            "name": "ruled",
+            "type": "bool"
+          },
+          {
+            "internalType": "uint8",
+            "name": "ruling",
+            "type": "uint8"
+          },
+          {
+            "internalType": "enum DocketArbitrator.RulingStatus",
+            "name": "status",
+            "type": "uint8"
+          }
+        ],
+        "internalType": "struct DocketArbitrator.DisputeView",
+        "name": "v",
+        "type": "tuple"
+      }
+    ],
+    "stateMutability": "view",
+    "type": "function"
+  },
+  {
+    "inputs": [
+      {
+        "internalType": "uint256",
+        "name": "offset",
+        "type": "uint256"
+      },
+      {
+        "internalType": "uint256",
+        "name": "limit",
+        "type": "uint256"
+      }
+    ],
+    "name": "getDueRulings",
+    "outputs": [
+      {
+        "internalType": "uint256",
+        "name": "total",
+        "type": "uint256"
+      },
+      {
+        "components": [
+          {
+            "internalType": "uint256",
+            "name": "id",
+            "type": "uint256"
+          },
+          {
+            "internalType": "address",
+            "name": "arbitrable",
+            "type": "address"
+          },
+          {
+            "internalType": "address",
+            "name": "caseAddr",
+            "type": "address"
+          },
+          {
+            "internalType": "uint96",
+            "name": "courtId",
+            "type": "uint96"
+          },
+          {
+            "internalType": "uint16",
+            "name": "panelSize",
+            "type": "uint16"
+          },
+          {
+            "internalType": "uint256",
+            "name": "cost",
+            "type": "uint256"
+          },
+          {
+            "internalType": "bool",
+            "name": "ruled",
+            "type": "bool"
+          },
+          {
+            "internalType": "uint8",
+            "name": "ruling",
+            "type": "uint8"
+          },
+          {
+            "internalType": "enum DocketArbitrator.RulingStatus",
+            "name": "status",
+            "type": "uint8"
+          }
+        ],
+        "internalType": "struct DocketArbitrator.DisputeView[]",
+        "name": "page",
+        "type": "tuple[]"
+      }
+    ],
+    "stateMutability": "view",
+    "type": "function"
+  },
+  {
+    "inputs": [
+      {
+        "internalType": "bytes",
+        "name": "extraData",
+        "type": "bytes"
+      }
+    ],
+    "name": "maxDuration",
+    "outputs": [
+      {
+        "internalType": "uint256",
+        "name": "duration",
+        "type": "uint256"
+      }
+    ],
+    "stateMutability": "view",
+    "type": "function"
+  },
+  {
+    "inputs": [],
+    "name": "registry",
+    "outputs": [
+      {
+        "internalType": "address",
+        "name": "",
+        "type": "address"
+      }
+    ],
+    "stateMutability": "view",
+    "type": "function"
+  }
+] as const;
+
+export const docketArbitratorBytecode = "0x60c060405234801561000f575f5ffd5b50604051611deb380380611deb83398101604081905261002e91610060565b6001600160a01b039182166080521660a052610091565b80516001600160a01b038116811461005b575f5ffd5b919050565b5f5f60408385031215610071575f5ffd5b61007a83610045565b915061008860208401610045565b90509250929050565b60805160a051611d0f6100dc5f395f81816101b3015281816103d201526112dd01525f81816102a5015281816106450152818161093d01528181610bde01526112200152611d0f5ff3fe6080604052600436106100e4575f3560e01c8063a28889e111610087578063c45a015511610057578063c45a015514610294578063e3a96cbd146102c7578063f7434ea9146102f3578063fb72248214610312575f5ffd5b8063a28889e114610222578063b4613cce14610235578063bcfc045114610262578063c13517e114610281575f5ffd5b80633218121c116100c25780633218121c1461018c5780637b103999146101a25780638bb04875146101ed5780639d8134d21461020e575f5ffd5b806305f9905f146100e85780631c3db16d14610123578063228a96bc1461015f575b5f5ffd5b3480156100f3575f5ffd5b50610107610102366004611549565b610326565b6040805192151583526020830191909152015b60405180910390f35b34801561012e575f5ffd5b5061014261013d36600461156b565b610365565b60408051938452911515602084015215159082015260600161011a565b34801561016a575f5ffd5b5061017e6101793660046115bf565b61039a565b60405190815260200161011a565b348015610197575f5ffd5b5061017e6207a12081565b3480156101ad575f5ffd5b506101d57f000000000000000000000000000000000000000000000000000000000000000081565b6040516001600160a01b03909116815260200161011a565b3480156101f8575f5ffd5b5061020c61020736600461156b565b6104de565b005b348015610219575f5ffd5b5061017e601f81565b34801561022d575f5ffd5b505f5461017e565b348015610240575f5ffd5b5061025461024f3660046115fd565b610555565b60405161011a9291906116f6565b34801561026d575f5ffd5b5061020c61027c366004611549565b61063a565b61017e61028f36600461174f565b61076e565b34801561029f575f5ffd5b506101d57f000000000000000000000000000000000000000000000000000000000000000081565b3480156102d2575f5ffd5b506102e66102e136600461156b565b610ad4565b60405161011a9190611796565b3480156102fe575f5ffd5b5061017e61030d3660046115bf565b610ba6565b34801561031d575f5ffd5b5061017e600281565b6001600160a01b0381165f9081526001602052604081205481908015801590610359576103546001836117b9565b61035b565b5f5b9250925050915091565b5f5f5f5f61037285610c71565b600181015490915061038c906001600160a01b0316610cbb565b965f96508695509350505050565b5f5f6103a68484610e84565b506040516310b72e2b60e31b81526001600160601b03821660048201529091505f906001600160a01b037f000000000000000000000000000000000000000000000000000000000000000016906385b97158906024016101c060405180830381865afa158015610418573d5f5f3e3d5ffd5b505050506040513d601f19601f8201168201806040525081019061043c919061185a565b925050505f8160e0015161045d5781602001516001600160401b0316610485565b8161012001516001600160401b03168261010001516001600160401b03166104859190611972565b90508082602001516001600160401b03166104a09190611972565b6104ab906002611985565b604083015183516104c8916001600160401b039081169116611972565b6104d29190611972565b93505050505b92915050565b5f6104e882610c71565b9050600280828101546301000000900460ff169081111561050b5761050b61161d565b1461054757818160020160039054906101000a900460ff1660405163530bea2960e11b815260040161053e92919061199c565b60405180910390fd5b6105518282610eea565b5050565b60025460605f828510156105725761056d85846117b9565b610574565b5f5b9050808410156105815750825b806001600160401b03811115610599576105996117e7565b6040519080825280602002602001820160405280156105d257816020015b6105bf611486565b8152602001906001900390816105b75790505b5091505f5b818110156106315761060c60026105ee8389611972565b815481106105fe576105fe6119b0565b905f5260205f200154610ad4565b83828151811061061e5761061e6119b0565b60209081029190910101526001016105d7565b50509250929050565b336001600160a01b037f0000000000000000000000000000000000000000000000000000000000000000161461068357604051630636a15760e11b815260040160405180910390fd5b6001600160a01b0381165f90815260016020526040812054908190036106c75760405163c8c7b5d760e01b81526001600160a01b038316600482015260240161053e565b5f6106d36001836117b9565b90505f5f82815481106106e8576106e86119b0565b905f5260205f20906004020190505f61070085610cbb565b60028401805462ff000019166201000060ff84160217905583546040518281529193508592506001600160a01b0316907f394027a5fa6e098a1191094d1719d6929b9abc535fcc0c8f448d6a4e756222769060200160405180910390a36107678383610eea565b5050505050565b5f6002841461079a576040516336e0e69960e01b8152600260048201526024810185905260440161053e565b5f5f6107a685856110fc565b915091508034146107d357604051635e7a946b60e01b81526004810182905234602482015260440161053e565b5f80543360c085810182905260e0808701849052604080519182018152928152602080820186815288516001600160601b039081169584019586529189015161ffff908116606085019081526080850189815260a086018a81529686018b9052600189018a5598805284517f290decd9548b62a8d60345a988386fc84ba6bc95484008f6362f93160ef3e56360048a0290810180546001600160a01b039384166001600160a01b031990911617815594519851909516600160a01b029716969096177f290decd9548b62a8d60345a988386fc84ba6bc95484008f6362f93160ef3e56484015594517f290decd9548b62a8d60345a988386fc84ba6bc95484008f6362f93160ef3e5659092018054975160ff16620100000262ffffff1990981692909516919091179590951780845591519397509392919063ff000000191663010000008360028111156109295761092961161d565b021790555060c0820151816003015550505f7f00000000000000000000000000000000000000000000000000000000000000006001600160a01b0316635b64661083856040518363ffffffff1660e01b815260040161098891906119f2565b60206040518083038185885af11580156109a4573d5f5f3e3d5ffd5b50505050506040513d601f19601f820116820180604052508101906109c99190611ab2565b9050805f85815481106109de576109de6119b0565b905f5260205f2090600402016001015f6101000a8154816001600160a01b0302191690836001600160a01b03160217905550836001610a1d9190611972565b6001600160a01b0382165f90815260016020526040808220929092559051339186917f141dfc18aa6a56fc816f44f0e9e2f1ebc92b15ab167770e17db5b084c10ed9959190a38251602080850151604080516001600160601b03909416845261ffff90911691830191909152810183905233906001600160a01b0383169086907f9e0efffee9b157091185e598f3b15a6a10f2a5569d62a4ecbf739805dc7e7b769060600160405180910390a45050509392505050565b610adc611486565b5f610ae683610c71565b60018101549091505f908190610b04906001600160a01b0316610cbb565b604080516101208101825288815286546001600160a01b039081166020830152600188015490811692820192909252600160a01b9091046001600160601b0316606082015260028087015461ffff81166080840152600388015460a084015284151560c084015260ff84811660e08501529496509294509092610100840192630100000090041690811115610b9b57610b9b61161d565b905295945050505050565b5f5f5f610bb38585610e84565b915091505f5f610bc384846112b5565b92509250508060a001518261ffff16610bdc9190611985565b7f00000000000000000000000000000000000000000000000000000000000000006001600160a01b03166373169cf86040518163ffffffff1660e01b8152600401602060405180830381865afa158015610c38573d5f5f3e3d5ffd5b505050506040513d601f19601f82011682018060405250810190610c5c9190611acd565b610c669190611972565b979650505050505050565b5f80548210610c9657604051638f09a29b60e01b81526004810183905260240161053e565b5f8281548110610ca857610ca86119b0565b905f5260205f2090600402019050919050565b5f5f5f8390505f816001600160a01b031663c19d93fb6040518163ffffffff1660e01b8152600401602060405180830381865afa158015610cfe573d5f5f3e3d5ffd5b505050506040513d601f19601f82011682018060405250810190610d229190611ae4565b90506006816007811115610d3857610d3861161d565b1480610d5557506005816007811115610d5357610d5361161d565b145b80610dd757506004816007811115610d6f57610d6f61161d565b148015610dd75750816001600160a01b0316638f7758396040518163ffffffff1660e01b8152600401602060405180830381865afa158015610db3573d5f5f3e3d5ffd5b505050506040513d601f19601f82011682018060405250810190610dd79190611b02565b93505f826001600160a01b03166327793f876040518163ffffffff1660e01b8152600401602060405180830381865afa158015610e16573d5f5f3e3d5ffd5b505050506040513d601f19601f82011682018060405250810190610e3a9190611b1b565b90506001816003811115610e5057610e5061161d565b03610e5e5760019350610e7c565b6002816003811115610e7257610e7261161d565b03610e7c57600293505b505050915091565b5f806040831015610e9957505f905080610ee3565b5f610ea76040828688611b39565b810190610eb491906115fd565b925090506001600160601b03811115610ee057604051633267031f60e21b815260040160405180910390fd5b91505b9250929050565b5f610ef9603f6207a120611b74565b610f06906207a120611972565b610f1290614e20611972565b9050805a1015610f4057805a6040516302dbff9360e01b81526004810192909252602482015260440161053e565b815460028301805463ff00000019811663010000009081179092556040516024810187905262010000820460ff908116604483018190526001600160a01b039095169493909204909116905f9060640160408051601f198184030181529190526020810180516001600160e01b031663188d362b60e11b17815281519192505f916207a1209183918291828a86f191508115611041576002846002811115610fea57610fea61161d565b03610ff857610ff8896113d0565b856001600160a01b0316897f0f93285fdd99d37e653598ef4c439bb6f154b58a542ebf679f0013bd12860a618760405161103491815260200190565b60405180910390a36110f1565b6002888101805463ff0000001916630200000017905584818111156110685761106861161d565b146110ac57600280546001810182557f405787fa12a823e0f2b7631cc41b3ba8828b3321ca811111fa75cd3aa3bb5ace018a9055545f8a8152600360205260409020555b856001600160a01b0316897fc8c17e7f3e8d1613a53d1023c0149f527ff9dfe20a766bb993d79f9957ae2e07876040516110e891815260200190565b60405180910390a35b505050505050505050565b60408051610100810182525f8082526020820181905291810182905260608082018390526080820181905260a082015260c0810182905260e08101919091525f60e083101561115e57604051633267031f60e21b815260040160405180910390fd5b5f808061116d86880188611c10565b60a08c015260808b01526001600160a01b0390811660608b01521660408901529194509250905060018111156111b95760405163e462356360e01b81526004810182905260240161053e565b6001600160601b038311156111e157604051633267031f60e21b815260040160405180910390fd5b6111e96114cf565b6111f384846112b5565b61ffff909116602089018190526001600160601b03909216885260a081015190925061121e91611985565b7f00000000000000000000000000000000000000000000000000000000000000006001600160a01b03166373169cf86040518163ffffffff1660e01b8152600401602060405180830381865afa15801561127a573d5f5f3e3d5ffd5b505050506040513d601f19601f8201168201806040525081019061129e9190611acd565b6112a89190611972565b9450505050509250929050565b5f5f6112bf6114cf565b6040516310b72e2b60e31b81526001600160601b03861660048201527f00000000000000000000000000000000000000000000000000000000000000006001600160a01b0316906385b97158906024016101c060405180830381865afa15801561132b573d5f5f3e3d5ffd5b505050506040513d601f19601f8201168201806040525081019061134f919061185a565b61014081015192955092505f9161ffff168610905061136e5784611379565b81610140015161ffff165b9050611386600282611cb2565b5f0361139a57611397600182611972565b90505b601f8111156113c657604051631613610960e31b8152601f60048201526024810186905260440161053e565b9295929450925050565b5f81815260036020526040812054600280549192916113f1906001906117b9565b81548110611401576114016119b0565b905f5260205f200154905080600260018461141c91906117b9565b8154811061142c5761142c6119b0565b5f918252602080832090910192909255828152600390915260409020829055600280548061145c5761145c611cc5565b5f828152602080822083015f19908101839055909201909255938152600390935250506040812055565b60408051610120810182525f80825260208201819052918101829052606081018290526080810182905260a0810182905260c0810182905260e081018290529061010082015290565b60408051610180810182525f80825260208201819052918101829052606081018290526080810182905260a0810182905260c0810182905260e0810182905261010081018290526101208101829052610140810182905261016081019190915290565b6001600160a01b0381168114611546575f5ffd5b50565b5f60208284031215611559575f5ffd5b813561156481611532565b9392505050565b5f6020828403121561157b575f5ffd5b5035919050565b5f5f83601f840112611592575f5ffd5b5081356001600160401b038111156115a8575f5ffd5b602083019150836020828501011115610ee3575f5ffd5b5f5f602083850312156115d0575f5ffd5b82356001600160401b038111156115e5575f5ffd5b6115f185828601611582565b90969095509350505050565b5f5f6040838503121561160e575f5ffd5b50508035926020909101359150565b634e487b7160e01b5f52602160045260245ffd5b6003811061164d57634e487b7160e01b5f52602160045260245ffd5b9052565b8051825260018060a01b03602082015116602083015260018060a01b036040820151166040830152606081015161169360608401826001600160601b03169052565b5060808101516116a9608084018261ffff169052565b5060a081015160a083015260c08101516116c760c084018215159052565b5060e08101516116dc60e084018260ff169052565b506101008101516116f1610100840182611631565b505050565b5f60408201848352604060208401528084518083526060850191506020860192505f5b818110156117435761172c838551611651565b602093909301926101209290920191600101611719565b50909695505050505050565b5f5f5f60408486031215611761575f5ffd5b8335925060208401356001600160401b0381111561177d575f5ffd5b61178986828701611582565b9497909650939450505050565b61012081016104d88284611651565b634e487b7160e01b5f52601160045260245ffd5b818103818111156104d8576104d86117a5565b80516001600160601b03811681146117e2575f5ffd5b919050565b634e487b7160e01b5f52604160045260245ffd5b60405161018081016001600160401b038111828210171561181e5761181e6117e7565b60405290565b80516001600160401b03811681146117e2575f5ffd5b805161ffff811681146117e2575f5ffd5b805180151581146117e2575f5ffd5b5f5f5f8385036101c081121561186e575f5ffd5b611877856117cc565b9350611885602086016117cc565b9250610180603f1982011215611899575f5ffd5b506118a26117fb565b6118ae60408601611824565b81526118bc60608601611824565b60208201526118cd60808601611824565b60408201526118de60a0860161183a565b60608201526118ef60c0860161183a565b608082015260e085015160a082015261010085015160c0820152611916610120860161184b565b60e08201526119286101408601611824565b61010082015261193b6101608601611824565b61012082015261194e610180860161183a565b6101408201526119616101a0860161183a565b610160820152809150509250925092565b808201808211156104d8576104d86117a5565b80820281158282048414176104d8576104d86117a5565b828152604081016115646020830184611631565b634e487b7160e01b5f52603260045260245ffd5b5f81518084528060208401602086015e5f602082860101526020601f19601f83011685010191505092915050565b602081526001600160601b0382511660208201525f6020830151611a1c604084018261ffff169052565b5060408301516001600160a01b03811660608401525060608301516001600160a01b038116608084015250608083015161010060a0840152611a626101208401826119c4565b905060a0840151601f198483030160c0850152611a7f82826119c4565b91505060c0840151611a9c60e08501826001600160a01b03169052565b5060e08401516101008401528091505092915050565b5f60208284031215611ac2575f5ffd5b815161156481611532565b5f60208284031215611add575f5ffd5b5051919050565b5f60208284031215611af4575f5ffd5b815160088110611564575f5ffd5b5f60208284031215611b12575f5ffd5b6115648261184b565b5f60208284031215611b2b575f5ffd5b815160048110611564575f5ffd5b5f5f85851115611b47575f5ffd5b83861115611b53575f5ffd5b5050820193919092039150565b634e487b7160e01b5f52601260045260245ffd5b5f82611b8257611b82611b60565b500490565b5f82601f830112611b96575f5ffd5b81356001600160401b03811115611baf57611baf6117e7565b604051601f8201601f19908116603f011681016001600160401b0381118282101715611bdd57611bdd6117e7565b604052818152838201602001851015611bf4575f5ffd5b816020850160208301375f918101602001919091529392505050565b5f5f5f5f5f5f5f60e0888a031215611c26575f5ffd5b8735965060208801359550604088013594506060880135611c4681611532565b93506080880135611c5681611532565b925060a08801356001600160401b03811115611c70575f5ffd5b611c7c8a828b01611b87565b92505060c08801356001600160401b03811115611c97575f5ffd5b611ca38a828b01611b87565b91505092959891949750929550565b5f82611cc057611cc0611b60565b500690565b634e487b7160e01b5f52603160045260245ffdfea2646970667358221220079c9497305425787a395ca19baefbe43f7a13d760ce615190763013abfa217364736f6c63430008250033" as const;
+
+export const agenticCommerceAbi = [
+  {
+    "inputs": [
+      {
+        "internalType": "contract IERC20Escrow",
+        "name": "token_",
+        "type": "address"
+      }
+    ],
+    "stateMutability": "nonpayable",
+    "type": "constructor"
+  },
+  {
+    "inputs": [
+      {
+        "internalType": "uint256",
+        "name": "budget",
+        "type": "uint256"
+      },
+      {
+        "internalType": "uint256",
+        "name": "expected",
+        "type": "uint256"
+      }
+    ],
+    "name": "BudgetMismatch",
+    "type": "error"
+  },
+  {
+    "inputs": [],
+    "name": "BudgetZero",
+    "type": "error"
+  },
+  {
+    "inputs": [
+      {
+        "internalType": "uint256",
+        "name": "max",
+        "type": "uint256"
+      }
+    ],
+    "name": "DescriptionTooLong",
+    "type": "error"
+  },
+  {
+    "inputs": [
+      {
+        "internalType": "uint256",
+        "name": "expiredAt",
+        "type": "uint256"
+      }
+    ],
+    "name": "ExpiryNotInFuture",
+    "type": "error"
+  },
+  {
+    "inputs": [
+      {
+        "internalType": "address",
+        "name": "hook",
+        "type": "address"
+      }
+    ],
+    "name": "HooksUnsupported",
+    "type": "error"
+  },
+  {
+    "inputs": [],
+    "name": "InvalidEvaluator",
+    "type": "error"
+  },
+  {
+    "inputs": [],
+    "name": "InvalidProvider",
+    "type": "error"
+  },
+  {
+    "inputs": [
+      {
+        "internalType": "uint256",
+        "name": "jobId",
+        "type": "uint256"
+      }
+    ],
+    "name": "JobNotFound",
+    "type": "error"
+  },
+  {
+    "inputs": [
+      {
+        "internalType": "address",
+        "name": "caller",
+        "type": "address"
+      }
+    ],
+    "name": "NotClient",
+    "type": "error"
+  },
+  {
+    "inputs": [
+      {
+        "internalType": "address",
+        "name": "caller",
+        "type": "address"
+      }
+    ],
+    "name": "NotClientOrProvider",
+    "type": "error"
+  },
+  {
+    "inputs": [
+      {
+        "internalType": "address",
+        "name": "caller",
+        "type": "address"
+      }
+    ],
+    "name": "NotEvaluator",
+    "type": "error"
+  },
+  {
+    "inputs": [
+      {
+        "internalType": "uint256",
+        "name": "expiredAt",
+        "type": "uint256"
+      }
+    ],
+    "name": "NotExpired",
+    "type": "error"
+  },
+  {
+    "inputs": [
+      {
+        "internalType": "address",
+        "name": "caller",
+        "type": "address"
+      }
+    ],
+    "name": "NotProvider",
+    "type": "error"
+  },
+  {
+    "inputs": [
+      {
+        "internalType": "address",
+        "name": "provider",
+        "type": "address"
+      }
+    ],
+    "name": "ProviderAlreadySet",
+    "type": "error"
+  },
+  {
+    "inputs": [],
+    "name": "ProviderNotSet",
+    "type": "error"
+  },
+  {
+    "inputs": [],
+    "name": "Reentrancy",
+    "type": "error"
+  },
+  {
+    "inputs": [],
+    "name": "TransferFailed",
+    "type": "error"
+  },
+  {
+    "inputs": [
+      {
+        "internalType": "uint256",
+        "name": "jobId",
+        "type": "uint256"
+      },
+      {
+        "internalType": "enum AgenticCommerce.JobStatus",
+        "name": "status",
+        "type": "uint8"
+      }
+    ],
+    "name": "WrongStatus",
+    "type": "error"
+  },
+  {
+    "anonymous": false,
+    "inputs": [
+      {
+        "indexed": true,
+        "internalType": "uint256",
+        "name": "jobId",
+        "type": "uint256"
+      },
+      {
+        "indexed": false,
+        "internalType": "uint256",
+        "name": "amount",
+        "type": "uint256"
+      }
+    ],
+    "name": "BudgetSet",
+    "type": "event"
+  },
+  {
+    "anonymous": false,
+    "inputs": [
+      {
+        "indexed": true,
+        "internalType": "uint256",
+        "name": "jobId",
+        "type": "uint256"
+      },
+      {
+        "indexed": true,
+        "internalType": "address",
+        "name": "evaluator",
+        "type": "address"
+      },
+      {
+        "indexed": false,
+        "internalType": "bytes32",
+        "name": "reason",
+        "type": "bytes32"
+      }
+    ],
+    "name": "JobCompleted",
+    "type": "event"
+  },
+  {
+    "anonymous": false,
+    "inputs": [
+      {
+        "indexed": true,
+        "internalType": "uint256",
+        "name": "jobId",
+        "type": "uint256"
+      },
+      {
+        "indexed": true,
+        "internalType": "address",
+        "name": "client",
+        "type": "address"
+      },
+      {
+        "indexed": true,
+        "internalType": "address",
+        "name": "provider",
+        "type": "address"
+      },
+      {
+        "indexed": false,
+        "internalType": "address",
+        "name": "evaluator",
+        "type": "address"
+      },
+      {
+        "indexed": false,
+        "internalType": "uint256",
+        "name": "expiredAt",
+        "type": "uint256"
+      }
+    ],
+    "name": "JobCreated",
+    "type": "event"
+  },
+  {
+    "anonymous": false,
+    "inputs": [
+      {
+        "indexed": true,
+        "internalType": "uint256",
+        "name": "jobId",
+        "type": "uint256"
+      }
+    ],
+    "name": "JobExpired",
+    "type": "event"
+  },
+  {
+    "anonymous": false,
+    "inputs": [
+      {
+        "indexed": true,
+        "internalType": "uint256",
+        "name": "jobId",
+        "type": "uint256"
+      },
+      {
+        "indexed": true,
+        "internalType": "address",
+        "name": "client",
+        "type": "address"
+      },
+      {
+        "indexed": false,
+        "internalType": "uint256",
+        "name": "amount",
+        "type": "uint256"
+      }
+    ],
+    "name": "JobFunded",
+    "type": "event"
+  },
+  {
+    "anonymous": false,
+    "inputs": [
+      {
+        "indexed": true,
+        "internalType": "uint256",
+        "name": "jobId",
+        "type": "uint256"
+      },
+      {
+        "indexed": true,
+        "internalType": "address",
+        "name": "rejector",
+        "type": "address"
+      },
+      {
+        "indexed": false,
+        "internalType": "bytes32",
+        "name": "reason",
+        "type": "bytes32"
+      }
+    ],
+    "name": "JobRejected",
+    "type": "event"
+  },
+  {
+    "anonymous": false,
+    "inputs": [
+      {
+        "indexed": true,
+        "internalType": "uint256",
+        "name": "jobId",
+        "type": "uint256"
+      },
+      {
+        "indexed": true,
+        "internalType": "address",
+        "name": "provider",
+        "type": "address"
+      },
+      {
+        "indexed": false,
+        "internalType": "bytes32",
+        "name": "deliverable",
+        "type": "bytes32"
+      }
+    ],
+    "name": "JobSubmitted",
+    "type": "event"
+  },
+  {
+    "anonymous": false,
+    "inputs": [
+      {
+        "indexed": true,
+        "internalType": "uint256",
+        "name": "jobId",
+        "type": "uint256"
+      },
+      {
+        "indexed": true,
+        "internalType": "address",
+        "name": "provider",
+        "type": "address"
+      },
+      {
+        "indexed": false,
+        "internalType": "uint256",
+        "name": "amount",
+        "type": "uint256"
+      }
+    ],
+    "name": "PaymentReleased",
+    "type": "event"
+  },
+  {
+    "anonymous": false,
+    "inputs": [
+      {
+        "indexed": true,
+        "internalType": "uint256",
+        "name": "jobId",
+        "type": "uint256"
+      },
+      {
+        "indexed": true,
+        "internalType": "address",
+        "name": "provider",
+        "type": "address"
+      }
+    ],
+    "name": "ProviderSet",
+    "type": "event"
+  },
+  {
+    "anonymous": false,
+    "inputs": [
+      {
+        "indexed": true,
+        "internalType": "uint256",
+        "name": "jobId",
+        "type": "uint256"
+      },
+      {
+        "indexed": true,
+        "internalType": "address",
+        "name": "client",
+        "type": "address"
+      },
+      {
+        "indexed": false,
+        "internalType": "uint256",
+        "name": "amount",
+        "type": "uint256"
+      }
+    ],
+    "name": "Refunded",
+    "type": "event"
+  },
+  {
+    "inputs": [],
+    "name": "MAX_DESCRIPTION_LENGTH",
+    "outputs": [
+      {
+        "internalType": "uint256",
+        "name": "",
+        "type": "uint256"
+      }
+    ],
+    "stateMutability": "view",
+    "type": "function"
+  },
+  {
+    "inputs": [
+      {
+        "internalType": "uint256",
+        "name": "jobId",
+        "type": "uint256"
+      }
+    ],
+    "name": "claimRefund",
+    "outputs": [],
+    "stateMutability": "nonpayable",
+    "type": "function"
+  },
+  {
+    "inputs": [
+      {
+        "internalType": "uint256",
+        "name": "jobId",
+        "type": "uint256"
+      },
+      {
+        "internalType": "bytes32",
+        "name": "reason",
+        "type": "bytes32"
+      },
+      {
+        "internalType": "bytes",
+        "name": "optParams",
+        "type": "bytes"
+      }
+    ],
+    "name": "complete",
+    "outputs": [],
+    "stateMutability": "nonpayable",
+    "type": "function"
+  },
+  {
+    "inputs": [
+      {
+        "internalType": "address",
+        "name": "provider",
+        "type": "address"
+      },
+      {
+        "internalType": "address",
+        "name": "evaluator",
+        "type": "address"
+      },
+      {
+        "internalType": "uint256",
+        "name": "expiredAt",
+        "type": "uint256"
+      },
+      {
+        "internalType": "string",
+        "name": "description",
+        "type": "string"
+      },
+      {
+        "internalType": "address",
+        "name": "hook",
+        "type": "address"
+      }
+    ],
+    "name": "createJob",
+    "outputs": [
+      {
+        "internalType": "uint256",
+        "name": "jobId",
+        "type": "uint256"
+      }
+    ],
+    "stateMutability": "nonpayable",
+    "type": "function"
+  },
+  {
+    "inputs": [
+      {
+        "internalType": "uint256",
+        "name": "jobId",
+        "type": "uint256"
+      },
+      {
+        "internalType": "uint256",
+        "name": "expectedBudget",
+        "type": "uint256"
+      },
+      {
+        "internalType": "bytes",
+        "name": "optParams",
+        "type": "bytes"
+      }
+    ],
+    "name": "fund",
+    "outputs": [],
+    "stateMutability": "nonpayable",
+    "type": "function"
+  },
+  {
+    "inputs": [
+      {
+        "internalType": "uint256",
+        "name": "jobId",
+        "type": "uint256"
+      }
+    ],
+    "name": "getJob",
+    "outputs": [
+      {
+        "components": [
+          {
+            "internalType": "uint256",
+            "name": "id",
+            "type": "uint256"
+          },
+          {
+            "internalType": "address",
+            "name": "client",
+            "type": "address"
+          },
+          {
+            "internalType": "address",
+            "name": "provider",
+            "type": "address"
+          },
+          {
+            "internalType": "address",
+            "name": "evaluator",
+            "type": "address"
+          },
+          {
+            "internalType": "address",
+            "name": "hook",
+            "type": "address"
+          },
+          {
+            "internalType": "string",
+            "name": "description",
+            "type": "string"
+          },
+          {
+            "internalType": "uint256",
+            "name": "budget",
+            "type": "uint256"
+          },
+          {
+            "internalType": "uint256",
+            "name": "expiredAt",
+            "type": "uint256"
+          },
+          {
+            "internalType": "enum AgenticCommerce.JobStatus",
+            "name": "status",
+            "type": "uint8"
+          },
+          {
+            "internalType": "bytes32",
+            "name": "deliverable",
+            "type": "bytes32"
+          },
+          {
+            "internalType": "uint64",
+            "name": "submittedAt",
+            "type": "uint64"
+          },
+          {
+            "internalType": "bytes32",
+            "name": "reason",
+            "type": "bytes32"
+          }
+        ],
+        "internalType": "struct AgenticCommerce.Job",
+        "name": "",
+        "type": "tuple"
+      }
+    ],
+    "stateMutability": "view",
+    "type": "function"
+  },
+  {
+    "inputs": [
+      {
+        "internalType": "uint256",
+        "name": "offset",
+        "type": "uint256"
+      },
+      {
+        "internalType": "uint256",
+        "name": "limit",
+        "type": "uint256"
+      }
+    ],
+    "name": "getJobs",
+    "outputs": [
+      {
+        "internalType": "uint256",
+        "name": "total",
+        "type": "uint256"
+      },
+      {
+        "components": [
+          {
+            "internalType": "uint256",
+            "name": "id",
+            "type": "uint256"
+          },
+          {
+            "internalType": "address",
+            "name": "client",
+            "type": "address"
+          },
+          {
+            "internalType": "address",
+            "name": "provider",
+            "type": "address"
+          },
+          {
+            "internalType": "address",
+            "name": "evaluator",
+            "type": "address"
+          },
+          {
+            "internalType": "address",
+            "name": "hook",
+            "type": "address"
+          },
+          {
+            "internalType": "string",
+            "name": "description",
+            "type": "string"
+          },
+          {
+            "internalType": "uint256",
+            "name": "budget",
+            "type": "uint256"
+          },
+          {
+            "internalType": "uint256",
+            "name": "expiredAt",
+            "type": "uint256"
+          },
+          {
+            "internalType": "enum AgenticCommerce.JobStatus",
+            "name": "status",
+            "type": "uint8"
+          },
+          {
+            "internalType": "bytes32",
+            "name": "deliverable",
+            "type": "bytes32"
+          },
+          {
+            "internalType": "uint64",
+            "name": "submittedAt",
+            "type": "uint64"
+          },
+          {
+            "internalType": "bytes32",
+            "name": "reason",
+            "type": "bytes32"
+          }
+        ],
+        "internalType": "struct AgenticCommerce.Job[]",
+        "name": "page",
+        "type": "tuple[]"
+      }
+    ],
+    "stateMutability": "view",
+    "type": "function"
+  },
+  {
+    "inputs": [],
+    "name": "jobCount",
+    "outputs": [
+      {
+        "internalType": "uint256",
+        "name": "",
+        "type": "uint256"
+      }
+    ],
+    "stateMutability": "view",
+    "type": "function"
+  },
+  {
+    "inputs": [
+      {
+        "internalType": "uint256",
+        "name": "jobId",
+        "type": "uint256"
+      },
+      {
+        "internalType": "bytes32",
+        "name": "reason",
+        "type": "bytes32"
+      },
+      {
+        "internalType": "bytes",
+        "name": "optParams",
+        "type": "bytes"
+      }
+    ],
+    "name": "reject",
+    "outputs": [],
+    "stateMutability": "nonpayable",
+    "type": "function"
+  },
+  {
+    "inputs": [
+      {
+        "internalType": "uint256",
+        "name": "jobId",
+        "type": "uint256"
+      },
+      {
+        "internalType": "uint256",
+        "name": "amount",
+        "type": "uint256"
+      },
+      {
+        "internalType": "bytes",
+        "name": "optParams",
+        "type": "bytes"
+      }
+    ],
+    "name": "setBudget",
+    "outputs": [],
+    "stateMutability": "nonpayable",
+    "type": "function"
+  },
+  {
+    "inputs": [
+      {
+        "internalType": "uint256",
+        "name": "jobId",
+        "type": "uint256"
+      },
+      {
+        "internalType": "address",
+        "name": "provider",
+        "type": "address"
+      },
+      {
+        "internalType": "bytes",
+        "name": "optParams",
+        "type": "bytes"
+      }
+    ],
+    "name": "setProvider",
+    "outputs": [],
+    "stateMutability": "nonpayable",
+    "type": "function"
+  },
+  {
+    "inputs": [
+      {
+        "internalType": "uint256",
+        "name": "jobId",
+        "type": "uint256"
+      },
+      {
+        "internalType": "bytes32",
+        "name": "deliverable",
+        "type": "bytes32"
+      },
+      {
+        "internalType": "bytes",
+        "name": "optParams",
+        "type": "bytes"
+      }
+    ],
+    "name": "submit",
+    "outputs": [],
+    "stateMutability": "nonpayable",
+    "type": "function"
+  },
+  {
+    "inputs": [],
+    "name": "token",
+    "outputs": [
+      {
+        "internalType": "contract IERC20Escrow",
+        "name": "",
+        "type": "address"
+      }
+    ],
+    "stateMutability": "view",
+    "type": "function"
+  }
+] as const;
+
+export const agenticCommerceBytecode = "0x60a060405234801561000f575f5ffd5b5060405161190c38038061190c83398101604081905261002e9161003f565b6001600160a01b031660805261006c565b5f6020828403121561004f575f5ffd5b81516001600160a01b0381168114610065575f5ffd5b9392505050565b60805161186c6100a05f395f81816101d201528181610ab801528181610b4e01528181610bfe01526111d3015261186c5ff3fe608060405234801561000f575f5ffd5b50600436106100cb575f3560e01c8063bf22c45711610088578063d75bbdf311610063578063d75bbdf314610186578063dd4ae9d414610199578063e8c0774e146101ac578063fc0c546a146101cd575f5ffd5b8063bf22c45714610140578063c9a84bb914610160578063d2e13f5014610173575f5ffd5b806341528812146100cf57806341dd26f5146100f55780634c5d8a0f1461010a5780635b7baf64146101115780639201ea0a146101245780639e63798d1461012d575b5f5ffd5b6100e26100dd36600461131c565b61020c565b6040519081526020015b60405180910390f35b610108610103366004611395565b610389565b005b5f546100e2565b61010861011f3660046113e4565b61051d565b6100e26107d081565b61010861013b366004611395565b610644565b61015361014e3660046113e4565b6106ff565b6040516100ec9190611554565b61010861016e36600461156d565b610868565b610108610181366004611395565b610962565b610108610194366004611395565b610c8f565b6101086101a7366004611395565b610dcc565b6101bf6101ba3660046115ab565b610e6f565b6040516100ec9291906115cb565b6101f47f000000000000000000000000000000000000000000000000000000000000000081565b6040516001600160a01b0390911681526020016100ec565b5f6001600160a01b038616610234576040516346500a4360e01b815260040160405180910390fd5b42851161025c57604051631726840f60e21b8152600481018690526024015b60405180910390fd5b6001600160a01b0382161561028f57604051637aab7cad60e01b81526001600160a01b0383166004820152602401610253565b6107d08311156102b657604051638d16992760e01b81526107d06004820152602401610253565b5f5f81546102c390611649565b91829055505f8181526001602081905260409091208281559081018054336001600160a01b03199182161790915560028201805482166001600160a01b038c811691909117909155600383018054909216908a161790559091506005810161032c858783611704565b5060078101869055604080516001600160a01b038981168252602082018990528a1691339185917fef137df1d007645178f3f70e5c306d8d0b84bb5c70cabda9bb0f8f3c71932a0f910160405180910390a4509695505050505050565b60025460ff16156103ad5760405163558a1e0360e11b815260040160405180910390fd5b6002805460ff191660011790555f6103c4856110a7565b600881015490915060ff165f8160058111156103e2576103e2611429565b0361041b5760018201546001600160a01b0316331461041657604051638ccfb28960e01b8152336004820152602401610253565b61049d565b600181600581111561042f5761042f611429565b148061044c5750600281600581111561044a5761044a611429565b145b156104805760038201546001600160a01b03163314610416576040516320ecaae360e11b8152336004820152602401610253565b858160405163a5d15e1f60e01b81526004016102539291906117bf565b60088201805460ff19166004179055600b8201859055604051858152339087907fae7362b1af91f4492868987b9c73990d780060811551b58728fbe96fd1bab2759060200160405180910390a35f8160058111156104fd576104fd611429565b1461050b5761050b826110e9565b50506002805460ff1916905550505050565b60025460ff16156105415760405163558a1e0360e11b815260040160405180910390fd5b6002805460ff191660011790555f610558826110a7565b90506001600882015460ff16600581111561057557610575611429565b1415801561059c57506002600882015460ff16600581111561059957610599611429565b14155b156105c757600881015460405163a5d15e1f60e01b815261025391849160ff909116906004016117bf565b80600701544210156105f4578060070154604051631f98655760e21b815260040161025391815260200190565b60088101805460ff1916600517905560405182907f97237956f8810192811e2c3f273fd02c5d6295206fdd9c62e6fe2bfc19ba9232905f90a2610636816110e9565b50506002805460ff19169055565b5f61064e856110a7565b905061065b816001611154565b60028101546001600160a01b0316331461068a57604051631bd2224f60e01b8152336004820152602401610253565b60088101805460ff1916600217905560098101849055600a8101805467ffffffffffffffff421667ffffffffffffffff19909116179055604051848152339086907f80c17db79857f338a6a6df68a6883ecc0ce78e2202fe61ed979733573f40538e9060200160405180910390a35050505050565b61070761125a565b610710826110a7565b60408051610180810182528254815260018301546001600160a01b03908116602083015260028401548116928201929092526003830154821660608201526004830154909116608082015260058201805491929160a08401919061077390611675565b80601f016020809104026020016040519081016040528092919081815260200182805461079f90611675565b80156107ea5780601f106107c1576101008083540402835291602001916107ea565b820191905f5260205f20905b8154815290600101906020018083116107cd57829003601f168201915b50505091835250506006820154602082015260078201546040820152600882015460609091019060ff16600581111561082557610825611429565b600581111561083657610836611429565b815260098201546020820152600a82015467ffffffffffffffff166040820152600b9091015460609091015292915050565b5f610872856110a7565b905061087e815f611154565b60018101546001600160a01b031633146108ad57604051638ccfb28960e01b8152336004820152602401610253565b60028101546001600160a01b0316156108ea57600281015460405163055292df60e41b81526001600160a01b039091166004820152602401610253565b6001600160a01b03841661091157604051633b136dc160e11b815260040160405180910390fd5b6002810180546001600160a01b0319166001600160a01b03861690811790915560405186907f9a87df076ea1725aba8ba29d32517ce37c9597d88cbf16ec6707892cc330ab69905f90a35050505050565b60025460ff16156109865760405163558a1e0360e11b815260040160405180910390fd5b6002805460ff191660011790555f61099d856110a7565b90506109a9815f611154565b60018101546001600160a01b031633146109d857604051638ccfb28960e01b8152336004820152602401610253565b80600601545f036109fc57604051632f76654760e11b815260040160405180910390fd5b60028101546001600160a01b0316610a275760405163a9456d4360e01b815260040160405180910390fd5b83816006015414610a5b57600681015460405163733580bd60e01b8152600481019190915260248101859052604401610253565b60088101805460ff19166001179055604051848152339086907fe3fbcc1ea1bdc559ec7f0347efde7655e58b5f45a30b0e4470a583c3ef5496b39060200160405180910390a36040516370a0823160e01b81523060048201525f907f00000000000000000000000000000000000000000000000000000000000000006001600160a01b0316906370a0823190602401602060405180830381865afa158015610b05573d5f5f3e3d5ffd5b505050506040513d601f19601f82011682018060405250810190610b2991906117d3565b6040516323b872dd60e01b8152336004820152306024820152604481018790529091507f00000000000000000000000000000000000000000000000000000000000000006001600160a01b0316906323b872dd906064016020604051808303815f875af1158015610b9c573d5f5f3e3d5ffd5b505050506040513d601f19601f82011682018060405250810190610bc091906117ea565b610bdd576040516312171d8360e31b815260040160405180910390fd5b6040516370a0823160e01b8152306004820152859082906001600160a01b037f000000000000000000000000000000000000000000000000000000000000000016906370a0823190602401602060405180830381865afa158015610c43573d5f5f3e3d5ffd5b505050506040513d601f19601f82011682018060405250810190610c6791906117d3565b610c719190611809565b1461050b576040516312171d8360e31b815260040160405180910390fd5b60025460ff1615610cb35760405163558a1e0360e11b815260040160405180910390fd5b6002805460ff191660011790555f610cca856110a7565b9050610cd7816002611154565b60038101546001600160a01b03163314610d06576040516320ecaae360e11b8152336004820152602401610253565b60088101805460ff19166003179055600b8101849055604051848152339086907f0fd54bd364fa9e67f17b091aefe930932c09fe7651cf5ad02c71a418f33414449060200160405180910390a3600281015460068201546040519081526001600160a01b039091169086907f21d71db5be59bb9fa133895586b7404307dd33fb93b16db09dc6f1d9d7d231b09060200160405180910390a360028101546006820154610dbb916001600160a01b0316906111ad565b50506002805460ff19169055505050565b5f610dd6856110a7565b9050610de2815f611154565b60018101546001600160a01b03163314801590610e0c575060028101546001600160a01b03163314155b15610e2c57604051630112c0c160e31b8152336004820152602401610253565b6006810184905560405184815285907f869e2577b006bf47ee981cf6fec2e25583548081c14b98deab587f77b50680389060200160405180910390a25050505050565b5f80549060609082851015610e8d57610e888584611809565b610e8f565b5f5b905080841015610e9c5750825b8067ffffffffffffffff811115610eb557610eb5611661565b604051908082528060200260200182016040528015610eee57816020015b610edb61125a565b815260200190600190039081610ed35790505b5091505f5b8181101561109e5760015f82610f098988611809565b610f139190611809565b815260208082019290925260409081015f208151610180810183528154815260018201546001600160a01b039081169482019490945260028201548416928101929092526003810154831660608301526004810154909216608082015260058201805491929160a084019190610f8890611675565b80601f0160208091040260200160405190810160405280929190818152602001828054610fb490611675565b8015610fff5780601f10610fd657610100808354040283529160200191610fff565b820191905f5260205f20905b815481529060010190602001808311610fe257829003601f168201915b50505091835250506006820154602082015260078201546040820152600882015460609091019060ff16600581111561103a5761103a611429565b600581111561104b5761104b611429565b815260098201546020820152600a82015467ffffffffffffffff166040820152600b90910154606090910152835184908390811061108b5761108b611822565b6020908102919091010152600101610ef3565b50509250929050565b5f818152600160208190526040909120908101546001600160a01b03166110e4576040516350c83b9560e01b815260048101839052602401610253565b919050565b6001810154815460068301546040519081526001600160a01b03909216917f7ca5472b7ea78c2c0141c5a12ee6d170cf4ce8ed06be3d22c8252ddfc7a6a2c49060200160405180910390a360018101546006820154611151916001600160a01b0316906111ad565b50565b80600581111561116657611166611429565b600883015460ff16600581111561117f5761117f611429565b146111a9578154600883015460405163a5d15e1f60e01b8152610253929160ff16906004016117bf565b5050565b60405163a9059cbb60e01b81526001600160a01b038381166004830152602482018390527f0000000000000000000000000000000000000000000000000000000000000000169063a9059cbb906044016020604051808303815f875af1158015611219573d5f5f3e3d5ffd5b505050506040513d601f19601f8201168201806040525081019061123d91906117ea565b6111a9576040516312171d8360e31b815260040160405180910390fd5b60408051610180810182525f8082526020820181905291810182905260608082018390526080820183905260a082015260c0810182905260e081018290529061010082019081526020015f81526020015f67ffffffffffffffff1681526020015f81525090565b80356001600160a01b03811681146110e4575f5ffd5b5f5f83601f8401126112e7575f5ffd5b50813567ffffffffffffffff8111156112fe575f5ffd5b602083019150836020828501011115611315575f5ffd5b9250929050565b5f5f5f5f5f5f60a08789031215611331575f5ffd5b61133a876112c1565b9550611348602088016112c1565b945060408701359350606087013567ffffffffffffffff81111561136a575f5ffd5b61137689828a016112d7565b90945092506113899050608088016112c1565b90509295509295509295565b5f5f5f5f606085870312156113a8575f5ffd5b8435935060208501359250604085013567ffffffffffffffff8111156113cc575f5ffd5b6113d8878288016112d7565b95989497509550505050565b5f602082840312156113f4575f5ffd5b5035919050565b5f81518084528060208401602086015e5f602082860101526020601f19601f83011685010191505092915050565b634e487b7160e01b5f52602160045260245ffd5b6006811061145957634e487b7160e01b5f52602160045260245ffd5b9052565b805182525f602082015161147c60208501826001600160a01b03169052565b50604082015161149760408501826001600160a01b03169052565b5060608201516114b260608501826001600160a01b03169052565b5060808201516114cd60808501826001600160a01b03169052565b5060a082015161018060a08501526114e96101808501826113fb565b905060c083015160c085015260e083015160e085015261010083015161151361010086018261143d565b5061012083015161012085015261014083015161153d61014086018267ffffffffffffffff169052565b506101608301516101608501528091505092915050565b602081525f611566602083018461145d565b9392505050565b5f5f5f5f60608587031215611580575f5ffd5b84359350611590602086016112c1565b9250604085013567ffffffffffffffff8111156113cc575f5ffd5b5f5f604083850312156115bc575f5ffd5b50508035926020909101359150565b5f604082018483526040602084015280845180835260608501915060608160051b8601019250602086015f5b8281101561162857605f1987860301845261161385835161145d565b945060209384019391909101906001016115f7565b5092979650505050505050565b634e487b7160e01b5f52601160045260245ffd5b5f6001820161165a5761165a611635565b5060010190565b634e487b7160e01b5f52604160045260245ffd5b600181811c9082168061168957607f821691505b6020821081036116a757634e487b7160e01b5f52602260045260245ffd5b50919050565b601f8211156116ff57828211156116ff57805f5260205f20601f840160051c60208510156116d857505f5b90810190601f840160051c035f5b818110156116fb575f838201556001016116e6565b5050505b505050565b67ffffffffffffffff83111561171c5761171c611661565b6117308361172a8354611675565b836116ad565b5f601f841160018114611761575f851561174a5750838201355b5f19600387901b1c1916600186901b1783556117b8565b5f83815260208120601f198716915b828110156117905786850135825560209485019460019092019101611770565b50868210156117ac575f1960f88860031b161c19848701351681555b505060018560011b0183555b5050505050565b82815260408101611566602083018461143d565b5f602082840312156117e3575f5ffd5b5051919050565b5f602082840312156117fa575f5ffd5b81518015158114611566575f5ffd5b8181038181111561181c5761181c611635565b92915050565b634e487b7160e01b5f52603260045260245ffdfea264697066735822122062b8403c7a2a887d75de84d78e7bc0d91ea0c641710d4f664dc94d410123b64164736f6c63430008250033" as const;
+
+export const courtEvaluatorAbi = [
+  {
+    "inputs": [
+      {
+        "internalType": "contract AgenticCommerce",
+        "name": "commerce_",
+        "type": "address"
+      },
+      {
+        "internalType": "contract IArbitratorV2",
+        "name": "arbitrator_",
+        "type": "address"
+      },
+      {
+        "internalType": "contract ValidationRegistry",
+        "name": "validation_",
+        "type": "address"
+      },
+      {
+        "internalType": "contract IAgentWalletIndex",
+        "name": "identity_",
+        "type": "address"
+      },
+      {
+        "internalType": "uint96",
+        "name": "courtId_",
+        "type": "uint96"
+      },
+      {
+        "internalType": "uint16",
+        "name": "minJurors_",
+        "type": "uint16"
+      },
+      {
+        "internalType": "uint64",
+        "name": "challengeWindow_",
+        "type": "uint64"
+      }
+    ],
+    "stateMutability": "nonpayable",
+    "type": "constructor"
+  },
+  {
+    "inputs": [
+      {
+        "internalType": "uint256",
+        "name": "jobId",
+        "type": "uint256"
+      }
+    ],
+    "name": "AlreadyDisputed",
+    "type": "error"
+  },
+  {
+    "inputs": [
+      {
+        "internalType": "uint256",
+        "name": "disputeID",
+        "type": "uint256"
+      }
+    ],
+    "name": "AlreadyRuled",
+    "type": "error"
+  },
+  {
+    "inputs": [
+      {
+        "internalType": "uint64",
+        "name": "endedAt",
+        "type": "uint64"
+      }
+    ],
+    "name": "ChallengeWindowClosed",
+    "type": "error"
+  },
+  {
+    "inputs": [
+      {
+        "internalType": "uint64",
+        "name": "endsAt",
+        "type": "uint64"
+      }
+    ],
+    "name": "ChallengeWindowOpen",
+    "type": "error"
+  },
+  {
+    "inputs": [],
+    "name": "EvidenceInvalid",
+    "type": "error"
+  },
+  {
+    "inputs": [
+      {
+        "internalType": "uint256",
+        "name": "expiredAt",
+        "type": "uint256"
+      },
+      {
+        "internalType": "uint256",
+        "name": "rulingBy",
+        "type": "uint256"
+      }
+    ],
+    "name": "JobExpiresBeforeRuling",
+    "type": "error"
+  },
+  {
+    "inputs": [
+      {
+        "internalType": "uint256",
+        "name": "jobId",
+        "type": "uint256"
+      }
+    ],
+    "name": "NotSubmitted",
+    "type": "error"
+  },
+  {
+    "inputs": [
+      {
+        "internalType": "uint256",
+        "name": "jobId",
+        "type": "uint256"
+      }
+    ],
+    "name": "NotThisEvaluator",
+    "type": "error"
+  },
+  {
+    "inputs": [
+      {
+        "internalType": "address",
+        "name": "caller",
+        "type": "address"
+      }
+    ],
+    "name": "OnlyArbitrator",
+    "type": "error"
+  },
+  {
+    "inputs": [
+      {
+        "internalType": "address",
+        "name": "caller",
+        "type": "address"
+      }
+    ],
+    "name": "OnlyClient",
+    "type": "error"
+  },
+  {
+    "inputs": [
+      {
+        "internalType": "uint256",
+        "name": "disputeID",
+        "type": "uint256"
+      }
+    ],
+    "name": "UnknownDispute",
+    "type": "error"
+  },
+  {
+    "anonymous": false,
+    "inputs": [
+      {
+        "indexed": true,
+        "internalType": "uint256",
+        "name": "jobId",
+        "type": "uint256"
+      },
+      {
+        "indexed": true,
+        "internalType": "uint256",
+        "name": "disputeId",
+        "type": "uint256"
+      },
+      {
+        "indexed": true,
+        "internalType": "address",
+        "name": "caseAddr",
+        "type": "address"
+      },
+      {
+        "indexed": false,
+        "internalType": "address",
+        "name": "client",
+        "type": "address"
+      },
+      {
+        "indexed": false,
+        "internalType": "address",
+        "name": "provider",
+        "type": "address"
+      },
+      {
+        "indexed": false,
+        "internalType": "uint256",
+        "name": "cost",
+        "type": "uint256"
+      }
+    ],
+    "name": "JobDisputed",
+    "type": "event"
+  },
+  {
+    "anonymous": false,
+    "inputs": [
+      {
+        "indexed": true,
+        "internalType": "uint256",
+        "name": "jobId",
+        "type": "uint256"
+      }
+    ],
+    "name": "JobFinalized",
+    "type": "event"
+  },
+  {
+    "anonymous": false,
+    "inputs": [
+      {
+        "indexed": true,
+        "internalType": "uint256",
+        "name": "jobId",
+        "type": "uint256"
+      },
+      {
+        "indexed": true,
+        "internalType": "uint256",
+        "name": "disputeId",
+        "type": "uint256"
+      },
+      {
+        "indexed": false,
+        "internalType": "uint256",
+        "name": "ruling",
+        "type": "uint256"
+      },
+      {
+        "indexed": false,
+        "internalType": "bool",
+        "name": "completed",
+        "type": "bool"
+      }
+    ],
+    "name": "JobRuled",
+    "type": "event"
+  },
+  {
+    "anonymous": false,
+    "inputs": [
+      {
+        "indexed": true,
+        "internalType": "contract IArbitratorV2",
+        "name": "arbitrator",
+        "type": "address"
+      },
+      {
+        "indexed": true,
+        "internalType": "uint256",
+        "name": "disputeID",
+        "type": "uint256"
+      },
+      {
+        "indexed": false,
+        "internalType": "uint256",
+        "name": "ruling",
+        "type": "uint256"
+      }
+    ],
+    "name": "Ruling",
+    "type": "event"
+  },
+  {
+    "anonymous": false,
+    "inputs": [
+      {
+        "indexed": true,
+        "internalType": "uint256",
+        "name": "jobId",
+        "type": "uint256"
+      },
+      {
+        "indexed": true,
+        "internalType": "bytes32",
+        "name": "requestHash",
+        "type": "bytes32"
+      },
+      {
+        "indexed": false,
+        "internalType": "uint8",
+        "name": "response",
+        "type": "uint8"
+      }
+    ],
+    "name": "ValidationAnswered",
+    "type": "event"
+  },
+  {
+    "inputs": [],
+    "name": "VALIDATION_TAG",
+    "outputs": [
+      {
+        "internalType": "string",
+        "name": "",
+        "type": "string"
+      }
+    ],
+    "stateMutability": "view",
+    "type": "function"
+  },
+  {
+    "inputs": [],
+    "name": "arbitrationCost",
+    "outputs": [
+      {
+        "internalType": "uint256",
+        "name": "",
+        "type": "uint256"
+      }
+    ],
+    "stateMutability": "view",
+    "type": "function"
+  },
+  {
+    "inputs": [],
+    "name": "arbitrator",
+    "outputs": [
+      {
+        "internalType": "contract IArbitratorV2",
+        "name": "",
+        "type": "address"
+      }
+    ],
+    "stateMutability": "view",
+    "type": "function"
+  },
+  {
+    "inputs": [],
+    "name": "challengeWindow",
+    "outputs": [
+      {
+        "internalType": "uint64",
+        "name": "",
+        "type": "uint64"
+      }
+    ],
+    "stateMutability": "view",
+    "type": "function"
+  },
+  {
+    "inputs": [],
+    "name": "commerce",
+    "outputs": [
+      {
+        "internalType": "contract AgenticCommerce",
+        "name": "",
+        "type": "address"
+      }
+    ],
+    "stateMutability": "view",
+    "type": "function"
+  },
+  {
+    "inputs": [],
+    "name": "courtId",
+    "outputs": [
+      {
+        "internalType": "uint96",
+        "name": "",
+        "type": "uint96"
+      }
+    ],
+    "stateMutability": "view",
+    "type": "function"
+  },
+  {
+    "inputs": [
+      {
+        "internalType": "bytes32",
+        "name": "deliverable",
+        "type": "bytes32"
+      }
+    ],
+    "name": "deliverableCid",
+    "outputs": [
+      {
+        "internalType": "string",
+        "name": "",
+        "type": "string"
+      }
+    ],
+    "stateMutability": "pure",
+    "type": "function"
+  },
+  {
+    "inputs": [
+      {
+        "internalType": "uint256",
+        "name": "jobId",
+        "type": "uint256"
+      },
+      {
+        "internalType": "string",
+        "name": "evidence",
+        "type": "string"
+      }
+    ],
+    "name": "disputeJob",
+    "outputs": [
+      {
+        "internalType": "uint256",
+        "name": "disputeId",
+        "type": "uint256"
+      }
+    ],
+    "stateMutability": "payable",
+    "type": "function"
+  },
+  {
+    "inputs": [
+      {
+        "internalType": "uint256",
+        "name": "jobId",
+        "type": "uint256"
+      }
+    ],
+    "name": "finalize",
+    "outputs": [],
+    "stateMutability": "nonpayable",
+    "type": "function"
+  },
+  {
+    "inputs": [
+      {
+        "internalType": "uint256",
+        "name": "jobId",
+        "type": "uint256"
+      }
+    ],
+    "name": "getEvaluation",
+    "outputs": [
+      {
+        "components": [
+          {
+            "internalType": "uint256",
+            "name": "jobId",
+            "type": "uint256"
+          },
+          {
+            "internalType": "enum CourtEvaluator.Phase",
+            "name": "phase",
+            "type": "uint8"
+          },
+          {
+            "internalType": "uint64",
+            "name": "windowEndsAt",
+            "type": "uint64"
+          },
+          {
+            "internalType": "bool",
+            "name": "disputed",
+            "type": "bool"
+          },
+          {
+            "internalType": "uint256",
+            "name": "disputeId",
+            "type": "uint256"
+          },
+          {
+            "internalType": "address",
+            "name": "caseAddr",
+            "type": "address"
+          },
+          {
+            "internalType": "uint8",
+            "name": "ruling",
+            "type": "uint8"
+          }
+        ],
+        "internalType": "struct CourtEvaluator.Evaluation",
+        "name": "e",
+        "type": "tuple"
+      }
+    ],
+    "stateMutability": "view",
+    "type": "function"
+  },
+  {
+    "inputs": [],
+    "name": "identity",
+    "outputs": [
+      {
+        "internalType": "contract IAgentWalletIndex",
+        "name": "",
+        "type": "address"
+      }
+    ],
+    "stateMutability": "view",
+    "type": "function"
+  },
+  {
+    "inputs": [
+      {
+        "internalType": "uint256",
+        "name": "disputeID",
+        "type": "uint256"
+      }
+    ],
+    "name": "jobOfDispute",
+    "outputs": [
+      {
+        "internalType": "bool",
+        "name": "exists",
+        "type": "bool"
+      },
+      {
+        "internalType": "uint256",
+        "name": "jobId",
+        "type": "uint256"
+      }
+    ],
+    "stateMutability": "view",
+    "type": "function"
+  },
+  {
+    "inputs": [],
+    "name": "minJurors",
+    "outputs": [
+      {
+        "internalType": "uint16",
+        "name": "",
+        "type": "uint16"
+      }
+    ],
+    "stateMutability": "view",
+    "type": "function"
+  },
+  {
+    "inputs": [
+      {
+        "internalType": "uint256",
+        "name": "disputeID",
+        "type": "uint256"
+      },
+      {
+        "internalType": "uint256",
+        "name": "ruling",
+        "type": "uint256"
+      }
+    ],
+    "name": "rule",
+    "outputs": [],
+    "stateMutability": "nonpayable",
+    "type": "function"
+  },
+  {
+    "inputs": [],
+    "name": "rulingDeadline",
+    "outputs": [
+      {
+        "internalType": "uint256",
+        "name": "",
+        "type": "uint256"
+      }
+    ],
+    "stateMutability": "view",
+    "type": "function"
+  },
+  {
+    "inputs": [],
+    "name": "validation",
+    "outputs": [
+      {
+        "internalType": "contract ValidationRegistry",
+        "name": "",
+        "type": "address"
+      }
+    ],
+    "stateMutability": "view",
+    "type": "function"
+  },
+  {
+    "inputs": [
+      {
+        "internalType": "uint256",
+        "name": "jobId",
+        "type": "uint256"
+      },
+      {
+        "internalType": "uint256",
+        "name": "agentId",
+        "type": "uint256"
+      }
+    ],
+    "name": "validationRequestHash",
+    "outputs": [
+      {
+        "internalType": "bytes32",
+        "name": "",
+        "type": "bytes32"
+      }
+    ],
+    "stateMutability": "view",
+    "type": "function"
+  }
+] as const;
+
+export const courtEvaluatorBytecode = "0x610160604052348015610010575f5ffd5b506040516126b93803806126b983398101604081905261002f91610090565b6001600160a01b0396871660805294861660a05292851660c052931660e0526001600160601b039092166101005261ffff909116610120526001600160401b031661014052610143565b6001600160a01b038116811461008d575f5ffd5b50565b5f5f5f5f5f5f5f60e0888a0312156100a6575f5ffd5b87516100b181610079565b60208901519097506100c281610079565b60408901519096506100d381610079565b60608901519095506100e481610079565b60808901519094506001600160601b0381168114610100575f5ffd5b60a089015190935061ffff81168114610117575f5ffd5b60c08901519092506001600160401b0381168114610133575f5ffd5b8091505092959891949750929550565b60805160a05160c05160e0516101005161012051610140516124686102515f395f81816103230152818161047e01528181610b0a0152610ffc01525f818161027301528181610cbb015261167101525f81816102b901528181610c95015261164701525f818161017e0152818161138e01526113dd01525f81816103c00152818161135d01528181611482015261159401525f818161020a015281816105b6015281816106960152818161094d01528181610ba901528181610d2501528181610ddd015261116701525f818161036e0152818161054601528181610704015281816107d90152818161086b01528181610a2b01528181610f2601528181611276015261190901526124685ff3fe6080604052600436106100fa575f3560e01c8063774ea783116100925780639577b94c116100625780639577b94c14610390578063ae4b37e4146103af578063b3120a27146103e2578063c23d4c85146103f5578063c4672f6314610421575f5ffd5b8063774ea783146102a85780637af1b711146102f3578063861a141214610312578063912955fd1461035d575f5ffd5b8063697b05a2116100cd578063697b05a2146101d75780636cc6cde1146101f957806371a9d8831461022c578063738578c614610262575f5ffd5b806305261aea146100fe578063299054221461011f5780632c159a1a1461016d578063311a6c56146101b8575b5f5ffd5b348015610109575f5ffd5b5061011d610118366004611c0a565b610435565b005b34801561012a575f5ffd5b506101576040518060400160405280600d81526020016c646f636b65742d72756c696e6760981b81525081565b6040516101649190611c4f565b60405180910390f35b348015610178575f5ffd5b506101a07f000000000000000000000000000000000000000000000000000000000000000081565b6040516001600160a01b039091168152602001610164565b3480156101c3575f5ffd5b5061011d6101d2366004611c61565b6105ab565b3480156101e2575f5ffd5b506101eb61094a565b604051908152602001610164565b348015610204575f5ffd5b506101a07f000000000000000000000000000000000000000000000000000000000000000081565b348015610237575f5ffd5b5061024b610246366004611c0a565b6109e2565b604080519215158352602083019190915201610164565b34801561026d575f5ffd5b506102957f000000000000000000000000000000000000000000000000000000000000000081565b60405161ffff9091168152602001610164565b3480156102b3575f5ffd5b506102db7f000000000000000000000000000000000000000000000000000000000000000081565b6040516001600160601b039091168152602001610164565b3480156102fe575f5ffd5b506101eb61030d366004611c61565b610a17565b34801561031d575f5ffd5b506103457f000000000000000000000000000000000000000000000000000000000000000081565b6040516001600160401b039091168152602001610164565b348015610368575f5ffd5b506101a07f000000000000000000000000000000000000000000000000000000000000000081565b34801561039b575f5ffd5b506101576103aa366004611c0a565b610a84565b3480156103ba575f5ffd5b506101a07f000000000000000000000000000000000000000000000000000000000000000081565b6101eb6103f0366004611c81565b610a8f565b348015610400575f5ffd5b5061041461040f366004611c0a565b610ed6565b6040516101649190611d0a565b34801561042c575f5ffd5b506101eb611164565b5f61043f82611201565b5f83815260208190526040902080549192509060ff161561047b5760405163981e7f1f60e01b8152600481018490526024015b60405180910390fd5b5f7f00000000000000000000000000000000000000000000000000000000000000008361014001516104ad9190611db6565b9050806001600160401b031642116104e357604051639db52e4960e01b81526001600160401b0382166004820152602401610472565b815462ff000019166201000017825560405184907fb670713b08c29deb4e717b2ea54619c08de292f37aada3efa88a5b4be35cf3d7905f90a260405163d75bbdf360e01b8152600481018590525f602482018190526060604483015260648201527f00000000000000000000000000000000000000000000000000000000000000006001600160a01b03169063d75bbdf3906084015f604051808303815f87803b15801561058f575f5ffd5b505af11580156105a1573d5f5f3e3d5ffd5b5050505050505050565b336001600160a01b037f000000000000000000000000000000000000000000000000000000000000000016146105f6576040516331c9e0f160e01b8152336004820152602401610472565b5f828152600160205260408120549081900361062857604051638f09a29b60e01b815260048101849052602401610472565b5f610634600183611dd5565b5f818152602081905260409020805491925090610100900460ff161561067057604051630e42a35f60e41b815260048101869052602401610472565b805461010063ff00ff0019909116630100000060ff8716021717815560405184815285907f00000000000000000000000000000000000000000000000000000000000000006001600160a01b0316907f394027a5fa6e098a1191094d1719d6929b9abc535fcc0c8f448d6a4e756222769060200160405180910390a360405163bf22c45760e01b8152600481018390525f907f00000000000000000000000000000000000000000000000000000000000000006001600160a01b03169063bf22c457906024015f60405180830381865afa158015610750573d5f5f3e3d5ffd5b505050506040513d5f823e601f3d908101601f191682016040526107779190810190611f0b565b90505f6002826101000151600581111561079357610793611cf6565b036108cd5760028301546001600160a01b0316600187900361083d576040516341dd26f560e01b81526004810186905260248101829052606060448201525f60648201527f00000000000000000000000000000000000000000000000000000000000000006001600160a01b0316906341dd26f5906084015f604051808303815f87803b158015610822575f5ffd5b505af1158015610834573d5f5f3e3d5ffd5b505050506108cb565b60405163d75bbdf360e01b81526004810186905260248101829052606060448201525f6064820152600192507f00000000000000000000000000000000000000000000000000000000000000006001600160a01b03169063d75bbdf3906084015f604051808303815f87803b1580156108b4575f5ffd5b505af11580156108c6573d5f5f3e3d5ffd5b505050505b505b604080518781528215156020820152889186917f1982db0cd05381ca21dbf2aa7dd6829104a2bc3bb8e3154a567f417251aa2631910160405180910390a3851561094157604082015160028085015461094192879290916001600160a01b0316908a1461093a575f61135b565b606461135b565b50505050505050565b5f7f00000000000000000000000000000000000000000000000000000000000000006001600160a01b031663f7434ea9610982611643565b6040518263ffffffff1660e01b815260040161099e9190611c4f565b602060405180830381865afa1580156109b9573d5f5f3e3d5ffd5b505050506040513d601f19601f820116820180604052508101906109dd9190612016565b905090565b5f8181526001602052604081205481908015801590610a0b57610a06600183611dd5565b610a0d565b5f5b9250925050915091565b604080514660208201526001600160a01b037f0000000000000000000000000000000000000000000000000000000000000000169181019190915260608101839052608081018290525f9060a0016040516020818303038152906040528051906020012090505b92915050565b6060610a7e826116c2565b5f5f610a9a85611201565b905080602001516001600160a01b0316336001600160a01b031614610ad45760405163061dbf3f60e21b8152336004820152602401610472565b5f858152602081905260409020805460ff1615610b075760405163981e7f1f60e01b815260048101879052602401610472565b5f7f0000000000000000000000000000000000000000000000000000000000000000836101400151610b399190611db6565b9050806001600160401b0316421115610b7057604051630e10189960e31b81526001600160401b0382166004820152602401610472565b841580610b7d5750608085115b15610b9b576040516334d25c8d60e11b815260040160405180910390fd5b5f610ba4611643565b90505f7f00000000000000000000000000000000000000000000000000000000000000006001600160a01b031663228a96bc836040518263ffffffff1660e01b8152600401610bf39190611c4f565b602060405180830381865afa158015610c0e573d5f5f3e3d5ffd5b505050506040513d601f19601f82011682018060405250810190610c329190612016565b610c3c904261202d565b90508460e001518110610c725760e08501516040516336d862e360e01b8152600481019190915260248101829052604401610472565b835460ff191660019081178555602086015160408701515f926001600160601b037f0000000000000000000000000000000000000000000000000000000000000000169261ffff7f00000000000000000000000000000000000000000000000000000000000000001692610ce58b6118f5565b8e8e604051602001610cfe989796959493929190612040565b60408051601f198184030181529082905263c13517e160e01b825291506001600160a01b037f0000000000000000000000000000000000000000000000000000000000000000169063c13517e1903490610d5f9060029086906004016120b6565b60206040518083038185885af1158015610d7b573d5f5f3e3d5ffd5b50505050506040513d601f19601f82011682018060405250810190610da09190612016565b6001808701829055909750610db6908b9061202d565b5f8881526001602052604080822092909255905163e3a96cbd60e01b8152600481018990527f00000000000000000000000000000000000000000000000000000000000000006001600160a01b03169063e3a96cbd9060240161012060405180830381865afa158015610e2b573d5f5f3e3d5ffd5b505050506040513d601f19601f82011682018060405250810190610e4f919061212a565b6040908101516002880180546001600160a01b038084166001600160a01b0319909216821790925560208b8101518c8601518651918516825290931690830152348285015292519193508a918e917f212a5273ea4e63fce384cc5964c645e1975969e24a8bbb09e230dcbf9638fc04919081900360600190a4505050505050509392505050565b6040805160e0810182525f80825260208201819052918101829052606081018290526080810182905260a0810182905260c081019190915260405163bf22c45760e01b8152600481018390525f907f00000000000000000000000000000000000000000000000000000000000000006001600160a01b03169063bf22c457906024015f60405180830381865afa158015610f72573d5f5f3e3d5ffd5b505050506040513d5f823e601f3d908101601f19168201604052610f999190810190611f0b565b5f848152602081905260409020848452805460ff808216151560608701526001830154608087015260028301546001600160a01b031660a087015263010000009091041660c0850152610140820151919250906001600160401b03161561103a577f000000000000000000000000000000000000000000000000000000000000000082610140015161102b9190611db6565b6001600160401b031660408401525b60608201516001600160a01b0316301461106f57602083015f5b9081600681111561106757611067611cf6565b90525061115d565b8054610100900460ff161561108957602083016004611054565b805462010000900460ff16156110a457602083016005611054565b805460ff16156110b957602083016003611054565b600282610100015160058111156110d2576110d2611cf6565b0361110c5782604001516001600160401b03164211156110f35760026110f6565b60015b8360200190600681111561105457611054611cf6565b5f826101000151600581111561112457611124611cf6565b148061114657506001826101000151600581111561114457611144611cf6565b145b1561115557602083015f611054565b600660208401525b5050919050565b5f7f00000000000000000000000000000000000000000000000000000000000000006001600160a01b031663228a96bc61119c611643565b6040518263ffffffff1660e01b81526004016111b89190611c4f565b602060405180830381865afa1580156111d3573d5f5f3e3d5ffd5b505050506040513d601f19601f820116820180604052508101906111f79190612016565b6109dd904261202d565b60408051610180810182525f8082526020820181905291810182905260608082018390526080820183905260a082015260c0810182905260e0810182905261010081018290526101208101829052610140810182905261016081019190915260405163bf22c45760e01b8152600481018390527f00000000000000000000000000000000000000000000000000000000000000006001600160a01b03169063bf22c457906024015f60405180830381865afa1580156112c2573d5f5f3e3d5ffd5b505050506040513d5f823e601f3d908101601f191682016040526112e99190810190611f0b565b60608101519091506001600160a01b0316301461131c5760405163e57693c160e01b815260048101839052602401610472565b6002816101000151600581111561133557611335611cf6565b14611356576040516377eb489f60e11b815260048101839052602401610472565b919050565b7f00000000000000000000000000000000000000000000000000000000000000006001600160a01b031615806113b857507f00000000000000000000000000000000000000000000000000000000000000006001600160a01b0316155b61163d5760405163e9c9ec7360e01b81526001600160a01b0384811660048301525f917f00000000000000000000000000000000000000000000000000000000000000009091169063e9c9ec7390602401602060405180830381865afa925050508015611442575060408051601f3d908101601f1916820190925261143f91810190612016565b60015b61144c575061163d565b9050805f0361145b575061163d565b5f6114668683610a17565b60405160016234050160e21b03198152600481018290529091507f00000000000000000000000000000000000000000000000000000000000000006001600160a01b03169063ff2febfc906024015f60405180830381865afa9250505080156114f057506040513d5f823e601f3d908101601f191682016040526114ed91908101906121d3565b60015b6114fb57505061163d565b6001600160a01b038616301415806115135750878514155b1561152557505050505050505061163d565b5050505050505f611535466119fd565b61153e86611aff565b60405160200161154f929190612265565b60408051601f198184030181528282018252600d83526c646f636b65742d72756c696e6760981b60208401529051631eb2cd4b60e11b81529092506001600160a01b037f0000000000000000000000000000000000000000000000000000000000000000811692633d659a96926115d29287928a9288928d16919060040161229d565b5f604051808303815f87803b1580156115e9575f5ffd5b505af19250505080156115fa575060015b156109415760405160ff85168152829088907f2d36b7d27a6cd4b1f1ae06cdfcfd5896d132853c88d40f49c7991bab8f884c299060200160405180910390a35050505b50505050565b60607f00000000000000000000000000000000000000000000000000000000000000006001600160601b03167f000000000000000000000000000000000000000000000000000000000000000061ffff166040516020016116ae929190918252602082015260400190565b604051602081830303815290604052905090565b604051620aa89160e51b6020820152602481018290526060905f9060440160408051601f1981840301815282820190915260208083527f6162636465666768696a6b6c6d6e6f707172737475767778797a3233343536379083015280519092505f906005906117329060086122e2565b61173d90600461202d565b611747919061230d565b61175290600161202d565b6001600160401b0381111561176957611769611de8565b6040519080825280601f01601f191660200182016040528015611793576020820181803683370190505b509050603160f91b815f815181106117ad576117ad612320565b60200101906001600160f81b03191690815f1a9053505f806001815b865181101561187d578681815181106117e4576117e4612320565b60209101015160f81c600894851b17936117fe908461202d565b92505b6005831061187557611814600584611dd5565b9250858385901c601f168151811061182e5761182e612320565b01602001516001600160f81b031916858361184881612334565b94508151811061185a5761185a612320565b60200101906001600160f81b03191690815f1a905350611801565b6001016117c9565b5081156118e95784611890836005611dd5565b84901b601f16815181106118a6576118a6612320565b01602001516001600160f81b03191684826118c081612334565b9350815181106118d2576118d2612320565b60200101906001600160f81b03191690815f1a9053505b50919695505050505050565b60605f611904835f01516119fd565b61192d7f0000000000000000000000000000000000000000000000000000000000000000611aff565b61193b8561012001516116c2565b60405160200161194d9392919061234c565b60405160208183030381529060405290505f8360a0015190505f82516107d06119769190611dd5565b905080825111156119d157805b5f811180156119b7575082818151811061199f5761199f612320565b602001015160f81c60f81b60f81c60c01660ff166080145b156119ce57806119c6816123f6565b915050611983565b82525b82826040516020016119e492919061240b565b6040516020818303038152906040529350505050919050565b6060815f03611a235750506040805180820190915260018152600360fc1b602082015290565b5f825b8015611a4c5781611a3681612334565b9250611a459050600a8261230d565b9050611a26565b505f816001600160401b03811115611a6657611a66611de8565b6040519080825280601f01601f191660200182016040528015611a90576020820181803683370190505b5090505b8315611af857611aa5600a8561241f565b611ab090603061202d565b60f81b81611abd846123f6565b93508381518110611ad057611ad0612320565b60200101906001600160f81b03191690815f1a905350611af1600a8561230d565b9350611a94565b9392505050565b60408051602a80825260608281019093525f9190602082018180368337019050509050600360fc1b815f81518110611b3957611b39612320565b60200101906001600160f81b03191690815f1a905350600f60fb1b81600181518110611b6757611b67612320565b60200101906001600160f81b03191690815f1a9053508260295b6001811115611c01576f181899199a1a9b1b9c1cb0b131b232b360811b600f831660108110611bb257611bb2612320565b1a60f81b838281518110611bc857611bc8612320565b60200101906001600160f81b03191690815f1a9053506004826001600160a01b0316901c91508080611bf9906123f6565b915050611b81565b50909392505050565b5f60208284031215611c1a575f5ffd5b5035919050565b5f81518084528060208401602086015e5f602082860101526020601f19601f83011685010191505092915050565b602081525f611af86020830184611c21565b5f5f60408385031215611c72575f5ffd5b50508035926020909101359150565b5f5f5f60408486031215611c93575f5ffd5b8335925060208401356001600160401b03811115611caf575f5ffd5b8401601f81018613611cbf575f5ffd5b80356001600160401b03811115611cd4575f5ffd5b866020828401011115611ce5575f5ffd5b939660209190910195509293505050565b634e487b7160e01b5f52602160045260245ffd5b81518152602082015160e082019060078110611d3457634e487b7160e01b5f52602160045260245ffd5b806020840152506001600160401b0360408401511660408301526060830151611d61606084018215159052565b506080830151608083015260a0830151611d8660a08401826001600160a01b03169052565b5060c0830151611d9b60c084018260ff169052565b5092915050565b634e487b7160e01b5f52601160045260245ffd5b6001600160401b038181168382160190811115610a7e57610a7e611da2565b81810381811115610a7e57610a7e611da2565b634e487b7160e01b5f52604160045260245ffd5b60405161018081016001600160401b0381118282101715611e1f57611e1f611de8565b60405290565b60405161012081016001600160401b0381118282101715611e1f57611e1f611de8565b80516001600160a01b0381168114611356575f5ffd5b5f82601f830112611e6d575f5ffd5b81516001600160401b03811115611e8657611e86611de8565b604051601f8201601f19908116603f011681016001600160401b0381118282101715611eb457611eb4611de8565b604052818152838201602001851015611ecb575f5ffd5b8160208501602083015e5f918101602001919091529392505050565b805160068110611356575f5ffd5b80516001600160401b0381168114611356575f5ffd5b5f60208284031215611f1b575f5ffd5b81516001600160401b03811115611f30575f5ffd5b82016101808185031215611f42575f5ffd5b611f4a611dfc565b81518152611f5a60208301611e48565b6020820152611f6b60408301611e48565b6040820152611f7c60608301611e48565b6060820152611f8d60808301611e48565b608082015260a08201516001600160401b03811115611faa575f5ffd5b611fb686828501611e5e565b60a08301525060c0828101519082015260e08083015190820152611fdd6101008301611ee7565b6101008201526101208281015190820152611ffb6101408301611ef5565b61014082015261016091820151918101919091529392505050565b5f60208284031215612026575f5ffd5b5051919050565b80820180821115610a7e57610a7e611da2565b88815260208101889052604081018790526001600160a01b0386811660608301528516608082015260e060a082018190525f9061207f90830186611c21565b82810360c0840152838152838560208301375f602085830101526020601f19601f8601168201019150509998505050505050505050565b828152604060208201525f6120ce6040830184611c21565b949350505050565b80516001600160601b0381168114611356575f5ffd5b805161ffff81168114611356575f5ffd5b80518015158114611356575f5ffd5b805160ff81168114611356575f5ffd5b805160038110611356575f5ffd5b5f61012082840312801561213c575f5ffd5b50612145611e25565b8251815261215560208401611e48565b602082015261216660408401611e48565b6040820152612177606084016120d6565b6060820152612188608084016120ec565b608082015260a083810151908201526121a360c084016120fd565b60c08201526121b460e0840161210c565b60e08201526121c6610100840161211c565b6101008201529392505050565b5f5f5f5f5f5f60c087890312156121e8575f5ffd5b6121f187611e48565b602088015190965094506122076040880161210c565b6060880151608089015191955093506001600160401b03811115612229575f5ffd5b61223589828a01611e5e565b9250505f60a08801519050809150509295509295509295565b5f81518060208401855e5f93019283525090919050565b6632b4b8189a9a9d60c91b81525f612280600783018561224e565b601d60f91b8152612294600182018561224e565b95945050505050565b85815260ff8516602082015260a060408201525f6122be60a0830186611c21565b84606084015282810360808401526122d68185611c21565b98975050505050505050565b8082028115828204841417610a7e57610a7e611da2565b634e487b7160e01b5f52601260045260245ffd5b5f8261231b5761231b6122f9565b500490565b634e487b7160e01b5f52603260045260245ffd5b5f6001820161234557612345611da2565b5060010190565b6c022a921969c189c19903537b11609d1b81525f61236d600d83018661224e565b6301037b7160e51b8152612384600482018661224e565b90507f3a2074686520636c69656e74206469737075746573207468652070726f766964815270032b913b9903232b634bb32b930b136329607d1b60208201526123d0603182018561224e565b72017102537b1103232b9b1b934b83a34b7b71d1606d1b81526013019695505050505050565b5f8161240457612404611da2565b505f190190565b5f6120ce612419838661224e565b8461224e565b5f8261242d5761242d6122f9565b50069056fea2646970667358221220cdf8691321403832f5a93eb9790caada45252e549fa93aed615550e4ae5ab66264736f6c63430008250033" as const;
+
+export const validationRegistryAbi = [
+  {
+    "inputs": [
+      {
+        "internalType": "contract IERC8004Identity",
+        "name": "identityRegistry",
+        "type": "address"
+      }
+    ],
+    "stateMutability": "nonpayable",
+    "type": "constructor"
+  },
+  {
+    "inputs": [
+      {
+        "internalType": "uint256",
+        "name": "agentId",
+        "type": "uint256"
+      }
+    ],
+    "name": "AgentNotFound",
+    "type": "error"
+  },
+  {
+    "inputs": [],
+    "name": "InvalidValidator",
+    "type": "error"
+  },
+  {
+    "inputs": [
+      {
+        "internalType": "address",
+        "name": "caller",
+        "type": "address"
+      },
+      {
+        "internalType": "uint256",
+        "name": "agentId",
+        "type": "uint256"
+      }
+    ],
+    "name": "NotAuthorized",
+    "type": "error"
+  },
+  {
+    "inputs": [
+      {
+        "internalType": "address",
+        "name": "caller",
+        "type": "address"
+      }
+    ],
+    "name": "NotValidator",
+    "type": "error"
+  },
+  {
+    "inputs": [
+      {
+        "internalType": "bytes32",
+        "name": "requestHash",
+        "type": "bytes32"
+      }
+    ],
+    "name": "RequestExists",
+    "type": "error"
+  },
+  {
+    "inputs": [
+      {
+        "internalType": "uint8",
+        "name": "response",
+        "type": "uint8"
+      }
+    ],
+    "name": "ResponseOutOfRange",
+    "type": "error"
+  },
+  {
+    "inputs": [
+      {
+        "internalType": "bytes32",
+        "name": "requestHash",
+        "type": "bytes32"
+      }
+    ],
+    "name": "UnknownRequest",
+    "type": "error"
+  },
+  {
+    "anonymous": false,
+    "inputs": [
+      {
+        "indexed": true,
+        "internalType": "address",
+        "name": "validatorAddress",
+        "type": "address"
+      },
+      {
+        "indexed": true,
+        "internalType": "uint256",
+        "name": "agentId",
+        "type": "uint256"
+      },
+      {
+        "indexed": false,
+        "internalType": "string",
+        "name": "requestURI",
+        "type": "string"
+      },
+      {
+        "indexed": true,
+        "internalType": "bytes32",
+        "name": "requestHash",
+        "type": "bytes32"
+      }
+    ],
+    "name": "ValidationRequest",
+    "type": "event"
+  },
+  {
+    "anonymous": false,
+    "inputs": [
+      {
+        "indexed": true,
+        "internalType": "address",
+        "name": "validatorAddress",
+        "type": "address"
+      },
+      {
+        "indexed": true,
+        "internalType": "uint256",
+        "name": "agentId",
+        "type": "uint256"
+      },
+      {
+        "indexed": true,
+        "internalType": "bytes32",
+        "name": "requestHash",
+        "type": "bytes32"
+      },
+      {
+        "indexed": false,
+        "internalType": "uint8",
+        "name": "response",
+        "type": "uint8"
+      },
+      {
+        "indexed": false,
+        "internalType": "string",
+        "name": "responseURI",
+        "type": "string"
+      },
+      {
+        "indexed": false,
+        "internalType": "bytes32",
+        "name": "responseHash",
+        "type": "bytes32"
+      },
+      {
+        "indexed": false,
+        "internalType": "string",
+        "name": "tag",
+        "type": "string"
+      }
+    ],
+    "name": "ValidationResponse",
+    "type": "event"
+  },
+  {
+    "inputs": [
+      {
+        "internalType": "uint256",
+        "name": "agentId",
+        "type": "uint256"
+      }
+    ],
+    "name": "getAgentValidations",
+    "outputs": [
+      {
+        "internalType": "bytes32[]",
+        "name": "requestHashes",
+        "type": "bytes32[]"
+      }
+    ],
+    "stateMutability": "view",
+    "type": "function"
+  },
+  {
+    "inputs": [],
+    "name": "getIdentityRegistry",
+    "outputs": [
+      {
+        "internalType": "address",
+        "name": "",
+        "type": "address"
+      }
+    ],
+    "stateMutability": "view",
+    "type": "function"
+  },
+  {
+    "inputs": [
+      {
+        "internalType": "uint256",
+        "name": "agentId",
+        "type": "uint256"
+      },
+      {
+        "internalType": "address[]",
+        "name": "validatorAddresses",
+        "type": "address[]"
+      },
+      {
+        "internalType": "string",
+        "name": "tag",
+        "type": "string"
+      }
+    ],
+    "name": "getSummary",
+    "outputs": [
+      {
+        "internalType": "uint64",
+        "name": "count",
+        "type": "uint64"
+      },
+      {
+        "internalType": "uint8",
+        "name": "avgResponse",
+        "type": "uint8"
+      }
+    ],
+    "stateMutability": "view",
+    "type": "function"
+  },
+  {
+    "inputs": [
+      {
+        "internalType": "bytes32",
+        "name": "requestHash",
+        "type": "bytes32"
+      }
+    ],
+    "name": "getValidationStatus",
+    "outputs": [
+      {
+        "internalType": "address",
+        "name": "validatorAddress",
+        "type": "address"
+      },
+      {
+        "internalType": "uint256",
+        "name": "agentId",
+        "type": "uint256"
+      },
+      {
+        "internalType": "uint8",
+        "name": "response",
+        "type": "uint8"
+      },
+      {
+        "internalType": "bytes32",
+        "name": "responseHash",
+        "type": "bytes32"
+      },
+      {
+        "internalType": "string",
+        "name": "tag",
+        "type": "string"
+      },
+      {
+        "internalType": "uint256",
+        "name": "lastUpdate",
+        "type": "uint256"
+      }
+    ],
+    "stateMutability": "view",
+    "type": "function"
+  },
+  {
+    "inputs": [
+      {
+        "internalType": "address",
+        "name": "validatorAddress",
+        "type": "address"
+      }
+    ],
+    "name": "getValidatorRequests",
+    "outputs": [
+      {
+        "internalType": "bytes32[]",
+        "name": "requestHashes",
+        "type": "bytes32[]"
+      }
+    ],
+    "stateMutability": "view",
+    "type": "function"
+  },
+  {
+    "inputs": [
+      {
+        "internalType": "bytes32",
+        "name": "requestHash",
+        "type": "bytes32"
+      }
+    ],
+    "name": "isAnswered",
+    "outputs": [
+      {
+        "internalType": "bool",
+        "name": "exists",
+        "type": "bool"
+      },
+      {
+        "internalType": "bool",
+        "name": "answered",
+        "type": "bool"
+      }
+    ],
+    "stateMutability": "view",
+    "type": "function"
+  },
+  {
+    "inputs": [
+      {
+        "internalType": "address",
+        "name": "validatorAddress",
+        "type": "address"
+      },
+      {
+        "internalType": "uint256",
+        "name": "agentId",
+        "type": "uint256"
+      },
+      {
+        "internalType": "string",
+        "name": "requestURI",
+        "type": "string"
+      },
+      {
+        "internalType": "bytes32",
+        "name": "requestHash",
+        "type": "bytes32"
+      }
+    ],
+    "name": "validationRequest",
+    "outputs": [],
+    "stateMutability": "nonpayable",
+    "type": "function"
+  },
+  {
+    "inputs": [
+      {
+        "internalType": "bytes32",
+        "name": "requestHash",
+        "type": "bytes32"
+      },
+      {
+        "internalType": "uint8",
+        "name": "response",
+        "type": "uint8"
+      },
+      {
+        "internalType": "string",
+        "name": "responseURI",
+        "type": "string"
+      },
+      {
+        "internalType": "bytes32",
+        "name": "responseHash",
+        "type": "bytes32"
+      },
+      {
+        "internalType": "string",
+        "name": "tag",
+        "type": "string"
+      }
+    ],
+    "name": "validationResponse",
+    "outputs": [],
+    "stateMutability": "nonpayable",
+    "type": "function"
+  }
+] as const;
+
+export const validationRegistryBytecode = "0x60a060405234801561000f575f5ffd5b5060405161105138038061105183398101604081905261002e9161003f565b6001600160a01b031660805261006c565b5f6020828403121561004f575f5ffd5b81516001600160a01b0381168114610065575f5ffd5b9392505050565b608051610fb86100995f395f818161017a0152818161055a015281816105fb01526109020152610fb85ff3fe608060405234801561000f575f5ffd5b5060043610610085575f3560e01c80638d5d0c2d116100585780638d5d0c2d14610147578063aaf400c41461015a578063bc4d861b1461016d578063ff2febfc146101a4575f5ffd5b80631b7cabd6146100895780633515e078146100c25780633d659a96146101125780634bf3158c14610127575b5f5ffd5b61009c6100973660046109d7565b6101c9565b604080516001600160401b03909316835260ff9091166020830152015b60405180910390f35b6100fb6100d0366004610a7f565b5f90815260208190526040902080546006909101546001600160a01b0390911615159160ff90911690565b6040805192151583529015156020830152016100b9565b610125610120366004610a96565b610306565b005b61013a610135366004610b44565b61042d565b6040516100b99190610b5f565b61013a610155366004610a7f565b610496565b610125610168366004610ba1565b6104f3565b6040516001600160a01b037f00000000000000000000000000000000000000000000000000000000000000001681526020016100b9565b6101b76101b2366004610a7f565b61076e565b6040516100b996959493929190610bff565b5f85815260016020526040808220905182919082906101eb9087908790610c62565b60405190819003902090505f805b83548110156102d3575f5f5f86848154811061021757610217610c71565b5f91825260208083209091015483528201929092526040019020600681015490915060ff1661024657506102cb565b871580159061026d575083816004016040516102629190610cbd565b604051809103902014155b1561027857506102cb565b891580159061029c5750805461029a908c908c906001600160a01b0316610882565b155b156102a757506102cb565b866102b181610d42565b60028301549098506102c7915060ff1684610d6c565b9250505b6001016101f9565b506001600160401b038516156102f9576102f66001600160401b03861682610d7f565b93505b5050509550959350505050565b5f87815260208190526040902080546001600160a01b031661034357604051637bbe34c960e01b8152600481018990526024015b60405180910390fd5b80546001600160a01b0316331461036f57604051633b4f6e2b60e21b815233600482015260240161033a565b60648760ff161115610399576040516371d34f6b60e11b815260ff8816600482015260240161033a565b60028101805460ff191660ff891617905560038101849055600481016103c0838583610e09565b5042600582015560068101805460ff1916600190811790915581015460405189919033907fafddf629e874ccc3963b6a888c477bd464a6c8525024fc88759ea3b2326349ae9061041b908c908c908c908c908c908c90610eeb565b60405180910390a45050505050505050565b6001600160a01b0381165f9081526002602090815260409182902080548351818402810184019094528084526060939283018282801561048a57602002820191905f5260205f20905b815481526020019060010190808311610476575b50505050509050919050565b5f8181526001602090815260409182902080548351818402810184019094528084526060939283018282801561048a57602002820191905f5260205f20908154815260200190600101908083116104765750505050509050919050565b6001600160a01b03851661051a57604051631a0a9b9f60e21b815260040160405180910390fd5b5f610524856108ea565b9050336001600160a01b038216148015906105cf575060405163020604bf60e21b81526004810186905233906001600160a01b037f0000000000000000000000000000000000000000000000000000000000000000169063081812fc90602401602060405180830381865afa15801561059f573d5f5f3e3d5ffd5b505050506040513d601f19601f820116820180604052508101906105c39190610f2d565b6001600160a01b031614155b8015610666575060405163e985e9c560e01b81526001600160a01b0382811660048301523360248301527f0000000000000000000000000000000000000000000000000000000000000000169063e985e9c590604401602060405180830381865afa158015610640573d5f5f3e3d5ffd5b505050506040513d601f19601f820116820180604052508101906106649190610f48565b155b1561068d5760405163030af4dd60e51b81523360048201526024810186905260440161033a565b5f82815260208190526040902080546001600160a01b0316156106c65760405163a4a99c6160e01b81526004810184905260240161033a565b80546001600160a01b0319166001600160a01b038816908117825560018083018890554260058401555f88815260208281526040808320805480860182559084528284200188905584835260028252808320805494850181558352912090910185905551849188917f530436c3634a98e1e626b0898be2f1e9980cc1bd2a78c07a0aba52d0a48a50599061075d908a908a90610f67565b60405180910390a450505050505050565b5f81815260208190526040812080548291829182916060918391906001600160a01b03166107b257604051637bbe34c960e01b81526004810189905260240161033a565b805460018201546002830154600384015460058501546004860180546001600160a01b039096169560ff9094169390919082906107ee90610c85565b80601f016020809104026020016040519081016040528092919081815260200182805461081a90610c85565b80156108655780601f1061083c57610100808354040283529160200191610865565b820191905f5260205f20905b81548152906001019060200180831161084857829003601f168201915b505050505091509650965096509650965096505091939550919395565b5f805b838110156108de57826001600160a01b03168585838181106108a9576108a9610c71565b90506020020160208101906108be9190610b44565b6001600160a01b0316036108d65760019150506108e3565b600101610885565b505f90505b9392505050565b6040516331a9108f60e11b8152600481018290525f907f00000000000000000000000000000000000000000000000000000000000000006001600160a01b031690636352211e90602401602060405180830381865afa92505050801561096d575060408051601f3d908101601f1916820190925261096a91810190610f2d565b60015b61098d57604051630ede975960e01b81526004810183905260240161033a565b92915050565b5f5f83601f8401126109a3575f5ffd5b5081356001600160401b038111156109b9575f5ffd5b6020830191508360208285010111156109d0575f5ffd5b9250929050565b5f5f5f5f5f606086880312156109eb575f5ffd5b8535945060208601356001600160401b03811115610a07575f5ffd5b8601601f81018813610a17575f5ffd5b80356001600160401b03811115610a2c575f5ffd5b8860208260051b8401011115610a40575f5ffd5b6020919091019450925060408601356001600160401b03811115610a62575f5ffd5b610a6e88828901610993565b969995985093965092949392505050565b5f60208284031215610a8f575f5ffd5b5035919050565b5f5f5f5f5f5f5f60a0888a031215610aac575f5ffd5b87359650602088013560ff81168114610ac3575f5ffd5b955060408801356001600160401b03811115610add575f5ffd5b610ae98a828b01610993565b9096509450506060880135925060808801356001600160401b03811115610b0e575f5ffd5b610b1a8a828b01610993565b989b979a50959850939692959293505050565b6001600160a01b0381168114610b41575f5ffd5b50565b5f60208284031215610b54575f5ffd5b81356108e381610b2d565b602080825282518282018190525f918401906040840190835b81811015610b96578351835260209384019390920191600101610b78565b509095945050505050565b5f5f5f5f5f60808688031215610bb5575f5ffd5b8535610bc081610b2d565b94506020860135935060408601356001600160401b03811115610be1575f5ffd5b610bed88828901610993565b96999598509660600135949350505050565b60018060a01b038716815285602082015260ff8516604082015283606082015260c060808201525f83518060c0840152806020860160e085015e5f60e0828501015260e0601f19601f8301168401019150508260a0830152979650505050505050565b818382375f9101908152919050565b634e487b7160e01b5f52603260045260245ffd5b600181811c90821680610c9957607f821691505b602082108103610cb757634e487b7160e01b5f52602260045260245ffd5b50919050565b5f5f8354610cca81610c85565b600182168015610ce15760018114610cf657610d23565b60ff1983168652811515820286019350610d23565b865f5260205f205f5b83811015610d1b57815488820152600190910190602001610cff565b505081860193505b509195945050505050565b634e487b7160e01b5f52601160045260245ffd5b5f6001600160401b0382166001600160401b038103610d6357610d63610d2e565b60010192915050565b8082018082111561098d5761098d610d2e565b5f82610d9957634e487b7160e01b5f52601260045260245ffd5b500490565b634e487b7160e01b5f52604160045260245ffd5b601f821115610e045782821115610e0457805f5260205f20601f840160051c6020851015610ddd57505f5b90810190601f840160051c035f5b81811015610e00575f83820155600101610deb565b5050505b505050565b6001600160401b03831115610e2057610e20610d9e565b610e3483610e2e8354610c85565b83610db2565b5f601f841160018114610e65575f8515610e4e5750838201355b5f19600387901b1c1916600186901b178355610ebc565b5f83815260208120601f198716915b82811015610e945786850135825560209485019460019092019101610e74565b5086821015610eb0575f1960f88860031b161c19848701351681555b505060018560011b0183555b5050505050565b81835281816020850137505f828201602090810191909152601f909101601f19169091010190565b60ff87168152608060208201525f610f07608083018789610ec3565b8560408401528281036060840152610f20818587610ec3565b9998505050505050505050565b5f60208284031215610f3d575f5ffd5b81516108e381610b2d565b5f60208284031215610f58575f5ffd5b815180151581146108e3575f5ffd5b602081525f610f7a602083018486610ec3565b94935050505056fea2646970667358221220ec1277b4d2eaf98f8d89d2aa3abac39da29d2f2dde0d595a246912d9269974a864736f6c63430008250033" as const;
 

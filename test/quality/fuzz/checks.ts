@@ -108,7 +108,7 @@ export async function readWorld(): Promise<World> {
   const judgeAt = agents.map((a) =>
     at({ address: c.registry, abi: courtRegistryAbi, functionName: "getJudge", args: [a.addr] }),
   );
-  const poolAt = at({ address: c.registry, abi: courtRegistryAbi, functionName: "getJudgePool" });
+  const poolAt = at({ address: c.registry, abi: courtRegistryAbi, functionName: "getJudgePool", args: [0n, 10_000n] });
   const statsAt = at({ address: c.factory, abi: caseFactoryAbi, functionName: "getStats" });
   const openAt = at({ address: c.factory, abi: caseFactoryAbi, functionName: "getOpenCases", args: [false, 0] });
   const listAt = at({ address: c.factory, abi: caseFactoryAbi, functionName: "getCases", args: [0n, 10_000n] });
@@ -165,7 +165,7 @@ export async function readWorld(): Promise<World> {
     refUsedBy: new Map(refKeys.map((key, n) => [key, r<Address>(refAt[n] as number)])),
     overview: r(overviewAt),
     judges,
-    pool: r<readonly [bigint, readonly { addr: Address }[]]>(poolAt)[1].map((j) => j.addr),
+    pool: r<readonly [bigint, bigint, readonly { addr: Address }[]]>(poolAt)[2].map((j) => j.addr),
     stats: r(statsAt),
     open: r<readonly { addr: Address }[]>(openAt).map((s) => s.addr),
     caseList: [...r<readonly [bigint, readonly Address[]]>(listAt)[1]],

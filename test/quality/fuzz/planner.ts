@@ -680,7 +680,7 @@ function planIntrusion(a: Extract<Action, { t: "intrude" }>, step: number): Plan
       data: encodeFunctionData({
         abi: disputeCaseAbi,
         functionName: "initialize",
-        args: [c.registry, c.entropy, by.addr, x, `hijack ${step}`, "bafy-hijack", terms, 1n, 1n],
+        args: [c.registry, c.entropy, by.addr, x, `hijack ${step}`, "bafy-hijack", terms, 1n, 1n, 0n],
       }),
       expect: "AlreadyInitialized",
       value: P.minPartyStake,

@@ -1,0 +1,209 @@
+// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.28;
+
+import {IERC8004Identity} from "./IERC8004.sol";
+
+/// @title ERC-8004 Validation Registry.
+/// @notice An agent's owner (or operator) asks a validator to check its work (`validationRequest`,
+/// naming the validator and a request hash that commits to the request's content); the named
+/// validator alone answers (`validationResponse`, 0 to 100, as often as it likes: the latest answer
+/// stands). docket's court evaluator is such a validator: when a case born from a job ends it
+/// answers the provider's request for that job with the ruling (100 the provider won, 0 it lost).
+contract ValidationRegistry {
+    error AgentNotFound(uint256 agentId);
+    error NotAuthorized(address caller, uint256 agentId);
+    error InvalidValidator();
+    error RequestExists(bytes32 requestHash);
+    error UnknownRequest(bytes32 requestHash);
+    error NotValidator(address caller);
+    error ResponseOutOfRange(uint8 response);
+
+    /// @notice An agent asked a validator to validate its work.
+    /// @param validatorAddress The validator asked.
+    /// @param agentId The agent whose work it is.
+    /// @param requestURI Where the request's content is.
+    /// @param requestHash The commitment to that content, the request's key.
+    event ValidationRequest(
+        address indexed validatorAddress, uint256 indexed agentId, string requestURI, bytes32 indexed requestHash
+    );
+
+    /// @notice A validator answered a request.
+    /// @param validatorAddress The validator.
+    /// @param agentId The agent.
+    /// @param requestHash The request.
+    /// @param response 0 (failed) to 100 (passed).
+    /// @param responseURI Where the answer's evidence is.
+    /// @param responseHash A commitment to that evidence.
+    /// @param tag A free label (e.g. "docket-ruling").
+    event ValidationResponse(
+        address indexed validatorAddress,
+        uint256 indexed agentId,
+        bytes32 indexed requestHash,
+        uint8 response,
+        string responseURI,
+        bytes32 responseHash,
+        string tag
+    );
+
+    struct Status {
+        address validatorAddress;
+        uint256 agentId;
+        uint8 response;
+        bytes32 responseHash;
+        string tag;
+        uint256 lastUpdate;
+        bool hasResponse;
+    }
+
+    IERC8004Identity private immutable identity;
+    mapping(bytes32 => Status) private statuses;
+    mapping(uint256 => bytes32[]) private byAgent;
+    mapping(address => bytes32[]) private byValidator;
+
+    /// @param identityRegistry The ERC-8004 Identity Registry whose agents ask.
+    constructor(IERC8004Identity identityRegistry) {
+        identity = identityRegistry;
+    }
+
+    /// @notice The Identity Registry this registry's agents live in.
+    /// @return The registry's address.
+    function getIdentityRegistry() external view returns (address) {
+        return address(identity);
+    }
+
+    /// @notice The agent's owner or operator asks `validatorAddress` to validate its work.
+    /// @param validatorAddress The validator (a contract or an account); it alone may answer.
+    /// @param agentId The agent.
+    /// @param requestURI Where the request's content is.
+    /// @param requestHash The commitment to that content; unique: it keys the request.
+    function validationRequest(address validatorAddress, uint256 agentId, string calldata requestURI, bytes32 requestHash)
+        external
+    {
+        if (validatorAddress == address(0)) revert InvalidValidator();
+        address owner = _owner(agentId);
+        if (msg.sender != owner && identity.getApproved(agentId) != msg.sender && !identity.isApprovedForAll(owner, msg.sender)) {
+            revert NotAuthorized(msg.sender, agentId);
+        }
+        Status storage s = statuses[requestHash];
+        if (s.validatorAddress != address(0)) revert RequestExists(requestHash);
+        s.validatorAddress = validatorAddress;
+        s.agentId = agentId;
+        s.lastUpdate = block.timestamp;
+        byAgent[agentId].push(requestHash);
+        byValidator[validatorAddress].push(requestHash);
+        emit ValidationRequest(validatorAddress, agentId, requestURI, requestHash);
+    }
+
+    /// @notice The request's validator answers it (again, if it likes: the latest answer stands).
+    /// @param requestHash The request.
+    /// @param response 0 (failed) to 100 (passed).
+    /// @param responseURI Where the answer's evidence is.
+    /// @param responseHash A commitment to that evidence.
+    /// @param tag A free label.
+    function validationResponse(
+        bytes32 requestHash,
+        uint8 response,
+        string calldata responseURI,
+        bytes32 responseHash,
+        string calldata tag
+    ) external {
+        Status storage s = statuses[requestHash];
+        if (s.validatorAddress == address(0)) revert UnknownRequest(requestHash);
+        if (msg.sender != s.validatorAddress) revert NotValidator(msg.sender);
+        if (response > 100) revert ResponseOutOfRange(response);
+        s.response = response;
+        s.responseHash = responseHash;
+        s.tag = tag;
+        s.lastUpdate = block.timestamp;
+        s.hasResponse = true;
+        emit ValidationResponse(msg.sender, s.agentId, requestHash, response, responseURI, responseHash, tag);
+    }
+
+    /// @notice One request and its latest answer.
+    /// @param requestHash The request.
+    /// @return validatorAddress The validator asked.
+    /// @return agentId The agent.
+    /// @return response The latest answer (0 until answered).
+    /// @return responseHash The latest answer's evidence commitment.
+    /// @return tag The latest answer's label.
+    /// @return lastUpdate When it was asked or last answered.
+    function getValidationStatus(bytes32 requestHash)
+        external
+        view
+        returns (
+            address validatorAddress,
+            uint256 agentId,
+            uint8 response,
+            bytes32 responseHash,
+            string memory tag,
+            uint256 lastUpdate
+        )
+    {
+        Status storage s = statuses[requestHash];
+        if (s.validatorAddress == address(0)) revert UnknownRequest(requestHash);
+        return (s.validatorAddress, s.agentId, s.response, s.responseHash, s.tag, s.lastUpdate);
+    }
+
+    /// @notice Whether the request has been answered (beyond the standard: `response` 0 is also "failed").
+    /// @param requestHash The request.
+    /// @return exists Whether it was asked.
+    /// @return answered Whether its validator answered it.
+    function isAnswered(bytes32 requestHash) external view returns (bool exists, bool answered) {
+        Status storage s = statuses[requestHash];
+        return (s.validatorAddress != address(0), s.hasResponse);
+    }
+
+    /// @notice How many answered requests of `agentId` match, and their average answer.
+    /// @param agentId The agent.
+    /// @param validatorAddresses Only these validators' answers (empty: any validator's).
+    /// @param tag Only answers with this label (empty: any).
+    /// @return count Answers counted.
+    /// @return avgResponse Their average (0 when none).
+    function getSummary(uint256 agentId, address[] calldata validatorAddresses, string calldata tag)
+        external
+        view
+        returns (uint64 count, uint8 avgResponse)
+    {
+        bytes32[] storage hashes = byAgent[agentId];
+        bytes32 tagHash = keccak256(bytes(tag));
+        uint256 total = 0;
+        for (uint256 i = 0; i < hashes.length; i++) {
+            Status storage s = statuses[hashes[i]];
+            if (!s.hasResponse) continue;
+            if (bytes(tag).length != 0 && keccak256(bytes(s.tag)) != tagHash) continue;
+            if (validatorAddresses.length != 0 && !_listed(validatorAddresses, s.validatorAddress)) continue;
+            count++;
+            total += s.response;
+        }
+        if (count != 0) avgResponse = uint8(total / count);
+    }
+
+    /// @notice Every request `agentId` made, oldest first.
+    /// @param agentId The agent.
+    /// @return requestHashes Their hashes.
+    function getAgentValidations(uint256 agentId) external view returns (bytes32[] memory requestHashes) {
+        return byAgent[agentId];
+    }
+
+    /// @notice Every request made to `validatorAddress`, oldest first.
+    /// @param validatorAddress The validator.
+    /// @return requestHashes Their hashes.
+    function getValidatorRequests(address validatorAddress) external view returns (bytes32[] memory requestHashes) {
+        return byValidator[validatorAddress];
+    }
+
+    function _owner(uint256 agentId) private view returns (address owner) {
+        try identity.ownerOf(agentId) returns (address o) {
+            owner = o;
+        } catch {
+            revert AgentNotFound(agentId);
+        }
+    }
+
+    function _listed(address[] calldata list, address who) private pure returns (bool) {
+        for (uint256 i = 0; i < list.length; i++) {
+            if (list[i] == who) return true;
+        }
+        return false;
+    }
+}
