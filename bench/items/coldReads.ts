@@ -3,7 +3,7 @@ import { caseFactoryAbi, courtRegistryAbi } from "../../src/chain/abi/generated.
 import { makeChain, makePublicClient } from "../../src/chain/client.js";
 import { readDeliberating } from "../../src/chain/reads.js";
 import type { Docket } from "../../src/server.js";
-import type { RpcProxy } from "../../test/support/rpcProxy.js";
+import type { RpcProxy } from "../../test/support/index.js";
 import { clearCache } from "../lib/docket.js";
 import { rpc } from "../lib/rpc.js";
 import { mean, percentile, round } from "../lib/stats.js";

@@ -4,7 +4,7 @@ import { devPublicParams } from "../../src/deploy/terms.js";
 import { startDevnet } from "../../src/devnet/devnet.js";
 import { operations } from "../../src/operations/registry.js";
 import { type Docket, startServer } from "../../src/server.js";
-import { type RpcProxy, startRpcProxy } from "../../test/support/rpcProxy.js";
+import { type RpcProxy, startRpcProxy } from "../../test/support/index.js";
 import { clearCache, docketEnv } from "../lib/docket.js";
 
 /**

@@ -1,4 +1,4 @@
-import type { SoakResult } from "../../test/support/soak.js";
+import type { SoakResult } from "../../test/support/index.js";
 import type { ColdReadsSummary, ViewGas } from "../items/coldReads.js";
 import type { DrawGasResult, DrawGasSize } from "../items/drawGas.js";
 import type { EvidenceBenchResult } from "../items/evidence.js";

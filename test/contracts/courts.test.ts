@@ -5,7 +5,7 @@
  */
 import { type Address, type Hex, parseEther, parseEventLogs } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { AGENTIC_COMMERCE_COURT, type CourtParams, courtConfig, devChildCourts } from "../../src/deploy/terms.js";
 import type { Actor } from "../../src/devnet/actor.js";
 import {
@@ -14,9 +14,9 @@ import {
   advance,
   appeal,
   balance,
-  bootCourt,
   type Court,
   caseFactoryAbi,
+  courtOfFile,
   courtRegistryAbi,
   disputeCaseAbi,
   drawJudges,
@@ -35,7 +35,6 @@ import {
 } from "./helpers.js";
 
 let c: Court;
-const party = (i: number) => actor(c, i);
 
 /** A child court's terms: public votes (one transaction per vote), a higher minimum judge stake. */
 const childParams = (over: Partial<CourtParams> = {}): CourtParams => ({
@@ -90,17 +89,13 @@ const unstakeFrom = (who: Actor, court: bigint) =>
   who.write({ address: c.registry, abi: courtRegistryAbi, functionName: "unstakeFrom", args: [court] });
 const unstakeAll = (who: Actor) => who.write({ address: c.registry, abi: courtRegistryAbi, functionName: "unstake" });
 
-beforeAll(async () => {
-  c = await bootCourt();
+const { party } = courtOfFile(async (court) => {
+  c = court;
   // Everyday General judges, so General draws never run short.
   await stakeJudges(
     c,
     [7, 8, 9, 10, 11, 12, 13].map((i) => actor(c, i)),
   );
-});
-
-afterAll(async () => {
-  await c?.stop();
 });
 
 describe("the court tree", () => {

@@ -5,7 +5,7 @@
  * court, which a reverting registry cannot block.
  */
 import { type Abi, type Address, encodeFunctionData, type Hex, parseEventLogs, toHex } from "viem";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { Erc8004Deployment } from "../../src/chain/deployments.js";
 import { agentWalletConsent } from "../../src/chain/erc8004.js";
 import { deployErc8004 } from "../../src/deploy/erc8004.js";
@@ -13,8 +13,8 @@ import type { Actor } from "../../src/devnet/actor.js";
 import {
   actor,
   advance,
-  bootCourt,
   type Court,
+  courtOfFile,
   courtRegistryAbi,
   courtReputationAbi,
   disputeCaseAbi,
@@ -37,12 +37,11 @@ let c: Court;
 let e: Erc8004Deployment;
 const judges = () => [7, 8, 9].map((i) => actor(c, i));
 
-beforeAll(async () => {
-  c = await bootCourt();
+courtOfFile(async (court) => {
+  c = court;
   e = c.devnet.deployment.erc8004 as Erc8004Deployment;
   await stakeJudges(c, judges());
 });
-afterAll(() => c.stop());
 
 /** The registries by function name, as a wallet or a block explorer calls them. */
 const identity = identityRegistryAbi as Abi;

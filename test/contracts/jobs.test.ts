@@ -14,6 +14,7 @@ import {
   courtEvaluatorAbi,
   deliverableDigest,
   disputeJob,
+  eightJudges,
   evaluatorOf,
   fundedJob,
   JobStatus,
@@ -50,16 +51,7 @@ let c: Court;
 const client = () => actor(c, 1);
 const provider = () => actor(c, 2);
 const keeper = () => actor(c, 5);
-const judges = () => [
-  actor(c, 7),
-  actor(c, 8),
-  actor(c, 9),
-  actor(c, 10),
-  actor(c, 11),
-  actor(c, 12),
-  actor(c, 13),
-  actor(c, 14),
-];
+const judges = () => eightJudges(c);
 const panel = () => judges().slice(0, 3);
 const BUDGET = 50_000_000n;
 const GENERAL = 1;

@@ -1,9 +1,9 @@
 import { maxUint256 } from "viem";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   actor,
-  bootCourt,
   type Court,
+  courtOfFile,
   courtRegistryAbi,
   P,
   readAgent,
@@ -18,13 +18,9 @@ let w: World;
 const party = (i: number) => w.party(i);
 const judge = (i: number) => w.judge(i);
 
-beforeAll(async () => {
-  c = await bootCourt();
+courtOfFile(async (court) => {
+  c = court;
   w = await buildWorld(c);
-});
-
-afterAll(async () => {
-  await c?.stop();
 });
 
 describe("registry views", () => {

@@ -1,7 +1,7 @@
 import { type Address, type Hex, parseEventLogs } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { caseFactoryAbi, courtRegistryAbi } from "../../src/chain/abi/generated.js";
-import { TestDocket } from "../support/docket.js";
+import { TestDocket } from "../support/index.js";
 
 /**
  * Courts over docket's HTTP API on the dev world `npm start` runs: the General court (public votes)
@@ -12,11 +12,6 @@ describe("courts over HTTP, signed by test wallets", () => {
   let t: TestDocket;
   const AGENTIC = 2;
 
-  const indexOf = (addr: string) => {
-    const i = t.devnet.accounts.findIndex((a) => a.address.toLowerCase() === addr.toLowerCase());
-    if (i < 0) throw new Error(`${addr} is not a dev account`);
-    return i;
-  };
   const readCase = async (c: string) => (await t.get(`/cases/${c}`)).body.case;
 
   const filing = (plaintiff: number, defendant: number) => ({
@@ -241,7 +236,7 @@ describe("courts over HTTP, signed by test wallets", () => {
       };
       expect(Object.keys(body).sort()).toEqual(["instructions", "unsigned_tx"]);
       expect(body.unsigned_tx).toMatchObject({ to: c, value: "0", chainId: 31337 });
-      const receipt = await t.actor(indexOf(judge)).send(body.unsigned_tx);
+      const receipt = await t.actor(t.indexOf(judge)).send(body.unsigned_tx);
       expect(receipt.status).toBe("success");
       expect(await readCase(c)).toMatchObject({ votesForPlaintiff: i + 1, votesForDefendant: 0 });
     }
@@ -263,7 +258,7 @@ describe("courts over HTTP, signed by test wallets", () => {
     const judge = judges[0] as string;
     const commit = await t.post(`/cases/${c}/vote`, { plaintiff_wins: true, from: judge });
     expect(commit.status).toBe(200);
-    await t.actor(indexOf(judge)).send(commit.body.unsigned_tx);
+    await t.actor(t.indexOf(judge)).send(commit.body.unsigned_tx);
     expect(await readCase(c)).toMatchObject({ votesCommitted: 1, votesForPlaintiff: 0, votingPhase: "commit" });
     expect(commit.body.reveal.salt as Hex).toMatch(/^0x[0-9a-f]{64}$/);
   });

@@ -16,7 +16,8 @@ import { selectOperations } from "../../src/mcp/toolFilter.js";
 import type { Operation } from "../../src/operations/operation.js";
 import { operations } from "../../src/operations/registry.js";
 import { type Docket, startServer } from "../../src/server.js";
-import { call, connect, type Json, ok, signAndSend } from "./helpers.js";
+import { signAndSend } from "../support/index.js";
+import { call, connect, type Json, ok } from "./helpers.js";
 
 /**
  * The MCP catalogue, over the official SDK client and an in-memory transport, against a docket on

@@ -17,8 +17,8 @@ import type { Devnet } from "../../src/devnet/devnet.js";
 import { rawCid } from "../../src/evidence/cid.js";
 import { operations } from "../../src/operations/registry.js";
 import { type Docket, startServer } from "../../src/server.js";
-import { externalChainEnv } from "../support/docket.js";
-import { type Json, signAndSend } from "./helpers.js";
+import { externalChainEnv, signAndSend } from "../support/index.js";
+import type { Json } from "./helpers.js";
 
 /**
  * docket through three stock MCP clients from npm, each over Streamable HTTP (`/mcp`) and over stdio

@@ -14,7 +14,7 @@ import { DocketError } from "../../src/errors/errors.js";
 import { fileCase } from "../../src/operations/fileCase.js";
 import { runOperation } from "../../src/operations/run.js";
 import { decodePaymentResponse, NATIVE_ASSET, paymentRequiredSchema } from "../../src/payments/x402.js";
-import { TestDocket } from "../support/docket.js";
+import { TestDocket } from "../support/index.js";
 import {
   feePayment,
   feeRefOf,

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { unframe } from "../../src/web/evidence.js";
 import type { Json } from "../mcp/helpers.js";
 import { launchChromium, skipWithoutChromium } from "../support/chromium.js";
-import { TestDocket } from "../support/docket.js";
+import { TestDocket } from "../support/index.js";
 
 /**
  * The explorer in a real headless Chromium, on the seeded dev chain (public votes, the event
@@ -27,12 +27,6 @@ describe.skipIf(skip)("the explorer in headless Chromium", () => {
   let page: Page;
   const dialogs: string[] = [];
   const requests: string[] = [];
-
-  const indexOf = (addr: string) => {
-    const i = t.devnet.accounts.findIndex((a) => a.address === addr);
-    if (i < 0) throw new Error(`${addr} is not a dev account`);
-    return i;
-  };
 
   beforeAll(async () => {
     [t, browser] = await Promise.all([TestDocket.start({ EVENT_POLL_MS: "500" }), launchChromium()]);
@@ -200,7 +194,7 @@ describe.skipIf(skip)("the explorer in headless Chromium", () => {
     await t.write(
       `/cases/${seeded.address}/vote`,
       { plaintiff_wins: false, from: waiting.judge },
-      indexOf(waiting.judge),
+      t.indexOf(waiting.judge),
     );
 
     await page.locator(`tr[data-judge="${waiting.judge}"] td.vote`, { hasText: "for the defendant" }).waitFor({
@@ -230,7 +224,7 @@ describe.skipIf(skip)("the explorer in headless Chromium", () => {
     await t.write(
       `/cases/${active.address}/evidence`,
       { evidenceIpfsHash: pub.body.document.cid, from: ac.plaintiff },
-      indexOf(ac.plaintiff),
+      t.indexOf(ac.plaintiff),
     );
 
     requests.length = 0;
