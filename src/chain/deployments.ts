@@ -81,3 +81,13 @@ export function readDeployment(
   if (!d.factory || !d.registry) return undefined;
   return { factory: getAddress(d.factory), registry: getAddress(d.registry), arbitration: d.arbitration };
 }
+
+/** The KEY=value lines that point a docket at these arbitration contracts (the settings `arbitrationOf` reads). */
+export function arbitrationEnvLines(a: ArbitrationDeployment): string[] {
+  return [
+    `ARBITRATOR_ADDRESS=${a.arbitrator}`,
+    `JOBS_ADDRESS=${a.commerce}`,
+    `JOBS_TOKEN_ADDRESS=${a.token}`,
+    `EVALUATORS=${a.evaluators.map((e) => `${e.courtId}:${e.address}`).join(",")}`,
+  ];
+}

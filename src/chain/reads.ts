@@ -151,15 +151,17 @@ function absent(kind: new (...args: never[]) => Error) {
 /**
  * Several calls as one JSON-RPC request: a multicall, or, on a chain without Multicall3, call by
  * call (the transport batches them into one round trip; the clock, CLOCK, then comes from the
- * latest block). Every call must succeed.
+ * latest block). Every call must succeed. `batchSize: 0` keeps a multicall in one eth_call however long.
  */
-async function readAll<const C extends readonly ContractFunctionParameters[]>(
+export async function readAll<const C extends readonly ContractFunctionParameters[]>(
   court: Court,
   contracts: C,
+  opts: { batchSize?: number } = {},
 ): Promise<MulticallReturnType<C, false>> {
   if (court.hasMulticall3) {
     return (await court.reader.multicall({
       allowFailure: false,
+      ...opts,
       contracts: contracts as readonly ContractFunctionParameters[],
     })) as MulticallReturnType<C, false>;
   }

@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type Address, type Hex, keccak256, parseEventLogs, toHex } from "viem";
 import { caseFactoryAbi } from "../../src/chain/abi/generated.js";
+import { type ArbitrationDeployment, arbitrationEnvLines } from "../../src/chain/deployments.js";
 import { loadConfig } from "../../src/config.js";
 import { Actor } from "../../src/devnet/actor.js";
 import { rawCid } from "../../src/evidence/cid.js";
@@ -40,7 +41,7 @@ export async function request(
 export interface ChainAt {
   rpcUrl: string;
   chainId?: number;
-  deployment: { factory: Address; registry: Address };
+  deployment: { factory: Address; registry: Address; arbitration?: ArbitrationDeployment };
 }
 
 /**
@@ -53,6 +54,12 @@ export function chainEnv(chain: ChainAt, rpcUrl = chain.rpcUrl): Record<string, 
     CHAIN_ID: String(chain.chainId ?? 31337),
     FACTORY_ADDRESS: chain.deployment.factory,
     REGISTRY_ADDRESS: chain.deployment.registry,
+    // The arbitration contracts, as `docket devnet` prints them for another docket.
+    ...Object.fromEntries(
+      (chain.deployment.arbitration ? arbitrationEnvLines(chain.deployment.arbitration) : []).map(
+        (l) => l.split("=") as [string, string],
+      ),
+    ),
   };
 }
 
