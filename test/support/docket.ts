@@ -30,7 +30,20 @@ export function externalChainEnv(devnet: Devnet, env: Record<string, string> = {
     REGISTRY_ADDRESS: devnet.deployment.registry,
     EVENT_POLL_MS: "0",
     EVIDENCE_DIR: mkdtempSync(join(tmpdir(), "docket-evidence-")),
+    ...arbitrationEnv(devnet),
     ...env,
+  };
+}
+
+/** The arbitration contracts of a dev chain as a real chain's docket is told them (docs/arbitration.md). */
+export function arbitrationEnv(devnet: Devnet): Record<string, string> {
+  const a = devnet.deployment.arbitration;
+  if (!a) return {};
+  return {
+    ARBITRATOR_ADDRESS: a.arbitrator,
+    JOBS_ADDRESS: a.commerce,
+    JOBS_TOKEN_ADDRESS: a.token,
+    EVALUATORS: a.evaluators.map((e) => `${e.courtId}:${e.address}`).join(","),
   };
 }
 
