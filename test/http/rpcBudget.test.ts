@@ -170,6 +170,7 @@ describe("RPC budget (DESIGN.md section 7), counted at a JSON-RPC proxy", () => 
       [3, 3],
       [6, 3],
       [9, 3],
+      [12, 3],
       [0, 100],
       [50, 10],
     ] as const) {
