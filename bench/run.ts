@@ -11,11 +11,10 @@
  */
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { AGENTIC_COMMERCE_COURT } from "../src/deploy/terms.js";
 import { type Devnet, startDevnet } from "../src/devnet/devnet.js";
-import { AGENTIC_COMMERCE_COURT } from "../src/devnet/terms.js";
 import type { Docket } from "../src/server.js";
-import { type RpcProxy, startRpcProxy } from "../test/support/rpcProxy.js";
-import { soak, spawnDocket as spawnSoakDocket } from "../test/support/soak.js";
+import { ROOT, type RpcProxy, soak, spawnDocket, startRpcProxy } from "../test/support/index.js";
 import { type ColdReadsSummary, measureSize, type SizeResult, summarize } from "./items/coldReads.js";
 import { benchDrawGas } from "./items/drawGas.js";
 import { benchEvidence } from "./items/evidence.js";
@@ -25,7 +24,6 @@ import { benchSingleFlight } from "./items/singleFlight.js";
 import { benchStartup } from "./items/startup.js";
 import { benchStrictProvider } from "./items/strictProvider.js";
 import { benchThroughput } from "./items/throughput.js";
-import { ROOT, spawnDocket } from "./lib/child.js";
 import { docketEnv, startInProcess } from "./lib/docket.js";
 import { machineInfo } from "./lib/machine.js";
 import {
@@ -173,7 +171,7 @@ results.startup = await item(`6. start-up, median of ${settings.startupRuns}`, (
 // Issue #7's load figure: docket as its own process, mixed reads and writes at 200 connections.
 const soakSeconds = num("BENCH_SOAK_SECONDS", 60);
 results.soak = await item(`7. soak: ${soakSeconds} s of mixed reads and writes at 200 connections`, async () => {
-  const d = await spawnSoakDocket();
+  const d = await spawnDocket();
   try {
     const r = await soak({ url: d.url, pid: d.pid, durationSeconds: soakSeconds, connections: 200 });
     log(

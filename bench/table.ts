@@ -5,7 +5,7 @@
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { ROOT } from "./lib/child.js";
+import { ROOT } from "../test/support/index.js";
 import { type Results, renderMarkdown } from "./lib/report.js";
 
 const args = process.argv.slice(2);

@@ -2,28 +2,29 @@
 pragma solidity ^0.8.28;
 
 /// @title Stake-weighted sortition over a pool that changes, read as of a past block.
-/// @notice A Fenwick (binary indexed) tree of judge weights in which every node keeps checkpoints
+/// @notice A Fenwick (binary indexed) tree of leaf weights in which every node keeps checkpoints
 /// (block, value). A draw walks the tree once (O(log n) node reads) using the weights as they were
 /// at a given block, so nobody can steer a draw by staking or unstaking after its randomness exists.
-/// Leaves are numbered from 1. A judge whose weight drops to zero gives its leaf back and the next
-/// new judge reuses it: the node history stays, and each leaf remembers the block its current owner
-/// took it, so a draw reading an earlier block never credits the new owner with the old one's weight
-/// (`ownerAt`). Churn (stake, unstake, repeat) therefore never uses up the tree.
+/// Leaves are numbered from 1. The tree knows leaves, not owners' weights: the caller (the registry)
+/// keeps each owner's leaf and weight in a slot of its own and hands the tree the change. A leaf
+/// whose weight drops to zero is given back and the next new owner reuses it: the node history
+/// stays, and each leaf remembers the block its current owner took it, so a draw reading an earlier
+/// block never credits the new owner with the old one's weight (`ownerAt`). Churn (stake, unstake,
+/// repeat) therefore never uses up the tree.
 /// Gas: the tree is only as tall as the pool needs (its capacity doubles as leaves are handed out,
 /// and the capacity's own history tells a draw how tall the tree was at its block), so a weight
-/// change writes about log2(judges) nodes, not log2(65,536); a node's latest value is one slot;
-/// and a node keeps an older value only when a draw armed since may read it (see `_push`): between
-/// draws, changes overwrite. What a change costs thus depends on whether a draw in this court was
-/// armed since the nodes on its path last changed: a wallet should estimate with that headroom
-/// (about 22k gas per node of the path, 17 at most per court).
+/// change writes about log2(judges) / 2 nodes on average, not log2(65,536); a node's latest value
+/// is one slot; the tree's counters share one slot; and a node keeps an older value only when a draw
+/// armed since may read it (see `_push`): between draws, changes overwrite. What a change costs
+/// thus depends on whether a draw in this court was armed since the nodes on its path last changed:
+/// a wallet should estimate with that headroom (about 22k gas per node of the path, 17 at most).
 library SortitionTree {
-    /// @dev Leaves 1..CAPACITY at most (judges at once).
+    /// @dev Leaves 1..CAPACITY at most (owners at once).
     uint256 internal constant CAPACITY = 1 << 16;
     uint256 private constant VALUE_BITS = 128;
     uint256 private constant VALUE_MASK = (1 << 128) - 1;
     uint256 private constant BLOCK_MASK = (1 << 64) - 1;
-    uint256 private constant LEAF_BITS = 32;
-    uint256 private constant LEAF_MASK = (1 << 32) - 1;
+    uint256 private constant U32 = (1 << 32) - 1;
 
     error PoolFull(uint256 capacity);
     error WeightTooLarge();
@@ -40,69 +41,79 @@ library SortitionTree {
         mapping(uint256 => Trace) nodes;
         /// @dev Each leaf's owner and the block it took the leaf (takenAt << 160 | owner).
         mapping(uint256 => uint256) holders;
-        /// @dev Each owner's weight and leaf (weight << 32 | leaf); zero when it has none.
-        mapping(address => uint256) seats;
-        /// @dev Leaves handed out so far (the highest leaf number), and leaves given back since.
-        uint256 leaves;
-        uint256[] free;
-        /// @dev How many owners have a weight above zero now.
-        uint256 members;
-        /// @dev The tree's capacity (a power of two, at least `leaves`) over time: its value is the capacity.
+        /// @dev Leaves given back, a stack: free[0 .. nFree - 1].
+        mapping(uint256 => uint256) free;
+        /// @dev The counters in one slot: leaves handed out so far (the highest leaf number, bits
+        /// 0-31), owners with a weight now (32-63), free leaves (64-95), the capacity now (96-127)
+        /// and the last block a draw reading this tree was armed in (128-191, `markArmed`).
+        uint256 meta;
+        /// @dev The tree's capacity (a power of two, at least the leaves) over time, for draws.
         Trace capacity;
-        /// @dev The last block a draw reading this tree was armed in (`markArmed`).
-        uint256 armedAt;
     }
 
     /// @notice Records that a draw reading this tree as of the end of this block was armed: from now
     /// on, a change keeps the value each node had at this block.
     function markArmed(Tree storage t) internal {
-        if (t.armedAt != block.number) t.armedAt = block.number;
+        uint256 m = t.meta;
+        if ((m >> 128) != block.number) t.meta = (m & VALUE_MASK) | (block.number << 128);
     }
 
-    /// @notice Sets `who`'s weight from now on; zero takes it out of draws and gives its leaf back.
-    function setWeight(Tree storage t, address who, uint256 weight) internal {
-        uint256 seat = t.seats[who];
-        uint256 old = seat >> LEAF_BITS;
-        if (old == weight) return;
+    /// @notice Moves leaf `leaf` (0: none yet) from weight `old` to weight `weight`; a new owner
+    /// `who` gets a leaf (a free one first), a weight of zero gives the leaf back.
+    /// @param t The tree.
+    /// @param who The leaf's owner (recorded with the block when it takes a leaf).
+    /// @param leaf Its leaf now, 0 when it has none (then `old` is 0).
+    /// @param old Its weight now.
+    /// @param weight Its weight from now on.
+    /// @return The owner's leaf now (0 when its weight is zero).
+    function update(Tree storage t, address who, uint256 leaf, uint256 old, uint256 weight)
+        internal
+        returns (uint256)
+    {
+        if (old == weight) return leaf;
         if (weight > VALUE_MASK) revert WeightTooLarge();
-        uint256 leaf = seat & LEAF_MASK;
+        uint256 m = t.meta;
+        uint256 cap = (m >> 96) & U32;
         if (leaf == 0) {
-            uint256 nFree = t.free.length;
+            uint256 nFree = (m >> 64) & U32;
             if (nFree > 0) {
                 leaf = t.free[nFree - 1];
-                t.free.pop();
+                m -= 1 << 64;
             } else {
-                if (t.leaves == CAPACITY) revert PoolFull(CAPACITY);
-                leaf = ++t.leaves;
-                uint256 cap = _latest(t.capacity);
+                uint256 handed = m & U32;
+                if (handed == CAPACITY) revert PoolFull(CAPACITY);
+                leaf = handed + 1;
+                m += 1;
                 if (leaf > cap) {
                     // The tree doubles: the new top node starts as the old one (the whole pool).
                     uint256 grown = cap == 0 ? 1 : cap * 2;
-                    if (cap != 0) _push(t.nodes[grown], _latest(t.nodes[cap]), t.armedAt);
-                    _push(t.capacity, grown, t.armedAt);
+                    if (cap != 0) _push(t.nodes[grown], _latest(t.nodes[cap]), m >> 128);
+                    _push(t.capacity, grown, m >> 128);
+                    m = (m & ~(U32 << 96)) | (grown << 96);
+                    cap = grown;
                 }
             }
             t.holders[leaf] = (block.number << 160) | uint256(uint160(who));
-            t.members += 1;
+            m += 1 << 32;
         }
         if (weight == 0) {
             // The leaf's history keeps the weight for draws that read an earlier block; its holder
             // stays recorded until the next one takes it.
-            t.seats[who] = 0;
-            t.free.push(leaf);
-            t.members -= 1;
-        } else {
-            t.seats[who] = (weight << LEAF_BITS) | leaf;
+            uint256 nFree = (m >> 64) & U32;
+            t.free[nFree] = leaf;
+            m += 1 << 64;
+            m -= 1 << 32;
         }
+        t.meta = m;
         bool up = weight > old;
         uint256 delta = up ? weight - old : old - weight;
-        uint256 top = _latest(t.capacity);
-        uint256 armedAt = t.armedAt;
-        for (uint256 i = leaf; i <= top; i += i & (~i + 1)) {
+        uint256 armedAt = m >> 128;
+        for (uint256 i = leaf; i <= cap; i += i & (~i + 1)) {
             Trace storage node = t.nodes[i];
             uint256 v = _latest(node);
             _push(node, up ? v + delta : v - delta, armedAt);
         }
+        return weight == 0 ? 0 : leaf;
     }
 
     /// @notice Who held `leaf` at the end of block `atBlock`: its owner, or zero when the owner
@@ -112,19 +123,19 @@ library SortitionTree {
         return (h >> 160) <= atBlock ? address(uint160(h)) : address(0);
     }
 
-    /// @notice The leaf `who` holds now (0: none).
-    function leafOf(Tree storage t, address who) internal view returns (uint256) {
-        return t.seats[who] & LEAF_MASK;
+    /// @notice Leaves handed out so far (the highest leaf number).
+    function leaves(Tree storage t) internal view returns (uint256) {
+        return t.meta & U32;
     }
 
-    /// @notice The weight `who` has now.
-    function weightOf(Tree storage t, address who) internal view returns (uint256) {
-        return t.seats[who] >> LEAF_BITS;
+    /// @notice Owners with a weight above zero now.
+    function members(Tree storage t) internal view returns (uint256) {
+        return (t.meta >> 32) & U32;
     }
 
     /// @notice The sum of all weights now.
     function latestTotal(Tree storage t) internal view returns (uint256) {
-        return _latest(t.nodes[_latest(t.capacity)]);
+        return _latest(t.nodes[(t.meta >> 96) & U32]);
     }
 
     /// @notice The sum of all weights as they were at the end of block `atBlock`.

@@ -14,6 +14,8 @@ import solc from "solc";
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const contractsDir = join(root, "contracts");
 const outFile = join(root, "src/chain/abi/generated.ts");
+/** CourtRegistry's fallback runs RegistryBook's code (court administration, the paged reads). */
+const reachedThrough: Record<string, string[]> = { CourtRegistry: ["RegistryBook"] };
 const wanted = [
   "CourtRegistry",
   "CaseFactory",
@@ -64,10 +66,24 @@ export function compile(): string {
   for (const name of wanted) {
     const c = output.contracts[`${name}.sol`]?.[name];
     if (!c) throw new Error(`solc produced no ${name}`);
-    ts += `export const ${lowerFirst(name)}Abi = ${JSON.stringify(c.abi, null, 2)} as const;\n\n`;
+    const abi = [...c.abi];
+    // A contract whose fallback runs another's code on its own storage answers that one's functions too.
+    for (const extra of reachedThrough[name] ?? []) {
+      const e = output.contracts[`${extra}.sol`]?.[extra];
+      if (!e) throw new Error(`solc produced no ${extra}`);
+      const seen = new Set(abi.map(signature));
+      abi.push(...e.abi.filter((item) => !seen.has(signature(item))));
+    }
+    ts += `export const ${lowerFirst(name)}Abi = ${JSON.stringify(abi, null, 2)} as const;\n\n`;
     ts += `export const ${lowerFirst(name)}Bytecode = "0x${c.evm.bytecode.object}" as const;\n\n`;
   }
   return ts;
+}
+
+/** An ABI item's kind, name and input types: the same item in two contracts has one signature. */
+function signature(item: unknown): string {
+  const { type, name, inputs } = item as { type: string; name?: string; inputs?: { type: string }[] };
+  return `${type} ${name ?? ""}(${(inputs ?? []).map((i) => i.type).join(",")})`;
 }
 
 function lowerFirst(s: string): string {

@@ -12,7 +12,7 @@ const docket = await startServer(loadConfig({ PORT: "0", LOG_LEVEL: "silent", DE
 const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: ["--headless", "--no-sandbox"] });
 try {
   // A case whose evidence holds an image, the one under deliberation otherwise.
-  const cases = docket.ctx.court.devnet?.seed?.cases ?? [];
+  const cases = docket.dev?.devnet.seed?.cases ?? [];
   let target = cases.find((c) => c.state === "Deliberating");
   for (const c of cases) {
     const list = (await (await fetch(`${docket.url}/cases/${c.address}/evidence`)).json()) as {

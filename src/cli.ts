@@ -9,33 +9,21 @@ const usage = `usage: docket <command>
   facilitator  an x402 facilitator on FACILITATOR_RPC_URL paying gas with FACILITATOR_PRIVATE_KEY
 `;
 
+/** Each command, loaded only when it runs (a literal path each, so the build finds them). */
+const COMMANDS: Record<string, () => Promise<void>> = {
+  start: async () => (await import("./commands/start.js")).runStart(),
+  mcp: async () => (await import("./commands/mcp.js")).runMcpStdio(),
+  devnet: async () => (await import("./commands/devnet.js")).runDevnet(),
+  deploy: async () => (await import("./commands/deploy.js")).runDeploy(),
+  facilitator: async () => (await import("./commands/facilitator.js")).runFacilitatorCommand(),
+};
+
 async function main(argv: string[]): Promise<void> {
   const [command] = argv;
-  switch (command) {
-    case "start": {
-      const { runStart } = await import("./commands/start.js");
-      return runStart();
-    }
-    case "mcp": {
-      const { runMcpStdio } = await import("./commands/mcp.js");
-      return runMcpStdio();
-    }
-    case "devnet": {
-      const { runDevnet } = await import("./commands/devnet.js");
-      return runDevnet();
-    }
-    case "deploy": {
-      const { runDeploy } = await import("./commands/deploy.js");
-      return runDeploy();
-    }
-    case "facilitator": {
-      const { runFacilitatorCommand } = await import("./commands/facilitator.js");
-      return runFacilitatorCommand();
-    }
-    default:
-      process.stderr.write(usage);
-      process.exitCode = command === undefined || command === "help" || command === "--help" ? 0 : 2;
-  }
+  const run = command !== undefined && Object.hasOwn(COMMANDS, command) ? COMMANDS[command] : undefined;
+  if (run) return run();
+  process.stderr.write(usage);
+  process.exitCode = command === undefined || command === "help" || command === "--help" ? 0 : 2;
 }
 
 main(process.argv.slice(2)).catch((err: unknown) => {

@@ -1,5 +1,6 @@
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import type { Address } from "viem";
 import { Cache, type CacheStore } from "./cache/cache.js";
 import { LruStore } from "./cache/lru.js";
 import { SharedRateLimitStore } from "./cache/rateLimit.js";
@@ -10,10 +11,12 @@ import { readJobParties } from "./chain/jobs.js";
 import { readParticipants } from "./chain/reads.js";
 import { ChainStatus } from "./chain/status.js";
 import { type Config, gatewaysOf } from "./config.js";
+import { type Devnet, startDevnet } from "./devnet/devnet.js";
+import { startDevFacilitator } from "./devnet/facilitator.js";
 import { eventFromChange, eventsFromLogs } from "./events/fromLogs.js";
 import { EventHub } from "./events/hub.js";
 import { RedisEventBridge } from "./events/redisBridge.js";
-import { EvidenceStore } from "./evidence/store.js";
+import { type EvidencePublisher, EvidenceStore } from "./evidence/store.js";
 import { createApp } from "./http/app.js";
 import { EventStreams } from "./http/events.js";
 import { type Logger, makeLogger } from "./log.js";
@@ -29,6 +32,8 @@ export interface Docket {
   url: string;
   ctx: Ctx;
   server: Server;
+  /** The embedded dev chain this docket booted (RPC_URL unset). */
+  dev?: DevChain;
   /** The event follower, when EVENT_POLL_MS > 0 (tests poll it at once). */
   follower?: Follower;
   /**
@@ -80,6 +85,43 @@ function publishFollowed(ctx: Ctx, hub: EventHub) {
   };
 }
 
+/** What the composition root boots when RPC_URL is unset: the seeded dev chain and its x402 facilitator. */
+export interface DevChain {
+  devnet: Devnet;
+  /** The dev chain's own x402 facilitator (a process of its own), unless another is named or DEV_FACILITATOR=off. */
+  facilitator?: { url: string; address: Address };
+}
+
+/**
+ * The court docket serves: on the chain RPC_URL names, or, when it is unset, on the embedded dev
+ * chain, booted and seeded here (its evidence published to `evidence`) with its facilitator. Closing
+ * the court stops what was booted for it.
+ */
+export async function openCourt(
+  config: Config,
+  evidence: EvidencePublisher,
+): Promise<{ court: Court; dev?: DevChain }> {
+  if (config.RPC_URL) return { court: await connectCourt(config) };
+  // The dev world: the General court (public votes) and Agentic Commerce below it (hidden votes).
+  const devnet = await startDevnet({ evidence });
+  try {
+    const court = await connectCourt(config, devnet);
+    const facilitator =
+      config.X402_FACILITATOR_URL || config.DEV_FACILITATOR === "off"
+        ? undefined
+        : await startDevFacilitator(devnet.rpcUrl, devnet.chainId);
+    const close = async () => {
+      await facilitator?.stop();
+      await devnet.stop();
+    };
+    const dev = { devnet, facilitator: facilitator && { url: facilitator.url, address: facilitator.address } };
+    return { court: { ...court, close }, dev };
+  } catch (err) {
+    await devnet.stop();
+    throw err;
+  }
+}
+
 /** Builds the shared context: chain (the dev chain unless RPC_URL is set), cache, logger. */
 export async function createContext(
   config: Config,
@@ -88,10 +130,10 @@ export async function createContext(
     log?: Logger /** An event follower will keep `ctx.chain` (startServer with EVENT_POLL_MS > 0). */;
     followed?: boolean;
   } = {},
-): Promise<Ctx> {
+): Promise<{ ctx: Ctx; dev?: DevChain }> {
   const log = opts.log ?? makeLogger(config.LOG_LEVEL);
   const evidence = await openEvidence(config, log);
-  const court = opts.court ?? (await connectCourt(config, { evidence }));
+  const { court, dev } = opts.court ? { court: opts.court, dev: undefined } : await openCourt(config, evidence);
   const store = makeStore(config, log);
   if (store instanceof RedisStore && !(await store.ready())) {
     log.warn("redis is not reachable yet: reads are uncached until it is");
@@ -105,9 +147,9 @@ export async function createContext(
   const probe = opts.followed ? undefined : () => court.reader.getChainId();
   const chain = new ChainStatus(court.chainId, probe);
   await checkChainId(court, chain, log);
-  const facilitatorUrl = config.X402_FACILITATOR_URL ?? court.devFacilitator?.url;
+  const facilitatorUrl = config.X402_FACILITATOR_URL ?? dev?.facilitator?.url;
   const facilitator = facilitatorUrl ? httpFacilitator(facilitatorUrl) : undefined;
-  return { court, cache, log, chain, facilitator, evidence };
+  return { ctx: { court, cache, log, chain, facilitator, evidence }, dev };
 }
 
 /** The evidence store the config asks for: on disk under EVIDENCE_DIR, read through IPFS_GATEWAYS. */
@@ -166,7 +208,7 @@ export async function startServer(
   // The composition root: every operation over HTTP, the DOCKET_TOOLS selection as MCP tools. A bad
   // DOCKET_TOOLS fails here, before the dev chain boots.
   const tools = selectOperations(operations, config.DOCKET_TOOLS);
-  const ctx = await createContext(config, { ...opts, followed: config.EVENT_POLL_MS > 0 });
+  const { ctx, dev } = await createContext(config, { ...opts, followed: config.EVENT_POLL_MS > 0 });
   const store = ctx.cache.store;
   const hub = makeEventHub(config, ctx.log);
   const streams = new EventStreams(hub, ctx.log, {
@@ -234,6 +276,7 @@ export async function startServer(
     url: `http://${host}:${port}`,
     ctx,
     server,
+    dev,
     follower,
     events: hub,
     get sseSessions() {

@@ -3,7 +3,7 @@ import { caseFactoryAbi, courtRegistryAbi } from "../../src/chain/abi/generated.
 import { makeChain, makePublicClient } from "../../src/chain/client.js";
 import { readDeliberating } from "../../src/chain/reads.js";
 import type { Docket } from "../../src/server.js";
-import type { RpcProxy } from "../../test/support/rpcProxy.js";
+import type { RpcProxy } from "../../test/support/index.js";
 import { clearCache } from "../lib/docket.js";
 import { rpc } from "../lib/rpc.js";
 import { mean, percentile, round } from "../lib/stats.js";
@@ -121,7 +121,7 @@ async function bareCall(proxyUrl: string, factory: Address, addr: Address): Prom
 
 const ALLOWANCE = toHex(1_000_000_000n);
 
-async function viewGas(rpcUrl: string, to: Address, data: Hex, usedBy: string): Promise<ViewGas> {
+export async function viewGas(rpcUrl: string, to: Address, data: Hex, usedBy: string): Promise<ViewGas> {
   const gasUsed = Number(BigInt(await rpc<Hex>(rpcUrl, "eth_estimateGas", [{ to, data, gas: ALLOWANCE }])));
   try {
     await rpc(rpcUrl, "eth_call", [{ to, data }, "latest"]);
@@ -186,8 +186,8 @@ export async function measureGas(rpcUrl: string, world: World, docket: Docket): 
     getJudgePool: await viewGas(
       rpcUrl,
       r,
-      encodeFunctionData({ abi: courtRegistryAbi, functionName: "getJudgePool" }),
-      "GET /judges/pool",
+      encodeFunctionData({ abi: courtRegistryAbi, functionName: "getJudgePool", args: [0n, 20n] }),
+      "GET /judges/pool (default page)",
     ),
   };
   // Same client settings as docket's, straight at the node: node time plus viem's encoding and decoding.

@@ -1,7 +1,10 @@
-import type { Address } from "viem";
+import { type Address, encodeFunctionData } from "viem";
+import { courtRegistryAbi } from "../../src/chain/abi/generated.js";
+import { JUDGE_CHUNK } from "../../src/chain/reads.js";
 import { startDevnet } from "../../src/devnet/devnet.js";
 import { median, round } from "../lib/stats.js";
 import { World } from "../lib/world.js";
+import { type ViewGas, viewGas } from "./coldReads.js";
 
 /**
  * Item 8: what a stake-weighted draw costs as the judge pool grows (issue #11). On a chain of its
@@ -33,6 +36,13 @@ export interface DrawGasSize {
   poolBuildSeconds: number;
   poolBuildTransactions: number;
   poolBuildBlocks: number;
+  /**
+   * Gas of the registry's judge-pool views at this size (issue #26's note), eth_estimateGas with a
+   * 1e9 allowance and whether a plain eth_call (the node's cap: the 30M block gas limit) succeeds:
+   * every judge in one call (what getJudgePool was before it was paged), the gateway's chunk, the
+   * default page, and the overview.
+   */
+  poolViews?: Record<string, ViewGas>;
 }
 
 export interface DrawGasResult {
@@ -93,6 +103,30 @@ export async function benchDrawGas(
       for (let k = 0; k < draws; k++) {
         stakes.push(...(await world.stakeJudges(world.poolJudges.length + 1)).gasUsed);
       }
+      const r = devnet.deployment.registry;
+      const pool = (limit: number) =>
+        encodeFunctionData({ abi: courtRegistryAbi, functionName: "getJudgePool", args: [0n, BigInt(limit)] });
+      const poolViews: Record<string, ViewGas> = {
+        "getJudgePool(0,all)": await viewGas(
+          devnet.nodeUrl,
+          r,
+          pool(size + draws),
+          "not used by docket (the unpaged call)",
+        ),
+        [`getJudgePool(0,${JUDGE_CHUNK})`]: await viewGas(
+          devnet.nodeUrl,
+          r,
+          pool(JUDGE_CHUNK),
+          "GET /judges/pool?court=2 (one chunk of the list)",
+        ),
+        "getJudgePool(0,20)": await viewGas(devnet.nodeUrl, r, pool(20), "GET /judges/pool (default page)"),
+        getOverview: await viewGas(
+          devnet.nodeUrl,
+          r,
+          encodeFunctionData({ abi: courtRegistryAbi, functionName: "getOverview" }),
+          "GET /stats/overview",
+        ),
+      };
       const row: DrawGasSize = {
         judges: size,
         draw: figures(first.gasUsed),
@@ -101,6 +135,7 @@ export async function benchDrawGas(
         poolBuildSeconds: round(build.seconds, 1),
         poolBuildTransactions: build.transactions,
         poolBuildBlocks: build.blocks,
+        poolViews,
       };
       log(
         `  ${size} judges: draw ${row.draw.gasUsedMedian} gas, appeal draw ${row.appealDraw.gasUsedMedian}, new judge's stake ${row.stakeNewJudge.gasUsedMedian} (medians)`,

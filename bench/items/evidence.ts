@@ -9,7 +9,7 @@ import { Actor } from "../../src/devnet/actor.js";
 import { startDevnet } from "../../src/devnet/devnet.js";
 import { EvidenceStore } from "../../src/evidence/store.js";
 import { startServer } from "../../src/server.js";
-import { startRpcProxy } from "../../test/support/rpcProxy.js";
+import { startRpcProxy } from "../../test/support/index.js";
 import { docketEnv } from "../lib/docket.js";
 import { median, round } from "../lib/stats.js";
 

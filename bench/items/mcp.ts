@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { isDeepStrictEqual } from "node:util";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { spawnNode } from "../lib/child.js";
+import { spawnNode } from "../../test/support/index.js";
 import { mean, percentile, round } from "../lib/stats.js";
 
 /**

@@ -1,5 +1,5 @@
 import type { Docket } from "../../src/server.js";
-import type { RpcProxy } from "../../test/support/rpcProxy.js";
+import type { RpcProxy } from "../../test/support/index.js";
 import { clearCache } from "../lib/docket.js";
 import { round } from "../lib/stats.js";
 

@@ -1,4 +1,4 @@
-import { spawnNode } from "../lib/child.js";
+import { spawnNode } from "../../test/support/index.js";
 import { median, round, sleep } from "../lib/stats.js";
 
 /**

@@ -13,10 +13,10 @@
  */
 import { type Address, encodeFunctionData, type Hex, parseEther, type TransactionReceipt } from "viem";
 import { caseFactoryAbi, courtRegistryAbi, disputeCaseAbi } from "../../src/chain/abi/generated.js";
+import { devPublicParams } from "../../src/deploy/terms.js";
 import { Actor } from "../../src/devnet/actor.js";
 import { startDevnet } from "../../src/devnet/devnet.js";
 import { advanceTime } from "../../src/devnet/seed.js";
-import { devPublicParams } from "../../src/devnet/terms.js";
 import { rpc } from "../lib/rpc.js";
 import { median } from "../lib/stats.js";
 import { agentAddress, World } from "../lib/world.js";

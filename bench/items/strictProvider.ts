@@ -1,10 +1,10 @@
 import type { Hex } from "viem";
 import { loadConfig } from "../../src/config.js";
+import { devPublicParams } from "../../src/deploy/terms.js";
 import { startDevnet } from "../../src/devnet/devnet.js";
-import { devPublicParams } from "../../src/devnet/terms.js";
 import { operations } from "../../src/operations/registry.js";
 import { type Docket, startServer } from "../../src/server.js";
-import { type RpcProxy, startRpcProxy } from "../../test/support/rpcProxy.js";
+import { type RpcProxy, startRpcProxy } from "../../test/support/index.js";
 import { clearCache, docketEnv } from "../lib/docket.js";
 
 /**

@@ -3,7 +3,7 @@ import { writeFileSync } from "node:fs";
 import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import autocannon from "autocannon";
-import { type Started, spawnNode } from "../lib/child.js";
+import { type Started, spawnNode } from "../../test/support/index.js";
 import { mean, median, round } from "../lib/stats.js";
 
 /**

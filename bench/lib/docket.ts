@@ -1,16 +1,14 @@
 import type { Address } from "viem";
 import { loadConfig } from "../../src/config.js";
 import { type Docket, startServer } from "../../src/server.js";
+import { chainEnv } from "../../test/support/index.js";
 
 /** The environment of a docket pointed at a chain it did not start (the bench's dev chain or the proxy). */
 export function docketEnv(rpcUrl: string, d: { factory: Address; registry: Address }): Record<string, string> {
   return {
     PORT: "0",
     HOST: "127.0.0.1",
-    RPC_URL: rpcUrl,
-    CHAIN_ID: "31337",
-    FACTORY_ADDRESS: d.factory,
-    REGISTRY_ADDRESS: d.registry,
+    ...chainEnv({ rpcUrl, deployment: d }),
     RATE_LIMIT_PER_MINUTE: "0",
     LOG_LEVEL: "silent",
   };

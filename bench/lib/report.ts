@@ -1,5 +1,5 @@
-import type { SoakResult } from "../../test/support/soak.js";
-import type { ColdReadsSummary } from "../items/coldReads.js";
+import type { SoakResult } from "../../test/support/index.js";
+import type { ColdReadsSummary, ViewGas } from "../items/coldReads.js";
 import type { DrawGasResult, DrawGasSize } from "../items/drawGas.js";
 import type { EvidenceBenchResult } from "../items/evidence.js";
 import type { McpResult } from "../items/mcp.js";
@@ -395,5 +395,19 @@ function renderDrawGas(d: Results["drawGas"]): string[] {
       `an O(log n) cost may grow at most ${n(d.logRatioLargestToSmallest, 2)}x. ` +
       `Gas added per doubling of the pool, between consecutive sizes: draw ${per(d.gasPerPoolDoubling.draw)}; appeal draw ${per(d.gasPerPoolDoubling.appealDraw)}: it does not grow with the pool, so gas ~ a + b log2(n) (an O(n) cost would add twice as much with each doubling).`,
   );
+  const views = Object.keys(d.sizes[0]?.poolViews ?? {});
+  if (views.length > 0) {
+    const cell = (v: ViewGas | undefined) =>
+      v === undefined ? "" : `${n(v.gasUsed)}${v.defaultCallOk ? "" : " FAILS"}`;
+    out.push(
+      "",
+      'The registry\'s judge-pool views at each size (eth_estimateGas; "FAILS": a plain eth_call runs out of gas at the 30,000,000 cap):',
+      "",
+      table(
+        ["view", "used by", ...d.sizes.map((s) => `gas @${n(s.judges)} judges`)],
+        views.map((k) => [k, d.sizes[0]?.poolViews?.[k]?.usedBy ?? "", ...d.sizes.map((s) => cell(s.poolViews?.[k]))]),
+      ),
+    );
+  }
   return out;
 }

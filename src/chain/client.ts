@@ -1,4 +1,14 @@
-import { type Chain, createPublicClient, defineChain, type PublicClient, type Transport } from "viem";
+import {
+  type Abi,
+  type Address,
+  type Chain,
+  type ContractFunctionArgs,
+  type ContractFunctionName,
+  createPublicClient,
+  defineChain,
+  type PublicClient,
+  type Transport,
+} from "viem";
 import { DEFAULT_RPC_LIMITS, type RpcLimits, strictTransport } from "./transport.js";
 
 /** Multicall3's address, the same on nearly every EVM chain (and installed on the dev chain). */
@@ -44,4 +54,13 @@ export function makePublicClient(
     ...(chain.contracts?.multicall3 ? { batch: { multicall: { wait: 0 } } } : {}),
     cacheTime: 0,
   }) as PublicClient;
+}
+
+/** What a state-changing call of a contract function is, typed by the contract's ABI (for whoever signs it). */
+export interface ContractCall<abi extends Abi, name extends ContractFunctionName<abi, "payable" | "nonpayable">> {
+  address: Address;
+  abi: abi;
+  functionName: name;
+  args?: ContractFunctionArgs<abi, "payable" | "nonpayable", name>;
+  value?: bigint;
 }

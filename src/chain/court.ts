@@ -1,11 +1,8 @@
 import { type Address, type Chain, getAddress, type PublicClient } from "viem";
 import type { Config } from "../config.js";
 import { ConfigError } from "../config.js";
-import { type Devnet, startDevnet } from "../devnet/devnet.js";
-import { startDevFacilitator } from "../devnet/facilitator.js";
-import type { EvidencePublisher } from "../evidence/store.js";
 import { MULTICALL3_ADDRESS, makeChain, makePublicClient } from "./client.js";
-import { readDeployment } from "./deployments.js";
+import { type Deployment, readDeployment } from "./deployments.js";
 import { type Erc8004, probeErc8004 } from "./erc8004.js";
 import type { Arbitration } from "./jobs.js";
 import type { RpcLimits } from "./transport.js";
@@ -27,54 +24,45 @@ export interface Court {
   arbitration?: Arbitration;
   /** JSON-RPC URL wallets can broadcast to; reported only for the embedded dev chain. */
   publicRpcUrl?: string;
-  devnet?: Devnet;
-  /** The dev chain's own x402 facilitator (a process of its own), when it runs one. */
-  devFacilitator?: { url: string; address: Address };
   close(): Promise<void>;
 }
 
 /**
- * Connects to the chain the config names, or boots the embedded dev chain when RPC_URL is unset.
- * Bad configuration fails here, at start, with one clear line.
+ * A chain docket runs itself (the embedded dev chain, booted by the composition root): the chain
+ * docket reads, the JSON-RPC wallets reach it at, and what was deployed on it.
  */
-export async function connectCourt(
-  config: Config,
-  opts: { seed?: boolean; evidence?: EvidencePublisher } = {},
-): Promise<Court> {
+export interface OwnChain {
+  chain: Chain;
+  rpcUrl: string;
+  deployment: Deployment;
+}
+
+/**
+ * Connects to the chain the config names (RPC_URL), or to `own`, the dev chain the composition root
+ * booted when RPC_URL is unset. Bad configuration fails here, at start, with one clear line.
+ * `close` closes nothing of `own`: whoever booted it stops it.
+ */
+export async function connectCourt(config: Config, own?: OwnChain): Promise<Court> {
   const limits = rpcLimits(config);
-  if (!config.RPC_URL) {
-    // The dev world: the General court (public votes) and Agentic Commerce below it (hidden votes).
-    const devnet = await startDevnet({ seed: opts.seed ?? true, evidence: opts.evidence });
-    const reader = makePublicClient(devnet.chain, { limits });
-    // The dev chain's x402 facilitator, unless another is named or it is turned off.
-    const facilitator =
-      config.X402_FACILITATOR_URL || config.DEV_FACILITATOR === "off"
-        ? undefined
-        : await startDevFacilitator(devnet.rpcUrl, devnet.chainId).catch(async (err) => {
-            await devnet.stop();
-            throw err;
-          });
+  if (own) {
+    const { deployment } = own;
     return {
-      chain: devnet.chain,
-      chainId: devnet.chainId,
-      reader,
+      chain: own.chain,
+      chainId: own.chain.id,
+      reader: makePublicClient(own.chain, { limits }),
       limits,
-      factory: devnet.deployment.factory,
-      registry: devnet.deployment.registry,
+      factory: deployment.factory,
+      registry: deployment.registry,
       hasMulticall3: true,
-      erc8004: devnet.deployment.erc8004
-        ? { enabled: true, ...devnet.deployment.erc8004 }
+      erc8004: deployment.erc8004
+        ? { enabled: true, ...deployment.erc8004 }
         : { enabled: false, reason: "the dev chain was deployed without ERC-8004 registries" },
-      arbitration: devnet.deployment.arbitration,
-      publicRpcUrl: devnet.rpcUrl,
-      devnet,
-      devFacilitator: facilitator && { url: facilitator.url, address: facilitator.address },
-      close: async () => {
-        await facilitator?.stop();
-        await devnet.stop();
-      },
+      arbitration: deployment.arbitration,
+      publicRpcUrl: own.rpcUrl,
+      close: async () => {},
     };
   }
+  if (!config.RPC_URL) throw new ConfigError("RPC_URL is not set: name the chain to connect to");
   const rpcUrl = [config.RPC_URL, config.RPC_URLS ?? ""]
     .flatMap((v) => v.split(","))
     .map((u) => u.trim())
@@ -115,7 +103,7 @@ export async function connectCourt(
     factory: getAddress(factory),
     registry: getAddress(registry),
     erc8004: await probeErc8004(reader, getAddress(registry), config),
-    arbitration: arbitrationOf(config),
+    arbitration: arbitrationOf(config) ?? fromFile?.arbitration,
     close: async () => {},
   };
 }

@@ -101,3 +101,42 @@ export function registrationFile(input: RegistrationInput): { file: Record<strin
   };
   return { file, agentURI: `data:application/json;base64,${Buffer.from(JSON.stringify(file)).toString("base64")}` };
 }
+
+/** The ERC-8004 Identity Registry's EIP-712 name and version (our IdentityRegistry's domain). */
+export const IDENTITY_DOMAIN = { name: "ERC-8004 Agent Identity", version: "1" } as const;
+
+/**
+ * The EIP-712 typed data a wallet signs to consent to becoming agent `agentId`'s wallet
+ * (`setAgentWallet`): it names the wallet's current `walletNonce` (read it from the registry), so a
+ * consent is used at most once and any later claim of the wallet voids it.
+ */
+export function agentWalletConsent(input: {
+  identity: Address;
+  chainId: number;
+  agentId: bigint;
+  newWallet: Address;
+  owner: Address;
+  nonce: bigint;
+  deadline: bigint;
+}) {
+  return {
+    domain: { ...IDENTITY_DOMAIN, chainId: input.chainId, verifyingContract: input.identity },
+    types: {
+      AgentWalletSet: [
+        { name: "agentId", type: "uint256" },
+        { name: "newWallet", type: "address" },
+        { name: "owner", type: "address" },
+        { name: "nonce", type: "uint256" },
+        { name: "deadline", type: "uint256" },
+      ],
+    },
+    primaryType: "AgentWalletSet",
+    message: {
+      agentId: input.agentId,
+      newWallet: input.newWallet,
+      owner: input.owner,
+      nonce: input.nonce,
+      deadline: input.deadline,
+    },
+  } as const;
+}

@@ -3,7 +3,7 @@
  * whether the follower asks the node for it, the type docket pushes for it (`GET /events`, MCP
  * resource updates) and which cached answers it makes stale. The follower (`courtLogs.ts`), the
  * event mapping (`events/fromLogs.ts`), the event types (`events/types.ts`), the cache keys
- * (`operations/keys.ts`) and the docs' event table all read it; `test/unit/eventCatalogue.test.ts`
+ * (`operations/keys.ts`) and the docs' event table all read it; `test/events/catalogue.test.ts`
  * fails when an event in the generated ABI is neither here nor in `IGNORED_EVENTS`.
  */
 

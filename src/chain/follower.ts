@@ -151,14 +151,18 @@ export function followCourt(court: Court, log: Logger, opts: FollowerOptions): F
     const nums = window.numbers().filter((n) => n <= (head.number as bigint));
     // Newest first, a batch at a time: most forks are shallow, and no batch passes the provider's cap.
     const [g, ...first] = await Promise.all([header(0n), ...nums.slice(0, headersPerBatch - 1).map(header)]);
-    if (g?.hash !== genesis) {
-      genesis = g?.hash ?? undefined;
-      const e = status.recordEvent({ kind: "reset", depth: null, block: Number(head.number) });
-      log.warn({ ...e, from: Number(old) }, "chain reset (new genesis): cache flushed, following the new chain");
+    /** What nothing finer can follow (a new genesis, a fork deeper than the window): flush, start again at the head, report it. */
+    const restart = async (kind: "reset" | "reorg", hash: Hex | null | undefined, why: string) => {
+      const e = status.recordEvent({ kind, depth: null, block: Number(head.number) });
+      log.warn({ ...e, from: Number(old) }, why);
       await flush();
       await anchor(target, head);
-      await changed(e, genesis, head.number as bigint);
-      return false;
+      await changed(e, hash, head.number as bigint);
+      return false as const;
+    };
+    if (g?.hash !== genesis) {
+      genesis = g?.hash ?? undefined;
+      return restart("reset", genesis, "chain reset (new genesis): cache flushed, following the new chain");
     }
     let fork: bigint | undefined;
     let headers = first;
@@ -172,14 +176,7 @@ export function followCourt(court: Court, log: Logger, opts: FollowerOptions): F
       if (at >= nums.length) break;
       headers = await Promise.all(nums.slice(at, at + headersPerBatch).map(header));
     }
-    if (fork === undefined) {
-      const e = status.recordEvent({ kind: "reorg", depth: null, block: Number(head.number) });
-      log.warn({ ...e, from: Number(old) }, "reorg deeper than the follower's window: cache flushed");
-      await flush();
-      await anchor(target, head);
-      await changed(e, orphan, head.number as bigint);
-      return false;
-    }
+    if (fork === undefined) return restart("reorg", orphan, "reorg deeper than the follower's window: cache flushed");
     const e = status.recordEvent({ kind: "reorg", depth: Number(old - fork), block: Number(fork) });
     log.warn(e, "reorg: invalidating what the orphaned blocks touched, reading on from the fork point");
     const orphaned = window.rollback(fork);

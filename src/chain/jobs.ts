@@ -9,7 +9,7 @@ import {
 } from "viem";
 import { agenticCommerceAbi, caseFactoryAbi, courtEvaluatorAbi, docketArbitratorAbi } from "./abi/generated.js";
 import type { Court } from "./court.js";
-import { readChainTime } from "./reads.js";
+import { readAll, readChainTime } from "./reads.js";
 
 /**
  * The arbitration side of the court (docs/arbitration.md): the arbitrator (Kleros' IArbitratorV2
@@ -51,13 +51,10 @@ export function costExtraData(court: number, jurors: number) {
 /** The cost and worst-case duration of a dispute in `court` with `jurors`: one multicall. */
 export async function readArbitrationCost(court: Court, a: Arbitration, courtId: number, jurors: number) {
   const extraData = costExtraData(courtId, jurors);
-  const [cost, maxDuration] = await court.reader.multicall({
-    allowFailure: false,
-    contracts: [
-      { address: a.arbitrator, abi: docketArbitratorAbi, functionName: "arbitrationCost", args: [extraData] },
-      { address: a.arbitrator, abi: docketArbitratorAbi, functionName: "maxDuration", args: [extraData] },
-    ],
-  });
+  const [cost, maxDuration] = await readAll(court, [
+    { address: a.arbitrator, abi: docketArbitratorAbi, functionName: "arbitrationCost", args: [extraData] },
+    { address: a.arbitrator, abi: docketArbitratorAbi, functionName: "maxDuration", args: [extraData] },
+  ]);
   return { extraData, cost, maxDuration };
 }
 
@@ -140,13 +137,10 @@ export interface EvaluationRead {
 
 /** A dispute, its case and the case's arbitration record: one multicall. */
 export async function readDispute(court: Court, a: Arbitration, disputeId: bigint, caseAddr: Address) {
-  const [dispute, caseRead] = await court.reader.multicall({
-    allowFailure: false,
-    contracts: [
-      { address: a.arbitrator, abi: docketArbitratorAbi, functionName: "getDispute", args: [disputeId] },
-      { address: court.factory, abi: caseFactoryAbi, functionName: "getCase", args: [caseAddr] },
-    ],
-  });
+  const [dispute, caseRead] = await readAll(court, [
+    { address: a.arbitrator, abi: docketArbitratorAbi, functionName: "getDispute", args: [disputeId] },
+    { address: court.factory, abi: caseFactoryAbi, functionName: "getCase", args: [caseAddr] },
+  ]);
   return { dispute, caseView: caseRead[0] ? caseRead[1] : undefined };
 }
 export type DisputeView = Awaited<ReturnType<typeof readDispute>>["dispute"];
@@ -173,7 +167,7 @@ export async function readAllJobs(court: Court, a: Arbitration): Promise<{ total
         args: [BigInt(o), BigInt(JOB_SCAN)],
       } as const);
     }
-    const pages = await court.reader.multicall({ allowFailure: false, batchSize: 0, contracts: calls });
+    const pages = await readAll(court, calls, { batchSize: 0 });
     for (const [, page] of pages) jobs.push(...(page as readonly JobView[]));
   }
   return { total: Number(total), jobs };
@@ -216,10 +210,9 @@ export async function readJobSteps(court: Court, a: Arbitration) {
   const evaluations =
     submitted.length === 0
       ? []
-      : await court.reader.multicall({
-          allowFailure: false,
-          batchSize: 0,
-          contracts: submitted.map(
+      : await readAll(
+          court,
+          submitted.map(
             (j) =>
               ({
                 address: j.evaluator,
@@ -228,7 +221,8 @@ export async function readJobSteps(court: Court, a: Arbitration) {
                 args: [j.id],
               }) as const,
           ),
-        });
+          { batchSize: 0 },
+        );
   const byJob = new Map<string, EvaluationView>();
   submitted.forEach((j, i) => {
     byJob.set(j.id.toString(), evaluations[i] as EvaluationView);
@@ -238,13 +232,10 @@ export async function readJobSteps(court: Court, a: Arbitration) {
 
 /** The client's token balance and allowance to the job contract: one multicall. */
 export async function readFunding(court: Court, a: Arbitration, who: Address) {
-  const [balance, allowance] = await court.reader.multicall({
-    allowFailure: false,
-    contracts: [
-      { address: a.token, abi: erc20Abi, functionName: "balanceOf", args: [who] },
-      { address: a.token, abi: erc20Abi, functionName: "allowance", args: [who, a.commerce] },
-    ],
-  });
+  const [balance, allowance] = await readAll(court, [
+    { address: a.token, abi: erc20Abi, functionName: "balanceOf", args: [who] },
+    { address: a.token, abi: erc20Abi, functionName: "allowance", args: [who, a.commerce] },
+  ]);
   return { balance, allowance };
 }
 

@@ -151,15 +151,17 @@ function absent(kind: new (...args: never[]) => Error) {
 /**
  * Several calls as one JSON-RPC request: a multicall, or, on a chain without Multicall3, call by
  * call (the transport batches them into one round trip; the clock, CLOCK, then comes from the
- * latest block). Every call must succeed.
+ * latest block). Every call must succeed. `batchSize: 0` keeps a multicall in one eth_call however long.
  */
-async function readAll<const C extends readonly ContractFunctionParameters[]>(
+export async function readAll<const C extends readonly ContractFunctionParameters[]>(
   court: Court,
   contracts: C,
+  opts: { batchSize?: number } = {},
 ): Promise<MulticallReturnType<C, false>> {
   if (court.hasMulticall3) {
     return (await court.reader.multicall({
       allowFailure: false,
+      ...opts,
       contracts: contracts as readonly ContractFunctionParameters[],
     })) as MulticallReturnType<C, false>;
   }
@@ -336,27 +338,62 @@ export type JudgeView = Awaited<ReturnType<typeof readJudge>>["judge"];
 /** A judge's own stake in one court (not counting the courts below it). */
 export type CourtStake = Awaited<ReturnType<typeof readJudge>>["courtStakes"][number];
 
+/** Judges per eth_call when reading the judge list in chunks: ~12k gas each, far under a 30M call cap. */
+export const JUDGE_CHUNK = 200;
+
+/** Each listed judge's stake per court, at most JUDGE_CHUNK judges per eth_call. */
+async function readCourtStakes(court: Court, who: readonly Address[]) {
+  const calls = who.map(
+    (addr) =>
+      ({ address: court.registry, abi: courtRegistryAbi, functionName: "getJudgeCourts", args: [addr] }) as const,
+  );
+  const chunks: (typeof calls)[] = [];
+  for (let i = 0; i < calls.length; i += JUDGE_CHUNK) chunks.push(calls.slice(i, i + JUDGE_CHUNK));
+  const perJudge = court.hasMulticall3
+    ? (
+        await Promise.all(
+          chunks.map((contracts) => court.reader.multicall({ allowFailure: false, batchSize: 0, contracts })),
+        )
+      ).flat()
+    : await Promise.all(calls.map((c) => court.reader.readContract(c)));
+  return perJudge.map(([ids, stakes]) => ids.map((id, i) => ({ court: id, stake: stakes[i] ?? 0n })));
+}
+
 /**
- * Every judge with the minimum stake and the courts, in one multicall, then each judge's stake per
- * court in one more: 2 JSON-RPC requests.
+ * A page of the judge list (every judge with a stake, eligible or not, in list order) with its total,
+ * the courts, and each listed judge's stake per court: 2 JSON-RPC requests whatever the pool.
+ */
+export async function readJudgePage(court: Court, offset: number, limit: number) {
+  const [[minimumStake, total, pool], courts] = await Promise.all([
+    court.reader.readContract({
+      address: court.registry,
+      abi: courtRegistryAbi,
+      functionName: "getJudgePool",
+      args: [BigInt(offset), BigInt(limit)],
+    }),
+    readCourts(court),
+  ]);
+  const courtStakes = await readCourtStakes(
+    court,
+    pool.map((j) => j.addr),
+  );
+  return { minimumStake, total: Number(total), pool, courts, courtStakes };
+}
+
+/**
+ * The whole judge list, JUDGE_CHUNK judges per eth_call (the first chunk, then the rest at once), so
+ * no call outgrows a provider's eth_call gas cap however large the pool.
  */
 export async function readJudgePool(court: Court) {
-  const [[minimumStake, pool], courts] = await Promise.all([
-    court.reader.readContract({ address: court.registry, abi: courtRegistryAbi, functionName: "getJudgePool" }),
-    court.reader.readContract({ address: court.registry, abi: courtRegistryAbi, functionName: "getCourts" }),
-  ]);
-  const calls = pool.map(
-    (j) =>
-      ({ address: court.registry, abi: courtRegistryAbi, functionName: "getJudgeCourts", args: [j.addr] }) as const,
-  );
-  const perJudge =
-    calls.length === 0
-      ? []
-      : court.hasMulticall3
-        ? await court.reader.multicall({ allowFailure: false, batchSize: 0, contracts: calls })
-        : await Promise.all(calls.map((c) => court.reader.readContract(c)));
-  const courtStakes = perJudge.map(([ids, stakes]) => ids.map((id, i) => ({ court: id, stake: stakes[i] ?? 0n })));
-  return { minimumStake, pool, courts, courtStakes };
+  const first = await readJudgePage(court, 0, JUDGE_CHUNK);
+  const offsets: number[] = [];
+  for (let o = JUDGE_CHUNK; o < first.total; o += JUDGE_CHUNK) offsets.push(o);
+  const rest = await Promise.all(offsets.map((o) => readJudgePage(court, o, JUDGE_CHUNK)));
+  return {
+    ...first,
+    pool: [...first.pool, ...rest.flatMap((p) => p.pool)],
+    courtStakes: [...first.courtStakes, ...rest.flatMap((p) => p.courtStakes)],
+  };
 }
 
 /** Every court (a tree of at most 64), in id order, the General court first: one eth_call. */

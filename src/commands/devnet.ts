@@ -1,3 +1,4 @@
+import { arbitrationEnvLines } from "../chain/deployments.js";
 import { loadConfig } from "../config.js";
 import { startDevnet } from "../devnet/devnet.js";
 import { onNpmGone } from "../devnet/parent.js";
@@ -18,6 +19,7 @@ export async function runDevnet(): Promise<void> {
     `CHAIN_ID=${devnet.chainId}`,
     `FACTORY_ADDRESS=${devnet.deployment.factory}`,
     `REGISTRY_ADDRESS=${devnet.deployment.registry}`,
+    ...(devnet.deployment.arbitration ? arbitrationEnvLines(devnet.deployment.arbitration) : []),
     `EVIDENCE_DIR=${config.EVIDENCE_DIR}`,
   ];
   process.stdout.write(`${lines.join("\n")}\n`);

@@ -14,7 +14,7 @@ export async function runMcpStdio(): Promise<void> {
   const config = loadConfig();
   // A bad DOCKET_TOOLS fails here, before the dev chain boots.
   const tools = selectOperations(operations, config.DOCKET_TOOLS);
-  const ctx = await createContext(config, { followed: config.EVENT_POLL_MS > 0 });
+  const { ctx } = await createContext(config, { followed: config.EVENT_POLL_MS > 0 });
   const events = makeEventHub(config, ctx.log);
   const follower = followChain(ctx, config, events);
   let session: Awaited<ReturnType<typeof serveStdio>> | undefined;

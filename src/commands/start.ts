@@ -7,6 +7,7 @@ export async function runStart(): Promise<void> {
   const config = loadConfig();
   const docket = await startServer(config);
   const { court } = docket.ctx;
+  const devnet = docket.dev?.devnet;
   const lines = [
     "",
     `docket is up on ${docket.url}`,
@@ -21,25 +22,22 @@ export async function runStart(): Promise<void> {
       ? `  ERC-8004      identity ${court.erc8004.identity}  reputation ${court.erc8004.reputation}  court reporter ${court.erc8004.reporter}`
       : `  ERC-8004      off: ${court.erc8004.reason}`,
   ];
-  if (court.devnet?.deployment.feeToken) {
-    lines.push(
-      `  fee token     ${court.devnet.deployment.feeToken} (TestUSD, EIP-3009: filing fee 1 dUSD, x402 "exact")`,
-    );
+  if (devnet?.deployment.feeToken) {
+    lines.push(`  fee token     ${devnet.deployment.feeToken} (TestUSD, EIP-3009: filing fee 1 dUSD, x402 "exact")`);
   }
   if (docket.ctx.facilitator) {
-    const who = court.devFacilitator
-      ? ` (dev facilitator, its own process, pays gas as #19 ${court.devFacilitator.address})`
-      : "";
+    const own = docket.dev?.facilitator;
+    const who = own ? ` (dev facilitator, its own process, pays gas as #19 ${own.address})` : "";
     lines.push(`  x402          facilitator ${docket.ctx.facilitator.url}${who}`);
   }
-  if (court.devnet) {
+  if (devnet) {
     lines.push("", "Funded dev accounts (standard test mnemonic; public keys, never use them on a real chain):");
-    for (const a of court.devnet.accounts) {
+    for (const a of devnet.accounts) {
       const role = a.role === "free" ? "free to use" : `${a.role}${a.name ? ` ${a.name}` : ""}`;
       lines.push(`  #${String(a.index).padEnd(2)} ${a.address}  ${a.privateKey}  ${role}`);
     }
     lines.push("", "Seeded cases (General court: public votes; Agentic Commerce: hidden votes):");
-    for (const c of court.devnet.seed?.cases ?? []) lines.push(`  ${c.address}  ${c.court.padEnd(16)}  ${c.label}`);
+    for (const c of devnet.seed?.cases ?? []) lines.push(`  ${c.address}  ${c.court.padEnd(16)}  ${c.label}`);
   }
   lines.push("", "Ctrl-C stops docket and its dev chain.", "");
   process.stdout.write(lines.join("\n"));

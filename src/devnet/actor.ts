@@ -3,7 +3,6 @@ import {
   type Account,
   type Address,
   type Chain,
-  type ContractFunctionArgs,
   type ContractFunctionName,
   createWalletClient,
   type Hex,
@@ -11,6 +10,7 @@ import {
   type PublicClient,
   type TransactionReceipt,
 } from "viem";
+import type { ContractCall } from "../chain/client.js";
 
 /**
  * Signs and sends transactions as one account and waits for them to be mined. The seed and the
@@ -34,13 +34,9 @@ export class Actor {
     return this.account.address;
   }
 
-  async write<const abi extends Abi, name extends ContractFunctionName<abi, "payable" | "nonpayable">>(req: {
-    address: Address;
-    abi: abi;
-    functionName: name;
-    args?: ContractFunctionArgs<abi, "payable" | "nonpayable", name>;
-    value?: bigint;
-  }): Promise<TransactionReceipt> {
+  async write<const abi extends Abi, name extends ContractFunctionName<abi, "payable" | "nonpayable">>(
+    req: ContractCall<abi, name>,
+  ): Promise<TransactionReceipt> {
     // biome-ignore lint/suspicious/noExplicitAny: viem's overloads cannot follow the generic here
     const hash = await this.wallet.writeContract(req as any);
     return this.mined(hash);

@@ -1,14 +1,10 @@
 import { type Chain, createWalletClient, http, type PublicClient } from "viem";
 import { multicall3Bytecode } from "../chain/abi/generated.js";
 import { MULTICALL3_ADDRESS, makeChain, makePublicClient } from "../chain/client.js";
-import type { EvidencePublisher } from "../evidence/store.js";
-import { type AnvilProcess, DEV_CHAIN_ID, startAnvil } from "./anvil.js";
-import { deployArbitration } from "./arbitration.js";
-import { createChildCourts, type Deployment, deployCourt, deployTestFeeToken } from "./deploy.js";
-import { type DevAccount, devAccount, devAccounts } from "./devAccounts.js";
-import { deployErc8004 } from "./erc8004.js";
-import { publishPolicies } from "./policies.js";
-import { type SeedSummary, seedDemo } from "./seed.js";
+import type { Deployment } from "../chain/deployments.js";
+import { deployArbitration } from "../deploy/arbitration.js";
+import { createChildCourts, deployCourt, deployTestFeeToken } from "../deploy/deploy.js";
+import { deployErc8004 } from "../deploy/erc8004.js";
 import {
   type ChildCourt,
   type CourtParams,
@@ -16,7 +12,12 @@ import {
   DEV_TOKEN_FILING_FEE,
   devChildCourts,
   devPublicParams,
-} from "./terms.js";
+} from "../deploy/terms.js";
+import type { EvidencePublisher } from "../evidence/store.js";
+import { type AnvilProcess, DEV_CHAIN_ID, startAnvil } from "./anvil.js";
+import { type DevAccount, devAccount, devAccounts } from "./devAccounts.js";
+import { publishPolicies } from "./evidence.js";
+import { type SeedSummary, seedDemo } from "./seed.js";
 import { BLOCK_INTERVAL, startTimeTravelProxy, type TimeTravelProxy } from "./timeTravel.js";
 
 export interface Devnet {

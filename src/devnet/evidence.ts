@@ -1,3 +1,4 @@
+import { policyCid, readPolicy } from "../deploy/policies.js";
 import { publishEvidence } from "../evidence/document.js";
 import type { EvidencePublisher } from "../evidence/store.js";
 import { barChart, png } from "./png.js";
@@ -17,6 +18,8 @@ export interface SeedItem {
 
 /** A case's evidence: what the plaintiff files with the claim, then what each side adds. */
 export interface CasePack {
+  /** What the plaintiff claims, in the filing. */
+  claim: string;
   filing: SeedItem;
   plaintiff?: SeedItem[];
   defendant?: SeedItem[];
@@ -68,12 +71,14 @@ const cratePhoto = png(48, 32, (x, y) => {
 /** Each seeded case's evidence, by the case's seed label. */
 export const SEED_EVIDENCE: Record<string, CasePack> = {
   defaulted: {
+    claim: "Shipment of 40 pallets never picked up; carrier kept the deposit.",
     filing: agreement("carriage of 40 pallets", [
       "The carrier picks up 40 pallets at the shipper's dock on 3 March.",
       "The shipper pays a deposit of 0.5 ETH, refundable if no pick-up happens.",
     ]),
   },
   dismissed: {
+    claim: "Trading bot executed orders outside the agreed risk limits.",
     filing: agreement("automated trading within risk limits", [
       "The bot never holds a position above 5% of the account.",
       "Every order outside the limits is the operator's loss to bear.",
@@ -86,6 +91,7 @@ export const SEED_EVIDENCE: Record<string, CasePack> = {
     ],
   },
   "resolved, settled": {
+    claim: "Escrow released before the analytics report was delivered.",
     filing: agreement("analytics report before escrow release", [
       "The analyst delivers the Q2 analytics report by 30 June.",
       "The escrow is released only once the report is delivered.",
@@ -105,6 +111,7 @@ export const SEED_EVIDENCE: Record<string, CasePack> = {
     ],
   },
   appealed: {
+    claim: "Data feed delivered with a 6-hour lag against a 5-minute SLA.",
     filing: agreement("market data feed with a 5-minute SLA", [
       "Quotes reach the client within 5 minutes of the exchange.",
       "Clause 4: lag caused by an exchange outage does not count against the SLA.",
@@ -129,6 +136,7 @@ export const SEED_EVIDENCE: Record<string, CasePack> = {
     ],
   },
   "resolved, appeal window open": {
+    claim: "Invoice for 12 GPU-hours disputed as double-billed.",
     filing: receipt("0.24 ETH", "12 GPU-hours, invoice 1042", "2026-05-02"),
     plaintiff: [receipt("0.24 ETH", "12 GPU-hours, invoice 1043", "2026-05-03")],
     defendant: [
@@ -142,6 +150,7 @@ export const SEED_EVIDENCE: Record<string, CasePack> = {
     ],
   },
   deliberating: {
+    claim: "Model fine-tune delivered without the agreed evaluation report.",
     filing: agreement("model fine-tune with an evaluation report", [
       "The provider fine-tunes the model on the client's data.",
       "The delivery includes an evaluation report on the agreed benchmark.",
@@ -161,6 +170,7 @@ export const SEED_EVIDENCE: Record<string, CasePack> = {
     ],
   },
   "deliberating, commit phase, one vote committed": {
+    claim: "Shopping agent bought 300 GPU-hours at twice the mandate's price cap.",
     filing: agreement("purchasing mandate for a shopping agent", [
       "The agent buys GPU-hours for the principal.",
       "It never pays more than 2 USD per GPU-hour.",
@@ -174,6 +184,7 @@ export const SEED_EVIDENCE: Record<string, CasePack> = {
     ],
   },
   "deliberating, reveal phase, one vote revealed": {
+    claim: "Translation memory delivered with 30% machine output, against the terms.",
     filing: agreement("human translation of a 20,000-segment memory", [
       "Every segment is translated by a human translator.",
       "Machine output is not accepted.",
@@ -190,6 +201,7 @@ export const SEED_EVIDENCE: Record<string, CasePack> = {
     defendant: [messages("Chat, 16 March", ["translator: we post-edited everything", "client: 150 of 500 are raw MT"])],
   },
   active: {
+    claim: "Freight insurance claim refused on a technicality.",
     filing: agreement("freight insurance for crate 88-A", [
       "Damage in transit is paid out in full.",
       "Claims are filed within 30 days of delivery.",
@@ -209,6 +221,7 @@ export const SEED_EVIDENCE: Record<string, CasePack> = {
     ],
   },
   summoned: {
+    claim: "Escrow agent withheld funds after both sides confirmed delivery.",
     filing: messages("Delivery confirmations", [
       "buyer: received, all good",
       "seller: confirmed delivered",
@@ -222,4 +235,19 @@ export async function publishSeedItem(store: EvidencePublisher, item: SeedItem):
   const bytes = typeof item.body === "string" ? new TextEncoder().encode(item.body) : item.body;
   const e = await publishEvidence(store, bytes, item.mediaType, { name: item.name, description: item.description });
   return e.document.cid;
+}
+
+/**
+ * Publishes policy files (names in src/deploy/policies/) as text/markdown evidence, and insists each
+ * gets the CID the court records for it (`policyCid`), so a judge reads what the court points at.
+ */
+export async function publishPolicies(store: EvidencePublisher, files: readonly string[]): Promise<void> {
+  for (const file of files) {
+    const bytes = readPolicy(file);
+    const published = await store.publish(bytes, "text/markdown");
+    const recorded = await policyCid(bytes);
+    if (published.cid.toString() !== recorded) {
+      throw new Error(`policy ${file}: published as ${published.cid}, but the court records ${recorded}`);
+    }
+  }
 }

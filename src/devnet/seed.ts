@@ -16,15 +16,15 @@ import {
   identityRegistryAbi,
   testUSDAbi,
 } from "../chain/abi/generated.js";
+import type { Deployment } from "../chain/deployments.js";
 import { registrationFile } from "../chain/erc8004.js";
 import { voteCommitment } from "../chain/votes.js";
+import { AGENTIC_COMMERCE_COURT, DEV_TOKEN_GRANT, GENERAL_COURT } from "../deploy/terms.js";
 import { type EvidencePublisher, EvidenceStore } from "../evidence/store.js";
 import { Actor } from "./actor.js";
-import type { Deployment } from "./deploy.js";
 import { type DevAccount, devAccounts } from "./devAccounts.js";
 import { type CasePack, publishSeedItem, SEED_EVIDENCE } from "./evidence.js";
 import { endDisputedJobs, openDisputedJobs, type SeededJob, seedLiveJobs } from "./seedJobs.js";
-import { AGENTIC_COMMERCE_COURT, DEV_TOKEN_GRANT, GENERAL_COURT } from "./terms.js";
 
 /** Dev accounts that are also ERC-8004 agents: the parties of the seeded default (1 v 2) and settlement (5 v 6). */
 export const ERC8004_AGENTS = [1, 2, 5, 6] as const;
@@ -144,27 +144,9 @@ export async function seedDemo(
   }
 
   // Cases that need time to pass are built first, then one jump in time ends them all.
-  const defaulted = await fileCase(
-    ctx,
-    1,
-    2,
-    "Shipment of 40 pallets never picked up; carrier kept the deposit.",
-    "defaulted",
-  );
-  const dismissed = await fileCase(
-    ctx,
-    3,
-    4,
-    "Trading bot executed orders outside the agreed risk limits.",
-    "dismissed",
-  );
-  const settled = await fileCase(
-    ctx,
-    5,
-    6,
-    "Escrow released before the analytics report was delivered.",
-    "resolved, settled",
-  );
+  const defaulted = await fileCase(ctx, 1, 2, "defaulted");
+  const dismissed = await fileCase(ctx, 3, 4, "dismissed");
+  const settled = await fileCase(ctx, 5, 6, "resolved, settled");
   for (const [c, plaintiff, defendant, label] of [
     [dismissed, 3, 4, "dismissed"],
     [settled, 5, 6, "resolved, settled"],
@@ -192,82 +174,35 @@ export async function seedDemo(
   const endedJobs = await endDisputedJobs(jobSeed, disputedJobs);
 
   // Cases that are live now.
-  const appealed = await fileCase(
-    ctx,
-    2,
-    3,
-    "Data feed delivered with a 6-hour lag against a 5-minute SLA.",
-    "appealed",
-  );
-  await respond(ctx, appealed, 3);
-  await addEvidence(ctx, appealed, 2, 3, "appealed");
-  await draw(ctx, appealed);
+  const appealed = await heardCase(ctx, 2, 3, "appealed");
   await votes(ctx, appealed, [false, false, true]);
   await at(2).write({ address: appealed, abi: disputeCaseAbi, functionName: "appeal", value: t.appealBond });
 
-  const resolved = await fileCase(
-    ctx,
-    1,
-    3,
-    "Invoice for 12 GPU-hours disputed as double-billed.",
-    "resolved, appeal window open",
-  );
-  await respond(ctx, resolved, 3);
-  await addEvidence(ctx, resolved, 1, 3, "resolved, appeal window open");
-  await draw(ctx, resolved);
+  const resolved = await heardCase(ctx, 1, 3, "resolved, appeal window open");
   await votes(ctx, resolved, [false, false, true]);
 
-  const deliberating = await fileCase(
-    ctx,
-    2,
-    5,
-    "Model fine-tune delivered without the agreed evaluation report.",
-    "deliberating",
-  );
-  await respond(ctx, deliberating, 5);
-  await addEvidence(ctx, deliberating, 2, 5, "deliberating");
-  await draw(ctx, deliberating);
+  const deliberating = await heardCase(ctx, 2, 5, "deliberating");
   // Public votes: one cast.
   await votes(ctx, deliberating, [true]);
 
   // Agentic Commerce hides votes. Here one judge has committed: the commit phase is open.
-  const committing = await fileCase(
+  const committing = await heardCase(
     ctx,
     3,
     6,
-    "Shopping agent bought 300 GPU-hours at twice the mandate's price cap.",
     "deliberating, commit phase, one vote committed",
     AGENTIC_COMMERCE_COURT,
   );
-  await respond(ctx, committing, 6);
-  await addEvidence(ctx, committing, 3, 6, "deliberating, commit phase, one vote committed");
-  await draw(ctx, committing);
   await votes(ctx, committing, [true]);
   // Here every judge has committed, so the reveal phase is open; one has revealed.
-  const revealing = await fileCase(
-    ctx,
-    5,
-    1,
-    "Translation memory delivered with 30% machine output, against the terms.",
-    "deliberating, reveal phase, one vote revealed",
-    AGENTIC_COMMERCE_COURT,
-  );
-  await respond(ctx, revealing, 1);
-  await addEvidence(ctx, revealing, 5, 1, "deliberating, reveal phase, one vote revealed");
-  await draw(ctx, revealing);
+  const revealing = await heardCase(ctx, 5, 1, "deliberating, reveal phase, one vote revealed", AGENTIC_COMMERCE_COURT);
   await votes(ctx, revealing, [true, false, true], 1);
 
-  const active = await fileCase(ctx, 4, 6, "Freight insurance claim refused on a technicality.", "active");
+  const active = await fileCase(ctx, 4, 6, "active");
   await respond(ctx, active, 6);
   await addEvidence(ctx, active, 4, 6, "active");
 
-  const summoned = await fileCase(
-    ctx,
-    6,
-    1,
-    "Escrow agent withheld funds after both sides confirmed delivery.",
-    "summoned",
-  );
+  const summoned = await fileCase(ctx, 6, 1, "summoned");
 
   // In filing order (list_cases' order); the General court's Deliberating case comes first.
   const general = "General";
@@ -333,19 +268,23 @@ async function addEvidence(ctx: Ctx, c: Address, plaintiff: number, defendant: n
   }
 }
 
+/** A case filed, answered by the defendant, with both sides' evidence and its panel drawn: ready for votes. */
+async function heardCase(...filing: Parameters<typeof fileCase>): Promise<Address> {
+  const [ctx, plaintiff, defendant, label] = filing;
+  const c = await fileCase(...filing);
+  await respond(ctx, c, defendant);
+  await addEvidence(ctx, c, plaintiff, defendant, label);
+  await draw(ctx, c);
+  return c;
+}
+
 /**
  * Pays the filing fee into the factory under a fresh reference, then files with that reference in
- * `court` and the case's filing evidence (`label` names its pack).
+ * `court` the claim and filing evidence of the case's pack (`label` names it).
  */
-async function fileCase(
-  ctx: Ctx,
-  plaintiff: number,
-  defendant: number,
-  claim: string,
-  label: string,
-  court = GENERAL_COURT,
-): Promise<Address> {
+async function fileCase(ctx: Ctx, plaintiff: number, defendant: number, label: string, court = GENERAL_COURT) {
   const { reader, d } = ctx;
+  const { claim, filing } = packOf(label);
   const p = ctx.actors[plaintiff] as Actor;
   const params = await reader.readContract({ address: d.factory, abi: caseFactoryAbi, functionName: "getParams" });
   const ref = keccak256(toHex(`seed:${claim}`));
@@ -364,7 +303,7 @@ async function fileCase(
       court,
       (ctx.accounts[defendant] as DevAccount).address,
       claim,
-      await publishSeedItem(ctx.evidence, packOf(label).filing),
+      await publishSeedItem(ctx.evidence, filing),
       ref,
     ],
     value: params.terms.minPartyStake * 2n,

@@ -1,10 +1,10 @@
 import { createHash } from "node:crypto";
 import { type Address, erc20Abi, type Hex, type PublicClient, parseEventLogs } from "viem";
 import { agenticCommerceAbi, courtEvaluatorAbi, disputeCaseAbi, testUSDAbi } from "../chain/abi/generated.js";
+import type { Deployment } from "../chain/deployments.js";
 import { publishEvidence } from "../evidence/document.js";
 import type { EvidencePublisher } from "../evidence/store.js";
 import type { Actor } from "./actor.js";
-import type { Deployment } from "./deploy.js";
 
 /**
  * The seeded ERC-8183 jobs (docs/arbitration.md, docs/dev-chain.md): one in every step, between a

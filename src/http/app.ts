@@ -3,6 +3,8 @@ import { LRUCache } from "lru-cache";
 import { DocketError } from "../errors/errors.js";
 import type { Ctx, Operation, RequestInfo } from "../operations/operation.js";
 import { cachedAnswer, type OperationResult, type Prepared, prepare, run } from "../operations/run.js";
+import type { PaymentOutcome } from "../payments/filing.js";
+import { encodeBase64Json } from "../payments/x402.js";
 import { compose, type Final } from "./compose.js";
 import { mountDocs } from "./docs.js";
 import { errorMiddleware, sendError } from "./errors.js";
@@ -144,6 +146,19 @@ function requestInfo(req: Request): RequestInfo {
   };
 }
 
+/**
+ * x402 over HTTP: a proof's settlement in its version's header (PAYMENT-RESPONSE, v1's
+ * X-PAYMENT-RESPONSE), a 402's v2 terms in PAYMENT-REQUIRED and its v1 terms (with docket's error
+ * envelope) as the body. Returns the body to send.
+ */
+function sayPayment(res: Response, p: PaymentOutcome, body: unknown): unknown {
+  const s = p.settlement;
+  if (s) res.setHeader(s.x402Version === 2 ? "PAYMENT-RESPONSE" : "X-PAYMENT-RESPONSE", encodeBase64Json(s.response));
+  if (!p.required) return body;
+  res.setHeader("PAYMENT-REQUIRED", encodeBase64Json(p.required.v2));
+  return p.required.v1;
+}
+
 function send(res: Response, result: OperationResult): void {
   res.statusCode = result.status;
   if (result.raw) {
@@ -161,7 +176,7 @@ function send(res: Response, result: OperationResult): void {
   } else {
     res.setHeader("Cache-Control", "no-store");
   }
-  const json = serialize(result.body);
+  const json = serialize(result.payment ? sayPayment(res, result.payment, result.body) : result.body);
   res.setHeader("Content-Type", "application/json; charset=utf-8");
   res.setHeader("Content-Length", json.length);
   res.end(json);

@@ -9,14 +9,14 @@ import { caseUri, inboxUri, type ResourceTarget, readTarget, resourceTarget, ser
 export const MAX_SUBSCRIPTIONS = 1000;
 
 /** What an event or a subscription is matched on: the kind and the lowercased address. */
-function keyOf(kind: ResourceTarget["kind"], address: string): string {
+function watchKey(kind: ResourceTarget["kind"], address: string): string {
   return `${kind}:${address.toLowerCase()}`;
 }
 
 /** The resources an event changes: its case, and the inbox of each address it concerns. */
-function keysOf(e: DocketEvent): string[] {
-  const keys = e.addresses.map((a) => keyOf("inbox", a));
-  if (e.case) keys.push(keyOf("case", e.case));
+function watchKeysOf(e: DocketEvent): string[] {
+  const keys = e.addresses.map((a) => watchKey("inbox", a));
+  if (e.case) keys.push(watchKey("case", e.case));
   return keys;
 }
 
@@ -49,7 +49,7 @@ export function enableSubscriptions(server: McpServer, ctx: Ctx, operations: rea
   };
   const onEvent = (e: DocketEvent) => {
     const before = pending.size;
-    const keys = isChainEvent(e) ? [...watched.keys()] : keysOf(e);
+    const keys = isChainEvent(e) ? [...watched.keys()] : watchKeysOf(e);
     for (const k of keys) for (const uri of watched.get(k) ?? []) pending.add(uri);
     if (before === 0 && pending.size > 0) queueMicrotask(flush);
   };
@@ -66,7 +66,7 @@ export function enableSubscriptions(server: McpServer, ctx: Ctx, operations: rea
       throw new ProtocolError(ProtocolErrorCode.InvalidParams, `not a resource docket can watch: ${params.uri}`);
     }
     await readTarget(target, ctx, operations, params.uri);
-    const key = keyOf(target.kind, target.address);
+    const key = watchKey(target.kind, target.address);
     let uris = watched.get(key);
     if (!uris) {
       if (watched.size >= MAX_SUBSCRIPTIONS) {
@@ -88,7 +88,7 @@ export function enableSubscriptions(server: McpServer, ctx: Ctx, operations: rea
   server.server.setRequestHandler("resources/unsubscribe", async ({ params }) => {
     // Any spelling of the address ends the watch on the resource; an unwatched one is no error.
     const target = resourceTarget(params.uri);
-    if (target) watched.delete(keyOf(target.kind, target.address));
+    if (target) watched.delete(watchKey(target.kind, target.address));
     if (watched.size === 0) detach();
     return {};
   });

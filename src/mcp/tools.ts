@@ -10,6 +10,7 @@ import {
 import type { Ctx, Operation, RequestInfo } from "../operations/operation.js";
 import { prepare, run } from "../operations/run.js";
 import { type JsonSchema, jsonSchemaOf } from "../operations/schemas.js";
+import type { PaymentOutcome } from "../payments/filing.js";
 import { appMeta } from "./apps.js";
 import { errorEnvelopeSchema, toolError, toolResult } from "./errors.js";
 import { portableInputSchema, withoutNulls } from "./toolSchemas.js";
@@ -64,12 +65,11 @@ function mcpRequest(request: CallToolRequest): RequestInfo {
 const X402_PAYMENT_META = "x402/payment";
 const X402_PAYMENT_RESPONSE_META = "x402/payment-response";
 
-/** The binding's receipt: an x402 v2 PAYMENT-RESPONSE the operation answered with, as the result's `_meta`. */
-function withPaymentResponse(result: CallToolResult, headers: Record<string, string>): CallToolResult {
-  const header = headers["PAYMENT-RESPONSE"];
-  if (header === undefined) return result;
-  const settlement = JSON.parse(Buffer.from(header, "base64").toString("utf8")) as Record<string, unknown>;
-  return { ...result, _meta: { ...result._meta, [X402_PAYMENT_RESPONSE_META]: settlement } };
+/** The binding's receipt: the x402 v2 settlement the operation answered with, as the result's `_meta`. */
+function withPaymentResponse(result: CallToolResult, payment: PaymentOutcome | undefined): CallToolResult {
+  const s = payment?.settlement;
+  if (s?.x402Version !== 2) return result;
+  return { ...result, _meta: { ...result._meta, [X402_PAYMENT_RESPONSE_META]: s.response } };
 }
 
 /**
@@ -119,7 +119,7 @@ export function registerTools(server: Server, ctx: Ctx, ops: readonly Operation[
         ctx,
         mcpRequest(request),
       );
-      return withPaymentResponse(toolResult(result.body, result.status), result.headers);
+      return withPaymentResponse(toolResult(result.body, result.status), result.payment);
     } catch (err) {
       return toolError(err, ctx.log);
     }

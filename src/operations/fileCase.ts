@@ -1,42 +1,14 @@
-import { LRUCache } from "lru-cache";
-import { type Address, getAddress, type Hex, isAddress, isAddressEqual, zeroAddress } from "viem";
+import { type Address, isAddress, isAddressEqual, zeroAddress } from "viem";
 import { z } from "zod";
 import { caseFactoryAbi } from "../chain/abi/generated.js";
-import { type CourtParamsView, readTokenDomain, readTokenPayment } from "../chain/reads.js";
-import { randomBytes32 } from "../chain/votes.js";
-import { DocketError, type ErrorCode } from "../errors/errors.js";
-import {
-  checkAuthorization,
-  judgeAuthorization,
-  SETTLED_IN_FILING,
-  usedToFile,
-  verifyThrough,
-} from "../payments/tokenFee.js";
-import { judgePayment, readPayment } from "../payments/verify.js";
-import {
-  buildRequirements,
-  decodePaymentHeader,
-  encodePaymentResponse,
-  networkOf,
-  paymentRequiredBody,
-  x402Terms,
-} from "../payments/x402.js";
-import {
-  caip2,
-  decodePaymentSignature,
-  encodePaymentRequired,
-  encodeSettleResponse,
-  type ProofV2,
-  paymentRequiredV2,
-  readProofV2,
-  requirementsV2,
-  type TokenFee,
-} from "../payments/x402v2.js";
+import { DocketError } from "../errors/errors.js";
+import { type Filing, type FilingFee, paymentProof, settleFilingFee } from "../payments/filing.js";
+import { x402Terms } from "../payments/x402.js";
 import { buildUnsignedTx } from "../tx/unsignedTx.js";
 import { courtParams } from "./cases.shared.js";
 import { courtInput, courtsOf, findCourt, GENERAL_COURT } from "./courts.shared.js";
 import { filingKeys } from "./keys.js";
-import { Answer, type Ctx, defineOperation, type RequestInfo } from "./operation.js";
+import { Answer, type Ctx, defineOperation } from "./operation.js";
 import { address, amount, evidenceRef, txHash, unsignedTxResponse } from "./schemas.js";
 
 // The factory's own limits count UTF-8 bytes; zod counts characters, so both are checked.
@@ -123,120 +95,49 @@ export const fileCase = defineOperation({
     evidenceIpfsHash: "bafkreifzjut3te2nhyekklss27nh3k72ysco7y32koao5eei66wof36n5e",
   },
   handler: async (i, ctx, req) => {
-    const proof = paymentProof(i.payment_tx_hash, req, ctx.court.chainId);
-    const terms: Terms = {
+    const filing: Filing = {
       plaintiff: i.plaintiff as Address,
       defendant: i.defendant,
       resource: req.resourceUrl ?? "mcp://tool/file_case",
     };
-    if (!proof) {
-      const params = await courtParams(ctx);
-      const message = "filing a case requires paying the filing fee first: see accepts";
-      const stake = await stakeOf(ctx, i);
-      return required(ctx, req, { ...terms, params, stake }, { code: "PAYMENT_REQUIRED", message });
-    }
-    if (proof.kind === "authorization") return fileWithAuthorization(i, ctx, req, terms, proof);
-    const facts = await readPayment(ctx.court, proof.txHash, terms.plaintiff);
-    const stake = await stakeOf(ctx, i);
-    const failure = judgePayment(facts, terms.plaintiff);
-    if (failure?.code === "PAYMENT_ALREADY_USED") throw new DocketError(failure.code, failure.message, failure.details);
-    if (failure) {
-      const payer = facts.fee?.payer ?? (facts.tx ? getAddress(facts.tx.from) : terms.plaintiff);
-      const settlement = { success: false, errorReason: failure.code.toLowerCase(), transaction: "", payer };
-      return required(ctx, req, { ...terms, params: facts.params, stake }, failure, { v: proof.v, ...settlement });
-    }
-    const fee = facts.fee as NonNullable<typeof facts.fee>;
-    const tx = await fileTx(ctx, i, terms.plaintiff, stake, fee.paymentRef);
-    const payment = {
-      txHash: proof.txHash,
-      payer: terms.plaintiff,
-      amount: fee.amount.toString(),
-      paymentRef: fee.paymentRef,
-    };
-    const settlement = { success: true, transaction: proof.txHash, payer: terms.plaintiff };
-    return new Answer(
-      { ...tx, payment },
-      { headers: settlementHeader(proof.v, settlement, ctx.court.chainId), invalidate: filingKeys() },
-    );
+    const proof = paymentProof(i.payment_tx_hash, req, ctx.court.chainId);
+    const fee = await settleFilingFee(ctx.court, ctx.facilitator, filing, proof, {
+      params: () => courtParams(ctx),
+      stake: () => stakeOf(ctx, i),
+    });
+    if (!fee.paid) return new Answer(fee.body, { status: 402, payment: fee.payment });
+    const tx = await fileTx(ctx, i, filing.plaintiff, fee.stake, fee.by);
+    return new Answer({ ...tx, payment: fee.receipt }, { payment: fee.payment, invalidate: filingKeys() });
   },
 });
 
-/** Who files against whom, and the resource the payment is for. */
-interface Terms {
-  plaintiff: Address;
-  defendant: string;
-  resource: string;
-}
-
 type FileInput = z.infer<typeof input>;
-
-/** The unsigned fileCase transaction under the paid reference. */
-function fileTx(ctx: Ctx, i: FileInput, plaintiff: Address, stake: bigint, paymentRef: Hex) {
-  return buildUnsignedTx(ctx.court, {
-    to: ctx.court.factory,
-    abi: caseFactoryAbi,
-    functionName: "fileCase",
-    args: [BigInt(i.court ?? GENERAL_COURT), i.defendant, i.claimDescription, i.evidenceIpfsHash, paymentRef],
-    value: stake,
-    action: `Files the case against ${i.defendant} with a stake of ${stake} wei, as ${plaintiff} (sign with that account: the contract takes the signer as the plaintiff and the payment proof is the plaintiff's)`,
-  });
-}
-
-type AuthorizationProof = Extract<ProofV2, { kind: "authorization" }>;
+type PaidBy = Extract<FilingFee, { paid: true }>["by"];
 
 /**
- * A token fee paid x402's way: the plaintiff's EIP-3009 authorization of the fee to the factory,
- * checked here (payer, recipient, amount, not used to file yet; then what the token will check:
- * nonce unused, validity window, balance, signature; and the facilitator's `/verify` when one is
- * configured), and answered with the unsigned `fileCaseWithAuthorization` that carries it. Nothing is
- * settled here: the factory submits the authorization to the token inside the filing, so a payment
- * is never made without its case. A retry before the filing is mined gets the same answer.
+ * The unsigned filing: `fileCase` under the reference a mined payment paid, or
+ * `fileCaseWithAuthorization`, which pays the token fee with the plaintiff's authorization in the
+ * filing itself.
  */
-async function fileWithAuthorization(
-  i: FileInput,
-  ctx: Ctx,
-  req: RequestInfo,
-  t: Terms,
-  proof: AuthorizationProof,
-): Promise<Answer<unknown>> {
-  const params = await courtParams(ctx);
-  const token = params.feeToken;
-  if (isAddressEqual(token, zeroAddress)) {
-    throw new DocketError("PAYMENT_MALFORMED", "this court takes no token payments: pay as accepts says", {
-      reason: "no fee token",
+function fileTx(ctx: Ctx, i: FileInput, plaintiff: Address, stake: bigint, by: PaidBy) {
+  const court = BigInt(i.court ?? GENERAL_COURT);
+  if (by.kind === "tx") {
+    return buildUnsignedTx(ctx.court, {
+      to: ctx.court.factory,
+      abi: caseFactoryAbi,
+      functionName: "fileCase",
+      args: [court, i.defendant as Address, i.claimDescription, i.evidenceIpfsHash, by.paymentRef],
+      value: stake,
+      action: `Files the case against ${i.defendant} with a stake of ${stake} wei, as ${plaintiff} (sign with that account: the contract takes the signer as the plaintiff and the payment proof is the plaintiff's)`,
     });
   }
-  const { accepted } = proof.payload;
-  const a = proof.authorization;
-  if (!isAddress(accepted.asset, { strict: false }) || !isAddressEqual(accepted.asset, token)) {
-    throw new DocketError("PAYMENT_MALFORMED", `accepted.asset is not the court's fee token ${token}`, {
-      reason: "accepted.asset",
-    });
-  }
-  const facts = await readTokenPayment(ctx.court, token, a.nonce, t.plaintiff);
-  const stake = await stakeOf(ctx, i);
-  const fee = facts.params.tokenFilingFee;
-  const failure =
-    judgeAuthorization(a, accepted.payTo, { payer: t.plaintiff, payTo: ctx.court.factory, fee }) ??
-    usedToFile(facts.usedBy, a.nonce) ??
-    (await checkAuthorization(a, proof.signature, { ...facts, token, chainId: ctx.court.chainId })) ??
-    (ctx.facilitator ? await verifyThrough(ctx.facilitator, proof.payload) : undefined);
-  if (failure?.code === "PAYMENT_ALREADY_USED") throw new DocketError(failure.code, failure.message, failure.details);
-  if (failure) {
-    return required(ctx, req, { ...t, params: facts.params, stake }, failure, {
-      v: 2,
-      success: false,
-      errorReason: failure.code.toLowerCase(),
-      transaction: "",
-      payer: a.from,
-    });
-  }
-  const tx = await buildUnsignedTx(ctx.court, {
+  const a = by.authorization;
+  return buildUnsignedTx(ctx.court, {
     to: ctx.court.factory,
     abi: caseFactoryAbi,
     functionName: "fileCaseWithAuthorization",
     args: [
-      BigInt(i.court ?? GENERAL_COURT),
+      court,
       i.defendant as Address,
       i.claimDescription,
       i.evidenceIpfsHash,
@@ -245,119 +146,12 @@ async function fileWithAuthorization(
         validAfter: a.validAfter,
         validBefore: a.validBefore,
         nonce: a.nonce,
-        signature: proof.signature,
+        signature: by.signature,
       },
     ],
     value: stake,
-    action: `Files the case against ${i.defendant} with a stake of ${stake} wei, as ${t.plaintiff}, paying the filing fee of ${a.value} in ${token} with the plaintiff's authorization in this same transaction (sign with that account: the contract takes the signer as the plaintiff and the payer; sign and send before ${a.validBefore}, when the authorization expires)`,
+    action: `Files the case against ${i.defendant} with a stake of ${stake} wei, as ${plaintiff}, paying the filing fee of ${a.value} in ${by.token} with the plaintiff's authorization in this same transaction (sign with that account: the contract takes the signer as the plaintiff and the payer; sign and send before ${a.validBefore}, when the authorization expires)`,
   });
-  const payment = { txHash: "", payer: t.plaintiff, amount: a.value.toString(), paymentRef: a.nonce, asset: token };
-  const settlement = {
-    success: true,
-    transaction: "",
-    payer: t.plaintiff,
-    amount: a.value.toString(),
-    extra: SETTLED_IN_FILING,
-  };
-  return new Answer(
-    { ...tx, payment },
-    { headers: settlementHeader(2, settlement, ctx.court.chainId), invalidate: filingKeys() },
-  );
-}
-
-/** A proof of payment: a transaction's hash (v1, or v2's native-tx), or a v2 EIP-3009 authorization. */
-type Proof = { kind: "tx"; v: 1 | 2; txHash: Hex } | AuthorizationProof;
-
-/**
- * The proof, if any, in order of precedence: PAYMENT-SIGNATURE (x402 v2), MCP `_meta["x402/payment"]`
- * (the v2 PaymentPayload as an object), X-PAYMENT (v1), then the `payment_tx_hash` argument.
- */
-function paymentProof(arg: string | undefined, req: RequestInfo, chainId: number): Proof | undefined {
-  const v2 = req.headers["payment-signature"];
-  if (v2 !== undefined || req.payment !== undefined) {
-    const p = v2 !== undefined ? decodePaymentSignature(v2, chainId) : readProofV2(req.payment, chainId);
-    return p.kind === "tx" ? { kind: "tx", v: 2, txHash: p.txHash } : p;
-  }
-  const header = req.headers["x-payment"];
-  if (header !== undefined) return { kind: "tx", v: 1, txHash: decodePaymentHeader(header, chainId).txHash };
-  return arg === undefined ? undefined : { kind: "tx", v: 1, txHash: arg.toLowerCase() as Hex };
-}
-
-/** The settlement header of the version the proof came in. */
-function settlementHeader(
-  v: 1 | 2,
-  s: {
-    success: boolean;
-    errorReason?: string;
-    transaction: string;
-    payer: string;
-    amount?: string;
-    extra?: Record<string, unknown>;
-  },
-  chainId: number,
-): Record<string, string> {
-  if (v === 2) return { "PAYMENT-RESPONSE": encodeSettleResponse({ ...s, network: caip2(chainId) }) };
-  const { amount: _amount, extra: _extra, ...v1 } = s;
-  return { "X-PAYMENT-RESPONSE": encodePaymentResponse({ ...v1, network: networkOf(chainId) }) };
-}
-
-/**
- * A 402: fresh requirements in both versions (v1 in the body with docket's error envelope, v2 in
- * PAYMENT-REQUIRED), and the settlement of a refused proof in its version's header. Over MCP, the
- * x402 binding: the v2 PaymentRequired is the (error) result itself.
- */
-async function required(
-  ctx: Ctx,
-  req: RequestInfo,
-  t: Terms & { params: CourtParamsView; stake: bigint },
-  why: { code: ErrorCode; message: string; details?: Record<string, unknown> },
-  settlement?: { v: 1 | 2; success: boolean; errorReason?: string; transaction: string; payer: string },
-): Promise<Answer<unknown>> {
-  const v1 = requirements(ctx, t.params, t.plaintiff, t.defendant, t.stake, t.resource);
-  const token = await tokenFee(ctx, t.params);
-  const accepts = requirementsV2({
-    chainId: ctx.court.chainId,
-    payTo: ctx.court.factory,
-    filingFee: t.params.filingFee,
-    token: token?.fee,
-    chainAheadSeconds: token ? token.chainTime - Math.floor(Date.now() / 1000) : 0,
-    nativeExtra: v1.extra,
-  });
-  const v2 = paymentRequiredV2(accepts, { url: t.resource, description: v1.description }, why.code);
-  const settled = settlement ? settlementHeader(settlement.v, settlement, ctx.court.chainId) : {};
-  if (req.transport === "mcp") return new Answer(v2, { status: 402, headers: settled });
-  return new Answer(paymentRequiredBody(v1, why), {
-    status: 402,
-    headers: { "PAYMENT-REQUIRED": encodePaymentRequired(v2), ...settled },
-  });
-}
-
-/**
- * A fee token's EIP-712 domain (name, version: fixed for a deployed token) and how far the chain's
- * clock is from the wall clock, read together and remembered for 30 s, so a 402 built
- * from cached court parameters costs no request, and a refused proof stays within the write budget.
- * The clock offset only widens `maxTimeoutSeconds`; half a minute of drift in it is harmless.
- */
-const domains = new LRUCache<string, { name: string; version: string; offset: number }>({
-  max: 100,
-  ttl: 30_000,
-});
-
-/** The court's token fee, when it takes one, with the chain time. */
-async function tokenFee(ctx: Ctx, p: CourtParamsView): Promise<{ fee: TokenFee; chainTime: number } | undefined> {
-  if (isAddressEqual(p.feeToken, zeroAddress)) return undefined;
-  const key = `${ctx.court.chainId}:${p.feeToken}`;
-  const now = () => Math.floor(Date.now() / 1000);
-  let d = domains.get(key);
-  if (!d) {
-    const read = await readTokenDomain(ctx.court, p.feeToken);
-    d = { name: read.name, version: read.version, offset: read.chainTime - now() };
-    domains.set(key, d);
-  }
-  return {
-    fee: { token: p.feeToken, fee: p.tokenFilingFee, name: d.name, version: d.version },
-    chainTime: now() + d.offset,
-  };
 }
 
 /**
@@ -376,23 +170,4 @@ async function stakeOf(ctx: Ctx, i: FileInput): Promise<bigint> {
     );
   }
   return stake;
-}
-
-function requirements(
-  ctx: Ctx,
-  p: CourtParamsView,
-  payer: Address,
-  defendant: string,
-  stake: bigint,
-  resource: string,
-) {
-  return buildRequirements(ctx.court, {
-    payTo: ctx.court.factory,
-    paymentRef: randomBytes32(),
-    filingFee: p.filingFee,
-    payer,
-    stake,
-    resource,
-    description: `Filing fee for a docket case by ${payer} against ${defendant}`,
-  });
 }

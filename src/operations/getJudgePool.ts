@@ -1,19 +1,20 @@
 import { z } from "zod";
-import { readJudgePool } from "../chain/reads.js";
+import { readJudgePage, readJudgePool } from "../chain/reads.js";
 import { courtInput, courtRef, findCourt, GENERAL_COURT, refOf } from "./courts.shared.js";
 import { countedIn, formatJudge, isWithin, judgeSchema } from "./judges.shared.js";
 import { keyOf } from "./keys.js";
 import { Answer, chainErrors, defineOperation } from "./operation.js";
+import { paginationInput } from "./schemas.js";
 
 export const getJudgePool = defineOperation({
   name: "get_judge_pool",
   title: "Judge pool",
   description:
-    "The judges of one court's pool (`court`, default 1: the General court, whose pool holds every eligible judge): each with its stake, its stake per court, the stake counted in this court's draws (its eligible stakes in this court and the courts below it), eligibility, open cases, votes, rewards and slashes; plus the court's minimum judge stake (wei). Random panels of a case are drawn from its court's eligible judges, weighted by counted stake. Next: stake_as_judge to join.",
+    "The judges of one court's pool (`court`, default 1: the General court, whose pool holds every eligible judge), a page at a time (`offset`, `limit`) with the total: each with its stake, its stake per court, the stake counted in this court's draws (its eligible stakes in this court and the courts below it), eligibility, open cases, votes, rewards and slashes; plus the court's minimum judge stake (wei). Random panels of a case are drawn from its court's eligible judges, weighted by counted stake. Next: stake_as_judge to join.",
   kind: "read",
   toolset: "judges",
   http: { method: "GET", path: "/judges/pool" },
-  input: z.object({ court: courtInput("Whose pool") }),
+  input: z.object({ court: courtInput("Whose pool"), ...paginationInput }),
   output: z.object({
     court: courtRef,
     minimumStake: z.string().describe("The court's minimum judge stake, wei"),
@@ -21,10 +22,12 @@ export const getJudgePool = defineOperation({
       .number()
       .int()
       .describe(
-        "Judges listed: every judge with a stake in the General court; else those with a stake in this court or below",
+        "Judges listed (all pages): every judge with a stake in the General court; else those with a stake in this court or below",
       ),
     eligible: z.number().int().describe("Judges who can be drawn in this court"),
     totalStake: z.string().describe("Stake counted in this court's draws, wei"),
+    offset: z.number().int(),
+    limit: z.number().int(),
     judges: z.array(
       judgeSchema.extend({
         stakeInCourt: z.string().describe("Stake counted in this court's draws, wei"),
@@ -33,11 +36,15 @@ export const getJudgePool = defineOperation({
     ),
   }),
   errors: [...chainErrors("read"), "COURT_NOT_FOUND"],
-  cache: { key: (i) => keyOf.judgePool(i.court ?? GENERAL_COURT) },
-  handler: async ({ court: id = GENERAL_COURT }, ctx) => {
-    const { pool, courts, courtStakes } = await readJudgePool(ctx.court);
+  cache: { key: (i) => keyOf.judgePool(i.court ?? GENERAL_COURT, i.offset, i.limit) },
+  example: { limit: 20, offset: 0 },
+  handler: async ({ court: id = GENERAL_COURT, offset, limit }, ctx) => {
+    // The General court lists every judge: one page of the chain's list. A child court lists those
+    // with a stake in it or below it: the whole list, read in bounded chunks, filtered, then paged.
+    const read = id === GENERAL_COURT ? await readJudgePage(ctx.court, offset, limit) : await readJudgePool(ctx.court);
+    const { pool, courts, courtStakes } = read;
     const court = findCourt(courts, id);
-    const judges = pool
+    const listed = pool
       .map((j, i) => {
         const stakes = courtStakes[i] ?? [];
         const counted = countedIn(stakes, courts, court.id);
@@ -50,14 +57,17 @@ export const getJudgePool = defineOperation({
       })
       .filter((j) => id === GENERAL_COURT || j.stakes.some((s) => isWithin(courts, s.court, court.id)))
       .map(({ stakes: _s, ...j }) => j);
-    const eligible = judges.filter((j) => j.eligibleInCourt);
+    const judges = id === GENERAL_COURT ? listed : listed.slice(offset, offset + limit);
     return new Answer(
       {
         court: refOf(courts, court.id),
         minimumStake: court.config.minJudgeStake.toString(),
-        total: judges.length,
-        eligible: eligible.length,
-        totalStake: eligible.reduce((sum, j) => sum + BigInt(j.stakeInCourt), 0n).toString(),
+        total: id === GENERAL_COURT ? read.total : listed.length,
+        // The court's own counts: judges with stake counted in its draws, and that stake.
+        eligible: Number(court.judgeCount),
+        totalStake: court.totalStake.toString(),
+        offset,
+        limit,
         judges,
       },
       { ttl: 30 },

@@ -17,8 +17,8 @@ export const keyOf = {
   agent: (address: string) => `agent:${address}`,
   discover: (offset: number, limit: number) => `discover:${offset}:${limit}`,
   judgeStake: (address: string) => `judgestake:${address}`,
-  /** One court's judge pool (get_judge_pool). */
-  judgePool: (court: number) => `judgepool:${court}`,
+  /** A page of one court's judge pool (get_judge_pool). */
+  judgePool: (court: number, offset: number, limit: number) => `judgepool:${court}:${offset}:${limit}`,
   stats: () => "stats",
   /** An address's inbox page (get_inbox). */
   inbox: (address: string, offset: number, limit: number) => `inbox:${address}:${offset}:${limit}`,

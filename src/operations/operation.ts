@@ -5,6 +5,7 @@ import type { ChainStatus } from "../chain/status.js";
 import type { ErrorCode } from "../errors/errors.js";
 import type { EvidenceStore } from "../evidence/store.js";
 import type { Logger } from "../log.js";
+import type { PaymentOutcome } from "../payments/filing.js";
 import type { PaymentTerms } from "../payments/x402.js";
 import type { Facilitator } from "../payments/x402v2.js";
 
@@ -44,6 +45,8 @@ export interface AnswerOptions {
   invalidate?: string[];
   /** Over HTTP, for an operation with `http.raw`: the bytes sent instead of the JSON body. */
   raw?: { bytes: Uint8Array; contentType: string };
+  /** x402: what happened to the payment the answer is about; HTTP says it in headers, MCP in `_meta`. */
+  payment?: PaymentOutcome;
 }
 
 /**

@@ -2,6 +2,7 @@ import type { z } from "zod";
 import type { CacheStatus } from "../cache/cache.js";
 import { wrapChainError } from "../errors/chain.js";
 import { DocketError } from "../errors/errors.js";
+import type { PaymentOutcome } from "../payments/filing.js";
 import { Answer, type Ctx, type Operation, type RequestInfo } from "./operation.js";
 import { validationError } from "./schemas.js";
 
@@ -13,6 +14,8 @@ export interface OperationResult {
   cache?: { status: CacheStatus; maxAge: number };
   /** The content an HTTP answer sends instead of the JSON body (an operation with `http.raw`). */
   raw?: { bytes: Uint8Array; contentType: string };
+  /** x402: what happened to a payment (src/payments/filing.ts); each front end says it its way. */
+  payment?: PaymentOutcome;
 }
 
 /**
@@ -96,9 +99,9 @@ async function execute(op: Operation, prepared: Prepared, ctx: Ctx, req: Request
         cache: { status: cached.status, maxAge: cached.maxAge },
       };
     }
-    const { body, status = 200, headers = {}, invalidate, raw } = unwrap(await op.handler(input, ctx, req));
+    const { body, status = 200, headers = {}, invalidate, raw, payment } = unwrap(await op.handler(input, ctx, req));
     if (op.kind === "write" && status < 300 && invalidate) await ctx.cache.invalidate(invalidate);
-    return raw ? { body, status, headers, raw } : { body, status, headers };
+    return { body, status, headers, ...(raw ? { raw } : {}), ...(payment ? { payment } : {}) };
   } catch (err) {
     throw classify(op, err);
   }

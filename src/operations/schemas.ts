@@ -51,12 +51,11 @@ export const amount = (description: string) =>
     .describe(description)
     .meta({ example: "100000000000000000" });
 
-export const txHash = (description: string) =>
-  z
-    .string()
-    .regex(new RegExp(TX_HASH_PATTERN), { error: "must be a 0x-prefixed 32-byte hex transaction hash" })
-    .max(66)
-    .describe(description);
+/** 0x and 64 hex digits, refused with `error`: a transaction hash, a salt, a reference. */
+const hex32 = (error: string) => (description: string) =>
+  z.string().regex(new RegExp(TX_HASH_PATTERN), { error }).max(66).describe(description);
+
+export const txHash = hex32("must be a 0x-prefixed 32-byte hex transaction hash");
 
 /**
  * An evidence reference: an IPFS CID, `ipfs://<cid>` or `/ipfs/<cid>` (publish_evidence gives
@@ -78,12 +77,7 @@ export const evidenceRef = (description: string) =>
     .meta({ example: "bafkreifzjut3te2nhyekklss27nh3k72ysco7y32koao5eei66wof36n5e" });
 
 /** A 32-byte value in hex (a vote's salt, a payment reference). */
-export const bytes32 = (description: string) =>
-  z
-    .string()
-    .regex(new RegExp(TX_HASH_PATTERN), { error: "must be 0x followed by 64 hex digits (32 bytes)" })
-    .max(66)
-    .describe(description);
+export const bytes32 = hex32("must be 0x followed by 64 hex digits (32 bytes)");
 
 /** The optional signer every write accepts: when given, the call is simulated as that account first. */
 export const from = address(

@@ -49,7 +49,7 @@ const unsignedTxSchema = z.object({
 });
 
 /** One entry of `accepts`: x402 v1 PaymentRequirements, with docket's ready-to-sign payment in `extra`. */
-export const paymentRequirementsSchema = z.object({
+export const paymentRequirementsV1Schema = z.object({
   scheme: z.literal("exact"),
   network: z.string().describe('x402 network: "eip155:<chainId>" for the dev chain and chains x402 v1 does not name'),
   maxAmountRequired: z.string().describe("The filing fee in wei, decimal string (pay at least this)"),
@@ -71,7 +71,8 @@ export const paymentRequirementsSchema = z.object({
     proof: z.string().describe("How to hand back the payment"),
   }),
 });
-export type PaymentRequirements = z.infer<typeof paymentRequirementsSchema>;
+/** x402 v1 PaymentRequirements (x402 v2's are `@x402/core`'s `PaymentRequirements`). */
+export type PaymentRequirementsV1 = z.infer<typeof paymentRequirementsV1Schema>;
 
 /**
  * docket's 402 body: x402 v1's PaymentRequired (`x402Version`, `error` a string as v1's schema has
@@ -84,7 +85,7 @@ export const paymentRequiredSchema = z
     error: z
       .string()
       .describe("x402 v1's error string: docket's code (PAYMENT_REQUIRED, or why the proof was refused)"),
-    accepts: z.array(paymentRequirementsSchema),
+    accepts: z.array(paymentRequirementsV1Schema),
     docketError: z
       .object({
         code: z.string().describe("PAYMENT_REQUIRED, or why the proof given was refused (PAYMENT_NOT_FOUND...)"),
@@ -209,7 +210,7 @@ export interface FeeTerms {
 }
 
 /** The requirements of the filing fee on `court`'s chain, with the payment transaction ready to sign. */
-export function buildRequirements(court: Court, t: FeeTerms): PaymentRequirements {
+export function buildRequirements(court: Court, t: FeeTerms): PaymentRequirementsV1 {
   const network = networkOf(court.chainId);
   const rpc = court.publicRpcUrl ? ` (JSON-RPC ${court.publicRpcUrl})` : "";
   const proof =
@@ -247,21 +248,21 @@ export function buildRequirements(court: Court, t: FeeTerms): PaymentRequirement
 
 /** The 402 body: why (`code`), and the requirements to pay and retry. */
 export function paymentRequiredBody(
-  requirements: PaymentRequirements,
+  requirements: PaymentRequirementsV1,
   why: { code: ErrorCode; message: string; details?: Record<string, unknown> },
 ): PaymentRequiredBody {
   const docketError = { code: why.code, message: why.message, ...(why.details ? { details: why.details } : {}) };
   return { x402Version: X402_VERSION, error: why.code, accepts: [requirements], docketError };
 }
 
-const paymentPayloadSchema = z.object({
+const paymentPayloadV1Schema = z.object({
   x402Version: z.literal(X402_VERSION),
   scheme: z.literal("exact"),
   network: z.string(),
   payload: z.object({ txHash: z.string().regex(new RegExp(TX_HASH_PATTERN)) }),
 });
 /** The decoded `X-PAYMENT` header: `{ x402Version: 1, scheme: "exact", network, payload: { txHash } }`. */
-export type PaymentPayload = z.infer<typeof paymentPayloadSchema>;
+export type PaymentPayloadV1 = z.infer<typeof paymentPayloadV1Schema>;
 
 /** Base64 of JSON, as x402 headers carry it. */
 export function encodeBase64Json(value: unknown): string {
@@ -301,7 +302,7 @@ export function decodePaymentHeader(header: string, chainId: number): { txHash: 
   } catch {
     throw malformed("base64 of something that is not JSON");
   }
-  const parsed = paymentPayloadSchema.safeParse(json);
+  const parsed = paymentPayloadV1Schema.safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     throw malformed(`${issue?.path.join(".") || "(payload)"}: ${issue?.message ?? "wrong shape"}`);
@@ -313,8 +314,8 @@ export function decodePaymentHeader(header: string, chainId: number): { txHash: 
   return { txHash: parsed.data.payload.txHash.toLowerCase() as Hex, network: parsed.data.network };
 }
 
-/** x402 v1 SettlementResponse, carried base64 in `X-PAYMENT-RESPONSE`. */
-export interface SettlementResponse {
+/** x402 v1 SettleResponse, carried base64 in `X-PAYMENT-RESPONSE` (v2's is `@x402/core`'s `SettleResponse`). */
+export interface SettleResponseV1 {
   success: boolean;
   errorReason?: string;
   /** The payment's hash; "" when it was refused, as x402 has it. */
@@ -324,11 +325,11 @@ export interface SettlementResponse {
 }
 
 /** The `X-PAYMENT-RESPONSE` header value. */
-export function encodePaymentResponse(s: SettlementResponse): string {
+export function encodePaymentResponse(s: SettleResponseV1): string {
   return encodeBase64Json(s);
 }
 
 /** Reads an `X-PAYMENT-RESPONSE` header (for clients and tests). */
-export function decodePaymentResponse(header: string): SettlementResponse {
-  return JSON.parse(Buffer.from(header, "base64").toString("utf8")) as SettlementResponse;
+export function decodePaymentResponse(header: string): SettleResponseV1 {
+  return JSON.parse(Buffer.from(header, "base64").toString("utf8")) as SettleResponseV1;
 }

@@ -1,16 +1,10 @@
 import { parsePaymentPayload } from "@x402/core/schemas";
 import { HTTPFacilitatorClient } from "@x402/core/server";
-import type {
-  PaymentPayload,
-  PaymentRequired,
-  PaymentRequirements,
-  SettleResponse,
-  VerifyResponse,
-} from "@x402/core/types";
+import type { PaymentPayload, PaymentRequired, PaymentRequirements, VerifyResponse } from "@x402/core/types";
 import { type Address, getAddress, type Hex, isAddress, isHex } from "viem";
 import { DocketError, type ErrorCode } from "../errors/errors.js";
 import { TX_HASH_PATTERN } from "../formats.js";
-import { encodeBase64Json, NATIVE_ASSET, PAYMENT_TIMEOUT_SECONDS } from "./x402.js";
+import { NATIVE_ASSET, PAYMENT_TIMEOUT_SECONDS } from "./x402.js";
 
 /**
  * x402 v2 as docket speaks it, with the x402 project's own types and schemas (`@x402/core`): the
@@ -189,16 +183,6 @@ export function readProofV2(value: unknown, chainId: number): ProofV2 {
     nonce: nonce.toLowerCase() as Hex,
   };
   return { kind: "authorization", payload, authorization, signature };
-}
-
-/** The `PAYMENT-REQUIRED` header value. */
-export function encodePaymentRequired(p: PaymentRequired): string {
-  return encodeBase64Json(p);
-}
-
-/** The `PAYMENT-RESPONSE` header value (x402 v2 SettleResponse). */
-export function encodeSettleResponse(s: SettleResponse): string {
-  return encodeBase64Json(s);
 }
 
 /**

@@ -12,6 +12,7 @@ import { address, validationError } from "../operations/schemas.js";
 import { clientScript } from "./client/bundle.js";
 import { courtList, courtPage, courtsPage } from "./courts.js";
 import { fmt } from "./format.js";
+import { JOB_STATES, jobPage, jobsPage, PHASE_TEXT } from "./jobs.js";
 import { agentPage, CASE_STATES, casePage, casesPage, overviewPage } from "./pages.js";
 import { Reads, type SameData } from "./reads.js";
 import { RecentEvents } from "./recent.js";
@@ -103,10 +104,20 @@ export function mountExplorer(
   const eta = new Eta({ views, cache: true, autoEscape: true, autoTrim: false });
   const headers = pageHeaders();
   const courts = reads.op("/courts") !== undefined && reads.item("courts") !== undefined;
+  // Jobs only where docket serves arbitration (the dev chain; a real chain configured for it).
+  const jobs = reads.op("/jobs") !== undefined && ctx.court.arbitration !== undefined;
 
   const render = (res: Response, status: number, view: string, data: object, meta: Meta) => {
     const body = eta.render(`./${view}`, { ...data, fmt, states: CASE_STATES, explorer: EXPLORER });
-    const html = eta.render("./layout", { ...meta, body, fmt, explorer: EXPLORER, eventTypes: EVENT_TYPES, courts });
+    const html = eta.render("./layout", {
+      ...meta,
+      body,
+      fmt,
+      explorer: EXPLORER,
+      eventTypes: EVENT_TYPES,
+      courts,
+      jobs,
+    });
     res.status(status).type("html").set("Cache-Control", "no-cache").send(html);
   };
   const fail = (res: Response, err: unknown) => {
@@ -180,6 +191,23 @@ export function mountExplorer(
     );
   }
 
+  if (jobs) {
+    app.get(`${EXPLORER}/jobs`, html, (req, res, next) =>
+      page(async () => {
+        const q = parse(jobsQuery, req.query);
+        const data = await jobsPage(reads, q);
+        return ["jobs", { ...data, jobStates: JOB_STATES }, { title: "Jobs", same: data.same, live: {} }];
+      })(req, res, next),
+    );
+    app.get(`${EXPLORER}/jobs/:id`, html, (req, res, next) =>
+      page(async () => {
+        const { id } = parse(z.object({ id: z.coerce.number().int().min(1).max(Number.MAX_SAFE_INTEGER) }), req.params);
+        const data = await jobPage(reads, id);
+        return ["job", { ...data, phaseText: PHASE_TEXT }, { title: `Job ${id}`, same: data.same, live: {} }];
+      })(req, res, next),
+    );
+  }
+
   app.get(`${EXPLORER}/assets/live.js`, (_req, res, next) => {
     clientScript("live")
       .then((js) => res.type("application/javascript").set("Cache-Control", "no-cache").send(js))
@@ -202,6 +230,12 @@ const casesQuery = z.object({
   state: optional(z.enum(CASE_STATES as [string, ...string[]])),
   party: optional(address("Party or judge")),
   court: optional(z.string().regex(/^\d{1,10}$/)),
+  limit: z.coerce.number().int().min(1).max(100).default(20),
+  offset: z.coerce.number().int().min(0).max(1_000_000).default(0),
+});
+
+const jobsQuery = z.object({
+  state: optional(z.enum(JOB_STATES as [string, ...string[]])),
   limit: z.coerce.number().int().min(1).max(100).default(20),
   offset: z.coerce.number().int().min(0).max(1_000_000).default(0),
 });

@@ -1,14 +1,13 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+// One transaction per vote: what is under test is what docket serves after it, not how it is cast.
+import { devPublicParams } from "../../src/deploy/terms.js";
 import { type AnvilProcess, startAnvil } from "../../src/devnet/anvil.js";
 import { type Devnet, startDevnet } from "../../src/devnet/devnet.js";
-// One transaction per vote: what is under test is what docket serves after it, not how it is cast.
-import { devPublicParams } from "../../src/devnet/terms.js";
 import { rawCid } from "../../src/evidence/cid.js";
 import type { Docket } from "../../src/server.js";
-import { type RpcProxy, startRpcProxy } from "../support/rpcProxy.js";
-import { call, seeded, startBehind } from "./helpers.js";
+import { type RpcProxy, request, seeded, startBehind, startRpcProxy } from "../support/index.js";
 
 /**
  * The chain id, checked against the node: at start and at every follower poll. A node answering
@@ -21,7 +20,7 @@ describe("a node that answers another chain id", () => {
   let proxy: RpcProxy;
   let d: Docket;
   let deliberating: `0x${string}`;
-  const vote = () => call(d, `/cases/${deliberating}/vote`, { plaintiff_wins: true });
+  const vote = () => request(d, `/cases/${deliberating}/vote`, { plaintiff_wins: true });
 
   beforeAll(async () => {
     [devnet, other] = await Promise.all([startDevnet({ params: devPublicParams }), startAnvil({ chainId: 1 })]);
@@ -38,12 +37,12 @@ describe("a node that answers another chain id", () => {
 
   it("switching chain mid-run stops reads and writes at the next poll; switching back recovers at the next", async () => {
     expect((await vote()).status).toBe(200);
-    await call(d, `/cases/${deliberating}`);
-    expect((await call(d, `/cases/${deliberating}`)).headers.get("x-cache")).toBe("HIT");
+    await request(d, `/cases/${deliberating}`);
+    expect((await request(d, `/cases/${deliberating}`)).headers.get("x-cache")).toBe("HIT");
 
     proxy.setUpstream(other.rpcUrl);
     await d.follower?.poll();
-    const health = await call(d, "/health");
+    const health = await request(d, "/health");
     expect(health.status).toBe(503);
     expect(health.body.status).toBe("degraded");
     expect(health.body.error).toMatch(/chain id mismatch: the node answers chain 1 .* docket serves chain 31337/);
@@ -53,11 +52,11 @@ describe("a node that answers another chain id", () => {
     expect(refused.body.error.details).toMatchObject({ expectedChainId: 31337, nodeChainId: 1 });
     expect(refused.body.unsigned_tx).toBeUndefined();
     // Not even the entry cached before the switch: it is served for a chain the node no longer is.
-    const read = await call(d, `/cases/${deliberating}`);
+    const read = await request(d, `/cases/${deliberating}`);
     expect(read.status).toBe(503);
     expect(read.body.error.code).toBe("CHAIN_MISMATCH");
     // Payment requirements are refused too.
-    const filing = await call(d, "/cases", {
+    const filing = await request(d, "/cases", {
       plaintiff: devnet.accounts[1]?.address,
       defendant: devnet.accounts[2]?.address,
       claimDescription: "x",
@@ -75,11 +74,11 @@ describe("a node that answers another chain id", () => {
 
     proxy.setUpstream(devnet.rpcUrl);
     await d.follower?.poll();
-    expect((await call(d, "/health")).status).toBe(200);
+    expect((await request(d, "/health")).status).toBe(200);
     const ok = await vote();
     expect(ok.status).toBe(200);
     expect(ok.body.unsigned_tx.chainId).toBe(31337);
-    const again = await call(d, `/cases/${deliberating}`);
+    const again = await request(d, `/cases/${deliberating}`);
     expect(again.status).toBe(200);
     expect(again.headers.get("x-cache")).toBe("MISS");
   });
@@ -88,18 +87,18 @@ describe("a node that answers another chain id", () => {
     const wrong = await startRpcProxy(other.rpcUrl);
     const e = await startBehind(wrong.url, devnet, { EVENT_POLL_MS: "0" });
     try {
-      const health = await call(e, "/health");
+      const health = await request(e, "/health");
       expect(health.status).toBe(503);
       expect(health.body.error).toMatch(/chain id mismatch/);
-      const refused = await call(e, `/cases/${deliberating}/vote`, { plaintiff_wins: true });
+      const refused = await request(e, `/cases/${deliberating}/vote`, { plaintiff_wins: true });
       expect(refused.body.error.code).toBe("CHAIN_MISMATCH");
 
       wrong.setUpstream(devnet.rpcUrl);
       // Asked again at most once a second, by the requests it refuses.
       await new Promise((r) => setTimeout(r, 1_100));
-      expect((await call(e, "/health")).status).toBe(200);
+      expect((await request(e, "/health")).status).toBe(200);
       wrong.reset();
-      const ok = await call(e, `/cases/${deliberating}/vote`, { plaintiff_wins: true });
+      const ok = await request(e, `/cases/${deliberating}/vote`, { plaintiff_wins: true });
       expect(ok.status).toBe(200);
       // Once right, the check costs nothing per request.
       expect(wrong.byMethod.eth_chainId).toBeUndefined();

@@ -1,12 +1,11 @@
 import { type Address, getAddress } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MULTICALL3_ADDRESS } from "../../src/chain/client.js";
+import { devPublicParams } from "../../src/deploy/terms.js";
 import { type Devnet, startDevnet } from "../../src/devnet/devnet.js";
-import { devPublicParams } from "../../src/devnet/terms.js";
 import { encodePaymentHeader } from "../../src/payments/x402.js";
 import type { Docket } from "../../src/server.js";
-import { signAndSend } from "../replicas/replicas.js";
-import { call, everyReadPath, rpc, startBehind } from "./helpers.js";
+import { everyReadPath, request, rpc, signAndSend, startBehind } from "../support/index.js";
 
 /**
  * A chain without Multicall3 at its canonical address, and a contract that is not there. The chain is
@@ -41,7 +40,7 @@ describe("a chain without Multicall3", () => {
 
   it("every read route answers 200", async () => {
     for (const path of await everyReadPath(d, devnet)) {
-      const r = await call(d, path);
+      const r = await request(d, path);
       expect(r.status, `${path}: ${JSON.stringify(r.body).slice(0, 300)}`).toBe(200);
     }
   });
@@ -56,11 +55,11 @@ describe("a chain without Multicall3", () => {
       evidenceIpfsHash: "bafybeigdyrzt5sfp7udm7hu76uh7y26nf3efuylqabf3oclgtqy55fbzdi",
     };
     await poll();
-    const before = (await call(d, "/cases?limit=1")).body.total;
-    const asked = await call(d, "/cases", body);
+    const before = (await request(d, "/cases?limit=1")).body.total;
+    const asked = await request(d, "/cases", body);
     expect(asked.status, JSON.stringify(asked.body)).toBe(402);
     const fee = asked.body.accepts[0].extra.unsigned_tx;
-    const feeHash = await signAndSend(devnet, 15, fee);
+    const feeHash = (await signAndSend(devnet.rpcUrl, 15, fee)).transactionHash;
     const res = await fetch(`${d.url}/cases`, {
       method: "POST",
       headers: { "content-type": "application/json", "X-PAYMENT": encodePaymentHeader(feeHash, 31337) },
@@ -70,7 +69,7 @@ describe("a chain without Multicall3", () => {
       unsigned_tx: { to: Address; value: string; data: `0x${string}`; chainId: number };
     };
     expect(res.status, JSON.stringify(built)).toBe(200);
-    await signAndSend(devnet, 15, built.unsigned_tx);
+    await signAndSend(devnet.rpcUrl, 15, built.unsigned_tx);
     const seen: string[] = [];
     const unsubscribe = d.events.subscribe((e) => {
       seen.push(e.type);
@@ -81,9 +80,9 @@ describe("a chain without Multicall3", () => {
       unsubscribe();
     }
     expect(seen).toContain("case.filed");
-    const after = await call(d, `/cases?limit=1&offset=${before}`);
+    const after = await request(d, `/cases?limit=1&offset=${before}`);
     expect(after.body.total).toBe(before + 1);
-    const filed = await call(d, `/cases/${after.body.cases[0]}`);
+    const filed = await request(d, `/cases/${after.body.cases[0]}`);
     expect(filed.status).toBe(200);
     expect(getAddress(filed.body.case.plaintiff)).toBe(getAddress(plaintiff as Address));
   });
@@ -92,7 +91,7 @@ describe("a chain without Multicall3", () => {
     const nowhere = "0x000000000000000000000000000000000000dEaD";
     const bad = await startBehind(devnet.rpcUrl, devnet, { FACTORY_ADDRESS: nowhere, EVENT_POLL_MS: "0" });
     try {
-      const r = await call(bad, "/cases/0x70997970C51812dc3A010C7d01b50e0d17dc79C8");
+      const r = await request(bad, "/cases/0x70997970C51812dc3A010C7d01b50e0d17dc79C8");
       expect(r.status).toBe(500);
       expect(r.body.error.code).toBe("RPC_ERROR");
       expect(r.body.error.details).toMatchObject({ reason: "NoContract", address: nowhere });

@@ -1,12 +1,21 @@
 import type { Hex } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+// One transaction per vote: what is under test is what docket serves after it, not how it is cast.
+import { devPublicParams } from "../../src/deploy/terms.js";
 import { type AnvilProcess, startAnvil } from "../../src/devnet/anvil.js";
 import { type Devnet, startDevnet } from "../../src/devnet/devnet.js";
-// One transaction per vote: what is under test is what docket serves after it, not how it is cast.
-import { devPublicParams } from "../../src/devnet/terms.js";
 import type { Docket } from "../../src/server.js";
-import { type RpcProxy, startRpcProxy } from "../support/rpcProxy.js";
-import { call, mine, rpc, seeded, startBehind, voteOnChain } from "./helpers.js";
+import {
+  mine,
+  type RpcProxy,
+  request,
+  rpc,
+  seeded,
+  startBehind,
+  startRpcProxy,
+  until,
+  voteOnChain,
+} from "../support/index.js";
 
 /**
  * Reorgs and resets, made for real on anvil (evm_snapshot / evm_revert, then new blocks; a fresh
@@ -53,25 +62,25 @@ describe("the follower never lets docket serve a chain that no longer is", () =>
     await poll();
     await voteOnChain(devnet, deliberating);
     await poll();
-    const voted = await call(d, `/cases/${deliberating}`);
+    const voted = await request(d, `/cases/${deliberating}`);
     expect(voted.body.case.state).toBe("Resolved");
-    expect((await call(d, `/cases/${deliberating}`)).headers.get("x-cache")).toBe("HIT");
-    await call(d, `/cases/${active}`);
-    expect((await call(d, `/cases/${active}`)).headers.get("x-cache")).toBe("HIT");
+    expect((await request(d, `/cases/${deliberating}`)).headers.get("x-cache")).toBe("HIT");
+    await request(d, `/cases/${active}`);
+    expect((await request(d, `/cases/${active}`)).headers.get("x-cache")).toBe("HIT");
 
     expect(await rpc(devnet.rpcUrl, "evm_revert", [snapshot])).toBe(true);
     await mine(devnet.rpcUrl, 3);
     // The follower has not run yet: this is the bug the follower closes (served for the whole TTL before).
-    expect((await call(d, `/cases/${deliberating}`)).body.case.state).toBe("Resolved");
+    expect((await request(d, `/cases/${deliberating}`)).body.case.state).toBe("Resolved");
 
     await poll();
-    const after = await call(d, `/cases/${deliberating}`);
+    const after = await request(d, `/cases/${deliberating}`);
     expect(after.headers.get("x-cache")).toBe("MISS");
     expect(after.body.case.state).toBe("Deliberating");
     expect(after.body.case.votesForPlaintiff).toBe(voted.body.case.votesForPlaintiff - 1);
     // Exact: the active case's entry was not touched by the orphaned block.
-    expect((await call(d, `/cases/${active}`)).headers.get("x-cache")).toBe("HIT");
-    const health = await call(d, "/health");
+    expect((await request(d, `/cases/${active}`)).headers.get("x-cache")).toBe("HIT");
+    const health = await request(d, "/health");
     expect(health.status).toBe(200);
     expect(health.body.lastChainEvent).toMatchObject({ kind: "reorg", depth: 1 });
   });
@@ -84,17 +93,17 @@ describe("the follower never lets docket serve a chain that no longer is", () =>
     proxy.reset();
     // The read reaches the chain now (the vote is there) but its answer comes back after the reorg.
     proxy.holdAnswers(["eth_call"]);
-    const before = call(d, `/cases/${deliberating}`);
-    await until(() => (proxy.byMethod.eth_call ?? 0) >= 1);
+    const before = request(d, `/cases/${deliberating}`);
+    await until("an eth_call", () => (proxy.byMethod.eth_call ?? 0) >= 1);
     await rpc(devnet.rpcUrl, "evm_revert", [snapshot]);
     await mine(devnet.rpcUrl, 2);
     await poll();
-    const afterReorg = call(d, `/cases/${deliberating}`);
-    await until(() => (proxy.byMethod.eth_call ?? 0) >= 2);
+    const afterReorg = request(d, `/cases/${deliberating}`);
+    await until("a second eth_call", () => (proxy.byMethod.eth_call ?? 0) >= 2);
     proxy.releaseAnswers();
     expect((await before).body.case.state).toBe("Resolved");
     expect((await afterReorg).body.case.state).toBe("Deliberating");
-    const later = await call(d, `/cases/${deliberating}`);
+    const later = await request(d, `/cases/${deliberating}`);
     expect(later.body.case.state).toBe("Deliberating");
     expect(later.headers.get("x-cache")).toBe("HIT");
   });
@@ -103,16 +112,16 @@ describe("the follower never lets docket serve a chain that no longer is", () =>
     const late = await startBehind(proxy.url, devnet, { CACHE_HOLD_SECONDS: "0", CONFIRMATIONS: "2" });
     try {
       const lpoll = () => late.follower?.poll();
-      await call(late, `/cases/${deliberating}`);
+      await request(late, `/cases/${deliberating}`);
       await lpoll();
       const snapshot = (await rpc(devnet.rpcUrl, "evm_snapshot")) as Hex;
       await voteOnChain(devnet, deliberating);
       await lpoll();
       // One confirmation short: the follower has not acted, the cached answer stands.
-      expect((await call(late, `/cases/${deliberating}`)).headers.get("x-cache")).toBe("HIT");
+      expect((await request(late, `/cases/${deliberating}`)).headers.get("x-cache")).toBe("HIT");
       await mine(devnet.rpcUrl, 2);
       await lpoll();
-      const seen = await call(late, `/cases/${deliberating}`);
+      const seen = await request(late, `/cases/${deliberating}`);
       expect(seen.headers.get("x-cache")).toBe("MISS");
       expect(seen.body.case.state).toBe("Resolved");
       await rpc(devnet.rpcUrl, "evm_revert", [snapshot]);
@@ -136,28 +145,23 @@ describe("the follower never lets docket serve a chain that no longer is", () =>
       const genesis = async (url: string) =>
         ((await rpc(url, "eth_getBlockByNumber", ["0x0", false])) as { hash: Hex }).hash;
       expect(await genesis(fresh.rpcUrl)).not.toBe(await genesis(devnet.rpcUrl));
-      await call(d, `/cases/${active}`);
-      expect((await call(d, `/cases/${active}`)).headers.get("x-cache")).toBe("HIT");
+      await request(d, `/cases/${active}`);
+      expect((await request(d, `/cases/${active}`)).headers.get("x-cache")).toBe("HIT");
 
       proxy.setUpstream(fresh.rpcUrl);
       await poll();
-      const gone = await call(d, `/cases/${active}`);
+      const gone = await request(d, `/cases/${active}`);
       expect(gone.status).not.toBe(200);
       expect(gone.body.error.code).toMatch(/^[A-Z_]+$/);
-      const health = await call(d, "/health");
+      const health = await request(d, "/health");
       expect(health.body.lastChainEvent).toMatchObject({ kind: "reset", depth: null, block: 0 });
 
       proxy.setUpstream(devnet.rpcUrl);
       await poll();
-      const back = await call(d, `/cases/${active}`);
+      const back = await request(d, `/cases/${active}`);
       expect(back.status).toBe(200);
       expect(back.headers.get("x-cache")).toBe("MISS");
-      expect((await call(d, "/health")).body.lastChainEvent.kind).toBe("reset");
+      expect((await request(d, "/health")).body.lastChainEvent.kind).toBe("reset");
     });
   });
 });
-
-async function until(cond: () => boolean): Promise<void> {
-  for (let i = 0; i < 500 && !cond(); i++) await new Promise((r) => setTimeout(r, 10));
-  if (!cond()) throw new Error("condition never held");
-}

@@ -7,14 +7,15 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { type Address, createWalletClient, type Hex, http, type PublicClient } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { makeChain, makePublicClient } from "../../src/chain/client.js";
+import type { Deployment } from "../../src/chain/deployments.js";
 import { loadConfig } from "../../src/config.js";
+import { deployCourt } from "../../src/deploy/deploy.js";
+import { devPublicParams } from "../../src/deploy/terms.js";
 import { freePort } from "../../src/devnet/anvil.js";
-import { type Deployment, deployCourt } from "../../src/devnet/deploy.js";
 import { devAccount } from "../../src/devnet/devAccounts.js";
-import { devPublicParams } from "../../src/devnet/terms.js";
 import { encodePaymentHeader } from "../../src/payments/x402.js";
 import { type Docket, startServer } from "../../src/server.js";
-import { call, rpc } from "./helpers.js";
+import { request, rpc } from "../support/index.js";
 
 /**
  * docket on a second EVM implementation: Hardhat 2's network (EDR, from npm, offline, Node 20),
@@ -119,7 +120,7 @@ describe("docket on a second EVM node (Hardhat 2 / EDR), no Multicall3", () => {
   it("the node is not anvil and has no Multicall3; health is ok", async () => {
     expect(await rpc(node.url, "web3_clientVersion")).toMatch(/HardhatNetwork/);
     expect(d.ctx.court.hasMulticall3).toBe(false);
-    const health = await call(d, "/health");
+    const health = await request(d, "/health");
     expect(health.status, JSON.stringify(health.body)).toBe(200);
     expect(health.body.status).toBe("ok");
   });
@@ -129,12 +130,12 @@ describe("docket on a second EVM node (Hardhat 2 / EDR), no Multicall3", () => {
       [15, "hh-plaintiff"],
       [16, "hh-defendant"],
     ] as const) {
-      const built = await call(d, "/agent/self-register", { address: devAccount(i).address, name });
+      const built = await request(d, "/agent/self-register", { address: devAccount(i).address, name });
       expect(built.status, JSON.stringify(built.body)).toBe(200);
       await send(i, built.body.unsigned_tx);
     }
     await poll();
-    const agent = await call(d, `/agent/${devAccount(15).address}`);
+    const agent = await request(d, `/agent/${devAccount(15).address}`);
     expect(agent.status, JSON.stringify(agent.body)).toBe(200);
     expect(JSON.stringify(agent.body)).toContain("hh-plaintiff");
     const overMcp = (await mcp.callTool({
@@ -144,7 +145,7 @@ describe("docket on a second EVM node (Hardhat 2 / EDR), no Multicall3", () => {
     expect(overMcp.isError).toBeFalsy();
     expect(JSON.stringify(overMcp.structuredContent)).toContain("hh-defendant");
     for (const path of ["/stats/overview", "/judges/pool", "/agent/discover", "/cases"]) {
-      expect((await call(d, path)).status, path).toBe(200);
+      expect((await request(d, path)).status, path).toBe(200);
     }
   });
 
@@ -155,7 +156,7 @@ describe("docket on a second EVM node (Hardhat 2 / EDR), no Multicall3", () => {
       claimDescription: `second node ${Date.now()}`,
       evidenceIpfsHash: "bafybeigdyrzt5sfp7udm7hu76uh7y26nf3efuylqabf3oclgtqy55fbzdi",
     };
-    const asked = await call(d, "/cases", body);
+    const asked = await request(d, "/cases", body);
     expect(asked.status, JSON.stringify(asked.body)).toBe(402);
     const feeHash = await send(15, asked.body.accepts[0].extra.unsigned_tx);
     const res = await fetch(`${d.url}/cases`, {
@@ -177,7 +178,7 @@ describe("docket on a second EVM node (Hardhat 2 / EDR), no Multicall3", () => {
     }
     const filed = seen.find((e) => e.type === "case.filed");
     expect(filed?.case).toBeDefined();
-    const kase = await call(d, `/cases/${filed?.case}`);
+    const kase = await request(d, `/cases/${filed?.case}`);
     expect(kase.status).toBe(200);
     expect(kase.body.case.plaintiff).toBe(devAccount(15).address);
     const overMcp = (await mcp.callTool({ name: "get_case", arguments: { address: filed?.case } })) as CallToolResult;
@@ -188,16 +189,16 @@ describe("docket on a second EVM node (Hardhat 2 / EDR), no Multicall3", () => {
     await poll();
     const snapshot = (await rpc(node.url, "evm_snapshot")) as Hex;
     const who = devAccount(17).address;
-    const built = await call(d, "/agent/self-register", { address: who, name: "hh-orphaned" });
+    const built = await request(d, "/agent/self-register", { address: who, name: "hh-orphaned" });
     await send(17, built.body.unsigned_tx);
     await poll();
-    expect((await call(d, `/agent/${who}`)).status).toBe(200);
+    expect((await request(d, `/agent/${who}`)).status).toBe(200);
     expect(await rpc(node.url, "evm_revert", [snapshot])).toBe(true);
     for (let i = 0; i < 3; i++) await rpc(node.url, "evm_mine");
     await poll();
-    const health = await call(d, "/health");
+    const health = await request(d, "/health");
     expect(health.body.lastChainEvent).toMatchObject({ kind: "reorg" });
-    const gone = await call(d, `/agent/${who}`);
+    const gone = await request(d, `/agent/${who}`);
     expect(gone.status).toBe(404);
   });
 });

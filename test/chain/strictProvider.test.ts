@@ -1,14 +1,22 @@
 import type { Address, Hex } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { courtRegistryAbi } from "../../src/chain/abi/generated.js";
+import { devPublicParams } from "../../src/deploy/terms.js";
 import { Actor } from "../../src/devnet/actor.js";
 import { type Devnet, startDevnet } from "../../src/devnet/devnet.js";
-import { devPublicParams } from "../../src/devnet/terms.js";
 import { everyKey } from "../../src/operations/keys.js";
 import type { Docket } from "../../src/server.js";
-import { signAndSend } from "../replicas/replicas.js";
-import { type RpcProxy, startRpcProxy } from "../support/rpcProxy.js";
-import { call, everyReadPath, rpc, seeded, startBehind, voteOnChain } from "./helpers.js";
+import {
+  everyReadPath,
+  type RpcProxy,
+  request,
+  rpc,
+  seeded,
+  signAndSend,
+  startBehind,
+  startRpcProxy,
+  voteOnChain,
+} from "../support/index.js";
 
 /**
  * docket through a JSON-RPC proxy that behaves like a hosted provider (test/support/rpcProxy.ts,
@@ -46,7 +54,7 @@ describe("docket behind a strict JSON-RPC provider", () => {
     const paths = await everyReadPath(d, devnet);
     expect(paths.length).toBeGreaterThan(10);
     for (const path of paths) {
-      const r = await call(d, path);
+      const r = await request(d, path);
       expect(r.status, `${path}: ${JSON.stringify(r.body).slice(0, 300)}`).toBe(200);
     }
     expect(proxy.maxBatch).toBeLessThanOrEqual(STRICT.batchMax);
@@ -65,7 +73,7 @@ describe("docket behind a strict JSON-RPC provider", () => {
     await rpc(devnet.rpcUrl, "anvil_mine", [`0x${(12 - mined).toString(16)}`]);
     await quiet();
     await poll();
-    const voted = await call(d, `/cases/${kase}`);
+    const voted = await request(d, `/cases/${kase}`);
     expect(voted.body.case.votesForPlaintiff).toBeGreaterThan(0);
 
     await rpc(devnet.rpcUrl, "evm_revert", [snapshot]);
@@ -75,17 +83,17 @@ describe("docket behind a strict JSON-RPC provider", () => {
     await poll();
     expect(proxy.refused.batch).toBe(0);
     expect(proxy.maxBatch).toBeLessThanOrEqual(STRICT.batchMax);
-    const health = await call(d, "/health");
+    const health = await request(d, "/health");
     expect(health.body.lastChainEvent).toMatchObject({ kind: "reorg", depth: 12, block: base });
-    const after = await call(d, `/cases/${kase}`);
+    const after = await request(d, `/cases/${kase}`);
     expect(after.headers.get("x-cache")).toBe("MISS");
     expect(after.body.case.votesForPlaintiff).toBe(voted.body.case.votesForPlaintiff - 1);
   });
 
   it("catches up after 2,000 blocks missed, walking the range in steps the provider accepts; a later change shows", async () => {
     await poll();
-    await call(d, "/agent/discover");
-    expect((await call(d, "/agent/discover")).headers.get("x-cache")).toBe("HIT");
+    await request(d, "/agent/discover");
+    expect((await request(d, "/agent/discover")).headers.get("x-cache")).toBe("HIT");
     // docket is away (no poll) while 2,000 blocks are mined, then an agent registers straight on chain.
     await rpc(devnet.rpcUrl, "anvil_mine", ["0x7d0"]);
     const dev = devnet.accounts[17] as (typeof devnet.accounts)[number];
@@ -109,10 +117,10 @@ describe("docket behind a strict JSON-RPC provider", () => {
       });
     expect(widths.slice(0, 2)).toEqual([2000, 1000]);
     expect(Math.max(...widths.slice(2))).toBeLessThanOrEqual(STRICT.logsRangeMax);
-    const after = await call(d, "/agent/discover");
+    const after = await request(d, "/agent/discover");
     expect(after.headers.get("x-cache")).toBe("MISS");
     expect(JSON.stringify(after.body)).toContain("after-the-outage");
-    const health = await call(d, "/health");
+    const health = await request(d, "/health");
     expect(health.status).toBe(200);
     expect(health.body.follower).toBeUndefined();
   });
@@ -124,7 +132,7 @@ describe("docket behind a strict JSON-RPC provider", () => {
     // Distinct pages, and the cache emptied: every read goes to the provider.
     await d.ctx.cache.invalidate([everyKey.all], { hold: false });
     const t0 = performance.now();
-    const answers = await Promise.all(paths.map((p) => call(d, p)));
+    const answers = await Promise.all(paths.map((p) => request(d, p)));
     // The retry budget (RPC_RETRY_BUDGET_MS, 5 s) and one timeout bound every answer.
     expect(performance.now() - t0).toBeLessThan(15_000);
     expect(proxy.refused.rate).toBeGreaterThan(0);
@@ -143,11 +151,11 @@ describe("docket behind a strict JSON-RPC provider", () => {
   it("a write built through the strict provider, signed and sent, is read back", async () => {
     await quiet();
     const dev = devnet.accounts[18] as { address: Address };
-    const built = await call(d, "/agent/self-register", { address: dev.address, name: "strict-provider" });
+    const built = await request(d, "/agent/self-register", { address: dev.address, name: "strict-provider" });
     expect(built.status, JSON.stringify(built.body)).toBe(200);
-    await signAndSend(devnet, 18, built.body.unsigned_tx);
+    await signAndSend(devnet.rpcUrl, 18, built.body.unsigned_tx);
     await poll();
-    const agent = await call(d, `/agent/${dev.address}`);
+    const agent = await request(d, `/agent/${dev.address}`);
     expect(agent.status).toBe(200);
     expect(JSON.stringify(agent.body)).toContain("strict-provider");
     expect(proxy.refused.batch).toBe(0);
@@ -159,11 +167,11 @@ describe("docket behind a strict JSON-RPC provider", () => {
       const lpoll = () => (lagging.follower as NonNullable<Docket["follower"]>).poll();
       await quiet();
       await lpoll();
-      expect((await call(lagging, "/health")).status).toBe(200);
+      expect((await request(lagging, "/health")).status).toBe(200);
       await proxy.setFault("error", { methods: ["eth_getLogs"], code: -32602, message: "block range too wide" });
       await rpc(devnet.rpcUrl, "anvil_mine", ["0x5"]);
       await expect(lpoll()).rejects.toThrow();
-      const health = await call(lagging, "/health");
+      const health = await request(lagging, "/health");
       expect(health.status).toBe(503);
       expect(health.body.status).toBe("degraded");
       expect(health.body.error).toMatch(/not keeping up/);
@@ -172,7 +180,7 @@ describe("docket behind a strict JSON-RPC provider", () => {
       await proxy.setFault("none");
       await quiet();
       await lpoll();
-      const back = await call(lagging, "/health");
+      const back = await request(lagging, "/health");
       expect(back.status).toBe(200);
       expect(back.body.follower).toBeUndefined();
     } finally {
@@ -188,14 +196,14 @@ describe("docket behind a strict JSON-RPC provider", () => {
       const snapshot = (await rpc(devnet.rpcUrl, "evm_snapshot")) as Hex;
       await rpc(devnet.rpcUrl, "anvil_mine", ["0x3"]);
       await poll();
-      expect((await call(d, "/health")).status).toBe(200);
+      expect((await request(d, "/health")).status).toBe(200);
       await rpc(devnet.rpcUrl, "evm_revert", [snapshot]);
-      const health = await call(d, "/health");
+      const health = await request(d, "/health");
       expect(health.status).toBe(503);
       expect(health.body.error).toMatch(/head went backwards/);
       await rpc(devnet.rpcUrl, "anvil_mine", ["0x4"]);
       await poll();
-      expect((await call(d, "/health")).status).toBe(200);
+      expect((await request(d, "/health")).status).toBe(200);
     });
 
     it("another chain with the same id and the same contracts behind the same URL: degraded (new genesis)", async () => {
@@ -205,11 +213,11 @@ describe("docket behind a strict JSON-RPC provider", () => {
         await quiet();
         await poll();
         proxy.setUpstream(other.rpcUrl);
-        const health = await call(d, "/health");
+        const health = await request(d, "/health");
         expect(health.status).toBe(503);
         expect(health.body.error).toMatch(/reset \(genesis/);
         await poll();
-        const after = await call(d, "/health");
+        const after = await request(d, "/health");
         expect(after.status).toBe(200);
         expect(after.body.lastChainEvent).toMatchObject({ kind: "reset" });
       } finally {
@@ -222,9 +230,9 @@ describe("docket behind a strict JSON-RPC provider", () => {
     it("anvil_reset: not ok before the follower's next poll", async () => {
       await quiet();
       await poll();
-      expect((await call(d, "/health")).status).toBe(200);
+      expect((await request(d, "/health")).status).toBe(200);
       await rpc(devnet.rpcUrl, "anvil_reset", []);
-      const health = await call(d, "/health");
+      const health = await request(d, "/health");
       expect(health.status).toBe(503);
       expect(health.body.status).toBe("degraded");
     });

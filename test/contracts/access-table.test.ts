@@ -10,10 +10,26 @@
 import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { type Abi, type Address, encodeFunctionData } from "viem";
+import { type Abi, type Address, encodeFunctionData, toHex } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { caseTerms, courtConfig, DEV_TOKEN_FILING_FEE } from "../../src/deploy/terms.js";
 import type { Actor } from "../../src/devnet/actor.js";
-import { caseTerms, courtConfig, DEV_TOKEN_FILING_FEE } from "../../src/devnet/terms.js";
+import {
+  agenticCommerceAbi,
+  arbitrationCost,
+  arbitrationOf,
+  courtEvaluatorAbi,
+  deployTestArbitrable,
+  docketArbitratorAbi,
+  evaluatorOf,
+  extraData,
+  fundedJob,
+  mintJobToken,
+  openDispute,
+  submitJob,
+  testArbitrableAbi,
+  validationRegistryAbi,
+} from "./arbitration-helpers.js";
 import {
   actor,
   advance,
@@ -29,6 +45,7 @@ import {
   fileCase,
   freshRef,
   HP,
+  identityRegistryAbi,
   P,
   payFee,
   readCase,
@@ -39,10 +56,19 @@ import {
   stakeJudges,
   testUSDAbi,
   tokenBalance,
+  triggerDefault,
   vote,
 } from "./helpers.js";
 
-type ContractName = "CourtRegistry" | "CaseFactory" | "DisputeCase" | "CourtReputation";
+type ContractName =
+  | "CourtRegistry"
+  | "CaseFactory"
+  | "DisputeCase"
+  | "CourtReputation"
+  | "DocketArbitrator"
+  | "AgenticCommerce"
+  | "CourtEvaluator"
+  | "ValidationRegistry";
 
 /** Who may call a function, and so who is refused (and with which error). */
 type Access =
@@ -124,6 +150,54 @@ const DG = "draw-grinding.test.ts";
 const E8 = "erc8004.test.ts";
 const reporter = () => (c.devnet.deployment.erc8004 as { reporter: Address }).reporter;
 const TF = "token-fee.test.ts";
+const AR = "arbitration.test.ts";
+const JB = "jobs.test.ts";
+const ERC8183 =
+  "each step only by its role and in its state: setProvider, setBudget, fund, submit, complete, reject, claimRefund";
+const VR = "only the agent's owner or operator asks, once per hash; only the named validator answers, 0 to 100";
+const arbitration = () => arbitrationOf(c);
+const general = () => evaluatorOf(c, 1);
+/** Prepared in beforeAll: an arbitrated case's ruling that failed to deliver (still failing), a job
+ * past its challenge window, a job past its expiry. */
+const prepared = { failedDispute: 0n, finalizable: 0n, expired: 0n };
+const arb = (who: Actor, functionName: string, args: readonly unknown[] = [], value?: bigint) =>
+  call(who, arbitration().arbitrator, docketArbitratorAbi, functionName, args, value);
+const job = (who: Actor, functionName: string, args: readonly unknown[] = []) =>
+  call(who, arbitration().commerce, agenticCommerceAbi, functionName, args);
+const ev = (who: Actor, functionName: string, args: readonly unknown[] = [], value?: bigint) =>
+  call(who, general(), courtEvaluatorAbi, functionName, args, value);
+const val = (who: Actor, functionName: string, args: readonly unknown[] = []) =>
+  call(who, arbitration().validation, validationRegistryAbi, functionName, args);
+/** A new job of party(1) for party(2) with the General court's evaluator, taken as far as `stage`. */
+async function jobAt(stage: "open" | "funded" | "submitted"): Promise<bigint> {
+  if (stage === "open") {
+    const now = (await c.reader.getBlock()).timestamp;
+    await job(party(1), "createJob", [ZERO, general(), now + 7200n, "a job", ZERO]);
+    return c.reader.readContract({
+      address: arbitration().commerce,
+      abi: agenticCommerceAbi,
+      functionName: "jobCount",
+    });
+  }
+  const id = await fundedJob(c, party(1), party(2).address, general(), { budget: 1_000_000n });
+  if (stage === "submitted") await submitJob(c, party(2), id);
+  return id;
+}
+const ZERO = "0x0000000000000000000000000000000000000000";
+/** `who` registers an ERC-8004 agent; its id. */
+async function newAgent(who: Actor): Promise<bigint> {
+  const identity = c.devnet.deployment.erc8004?.identity as Address;
+  await who.send({
+    to: identity,
+    data: encodeFunctionData({ abi: identityRegistryAbi, functionName: "register", args: [] }),
+  });
+  return c.reader.readContract({
+    address: identity,
+    abi: identityRegistryAbi,
+    functionName: "agentIdOf",
+    args: [who.address],
+  });
+}
 const CT = "courts.test.ts";
 
 /** Every state-changing function of the three ABIs, keyed by signature. */
@@ -201,6 +275,22 @@ const table: Record<ContractName, Record<string, Row>> = {
         check: () =>
           expectRevert(reg(stranger(), "setCourt", [1n, "General", "bafkreirogue", courtConfig(P)]), "OnlyOwner"),
       },
+    "fallback()": {
+      mayCall:
+        "anyone: it runs RegistryBook's functions (each a row here) on the registry's storage; any other selector, or coin sent, is refused",
+      access: { only: "anyone" },
+      coveredBy: [
+        {
+          file: CT,
+          test: "the registry's second half (RegistryBook) runs only on the registry's storage: called directly it holds nothing and changes nothing",
+        },
+      ],
+      // A stranger's transaction reaches a book function through it; the book's writes refuse it themselves.
+      check: async () => {
+        expect((await reg(stranger(), "getOverview")).status).toBe("success");
+        await expectRevert(reg(stranger(), "setCourt", [1n, "General", "bafkreirogue", courtConfig(P)]), "OnlyOwner");
+      },
+    },
     "unstake()": {
       mayCall: "a judge, for its own stake, while not serving on an open case",
       access: { only: "self", what: "a stake", error: "NothingStaked" },
@@ -285,6 +375,48 @@ const table: Record<ContractName, Record<string, Row>> = {
     },
   },
   CaseFactory: {
+    "fileDispute((uint96,uint16,address,address,string,string,address,uint256))": {
+      mayCall: "the factory's arbitrator (DocketArbitrator), when an arbitrable creates a dispute",
+      access: { only: "role", role: "arbitrator", error: "OnlyArbitrator" },
+      coveredBy: [
+        {
+          file: AR,
+          test: "only the arbitrator rules: the evaluator's rule, the arbitrator's caseClosed and the factory's fileDispute refuse anyone else",
+        },
+      ],
+      check: () =>
+        expectRevert(
+          fac(
+            stranger(),
+            "fileDispute",
+            [
+              {
+                courtId: 1n,
+                panelSize: 3,
+                plaintiff: stranger().address,
+                defendant: party(1).address,
+                claimDescription: "x",
+                evidenceIpfsHash: "bafkreix",
+                arbitrable: stranger().address,
+                disputeId: 0n,
+              },
+            ],
+            P.filingFee,
+          ),
+          "OnlyArbitrator",
+        ),
+    },
+    "setArbitrator(address)": {
+      mayCall: "the factory owner",
+      access: { only: "owner" },
+      coveredBy: [
+        {
+          file: AR,
+          test: "a dispute is a case in the named court whose parties stake nothing; the case shows its arbitrable and dispute id",
+        },
+      ],
+      check: () => expectRevert(fac(stranger(), "setArbitrator", [stranger().address]), "OnlyOwner"),
+    },
     "payFilingFee(bytes32)": {
       mayCall: "anyone, for its own future filing (the fee goes to the fee recipient)",
       access: { only: "anyone" },
@@ -429,7 +561,7 @@ const table: Record<ContractName, Record<string, Row>> = {
               cases.summoned,
               c.owner,
               "initialize",
-              [c.registry, c.entropy, c.owner.address, party(1).address, "claim", "hash", terms, 1n, 1n],
+              [c.registry, c.entropy, c.owner.address, party(1).address, "claim", "hash", terms, 1n, 1n, 0n],
               P.minPartyStake,
             ),
             "AlreadyInitialized",
@@ -635,9 +767,179 @@ const table: Record<ContractName, Record<string, Row>> = {
       check: () => call(stranger(), reporter(), courtReputationAbi, "unlink", []),
     },
   },
+  DocketArbitrator: {
+    "createDispute(uint256,bytes)": {
+      mayCall: "anyone (an arbitrable contract) paying arbitrationCost(extraData)",
+      access: { only: "anyone" },
+      coveredBy: [
+        {
+          file: AR,
+          test: "createDispute refuses other than two choices, a wrong payment, an unknown dispute kit and a short extraData",
+        },
+      ],
+      check: async () => {
+        const data = extraData({ plaintiff: party(5).address, defendant: party(6).address });
+        await arb(stranger(), "createDispute", [2n, data], await arbitrationCost(c, data));
+      },
+    },
+    "caseClosed(address)": {
+      mayCall: "the CaseFactory, when a case it filed for this arbitrator is final",
+      access: { only: "factory" },
+      coveredBy: [
+        {
+          file: AR,
+          test: "only the arbitrator rules: the evaluator's rule, the arbitrator's caseClosed and the factory's fileDispute refuse anyone else",
+        },
+      ],
+      check: () => expectRevert(arb(stranger(), "caseClosed", [cases.summoned]), "OnlyFactory"),
+    },
+    "executeRuling(uint256)": {
+      mayCall: "anyone (a keeper), for a ruling whose delivery failed",
+      access: { only: "anyone" },
+      coveredBy: [
+        {
+          file: AR,
+          test: "a failing callback does not block the case; the ruling stays due and anyone retries it with executeRuling",
+        },
+      ],
+      check: () => arb(stranger(), "executeRuling", [prepared.failedDispute]),
+    },
+  },
+  AgenticCommerce: {
+    "createJob(address,address,uint256,string,address)": {
+      mayCall: "anyone, who becomes the job's client",
+      access: { only: "anyone" },
+      coveredBy: [{ file: JB, test: ERC8183 }],
+      check: async () => {
+        const now = (await c.reader.getBlock()).timestamp;
+        await job(stranger(), "createJob", [party(1).address, general(), now + 3600n, "a stranger's job", ZERO]);
+      },
+    },
+    "setProvider(uint256,address,bytes)": {
+      mayCall: "the job's client, while Open and the provider unset",
+      access: { only: "role", role: "client", error: "NotClient" },
+      coveredBy: [{ file: JB, test: ERC8183 }],
+      check: async () =>
+        expectRevert(job(stranger(), "setProvider", [await jobAt("open"), stranger().address, "0x"]), "NotClient"),
+    },
+    "setBudget(uint256,uint256,bytes)": {
+      mayCall: "the job's client or provider, while Open",
+      access: { only: "role", role: "client or provider", error: "NotClientOrProvider" },
+      coveredBy: [{ file: JB, test: ERC8183 }],
+      check: async () =>
+        expectRevert(job(stranger(), "setBudget", [await jobAt("open"), 1n, "0x"]), "NotClientOrProvider"),
+    },
+    "fund(uint256,uint256,bytes)": {
+      mayCall: "the job's client, while Open",
+      access: { only: "role", role: "client", error: "NotClient" },
+      coveredBy: [{ file: JB, test: ERC8183 }],
+      check: async () => expectRevert(job(stranger(), "fund", [await jobAt("open"), 0n, "0x"]), "NotClient"),
+    },
+    "submit(uint256,bytes32,bytes)": {
+      mayCall: "the job's provider, while Funded",
+      access: { only: "role", role: "provider", error: "NotProvider" },
+      coveredBy: [{ file: JB, test: ERC8183 }],
+      check: async () =>
+        expectRevert(job(stranger(), "submit", [await jobAt("funded"), toHex(1, { size: 32 }), "0x"]), "NotProvider"),
+    },
+    "complete(uint256,bytes32,bytes)": {
+      mayCall: "the job's evaluator, while Submitted",
+      access: { only: "role", role: "evaluator", error: "NotEvaluator" },
+      coveredBy: [{ file: JB, test: ERC8183 }],
+      check: async () =>
+        expectRevert(
+          job(stranger(), "complete", [await jobAt("submitted"), toHex(0, { size: 32 }), "0x"]),
+          "NotEvaluator",
+        ),
+    },
+    "reject(uint256,bytes32,bytes)": {
+      mayCall: "the job's client while Open; its evaluator while Funded or Submitted",
+      access: { only: "role", role: "evaluator (client while Open)", error: "NotEvaluator" },
+      coveredBy: [{ file: JB, test: ERC8183 }],
+      check: async () =>
+        expectRevert(job(stranger(), "reject", [await jobAt("funded"), toHex(0, { size: 32 }), "0x"]), "NotEvaluator"),
+    },
+    "claimRefund(uint256)": {
+      mayCall: "anyone, once the job has expired (Funded or Submitted)",
+      access: { only: "anyone" },
+      coveredBy: [{ file: JB, test: "after expiry anyone refunds a funded or submitted job to its client" }],
+      check: () => job(stranger(), "claimRefund", [prepared.expired]),
+    },
+  },
+  CourtEvaluator: {
+    "disputeJob(uint256,string)": {
+      mayCall: "the job's client, within the challenge window, paying the arbitration cost",
+      access: { only: "role", role: "client", error: "OnlyClient" },
+      coveredBy: [
+        {
+          file: JB,
+          test: "only the client disputes, once, and only a submitted job of this evaluator; a disputed job cannot be finalized",
+        },
+      ],
+      check: async () => {
+        const cost = await c.reader.readContract({
+          address: general(),
+          abi: courtEvaluatorAbi,
+          functionName: "arbitrationCost",
+        });
+        await expectRevert(ev(stranger(), "disputeJob", [await jobAt("submitted"), "bafkreix"], cost), "OnlyClient");
+      },
+    },
+    "finalize(uint256)": {
+      mayCall: "anyone, after an undisputed challenge window",
+      access: { only: "anyone" },
+      coveredBy: [
+        {
+          file: JB,
+          test: "undisputed: nobody may finalize during the window; after it anyone does and the provider is paid",
+        },
+      ],
+      check: () => ev(stranger(), "finalize", [prepared.finalizable]),
+    },
+    "rule(uint256,uint256)": {
+      mayCall: "the arbitrator, once per dispute, when the case is final",
+      access: { only: "role", role: "arbitrator", error: "OnlyArbitrator" },
+      coveredBy: [
+        {
+          file: AR,
+          test: "only the arbitrator rules: the evaluator's rule, the arbitrator's caseClosed and the factory's fileDispute refuse anyone else",
+        },
+      ],
+      check: () => expectRevert(ev(stranger(), "rule", [0n, 2n]), "OnlyArbitrator"),
+    },
+  },
+  ValidationRegistry: {
+    "validationRequest(address,uint256,string,bytes32)": {
+      mayCall: "an ERC-8004 agent's owner or operator, for that agent",
+      access: { only: "self", what: "an ERC-8004 agent", error: "NotAuthorized" },
+      coveredBy: [{ file: JB, test: VR }],
+      check: async () => {
+        const agentId = await newAgent(party(3));
+        await expectRevert(
+          val(stranger(), "validationRequest", [stranger().address, agentId, "", toHex(9, { size: 32 })]),
+          "NotAuthorized",
+        );
+      },
+    },
+    "validationResponse(bytes32,uint8,string,bytes32,string)": {
+      mayCall: "the validator a request names",
+      access: { only: "role", role: "validator", error: "NotValidator" },
+      coveredBy: [{ file: JB, test: VR }],
+      check: async () => {
+        const hash = toHex(4242n, { size: 32 });
+        const agentId = await newAgent(party(1));
+        await val(party(1), "validationRequest", [party(2).address, agentId, "", hash]);
+        await expectRevert(val(stranger(), "validationResponse", [hash, 100, "", hash, ""]), "NotValidator");
+      },
+    },
+  },
 };
 
 const abis: Record<ContractName, Abi> = {
+  DocketArbitrator: docketArbitratorAbi,
+  AgenticCommerce: agenticCommerceAbi,
+  CourtEvaluator: courtEvaluatorAbi,
+  ValidationRegistry: validationRegistryAbi,
   CourtReputation: courtReputationAbi,
   CourtRegistry: courtRegistryAbi,
   CaseFactory: caseFactoryAbi,
@@ -703,6 +1005,22 @@ describe("access table: every row holds on chain", () => {
     await seat(h, hidden, hj);
     await commitVote(hidden, hj[0] as Actor, true);
     await stakeJudges(c, [judge(0), judge(1), judge(2), judge(3), judge(4), judge(5)]);
+    // Arbitration: a ruling that will fail to deliver, a job whose window will be over, a job that will expire.
+    await mintJobToken(c, party(1).address, 1_000_000_000n);
+    const failing = await deployTestArbitrable(c, party(7));
+    await party(7).write({ address: failing, abi: testArbitrableAbi, functionName: "setFailing", args: [true] });
+    const dispute = await openDispute(
+      c,
+      failing,
+      party(7),
+      extraData({ plaintiff: party(5).address, defendant: party(6).address }),
+    );
+    prepared.failedDispute = dispute.disputeId;
+    prepared.finalizable = await jobAt("submitted");
+    prepared.expired = await fundedJob(c, party(1), party(2).address, general(), {
+      budget: 1_000_000n,
+      expiresIn: 600n,
+    });
     // Cases that need time to pass: an unanswered summons, an answered case with no panel, and a
     // verdict whose appeal window will have closed.
     cases.expiredSummons = (await fileCase(c, party(1), party(2).address)).caseAddr;
@@ -715,6 +1033,7 @@ describe("access table: every row holds on chain", () => {
     await vote(cases.settleable, judge(4), false);
     await advance(c, P.deliberationPeriod + P.appealWindow + 1n);
 
+    await triggerDefault(dispute.caseAddr, party(7));
     cases.summoned = (await fileCase(c, party(1), party(2).address)).caseAddr;
     cases.active = (await fileCase(c, party(3), party(4).address)).caseAddr;
     await respond(cases.active, party(4));

@@ -1,13 +1,12 @@
 import { type Address, type Hex, parseEther, parseEventLogs } from "viem";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { caseFactoryBytecode, courtRegistryBytecode } from "../../src/chain/abi/generated.js";
+import { caseTerms, courtConfig } from "../../src/deploy/terms.js";
 import type { Actor } from "../../src/devnet/actor.js";
-import { caseTerms, courtConfig } from "../../src/devnet/terms.js";
 import {
-  actor,
-  bootCourt,
   type Court,
   caseFactoryAbi,
+  courtOfFile,
   courtRegistryAbi,
   disputeCaseAbi,
   expectRevert,
@@ -26,16 +25,11 @@ import {
 
 let c: Court;
 let judges: Actor[];
-const party = (i: number) => actor(c, i);
 
-beforeAll(async () => {
-  c = await bootCourt();
+const { party } = courtOfFile(async (court) => {
+  c = court;
   judges = c.actors.slice(7, 13);
   await stakeJudges(c, judges);
-});
-
-afterAll(async () => {
-  await c?.stop();
 });
 
 const terms = caseTerms(P);

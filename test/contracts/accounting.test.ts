@@ -1,13 +1,12 @@
 import { type Address, parseEther, parseEventLogs, type TransactionReceipt } from "viem";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { Actor } from "../../src/devnet/actor.js";
 import {
-  actor,
   advance,
   balance,
-  bootCourt,
   type Court,
   caseFactoryAbi,
+  courtOfFile,
   courtRegistryAbi,
   disputeCaseAbi,
   expectRegistryBalanced,
@@ -24,11 +23,10 @@ import { Ledger } from "./ledger.js";
 
 let c: Court;
 let judges: Actor[];
-const party = (i: number) => actor(c, i);
 const j = (i: number) => judges[i] as Actor;
 
-beforeAll(async () => {
-  c = await bootCourt();
+const { party } = courtOfFile(async (court) => {
+  c = court;
   judges = c.actors.slice(7, 20);
   // Odd, distinct stakes so every slash is a floor division with a remainder.
   await Promise.all(
@@ -42,10 +40,6 @@ beforeAll(async () => {
       }),
     ),
   );
-});
-
-afterAll(async () => {
-  await c?.stop();
 });
 
 const BPS = 10_000n;

@@ -10,9 +10,9 @@ import {
   testUSDAbi,
   validationRegistryAbi,
 } from "../../src/chain/abi/generated.js";
+import type { ArbitrationDeployment } from "../../src/chain/deployments.js";
 import type { Actor } from "../../src/devnet/actor.js";
-import type { ArbitrationDeployment } from "../../src/devnet/arbitration.js";
-import type { Court } from "./helpers.js";
+import { actor, type Court } from "./helpers.js";
 import { compileFixture } from "./refuser.js";
 
 export { agenticCommerceAbi, courtEvaluatorAbi, docketArbitratorAbi, validationRegistryAbi };
@@ -265,4 +265,9 @@ export async function disputeJob(
   const [ev] = parseEventLogs({ abi: courtEvaluatorAbi, eventName: "JobDisputed", logs: r.logs });
   if (!ev) throw new Error("no JobDisputed");
   return { disputeId: ev.args.disputeId, caseAddr: ev.args.caseAddr };
+}
+
+/** The eight judges the arbitration and escrow suites stake: dev accounts 7 to 14. */
+export function eightJudges(c: Court): Actor[] {
+  return [7, 8, 9, 10, 11, 12, 13, 14].map((i) => actor(c, i));
 }

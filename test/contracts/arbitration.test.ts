@@ -11,6 +11,7 @@ import {
   courtEvaluatorAbi,
   deployTestArbitrable,
   docketArbitratorAbi,
+  eightJudges,
   evaluatorOf,
   extraData,
   openDispute,
@@ -50,16 +51,7 @@ let arbitrable: Address;
 const plaintiff = () => actor(c, 1);
 const defendant = () => actor(c, 2);
 const keeper = () => actor(c, 5);
-const judges = () => [
-  actor(c, 7),
-  actor(c, 8),
-  actor(c, 9),
-  actor(c, 10),
-  actor(c, 11),
-  actor(c, 12),
-  actor(c, 13),
-  actor(c, 14),
-];
+const judges = () => eightJudges(c);
 const panel = () => judges().slice(0, 3);
 /** The cost of a dispute in the General court with its own panel (3): the filing fee and three minimum stakes. */
 const COST = P.filingFee + 3n * P.minPartyStake;

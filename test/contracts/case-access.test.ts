@@ -1,13 +1,12 @@
 import type { Address } from "viem";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { Actor } from "../../src/devnet/actor.js";
 import {
-  actor,
   advance,
   appeal,
-  bootCourt,
   type Court,
   commitVote,
+  courtOfFile,
   deliberating,
   disputeCaseAbi,
   drawJudges,
@@ -28,16 +27,9 @@ import {
 } from "./helpers.js";
 
 let c: Court;
-const party = (i: number) => actor(c, i);
-/** Judges are mnemonic accounts 7..19: judge(0) is account 7. */
-const judge = (i: number) => actor(c, 7 + i);
 
-beforeAll(async () => {
-  c = await bootCourt();
-});
-
-afterAll(async () => {
-  await c?.stop();
+const { party, judge } = courtOfFile(async (court) => {
+  c = court;
 });
 
 function drawRandom(caseAddr: Address) {

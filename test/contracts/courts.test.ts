@@ -5,18 +5,18 @@
  */
 import { type Address, type Hex, parseEther, parseEventLogs } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { AGENTIC_COMMERCE_COURT, type CourtParams, courtConfig, devChildCourts } from "../../src/deploy/terms.js";
 import type { Actor } from "../../src/devnet/actor.js";
-import { AGENTIC_COMMERCE_COURT, type CourtParams, courtConfig, devChildCourts } from "../../src/devnet/terms.js";
 import {
   actor,
   actorFor,
   advance,
   appeal,
   balance,
-  bootCourt,
   type Court,
   caseFactoryAbi,
+  courtOfFile,
   courtRegistryAbi,
   disputeCaseAbi,
   drawJudges,
@@ -35,7 +35,6 @@ import {
 } from "./helpers.js";
 
 let c: Court;
-const party = (i: number) => actor(c, i);
 
 /** A child court's terms: public votes (one transaction per vote), a higher minimum judge stake. */
 const childParams = (over: Partial<CourtParams> = {}): CourtParams => ({
@@ -90,17 +89,13 @@ const unstakeFrom = (who: Actor, court: bigint) =>
   who.write({ address: c.registry, abi: courtRegistryAbi, functionName: "unstakeFrom", args: [court] });
 const unstakeAll = (who: Actor) => who.write({ address: c.registry, abi: courtRegistryAbi, functionName: "unstake" });
 
-beforeAll(async () => {
-  c = await bootCourt();
+const { party } = courtOfFile(async (court) => {
+  c = court;
   // Everyday General judges, so General draws never run short.
   await stakeJudges(
     c,
     [7, 8, 9, 10, 11, 12, 13].map((i) => actor(c, i)),
   );
-});
-
-afterAll(async () => {
-  await c?.stop();
 });
 
 describe("the court tree", () => {
@@ -181,6 +176,32 @@ describe("the court tree", () => {
     ]);
     // Filing in a court that does not exist is refused.
     await expectRevert(fileCase(c, party(1), party(2).address, { court: 999n }), "UnknownCourt", [999n]);
+  });
+
+  it("the registry's second half (RegistryBook) runs only on the registry's storage: called directly it holds nothing and changes nothing", async () => {
+    const book = await c.reader.readContract({ address: c.registry, abi: courtRegistryAbi, functionName: "book" });
+    const overview = (address: Address) =>
+      c.reader.readContract({ address, abi: courtRegistryAbi, functionName: "getOverview" });
+    const read = (address: Address, functionName: "courtCount" | "owner") =>
+      c.reader.readContract({ address, abi: courtRegistryAbi, functionName });
+    // Through the registry: the registry's courts and owner. Directly: empty storage.
+    expect((await overview(c.registry)).minJudgeStake).toBe(P.minJudgeStake);
+    expect((await overview(book)).minJudgeStake).toBe(0n);
+    expect(await read(book, "courtCount")).toBe(0n);
+    expect(await read(book, "owner")).toBe("0x0000000000000000000000000000000000000000");
+    // Nobody is the book's owner, so nobody can create a court in it, the registry's owner included.
+    await expectRevert(
+      c.owner.write({
+        address: book,
+        abi: courtRegistryAbi,
+        functionName: "createCourt",
+        args: [1n, "Rogue", "bafkreirogue", courtConfig(P)],
+      }),
+      "OnlyOwner",
+    );
+    // A selector neither half has, or coin sent to the fallback, is refused.
+    await expect(party(0).send({ to: c.registry, data: "0xdeadbeef" })).rejects.toThrow();
+    await expect(party(0).send({ to: c.registry, value: 1n })).rejects.toThrow();
   });
 
   it("stakes per court: each court's minimum, unstakeFrom one court, at most four courts", async () => {

@@ -16,14 +16,14 @@ import {
   parseEventLogs,
   toFunctionSelector,
 } from "viem";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Actor } from "../../src/devnet/actor.js";
 import {
   actor,
   appeal,
-  bootCourt,
   type Court,
   caseFactoryAbi,
+  courtOfFile,
   courtRegistryAbi,
   disputeCaseAbi,
   drawJudges,
@@ -40,17 +40,10 @@ import {
 } from "./helpers.js";
 
 let c: Court;
-const party = (i: number) => actor(c, i);
 /** Judges 7..14 stake 1..8 ETH; accounts 15..17 stay out of the pool until a test brings them in. */
-const judge = (i: number) => actor(c, 7 + i);
-
-beforeAll(async () => {
-  c = await bootCourt();
+const { party, judge } = courtOfFile(async (court) => {
+  c = court;
   for (let i = 0; i < 8; i++) await stakeJudges(c, [judge(i)], parseEther(String(i + 1)));
-});
-
-afterAll(async () => {
-  await c?.stop();
 });
 
 // Every test starts from the same pool, with no judge serving anywhere (so any of them may leave).

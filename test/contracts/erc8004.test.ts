@@ -5,15 +5,16 @@
  * court, which a reverting registry cannot block.
  */
 import { type Abi, type Address, encodeFunctionData, type Hex, parseEventLogs, toHex } from "viem";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import type { Erc8004Deployment } from "../../src/chain/deployments.js";
+import { agentWalletConsent } from "../../src/chain/erc8004.js";
+import { deployErc8004 } from "../../src/deploy/erc8004.js";
 import type { Actor } from "../../src/devnet/actor.js";
-import type { Erc8004Deployment } from "../../src/devnet/erc8004.js";
-import { deployErc8004 } from "../../src/devnet/erc8004.js";
 import {
   actor,
   advance,
-  bootCourt,
   type Court,
+  courtOfFile,
   courtRegistryAbi,
   courtReputationAbi,
   disputeCaseAbi,
@@ -36,12 +37,11 @@ let c: Court;
 let e: Erc8004Deployment;
 const judges = () => [7, 8, 9].map((i) => actor(c, i));
 
-beforeAll(async () => {
-  c = await bootCourt();
+courtOfFile(async (court) => {
+  c = court;
   e = c.devnet.deployment.erc8004 as Erc8004Deployment;
   await stakeJudges(c, judges());
 });
-afterAll(() => c.stop());
 
 /** The registries by function name, as a wallet or a block explorer calls them. */
 const identity = identityRegistryAbi as Abi;
@@ -50,6 +50,20 @@ const idWrite = (i: number, functionName: string, args: readonly unknown[]) =>
   actor(c, i).send({ to: e.identity, data: encodeFunctionData({ abi: identity, functionName, args }) });
 const repWrite = (i: number, functionName: string, args: readonly unknown[]) =>
   actor(c, i).send({ to: e.reputation, data: encodeFunctionData({ abi: reputation, functionName, args }) });
+/** `who` signs its consent to become agent `agentId`'s wallet, with the wallet's current nonce. */
+const consent = async (who: Actor, agentId: bigint, wallet: Address, owner: Address, deadline: bigint) =>
+  who.wallet.signTypedData({
+    account: who.account,
+    ...agentWalletConsent({
+      identity: e.identity,
+      chainId: c.devnet.chainId,
+      agentId,
+      newWallet: wallet,
+      owner,
+      nonce: await idRead<bigint>("walletNonce", [wallet]),
+      deadline,
+    }),
+  });
 const idRead = <T>(functionName: string, args: readonly unknown[] = []) =>
   c.reader.readContract({ address: e.identity, abi: identity, functionName, args }) as Promise<T>;
 const repRead = <T>(functionName: string, args: readonly unknown[] = []) =>
@@ -100,26 +114,7 @@ describe("IdentityRegistry", () => {
     const newWallet = actor(c, 19);
     const id = await register(18);
     const deadline = BigInt((await c.reader.getBlock()).timestamp) + 3600n;
-    const sign = (who: typeof owner, wallet: Address) =>
-      who.wallet.signTypedData({
-        account: who.account,
-        domain: {
-          name: "ERC-8004 Agent Identity",
-          version: "1",
-          chainId: c.devnet.chainId,
-          verifyingContract: e.identity,
-        },
-        types: {
-          AgentWalletSet: [
-            { name: "agentId", type: "uint256" },
-            { name: "newWallet", type: "address" },
-            { name: "owner", type: "address" },
-            { name: "deadline", type: "uint256" },
-          ],
-        },
-        primaryType: "AgentWalletSet",
-        message: { agentId: id, newWallet: wallet, owner: owner.address, deadline },
-      });
+    const sign = (who: typeof owner, wallet: Address) => consent(who, id, wallet, owner.address, deadline);
     // The owner signing for someone else's wallet is no consent.
     await expectRevert(
       idWrite(18, "setAgentWallet", [id, newWallet.address, deadline, await sign(owner, newWallet.address)]),
@@ -139,6 +134,43 @@ describe("IdentityRegistry", () => {
     expect(await idRead("getAgentWallet", [id])).toBe("0x0000000000000000000000000000000000000000");
     expect(await idRead("agentIdOf", [newWallet.address])).toBe(0n);
     await expectRevert(idWrite(18, "transferFrom", [actor(c, 16).address, owner.address, id]), "NotAuthorized");
+  });
+
+  it("#26 hole 4: a wallet's consent cannot be replayed; claiming the wallet takes it from the agent that had it", async () => {
+    const owner1 = actor(c, 15);
+    const w = actor(c, 3);
+    const agent1 = await register(15);
+    const yearFromNow = BigInt((await c.reader.getBlock()).timestamp) + 365n * 86_400n;
+    // W consents to agent 1 for a year; agent 1's owner uses it.
+    const signature = await consent(w, agent1, w.address, owner1.address, yearFromNow);
+    await idWrite(15, "setAgentWallet", [agent1, w.address, yearFromNow, signature]);
+    expect(await idRead("agentIdOf", [w.address])).toBe(agent1);
+    // W registers its own agent: the wallet leaves agent 1.
+    const agent2 = await register(3);
+    expect(await idRead("agentIdOf", [w.address])).toBe(agent2);
+    expect(await idRead("getAgentWallet", [agent1])).toBe("0x0000000000000000000000000000000000000000");
+    // Thirty days later agent 1's owner replays W's signature: refused, W stays agent 2's.
+    await advance(c, 30 * 86_400);
+    await expectRevert(
+      idWrite(15, "setAgentWallet", [agent1, w.address, yearFromNow, signature]),
+      "InvalidWalletSignature",
+    );
+    expect(await idRead("agentIdOf", [w.address])).toBe(agent2);
+    expect(await idRead("getAgentWallet", [agent2])).toBe(w.address);
+    // A consent signed but never used is void once the wallet is claimed otherwise.
+    const unused = await consent(w, agent1, w.address, owner1.address, yearFromNow);
+    await idWrite(3, "unsetAgentWallet", [agent2]);
+    await idWrite(3, "setAgentWallet", [
+      agent2,
+      w.address,
+      yearFromNow,
+      await consent(w, agent2, w.address, w.address, yearFromNow),
+    ]);
+    await expectRevert(
+      idWrite(15, "setAgentWallet", [agent1, w.address, yearFromNow, unused]),
+      "InvalidWalletSignature",
+    );
+    expect(await idRead("agentIdOf", [w.address])).toBe(agent2);
   });
 });
 

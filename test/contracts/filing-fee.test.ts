@@ -5,14 +5,13 @@
  * on one payment.
  */
 import { type Address, getAddress, type Hex, parseEventLogs } from "viem";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { Actor } from "../../src/devnet/actor.js";
 import {
-  actor,
   balance,
-  bootCourt,
   type Court,
   caseFactoryAbi,
+  courtOfFile,
   expectRevert,
   fileCase,
   freshRef,
@@ -24,14 +23,9 @@ import {
 import { compileRefuser, refuserAbi } from "./refuser.js";
 
 let c: Court;
-const party = (i: number) => actor(c, i);
 
-beforeAll(async () => {
-  c = await bootCourt();
-});
-
-afterAll(async () => {
-  await c?.stop();
+const { party } = courtOfFile(async (court) => {
+  c = court;
 });
 
 function feePayment(ref: Hex, payer: Address) {

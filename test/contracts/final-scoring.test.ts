@@ -6,13 +6,12 @@
  * proven wrong is slashed. Wei-exact, on public votes.
  */
 import { type Address, parseEther, parseEventLogs } from "viem";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { Actor } from "../../src/devnet/actor.js";
 import {
-  actor,
   appeal,
-  bootCourt,
   type Court,
+  courtOfFile,
   deliberating,
   disputeCaseAbi,
   expectRegistryBalanced,
@@ -27,19 +26,13 @@ import {
 import { Ledger } from "./ledger.js";
 
 let c: Court;
-const party = (i: number) => actor(c, i);
-const judge = (i: number) => actor(c, 7 + i);
 const BPS = 10_000n;
 const slashOf = (stake: bigint) => (stake * BigInt(P.slashBps)) / BPS;
 
-beforeAll(async () => {
-  c = await bootCourt();
+const { party, judge } = courtOfFile(async (court) => {
+  c = court;
   // Odd, distinct stakes so every slash is a floor division with a remainder.
   for (let i = 0; i < 8; i++) await stakeJudges(c, [judge(i)], parseEther("1") + 3_333_333n * BigInt(i + 1));
-});
-
-afterAll(async () => {
-  await c?.stop();
 });
 
 async function records(who: Actor[]) {

@@ -20,7 +20,7 @@ import {
   type TransactionReceipt,
   toHex,
 } from "viem";
-import { expect } from "vitest";
+import { afterAll, beforeAll, expect } from "vitest";
 import {
   agenticCommerceAbi,
   caseFactoryAbi,
@@ -32,29 +32,18 @@ import {
   identityRegistryAbi,
   reputationRegistryAbi,
   testUSDAbi,
-  usdcLikeAbi,
-  usdcLikeBytecode,
   validationRegistryAbi,
 } from "../../src/chain/abi/generated.js";
 import { voteCommitment } from "../../src/chain/votes.js";
+import { type CourtParams, devParams, devPublicParams } from "../../src/deploy/terms.js";
 import { Actor } from "../../src/devnet/actor.js";
 import { type Devnet, startDevnet } from "../../src/devnet/devnet.js";
 import { advanceTime } from "../../src/devnet/seed.js";
-import { type CourtParams, devParams, devPublicParams } from "../../src/devnet/terms.js";
 import { TRANSFER_WITH_AUTHORIZATION } from "../../src/payments/tokenFee.js";
 import type { Authorization } from "../../src/payments/x402v2.js";
 
-export {
-  caseFactoryAbi,
-  courtRegistryAbi,
-  courtReputationAbi,
-  disputeCaseAbi,
-  identityRegistryAbi,
-  reputationRegistryAbi,
-  testUSDAbi,
-  usdcLikeAbi,
-  usdcLikeBytecode,
-};
+/** Every contract's ABI (and bytecode), as generated: suites take them from here with the rest. */
+export * from "../../src/chain/abi/generated.js";
 
 /**
  * The parameters `bootCourt()` deploys with by default: the dev terms with public votes, so suites
@@ -142,6 +131,33 @@ export async function bootCourt(params: CourtParams = P): Promise<Court> {
     actors,
     stop: devnet.stop,
   };
+}
+
+/** The dev accounts of a test file's court: parties by account index, judges from account 7 on. */
+export interface CourtOfFile {
+  party(i: number): Actor;
+  /** Judges are mnemonic accounts 7..19: judge(0) is account 7. */
+  judge(i: number): Actor;
+}
+
+/**
+ * The court a test file runs on: booted with `params` before the file's tests, handed to `ready`
+ * (which keeps it, and stakes or registers what the file needs), stopped after them.
+ */
+export function courtOfFile(ready: (c: Court) => void | Promise<void>, params: CourtParams = P): CourtOfFile {
+  let court: Court | undefined;
+  beforeAll(async () => {
+    court = await bootCourt(params);
+    await ready(court);
+  });
+  afterAll(async () => {
+    await court?.stop();
+  });
+  const booted = (): Court => {
+    if (!court) throw new Error("the court of this file is not booted yet");
+    return court;
+  };
+  return { party: (i) => actor(booted(), i), judge: (i) => actor(booted(), 7 + i) };
 }
 
 /** An actor for any account (a fresh key, say), with the suite's gas headroom. */

@@ -10,17 +10,16 @@
  * owner so every judge is known in advance.
  */
 import { type Address, parseEther, parseEventLogs } from "viem";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { voteCommitment } from "../../src/chain/votes.js";
 import type { Actor } from "../../src/devnet/actor.js";
 import {
-  actor,
   advance,
   appeal,
-  bootCourt,
   Cast,
   type Court,
   commitVote,
+  courtOfFile,
   disputeCaseAbi,
   expectRegistryBalanced,
   expectRevert,
@@ -43,19 +42,13 @@ import {
 import { Ledger } from "./ledger.js";
 
 let c: Court;
-const party = (i: number) => actor(c, i);
-const judge = (i: number) => actor(c, 7 + i);
 const BPS = 10_000n;
 const slashOf = (stake: bigint) => (stake * BigInt(HP.slashBps)) / BPS;
 
-beforeAll(async () => {
-  c = await bootCourt(HP);
+const { party, judge } = courtOfFile(async (court) => {
+  c = court;
   for (let i = 0; i < 11; i++) await stakeJudges(c, [judge(i)], parseEther("1") + 7_654_321n * BigInt(i + 1));
-});
-
-afterAll(async () => {
-  await c?.stop();
-});
+}, HP);
 
 /** Files and answers a case, then seats `panel` through the owner's override. */
 async function deliberating(p: Actor, d: Actor, panel: Actor[]): Promise<Address> {

@@ -1,15 +1,14 @@
 import { type Address, parseEventLogs } from "viem";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { Actor } from "../../src/devnet/actor.js";
 import {
-  actor,
   advance,
   appeal,
   balance,
-  bootCourt,
   Cast,
   type Court,
   caseFactoryAbi,
+  courtOfFile,
   deliberating,
   disputeCaseAbi,
   drawJudges,
@@ -33,16 +32,11 @@ import {
 
 let c: Court;
 let judges: Actor[];
-const party = (i: number) => actor(c, i);
 
-beforeAll(async () => {
-  c = await bootCourt();
+const { party } = courtOfFile(async (court) => {
+  c = court;
   judges = c.actors.slice(7, 20);
   await stakeJudges(c, judges);
-});
-
-afterAll(async () => {
-  await c?.stop();
 });
 
 const j = (i: number) => judges[i] as Actor;

@@ -2,20 +2,15 @@
  * Payouts to a recipient that refuses ETH: the case must not be blocked; the money is kept in
  * `owed` and withdrawn later. The refusing party is a tiny test-only contract compiled here.
  */
-import { readFileSync } from "node:fs";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
-import solc from "solc";
-import { type Abi, type Address, encodeFunctionData, getAddress, type Hex, parseEventLogs } from "viem";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type Address, encodeFunctionData, getAddress, type Hex, parseEventLogs } from "viem";
+import { describe, expect, it } from "vitest";
 import type { Actor } from "../../src/devnet/actor.js";
 import {
-  actor,
   advance,
   balance,
-  bootCourt,
   type Court,
   caseFactoryAbi,
+  courtOfFile,
   courtRegistryAbi,
   disputeCaseAbi,
   expectRegistryBalanced,
@@ -33,41 +28,15 @@ import {
   triggerDefault,
   vote,
 } from "./helpers.js";
-
-const fixture = join(dirname(fileURLToPath(import.meta.url)), "fixtures", "RejectingParty.sol");
-
-interface Compiled {
-  abi: Abi;
-  bytecode: Hex;
-}
-
-function compileFixture(): Compiled {
-  const input = {
-    language: "Solidity",
-    sources: { "RejectingParty.sol": { content: readFileSync(fixture, "utf8") } },
-    settings: { evmVersion: "cancun", outputSelection: { "*": { "*": ["abi", "evm.bytecode.object"] } } },
-  };
-  const out = JSON.parse(solc.compile(JSON.stringify(input)));
-  const errors = (out.errors ?? []).filter((e: { severity: string }) => e.severity === "error");
-  if (errors.length > 0)
-    throw new Error(errors.map((e: { formattedMessage: string }) => e.formattedMessage).join("\n"));
-  const c = out.contracts["RejectingParty.sol"].RejectingParty;
-  return { abi: c.abi as Abi, bytecode: `0x${c.evm.bytecode.object}` };
-}
+import { type Compiled, compileRefuser } from "./refuser.js";
 
 let c: Court;
 let rejecting: Compiled;
-const party = (i: number) => actor(c, i);
-const judge = (i: number) => actor(c, 7 + i);
 
-beforeAll(async () => {
-  rejecting = compileFixture();
-  c = await bootCourt();
+const { party, judge } = courtOfFile(async (court) => {
+  rejecting = compileRefuser();
+  c = court;
   await stakeJudges(c, c.actors.slice(7, 15));
-});
-
-afterAll(async () => {
-  await c?.stop();
 });
 
 /** A deployed RejectingParty, driven by `operator`, that refuses ETH until told otherwise. */

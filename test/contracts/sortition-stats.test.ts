@@ -10,12 +10,11 @@
  * stake (a uniform pick scores chi-square ~180 here) or lets a party in fails by a wide margin.
  */
 import { type Address, keccak256, parseEther, toHex } from "viem";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { Actor } from "../../src/devnet/actor.js";
-import { actor, bootCourt, type Court, courtRegistryAbi, fileCase, respond, stakeJudges } from "./helpers.js";
+import { actor, type Court, courtOfFile, courtRegistryAbi, fileCase, respond, stakeJudges } from "./helpers.js";
 
 let c: Court;
-const party = (i: number) => actor(c, i);
 /** Stakes 1:2:3:4 ETH (accounts 3..6). */
 let ranked: Actor[];
 const STAKES = [1n, 2n, 3n, 4n].map((n) => parseEther(String(n)));
@@ -29,8 +28,8 @@ let whale: Actor;
 let rankedBlock: bigint;
 let sybilBlock: bigint;
 
-beforeAll(async () => {
-  c = await bootCourt();
+const { party } = courtOfFile(async (court) => {
+  c = court;
   ranked = [3, 4, 5, 6].map((i) => actor(c, i));
   sybils = Array.from({ length: 10 }, (_, i) => actor(c, 7 + i));
   whale = actor(c, 17);
@@ -48,10 +47,6 @@ async function armDraw(): Promise<bigint> {
   const { caseAddr } = await fileCase(c, actor(c, 18), actor(c, 19).address);
   return (await respond(caseAddr, actor(c, 19))).blockNumber;
 }
-
-afterAll(async () => {
-  await c?.stop();
-});
 
 const seedOf = (label: string, i: number) => keccak256(toHex(`sortition:${label}:${i}`));
 

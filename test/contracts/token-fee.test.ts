@@ -9,14 +9,14 @@
  */
 import { type Address, getAddress, type Hex, parseEventLogs, zeroAddress } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DEV_TOKEN_FILING_FEE } from "../../src/deploy/terms.js";
 import type { Actor } from "../../src/devnet/actor.js";
-import { DEV_TOKEN_FILING_FEE } from "../../src/devnet/terms.js";
 import {
   actor,
   authorizeTokenFee,
-  bootCourt,
   type Court,
   caseFactoryAbi,
+  courtOfFile,
   expectRevert,
   type FeeAuthorization,
   freshRef,
@@ -32,12 +32,11 @@ import {
 } from "./helpers.js";
 
 let c: Court;
-const party = (i: number) => actor(c, i);
 /** Someone who submits authorizations to the token directly (a facilitator, a front-runner). */
 const outsider = () => actor(c, 19);
 
-beforeAll(async () => {
-  c = await bootCourt();
+const { party } = courtOfFile(async (court) => {
+  c = court;
   for (const i of [1, 2, 3, 4]) {
     await c.owner.write({
       address: c.feeToken,
@@ -46,10 +45,6 @@ beforeAll(async () => {
       args: [party(i).address, DEV_TOKEN_FILING_FEE * 10n],
     });
   }
-});
-
-afterAll(async () => {
-  await c?.stop();
 });
 
 function fileWith(who: Actor, defendant: Address, fee: FeeAuthorization) {

@@ -1,12 +1,12 @@
 import { type Address, maxUint256 } from "viem";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { caseTerms, DEV_TOKEN_FILING_FEE } from "../../src/devnet/terms.js";
+import { describe, expect, it } from "vitest";
+import { caseTerms, DEV_TOKEN_FILING_FEE } from "../../src/deploy/terms.js";
 import {
   advance,
-  bootCourt,
   Cast,
   type Court,
   caseFactoryAbi,
+  courtOfFile,
   disputeCaseAbi,
   P,
   readCase,
@@ -24,14 +24,10 @@ let cases: WorldCase[];
 const party = (i: number) => w.party(i);
 const judge = (i: number) => w.judge(i);
 
-beforeAll(async () => {
-  c = await bootCourt();
+courtOfFile(async (court) => {
+  c = court;
   w = await buildWorld(c);
   cases = w.cases;
-});
-
-afterAll(async () => {
-  await c?.stop();
 });
 
 describe("case views", () => {

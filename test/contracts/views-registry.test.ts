@@ -1,9 +1,9 @@
 import { maxUint256 } from "viem";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   actor,
-  bootCourt,
   type Court,
+  courtOfFile,
   courtRegistryAbi,
   P,
   readAgent,
@@ -18,13 +18,9 @@ let w: World;
 const party = (i: number) => w.party(i);
 const judge = (i: number) => w.judge(i);
 
-beforeAll(async () => {
-  c = await bootCourt();
+courtOfFile(async (court) => {
+  c = court;
   w = await buildWorld(c);
-});
-
-afterAll(async () => {
-  await c?.stop();
 });
 
 describe("registry views", () => {
@@ -90,13 +86,25 @@ describe("registry views", () => {
   });
 
   it("getJudgePool, getJudge, getCourtJudges and getOverview agree with the raw getters", async () => {
-    const [minimum, pool] = await c.reader.readContract({
-      address: c.registry,
-      abi: courtRegistryAbi,
-      functionName: "getJudgePool",
-    });
+    const judgePage = (offset: bigint, limit: bigint) =>
+      c.reader.readContract({
+        address: c.registry,
+        abi: courtRegistryAbi,
+        functionName: "getJudgePool",
+        args: [offset, limit],
+      });
+    const [minimum, total, pool] = await judgePage(0n, maxUint256);
     expect(minimum).toBe(P.minJudgeStake);
-    expect(pool).toHaveLength(11);
+    expect([total, pool.length]).toEqual([11n, 11]);
+    // Pages of 4 put together are the whole list; a page past the end is empty.
+    const pages = await Promise.all([0n, 4n, 8n].map((o) => judgePage(o, 4n)));
+    expect(pages.map(([, t, p]) => [t, p.length])).toEqual([
+      [11n, 4],
+      [11n, 4],
+      [11n, 3],
+    ]);
+    expect(pages.flatMap(([, , p]) => p)).toEqual(pool);
+    expect((await judgePage(11n, 5n))[2]).toEqual([]);
     for (const j of pool) {
       expect(j).toEqual(await readJudge(c, j.addr));
       expect(j.eligible).toBe(

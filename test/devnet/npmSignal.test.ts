@@ -3,9 +3,10 @@
  * it to the `sh -c` running the script, which dies without passing it on; docket (and its anvil)
  * must notice and stop rather than live on as orphans. Real npm, real processes, found with `ps`.
  */
-import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { type ChildProcess, execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { afterAll, describe, expect, it } from "vitest";
+import { watch } from "../support/index.js";
 
 const spawned: ChildProcess[] = [];
 const recorded = new Set<number>();
@@ -76,30 +77,12 @@ function tree(root: number): Proc[] {
 
 /** Starts `cmd args` detached (its own process group), collecting output; `ready` waits for `re`. */
 function run(cmd: string, args: string[], env: Record<string, string>) {
-  const child = spawn(cmd, args, {
-    env: { ...process.env, LOG_LEVEL: "warn", RATE_LIMIT_PER_MINUTE: "0", ...env },
-    stdio: ["ignore", "pipe", "pipe"],
+  const p = watch(cmd, args, {
+    env: { LOG_LEVEL: "warn", RATE_LIMIT_PER_MINUTE: "0", ...env },
     detached: true,
+    into: spawned,
   });
-  spawned.push(child);
-  let out = "";
-  let err = "";
-  child.stdout?.on("data", (d) => {
-    out += d;
-  });
-  child.stderr?.on("data", (d) => {
-    err += d;
-  });
-  const ready = async (re: RegExp, ms = 90_000) => {
-    const end = Date.now() + ms;
-    while (!re.test(out)) {
-      if (child.exitCode !== null) throw new Error(`${cmd} exited ${child.exitCode}: ${out} ${err}`);
-      if (Date.now() > end) throw new Error(`timed out waiting for ${re}: ${out} ${err}`);
-      await sleep(100);
-    }
-    return out;
-  };
-  return { child, pid: child.pid as number, ready };
+  return { ...p, ready: (re: RegExp) => p.waitFor(re, 90_000) };
 }
 
 /** The docket process, its anvil and anvil's JSON-RPC URL, among `root`'s descendants. */

@@ -8,10 +8,10 @@ import { type Address, createTestClient, http, type PublicClient, parseEther, pa
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { makeChain, makePublicClient } from "../../src/chain/client.js";
 import { voteCommitment } from "../../src/chain/votes.js";
+import { devParams, devPublicParams } from "../../src/deploy/terms.js";
 import { Actor } from "../../src/devnet/actor.js";
 import { DEV_CHAIN_ID } from "../../src/devnet/anvil.js";
 import { type Devnet, startDevnet } from "../../src/devnet/devnet.js";
-import { devParams, devPublicParams } from "../../src/devnet/terms.js";
 import { caseFactoryAbi, courtRegistryAbi, disputeCaseAbi, freshRef, State, saltOf } from "../contracts/helpers.js";
 
 let rpcId = 0;

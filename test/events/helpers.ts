@@ -81,12 +81,3 @@ export async function refusal(
   }
   return { status: res.status, headers: res.headers, body: await res.json() };
 }
-
-/** Polls until `cond` holds. */
-export async function until(what: string, cond: () => boolean, ms = 10_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!cond()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}

@@ -4,8 +4,8 @@ import { type Abi, type Address, getAddress, type Hex } from "viem";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { DocketEvent } from "../../src/events/types.js";
 import { rawCid } from "../../src/evidence/cid.js";
-import { TestDocket } from "../support/docket.js";
-import { Listener, refusal, until } from "./helpers.js";
+import { TestDocket, until } from "../support/index.js";
+import { Listener, refusal } from "./helpers.js";
 
 /**
  * `GET /events` against the real dev chain: every event comes from a transaction docket built,
@@ -20,7 +20,6 @@ describe("GET /events: court events pushed as they are mined", () => {
     if (!c) throw new Error(`no seeded case ${label}`);
     return c.address;
   };
-  const indexOf = (a: string) => t.devnet.accounts.findIndex((x) => x.address.toLowerCase() === a.toLowerCase());
   const caseOf = async (addr: Address) => (await t.get(`/cases/${addr}`)).body.case;
   const open: Listener[] = [];
   const listen = async (query = "", lastEventId?: string) => {
@@ -38,7 +37,7 @@ describe("GET /events: court events pushed as they are mined", () => {
     const receipt = await t.write(
       `/cases/${caseAddr}/evidence`,
       { evidenceIpfsHash: hash, from: party },
-      indexOf(party),
+      t.indexOf(party),
     );
     return { hash, receipt };
   };
@@ -87,7 +86,7 @@ describe("GET /events: court events pushed as they are mined", () => {
     const summoned = seeded("summoned");
     const c = await caseOf(summoned);
     const plaintiffStream = await listen(`address=${c.plaintiff.toLowerCase()}`);
-    await t.write(`/cases/${summoned}/respond`, { from: c.defendant }, indexOf(c.defendant));
+    await t.write(`/cases/${summoned}/respond`, { from: c.defendant }, t.indexOf(c.defendant));
     await poll();
     const responded = await plaintiffStream.next((x) => x.type === "case.responded");
     expect(responded.data.data).toMatchObject({ defendant: c.defendant, state: "Active" });
@@ -123,7 +122,7 @@ describe("GET /events: court events pushed as they are mined", () => {
       if (now.state !== "Deliberating") break;
       const cast = await t.post(`/cases/${deliberating}/vote`, { plaintiff_wins: true, from: judge });
       if (cast.status !== 200) continue;
-      await t.write(`/cases/${deliberating}/vote`, { plaintiff_wins: true, from: judge }, indexOf(judge));
+      await t.write(`/cases/${deliberating}/vote`, { plaintiff_wins: true, from: judge }, t.indexOf(judge));
     }
     await poll();
     const verdict = await byParty.next((x) => x.type === "case.verdict");

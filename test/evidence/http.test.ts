@@ -5,7 +5,7 @@ import { loadConfig } from "../../src/config.js";
 import { png } from "../../src/devnet/png.js";
 import { rawCid } from "../../src/evidence/cid.js";
 import { type Docket, startServer } from "../../src/server.js";
-import { externalChainEnv, TestDocket } from "../support/docket.js";
+import { externalChainEnv, TestDocket } from "../support/index.js";
 
 const MAX = 300_000;
 

@@ -3,8 +3,8 @@ import type { Address } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { png } from "../../src/devnet/png.js";
 import { rawCid } from "../../src/evidence/cid.js";
-import { call, connectHttp, type Json, ok, signAndSend } from "../mcp/helpers.js";
-import { TestDocket } from "../support/docket.js";
+import { call, connectHttp, type Json, ok } from "../mcp/helpers.js";
+import { signAndSend, TestDocket } from "../support/index.js";
 
 /**
  * Evidence over MCP (Streamable HTTP, the official client), against a docket on its own seeded dev

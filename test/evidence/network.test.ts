@@ -8,7 +8,7 @@ import { createInterface } from "node:readline";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../../src/config.js";
 import { type Docket, startServer } from "../../src/server.js";
-import { externalChainEnv, TestDocket } from "../support/docket.js";
+import { externalChainEnv, TestDocket } from "../support/index.js";
 
 /**
  * The network path for real, on loopback: a second IPFS node (Helia, in a process of its own)

@@ -1,9 +1,9 @@
 import { spawn } from "node:child_process";
 import type { Address } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { AGENTIC_COMMERCE_COURT } from "../../src/deploy/terms.js";
 import { advanceTime } from "../../src/devnet/seed.js";
-import { AGENTIC_COMMERCE_COURT } from "../../src/devnet/terms.js";
-import { TestDocket } from "../support/docket.js";
+import { TestDocket } from "../support/index.js";
 
 interface Line {
   step: string;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { TestDocket } from "../support/docket.js";
+import { TestDocket } from "../support/index.js";
 
 /** The service interface, 8.2: TTLs per endpoint, X-Cache and Cache-Control, exact invalidation on writes. */
 describe("read cache over HTTP", () => {

@@ -1,7 +1,7 @@
 import { type Address, type Hex, parseEventLogs } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { caseFactoryAbi, courtRegistryAbi } from "../../src/chain/abi/generated.js";
-import { TestDocket } from "../support/docket.js";
+import { TestDocket } from "../support/index.js";
 
 /**
  * Courts over docket's HTTP API on the dev world `npm start` runs: the General court (public votes)
@@ -12,11 +12,6 @@ describe("courts over HTTP, signed by test wallets", () => {
   let t: TestDocket;
   const AGENTIC = 2;
 
-  const indexOf = (addr: string) => {
-    const i = t.devnet.accounts.findIndex((a) => a.address.toLowerCase() === addr.toLowerCase());
-    if (i < 0) throw new Error(`${addr} is not a dev account`);
-    return i;
-  };
   const readCase = async (c: string) => (await t.get(`/cases/${c}`)).body.case;
 
   const filing = (plaintiff: number, defendant: number) => ({
@@ -188,10 +183,31 @@ describe("courts over HTTP, signed by test wallets", () => {
       eligibleInCourt: true,
     });
     expect(pool.totalStake).toBe(after[1].totalStake);
-    const general = (await t.get("/judges/pool")).body;
+    const general = (await t.get("/judges/pool?limit=100")).body;
     expect(general.judges.find((j: { address: string }) => j.address === judge)).toMatchObject({
       eligibleInCourt: true,
     });
+    // Paged as /cases pages: pages of 2 put together are the whole list, each with the same total.
+    for (const court of [1, AGENTIC]) {
+      const whole = (await t.get(`/judges/pool?court=${court}&limit=100`)).body;
+      expect(whole.total).toBe(whole.judges.length);
+      expect(whole.total).toBeGreaterThan(2);
+      const pages = [];
+      for (let offset = 0; offset < whole.total; offset += 2) {
+        const page = (await t.get(`/judges/pool?court=${court}&offset=${offset}&limit=2`)).body;
+        expect([page.total, page.offset, page.limit, page.eligible, page.totalStake]).toEqual([
+          whole.total,
+          offset,
+          2,
+          whole.eligible,
+          whole.totalStake,
+        ]);
+        pages.push(...page.judges);
+      }
+      expect(pages).toEqual(whole.judges);
+      expect((await t.get(`/judges/pool?court=${court}&offset=${whole.total}`)).body.judges).toEqual([]);
+    }
+    expect((await t.get("/judges/pool?limit=101")).status).toBe(422);
     expect((await t.get(`/validate/stats/${judge}`)).body.courts).toEqual([
       { id: AGENTIC, name: "Agentic Commerce", staked: `${Number(min) / 1e18} ETH` },
     ]);
@@ -220,7 +236,7 @@ describe("courts over HTTP, signed by test wallets", () => {
       };
       expect(Object.keys(body).sort()).toEqual(["instructions", "unsigned_tx"]);
       expect(body.unsigned_tx).toMatchObject({ to: c, value: "0", chainId: 31337 });
-      const receipt = await t.actor(indexOf(judge)).send(body.unsigned_tx);
+      const receipt = await t.actor(t.indexOf(judge)).send(body.unsigned_tx);
       expect(receipt.status).toBe("success");
       expect(await readCase(c)).toMatchObject({ votesForPlaintiff: i + 1, votesForDefendant: 0 });
     }
@@ -242,7 +258,7 @@ describe("courts over HTTP, signed by test wallets", () => {
     const judge = judges[0] as string;
     const commit = await t.post(`/cases/${c}/vote`, { plaintiff_wins: true, from: judge });
     expect(commit.status).toBe(200);
-    await t.actor(indexOf(judge)).send(commit.body.unsigned_tx);
+    await t.actor(t.indexOf(judge)).send(commit.body.unsigned_tx);
     expect(await readCase(c)).toMatchObject({ votesCommitted: 1, votesForPlaintiff: 0, votingPhase: "commit" });
     expect(commit.body.reveal.salt as Hex).toMatch(/^0x[0-9a-f]{64}$/);
   });

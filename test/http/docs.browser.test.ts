@@ -49,7 +49,7 @@ describe.skipIf(skip)("/docs in headless Chromium", () => {
   });
 
   it("GET /cases/{address}: Try it out, Execute, and the live answer is the case", async () => {
-    const seeded = docket.ctx.court.devnet?.seed?.cases.find((c) => c.state === "Deliberating");
+    const seeded = docket.dev?.devnet.seed?.cases.find((c) => c.state === "Deliberating");
     if (!seeded) throw new Error("the dev chain has no seeded Deliberating case");
     const op = page.locator("#operations-cases-get_case");
     await op.locator(".opblock-summary-control").click();

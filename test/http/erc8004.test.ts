@@ -1,7 +1,7 @@
 import type { Address, Hex } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { advanceTime } from "../../src/devnet/seed.js";
-import { TestDocket } from "../support/docket.js";
+import { TestDocket } from "../support/index.js";
 
 /**
  * ERC-8004 through docket, end to end over HTTP: an agent registered in the Identity Registry with
@@ -14,7 +14,6 @@ describe("ERC-8004 identity and reputation over HTTP", () => {
   const DEFENDANT = 16;
   let caseAddr: Address;
 
-  const indexOf = (addr: string) => t.devnet.accounts.findIndex((a) => a.address === addr);
   const agent = async (who: Address) => {
     const r = await t.get(`/agent/${who}`);
     expect(r.status).toBe(200);
@@ -98,7 +97,7 @@ describe("ERC-8004 identity and reputation over HTTP", () => {
     await t.write(`/cases/${caseAddr}/assign-judges-random`, { seed: "8004", from: t.address(0) }, 0);
     const { judges } = (await t.get(`/cases/${caseAddr}`)).body.case as { judges: Address[] };
     for (const j of judges.slice(0, 2)) {
-      await t.write(`/cases/${caseAddr}/vote`, { plaintiff_wins: true, from: j }, indexOf(j));
+      await t.write(`/cases/${caseAddr}/vote`, { plaintiff_wins: true, from: j }, t.indexOf(j));
     }
     await advanceTime(t.court.reader, 301);
     await t.write(`/cases/${caseAddr}/settle`, { from: t.address(17) }, 17);

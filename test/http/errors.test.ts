@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { errorCodes } from "../../src/errors/errors.js";
-import { TestDocket } from "../support/docket.js";
+import { TestDocket } from "../support/index.js";
 
 /** The service interface, section 7, rule by rule, and the envelope on everything else that can go wrong. */
 describe("errors: the envelope, the codes and the six rules", () => {

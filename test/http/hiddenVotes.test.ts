@@ -1,9 +1,9 @@
 import type { Address, Hex } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { voteCommitment } from "../../src/chain/votes.js";
+import { AGENTIC_COMMERCE_COURT } from "../../src/deploy/terms.js";
 import { advanceTime } from "../../src/devnet/seed.js";
-import { AGENTIC_COMMERCE_COURT } from "../../src/devnet/terms.js";
-import { TestDocket } from "../support/docket.js";
+import { TestDocket } from "../support/index.js";
 
 /**
  * Hidden votes (commit-reveal), on the dev world's Agentic Commerce court, driven only through docket's HTTP
@@ -19,11 +19,6 @@ describe("hidden votes over HTTP, signed by test wallets", () => {
   /** What each judge of the current round must keep to reveal. */
   const kits = new Map<string, { plaintiff_wins: boolean; salt: Hex }>();
 
-  const indexOf = (addr: string) => {
-    const i = t.devnet.accounts.findIndex((a) => a.address === addr);
-    if (i < 0) throw new Error(`${addr} is not a dev account`);
-    return i;
-  };
   const readCase = async (c: Address = caseAddr) => (await t.get(`/cases/${c}`)).body.case;
 
   /** Files on chain, answers, and draws the panel through the API: a case in its commit phase. */
@@ -42,14 +37,14 @@ describe("hidden votes over HTTP, signed by test wallets", () => {
       const r = await t.post(`/cases/${c}/vote`, { plaintiff_wins: votes[i], from: judge });
       expect(r.status, JSON.stringify(r.body)).toBe(200);
       kits.set(judge, { plaintiff_wins: r.body.reveal.plaintiff_wins, salt: r.body.reveal.salt });
-      await t.actor(indexOf(judge)).send(r.body.unsigned_tx);
+      await t.actor(t.indexOf(judge)).send(r.body.unsigned_tx);
     }
   }
 
   async function reveal(c: Address, judge: string, justification?: string): Promise<void> {
     const kit = kits.get(judge);
     if (!kit) throw new Error(`no kit for ${judge}`);
-    await t.write(`/cases/${c}/reveal`, { ...kit, justification, from: judge }, indexOf(judge));
+    await t.write(`/cases/${c}/reveal`, { ...kit, justification, from: judge }, t.indexOf(judge));
   }
 
   beforeAll(async () => {
@@ -88,7 +83,7 @@ describe("hidden votes over HTTP, signed by test wallets", () => {
       voteCommitment({ caseAddress: caseAddr, judge, round: 1, plaintiffWins: true, salt }),
     );
     kits.set(judge, { plaintiff_wins: true, salt });
-    await t.actor(indexOf(judge)).send(r.body.unsigned_tx);
+    await t.actor(t.indexOf(judge)).send(r.body.unsigned_tx);
     const c = await readCase();
     expect(c).toMatchObject({ votesCommitted: 1, votesForPlaintiff: 0, votesForDefendant: 0, votingPhase: "commit" });
     expect(c.votes[0]).toMatchObject({ judge, vote: "committed" });
@@ -103,7 +98,7 @@ describe("hidden votes over HTTP, signed by test wallets", () => {
       if (i === 0) continue;
       const r = await t.post(`/cases/${caseAddr}/vote`, { plaintiff_wins: i === 1, from: judge });
       kits.set(judge, { plaintiff_wins: r.body.reveal.plaintiff_wins, salt: r.body.reveal.salt });
-      await t.actor(indexOf(judge)).send(r.body.unsigned_tx);
+      await t.actor(t.indexOf(judge)).send(r.body.unsigned_tx);
     }
     expect(await readCase()).toMatchObject({ votesCommitted: 3, votingPhase: "reveal" });
     const [j0, j1, j2] = judges as string[];

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { disputeCaseAbi } from "../../src/chain/abi/generated.js";
 import { advanceTime } from "../../src/devnet/seed.js";
-import { TestDocket } from "../support/docket.js";
+import { TestDocket } from "../support/index.js";
 
 /**
  * The inbox (GET /agent/{address}/inbox) and the keeper view (GET /keeper/actions) on the dev
@@ -40,7 +40,6 @@ describe("inbox and keeper view over HTTP", () => {
         functionName: name,
       }),
     );
-  const indexOf = (addr: string) => t.devnet.accounts.findIndex((a) => a.address === addr);
 
   beforeAll(async () => {
     t = await TestDocket.start();
@@ -183,7 +182,7 @@ describe("inbox and keeper view over HTTP", () => {
     const [act] = (await entry(judge, c.address)).actions;
     const [method, path] = act.http.split(" ");
     expect(method).toBe("POST");
-    await t.write(path, { plaintiff_wins: true, from: judge }, indexOf(judge));
+    await t.write(path, { plaintiff_wins: true, from: judge }, t.indexOf(judge));
     const after = await entry(judge, c.address);
     expect(ops(after)).toEqual([]);
     expect(after.waitingFor).toContain("commitments");

@@ -2,7 +2,7 @@ import type { Address } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { advanceTime } from "../../src/devnet/seed.js";
 import { rawCid } from "../../src/evidence/cid.js";
-import { TestDocket } from "../support/docket.js";
+import { TestDocket } from "../support/index.js";
 
 /**
  * A whole case driven only through docket's HTTP API: every write is an unsigned transaction that
@@ -15,11 +15,6 @@ describe("case lifecycle over HTTP, signed by test wallets", () => {
   const NEW_JUDGES = [16, 17, 18];
   let caseAddr: Address;
 
-  const indexOf = (addr: string) => {
-    const i = t.devnet.accounts.findIndex((a) => a.address === addr);
-    if (i < 0) throw new Error(`${addr} is not a dev account`);
-    return i;
-  };
   const readCase = async () => {
     const r = await t.get(`/cases/${caseAddr}`);
     expect(r.status).toBe(200);
@@ -107,12 +102,12 @@ describe("case lifecycle over HTTP, signed by test wallets", () => {
 
   it("two judges vote for the plaintiff: Resolved, PlaintiffWon, appeal window open", async () => {
     const { judges } = await readCase();
-    await t.write(`/cases/${caseAddr}/vote`, { plaintiff_wins: true, from: judges[0] }, indexOf(judges[0]));
+    await t.write(`/cases/${caseAddr}/vote`, { plaintiff_wins: true, from: judges[0] }, t.indexOf(judges[0]));
     const mid = await readCase();
     expect(mid).toMatchObject({ state: "Deliberating", votesForPlaintiff: 1, resolvedAt: null, outcome: null });
     const twice = await t.post(`/cases/${caseAddr}/vote`, { plaintiff_wins: false, from: judges[0] });
     expect(twice.body.error).toMatchObject({ code: "CONTRACT_REVERT", details: { reason: "AlreadyVoted" } });
-    await t.write(`/cases/${caseAddr}/vote`, { plaintiff_wins: true, from: judges[1] }, indexOf(judges[1]));
+    await t.write(`/cases/${caseAddr}/vote`, { plaintiff_wins: true, from: judges[1] }, t.indexOf(judges[1]));
     const done = await readCase();
     expect(done).toMatchObject({ state: "Resolved", stateIndex: 4, outcome: "PlaintiffWon", appealWindowOpen: true });
     expect(done.votesForPlaintiff).toBe(2);
@@ -139,7 +134,7 @@ describe("case lifecycle over HTTP, signed by test wallets", () => {
     expect(c.judges).toHaveLength(5);
     for (const j of c.judges) expect(round1).not.toContain(j);
     for (const j of c.judges.slice(0, 3)) {
-      await t.write(`/cases/${caseAddr}/vote`, { plaintiff_wins: false, from: j }, indexOf(j));
+      await t.write(`/cases/${caseAddr}/vote`, { plaintiff_wins: false, from: j }, t.indexOf(j));
     }
     const final = await readCase();
     expect(final).toMatchObject({
@@ -167,7 +162,7 @@ describe("case lifecycle over HTTP, signed by test wallets", () => {
     for (const addr of free) {
       const s = await t.get(`/judges/stake/${addr}`);
       if (!s.body.canUnstake) continue;
-      await t.write("/judges/unstake", { address: addr }, indexOf(addr));
+      await t.write("/judges/unstake", { address: addr }, t.indexOf(addr));
       expect((await t.get(`/judges/stake/${addr}`)).body).toMatchObject({ staked: "0", eligible: false });
       return;
     }

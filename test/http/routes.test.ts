@@ -4,7 +4,7 @@ import { advanceTime, seedSalt } from "../../src/devnet/seed.js";
 import { JOB_CLIENT, JOB_PROVIDER } from "../../src/devnet/seedJobs.js";
 import { rawCid } from "../../src/evidence/cid.js";
 import { operations } from "../../src/operations/registry.js";
-import { TestDocket } from "../support/docket.js";
+import { TestDocket } from "../support/index.js";
 import { failedRuling, httpDriver, JobFlow } from "../support/jobFlow.js";
 
 /**

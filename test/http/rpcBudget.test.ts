@@ -6,7 +6,7 @@ import { Actor } from "../../src/devnet/actor.js";
 import { devAccount, devAccounts } from "../../src/devnet/devAccounts.js";
 import { type Devnet, startDevnet } from "../../src/devnet/devnet.js";
 import { type Docket, startServer } from "../../src/server.js";
-import { type RpcProxy, startRpcProxy } from "../support/rpcProxy.js";
+import { type RpcProxy, request, startRpcProxy } from "../support/index.js";
 
 /**
  * DESIGN.md section 7, by counting: docket talks to the dev chain only through a counting
@@ -70,13 +70,14 @@ interface Cost {
 /** One HTTP request to `server`, and the JSON-RPC requests it caused. */
 async function cost(server: Docket, path: string, post?: unknown, label?: string): Promise<Cost> {
   proxy.reset();
-  const res = await fetch(`${server.url}${path}`, {
-    method: post === undefined ? "GET" : "POST",
-    headers: post === undefined ? {} : { "content-type": "application/json" },
-    body: post === undefined ? undefined : JSON.stringify(post),
-  });
-  const body = await res.json();
-  const c = { status: res.status, body, rpc: proxy.count, methods: proxy.byMethod, xCache: res.headers.get("x-cache") };
+  const res = await request(server, path, post);
+  const c = {
+    status: res.status,
+    body: res.body,
+    rpc: proxy.count,
+    methods: proxy.byMethod,
+    xCache: res.headers.get("x-cache"),
+  };
   if (label !== "") record(label ?? `${post === undefined ? "GET" : "POST"} ${path}`, c.rpc, c.methods);
   return c;
 }
@@ -132,7 +133,7 @@ describe("RPC budget (DESIGN.md section 7), counted at a JSON-RPC proxy", () => 
     proxy.reset();
     const d = await boot();
     expect(proxy.byMethod).toEqual({ eth_chainId: 1, eth_getCode: 1 });
-    expect(d.ctx.court.devnet).toBeUndefined();
+    expect(d.dev).toBeUndefined();
   });
 
   it(`GET /cases/{address}, cold: <= ${BUDGET.case} for every seeded case; cached: 0`, async () => {

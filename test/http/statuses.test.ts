@@ -8,7 +8,7 @@ import type { Operation } from "../../src/operations/operation.js";
 import { operations } from "../../src/operations/registry.js";
 import { type Docket, startServer } from "../../src/server.js";
 import { filing, payAsTold, xPayment } from "../payments/helpers.js";
-import { arbitrationEnv, externalChainEnv, TestDocket } from "../support/docket.js";
+import { arbitrationEnv, externalChainEnv, TestDocket } from "../support/index.js";
 
 /**
  * The statuses the OpenAPI document declares are the statuses docket answers with. Every operation

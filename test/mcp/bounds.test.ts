@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../../src/config.js";
 import { type Devnet, startDevnet } from "../../src/devnet/devnet.js";
 import { type Docket, startServer } from "../../src/server.js";
-import { externalChainEnv } from "../support/docket.js";
+import { externalChainEnv, until } from "../support/index.js";
 
 /**
  * The MCP HTTP transports against hostile or careless clients: a browser page on a foreign origin
@@ -92,7 +92,7 @@ describe("legacy SSE bounds", () => {
     expect(third.status).toBe(503);
     expect(await third.json()).toMatchObject({ error: { code: "SERVICE_UNAVAILABLE", details: { maxSessions: 2 } } });
     await a.close();
-    await until(() => d.sseSessions === 1);
+    await until("an SSE session", () => d.sseSessions === 1);
     const c = await client(new SSEClientTransport(new URL(`${d.url}/sse`)));
     expect((await c.listTools()).tools.length).toBeGreaterThan(0);
     expect((await b.listTools()).tools.length).toBeGreaterThan(0);
@@ -121,7 +121,7 @@ describe("legacy SSE bounds", () => {
     }
     expect(status).toBe(404);
     expect(sent).toBeLessThan(5_000);
-    await until(() => d.sseSessions === 1);
+    await until("an SSE session", () => d.sseSessions === 1);
     expect((await healthy.listTools()).tools.length).toBeGreaterThan(0);
     socket.destroy();
     await healthy.close();
@@ -174,7 +174,7 @@ describe("Streamable HTTP session bounds (/mcp/session)", () => {
     const leaving = new StreamableHTTPClientTransport(url);
     await (await client(leaving)).close();
     expect(d.httpSessions).toBe(2);
-    await until(() => d.httpSessions === 1);
+    await until("a Streamable HTTP session", () => d.httpSessions === 1);
     const stale = await post(
       url.href,
       { jsonrpc: "2.0", id: 1, method: "ping" },
@@ -220,9 +220,4 @@ function stalledSse(base: string): Promise<{ sessionId: string; socket: Socket }
     socket.on("data", onData);
     socket.once("error", reject);
   });
-}
-
-async function until(cond: () => boolean): Promise<void> {
-  for (let i = 0; i < 500 && !cond(); i++) await new Promise((r) => setTimeout(r, 10));
-  if (!cond()) throw new Error("condition never held");
 }

@@ -16,7 +16,8 @@ import { selectOperations } from "../../src/mcp/toolFilter.js";
 import type { Operation } from "../../src/operations/operation.js";
 import { operations } from "../../src/operations/registry.js";
 import { type Docket, startServer } from "../../src/server.js";
-import { call, connect, type Json, ok, signAndSend } from "./helpers.js";
+import { signAndSend } from "../support/index.js";
+import { call, connect, type Json, ok } from "./helpers.js";
 
 /**
  * The MCP catalogue, over the official SDK client and an in-memory transport, against a docket on
@@ -26,8 +27,7 @@ import { call, connect, type Json, ok, signAndSend } from "./helpers.js";
 describe("MCP catalogue (in-memory transport)", () => {
   let docket: Docket;
   let client: Client;
-  const seeded = (state: string) =>
-    docket.ctx.court.devnet?.seed?.cases.find((c) => c.state === state)?.address as Address;
+  const seeded = (state: string) => docket.dev?.devnet.seed?.cases.find((c) => c.state === state)?.address as Address;
   const stranger = devAccount(19).address;
   /** The address with the case of its first letter flipped: well-formed hex, wrong EIP-55 checksum. */
   const badChecksum = (a: string) =>
@@ -163,7 +163,7 @@ describe("MCP catalogue (in-memory transport)", () => {
       ["get_court", () => ({ id: 2 })],
       ["get_arbitration_cost", () => ({ court: 2, jurors: 3 })],
       ["list_jobs", () => ({ limit: 3, state: "Funded" })],
-      ["get_job", () => ({ id: docket.ctx.court.devnet?.seed?.jobs[0]?.id })],
+      ["get_job", () => ({ id: docket.dev?.devnet.seed?.jobs[0]?.id })],
     ];
     it.each(reads)("%s: structuredContent is the HTTP JSON body", async (name, args) => {
       const mcp = await call(client, name, args());

@@ -1,8 +1,8 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Address } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { TestDocket } from "../support/docket.js";
-import { call, connectHttp, type Json, ok, signAndSend } from "./helpers.js";
+import { signAndSend, TestDocket } from "../support/index.js";
+import { call, connectHttp, type Json, ok } from "./helpers.js";
 
 /**
  * Courts through MCP over Streamable HTTP, as an agent meets them: the tools list_courts and

@@ -6,23 +6,15 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import type { Address, Hex } from "viem";
+import type { Address } from "viem";
 import { expect } from "vitest";
-import { makeChain, makePublicClient } from "../../src/chain/client.js";
-import { Actor } from "../../src/devnet/actor.js";
-import { devAccount, devAccounts } from "../../src/devnet/devAccounts.js";
+import { devAccount } from "../../src/devnet/devAccounts.js";
 import { seedSalt } from "../../src/devnet/seed.js";
 import { operations } from "../../src/operations/registry.js";
+import { signAndSend, type UnsignedTx } from "../support/index.js";
 
 // biome-ignore lint/suspicious/noExplicitAny: tool results are checked field by field
 export type Json = any;
-
-export interface UnsignedTx {
-  to: Address;
-  value: string;
-  data: Hex;
-  chainId: number;
-}
 
 /** Connects the official SDK client over any transport and lists the tools, as real clients do first. */
 export async function connect(transport: Transport, name = "docket-test"): Promise<Client> {
@@ -88,14 +80,6 @@ export async function ok(client: Client, name: string, args: Record<string, unkn
   const r = await call(client, name, args);
   if (r.isError) throw new Error(`${name} failed: ${JSON.stringify(r.body)}`);
   return r.body;
-}
-
-/** Signs and broadcasts an unsigned_tx as a dev account, the way a caller's wallet does. */
-export async function signAndSend(rpcUrl: string, signer: Address, tx: UnsignedTx) {
-  const account = devAccounts().find((a) => a.address.toLowerCase() === signer.toLowerCase());
-  if (!account) throw new Error(`${signer} is not a dev account`);
-  const chain = makeChain(tx.chainId, rpcUrl);
-  return new Actor(account.account, chain, makePublicClient(chain)).send(tx);
 }
 
 /** Every registry operation must be listed: the transport carries the whole catalogue. */

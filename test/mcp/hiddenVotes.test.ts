@@ -1,10 +1,10 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Address } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { AGENTIC_COMMERCE_COURT } from "../../src/deploy/terms.js";
 import { advanceTime } from "../../src/devnet/seed.js";
-import { AGENTIC_COMMERCE_COURT } from "../../src/devnet/terms.js";
-import { TestDocket } from "../support/docket.js";
-import { call, connectHttp, ERAS, type Json, ok, signAndSend } from "./helpers.js";
+import { signAndSend, TestDocket } from "../support/index.js";
+import { call, connectHttp, ERAS, type Json, ok } from "./helpers.js";
 
 /**
  * A case on the hidden-vote court (the dev world's Agentic Commerce) decided entirely through MCP tools over Streamable HTTP, as an

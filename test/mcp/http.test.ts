@@ -122,7 +122,7 @@ describe("MCP over HTTP, on the API's own port", () => {
       await expectAllTools(client);
       const { cases } = await ok(client, "list_cases", { limit: 100 });
       // The cases the SSE test's own votes have not added to: the seeded ones.
-      expect(cases).toHaveLength(docket.ctx.court.devnet?.seed?.cases.length ?? -1);
+      expect(cases).toHaveLength(docket.dev?.devnet.seed?.cases.length ?? -1);
     });
 
     it("self_register_agent for a free dev account: sign, broadcast, and get_agent shows it", async () => {

@@ -10,6 +10,7 @@ import { ResourceUpdatedNotificationSchema } from "@modelcontextprotocol/sdk/typ
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { rawCid } from "../../src/evidence/cid.js";
 import { operations } from "../../src/operations/registry.js";
+import { signAndSend } from "../support/index.js";
 import {
   connect,
   connectModern,
@@ -18,7 +19,6 @@ import {
   type Json,
   ok,
   registerFlow,
-  signAndSend,
   voteFlow,
 } from "./helpers.js";
 

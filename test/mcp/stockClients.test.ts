@@ -17,8 +17,8 @@ import type { Devnet } from "../../src/devnet/devnet.js";
 import { rawCid } from "../../src/evidence/cid.js";
 import { operations } from "../../src/operations/registry.js";
 import { type Docket, startServer } from "../../src/server.js";
-import { externalChainEnv } from "../support/docket.js";
-import { type Json, signAndSend } from "./helpers.js";
+import { externalChainEnv, signAndSend } from "../support/index.js";
+import type { Json } from "./helpers.js";
 
 /**
  * docket through three stock MCP clients from npm, each over Streamable HTTP (`/mcp`) and over stdio
@@ -131,7 +131,7 @@ describe("stock MCP clients from npm", () => {
 
   beforeAll(async () => {
     docket = await startServer(loadConfig({ PORT: "0", LOG_LEVEL: "silent", RATE_LIMIT_PER_MINUTE: "0" }));
-    devnet = docket.ctx.court.devnet as Devnet;
+    devnet = docket.dev?.devnet as Devnet;
     activeCase = devnet.seed?.cases.find((c) => c.state === "Active")?.address as Address;
   });
   afterAll(async () => {

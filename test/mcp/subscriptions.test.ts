@@ -7,8 +7,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { devAccount } from "../../src/devnet/devAccounts.js";
 import { rawCid } from "../../src/evidence/cid.js";
 import { operations } from "../../src/operations/registry.js";
-import { mine, rpc } from "../chain/helpers.js";
-import { TestDocket } from "../support/docket.js";
+import { mine, rpc, TestDocket } from "../support/index.js";
 import { connect, connectHttp, type Json, modern, ok } from "./helpers.js";
 
 /**
@@ -23,7 +22,6 @@ describe("MCP subscriptions, paged resources, completions", () => {
   const seeded = (state: string) => t.devnet.seed?.cases.find((c) => c.state === state)?.address as Address;
   const caseUri = (a: string) => `docket://cases/${a}`;
   /** A dev account's index, for signing as the party a case names. */
-  const indexOf = (a: string) => t.devnet.accounts.findIndex((x) => x.address.toLowerCase() === a.toLowerCase());
 
   beforeAll(async () => {
     // The follower's timer never fires during the run: each test polls it once, after its change.
@@ -50,7 +48,7 @@ describe("MCP subscriptions, paged resources, completions", () => {
   async function addEvidence(address: Address): Promise<void> {
     const { body } = await t.get(`/cases/${address}`);
     const hash = rawCid(`${Date.now()}-${Math.random()}`).toString();
-    await t.write(`/cases/${address}/evidence`, { evidenceIpfsHash: hash }, indexOf(body.case.plaintiff));
+    await t.write(`/cases/${address}/evidence`, { evidenceIpfsHash: hash }, t.indexOf(body.case.plaintiff));
   }
 
   /** The URIs of the resource updates a client receives, in order. */

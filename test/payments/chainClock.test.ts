@@ -9,11 +9,12 @@
 import { x402Client } from "@x402/core/client";
 import type { PaymentRequired } from "@x402/core/types";
 import { ExactEvmScheme } from "@x402/evm";
-import { type Address, createWalletClient, type Hex, http, parseSignature } from "viem";
+import { type Address, createWalletClient, type Hex, http } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { testUSDAbi } from "../../src/chain/abi/generated.js";
+import { DEV_TOKEN_FILING_FEE } from "../../src/deploy/terms.js";
 import { type Devnet, startDevnet } from "../../src/devnet/devnet.js";
-import { DEV_TOKEN_FILING_FEE } from "../../src/devnet/terms.js";
+import { transferArgs } from "./helpers.js";
 
 const BEHIND_SECONDS = 900;
 let devnet: Devnet;
@@ -74,23 +75,12 @@ describe("dev chain clock", () => {
     const a = payload.authorization as Record<string, string>;
     expect(BigInt(a.validBefore as string)).toBeGreaterThan(BigInt(genesisAt + BEHIND_SECONDS)); // the wall clock's
     expect((await devnet.reader.getBlock()).timestamp).toBeLessThan(BigInt(a.validBefore as string) - 600n);
-    const { r, s, v, yParity } = parseSignature(payload.signature as Hex);
     // Submitted by another account, as a facilitator would.
     const hash = await wallet(19).writeContract({
       address: token,
       abi: testUSDAbi,
       functionName: "transferWithAuthorization",
-      args: [
-        a.from as Address,
-        a.to as Address,
-        BigInt(a.value as string),
-        BigInt(a.validAfter as string),
-        BigInt(a.validBefore as string),
-        a.nonce as Hex,
-        Number(v ?? BigInt(yParity + 27)),
-        r,
-        s,
-      ],
+      args: transferArgs(payload),
     });
     const receipt = await devnet.reader.waitForTransactionReceipt({ hash, pollingInterval: 50 });
     expect(receipt.status).toBe("success");

@@ -14,7 +14,7 @@ import { DocketError } from "../../src/errors/errors.js";
 import { fileCase } from "../../src/operations/fileCase.js";
 import { runOperation } from "../../src/operations/run.js";
 import { decodePaymentResponse, NATIVE_ASSET, paymentRequiredSchema } from "../../src/payments/x402.js";
-import { TestDocket } from "../support/docket.js";
+import { TestDocket } from "../support/index.js";
 import {
   feePayment,
   feeRefOf,
@@ -293,7 +293,8 @@ describe("file_case: pay, prove, file", () => {
     const proof = await payAsTold(t, r402, plaintiff);
     const ok = await runOperation(fileCase, { ...body, payment_tx_hash: proof }, t.docket.ctx, mcp);
     expect(ok.status).toBe(200);
-    expect(ok.headers["X-PAYMENT-RESPONSE"]).toBeTruthy();
+    // What happened to the payment, for each front end to say its way (HTTP: X-PAYMENT-RESPONSE).
+    expect(ok.payment?.settlement).toMatchObject({ x402Version: 1, response: { success: true, transaction: proof } });
     expect((ok.body as { payment: { paymentRef: Hex } }).payment.paymentRef).toBe(ref);
     const filed = await signFiling(ok.body as never, plaintiff);
     expect(filed.paymentRef).toBe(ref);

@@ -1,9 +1,17 @@
-import { type Address, encodeFunctionData, type Hex, keccak256, type TransactionReceipt, toHex } from "viem";
+import {
+  type Address,
+  encodeFunctionData,
+  type Hex,
+  keccak256,
+  parseSignature,
+  type TransactionReceipt,
+  toHex,
+} from "viem";
 import { caseFactoryAbi } from "../../src/chain/abi/generated.js";
 import { wrapChainError } from "../../src/errors/chain.js";
 import { rawCid } from "../../src/evidence/cid.js";
 import { encodeBase64Json, encodePaymentHeader } from "../../src/payments/x402.js";
-import type { Api, TestDocket } from "../support/docket.js";
+import type { Api, TestDocket } from "../support/index.js";
 
 /** Free dev accounts (no seeded role): plaintiffs and strangers for these tests. */
 export const FREE = [15, 16, 17, 18, 19] as const;
@@ -106,4 +114,24 @@ export async function revertOf(t: TestDocket, hash: Hex): Promise<Record<string,
       () => "did not revert" as const,
       (err) => wrapChainError(err).details ?? {},
     );
+}
+
+/**
+ * The arguments of the token's transferWithAuthorization for an x402 "exact" payload's signed
+ * authorization: what a facilitator (or a front-runner) submits to the token.
+ */
+export function transferArgs(payload: Record<string, unknown>) {
+  const a = payload.authorization as Record<string, string>;
+  const { r, s, v, yParity } = parseSignature(payload.signature as Hex);
+  return [
+    a.from as Address,
+    a.to as Address,
+    BigInt(a.value as string),
+    BigInt(a.validAfter as string),
+    BigInt(a.validBefore as string),
+    a.nonce as Hex,
+    Number(v ?? BigInt(yParity + 27)),
+    r,
+    s,
+  ] as const;
 }

@@ -2,8 +2,7 @@ import { type Address, decodeFunctionData, encodeFunctionData, type Hex, parseEv
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { caseFactoryAbi } from "../../src/chain/abi/generated.js";
 import { decodePaymentResponse } from "../../src/payments/x402.js";
-import type { Api } from "../support/docket.js";
-import { TestDocket } from "../support/docket.js";
+import { type Api, TestDocket } from "../support/index.js";
 import {
   feePayment,
   feeRefOf,

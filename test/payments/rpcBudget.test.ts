@@ -7,7 +7,7 @@ import { type Devnet, startDevnet } from "../../src/devnet/devnet.js";
 import { rawCid } from "../../src/evidence/cid.js";
 import { encodePaymentHeader } from "../../src/payments/x402.js";
 import { type Docket, startServer } from "../../src/server.js";
-import { type RpcProxy, startRpcProxy } from "../support/rpcProxy.js";
+import { type RpcProxy, startRpcProxy } from "../support/index.js";
 
 /**
  * What file_case and verify_transaction cost in JSON-RPC requests, counted at a proxy between docket

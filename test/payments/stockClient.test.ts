@@ -16,12 +16,12 @@ import { decodePaymentRequiredHeader, decodePaymentResponseHeader } from "@x402/
 import type { PaymentPayload, PaymentRequired } from "@x402/core/types";
 import { ExactEvmScheme } from "@x402/evm";
 import { wrapFetchWithPaymentFromConfig } from "@x402/fetch";
-import { type Address, getAddress, type Hex, parseEventLogs, parseSignature, toFunctionSelector } from "viem";
+import { type Address, getAddress, type Hex, parseEventLogs, toFunctionSelector } from "viem";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { caseFactoryAbi, testUSDAbi, usdcLikeAbi, usdcLikeBytecode } from "../../src/chain/abi/generated.js";
-import { DEV_TOKEN_FILING_FEE } from "../../src/devnet/terms.js";
-import { TestDocket } from "../support/docket.js";
-import { filing } from "./helpers.js";
+import { DEV_TOKEN_FILING_FEE } from "../../src/deploy/terms.js";
+import { TestDocket } from "../support/index.js";
+import { filing, transferArgs } from "./helpers.js";
 
 const DEFENDANT = 2;
 let t: TestDocket;
@@ -328,23 +328,11 @@ describe("a court whose fee token behaves like USDC (no TestUSD)", () => {
     const start = await tokenBalance(t.address(plaintiff), usdc);
 
     // A front-runner (or a facilitator that settles first) hands the signed authorization to the token.
-    const a = payment.payload.authorization as Record<string, string>;
-    const { r, s, v, yParity } = parseSignature(payment.payload.signature as Hex);
     await t.actor(19).write({
       address: usdc,
       abi: usdcLikeAbi,
       functionName: "transferWithAuthorization",
-      args: [
-        a.from as Address,
-        a.to as Address,
-        BigInt(a.value as string),
-        BigInt(a.validAfter as string),
-        BigInt(a.validBefore as string),
-        a.nonce as Hex,
-        Number(v ?? BigInt(yParity + 27)),
-        r,
-        s,
-      ],
+      args: transferArgs(payment.payload),
     });
     expect(await tokenBalance(t.court.factory, usdc)).toBe(DEV_TOKEN_FILING_FEE);
 

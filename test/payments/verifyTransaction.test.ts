@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { verifyTransaction } from "../../src/operations/verifyTransaction.js";
-import { TestDocket } from "../support/docket.js";
+import { TestDocket } from "../support/index.js";
 import { send } from "./helpers.js";
 
 /** POST /cases/verify-tx against real transactions on the dev chain. */

@@ -3,11 +3,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type Address, type Hex, keccak256, parseEventLogs, toHex } from "viem";
 import { caseFactoryAbi } from "../../src/chain/abi/generated.js";
+import { type ArbitrationDeployment, arbitrationEnvLines } from "../../src/chain/deployments.js";
 import { loadConfig } from "../../src/config.js";
 import { Actor } from "../../src/devnet/actor.js";
-import type { Devnet } from "../../src/devnet/devnet.js";
 import { rawCid } from "../../src/evidence/cid.js";
 import { type Docket, startServer } from "../../src/server.js";
+import { indexOf } from "./chain.js";
 
 export interface Api {
   status: number;
@@ -17,33 +18,64 @@ export interface Api {
 }
 
 /**
- * The environment of a docket pointed at a dev chain that runs apart from it (as on a real chain),
- * quiet, on a free port, with no event follower unless `env` asks for one.
+ * One HTTP request to a docket (`to` its base URL, or anything with a `url`): a GET, or a POST of
+ * `post` as JSON (a string is sent as it is). The body is parsed as JSON when the answer says it is
+ * JSON, else kept as text (`GET /evidence/:cid` answers the content itself).
  */
-export function externalChainEnv(devnet: Devnet, env: Record<string, string> = {}): Record<string, string> {
+export async function request(
+  to: string | { url: string },
+  path: string,
+  post?: unknown,
+  headers: Record<string, string> = {},
+): Promise<Api> {
+  const res = await fetch(`${typeof to === "string" ? to : to.url}${path}`, {
+    method: post === undefined ? "GET" : "POST",
+    headers: post === undefined ? headers : { "content-type": "application/json", ...headers },
+    body: post === undefined ? undefined : typeof post === "string" ? post : JSON.stringify(post),
+  });
+  const json = res.headers.get("content-type")?.includes("json") ?? false;
+  return { status: res.status, headers: res.headers, body: json ? await res.json() : await res.text() };
+}
+
+/** A chain docket can be pointed at: the dev chain (a `Devnet`), or its node and deployment as the bench has them. */
+export interface ChainAt {
+  rpcUrl: string;
+  chainId?: number;
+  deployment: { factory: Address; registry: Address; arbitration?: ArbitrationDeployment };
+}
+
+/**
+ * The KEY=value lines `npm run devnet` prints for `chain` (what any docket on an external chain
+ * needs); `rpcUrl` may be a proxy in front of it.
+ */
+export function chainEnv(chain: ChainAt, rpcUrl = chain.rpcUrl): Record<string, string> {
   return {
-    PORT: "0",
-    LOG_LEVEL: "silent",
-    RPC_URL: devnet.rpcUrl,
-    CHAIN_ID: "31337",
-    FACTORY_ADDRESS: devnet.deployment.factory,
-    REGISTRY_ADDRESS: devnet.deployment.registry,
-    EVENT_POLL_MS: "0",
-    EVIDENCE_DIR: mkdtempSync(join(tmpdir(), "docket-evidence-")),
-    ...arbitrationEnv(devnet),
-    ...env,
+    RPC_URL: rpcUrl,
+    CHAIN_ID: String(chain.chainId ?? 31337),
+    FACTORY_ADDRESS: chain.deployment.factory,
+    REGISTRY_ADDRESS: chain.deployment.registry,
+    ...arbitrationEnv(chain),
   };
 }
 
-/** The arbitration contracts of a dev chain as a real chain's docket is told them (docs/arbitration.md). */
-export function arbitrationEnv(devnet: Devnet): Record<string, string> {
-  const a = devnet.deployment.arbitration;
-  if (!a) return {};
+/** The arbitration contracts of a chain, as `docket devnet` prints them for another docket (docs/arbitration.md). */
+export function arbitrationEnv(chain: ChainAt): Record<string, string> {
+  const a = chain.deployment.arbitration;
+  return Object.fromEntries((a ? arbitrationEnvLines(a) : []).map((l) => l.split("=") as [string, string]));
+}
+
+/**
+ * The environment of a docket pointed at a dev chain that runs apart from it (as on a real chain),
+ * quiet, on a free port, with no event follower unless `env` asks for one.
+ */
+export function externalChainEnv(devnet: ChainAt, env: Record<string, string> = {}): Record<string, string> {
   return {
-    ARBITRATOR_ADDRESS: a.arbitrator,
-    JOBS_ADDRESS: a.commerce,
-    JOBS_TOKEN_ADDRESS: a.token,
-    EVALUATORS: a.evaluators.map((e) => `${e.courtId}:${e.address}`).join(","),
+    PORT: "0",
+    LOG_LEVEL: "silent",
+    ...chainEnv(devnet),
+    EVENT_POLL_MS: "0",
+    EVIDENCE_DIR: mkdtempSync(join(tmpdir(), "docket-evidence-")),
+    ...env,
   };
 }
 
@@ -76,7 +108,7 @@ export class TestDocket {
     return this.docket.ctx.court;
   }
   get devnet() {
-    const d = this.court.devnet;
+    const d = this.docket.dev?.devnet;
     if (!d) throw new Error("not on the dev chain");
     return d;
   }
@@ -85,24 +117,23 @@ export class TestDocket {
     return (this.devnet.accounts[index] as { address: Address }).address;
   }
 
+  /** The dev account index of `address`. */
+  indexOf(address: string): number {
+    return indexOf(this.devnet, address);
+  }
+
   actor(index: number): Actor {
     const a = this.devnet.accounts[index];
     if (!a) throw new Error(`no dev account ${index}`);
     return new Actor(a.account, this.court.chain, this.court.reader);
   }
 
-  async get(path: string): Promise<Api> {
-    const res = await fetch(`${this.url}${path}`);
-    return { status: res.status, headers: res.headers, body: await res.json() };
+  get(path: string): Promise<Api> {
+    return request(this, path);
   }
 
-  async post(path: string, body: unknown, headers: Record<string, string> = {}): Promise<Api> {
-    const res = await fetch(`${this.url}${path}`, {
-      method: "POST",
-      headers: { "content-type": "application/json", ...headers },
-      body: typeof body === "string" ? body : JSON.stringify(body),
-    });
-    return { status: res.status, headers: res.headers, body: await res.json() };
+  post(path: string, body: unknown, headers: Record<string, string> = {}): Promise<Api> {
+    return request(this, path, body, headers);
   }
 
   /** POSTs a write, expects an unsigned transaction, signs it as `signer` and waits for it to be mined. */

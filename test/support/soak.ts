@@ -1,43 +1,5 @@
-import { type ChildProcess, spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import autocannon from "autocannon";
-
-/** A docket started as its own process (`node bin/docket.js start`), so its memory can be read alone. */
-export interface DocketProcess {
-  url: string;
-  pid: number;
-  child: ChildProcess;
-  stop(): Promise<number | null>;
-}
-
-export async function spawnDocket(env: Record<string, string> = {}): Promise<DocketProcess> {
-  const child = spawn(process.execPath, ["bin/docket.js", "start"], {
-    env: { ...process.env, PORT: "0", LOG_LEVEL: "warn", RATE_LIMIT_PER_MINUTE: "0", ...env },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let out = "";
-  child.stdout?.on("data", (d) => {
-    out += d;
-  });
-  child.stderr?.on("data", () => {});
-  const exited = new Promise<number | null>((r) => child.once("exit", (code) => r(code)));
-  const end = Date.now() + 60_000;
-  while (!/docket is up on (http:\/\/\S+)/.test(out)) {
-    if (child.exitCode !== null) throw new Error(`docket exited ${child.exitCode}`);
-    if (Date.now() > end) throw new Error("docket did not start");
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  const url = /docket is up on (http:\/\/\S+)/.exec(out)?.[1] as string;
-  return {
-    url,
-    pid: child.pid as number,
-    child,
-    stop: async () => {
-      child.kill("SIGTERM");
-      return exited;
-    },
-  };
-}
 
 /** Resident memory of a process in MB, from /proc (Linux). */
 export function rssMb(pid: number): number {

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { unframe } from "../../src/web/evidence.js";
 import type { Json } from "../mcp/helpers.js";
 import { launchChromium, skipWithoutChromium } from "../support/chromium.js";
-import { TestDocket } from "../support/docket.js";
+import { TestDocket } from "../support/index.js";
 
 /**
  * The explorer in a real headless Chromium, on the seeded dev chain (public votes, the event
@@ -27,12 +27,6 @@ describe.skipIf(skip)("the explorer in headless Chromium", () => {
   let page: Page;
   const dialogs: string[] = [];
   const requests: string[] = [];
-
-  const indexOf = (addr: string) => {
-    const i = t.devnet.accounts.findIndex((a) => a.address === addr);
-    if (i < 0) throw new Error(`${addr} is not a dev account`);
-    return i;
-  };
 
   beforeAll(async () => {
     [t, browser] = await Promise.all([TestDocket.start({ EVENT_POLL_MS: "500" }), launchChromium()]);
@@ -200,7 +194,7 @@ describe.skipIf(skip)("the explorer in headless Chromium", () => {
     await t.write(
       `/cases/${seeded.address}/vote`,
       { plaintiff_wins: false, from: waiting.judge },
-      indexOf(waiting.judge),
+      t.indexOf(waiting.judge),
     );
 
     await page.locator(`tr[data-judge="${waiting.judge}"] td.vote`, { hasText: "for the defendant" }).waitFor({
@@ -209,6 +203,66 @@ describe.skipIf(skip)("the explorer in headless Chromium", () => {
     const kept = await page.evaluate(() => (globalThis as unknown as { stillHere?: boolean }).stillHere);
     expect(kept).toBe(true);
     await expect(page.locator("#live-status").textContent()).resolves.toMatch(/^Updated /);
+  });
+
+  it("the jobs pages: the list by state, a job's brief and deliverable as text, its case linked both ways, a hostile brief inert", async () => {
+    const list = (await t.get("/jobs")).body;
+    await page.goto(`${t.url}/explorer/jobs`);
+    await expect(page.locator("#live p.note").first().textContent()).resolves.toBe(`${list.total} jobs, newest first.`);
+    await expect(page.locator("ul.jobs .job-link").count()).resolves.toBe(list.jobs.length);
+    await page.selectOption("#f-state", "Completed");
+    await page.getByRole("button", { name: "Show" }).click();
+    await page.waitForURL(/state=Completed/);
+    const completed = (await t.get("/jobs?state=Completed")).body;
+    expect(completed.total).toBeGreaterThan(0);
+    await expect(page.locator("ul.jobs .state").allTextContents()).resolves.toEqual(
+      completed.jobs.map(() => "Completed"),
+    );
+
+    // A seeded job judged by the court: its deliverable's text, its ruling, and its case, which links back.
+    const ruled = (
+      await Promise.all(list.jobs.map(async (j: { id: number }) => (await t.get(`/jobs/${j.id}`)).body.job))
+    ).find((j) => j.evaluation?.dispute?.ruling.delivery === "delivered");
+    if (!ruled) throw new Error("no seeded job with a delivered ruling");
+    await page.goto(`${t.url}/explorer/jobs/${ruled.id}`);
+    await expect(page.locator("section[aria-labelledby=terms] pre.party-text").textContent()).resolves.toBe(
+      ruled.description,
+    );
+    const delivered = await (await fetch(`${t.url}/evidence/${ruled.deliverableCid}`)).text();
+    await expect(page.locator("section[aria-labelledby=deliverable] pre").textContent()).resolves.toBe(delivered);
+    await expect(page.locator("p.ruling strong").textContent()).resolves.toMatch(
+      ruled.evaluation.dispute.ruling.winner === "client" ? /for the client/ : /for the provider/,
+    );
+    await page.locator("section[aria-labelledby=evaluation] a.case-link").click();
+    await page.waitForURL(new RegExp(`/explorer/cases/${ruled.evaluation.dispute.case}$`));
+    await page.locator("p.status a.job-link").click();
+    await page.waitForURL(new RegExp(`/explorer/jobs/${ruled.id}$`));
+
+    // A brief a hostile client writes is shown as written and never becomes markup.
+    const [client, provider] = [16, 17];
+    dialogs.length = 0;
+    await t.write(
+      "/jobs",
+      { from: t.address(client), provider: t.address(provider), description: HOSTILE_CLAIM, court: 1 },
+      client,
+    );
+    const mine = (await t.get(`/jobs?client=${t.address(client)}`)).body.jobs[0];
+    await page.goto(`${t.url}/explorer/jobs/${mine.id}`);
+    await expect(page.locator("section[aria-labelledby=terms] pre.party-text").textContent()).resolves.toBe(
+      HOSTILE_CLAIM,
+    );
+    await page.goto(`${t.url}/explorer/jobs`);
+    await expect(page.locator("main script, main img[src=x], main a[href^=javascript]").count()).resolves.toBe(0);
+    await page.waitForTimeout(300);
+    expect(dialogs).toEqual([]);
+    // Bad ids and filters are error pages, not 500s.
+    for (const [path, status] of [
+      ["/explorer/jobs/999999", 404],
+      ["/explorer/jobs/abc", 422],
+      ["/explorer/jobs?state=Nope", 422],
+    ] as const) {
+      expect((await page.goto(`${t.url}${path}`))?.status()).toBe(status);
+    }
   });
 
   it("script planted in agent names and a claim never runs, and the page asks for nothing it did not mean to", async () => {
@@ -230,7 +284,7 @@ describe.skipIf(skip)("the explorer in headless Chromium", () => {
     await t.write(
       `/cases/${active.address}/evidence`,
       { evidenceIpfsHash: pub.body.document.cid, from: ac.plaintiff },
-      indexOf(ac.plaintiff),
+      t.indexOf(ac.plaintiff),
     );
 
     requests.length = 0;

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CASE_APP_URI, MCP_APP_MIME_TYPE, MCP_APPS_EXTENSION } from "../../src/web/mcpApp.js";
 import { connectHttp, ERAS, type Json } from "../mcp/helpers.js";
 import { launchChromium, skipWithoutChromium } from "../support/chromium.js";
-import { TestDocket } from "../support/docket.js";
+import { TestDocket } from "../support/index.js";
 
 /**
  * The case page as an MCP App: get_case names the `ui://docket/case` resource in its `_meta`, the

@@ -311,7 +311,7 @@ export interface paths {
         };
         /**
          * Judge pool
-         * @description The judges of one court's pool (`court`, default 1: the General court, whose pool holds every eligible judge): each with its stake, its stake per court, the stake counted in this court's draws (its eligible stakes in this court and the courts below it), eligibility, open cases, votes, rewards and slashes; plus the court's minimum judge stake (wei). Random panels of a case are drawn from its court's eligible judges, weighted by counted stake. Next: stake_as_judge to join.
+         * @description The judges of one court's pool (`court`, default 1: the General court, whose pool holds every eligible judge), a page at a time (`offset`, `limit`) with the total: each with its stake, its stake per court, the stake counted in this court's draws (its eligible stakes in this court and the courts below it), eligibility, open cases, votes, rewards and slashes; plus the court's minimum judge stake (wei). Random panels of a case are drawn from its court's eligible judges, weighted by counted stake. Next: stake_as_judge to join.
          *
          *     MCP tool: `get_judge_pool`.
          */
@@ -3538,6 +3538,10 @@ export interface operations {
             query?: {
                 /** @description Whose pool (a court id from list_courts; default 1, the General court) */
                 court?: number;
+                /** @description Page size, 1 to 100 (default 20) */
+                limit?: number;
+                /** @description Items to skip (default 0) */
+                offset?: number;
             };
             header?: never;
             path?: never;
@@ -3559,12 +3563,14 @@ export interface operations {
                         };
                         /** @description The court's minimum judge stake, wei */
                         minimumStake: string;
-                        /** @description Judges listed: every judge with a stake in the General court; else those with a stake in this court or below */
+                        /** @description Judges listed (all pages): every judge with a stake in the General court; else those with a stake in this court or below */
                         total: number;
                         /** @description Judges who can be drawn in this court */
                         eligible: number;
                         /** @description Stake counted in this court's draws, wei */
                         totalStake: string;
+                        offset: number;
+                        limit: number;
                         judges: {
                             address: string;
                             /** @description wei, across every court */

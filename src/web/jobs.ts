@@ -1,0 +1,98 @@
+import type { AgentBody } from "../operations/agents.shared.js";
+import { type JobBody, jobSchema } from "../operations/jobs.shared.js";
+import { unframe } from "./evidence.js";
+import type { Reads, SameData } from "./reads.js";
+
+/**
+ * The jobs' pages, shown when docket serves the ERC-8183 job reads (`GET /jobs`, `GET /jobs/{id}`,
+ * docs/arbitration.md): a job's parties by name, its brief and deliverable as text (a party wrote
+ * both: they reach the template as plain strings and leave it escaped), where the evaluation
+ * stands, and the case that judges it, if any.
+ */
+
+/** Every state an ERC-8183 job can be in, in the standard's order. */
+export const JOB_STATES: readonly string[] = jobSchema.shape.state.options;
+
+interface JobRow {
+  id: number;
+  state: string;
+  client: string;
+  provider: string | null;
+  budget: string;
+  expiredAt: number;
+  submittedAt: number | null;
+  description: string;
+}
+
+export interface JobsPage {
+  rows: JobRow[];
+  total: number;
+  query: JobsQuery;
+  names: Map<string, AgentBody | null>;
+  same: SameData;
+}
+
+export interface JobsQuery {
+  state?: string;
+  limit: number;
+  offset: number;
+}
+
+export async function jobsPage(reads: Reads, q: JobsQuery): Promise<JobsPage> {
+  const body = await reads.get<{ total: number; jobs: JobRow[] }>("/jobs", { ...q });
+
+  const names = await reads.names(body.jobs.flatMap((j) => [j.client, ...(j.provider ? [j.provider] : [])]));
+  const search = new URLSearchParams(
+    Object.entries(q)
+      .filter(([, v]) => v !== undefined)
+      .map(([k, v]): [string, string] => [k, String(v)]),
+  );
+  return {
+    rows: body.jobs,
+    total: body.total,
+    query: q,
+    names,
+    same: { json: `/jobs?${search}`, mcp: reads.op("/jobs")?.name ?? "" },
+  };
+}
+
+export interface JobPage {
+  job: JobBody;
+  chainTime: number;
+  /** The deliverable's text when it was published to docket's evidence store and is text; null otherwise. */
+  deliverable: { cid: string; href: string; text: string | null } | null;
+  names: Map<string, AgentBody | null>;
+  same: SameData;
+}
+
+export async function jobPage(reads: Reads, id: number): Promise<JobPage> {
+  const { job, chainTime } = await reads.get<{ job: JobBody; chainTime: number }>("/jobs/:id", { id });
+  const names = await reads.names([job.client, ...(job.provider ? [job.provider] : [])]);
+  let deliverable: JobPage["deliverable"] = null;
+  if (job.deliverableCid) {
+    const cid = job.deliverableCid;
+    // Read and checked against its CID through the evidence read, like a court's policy; absent is no error.
+    const doc = reads.op("/evidence/:cid")
+      ? await reads.get<{ text?: string }>("/evidence/:cid", { cid }).catch(() => null)
+      : null;
+    deliverable = { cid, href: `/evidence/${cid}`, text: unframe(doc?.text ?? null) };
+  }
+  return {
+    job,
+    chainTime,
+    deliverable,
+    names,
+    same: { json: `/jobs/${job.id}`, mcp: reads.op("/jobs/:id")?.name ?? "" },
+  };
+}
+
+/** What the job's evaluation phase means for a person. */
+export const PHASE_TEXT: Record<string, string> = {
+  waiting: "Waiting for the provider's work.",
+  in_window: "Work submitted: the client may dispute it until the challenge window closes.",
+  finalizable: "The challenge window closed without a dispute: anyone may finalize the job, which pays the provider.",
+  disputed: "The client disputed the work: a docket case is judging it.",
+  ruled: "The case is final and its ruling was delivered.",
+  finalized: "Finalized after the window: the provider was paid.",
+  closed: "Ended without the evaluator (rejected while open, or refunded after expiry).",
+};

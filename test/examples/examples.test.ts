@@ -1,0 +1,98 @@
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { advanceTime } from "../../src/devnet/seed.js";
+import { TestDocket } from "../support/index.js";
+
+const run = promisify(execFile);
+
+/** The README's curl walk-through signs with examples/sign.ts: it must keep working. */
+describe("examples/sign.ts", () => {
+  let t: TestDocket;
+  beforeAll(async () => {
+    t = await TestDocket.start();
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it("self-register a free account, sign the answer, read the agent back", async () => {
+    const me = t.devnet.accounts[15] as { address: string; privateKey: string };
+    const res = await fetch(`${t.url}/agent/self-register`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ address: me.address, name: "my-agent" }),
+    });
+    const child = run("npx", ["tsx", "examples/sign.ts"], {
+      env: { ...process.env, PRIVATE_KEY: me.privateKey, DOCKET_URL: t.url },
+    });
+    child.child.stdin?.end(await res.text());
+    expect(JSON.parse((await child).stdout)).toMatchObject({ status: "success" });
+    expect((await t.get(`/agent/${me.address}`)).body.agent).toMatchObject({ registered: true, name: "my-agent" });
+  });
+
+  it("the README's round trip: the interface's vote on the seeded General-court case, signed by a judge, decides it", async () => {
+    const caseAddr = "0xF45bcaDCc83dea176213Ae4E22f5aF918d08647b";
+    const before = (await t.get(`/cases/${caseAddr}`)).body.case;
+    expect(before).toMatchObject({ state: "Deliberating", votesForPlaintiff: 1, court: { id: 1, name: "General" } });
+    const voted = new Set(
+      (before.votes as { judge: string; vote: string | null }[]).filter((v) => v.vote !== null).map((v) => v.judge),
+    );
+    const judge = (before.judges as string[]).find((j) => !voted.has(j)) as string;
+    const account = t.devnet.accounts.find((a) => a.address === judge);
+    // Exactly the README's request: the body the service interface documents, nothing else.
+    const res = await fetch(`${t.url}/cases/${caseAddr}/vote`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ plaintiff_wins: true }),
+    });
+    const child = run("npx", ["tsx", "examples/sign.ts"], {
+      env: { ...process.env, PRIVATE_KEY: account?.privateKey, DOCKET_URL: t.url },
+    });
+    child.child.stdin?.end(await res.text());
+    const { stdout } = await child;
+    expect(JSON.parse(stdout)).toMatchObject({ status: "success" });
+    const after = (await t.get(`/cases/${caseAddr}`)).body.case;
+    expect(after).toMatchObject({ votesForPlaintiff: 2, state: "Resolved", outcome: "PlaintiffWon" });
+  });
+});
+
+/** docs/agents.md's keeper loop: one sweep executes every permissionless step docket lists. */
+describe("examples/keeper.ts", () => {
+  let t: TestDocket;
+  beforeAll(async () => {
+    t = await TestDocket.start();
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it("after every window closed, one sweep defaults, resolves and settles the open cases, and nothing is left", async () => {
+    await advanceTime(t.court.reader, 2 * 24 * 3600);
+    const before = (await t.get("/keeper/actions")).body.actions as { case: string; operation: string }[];
+    // Five cases still heard (active, appealed, one deliberating in the General court, two in Agentic Commerce).
+    expect(before.map((s) => s.operation).sort()).toEqual([
+      "resolve_after_deadline",
+      "resolve_after_deadline",
+      "resolve_after_deadline",
+      "resolve_after_deadline",
+      "resolve_after_deadline",
+      "settle_case",
+      "trigger_default",
+    ]);
+    const keeper = t.devnet.accounts[18];
+    const { stdout } = await run("npx", ["tsx", "examples/keeper.ts", "--once"], {
+      env: { ...process.env, PRIVATE_KEY: keeper?.privateKey, DOCKET_URL: t.url },
+    });
+    const done = stdout
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
+    expect(done.map((d) => `${d.case}:${d.operation}:${d.status}`).sort()).toEqual(
+      before.map((s) => `${s.case}:${s.operation}:success`).sort(),
+    );
+    expect((await t.get("/keeper/actions")).body.actions).toEqual([]);
+    const summoned = t.devnet.seed?.cases.find((c) => c.label === "summoned")?.address as string;
+    expect((await t.get(`/cases/${summoned}`)).body.case.state).toBe("Defaulted");
+  });
+});

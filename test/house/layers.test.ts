@@ -1,0 +1,142 @@
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { dirname, join, relative, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+
+/**
+ * The layers of docs/architecture.md, enforced: which folder of src/ may import which. A change
+ * that reaches upward (the chain layer importing an operation, a front end importing the other)
+ * fails here, with the import that did it.
+ */
+const SRC = resolve(dirname(fileURLToPath(import.meta.url)), "../../src");
+
+/** Each layer and the layers it may import (besides itself). Files at the root of src/ are named alone. */
+const MAY_IMPORT: Record<string, string[]> = {
+  formats: [],
+  log: [],
+  config: ["formats"],
+  evidence: ["errors", "log", "formats"],
+  errors: ["chain/abi", "formats"],
+  "chain/abi": [],
+  cache: ["log", "errors"],
+  chain: ["chain/abi", "config", "log", "errors", "cache"],
+  deploy: ["chain", "chain/abi"],
+  devnet: ["deploy", "chain", "chain/abi", "log", "evidence"],
+  tx: ["chain", "chain/abi", "errors"],
+  payments: ["chain", "chain/abi", "errors", "formats", "tx"],
+  events: ["chain", "chain/abi", "log", "formats"],
+  operations: ["chain", "chain/abi", "cache", "tx", "payments", "errors", "formats", "log", "evidence"],
+  http: ["operations", "payments", "events", "evidence", "errors", "log", "formats", "config"],
+  mcp: ["operations", "payments", "events", "http", "web", "errors", "log", "formats", "config"],
+  web: ["operations", "events", "errors", "log", "formats", "config"],
+  // The composition root: everything.
+  server: ["*"],
+  commands: ["*"],
+  cli: ["*"],
+};
+
+/** A circle in a graph of layers (`["a", "b", "a"]`), or undefined when there is none. */
+function circleIn(edges: Map<string, Set<string>>): string[] | undefined {
+  const done = new Set<string>();
+  const path: string[] = [];
+  const visit = (node: string): string[] | undefined => {
+    const at = path.indexOf(node);
+    if (at >= 0) return [...path.slice(at), node];
+    if (done.has(node)) return undefined;
+    path.push(node);
+    for (const next of edges.get(node) ?? []) {
+      const circle = visit(next);
+      if (circle) return circle;
+    }
+    path.pop();
+    done.add(node);
+    return undefined;
+  };
+  for (const node of edges.keys()) {
+    const circle = visit(node);
+    if (circle) return circle;
+  }
+  return undefined;
+}
+
+function layerOf(file: string): string {
+  const rel = relative(SRC, file).replace(/\\/g, "/");
+  if (rel.startsWith("chain/abi/")) return "chain/abi";
+  const first = rel.split("/")[0] as string;
+  return first.endsWith(".ts") ? first.slice(0, -3) : first;
+}
+
+function sources(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const p = join(dir, name);
+    if (statSync(p).isDirectory()) return sources(p);
+    return p.endsWith(".ts") ? [p] : [];
+  });
+}
+
+/** Every relative import of a file, resolved to the file it names. */
+function importsOf(file: string): string[] {
+  const text = readFileSync(file, "utf8");
+  const out: string[] = [];
+  for (const m of text.matchAll(/(?:from|import)\s*\(?\s*"(\.{1,2}\/[^"]+)"/g)) {
+    out.push(resolve(dirname(file), (m[1] as string).replace(/\.js$/, ".ts")));
+  }
+  return out;
+}
+
+describe("import layers (docs/architecture.md)", () => {
+  const files = sources(SRC);
+
+  it("every file of src/ belongs to a known layer", () => {
+    const unknown = files
+      .map((f) => `${relative(SRC, f)} (${layerOf(f)})`)
+      .filter((f) => !((/\((.*)\)$/.exec(f)?.[1] as string) in MAY_IMPORT));
+    expect(unknown).toEqual([]);
+  });
+
+  it("no two layers may import each other, and the table has no circle", () => {
+    const mutual = Object.entries(MAY_IMPORT).flatMap(([a, targets]) =>
+      targets.filter((b) => a < b && MAY_IMPORT[b]?.includes(a)).map((b) => `${a} <-> ${b}`),
+    );
+    expect(mutual).toEqual([]);
+    const table = new Map(
+      Object.entries(MAY_IMPORT).map(([a, targets]) => [a, new Set(targets.filter((t) => t !== "*"))]),
+    );
+    expect(circleIn(table)).toBeUndefined();
+  });
+
+  it("no import circle across folders", () => {
+    const edges = new Map<string, Set<string>>();
+    for (const f of files) {
+      const from = layerOf(f);
+      for (const target of importsOf(f)) {
+        const to = layerOf(target);
+        if (to !== from) edges.set(from, (edges.get(from) ?? new Set()).add(to));
+      }
+    }
+    expect(circleIn(edges)).toBeUndefined();
+  });
+
+  it("only the composition root (server.ts, commands/) imports the operation registry", () => {
+    const registry = join(SRC, "operations/registry.ts");
+    const importers = files
+      .filter((f) => importsOf(f).includes(registry))
+      .map((f) => relative(SRC, f).replace(/\\/g, "/"))
+      .filter((f) => f !== "server.ts" && !f.startsWith("commands/"));
+    expect(importers).toEqual([]);
+  });
+
+  it("no layer imports one it may not", () => {
+    const bad: string[] = [];
+    for (const f of files) {
+      const from = layerOf(f);
+      const allowed = MAY_IMPORT[from] ?? [];
+      if (allowed.includes("*")) continue;
+      for (const target of importsOf(f)) {
+        const to = layerOf(target);
+        if (to !== from && !allowed.includes(to)) bad.push(`${relative(SRC, f)} -> ${relative(SRC, target)}`);
+      }
+    }
+    expect(bad).toEqual([]);
+  });
+});

@@ -1,0 +1,22 @@
+/**
+ * The one support module of the tests (and of the bench, which imports test support only from
+ * here). What a suite needs to stand docket up and drive it:
+ *
+ * - booting: `TestDocket` (docket on its own seeded dev chain, in this process), `startReplica`
+ *   (docket on an external chain, logging into memory), `startBehind` (docket behind an RPC proxy,
+ *   its follower polled by hand), `spawnDocket`/`spawnNode` (a process of its own), `startRpcProxy`
+ *   (the fault-injecting JSON-RPC proxy);
+ * - env: `chainEnv` (the chain's KEY=value lines), `externalChainEnv` (a quiet docket on it);
+ * - requests: `request` and its `Api` answer;
+ * - signing and sending: `signAndSend` (an unsigned_tx as a dev account's wallet), `TestDocket.write`,
+ *   `voteOnChain`, raw `rpc` and `mine`;
+ * - polling: `waitFor`, `until`;
+ * - load: `soak`.
+ */
+export * from "./chain.js";
+export * from "./docket.js";
+export * from "./process.js";
+export * from "./replica.js";
+export * from "./rpcProxy.js";
+export * from "./soak.js";
+export * from "./wait.js";
