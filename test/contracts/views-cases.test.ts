@@ -1,4 +1,4 @@
-import { type Address, maxUint256 } from "viem";
+import { type Address, decodeFunctionResult, encodeFunctionData, maxUint256 } from "viem";
 import { describe, expect, it } from "vitest";
 import { caseTerms, DEV_TOKEN_FILING_FEE } from "../../src/deploy/terms.js";
 import {
@@ -8,12 +8,14 @@ import {
   caseFactoryAbi,
   courtOfFile,
   disputeCaseAbi,
+  fileCase,
   P,
   readCase,
   readStats,
   State,
   seat,
   settle,
+  snapshot,
   ZERO,
 } from "./helpers.js";
 import { buildWorld, type World, type WorldCase } from "./world.js";
@@ -251,12 +253,17 @@ describe("case views", () => {
   it("getOpenCases lists exactly the cases that can still change, and filters by state", async () => {
     const expected = await w.expectedOpen();
     const list = (filter: boolean, state: number) =>
-      c.reader.readContract({
-        address: c.factory,
-        abi: caseFactoryAbi,
-        functionName: "getOpenCases",
-        args: [filter, state],
-      });
+      c.reader
+        .readContract({
+          address: c.factory,
+          abi: caseFactoryAbi,
+          functionName: "getOpenCases",
+          args: [filter, state, 0n, maxUint256],
+        })
+        .then(([total, page]) => {
+          expect(total).toBe(BigInt(expected.length));
+          return page;
+        });
     const open = await list(false, 0);
     expect(open.map((s) => s.addr).sort()).toEqual([...expected].sort());
     for (const s of open) {
@@ -281,11 +288,11 @@ describe("case views", () => {
         functionName: "getDeliberatingCases",
         args: [offset, limit],
       });
-    const filtered = await c.reader.readContract({
+    const [, filtered] = await c.reader.readContract({
       address: c.factory,
       abi: caseFactoryAbi,
       functionName: "getOpenCases",
-      args: [true, State.Deliberating],
+      args: [true, State.Deliberating, 0n, maxUint256],
     });
     const [total, all] = await index(0n, 100n);
     expect(total).toBe(BigInt(filtered.length));
@@ -323,11 +330,11 @@ describe("case views", () => {
     expect(delta).toEqual([0n, 0n, -1n, 1n, 0n, 0n, 0n, 0n]);
     expect(after.openCases).toBe(before.openCases - 1n);
     expect(after.totalCases).toBe(before.totalCases);
-    const open = await c.reader.readContract({
+    const [, open] = await c.reader.readContract({
       address: c.factory,
       abi: caseFactoryAbi,
       functionName: "getOpenCases",
-      args: [false, 0],
+      args: [false, 0, 0n, maxUint256],
     });
     expect(open.map((s) => s.addr)).not.toContain(resolved);
     expect(open.map((s) => s.addr)).toContain(active);
@@ -379,6 +386,64 @@ describe("case views", () => {
       P.panelSize,
       P.appealPanelSize,
     ]);
+  });
+
+  it("getOpenCases reads a page, not the open set: a page stays under a call gas cap the whole set passes", async () => {
+    const snap = await snapshot(c);
+    const cap = 1_500_000n;
+    const data = (filter: boolean, offset: bigint, limit: bigint) =>
+      encodeFunctionData({
+        abi: caseFactoryAbi,
+        functionName: "getOpenCases",
+        args: [filter, State.Summoned, offset, limit],
+      });
+    const read = async (filter: boolean, offset: bigint, limit: bigint) => {
+      const res = await c.reader.call({ to: c.factory, gas: cap, data: data(filter, offset, limit) });
+      return decodeFunctionResult({ abi: caseFactoryAbi, functionName: "getOpenCases", data: res.data ?? "0x" });
+    };
+    const pageGas = (offset: bigint, limit: bigint) =>
+      c.reader.estimateGas({ to: c.factory, data: data(false, offset, limit) });
+    try {
+      const before = await w.expectedOpen();
+      const first = BigInt(before.length);
+      const filed: Address[] = [];
+      const file = async (n: number) => {
+        for (let i = 0; i < n; i++) {
+          const plaintiff = party(filed.length % 4);
+          filed.push((await fileCase(c, plaintiff, party(4 + (filed.length % 3)).address)).caseAddr);
+        }
+      };
+      await file(20);
+      // A page of 5 new cases, and the whole set, with 25 open cases.
+      const small = await pageGas(first, 5n);
+      const wholeSmall = await pageGas(0n, maxUint256);
+      await file(60);
+      const { openCases } = await readStats(c);
+      expect(openCases).toBeGreaterThan(80n);
+      // The whole open set in one call runs out of gas under the cap (it passes with the node's
+      // default gas, so the cap is what fails it); every page of 20 fits.
+      await expect(read(false, 0n, maxUint256)).rejects.toThrow(/reverted|OutOfGas/);
+      await expect(read(true, 0n, maxUint256)).rejects.toThrow(/reverted|OutOfGas/);
+      expect(await pageGas(0n, maxUint256)).toBeGreaterThan(cap);
+      const seen: Address[] = [];
+      for (let offset = 0n; offset < openCases; offset += 20n) {
+        const [total, page] = await read(false, offset, 20n);
+        expect(total).toBe(openCases);
+        expect(page.length).toBe(Number(openCases - offset < 20n ? openCases - offset : 20n));
+        seen.push(...page.map((x) => x.addr));
+        const [, summoned] = await read(true, offset, 20n);
+        expect(summoned.every((x) => x.state === State.Summoned)).toBe(true);
+      }
+      expect(seen.sort()).toEqual([...before, ...filed].sort());
+      // With 85 open cases the same page costs the same (within 1%), and so does the last page of
+      // 5, while the whole set's read has grown more than threefold.
+      const near = (g: bigint) => expect(Math.abs(Number(g - small))).toBeLessThanOrEqual(Number(small) / 100);
+      near(await pageGas(first, 5n));
+      near(await pageGas(openCases - 5n, 5n));
+      expect(await pageGas(0n, maxUint256)).toBeGreaterThan(3n * wholeSmall);
+    } finally {
+      await snap.revert();
+    }
   });
 });
 
