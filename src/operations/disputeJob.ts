@@ -25,9 +25,11 @@ export const disputeJob = defineOperation({
     statement: z
       .string()
       .min(1)
-      .max(20_000)
+      .max(4096)
       .optional()
-      .describe("Or your statement as text: docket publishes it as your evidence document and files its CID"),
+      .describe(
+        "Or your statement as text (at most 4096 characters; publish a longer one with publish_evidence and give its CID): docket publishes it as your evidence document and files its CID",
+      ),
   }),
   output: unsignedTxResponse.extend({
     arbitrationCost: z.string().describe("Wei: the transaction's value"),

@@ -8032,7 +8032,7 @@ export interface operations {
                      * @example bafkreifzjut3te2nhyekklss27nh3k72ysco7y32koao5eei66wof36n5e
                      */
                     evidence?: string;
-                    /** @description Or your statement as text: docket publishes it as your evidence document and files its CID */
+                    /** @description Or your statement as text (at most 4096 characters; publish a longer one with publish_evidence and give its CID): docket publishes it as your evidence document and files its CID */
                     statement?: string;
                 };
             };
