@@ -1,30 +1,16 @@
 import { type Address, maxUint256 } from "viem";
 import { describe, expect, it } from "vitest";
 import { caseTerms, DEV_TOKEN_FILING_FEE } from "../../src/deploy/terms.js";
-import {
-  advance,
-  Cast,
-  type Court,
-  caseFactoryAbi,
-  courtOfFile,
-  disputeCaseAbi,
-  P,
-  readCase,
-  readStats,
-  State,
-  seat,
-  settle,
-  ZERO,
-} from "./helpers.js";
+import * as kit from "./helpers.js";
 import { buildWorld, type World, type WorldCase } from "./world.js";
 
-let c: Court;
+let c: kit.Court;
 let w: World;
 let cases: WorldCase[];
 const party = (i: number) => w.party(i);
 const judge = (i: number) => w.judge(i);
 
-courtOfFile(async (court) => {
+kit.courtOfFile(async (court) => {
   c = court;
   w = await buildWorld(c);
   cases = w.cases;
@@ -52,14 +38,14 @@ describe("case views", () => {
       const read = (fn: GetterName) => readGetter(addr, fn, blockNumber);
       const [exists, view] = await c.reader.readContract({
         address: c.factory,
-        abi: caseFactoryAbi,
+        abi: kit.caseFactoryAbi,
         functionName: "getCase",
         args: [addr],
         blockNumber,
       });
       const own = await c.reader.readContract({
         address: addr,
-        abi: disputeCaseAbi,
+        abi: kit.disputeCaseAbi,
         functionName: "getCase",
         blockNumber,
       });
@@ -71,26 +57,26 @@ describe("case views", () => {
 
       const round = await c.reader.readContract({
         address: addr,
-        abi: disputeCaseAbi,
+        abi: kit.disputeCaseAbi,
         functionName: "round",
         blockNumber,
       });
       const [panel, cast] = await c.reader.readContract({
         address: addr,
-        abi: disputeCaseAbi,
+        abi: kit.disputeCaseAbi,
         functionName: "getPanel",
         args: [round],
         blockNumber,
       });
       const evidence = await c.reader.readContract({
         address: addr,
-        abi: disputeCaseAbi,
+        abi: kit.disputeCaseAbi,
         functionName: "getEvidence",
         blockNumber,
       });
       const terms = await c.reader.readContract({
         address: addr,
-        abi: disputeCaseAbi,
+        abi: kit.disputeCaseAbi,
         functionName: "terms",
         blockNumber,
       });
@@ -104,8 +90,8 @@ describe("case views", () => {
         defendantStake: await read("defendantStake"),
         evidenceIpfsHash: await read("evidenceIpfsHash"),
         judges: panel,
-        votesForPlaintiff: BigInt(cast.filter((x) => x === Cast.Plaintiff).length),
-        votesForDefendant: BigInt(cast.filter((x) => x === Cast.Defendant).length),
+        votesForPlaintiff: BigInt(cast.filter((x) => x === kit.Cast.Plaintiff).length),
+        votesForDefendant: BigInt(cast.filter((x) => x === kit.Cast.Defendant).length),
         filedAt: await read("filedAt"),
         resolvedAt: await read("resolvedAt"),
         outcome: await read("outcome"),
@@ -137,12 +123,12 @@ describe("case views", () => {
       // Armed exactly when the case was answered (and again on appeal): BlockhashEntropy's ticket
       // is the arming block, which is also the block whose pool the draw reads.
       expect(view.drawTicket).toBe(BigInt(view.drawPoolBlock));
-      expect(view.drawPoolBlock === 0n).toBe(state === State.Summoned || state === State.Defaulted);
+      expect(view.drawPoolBlock === 0n).toBe(state === kit.State.Summoned || state === kit.State.Defaulted);
       for (const j of panel) {
         expect(
           await c.reader.readContract({
             address: addr,
-            abi: disputeCaseAbi,
+            abi: kit.disputeCaseAbi,
             functionName: "isJudge",
             args: [j],
             blockNumber,
@@ -155,7 +141,7 @@ describe("case views", () => {
 
       const summary = await c.reader.readContract({
         address: addr,
-        abi: disputeCaseAbi,
+        abi: kit.disputeCaseAbi,
         functionName: "getSummary",
         blockNumber,
       });
@@ -178,17 +164,17 @@ describe("case views", () => {
 
   it("spot-checks the views of the appealed and the appeal-decided cases", async () => {
     const appealed = w.byLabel("appealed");
-    const v = await readCase(c, appealed);
+    const v = await kit.readCase(c, appealed);
     expect([v.round, v.appealUsed, v.appellant, v.outcome, v.judges.length]).toEqual([2, true, party(3).address, 0, 0]);
     const [round1, cast1] = await c.reader.readContract({
       address: appealed,
-      abi: disputeCaseAbi,
+      abi: kit.disputeCaseAbi,
       functionName: "getPanel",
       args: [1],
     });
     expect(round1).toEqual([judge(6), judge(7), judge(8)].map((j) => j.address));
-    expect(cast1).toEqual([Cast.Defendant, Cast.None, Cast.Defendant]);
-    const decided = await readCase(c, w.byLabel("appeal-decided"));
+    expect(cast1).toEqual([kit.Cast.Defendant, kit.Cast.None, kit.Cast.Defendant]);
+    const decided = await kit.readCase(c, w.byLabel("appeal-decided"));
     expect([decided.round, decided.votesForPlaintiff, decided.votesForDefendant, decided.settled]).toEqual([
       2,
       3n,
@@ -200,24 +186,29 @@ describe("case views", () => {
   it("getCase of an address that is not a case says so, with an empty view", async () => {
     const impl = await c.reader.readContract({
       address: c.factory,
-      abi: caseFactoryAbi,
+      abi: kit.caseFactoryAbi,
       functionName: "implementation",
     });
-    for (const addr of [party(1).address, c.registry, c.factory, impl, ZERO]) {
+    for (const addr of [party(1).address, c.registry, c.factory, impl, kit.ZERO]) {
       const [exists, view] = await c.reader.readContract({
         address: c.factory,
-        abi: caseFactoryAbi,
+        abi: kit.caseFactoryAbi,
         functionName: "getCase",
         args: [addr],
       });
       expect(exists).toBe(false);
-      expect(view.addr).toBe(ZERO);
-      expect(view.plaintiff).toBe(ZERO);
+      expect(view.addr).toBe(kit.ZERO);
+      expect(view.plaintiff).toBe(kit.ZERO);
       expect(view.judges).toEqual([]);
       expect(view.claimDescription).toBe("");
-      expect(view.state).toBe(State.Filed);
+      expect(view.state).toBe(kit.State.Filed);
       expect(
-        await c.reader.readContract({ address: c.factory, abi: caseFactoryAbi, functionName: "isCase", args: [addr] }),
+        await c.reader.readContract({
+          address: c.factory,
+          abi: kit.caseFactoryAbi,
+          functionName: "isCase",
+          args: [addr],
+        }),
       ).toBe(false);
     }
   });
@@ -227,12 +218,14 @@ describe("case views", () => {
     const page = (offset: bigint, limit: bigint) =>
       c.reader.readContract({
         address: c.factory,
-        abi: caseFactoryAbi,
+        abi: kit.caseFactoryAbi,
         functionName: "getCases",
         args: [offset, limit],
       });
     const n = BigInt(all.length);
-    expect(await c.reader.readContract({ address: c.factory, abi: caseFactoryAbi, functionName: "caseCount" })).toBe(n);
+    expect(
+      await c.reader.readContract({ address: c.factory, abi: kit.caseFactoryAbi, functionName: "caseCount" }),
+    ).toBe(n);
     expect(await page(0n, 100n)).toEqual([n, all]);
     const [, a] = await page(0n, 4n);
     const [, b] = await page(4n, 4n);
@@ -253,39 +246,39 @@ describe("case views", () => {
     const list = (filter: boolean, state: number) =>
       c.reader.readContract({
         address: c.factory,
-        abi: caseFactoryAbi,
+        abi: kit.caseFactoryAbi,
         functionName: "getOpenCases",
         args: [filter, state],
       });
     const open = await list(false, 0);
     expect(open.map((s) => s.addr).sort()).toEqual([...expected].sort());
     for (const s of open) {
-      const own = await c.reader.readContract({ address: s.addr, abi: disputeCaseAbi, functionName: "getSummary" });
+      const own = await c.reader.readContract({ address: s.addr, abi: kit.disputeCaseAbi, functionName: "getSummary" });
       expect(s).toEqual(own);
     }
-    for (const state of Object.values(State)) {
+    for (const state of Object.values(kit.State)) {
       const filtered = await list(true, state);
       const want = [];
-      for (const addr of expected) if ((await readCase(c, addr)).state === state) want.push(addr);
+      for (const addr of expected) if ((await kit.readCase(c, addr)).state === state) want.push(addr);
       expect(filtered.map((s) => s.addr).sort()).toEqual(want.sort());
     }
-    expect((await list(true, State.Resolved)).map((s) => s.addr)).toEqual([w.byLabel("resolved")]);
-    expect(await list(true, State.Defaulted)).toEqual([]);
+    expect((await list(true, kit.State.Resolved)).map((s) => s.addr)).toEqual([w.byLabel("resolved")]);
+    expect(await list(true, kit.State.Defaulted)).toEqual([]);
   });
 
   it("getDeliberatingCases pages exactly the cases whose judges are voting, as getOpenCases filtered", async () => {
     const index = (offset: bigint, limit: bigint) =>
       c.reader.readContract({
         address: c.factory,
-        abi: caseFactoryAbi,
+        abi: kit.caseFactoryAbi,
         functionName: "getDeliberatingCases",
         args: [offset, limit],
       });
     const filtered = await c.reader.readContract({
       address: c.factory,
-      abi: caseFactoryAbi,
+      abi: kit.caseFactoryAbi,
       functionName: "getOpenCases",
-      args: [true, State.Deliberating],
+      args: [true, kit.State.Deliberating],
     });
     const [total, all] = await index(0n, 100n);
     expect(total).toBe(BigInt(filtered.length));
@@ -300,7 +293,7 @@ describe("case views", () => {
   });
 
   it("getStats counts cases by state and the open ones", async () => {
-    const stats = await readStats(c);
+    const stats = await kit.readStats(c);
     const byState = Array.from({ length: 8 }, () => 0n);
     for (const x of cases) byState[x.state] = (byState[x.state] ?? 0n) + 1n;
     expect(byState).toEqual([0n, 1n, 1n, 1n, 3n, 1n, 1n, 1n]);
@@ -311,21 +304,21 @@ describe("case views", () => {
   });
 
   it("getStats and getOpenCases follow further transitions", async () => {
-    const before = await readStats(c);
+    const before = await kit.readStats(c);
     const active = w.byLabel("active");
     const resolved = w.byLabel("resolved");
-    await seat(c, active, [judge(2), judge(3), judge(8)]);
-    w.leave(active, State.Deliberating);
-    await advance(c, P.appealWindow + 1n);
-    await settle(resolved, party(6));
-    const after = await readStats(c);
+    await kit.seat(c, active, [judge(2), judge(3), judge(8)]);
+    w.leave(active, kit.State.Deliberating);
+    await kit.advance(c, kit.P.appealWindow + 1n);
+    await kit.settle(resolved, party(6));
+    const after = await kit.readStats(c);
     const delta = after.byState.map((n, i) => n - (before.byState[i] ?? 0n));
     expect(delta).toEqual([0n, 0n, -1n, 1n, 0n, 0n, 0n, 0n]);
     expect(after.openCases).toBe(before.openCases - 1n);
     expect(after.totalCases).toBe(before.totalCases);
     const open = await c.reader.readContract({
       address: c.factory,
-      abi: caseFactoryAbi,
+      abi: kit.caseFactoryAbi,
       functionName: "getOpenCases",
       args: [false, 0],
     });
@@ -334,7 +327,7 @@ describe("case views", () => {
     // The case whose judges were just seated joined the Deliberating index.
     const [, voting] = await c.reader.readContract({
       address: c.factory,
-      abi: caseFactoryAbi,
+      abi: kit.caseFactoryAbi,
       functionName: "getDeliberatingCases",
       args: [0n, 100n],
     });
@@ -342,42 +335,46 @@ describe("case views", () => {
   });
 
   it("getParams reports the deployment's terms, as each case copied them", async () => {
-    const params = await c.reader.readContract({ address: c.factory, abi: caseFactoryAbi, functionName: "getParams" });
+    const params = await c.reader.readContract({
+      address: c.factory,
+      abi: kit.caseFactoryAbi,
+      functionName: "getParams",
+    });
     expect(params).toEqual({
       owner: c.owner.address,
       registry: c.registry,
       implementation: await c.reader.readContract({
         address: c.factory,
-        abi: caseFactoryAbi,
+        abi: kit.caseFactoryAbi,
         functionName: "implementation",
       }),
       entropy: c.entropy,
       feeRecipient: c.owner.address,
-      filingFee: P.filingFee,
-      minJudgeStake: P.minJudgeStake,
-      terms: caseTerms(P),
+      filingFee: kit.P.filingFee,
+      minJudgeStake: kit.P.minJudgeStake,
+      terms: caseTerms(kit.P),
       // The dev chain also takes the fee in its test token (x402 "exact", EIP-3009).
       feeToken: c.feeToken,
       tokenFilingFee: DEV_TOKEN_FILING_FEE,
     });
     const terms = await c.reader.readContract({
       address: cases[0]?.addr as Address,
-      abi: disputeCaseAbi,
+      abi: kit.disputeCaseAbi,
       functionName: "terms",
     });
     expect(terms).toEqual([
-      P.responseWindow,
-      P.deliberationPeriod,
-      P.appealWindow,
-      P.courtFeeBps,
-      P.judgeRewardBps,
-      P.minPartyStake,
-      P.appealBond,
-      P.hiddenVotes,
-      P.commitPeriod,
-      P.revealPeriod,
-      P.panelSize,
-      P.appealPanelSize,
+      kit.P.responseWindow,
+      kit.P.deliberationPeriod,
+      kit.P.appealWindow,
+      kit.P.courtFeeBps,
+      kit.P.judgeRewardBps,
+      kit.P.minPartyStake,
+      kit.P.appealBond,
+      kit.P.hiddenVotes,
+      kit.P.commitPeriod,
+      kit.P.revealPeriod,
+      kit.P.panelSize,
+      kit.P.appealPanelSize,
     ]);
   });
 });
@@ -385,7 +382,7 @@ describe("case views", () => {
 /** One public getter of a case, read at a given block. */
 function readGetter(address: Address, functionName: GetterName, blockNumber: bigint): Promise<unknown> {
   // biome-ignore lint/suspicious/noExplicitAny: one call for many getters of different return types
-  return c.reader.readContract({ address, abi: disputeCaseAbi, functionName, blockNumber } as any);
+  return c.reader.readContract({ address, abi: kit.disputeCaseAbi, functionName, blockNumber } as any);
 }
 
 type GetterName =
