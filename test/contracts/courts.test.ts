@@ -34,21 +34,11 @@ async function createCourt(name: string, params: CourtParams, parent = 1n, polic
 }
 
 function readCourt(id: bigint) {
-  return c.reader.readContract({
-    address: c.registry,
-    abi: kit.courtRegistryAbi,
-    functionName: "getCourt",
-    args: [id],
-  });
+  return kit.readView(c, c.registry, kit.courtRegistryAbi, "getCourt", [id]);
 }
 
 function eligibleIn(judge: Address, court: bigint) {
-  return c.reader.readContract({
-    address: c.registry,
-    abi: kit.courtRegistryAbi,
-    functionName: "isEligibleJudgeIn",
-    args: [judge, court],
-  });
+  return kit.readView(c, c.registry, kit.courtRegistryAbi, "isEligibleJudgeIn", [judge, court]);
 }
 
 /** A fresh funded account that takes no other part here (anvil_setBalance only funds it). */
@@ -200,12 +190,7 @@ describe("the court tree", () => {
     expect(await eligibleIn(who.address, 1n)).toBe(true);
     expect(await eligibleIn(who.address, AGENTIC_COMMERCE_COURT)).toBe(false);
     await stakeIn(who, 0n, parseEther("0.1"));
-    const [courts, stakes] = await c.reader.readContract({
-      address: c.registry,
-      abi: kit.courtRegistryAbi,
-      functionName: "getJudgeCourts",
-      args: [who.address],
-    });
+    const [courts, stakes] = await kit.readView(c, c.registry, kit.courtRegistryAbi, "getJudgeCourts", [who.address]);
     expect([courts, stakes]).toEqual([
       [child, 1n],
       [parseEther("0.2"), parseEther("0.1")],
@@ -388,12 +373,7 @@ describe("issue #26", () => {
     // The round-one majority is rewarded, the minority slashed.
     const [maj, min] = await Promise.all(
       [honest[0], honest[1]].map((j) =>
-        c.reader.readContract({
-          address: c.registry,
-          abi: kit.courtRegistryAbi,
-          functionName: "getJudge",
-          args: [(j as Actor).address],
-        }),
+        kit.readView(c, c.registry, kit.courtRegistryAbi, "getJudge", [(j as Actor).address]),
       ),
     );
     expect(maj?.rewards).toBeGreaterThan(0n);

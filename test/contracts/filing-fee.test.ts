@@ -17,12 +17,7 @@ const { party } = kit.courtOfFile(async (court) => {
 });
 
 function feePayment(ref: Hex, payer: Address) {
-  return c.reader.readContract({
-    address: c.factory,
-    abi: kit.caseFactoryAbi,
-    functionName: "feePayment",
-    args: [ref, payer],
-  });
+  return kit.readView(c, c.factory, kit.caseFactoryAbi, "feePayment", [ref, payer]);
 }
 
 /** fileCase sent as is: no fee paid on the caller's behalf. */

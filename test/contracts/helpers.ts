@@ -9,6 +9,7 @@ import {
   BaseError,
   type ContractFunctionArgs,
   type ContractFunctionName,
+  type ContractFunctionReturnType,
   ContractFunctionRevertedError,
   decodeErrorResult,
   type Hex,
@@ -369,6 +370,22 @@ export async function deliberating(
   await respond(caseAddr, defendant, opts.defendantStake);
   await seat(c, caseAddr, judges);
   return caseAddr;
+}
+
+type ViewOf<A extends Abi> = ContractFunctionName<A, "pure" | "view">;
+type ViewArgs<A extends Abi, F extends ViewOf<A>> = ContractFunctionArgs<A, "pure" | "view", F>;
+type ViewResult<A extends Abi, F extends ViewOf<A>> = ContractFunctionReturnType<A, "pure" | "view", F>;
+
+/** Reads the view `functionName` of the contract at `address` (`abi`), as `c.reader.readContract` does. */
+export function readView<const A extends Abi, F extends ViewOf<A>>(
+  c: Court,
+  address: Address,
+  abi: A,
+  functionName: F,
+  args: ViewArgs<A, F>,
+  blockNumber?: bigint,
+): Promise<ViewResult<A, F>> {
+  return c.reader.readContract({ address, abi, functionName, args, blockNumber } as never) as Promise<ViewResult<A, F>>;
 }
 
 export function readCase(c: Court, caseAddr: Address) {

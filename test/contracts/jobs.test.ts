@@ -202,39 +202,14 @@ describe("jobs: the challenge window", () => {
     // After the window the client can no longer dispute.
     const k = await submitted(general);
     await kit.advance(c, 301);
-    const cost = await c.reader.readContract({
-      address: general,
-      abi: arbKit.courtEvaluatorAbi,
-      functionName: "arbitrationCost",
-    });
-    await kit.expectRevert(
-      client().write({
-        address: general,
-        abi: arbKit.courtEvaluatorAbi,
-        functionName: "disputeJob",
-        args: [k.jobId, "bafkreilate"],
-        value: cost,
-      }),
-      "ChallengeWindowClosed",
-    );
+    await kit.expectRevert(arbKit.disputeJob(c, general, client(), k.jobId, "bafkreilate"), "ChallengeWindowClosed");
     await finalize(general, k.jobId);
   });
 
   it("only the client disputes, once, and only a submitted job of this evaluator; a disputed job cannot be finalized", async () => {
     const j = await submitted(general);
-    const cost = await c.reader.readContract({
-      address: general,
-      abi: arbKit.courtEvaluatorAbi,
-      functionName: "arbitrationCost",
-    });
     const dispute = (who = client(), jobId = j.jobId, evaluator = general) =>
-      who.write({
-        address: evaluator,
-        abi: arbKit.courtEvaluatorAbi,
-        functionName: "disputeJob",
-        args: [jobId, "bafkreiclaim"],
-        value: cost,
-      });
+      arbKit.disputeJob(c, evaluator, who, jobId, "bafkreiclaim");
     await kit.expectRevert(dispute(provider()), "OnlyClient", [provider().address]);
     await kit.expectRevert(dispute(client(), j.jobId, hiddenCourt), "NotThisEvaluator", [j.jobId]);
     const funded = await arbKit.fundedJob(c, client(), provider().address, general);
@@ -248,21 +223,7 @@ describe("jobs: the challenge window", () => {
   it("a dispute that could be ruled after the job expires is refused up front", async () => {
     const maxDuration = BigInt(kit.P.responseWindow + kit.P.appealWindow + 4n * kit.P.deliberationPeriod);
     const j = await submitted(general, { expiresIn: maxDuration - 100n });
-    const cost = await c.reader.readContract({
-      address: general,
-      abi: arbKit.courtEvaluatorAbi,
-      functionName: "arbitrationCost",
-    });
-    await kit.expectRevert(
-      client().write({
-        address: general,
-        abi: arbKit.courtEvaluatorAbi,
-        functionName: "disputeJob",
-        args: [j.jobId, "bafkreiclaim"],
-        value: cost,
-      }),
-      "JobExpiresBeforeRuling",
-    );
+    await kit.expectRevert(arbKit.disputeJob(c, general, client(), j.jobId, "bafkreiclaim"), "JobExpiresBeforeRuling");
     const deadline = await c.reader.readContract({
       address: general,
       abi: arbKit.courtEvaluatorAbi,

@@ -55,12 +55,13 @@ async function draws(label: string, n: number, size: number, atBlock: bigint, ex
   const out: (readonly Address[])[] = [];
   for (let start = 0; start < n; start += 50) {
     const batch = Array.from({ length: Math.min(50, n - start) }, (_, k) =>
-      c.reader.readContract({
-        address: c.registry,
-        abi: kit.courtRegistryAbi,
-        functionName: "drawPanel",
-        args: [1n, seedOf(label, start + k), atBlock, BigInt(size), excluded],
-      }),
+      kit.readView(c, c.registry, kit.courtRegistryAbi, "drawPanel", [
+        1n,
+        seedOf(label, start + k),
+        atBlock,
+        BigInt(size),
+        excluded,
+      ]),
     );
     out.push(...(await Promise.all(batch)));
   }
@@ -103,12 +104,7 @@ function inclusion(weights: number[], size: number): number[] {
 describe("stake-weighted sortition", () => {
   it("weightAt reads each judge's stake and the pool's total as of a past block", async () => {
     const weightAt = (who: Address, at: bigint) =>
-      c.reader.readContract({
-        address: c.registry,
-        abi: kit.courtRegistryAbi,
-        functionName: "weightAt",
-        args: [1n, who, at],
-      });
+      kit.readView(c, c.registry, kit.courtRegistryAbi, "weightAt", [1n, who, at]);
     const poolAtRanked = parseEther("20") + parseEther("10");
     for (const [i, j] of ranked.entries())
       expect(await weightAt(j.address, rankedBlock)).toEqual([STAKES[i], poolAtRanked]);

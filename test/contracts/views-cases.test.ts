@@ -36,50 +36,18 @@ describe("case views", () => {
     const { timestamp } = await c.reader.getBlock({ blockNumber });
     for (const { addr, state } of cases) {
       const read = (fn: GetterName) => readGetter(addr, fn, blockNumber);
-      const [exists, view] = await c.reader.readContract({
-        address: c.factory,
-        abi: kit.caseFactoryAbi,
-        functionName: "getCase",
-        args: [addr],
-        blockNumber,
-      });
-      const own = await c.reader.readContract({
-        address: addr,
-        abi: kit.disputeCaseAbi,
-        functionName: "getCase",
-        blockNumber,
-      });
+      const [exists, view] = await kit.readView(c, c.factory, kit.caseFactoryAbi, "getCase", [addr], blockNumber);
+      const own = await kit.readView(c, addr, kit.disputeCaseAbi, "getCase", [], blockNumber);
       expect(exists).toBe(true);
       expect(view).toEqual(own);
       expect(view.state).toBe(state);
       expect(view.addr).toBe(addr);
       expect(view.chainTime).toBe(timestamp);
 
-      const round = await c.reader.readContract({
-        address: addr,
-        abi: kit.disputeCaseAbi,
-        functionName: "round",
-        blockNumber,
-      });
-      const [panel, cast] = await c.reader.readContract({
-        address: addr,
-        abi: kit.disputeCaseAbi,
-        functionName: "getPanel",
-        args: [round],
-        blockNumber,
-      });
-      const evidence = await c.reader.readContract({
-        address: addr,
-        abi: kit.disputeCaseAbi,
-        functionName: "getEvidence",
-        blockNumber,
-      });
-      const terms = await c.reader.readContract({
-        address: addr,
-        abi: kit.disputeCaseAbi,
-        functionName: "terms",
-        blockNumber,
-      });
+      const round = await kit.readView(c, addr, kit.disputeCaseAbi, "round", [], blockNumber);
+      const [panel, cast] = await kit.readView(c, addr, kit.disputeCaseAbi, "getPanel", [round], blockNumber);
+      const evidence = await kit.readView(c, addr, kit.disputeCaseAbi, "getEvidence", [], blockNumber);
+      const terms = await kit.readView(c, addr, kit.disputeCaseAbi, "terms", [], blockNumber);
       expect(view).toEqual({
         addr,
         state: await read("state"),
@@ -125,26 +93,13 @@ describe("case views", () => {
       expect(view.drawTicket).toBe(BigInt(view.drawPoolBlock));
       expect(view.drawPoolBlock === 0n).toBe(state === kit.State.Summoned || state === kit.State.Defaulted);
       for (const j of panel) {
-        expect(
-          await c.reader.readContract({
-            address: addr,
-            abi: kit.disputeCaseAbi,
-            functionName: "isJudge",
-            args: [j],
-            blockNumber,
-          }),
-        ).toBe(true);
+        expect(await kit.readView(c, addr, kit.disputeCaseAbi, "isJudge", [j], blockNumber)).toBe(true);
       }
       expect(await read("factory")).toBe(c.factory);
       expect(await read("registry")).toBe(c.registry);
       expect(await read("entropy")).toBe(c.entropy);
 
-      const summary = await c.reader.readContract({
-        address: addr,
-        abi: kit.disputeCaseAbi,
-        functionName: "getSummary",
-        blockNumber,
-      });
+      const summary = await kit.readView(c, addr, kit.disputeCaseAbi, "getSummary", [], blockNumber);
       expect(summary).toEqual({
         addr,
         state: view.state,
@@ -190,38 +145,21 @@ describe("case views", () => {
       functionName: "implementation",
     });
     for (const addr of [party(1).address, c.registry, c.factory, impl, kit.ZERO]) {
-      const [exists, view] = await c.reader.readContract({
-        address: c.factory,
-        abi: kit.caseFactoryAbi,
-        functionName: "getCase",
-        args: [addr],
-      });
+      const [exists, view] = await kit.readView(c, c.factory, kit.caseFactoryAbi, "getCase", [addr]);
       expect(exists).toBe(false);
       expect(view.addr).toBe(kit.ZERO);
       expect(view.plaintiff).toBe(kit.ZERO);
       expect(view.judges).toEqual([]);
       expect(view.claimDescription).toBe("");
       expect(view.state).toBe(kit.State.Filed);
-      expect(
-        await c.reader.readContract({
-          address: c.factory,
-          abi: kit.caseFactoryAbi,
-          functionName: "isCase",
-          args: [addr],
-        }),
-      ).toBe(false);
+      expect(await kit.readView(c, c.factory, kit.caseFactoryAbi, "isCase", [addr])).toBe(false);
     }
   });
 
   it("getCases pages in filing order, out-of-range pages are empty", async () => {
     const all = cases.map((x) => x.addr);
     const page = (offset: bigint, limit: bigint) =>
-      c.reader.readContract({
-        address: c.factory,
-        abi: kit.caseFactoryAbi,
-        functionName: "getCases",
-        args: [offset, limit],
-      });
+      kit.readView(c, c.factory, kit.caseFactoryAbi, "getCases", [offset, limit]);
     const n = BigInt(all.length);
     expect(
       await c.reader.readContract({ address: c.factory, abi: kit.caseFactoryAbi, functionName: "caseCount" }),
@@ -244,12 +182,7 @@ describe("case views", () => {
   it("getOpenCases lists exactly the cases that can still change, and filters by state", async () => {
     const expected = await w.expectedOpen();
     const list = (filter: boolean, state: number) =>
-      c.reader.readContract({
-        address: c.factory,
-        abi: kit.caseFactoryAbi,
-        functionName: "getOpenCases",
-        args: [filter, state],
-      });
+      kit.readView(c, c.factory, kit.caseFactoryAbi, "getOpenCases", [filter, state]);
     const open = await list(false, 0);
     expect(open.map((s) => s.addr).sort()).toEqual([...expected].sort());
     for (const s of open) {
@@ -268,18 +201,11 @@ describe("case views", () => {
 
   it("getDeliberatingCases pages exactly the cases whose judges are voting, as getOpenCases filtered", async () => {
     const index = (offset: bigint, limit: bigint) =>
-      c.reader.readContract({
-        address: c.factory,
-        abi: kit.caseFactoryAbi,
-        functionName: "getDeliberatingCases",
-        args: [offset, limit],
-      });
-    const filtered = await c.reader.readContract({
-      address: c.factory,
-      abi: kit.caseFactoryAbi,
-      functionName: "getOpenCases",
-      args: [true, kit.State.Deliberating],
-    });
+      kit.readView(c, c.factory, kit.caseFactoryAbi, "getDeliberatingCases", [offset, limit]);
+    const filtered = await kit.readView(c, c.factory, kit.caseFactoryAbi, "getOpenCases", [
+      true,
+      kit.State.Deliberating,
+    ]);
     const [total, all] = await index(0n, 100n);
     expect(total).toBe(BigInt(filtered.length));
     expect(total).toBeGreaterThan(0n);
@@ -316,21 +242,11 @@ describe("case views", () => {
     expect(delta).toEqual([0n, 0n, -1n, 1n, 0n, 0n, 0n, 0n]);
     expect(after.openCases).toBe(before.openCases - 1n);
     expect(after.totalCases).toBe(before.totalCases);
-    const open = await c.reader.readContract({
-      address: c.factory,
-      abi: kit.caseFactoryAbi,
-      functionName: "getOpenCases",
-      args: [false, 0],
-    });
+    const open = await kit.readView(c, c.factory, kit.caseFactoryAbi, "getOpenCases", [false, 0]);
     expect(open.map((s) => s.addr)).not.toContain(resolved);
     expect(open.map((s) => s.addr)).toContain(active);
     // The case whose judges were just seated joined the Deliberating index.
-    const [, voting] = await c.reader.readContract({
-      address: c.factory,
-      abi: kit.caseFactoryAbi,
-      functionName: "getDeliberatingCases",
-      args: [0n, 100n],
-    });
+    const [, voting] = await kit.readView(c, c.factory, kit.caseFactoryAbi, "getDeliberatingCases", [0n, 100n]);
     expect(voting.map((s) => s.addr)).toContain(active);
   });
 

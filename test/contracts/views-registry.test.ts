@@ -20,26 +20,14 @@ describe("registry views", () => {
       abi: kit.courtRegistryAbi,
       functionName: "agentCount",
     });
-    const [total, all] = await c.reader.readContract({
-      address: c.registry,
-      abi: kit.courtRegistryAbi,
-      functionName: "getAgents",
-      args: [0n, 100n],
-    });
+    const [total, all] = await kit.readView(c, c.registry, kit.courtRegistryAbi, "getAgents", [0n, 100n]);
     expect(total).toBe(count);
     expect(total).toBe(6n);
     expect(all.map((a) => a.addr)).toEqual([1, 2, 3, 5, 6].map((i) => party(i).address).concat(judge(0).address));
     expect(all.map((a) => a.agentId)).toEqual([1n, 2n, 3n, 4n, 5n, 6n]);
     for (const a of all) expect(a).toEqual(await kit.readAgent(c, a.addr));
     const page = async (offset: bigint, limit: bigint) =>
-      (
-        await c.reader.readContract({
-          address: c.registry,
-          abi: kit.courtRegistryAbi,
-          functionName: "getAgents",
-          args: [offset, limit],
-        })
-      )[1];
+      (await kit.readView(c, c.registry, kit.courtRegistryAbi, "getAgents", [offset, limit]))[1];
     expect([...(await page(0n, 4n)), ...(await page(4n, 4n))]).toEqual(all);
     expect(await page(6n, 1n)).toEqual([]);
     expect(await page(60n, 1n)).toEqual([]);
@@ -80,12 +68,7 @@ describe("registry views", () => {
 
   it("getJudgePool, getJudge, getCourtJudges and getOverview agree with the raw getters", async () => {
     const judgePage = (offset: bigint, limit: bigint) =>
-      c.reader.readContract({
-        address: c.registry,
-        abi: kit.courtRegistryAbi,
-        functionName: "getJudgePool",
-        args: [offset, limit],
-      });
+      kit.readView(c, c.registry, kit.courtRegistryAbi, "getJudgePool", [offset, limit]);
     const [minimum, total, pool] = await judgePage(0n, maxUint256);
     expect(minimum).toBe(kit.P.minJudgeStake);
     expect([total, pool.length]).toEqual([11n, 11]);
@@ -100,14 +83,7 @@ describe("registry views", () => {
     expect((await judgePage(11n, 5n))[2]).toEqual([]);
     for (const j of pool) {
       expect(j).toEqual(await kit.readJudge(c, j.addr));
-      expect(j.eligible).toBe(
-        await c.reader.readContract({
-          address: c.registry,
-          abi: kit.courtRegistryAbi,
-          functionName: "isEligibleJudge",
-          args: [j.addr],
-        }),
-      );
+      expect(j.eligible).toBe(await kit.readView(c, c.registry, kit.courtRegistryAbi, "isEligibleJudge", [j.addr]));
       expect(j.eligible).toBe(j.stake >= kit.P.minJudgeStake);
     }
     // The no-show staked at the minimum was slashed below it: still in the pool, not eligible.
@@ -119,12 +95,7 @@ describe("registry views", () => {
     ]);
     // The General court's pool, paged by tree leaf: exactly the eligible judges, each with its stake.
     const page = (offset: bigint, limit: bigint) =>
-      c.reader.readContract({
-        address: c.registry,
-        abi: kit.courtRegistryAbi,
-        functionName: "getCourtJudges",
-        args: [1n, offset, limit],
-      });
+      kit.readView(c, c.registry, kit.courtRegistryAbi, "getCourtJudges", [1n, offset, limit]);
     const [leaves, first, firstWeights] = await page(0n, 5n);
     const [, rest, restWeights] = await page(5n, maxUint256);
     expect(await page(leaves, 3n)).toEqual([leaves, [], []]);
