@@ -1,4 +1,11 @@
-import { type Address, type Hex, parseEther, parseEventLogs } from "viem";
+import {
+  type Address,
+  type ContractFunctionArgs,
+  type ContractFunctionName,
+  type Hex,
+  parseEther,
+  parseEventLogs,
+} from "viem";
 import { describe, expect, it } from "vitest";
 import { caseFactoryBytecode, courtRegistryBytecode } from "../../src/chain/abi/generated.js";
 import { caseTerms, courtConfig } from "../../src/deploy/terms.js";
@@ -80,30 +87,15 @@ describe("registry access and validation", () => {
 
   it("owner-only: setFactory and withdrawTreasury; the factory is set once", async () => {
     await kit.expectRevert(
-      party(1).write({
-        address: c.registry,
-        abi: kit.courtRegistryAbi,
-        functionName: "setFactory",
-        args: [party(1).address],
-      }),
+      kit.callAs(party(1), c.registry, kit.courtRegistryAbi, "setFactory", [party(1).address]),
       "OnlyOwner",
     );
     await kit.expectRevert(
-      c.owner.write({
-        address: c.registry,
-        abi: kit.courtRegistryAbi,
-        functionName: "setFactory",
-        args: [party(1).address],
-      }),
+      kit.callAs(c.owner, c.registry, kit.courtRegistryAbi, "setFactory", [party(1).address]),
       "FactoryAlreadySet",
     );
     await kit.expectRevert(
-      party(1).write({
-        address: c.registry,
-        abi: kit.courtRegistryAbi,
-        functionName: "withdrawTreasury",
-        args: [party(1).address, 0n],
-      }),
+      kit.callAs(party(1), c.registry, kit.courtRegistryAbi, "withdrawTreasury", [party(1).address, 0n]),
       "OnlyOwner",
     );
     const treasury = await c.reader.readContract({
@@ -112,12 +104,7 @@ describe("registry access and validation", () => {
       functionName: "treasury",
     });
     await kit.expectRevert(
-      c.owner.write({
-        address: c.registry,
-        abi: kit.courtRegistryAbi,
-        functionName: "withdrawTreasury",
-        args: [c.owner.address, treasury + 1n],
-      }),
+      kit.callAs(c.owner, c.registry, kit.courtRegistryAbi, "withdrawTreasury", [c.owner.address, treasury + 1n]),
       "AmountExceedsTreasury",
       [treasury],
     );
@@ -146,14 +133,7 @@ describe("registry access and validation", () => {
         value: 1n,
       }),
     );
-    await w(
-      x.write({
-        address: c.registry,
-        abi: kit.courtRegistryAbi,
-        functionName: "recordParties",
-        args: [x.address, party(6).address, true],
-      }),
-    );
+    await w(kit.callAs(x, c.registry, kit.courtRegistryAbi, "recordParties", [x.address, party(6).address, true]));
     // Not even the factory itself may act as a case.
     expect(
       await c.reader.readContract({

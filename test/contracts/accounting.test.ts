@@ -25,10 +25,9 @@ const { party } = kit.courtOfFile(async (court) => {
   );
 });
 
-const BPS = 10_000n;
-const feeOf = (pot: bigint) => (pot * BigInt(kit.P.courtFeeBps)) / BPS;
-const rewardPoolOf = (pot: bigint) => (feeOf(pot) * BigInt(kit.P.judgeRewardBps)) / BPS;
-const slashOf = (stake: bigint) => (stake * BigInt(kit.P.slashBps)) / BPS;
+const feeOf = (pot: bigint) => (pot * BigInt(kit.P.courtFeeBps)) / kit.BPS;
+const rewardPoolOf = (pot: bigint) => (feeOf(pot) * BigInt(kit.P.judgeRewardBps)) / kit.BPS;
+const slashOf = (stake: bigint) => kit.slashOf(stake, kit.P);
 
 interface Round1 {
   caseAddr: Address;

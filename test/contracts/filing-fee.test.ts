@@ -22,13 +22,8 @@ function feePayment(ref: Hex, payer: Address) {
 
 /** fileCase sent as is: no fee paid on the caller's behalf. */
 function fileRaw(who: Actor, defendant: Address, ref: Hex) {
-  return who.write({
-    address: c.factory,
-    abi: kit.caseFactoryAbi,
-    functionName: "fileCase",
-    args: [0n, defendant, "Unpaid invoice", "bafy-fee", ref],
-    value: kit.P.minPartyStake,
-  });
+  const args = [0n, defendant, "Unpaid invoice", "bafy-fee", ref] as const;
+  return kit.callAs(who, c.factory, kit.caseFactoryAbi, "fileCase", args, kit.P.minPartyStake);
 }
 
 function setFiling(recipient: Address, fee: bigint) {

@@ -12,8 +12,7 @@ import * as kit from "./helpers.js";
 import { Ledger } from "./ledger.js";
 
 let c: kit.Court;
-const BPS = 10_000n;
-const slashOf = (stake: bigint) => (stake * BigInt(kit.P.slashBps)) / BPS;
+const slashOf = (stake: bigint) => kit.slashOf(stake, kit.P);
 
 const { party, judge } = kit.courtOfFile(async (court) => {
   c = court;
@@ -57,8 +56,8 @@ describe("scoring against the final outcome", () => {
     await kit.expectRevert(kit.vote(caseAddr, round2[3] as Actor, true), "WrongState", [kit.State.Resolved]);
 
     const pot = 2n * kit.P.minPartyStake + kit.P.appealBond;
-    const fee = (pot * BigInt(kit.P.courtFeeBps)) / BPS;
-    const rewardPool = (fee * BigInt(kit.P.judgeRewardBps)) / BPS;
+    const fee = (pot * BigInt(kit.P.courtFeeBps)) / kit.BPS;
+    const rewardPool = (fee * BigInt(kit.P.judgeRewardBps)) / kit.BPS;
     // Rewarded: j1 (round one, proven right) and three round-two judges.
     const each = rewardPool / 4n;
     const slash0 = slashOf(ledger.stakeBefore(j0));
@@ -106,8 +105,8 @@ describe("scoring against the final outcome", () => {
     const r = await kit.vote(caseAddr, judge(5), false);
     // Upheld: the two round-one defendant votes and three round-two ones share the pool.
     const pot = 2n * kit.P.minPartyStake + kit.P.appealBond;
-    const fee = (pot * BigInt(kit.P.courtFeeBps)) / BPS;
-    const each = (fee * BigInt(kit.P.judgeRewardBps)) / BPS / 5n;
+    const fee = (pot * BigInt(kit.P.courtFeeBps)) / kit.BPS;
+    const each = (fee * BigInt(kit.P.judgeRewardBps)) / kit.BPS / 5n;
     const [settled] = parseEventLogs({ abi: kit.disputeCaseAbi, eventName: "Settled", logs: r.logs });
     expect(settled?.args.judgeRewards).toBe(5n * each);
     const after = await kit.readJudge(c, judge(1).address);

@@ -75,6 +75,14 @@ export const Cast = { None: 0, Plaintiff: 1, Defendant: 2, Committed: 3 } as con
 /** How a judge's service on a case ended (JudgeResult), as `judgeReleased` takes it. */
 export const JudgeResult = { Unscored: 0, Majority: 1, Minority: 2, NoShow: 3 } as const;
 
+/** The denominator of the court's basis-point rates (fee, reward share, slash). */
+export const BPS = 10_000n;
+
+/** What a judge with `stake` loses when slashed under `params` (floored). */
+export function slashOf(stake: bigint, params: CourtParams = P): bigint {
+  return (stake * BigInt(params.slashBps)) / BPS;
+}
+
 export const ZERO = "0x0000000000000000000000000000000000000000" as const;
 
 /** A booted dev chain with the court deployed; actors are the mnemonic accounts by index. */
@@ -375,6 +383,18 @@ export async function deliberating(
 type ViewOf<A extends Abi> = ContractFunctionName<A, "pure" | "view">;
 type ViewArgs<A extends Abi, F extends ViewOf<A>> = ContractFunctionArgs<A, "pure" | "view", F>;
 type ViewResult<A extends Abi, F extends ViewOf<A>> = ContractFunctionReturnType<A, "pure" | "view", F>;
+
+/** `who` calls `functionName` of the contract at `address` (`abi`) with `args` and `value`, as `who.write` does. */
+export function callAs<const A extends Abi, F extends ContractFunctionName<A, "nonpayable" | "payable">>(
+  who: Actor,
+  address: Address,
+  abi: A,
+  functionName: F,
+  args: ContractFunctionArgs<A, "nonpayable" | "payable", F>,
+  value?: bigint,
+): Promise<TransactionReceipt> {
+  return who.write<A, F>({ address, abi, functionName, args, value } as never);
+}
 
 /** Reads the view `functionName` of the contract at `address` (`abi`), as `c.reader.readContract` does. */
 export function readView<const A extends Abi, F extends ViewOf<A>>(

@@ -17,8 +17,7 @@ import * as kit from "./helpers.js";
 import { Ledger } from "./ledger.js";
 
 let c: kit.Court;
-const BPS = 10_000n;
-const slashOf = (stake: bigint) => (stake * BigInt(kit.HP.slashBps)) / BPS;
+const slashOf = (stake: bigint) => kit.slashOf(stake, kit.HP);
 
 const { party, judge } = kit.courtOfFile(async (court) => {
   c = court;
@@ -269,8 +268,8 @@ describe("hidden votes", () => {
     expect([v.state, v.outcome, v.round, v.settled]).toEqual([kit.State.Resolved, kit.Outcome.DefendantWon, 2, true]);
 
     const pot = 2n * kit.HP.minPartyStake + kit.HP.appealBond;
-    const fee = (pot * BigInt(kit.HP.courtFeeBps)) / BPS;
-    const each = (fee * BigInt(kit.HP.judgeRewardBps)) / BPS / 4n;
+    const fee = (pot * BigInt(kit.HP.courtFeeBps)) / kit.BPS;
+    const each = (fee * BigInt(kit.HP.judgeRewardBps)) / kit.BPS / 4n;
     const [settled] = parseEventLogs({ abi: kit.disputeCaseAbi, eventName: "Settled", logs: decisive.logs });
     expect(settled?.args).toEqual({ winner: d.address, payout: pot - fee, courtFee: fee, judgeRewards: 4n * each });
     // Round one's revealed plaintiff votes were wrong in the end: slashed; its lone defendant vote
@@ -297,8 +296,8 @@ describe("hidden votes", () => {
   }
 
   const pot1 = 2n * kit.HP.minPartyStake;
-  const fee1 = (pot1 * BigInt(kit.HP.courtFeeBps)) / BPS;
-  const pool1 = (fee1 * BigInt(kit.HP.judgeRewardBps)) / BPS;
+  const fee1 = (pot1 * BigInt(kit.HP.courtFeeBps)) / kit.BPS;
+  const pool1 = (fee1 * BigInt(kit.HP.judgeRewardBps)) / kit.BPS;
 
   for (const thirdForPlaintiff of [true, false]) {
     it(`two matching reveals of three commitments do not decide; the third reveal does (${thirdForPlaintiff ? "agreeing, 3 to 0" : "dissenting, 2 to 1"})`, async () => {
@@ -547,9 +546,9 @@ describe("hidden votes", () => {
     const r = await kit.resolveAfterDeadline(caseAddr, c.owner);
 
     const pot = 2n * kit.HP.minPartyStake + kit.HP.appealBond;
-    const fee = (pot * BigInt(kit.HP.courtFeeBps)) / BPS;
+    const fee = (pot * BigInt(kit.HP.courtFeeBps)) / kit.BPS;
     // Rewarded: round one's defendant vote (j2) and round two's three revealed ones.
-    const each = (fee * BigInt(kit.HP.judgeRewardBps)) / BPS / 4n;
+    const each = (fee * BigInt(kit.HP.judgeRewardBps)) / kit.BPS / 4n;
     expect(parseEventLogs({ abi: kit.disputeCaseAbi, eventName: "Verdict", logs: r.logs }).map((e) => e.args)).toEqual([
       { outcome: kit.Outcome.DefendantWon, round: 2 },
     ]);

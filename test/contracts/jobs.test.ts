@@ -40,6 +40,15 @@ const finalize = (evaluator: Address, jobId: bigint) =>
   keeper().write({ address: evaluator, abi: arbKit.courtEvaluatorAbi, functionName: "finalize", args: [jobId] });
 const commerceBalance = () => arbKit.tokenOf(c, arbKit.arbitrationOf(c).commerce);
 
+/** The provider answers, the panel is seated, two of three vote (for the plaintiff, the client, or not) and the verdict settles. */
+async function judgedPublicly(caseAddr: Address, clientWins: boolean) {
+  await kit.respond(caseAddr, provider(), 0n);
+  await kit.seat(c, caseAddr, panel());
+  for (const judge of panel().slice(0, 2)) await kit.vote(caseAddr, judge, clientWins);
+  await kit.advance(c, kit.P.appealWindow + 1n);
+  return kit.settle(caseAddr, keeper());
+}
+
 /** A funded and submitted job with `evaluator`; returns its id and the balances before. */
 async function submitted(evaluator: Address, opts: { expiresIn?: bigint; description?: string } = {}) {
   const jobId = await arbKit.fundedJob(c, client(), provider().address, evaluator, { budget: BUDGET, ...opts });
@@ -263,11 +272,7 @@ describe("jobs: disputes judged by the court", () => {
     const held = await commerceBalance();
     const j = await submitted(general);
     const { disputeId, caseAddr } = await arbKit.disputeJob(c, general, client(), j.jobId);
-    await kit.respond(caseAddr, provider(), 0n);
-    await kit.seat(c, caseAddr, panel());
-    for (const judge of panel().slice(0, 2)) await kit.vote(caseAddr, judge, false);
-    await kit.advance(c, kit.P.appealWindow + 1n);
-    const r = await kit.settle(caseAddr, keeper());
+    const r = await judgedPublicly(caseAddr, false);
     const ruled = parseEventLogs({ abi: arbKit.courtEvaluatorAbi, eventName: "JobRuled", logs: r.logs });
     expect(ruled.map((l) => [l.args.jobId, l.args.disputeId, l.args.ruling, l.args.completed])).toEqual([
       [j.jobId, disputeId, 2n, true],
@@ -284,11 +289,7 @@ describe("jobs: disputes judged by the court", () => {
   it("public votes, the client wins: the ruling rejects the job and refunds the client", async () => {
     const j = await submitted(general);
     const { caseAddr } = await arbKit.disputeJob(c, general, client(), j.jobId);
-    await kit.respond(caseAddr, provider(), 0n);
-    await kit.seat(c, caseAddr, panel());
-    for (const judge of panel().slice(0, 2)) await kit.vote(caseAddr, judge, true);
-    await kit.advance(c, kit.P.appealWindow + 1n);
-    await kit.settle(caseAddr, keeper());
+    await judgedPublicly(caseAddr, true);
     expect((await arbKit.readJob(c, j.jobId)).status).toBe(arbKit.JobStatus.Rejected);
     expect(await arbKit.tokenOf(c, client().address)).toBe(j.client + BUDGET);
     expect(await arbKit.tokenOf(c, provider().address)).toBe(j.provider);
@@ -373,11 +374,7 @@ describe("jobs: the court as an ERC-8004 validator", () => {
         args: [general, agentId, "ipfs://bafkreiprovidersrequest", requestHash],
       });
       const { caseAddr } = await arbKit.disputeJob(c, general, client(), j.jobId);
-      await kit.respond(caseAddr, provider(), 0n);
-      await kit.seat(c, caseAddr, panel());
-      for (const judge of panel().slice(0, 2)) await kit.vote(caseAddr, judge, !providerWins);
-      await kit.advance(c, kit.P.appealWindow + 1n);
-      const r = await kit.settle(caseAddr, keeper());
+      const r = await judgedPublicly(caseAddr, !providerWins);
       const [answered] = parseEventLogs({
         abi: arbKit.validationRegistryAbi,
         eventName: "ValidationResponse",
@@ -403,11 +400,7 @@ describe("jobs: the court as an ERC-8004 validator", () => {
   it("a job with no validation request, or a request from another agent, is ruled all the same", async () => {
     const j = await submitted(general);
     const { caseAddr } = await arbKit.disputeJob(c, general, client(), j.jobId);
-    await kit.respond(caseAddr, provider(), 0n);
-    await kit.seat(c, caseAddr, panel());
-    for (const judge of panel().slice(0, 2)) await kit.vote(caseAddr, judge, false);
-    await kit.advance(c, kit.P.appealWindow + 1n);
-    const r = await kit.settle(caseAddr, keeper());
+    const r = await judgedPublicly(caseAddr, false);
     expect(
       parseEventLogs({ abi: arbKit.validationRegistryAbi, eventName: "ValidationResponse", logs: r.logs }),
     ).toHaveLength(0);

@@ -30,13 +30,8 @@ const { party } = kit.courtOfFile(async (court) => {
 });
 
 function fileWith(who: Actor, defendant: Address, fee: kit.FeeAuthorization) {
-  return who.write({
-    address: c.factory,
-    abi: kit.caseFactoryAbi,
-    functionName: "fileCaseWithAuthorization",
-    args: [0n, defendant, "Undelivered dataset", "bafy-token", fee],
-    value: kit.P.minPartyStake,
-  });
+  const args = [0n, defendant, "Undelivered dataset", "bafy-token", fee] as const;
+  return kit.callAs(who, c.factory, kit.caseFactoryAbi, "fileCaseWithAuthorization", args, kit.P.minPartyStake);
 }
 
 function setTokenFee(who: Actor, token: Address, fee: bigint) {
