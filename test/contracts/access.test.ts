@@ -1,11 +1,4 @@
-import {
-  type Address,
-  type ContractFunctionArgs,
-  type ContractFunctionName,
-  type Hex,
-  parseEther,
-  parseEventLogs,
-} from "viem";
+import { type Address, type Hex, parseEther, parseEventLogs } from "viem";
 import { describe, expect, it } from "vitest";
 import { caseFactoryBytecode, courtRegistryBytecode } from "../../src/chain/abi/generated.js";
 import { caseTerms, courtConfig } from "../../src/deploy/terms.js";
