@@ -6,7 +6,7 @@
  *
  * Knobs (environment): BENCH_SECONDS (5), BENCH_ROUNDS (3), BENCH_SHARED_ROUNDS (5), BENCH_SIZES (10,100,1000),
  * BENCH_COLD_REQUESTS (20), BENCH_CONCURRENT (1000), BENCH_MCP_CALLS (500), BENCH_KEYS (100000),
- * BENCH_STARTS (3), BENCH_SOAK_SECONDS (60), BENCH_DRAW_SIZES (10,1000,10000), BENCH_DRAWS (5),
+ * BENCH_STARTS (3), BENCH_SOAK_SECONDS (60), BENCH_DRAW_SIZES (10,1000,10000), BENCH_DRAWS (5), BENCH_ARBITRATION_RUNS (5),
  * BENCH_OUT (bench/results.json), BENCH_ONLY (e.g. 2,3: only those items).
  */
 import { writeFileSync } from "node:fs";
@@ -15,6 +15,7 @@ import { AGENTIC_COMMERCE_COURT } from "../src/deploy/terms.js";
 import { type Devnet, startDevnet } from "../src/devnet/devnet.js";
 import type { Docket } from "../src/server.js";
 import { ROOT, type RpcProxy, soak, spawnDocket, startRpcProxy } from "../test/support/index.js";
+import { benchArbitrationGas } from "./items/arbitrationGas.js";
 import { type ColdReadsSummary, measureSize, type SizeResult, summarize } from "./items/coldReads.js";
 import { benchDrawGas } from "./items/drawGas.js";
 import { benchEvidence } from "./items/evidence.js";
@@ -58,6 +59,7 @@ const settings: Settings = {
   startupRuns: num("BENCH_STARTS", 3),
   drawPoolSizes: (process.env.BENCH_DRAW_SIZES || "10,1000,10000").split(",").map(Number),
   drawsPerSize: num("BENCH_DRAWS", 5),
+  arbitrationRuns: num("BENCH_ARBITRATION_RUNS", 5),
 };
 const outFile = process.env.BENCH_OUT || join(ROOT, "bench", "results.json");
 
@@ -206,6 +208,12 @@ results.strictProvider = await item(
   () => benchStrictProvider(log),
 );
 
+// Issue #23: the gas of the arbitration path, from receipts, on a chain of its own.
+results.arbitrationGas = await item(
+  `12. gas of the arbitration path (disputeJob, the settle that rules, executeRuling, finalize) beside a plain case, median of ${settings.arbitrationRuns}`,
+  () => benchArbitrationGas(settings.arbitrationRuns ?? 5, log),
+);
+
 const missing = (_what: string): Failed => ({ error: NOT_RUN });
 const full: Results = {
   schemaVersion: 1,
@@ -223,6 +231,7 @@ const full: Results = {
   drawGasChild: results.drawGasChild ?? missing("draw gas, child court"),
   evidence: results.evidence ?? missing("evidence"),
   strictProvider: results.strictProvider ?? missing("strict provider"),
+  arbitrationGas: results.arbitrationGas ?? missing("arbitration gas"),
   targets: [],
 };
 full.targets = targets(full);

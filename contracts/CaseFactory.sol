@@ -457,17 +457,26 @@ contract CaseFactory is ICaseFactory {
         }
     }
 
-    /// @notice Summaries of every case that can still change, optionally only those in `state`.
-    function getOpenCases(bool filterByState, CaseState state) external view returns (CaseSummary[] memory out) {
-        out = new CaseSummary[](openCases.length);
-        uint256 n = 0;
-        for (uint256 i = 0; i < openCases.length; i++) {
-            DisputeCase c = DisputeCase(openCases[i]);
+    /// @notice A page of the cases that can still change, with their total: the summaries of the open
+    /// cases at [offset, offset + limit) that are in `state` (all of them unless `filterByState`), so a
+    /// page reads at most `limit` cases. Unordered, as `getCaseStatuses`: a case that closes is swapped
+    /// out for the last one, so a page walk during changes can skip or repeat one.
+    function getOpenCases(bool filterByState, CaseState state, uint256 offset, uint256 limit)
+        external
+        view
+        returns (uint256 total, CaseSummary[] memory page)
+    {
+        total = openCases.length;
+        uint256 n = _pageLength(total, offset, limit);
+        page = new CaseSummary[](n);
+        uint256 k = 0;
+        for (uint256 i = 0; i < n; i++) {
+            DisputeCase c = DisputeCase(openCases[offset + i]);
             if (filterByState && c.state() != state) continue;
-            out[n++] = c.getSummary();
+            page[k++] = c.getSummary();
         }
         assembly {
-            mstore(out, n)
+            mstore(page, k)
         }
     }
 

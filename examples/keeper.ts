@@ -1,6 +1,7 @@
 /**
  * The court's keeper: executes every permissionless step docket lists (draws, defaults, deadline
- * resolutions, settlements), so no case stalls. Anyone may run it; it earns nothing but progress.
+ * resolutions, settlements, failed ruling deliveries, and ERC-8183 jobs to finalize once their
+ * challenge window closed undisputed), so no case and no job stalls. Anyone may run it; it earns nothing but progress.
  *
  *   PRIVATE_KEY=0x... npx tsx examples/keeper.ts            # loop every 5 s
  *   PRIVATE_KEY=0x... npx tsx examples/keeper.ts --once     # one sweep, then exit
@@ -16,9 +17,11 @@ const { account, wallet, reader } = await connectWallet(DOCKET, "a dev account k
 const headers = { "content-type": "application/json" };
 
 interface Step {
-  case: string;
   operation: string;
   http: string;
+  /** A case's step names the case; a job's, the job. */
+  case?: string;
+  job?: number;
 }
 
 /** One sweep over every page of keeper steps; returns how many were executed. */
@@ -27,9 +30,10 @@ async function sweep(): Promise<number> {
   for (let offset: number | null = 0; offset !== null; ) {
     const page = (await (await fetch(`${DOCKET}/keeper/actions?offset=${offset}`)).json()) as {
       actions: Step[];
+      jobs?: Step[];
       nextOffset: number | null;
     };
-    for (const step of page.actions) {
+    for (const step of [...page.actions, ...(page.jobs ?? [])]) {
       const [method, path] = step.http.split(" ");
       const body = JSON.stringify({ from: account.address });
       const built = (await (await fetch(DOCKET + path, { method, headers, body })).json()) as { unsigned_tx?: unknown };
@@ -38,7 +42,8 @@ async function sweep(): Promise<number> {
       const tx = built.unsigned_tx as { to: Hex; value: string; data: Hex };
       const hash = await wallet.sendTransaction({ to: tx.to, data: tx.data, value: BigInt(tx.value) });
       const { status } = await reader.waitForTransactionReceipt({ hash });
-      process.stdout.write(`${JSON.stringify({ case: step.case, operation: step.operation, hash, status })}\n`);
+      const what = step.job === undefined ? { case: step.case } : { job: step.job };
+      process.stdout.write(`${JSON.stringify({ ...what, operation: step.operation, hash, status })}\n`);
       done++;
     }
     offset = page.nextOffset;

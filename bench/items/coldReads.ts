@@ -1,4 +1,4 @@
-import { type Address, encodeFunctionData, type Hex, toHex } from "viem";
+import { type Address, encodeFunctionData, type Hex, maxUint256, toHex } from "viem";
 import { caseFactoryAbi, courtRegistryAbi } from "../../src/chain/abi/generated.js";
 import { makeChain, makePublicClient } from "../../src/chain/client.js";
 import { readDeliberating } from "../../src/chain/reads.js";
@@ -149,7 +149,11 @@ async function medianMs(n: number, fn: () => Promise<unknown>): Promise<number> 
 /** Gas of the views behind the aggregate reads, straight at the node (no proxy). */
 export async function measureGas(rpcUrl: string, world: World, docket: Docket): Promise<GasFigures> {
   const open = (filter: boolean) =>
-    encodeFunctionData({ abi: caseFactoryAbi, functionName: "getOpenCases", args: [filter, filter ? 3 : 0] });
+    encodeFunctionData({
+      abi: caseFactoryAbi,
+      functionName: "getOpenCases",
+      args: [filter, filter ? 3 : 0, 0n, maxUint256],
+    });
   const agents = (limit: number) =>
     encodeFunctionData({ abi: courtRegistryAbi, functionName: "getAgents", args: [0n, BigInt(limit)] });
   const block = await rpc<{ gasLimit: Hex }>(rpcUrl, "eth_getBlockByNumber", ["latest", false]);

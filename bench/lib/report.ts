@@ -1,4 +1,5 @@
 import type { SoakResult } from "../../test/support/index.js";
+import type { ArbitrationGasResult } from "../items/arbitrationGas.js";
 import type { ColdReadsSummary, ViewGas } from "../items/coldReads.js";
 import type { DrawGasResult, DrawGasSize } from "../items/drawGas.js";
 import type { EvidenceBenchResult } from "../items/evidence.js";
@@ -31,6 +32,8 @@ export interface Results {
   evidence?: EvidenceBenchResult | Failed;
   /** Absent from results written before item 10 existed. */
   strictProvider?: StrictProviderResult | Failed;
+  /** Absent from results written before item 12 existed. */
+  arbitrationGas?: ArbitrationGasResult | Failed;
   targets: Target[];
 }
 
@@ -49,6 +52,8 @@ export interface Settings {
   startupRuns: number;
   drawPoolSizes: number[];
   drawsPerSize: number;
+  /** Repeats of item 12 (absent before it existed). */
+  arbitrationRuns?: number;
 }
 
 export interface Failed {
@@ -337,7 +342,19 @@ export function renderMarkdown(r: Results): string {
   out.push("", ...renderDrawGas(r.drawGas));
   if (r.drawGasChild !== undefined) out.push("", ...renderDrawGas(r.drawGasChild));
   out.push("", ...renderStrictProvider(r.strictProvider));
+  out.push("", ...renderArbitrationGas(r.arbitrationGas));
   return out.join("\n");
+}
+
+function renderArbitrationGas(a: Results["arbitrationGas"]): string[] {
+  const out = [
+    "**12. Gas of the arbitration path (an ERC-8183 job judged by the General court), beside a plain case**",
+    "",
+  ];
+  if (a === undefined || failed(a)) return [...out, a === undefined ? NOT_RUN : failedText(a)];
+  const rows = a.rows.map((r) => [r.what, n(r.median), `${n(Math.min(...r.gas))}-${n(Math.max(...r.gas))}`]);
+  out.push(table(["transaction", `gasUsed, median of ${a.runs}`, "range"], rows));
+  return out;
 }
 
 function renderStrictProvider(s: Results["strictProvider"]): string[] {

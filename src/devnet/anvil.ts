@@ -7,7 +7,7 @@ const require = createRequire(import.meta.url);
 /** The standard test mnemonic; its keys are public and must never hold real value. */
 export const DEV_MNEMONIC = "test test test test test test test test test test test junk";
 export const DEV_CHAIN_ID = 31337;
-export const DEV_ACCOUNT_COUNT = 20;
+export const DEV_ACCOUNT_COUNT = 22;
 
 export interface AnvilProcess {
   rpcUrl: string;

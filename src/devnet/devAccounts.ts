@@ -2,7 +2,7 @@ import { type Address, type Hex, toHex } from "viem";
 import { type HDAccount, mnemonicToAccount } from "viem/accounts";
 import { DEV_ACCOUNT_COUNT, DEV_MNEMONIC } from "./anvil.js";
 
-export type DevRole = "court" | "party" | "judge" | "free";
+export type DevRole = "court" | "party" | "judge" | "job party" | "free";
 
 export interface DevAccount {
   index: number;
@@ -39,6 +39,9 @@ export function roleOf(index: number): { role: DevRole; name?: string } {
   if (index === 0) return { role: "court" };
   if (index >= 1 && index <= 6) return { role: "party", name: partyNames[index - 1] };
   if (index >= 7 && index <= 14) return { role: "judge", name: judgeNames[index - 7] };
+  // The seeded ERC-8183 jobs' client and provider (src/devnet/seedJobs.ts).
+  if (index === 20) return { role: "job party", name: "kestrel-research" };
+  if (index === 21) return { role: "job party", name: "lumen-labs" };
   return { role: "free" };
 }
 

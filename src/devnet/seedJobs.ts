@@ -8,13 +8,13 @@ import type { Actor } from "./actor.js";
 
 /**
  * The seeded ERC-8183 jobs (docs/arbitration.md, docs/dev-chain.md): one in every step, between a
- * client (account 15) and a provider (account 19), paid in the dev stablecoin (TestUSD, minted here), each with its description, deliverable and the
+ * client (account 20) and a provider (account 21), accounts of their own so that the free ones (15-19) stay fresh, paid in the dev stablecoin (TestUSD, minted here), each with its description, deliverable and the
  * client's statement readable in docket's evidence store. The seed (seed.ts) opens the two that
  * need time to pass before its one jump in time and ends them after it; the live ones come last.
  */
 
-export const JOB_CLIENT = 15;
-export const JOB_PROVIDER = 19;
+export const JOB_CLIENT = 20;
+export const JOB_PROVIDER = 21;
 /** 25 dUSD (six decimals). */
 const BUDGET = 25_000_000n;
 /** Thirty days: room for the challenge window and any court's worst case. */

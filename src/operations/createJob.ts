@@ -51,6 +51,7 @@ export const createJob = defineOperation({
   }),
   errors: [...chainErrors("write"), "NOT_FOUND", "JOB_STEP_REFUSED"],
   example: {
+    from: "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
     provider: "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC",
     description: "Summarize the Q3 shipping logs",
     court: 2,

@@ -5,7 +5,7 @@ import { DocketError } from "../errors/errors.js";
 import { publishEvidence } from "../evidence/document.js";
 import { buildUnsignedTx } from "../tx/unsignedTx.js";
 import { courtsOf, refOf } from "./courts.shared.js";
-import { disputeBar, JOB_ERRORS, jobId, nextStep, refuse, requireJob } from "./jobs.shared.js";
+import { arbitrationOf, disputeBar, JOB_ERRORS, jobId, nextStep, refuse, requireJob } from "./jobs.shared.js";
 import { filingKeys, jobKeys } from "./keys.js";
 import { Answer, chainErrors, defineOperation } from "./operation.js";
 import { address, evidenceRef, unsignedTxResponse } from "./schemas.js";
@@ -36,8 +36,12 @@ export const disputeJob = defineOperation({
     next: nextStep,
   }),
   errors: [...chainErrors("write"), ...JOB_ERRORS, "JOB_STEP_REFUSED", "INVALID_INPUT"],
-  example: { statement: "The summary covers Q2, not Q3 as the job asked." },
+  example: {
+    from: "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
+    statement: "The summary covers Q2, not Q3 as the job asked.",
+  },
   handler: async (i, ctx) => {
+    arbitrationOf(ctx); // a docket serving no arbitration says so first
     if ((i.evidence === undefined) === (i.statement === undefined)) {
       throw new DocketError(
         "INVALID_INPUT",

@@ -33,7 +33,7 @@ export const fundJob = defineOperation({
     next: nextStep,
   }),
   errors: [...chainErrors("write"), ...JOB_ERRORS, "JOB_STEP_REFUSED"],
-  example: { budget: "25000000" },
+  example: { from: "0x70997970C51812dc3A010C7d01b50e0d17dc79C8", budget: "25000000" },
   handler: async (i, ctx): Promise<Answer<FundAnswer>> => {
     const { job, arbitration: a } = await requireJob(ctx, i.id);
     const state = JOB_STATES[job.status];

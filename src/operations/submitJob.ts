@@ -6,7 +6,7 @@ import { DocketError } from "../errors/errors.js";
 import { digestOfCid, parseEvidenceRef } from "../evidence/cid.js";
 import { TX_HASH_PATTERN } from "../formats.js";
 import { buildUnsignedTx } from "../tx/unsignedTx.js";
-import { JOB_ERRORS, jobId, nextStep, refuse, requireJob } from "./jobs.shared.js";
+import { arbitrationOf, JOB_ERRORS, jobId, nextStep, refuse, requireJob } from "./jobs.shared.js";
 import { jobKeys } from "./keys.js";
 import { Answer, chainErrors, defineOperation } from "./operation.js";
 import { address, unsignedTxResponse } from "./schemas.js";
@@ -33,8 +33,12 @@ export const submitJob = defineOperation({
     next: nextStep,
   }),
   errors: [...chainErrors("write"), ...JOB_ERRORS, "JOB_STEP_REFUSED", "INVALID_INPUT"],
-  example: { deliverable: "bafkreifzjut3te2nhyekklss27nh3k72ysco7y32koao5eei66wof36n5e" },
+  example: {
+    from: "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC",
+    deliverable: "bafkreifzjut3te2nhyekklss27nh3k72ysco7y32koao5eei66wof36n5e",
+  },
   handler: async (i, ctx) => {
+    arbitrationOf(ctx); // a docket serving no arbitration says so first
     let deliverable: `0x${string}`;
     if (new RegExp(TX_HASH_PATTERN).test(i.deliverable)) deliverable = i.deliverable as `0x${string}`;
     else {

@@ -14,6 +14,7 @@ import {
   decodeErrorResult,
   type Hex,
   keccak256,
+  maxUint256,
   type PublicClient,
   parseEther,
   parseEventLogs,
@@ -433,11 +434,11 @@ export function readStats(c: Court) {
 }
 
 export async function openCaseAddrs(c: Court): Promise<Address[]> {
-  const open = await c.reader.readContract({
+  const [, open] = await c.reader.readContract({
     address: c.factory,
     abi: caseFactoryAbi,
     functionName: "getOpenCases",
-    args: [false, 0],
+    args: [false, 0, 0n, maxUint256],
   });
   return open.map((s) => s.addr);
 }

@@ -1,4 +1,4 @@
-import { type Address, maxUint256 } from "viem";
+import { type Address, decodeFunctionResult, encodeFunctionData, maxUint256 } from "viem";
 import { describe, expect, it } from "vitest";
 import { caseTerms, DEV_TOKEN_FILING_FEE } from "../../src/deploy/terms.js";
 import * as kit from "./helpers.js";
@@ -139,11 +139,7 @@ describe("case views", () => {
   });
 
   it("getCase of an address that is not a case says so, with an empty view", async () => {
-    const impl = await c.reader.readContract({
-      address: c.factory,
-      abi: kit.caseFactoryAbi,
-      functionName: "implementation",
-    });
+    const impl = await kit.readView(c, c.factory, kit.caseFactoryAbi, "implementation", []);
     for (const addr of [party(1).address, c.registry, c.factory, impl, kit.ZERO]) {
       const [exists, view] = await kit.readView(c, c.factory, kit.caseFactoryAbi, "getCase", [addr]);
       expect(exists).toBe(false);
@@ -152,7 +148,14 @@ describe("case views", () => {
       expect(view.judges).toEqual([]);
       expect(view.claimDescription).toBe("");
       expect(view.state).toBe(kit.State.Filed);
-      expect(await kit.readView(c, c.factory, kit.caseFactoryAbi, "isCase", [addr])).toBe(false);
+      expect(
+        await c.reader.readContract({
+          address: c.factory,
+          abi: kit.caseFactoryAbi,
+          functionName: "isCase",
+          args: [addr],
+        }),
+      ).toBe(false);
     }
   });
 
@@ -182,7 +185,17 @@ describe("case views", () => {
   it("getOpenCases lists exactly the cases that can still change, and filters by state", async () => {
     const expected = await w.expectedOpen();
     const list = (filter: boolean, state: number) =>
-      kit.readView(c, c.factory, kit.caseFactoryAbi, "getOpenCases", [filter, state]);
+      c.reader
+        .readContract({
+          address: c.factory,
+          abi: kit.caseFactoryAbi,
+          functionName: "getOpenCases",
+          args: [filter, state, 0n, maxUint256],
+        })
+        .then(([total, page]) => {
+          expect(total).toBe(BigInt(expected.length));
+          return page;
+        });
     const open = await list(false, 0);
     expect(open.map((s) => s.addr).sort()).toEqual([...expected].sort());
     for (const s of open) {
@@ -202,9 +215,11 @@ describe("case views", () => {
   it("getDeliberatingCases pages exactly the cases whose judges are voting, as getOpenCases filtered", async () => {
     const index = (offset: bigint, limit: bigint) =>
       kit.readView(c, c.factory, kit.caseFactoryAbi, "getDeliberatingCases", [offset, limit]);
-    const filtered = await kit.readView(c, c.factory, kit.caseFactoryAbi, "getOpenCases", [
+    const [, filtered] = await kit.readView(c, c.factory, kit.caseFactoryAbi, "getOpenCases", [
       true,
       kit.State.Deliberating,
+      0n,
+      maxUint256,
     ]);
     const [total, all] = await index(0n, 100n);
     expect(total).toBe(BigInt(filtered.length));
@@ -242,7 +257,7 @@ describe("case views", () => {
     expect(delta).toEqual([0n, 0n, -1n, 1n, 0n, 0n, 0n, 0n]);
     expect(after.openCases).toBe(before.openCases - 1n);
     expect(after.totalCases).toBe(before.totalCases);
-    const open = await kit.readView(c, c.factory, kit.caseFactoryAbi, "getOpenCases", [false, 0]);
+    const [, open] = await kit.readView(c, c.factory, kit.caseFactoryAbi, "getOpenCases", [false, 0, 0n, maxUint256]);
     expect(open.map((s) => s.addr)).not.toContain(resolved);
     expect(open.map((s) => s.addr)).toContain(active);
     // The case whose judges were just seated joined the Deliberating index.
@@ -259,11 +274,7 @@ describe("case views", () => {
     expect(params).toEqual({
       owner: c.owner.address,
       registry: c.registry,
-      implementation: await c.reader.readContract({
-        address: c.factory,
-        abi: kit.caseFactoryAbi,
-        functionName: "implementation",
-      }),
+      implementation: await kit.readView(c, c.factory, kit.caseFactoryAbi, "implementation", []),
       entropy: c.entropy,
       feeRecipient: c.owner.address,
       filingFee: kit.P.filingFee,
@@ -292,6 +303,64 @@ describe("case views", () => {
       kit.P.panelSize,
       kit.P.appealPanelSize,
     ]);
+  });
+
+  it("getOpenCases reads a page, not the open set: a page stays under a call gas cap the whole set passes", async () => {
+    const snap = await kit.snapshot(c);
+    const cap = 1_500_000n;
+    const data = (filter: boolean, offset: bigint, limit: bigint) =>
+      encodeFunctionData({
+        abi: kit.caseFactoryAbi,
+        functionName: "getOpenCases",
+        args: [filter, kit.State.Summoned, offset, limit],
+      });
+    const read = async (filter: boolean, offset: bigint, limit: bigint) => {
+      const res = await c.reader.call({ to: c.factory, gas: cap, data: data(filter, offset, limit) });
+      return decodeFunctionResult({ abi: kit.caseFactoryAbi, functionName: "getOpenCases", data: res.data ?? "0x" });
+    };
+    const pageGas = (offset: bigint, limit: bigint) =>
+      c.reader.estimateGas({ to: c.factory, data: data(false, offset, limit) });
+    try {
+      const before = await w.expectedOpen();
+      const first = BigInt(before.length);
+      const filed: Address[] = [];
+      const file = async (n: number) => {
+        for (let i = 0; i < n; i++) {
+          const plaintiff = party(filed.length % 4);
+          filed.push((await kit.fileCase(c, plaintiff, party(4 + (filed.length % 3)).address)).caseAddr);
+        }
+      };
+      await file(20);
+      // A page of 5 new cases, and the whole set, with 25 open cases.
+      const small = await pageGas(first, 5n);
+      const wholeSmall = await pageGas(0n, maxUint256);
+      await file(60);
+      const { openCases } = await kit.readStats(c);
+      expect(openCases).toBeGreaterThan(80n);
+      // The whole open set in one call runs out of gas under the cap (it passes with the node's
+      // default gas, so the cap is what fails it); every page of 20 fits.
+      await expect(read(false, 0n, maxUint256)).rejects.toThrow(/reverted|OutOfGas/);
+      await expect(read(true, 0n, maxUint256)).rejects.toThrow(/reverted|OutOfGas/);
+      expect(await pageGas(0n, maxUint256)).toBeGreaterThan(cap);
+      const seen: Address[] = [];
+      for (let offset = 0n; offset < openCases; offset += 20n) {
+        const [total, page] = await read(false, offset, 20n);
+        expect(total).toBe(openCases);
+        expect(page.length).toBe(Number(openCases - offset < 20n ? openCases - offset : 20n));
+        seen.push(...page.map((x) => x.addr));
+        const [, summoned] = await read(true, offset, 20n);
+        expect(summoned.every((x) => x.state === kit.State.Summoned)).toBe(true);
+      }
+      expect(seen.sort()).toEqual([...before, ...filed].sort());
+      // With 85 open cases the same page costs the same (within 1%), and so does the last page of
+      // 5, while the whole set's read has grown more than threefold.
+      const near = (g: bigint) => expect(Math.abs(Number(g - small))).toBeLessThanOrEqual(Number(small) / 100);
+      near(await pageGas(first, 5n));
+      near(await pageGas(openCases - 5n, 5n));
+      expect(await pageGas(0n, maxUint256)).toBeGreaterThan(3n * wholeSmall);
+    } finally {
+      await snap.revert();
+    }
   });
 });
 

@@ -32,7 +32,7 @@ describe("examples/sign.ts", () => {
   });
 
   it("the README's round trip: the interface's vote on the seeded General-court case, signed by a judge, decides it", async () => {
-    const caseAddr = "0xF45bcaDCc83dea176213Ae4E22f5aF918d08647b";
+    const caseAddr = "0x09fe532dFA5FfcaD188ce19A70BB7645ce31a1C8";
     const before = (await t.get(`/cases/${caseAddr}`)).body.case;
     expect(before).toMatchObject({ state: "Deliberating", votesForPlaintiff: 1, court: { id: 1, name: "General" } });
     const voted = new Set(
@@ -69,9 +69,15 @@ describe("examples/keeper.ts", () => {
 
   it("after every window closed, one sweep defaults, resolves and settles the open cases, and nothing is left", async () => {
     await advanceTime(t.court.reader, 2 * 24 * 3600);
-    const before = (await t.get("/keeper/actions")).body.actions as { case: string; operation: string }[];
-    // Five cases still heard (active, appealed, one deliberating in the General court, two in Agentic Commerce).
+    const listed = (await t.get("/keeper/actions")).body;
+    const before = listed.actions as { case: string; operation: string }[];
+    // ...and the seeded job whose challenge window closed undisputed, to finalize.
+    const jobs = listed.jobs as { job: number; operation: string }[];
+    expect(jobs.map((j) => j.operation)).toEqual(["finalize_job"]);
+    // Six cases still heard (active, appealed, one deliberating in the General court, two in Agentic
+    // Commerce, and the seeded job's dispute).
     expect(before.map((s) => s.operation).sort()).toEqual([
+      "resolve_after_deadline",
       "resolve_after_deadline",
       "resolve_after_deadline",
       "resolve_after_deadline",
@@ -88,10 +94,17 @@ describe("examples/keeper.ts", () => {
       .trim()
       .split("\n")
       .map((l) => JSON.parse(l));
-    expect(done.map((d) => `${d.case}:${d.operation}:${d.status}`).sort()).toEqual(
-      before.map((s) => `${s.case}:${s.operation}:success`).sort(),
+    expect(done.map((d) => `${d.case ?? `job ${d.job}`}:${d.operation}:${d.status}`).sort()).toEqual(
+      [
+        ...before.map((s) => `${s.case}:${s.operation}:success`),
+        ...jobs.map((j) => `job ${j.job}:${j.operation}:success`),
+      ].sort(),
     );
-    expect((await t.get("/keeper/actions")).body.actions).toEqual([]);
+    const after = (await t.get("/keeper/actions")).body;
+    expect(after.actions).toEqual([]);
+    expect(after.jobs).toEqual([]);
+    // The finalized job paid its provider.
+    expect((await t.get(`/jobs/${jobs[0]?.job}`)).body.job.state).toBe("Completed");
     const summoned = t.devnet.seed?.cases.find((c) => c.label === "summoned")?.address as string;
     expect((await t.get(`/cases/${summoned}`)).body.case.state).toBe("Defaulted");
   });

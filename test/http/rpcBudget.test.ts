@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { caseFactoryAbi, courtRegistryAbi, disputeCaseAbi } from "../../src/chain/abi/generated.js";
 import { loadConfig } from "../../src/config.js";
 import { Actor } from "../../src/devnet/actor.js";
+import { DEV_ACCOUNT_COUNT } from "../../src/devnet/anvil.js";
 import { devAccount, devAccounts } from "../../src/devnet/devAccounts.js";
 import { type Devnet, startDevnet } from "../../src/devnet/devnet.js";
 import { type Docket, startServer } from "../../src/server.js";
@@ -171,6 +172,7 @@ describe("RPC budget (DESIGN.md section 7), counted at a JSON-RPC proxy", () => 
       [3, 3],
       [6, 3],
       [9, 3],
+      [12, 3],
       [0, 100],
       [50, 10],
     ] as const) {
@@ -328,7 +330,8 @@ describe("RPC budget (DESIGN.md section 7), counted at a JSON-RPC proxy", () => 
  */
 async function growWorld(cases: number, drawn: number): Promise<Address[]> {
   const { reader, chain, deployment: d } = devnet;
-  const fresh = devAccounts(20 + cases).slice(20);
+  // Accounts past the dev chain's own (which the seed may use): new to the court.
+  const fresh = devAccounts(DEV_ACCOUNT_COUNT + cases).slice(DEV_ACCOUNT_COUNT);
   const actors = fresh.map((a) => new Actor(a.account, chain, reader));
   for (const a of fresh) {
     // biome-ignore lint/suspicious/noExplicitAny: anvil methods are not in viem's public schema

@@ -8,7 +8,7 @@ import type { Operation } from "../../src/operations/operation.js";
 import { operations } from "../../src/operations/registry.js";
 import { type Docket, startServer } from "../../src/server.js";
 import { filing, payAsTold, xPayment } from "../payments/helpers.js";
-import { externalChainEnv, TestDocket } from "../support/index.js";
+import { arbitrationEnv, externalChainEnv, TestDocket } from "../support/index.js";
 
 /**
  * The statuses the OpenAPI document declares are the statuses docket answers with. Every operation
@@ -35,6 +35,7 @@ function sample(schema: Json): unknown {
   if (schema.pattern === AMOUNT_PATTERN) return "1000";
   // A well-formed CID of content nobody published.
   if (schema.pattern === EVIDENCE_REF_PATTERN) return rawCid(randomBytes(8)).toString();
+  if (Array.isArray(schema.enum)) return schema.enum[0];
   switch (schema.type) {
     case "boolean":
       return true;
@@ -84,6 +85,8 @@ describe("every operation answers only the statuses its OpenAPI entry declares, 
   let t: TestDocket;
   let deadNode: Docket;
   let wrongChain: Docket;
+  /** A docket on a chain where it was told of no arbitration contracts (docs/arbitration.md). */
+  let noArbitration: Docket;
   const declared = new Map<string, Declared>();
   const seen = new Map<string, Set<string>>();
 
@@ -131,14 +134,18 @@ describe("every operation answers only the statuses its OpenAPI entry declares, 
         REGISTRY_ADDRESS: t.court.registry,
         RATE_LIMIT_PER_MINUTE: "1",
         TRUST_PROXY: "1",
+        ...arbitrationEnv(t.devnet),
       }),
     );
     wrongChain = await startServer(
       loadConfig(externalChainEnv(t.devnet, { CHAIN_ID: "1", RATE_LIMIT_PER_MINUTE: "0" })),
     );
+    const bare = externalChainEnv(t.devnet, { RATE_LIMIT_PER_MINUTE: "0" });
+    for (const k of Object.keys(arbitrationEnv(t.devnet))) delete bare[k];
+    noArbitration = await startServer(loadConfig(bare));
   });
   afterAll(async () => {
-    await Promise.all([t?.close(), deadNode?.close(), wrongChain?.close()]);
+    await Promise.all([t?.close(), deadNode?.close(), wrongChain?.close(), noArbitration?.close()]);
   });
 
   for (const [i, op] of operations.entries()) {
@@ -173,6 +180,7 @@ describe("every operation answers only the statuses its OpenAPI entry declares, 
       record(op, "dead chain node", await send(deadNode.url, op, { headers: client }));
       record(op, "over the rate limit", await send(deadNode.url, op, { headers: client }));
       record(op, "node on another chain", await send(wrongChain.url, op));
+      if (op.toolset === "jobs") record(op, "no arbitration contracts", await send(noArbitration.url, op));
     });
   }
 
@@ -186,6 +194,29 @@ describe("every operation answers only the statuses its OpenAPI entry declares, 
     record(fileCase, "a proof", r200);
     await t.actor(15).send(r200.body.unsigned_tx);
     record(fileCase, "a used proof", await t.post("/cases", body, xPayment(proof)));
+  });
+
+  it("the job operations: a state list_jobs does not know (422); writes with consistent input on a node that cannot be reached (500)", async () => {
+    const listJobs = operations.find((o) => o.name === "list_jobs") as Operation;
+    const r = await fetch(`${t.url}/jobs?state=Lost`);
+    record(listJobs, "unknown state", { status: r.status, body: (await r.json()) as Json });
+    const from = hex(20);
+    const calls: [string, Record<string, unknown>][] = [
+      ["create_job", { from, provider: hex(20), description: "x", court: 1 }],
+      ["submit_job", { id: 1, from, deliverable: hex(32) }],
+      ["dispute_job", { id: 1, from, statement: "x" }],
+    ];
+    for (const [i, [name, body]] of calls.entries()) {
+      const op = operations.find((o) => o.name === name) as Operation;
+      const path = op.http.path.replace(":id", "1");
+      const { id: _, ...rest } = body;
+      const res = await fetch(`${deadNode.url}${path}`, {
+        method: "POST",
+        headers: { "content-type": "application/json", "X-Forwarded-For": `127.2.0.${i + 1}` },
+        body: JSON.stringify(rest),
+      });
+      record(op, "dead chain node, consistent input", { status: res.status, body: (await res.json()) as Json });
+    }
   });
 
   it("publish_evidence: 415 for a media type docket does not take, 413 past EVIDENCE_MAX_BYTES (10 MiB)", async () => {

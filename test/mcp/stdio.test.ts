@@ -192,16 +192,20 @@ describe("MCP over stdio: node bin/docket.js mcp", () => {
 
     it("serves the case resources and the judge_case prompt", async () => {
       const { resources } = await client.listResources();
-      // The seeded cases: the General court's, one in every state (8), and Agentic Commerce's, one in
-      // each phase of a hidden vote (2).
-      expect(resources).toHaveLength(10);
+      // The seeded cases: the General court's, one in every state (8), Agentic Commerce's, one in
+      // each phase of a hidden vote (2), and the three born from seeded jobs' disputes.
+      expect(resources).toHaveLength(13);
       const { prompts } = await client.listPrompts();
       expect(prompts.map((p) => p.name)).toContain("judge_case");
     });
 
     it("a judge reads a seeded case's evidence over stdio: get_case_evidence, then each file's resource", async () => {
+      // The seeded case with the most evidence (its filing's and what each party added since).
       const { cases } = await ok(client, "list_cases", { limit: 100 });
-      const { evidence } = await ok(client, "get_case_evidence", { address: cases[cases.length - 2] });
+      const lists = await Promise.all(
+        (cases as string[]).map(async (address) => (await ok(client, "get_case_evidence", { address })).evidence),
+      );
+      const evidence = lists.reduce((a, b) => (b.length > a.length ? b : a));
       expect(evidence.length).toBeGreaterThan(1);
       for (const e of evidence as Json[]) {
         expect(e.available).toBe(true);

@@ -54,13 +54,14 @@ export function chainEnv(chain: ChainAt, rpcUrl = chain.rpcUrl): Record<string, 
     CHAIN_ID: String(chain.chainId ?? 31337),
     FACTORY_ADDRESS: chain.deployment.factory,
     REGISTRY_ADDRESS: chain.deployment.registry,
-    // The arbitration contracts, as `docket devnet` prints them for another docket.
-    ...Object.fromEntries(
-      (chain.deployment.arbitration ? arbitrationEnvLines(chain.deployment.arbitration) : []).map(
-        (l) => l.split("=") as [string, string],
-      ),
-    ),
+    ...arbitrationEnv(chain),
   };
+}
+
+/** The arbitration contracts of a chain, as `docket devnet` prints them for another docket (docs/arbitration.md). */
+export function arbitrationEnv(chain: ChainAt): Record<string, string> {
+  const a = chain.deployment.arbitration;
+  return Object.fromEntries((a ? arbitrationEnvLines(a) : []).map((l) => l.split("=") as [string, string]));
 }
 
 /**

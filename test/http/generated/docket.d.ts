@@ -179,7 +179,7 @@ export interface paths {
         };
         /**
          * Keeper steps executable now
-         * @description The permissionless steps any agent may execute now across the court, so cases never stall: draw a panel whose randomness is in (assign_judges_random), end an unanswered case (trigger_default), resolve a case past its deliberation deadline (resolve_after_deadline), pay out a verdict whose appeal window closed (settle_case). Scans a page of open cases (100 by default) per call; walk `nextOffset` until it is null (`court` keeps the steps of one court's cases; the page and total still count every open case). Each step names the tool and HTTP route; call it (with `from` to have it simulated), sign and broadcast. Keepers earn nothing but progress.
+         * @description The permissionless steps any agent may execute now across the court, so cases never stall: draw a panel whose randomness is in (assign_judges_random), end an unanswered case (trigger_default), resolve a case past its deliberation deadline (resolve_after_deadline), pay out a verdict whose appeal window closed (settle_case), deliver a ruling whose callback failed (deliver_ruling) and, in `jobs`, finalize an ERC-8183 job whose challenge window closed undisputed (finalize_job). Scans a page of open cases (100 by default) per call; walk `nextOffset` until it is null (`court` keeps the steps of one court's cases; the page and total still count every open case). Each step names the tool and HTTP route; call it (with `from` to have it simulated), sign and broadcast. Keepers earn nothing but progress.
          *
          *     MCP tool: `list_keeper_actions`.
          */
@@ -267,7 +267,7 @@ export interface paths {
         };
         /**
          * An address's inbox of next actions
-         * @description Every open case the address takes part in (plaintiff, defendant, judge of any round) with what it may or must do now: respond before the deadline, commit or cast a vote, reveal it, add evidence, appeal, and the permissionless steps on its cases (draw, default, resolve, settle). Each case names its court; each action names the tool to call, its HTTP route, whether it is required and its deadline in chain time. Required actions come first. A stranger's inbox is empty: court-wide keeper steps are in list_keeper_actions. Subscribe to the MCP resource docket://agents/{address}/inbox, or stream GET /events?address=…, to be told when it changes.
+         * @description Every open case the address takes part in (plaintiff, defendant, judge of any round) with what it may or must do now: respond before the deadline, commit or cast a vote, reveal it, add evidence, appeal, and the permissionless steps on its cases (draw, default, resolve, settle); and in `jobs`, the steps due on its ERC-8183 jobs (fund, submit, dispute in the challenge window, finalize). Each case names its court; each action names the tool to call, its HTTP route, whether it is required and its deadline in chain time. Required actions come first. A stranger's inbox is empty: court-wide keeper steps are in list_keeper_actions. Subscribe to the MCP resource docket://agents/{address}/inbox, or stream GET /events?address=…, to be told when it changes.
          *
          *     MCP tool: `get_inbox`.
          */
@@ -670,6 +670,188 @@ export interface paths {
          *     MCP tool: `self_register_agent`.
          */
         post: operations["self_register_agent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/arbitration/cost": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What a dispute costs
+         * @description The arbitrator's price of a dispute (Kleros' IArbitratorV2 `arbitrationCost(extraData)`, docs/arbitration.md) in a court with a panel of at least `jurors` judges: the cost in wei that `createDispute` must be paid (the filing fee plus one minimum party stake per judge of the first round), the panel actually seated (the court's panel size at least, odd), the court's worst-case time to a final ruling, the arbitrator's address and the extraData docket would put first (court, jurors). An escrow contract calls `arbitrationCost(extraData)` itself; this is for reading it ahead.
+         *
+         *     MCP tool: `get_arbitration_cost`.
+         */
+        get: operations["get_arbitration_cost"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/jobs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List jobs
+         * @description List the ERC-8183 jobs of the job contract docket serves (docs/arbitration.md), newest first, a page at a time, with the total that match: each with its state, client, provider, evaluator, budget (token units), expiry and when work was submitted. Filter by `state` (Open, Funded, Submitted, Completed, Rejected, Expired), `client` and `provider` (all given must match). Next: read one with get_job for its evaluation (challenge window, dispute, ruling).
+         *
+         *     MCP tool: `list_jobs`.
+         */
+        get: operations["list_jobs"];
+        put?: never;
+        /**
+         * Create a job
+         * @description Create an ERC-8183 job (docs/arbitration.md) as its client: the provider who will do the work, a description, an expiry, and docket's court-backed evaluator of the `court` you choose (its disputes are judged there: the General court votes in the open, Agentic Commerce hides votes), or any `evaluator` address you name (then docket's court does not judge it). Returns the unsigned createJob transaction for `from` to sign; the new job's id is in its JobCreated event (or list_jobs?client=you). Next: fund_job (sets the budget, approves the token, escrows it).
+         *
+         *     MCP tool: `create_job`.
+         */
+        post: operations["create_job"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/jobs/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a job
+         * @description Read one ERC-8183 job (docs/arbitration.md) by id: client, provider, evaluator, budget (token units), expiry, the deliverable (as bytes32 and as the CID it names), and, when docket's court-backed evaluator judges it, its evaluation: the phase (waiting, in_window, finalizable, disputed, ruled, finalized, closed), when the challenge window closes, what a dispute costs now, whether the client may dispute now, and the dispute if any: its case (get_case), court, the case's state and outcome, and the ruling with its delivery (pending, delivered, failed). Next: the client disputes with dispute_job while in_window; anyone finalizes with finalize_job once finalizable; a failed delivery is retried with deliver_ruling.
+         *
+         *     MCP tool: `get_job`.
+         */
+        get: operations["get_job"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/jobs/{id}/fund": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Fund a job
+         * @description The client escrows a job's budget (ERC-8183 fund), one transaction at a time: call it, sign what comes back, and call it again until `step` is `fund`. It answers the first step still missing: `set_budget` when `budget` is given and differs from the job's, `approve` (the payment token's ERC-20 approval of the job contract for the budget) when your allowance is short, else `fund`, which moves the budget into escrow. `next` says what follows once it is mined. Refused up front (422 JOB_STEP_REFUSED, `details.rule`): not_open, only_client, budget_not_set, provider_not_set, insufficient_balance.
+         *
+         *     MCP tool: `fund_job`.
+         */
+        post: operations["fund_job"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/jobs/{id}/submit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Submit a job's work
+         * @description The provider submits its work on a funded job (ERC-8183 submit): `deliverable` is either a CID docket's evidence store gave (publish_evidence; a raw-block CIDv1, bafkrei..., for content up to 256 KiB), stored on chain as its 32-byte sha2-256 digest, so the job, the case and get_job name the same CID; or any bytes32 (0x + 64 hex), as the standard allows. The challenge window opens when it is mined: the client may dispute until it closes, then anyone may finalize. Refused up front (422 JOB_STEP_REFUSED): not_funded, only_provider.
+         *
+         *     MCP tool: `submit_job`.
+         */
+        post: operations["submit_job"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/jobs/{id}/dispute": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Dispute a job's work
+         * @description The client disputes the provider's submitted work while the challenge window is open (docs/arbitration.md): docket's evaluator asks the arbitrator for a dispute, which opens a docket case in the evaluator's court, the client the plaintiff and the provider the defendant, its claim naming the job, its description and deliverable. Give your evidence as `evidence` (a CID from publish_evidence) or `statement` (text docket publishes for you as an ERC-1497 document). The transaction's `value` is exactly the arbitration cost (the filing fee plus one minimum party stake per judge). Refused up front (422 JOB_STEP_REFUSED, `details.rule`): not_docket_evaluator, not_submitted, already_disputed, only_client, window_closed, expires_before_ruling (the court's worst case would end after the job expires). The ruling completes the job (provider paid) or rejects it (client refunded); follow it with get_job.
+         *
+         *     MCP tool: `dispute_job`.
+         */
+        post: operations["dispute_job"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/jobs/{id}/finalize": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Finalize an undisputed job
+         * @description Anyone completes a submitted job once its challenge window closed without a dispute (docs/arbitration.md): docket's evaluator calls the job contract's complete and the escrowed budget goes to the provider. A keeper step (list_keeper_actions lists it). Refused up front (422 JOB_STEP_REFUSED, `details.rule`): not_docket_evaluator, window_open (with when it closes), and any phase but finalizable (disputed: the ruling decides; already ruled or finalized).
+         *
+         *     MCP tool: `finalize_job`.
+         */
+        post: operations["finalize_job"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/cases/{address}/deliver-ruling": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Deliver a ruling again
+         * @description Anyone retries delivering the final ruling of a case born from a dispute (docs/arbitration.md) when the arbitrable's `rule` callback failed: the arbitrator calls it again (executeRuling), with the same bounded gas. The case itself is never blocked by a failing callback; only the escrow waits. A keeper step (list_keeper_actions lists it). Refused up front (422 JOB_STEP_REFUSED, `details.rule`): not_a_dispute (the case was filed by its plaintiff), ruling_pending (the case is not final yet), ruling_delivered (done already).
+         *
+         *     MCP tool: `deliver_ruling`.
+         */
+        post: operations["deliver_ruling"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1608,6 +1790,23 @@ export interface operations {
                                 /** @description The judge's reasons, sent with the reveal; empty when none */
                                 justification: string;
                             }[];
+                            /** @description Set when the case was born from an arbitrable contract's dispute (docs/arbitration.md); null for a case its plaintiff filed */
+                            arbitration: {
+                                /** @description The arbitrator (IArbitratorV2) that filed the case */
+                                arbitrator: string;
+                                /** @description The contract that asked for the dispute and receives `rule` when the case is final */
+                                arbitrable: string;
+                                /** @description The arbitrator's dispute id */
+                                disputeId: number;
+                                /** @description The ERC-8183 job the dispute is about, when docket's evaluator opened it */
+                                job: {
+                                    id: number;
+                                    /** @description The ERC-8183 job contract */
+                                    contract: string;
+                                    /** @description Where to read it, e.g. "GET /jobs/7" (get_job) */
+                                    http: string;
+                                } | null;
+                            } | null;
                         };
                     };
                 };
@@ -2421,6 +2620,25 @@ export interface operations {
                                 name: string;
                             };
                         }[];
+                        /** @description ERC-8183 jobs (of the newest 200) whose challenge window closed undisputed: finalize_job pays the provider */
+                        jobs: {
+                            /** @description The job's id (get_job) */
+                            job: number;
+                            /** @description The docket tool (MCP) to call; its HTTP route is in `http` */
+                            operation: string;
+                            /** @description The matching HTTP route, e.g. "POST /jobs/7/finalize" */
+                            http: string;
+                            /**
+                             * @description In which capacity: the job's client or provider, or anyone (a keeper step)
+                             * @enum {string}
+                             */
+                            as: "client" | "provider" | "anyone";
+                            /** @description true when missing it costs the caller (a provider that never submits loses the job at expiry) */
+                            required: boolean;
+                            /** @description Unix seconds (chain time) after which it is refused; null: none */
+                            deadline: number | null;
+                            description: string;
+                        }[];
                     };
                 };
             };
@@ -3010,6 +3228,25 @@ export interface operations {
                             waitingFor: string | null;
                             /** @description Chain time of the next deadline that changes what may be done on the case; null: none ahead */
                             nextChangeAt: number | null;
+                        }[];
+                        /** @description Steps due on the address's ERC-8183 jobs (of the newest 200): fund (client), submit (provider), dispute in the window (client), finalize (anyone); a disputed job's case is in `cases` */
+                        jobs: {
+                            /** @description The job's id (get_job) */
+                            job: number;
+                            /** @description The docket tool (MCP) to call; its HTTP route is in `http` */
+                            operation: string;
+                            /** @description The matching HTTP route, e.g. "POST /jobs/7/finalize" */
+                            http: string;
+                            /**
+                             * @description In which capacity: the job's client or provider, or anyone (a keeper step)
+                             * @enum {string}
+                             */
+                            as: "client" | "provider" | "anyone";
+                            /** @description true when missing it costs the caller (a provider that never submits loses the job at expiry) */
+                            required: boolean;
+                            /** @description Unix seconds (chain time) after which it is refused; null: none */
+                            deadline: number | null;
+                            description: string;
                         }[];
                     };
                 };
@@ -6573,6 +6810,1838 @@ export interface operations {
             };
         };
     };
+    get_arbitration_cost: {
+        parameters: {
+            query?: {
+                /** @description The court to be judged in (a court id from list_courts; default 1, the General court) */
+                court?: number;
+                /** @description Minimum panel size (0: the court's own; an even number is raised to the next odd one; at most 31) */
+                jurors?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The arbitrator contract (IArbitratorV2) */
+                        arbitrator: string;
+                        court: {
+                            id: number;
+                            name: string;
+                        };
+                        /** @description Judges seated in the first round */
+                        jurors: number;
+                        /** @description Wei: exactly what createDispute must be paid */
+                        cost: string;
+                        /** @description Seconds from filing to a final ruling if every step takes its full time */
+                        maxDuration: number;
+                        /** @description abi.encode(uint256 court, uint256 jurors): the first words of a dispute's extraData */
+                        extraData: string;
+                    };
+                };
+            };
+            /** @description Not found: `COURT_NOT_FOUND`, `NOT_FOUND` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "COURT_NOT_FOUND" | "NOT_FOUND";
+                            message: string;
+                            /** @description For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues */
+                            details?: Record<string, never>;
+                        };
+                    };
+                };
+            };
+            /** @description Validation error: a field of the wrong type, a constraint broken: `VALIDATION_ERROR` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR";
+                            message: string;
+                            /** @description For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues */
+                            details?: Record<string, never>;
+                        };
+                    };
+                };
+            };
+            /** @description Rate limited (RATE_LIMIT_PER_MINUTE per client): `RATE_LIMITED` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "RATE_LIMITED";
+                            message: string;
+                            /** @description For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues */
+                            details?: Record<string, never>;
+                        };
+                    };
+                };
+            };
+            /** @description Server-side failure: the contract refused the call (details.reason), or the chain node could not be read: `RPC_ERROR` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "RPC_ERROR";
+                            message: string;
+                            /** @description For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues */
+                            details?: Record<string, never>;
+                        };
+                    };
+                };
+            };
+            /** @description The chain node serves another chain id than docket's: `CHAIN_MISMATCH` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "CHAIN_MISMATCH";
+                            message: string;
+                            /** @description For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues */
+                            details?: Record<string, never>;
+                        };
+                    };
+                };
+            };
+            /** @description Unexpected failure: `INTERNAL_ERROR` */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "INTERNAL_ERROR";
+                            message: string;
+                            /** @description For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues */
+                            details?: Record<string, never>;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    list_jobs: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1 to 100 (default 20) */
+                limit?: number;
+                /** @description Items to skip (default 0) */
+                offset?: number;
+                /** @description Only jobs in this ERC-8183 state */
+                state?: "Open" | "Funded" | "Submitted" | "Completed" | "Rejected" | "Expired";
+                /** @description Only jobs of this client */
+                client?: string;
+                /** @description Only jobs of this provider */
+                provider?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Jobs that match the filters */
+                        total: number;
+                        jobs: {
+                            id: number;
+                            /** @enum {string} */
+                            state: "Open" | "Funded" | "Submitted" | "Completed" | "Rejected" | "Expired";
+                            client: string;
+                            provider: string | null;
+                            evaluator: string;
+                            /** @description Token units, decimal string */
+                            budget: string;
+                            expiredAt: number;
+                            submittedAt: number | null;
+                            /** @description The job's brief, cut at 200 characters */
+                            description: string;
+                        }[];
+                        offset: number;
+                        limit: number;
+                    };
+                };
+            };
+            /** @description Invalid input: `INVALID_ADDRESS` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "INVALID_ADDRESS";
+                            message: string;
+                            /** @description For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues */
+                            details?: Record<string, never>;
+                        };
+                    };
+                };
+            };
+            /** @description Not found: `NOT_FOUND` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "NOT_FOUND";
+                            message: string;
+                            /** @description For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues */
+                            details?: Record<string, never>;
+                        };
+                    };
+                };
+            };
+            /** @description Validation error: a field of the wrong type, a constraint broken: `VALIDATION_ERROR` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR";
+                            message: string;
+                            /** @description For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues */
+                            details?: Record<string, never>;
+                        };
+                    };
+                };
+            };
+            /** @description Rate limited (RATE_LIMIT_PER_MINUTE per client): `RATE_LIMITED` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "RATE_LIMITED";
+                            message: string;
+                            /** @description For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues */
+                            details?: Record<string, never>;
+                        };
+                    };
+                };
+            };
+            /** @description Server-side failure: the contract refused the call (details.reason), or the chain node could not be read: `RPC_ERROR` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "RPC_ERROR";
+                            message: string;
+                            /** @description For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues */
+                            details?: Record<string, never>;
+                        };
+                    };
+                };
+            };
+            /** @description The chain node serves another chain id than docket's: `CHAIN_MISMATCH` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "CHAIN_MISMATCH";
+                            message: string;
+                            /** @description For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues */
+                            details?: Record<string, never>;
+                        };
+                    };
+                };
+            };
+            /** @description Unexpected failure: `INTERNAL_ERROR` */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "INTERNAL_ERROR";
+                            message: string;
+                            /** @description For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues */
+                            details?: Record<string, never>;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    create_job: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "from": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
+                 *       "provider": "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC",
+                 *       "description": "Summarize the Q3 shipping logs",
+                 *       "court": 2
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * @description The client: creates, funds and may dispute the job; it signs this transaction
+                     * @example 0x70997970C51812dc3A010C7d01b50e0d17dc79C8
+                     */
+                    from: string;
+                    /**
+                     * @description The provider who will do the work and be paid on completion
+                     * @example 0x70997970C51812dc3A010C7d01b50e0d17dc79C8
+                     */
+                    provider: string;
+                    /** @description What the job is: the brief a court reads if the work is disputed (at most 2000 bytes; a CID of a longer one) */
+                    description: string;
+                    /** @description The court docket's evaluator files disputes in (a court id from list_courts; default 1, the General court) */
+                    court?: number;
+                    /**
+                     * @description Optional: another evaluator (not docket's court) to complete or reject the job
+                     * @example 0x70997970C51812dc3A010C7d01b50e0d17dc79C8
+                     */
+                    evaluator?: string;
+                    /**
+                     * @description Seconds from now (chain time) until the job expires and a funded job can be refunded (default 30 days); leave room for the challenge window and a ruling
+                     * @default 2592000
+                     */
+                    expiresIn?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description An unsigned transaction to sign and broadcast */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        unsigned_tx: {
+                            /** @description Contract address */
+                            to: string;
+                            /** @description Wei to send, decimal string */
+                            value: string;
+                            /** @description Call data, 0x-prefixed hex */
+                            data: string;
+                            /** @description Chain to sign for */
+                            chainId: number;
+                        };
+                        /** @description How to sign and broadcast it with your own wallet */
+                        instructions: string;
+                        /** @description The job's evaluator */
+                        evaluator: string;
+                        /** @description Unix seconds the job expires at */
+                        expiredAt: number;
+                        /** @description What to do once this transaction is mined; null when nothing follows from you */
+                        next: {
+                            /** @description The docket tool (MCP) to call next */
+                            operation: string;
+                            /** @description Its HTTP route */
+                            http: string;
+                            description: string;
+                        } | null;
+                    };
+                };
+            };
+            /** @description Invalid input: `INVALID_ADDRESS`, `INVALID_INPUT`, `INVALID_JSON`, `MISSING_FIELD` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "INVALID_ADDRESS" | "INVALID_INPUT" | "INVALID_JSON" | "MISSING_FIELD";
+                            message: string;
+                            /** @description For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues */
+                            details?: Record<string, never>;
+                        };
+                    };
+                };
+            };
+            /** @description Not found: `NOT_FOUND` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "NOT_FOUND";
+                            message: string;
+                            /** @description For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues */
+                            details?: Record<string, never>;
+                        };
+                    };
+                };
+            };
+            /** @description Body too large (64 kB of JSON; an evidence upload: EVIDENCE_MAX_BYTES): `PAYLOAD_TOO_LARGE` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "PAYLOAD_TOO_LARGE";
+                            message: string;
+                            /** @description For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues */
+                            details?: Record<string, never>;
+                        };
+                    };
+                };
+            };
+            /** @description Body must be application/json (an evidence upload: one of the accepted media types): `UNSUPPORTED_MEDIA_TYPE` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "UNSUPPORTED_MEDIA_TYPE";
+                            message: string;
+                            /** @description For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues */
+                            details?: Record<string, never>;
+                        };
+                    };
+                };
+            };
+            /** @description Validation error: a field of the wrong type, a constraint broken: `JOB_STEP_REFUSED`, `VALIDATION_ERROR` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "JOB_STEP_REFUSED" | "VALIDATION_ERROR";
+                            message: string;
+                            /** @description For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues */
+                            details?: Record<string, never>;
+                        };
+                    };
+                };
+            };
+            /** @description Rate limited (RATE_LIMIT_PER_MINUTE per client): `RATE_LIMITED` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "RATE_LIMITED";
+                            message: string;
+                            /** @description For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues */
+                            details?: Record<string, never>;
+                        };
+                    };
+                };
+            };
+            /** @description Server-side failure: the contract refused the call (details.reason), or the chain node could not be read: `CONTRACT_REVERT`, `RPC_ERROR` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "CONTRACT_REVERT" | "RPC_ERROR";
+                            message: string;
+                            /** @description For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues */
+                            details?: Record<string, never>;
+                        };
+                    };
+                };
+            };
+            /** @description The chain node serves another chain id than docket's: `CHAIN_MISMATCH` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "CHAIN_MISMATCH";
+                            message: string;
+                            /** @description For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues */
+                            details?: Record<string, never>;
+                        };
+                    };
+                };
+            };
+            /** @description Unexpected failure: `INTERNAL_ERROR` */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "INTERNAL_ERROR";
+                            message: string;
+                            /** @description For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues */
+                            details?: Record<string, never>;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    get_job: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The job's id on the ERC-8183 job contract (list_jobs lists them; ids start at 1) */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Unix seconds of the block read */
+                        chainTime: number;
+                        job: {
+                            id: number;
+                            /**
+                             * @description ERC-8183 status
+                             * @enum {string}
+                             */
+                            state: "Open" | "Funded" | "Submitted" | "Completed" | "Rejected" | "Expired";
+                            client: string;
+                            /** @description Null until the client names one */
+                            provider: string | null;
+                            evaluator: string;
+                            description: string;
+                            /** @description In the payment token's smallest unit (USDC: 6 decimals), decimal string */
+                            budget: string;
+                            /** @description The ERC-20 the budget is paid in */
+                            token: string;
+                            /** @description Unix seconds: after it, a funded or submitted job can be refunded (claimRefund) */
+                            expiredAt: number;
+                            /** @description The submitted bytes32; null before submission */
+                            deliverable: string | null;
+                            /** @description The deliverable read as a CID (CIDv1 raw, sha2-256 of it): GET /evidence/{cid} when it was published to docket */
+                            deliverableCid: string | null;
+                            /** @description Unix seconds; null before submission */
+                            submittedAt: number | null;
+                            /** @description How docket's court-backed evaluator judges the job; null when its evaluator is not docket's */
+                            evaluation: {
+                                evaluator: string;
+                                /** @description The court this evaluator files disputes in */
+                                court: {
+                                    /** @description Court id (list_courts, get_court) */
+                                    id: number;
+                                    name: string;
+                                };
+                                /**
+                                 * @description waiting (not submitted), in_window (the client may dispute), finalizable (anyone may finalize_job), disputed (a case is judging it), ruled, finalized, closed (ended without the evaluator)
+                                 * @enum {string}
+                                 */
+                                phase: "waiting" | "in_window" | "finalizable" | "disputed" | "ruled" | "finalized" | "closed";
+                                /** @description Unix seconds (chain time): the last moment to dispute */
+                                windowEndsAt: number | null;
+                                /** @description What dispute_job costs now, wei (its `value`) */
+                                arbitrationCost: string;
+                                /** @description The latest a dispute filed now would be finally ruled (the court's worst case), unix seconds */
+                                rulingBy: number;
+                                /** @description Whether dispute_job would be taken now (by the client) */
+                                disputable: boolean;
+                                dispute: {
+                                    /** @description The arbitrator's dispute id */
+                                    id: number;
+                                    /** @description The docket case the dispute is judged in (get_case) */
+                                    case: string;
+                                    court: {
+                                        /** @description Court id (list_courts, get_court) */
+                                        id: number;
+                                        name: string;
+                                    };
+                                    /** @enum {string} */
+                                    caseState: "Filed" | "Summoned" | "Active" | "Deliberating" | "Resolved" | "Dismissed" | "Defaulted" | "Appealed";
+                                    /** @description The case's outcome; null until decided */
+                                    outcome: ("PlaintiffWon" | "DefendantWon" | "Dismissed") | null;
+                                    /** @description What the client paid the arbitrator, wei */
+                                    cost: string;
+                                    /** @description The final ruling and whether the job's evaluator has received it */
+                                    ruling: {
+                                        /** @description 0 refused (dismissed), 1 the client won, 2 the provider won; null until final */
+                                        value: number | null;
+                                        /** @description Who the ruling is for: client (refund), provider (paid), refused (the job completes, as if undisputed) */
+                                        winner: ("refused" | "client" | "provider") | null;
+                                        /**
+                                         * @description pending: the case is not final; delivered: the evaluator received `rule`; failed: due again (deliver_ruling)
+                                         * @enum {string}
+                                         */
+                                        delivery: "pending" | "delivered" | "failed";
+                                    };
+                                } | null;
+                            } | null;
+                        };
+                    };
+                };
+            };
+            /** @description Not found: `JOB_NOT_FOUND`, `NOT_FOUND` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "JOB_NOT_FOUND" | "NOT_FOUND";
+                            message: string;
+                            /** @description For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues */
+                            details?: Record<string, never>;
+                        };
+                    };
+                };
+            };
+            /** @description Validation error: a field of the wrong type, a constraint broken: `VALIDATION_ERROR` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR";
+                            message: string;
+                            /** @description For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues */
+                            details?: Record<string, never>;
+                        };
+                    };
+                };
+            };
+            /** @description Rate limited (RATE_LIMIT_PER_MINUTE per client): `RATE_LIMITED` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "RATE_LIMITED";
+                            message: string;
+                            /** @description For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues */
+                            details?: Record<string, never>;
+                        };
+                    };
+                };
+            };
+            /** @description Server-side failure: the contract refused the call (details.reason), or the chain node could not be read: `RPC_ERROR` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "RPC_ERROR";
+                            message: string;
+                            /** @description For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues */
+                            details?: Record<string, never>;
+                        };
+                    };
+                };
+            };
+            /** @description The chain node serves another chain id than docket's: `CHAIN_MISMATCH` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "CHAIN_MISMATCH";
+                            message: string;
+                            /** @description For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues */
+                            details?: Record<string, never>;
+                        };
+                    };
+                };
+            };
+            /** @description Unexpected failure: `INTERNAL_ERROR` */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "INTERNAL_ERROR";
+                            message: string;
+                            /** @description For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues */
+                            details?: Record<string, never>;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    fund_job: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The job's id on the ERC-8183 job contract (list_jobs lists them; ids start at 1) */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "from": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
+                 *       "budget": "25000000"
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * @description The job's client: it signs every step
+                     * @example 0x70997970C51812dc3A010C7d01b50e0d17dc79C8
+                     */
+                    from: string;
+                    /**
+                     * @description Optional: the budget in the token's smallest unit (USDC: 6 decimals); set first if the job's differs
+                     * @example 100000000000000000
+                     */
+                    budget?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description An unsigned transaction to sign and broadcast */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        unsigned_tx: {
+                            /** @description Contract address */
+                            to: string;
+                            /** @description Wei to send, decimal string */
+                            value: string;
+                            /** @description Call data, 0x-prefixed hex */
+                            data: string;
+                            /** @description Chain to sign for */
+                            chainId: number;
+                        };
+                        /** @description How to sign and broadcast it with your own wallet */
+                        instructions: string;
+                        /**
+                         * @description Which step this transaction is
+                         * @enum {string}
+                         */
+                        step: "set_budget" | "approve" | "fund";
+                        /** @description The budget being escrowed, token units */
+                        budget: string;
+                        /** @description What to do once this transaction is mined; null when nothing follows from you */
+                        next: {
+                            /** @description The docket tool (MCP) to call next */
+                            operation: string;
+                            /** @description Its HTTP route */
+                            http: string;
+                            description: string;
+                        } | null;
+                    };
+                };
+            };
+            /** @description Invalid input: `INVALID_ADDRESS`, `INVALID_INPUT`, `INVALID_JSON`, `MISSING_FIELD` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "INVALID_ADDRESS" | "INVALID_INPUT" | "INVALID_JSON" | "MISSING_FIELD";
+                            message: string;
+                            /** @description For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues */
+                            details?: Record<string, never>;
+                        };
+                    };
+                };
+            };
+            /** @description Not found: `JOB_NOT_FOUND`, `NOT_FOUND` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "JOB_NOT_FOUND" | "NOT_FOUND";
+                            message: string;
+                            /** @description For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues */
+                            details?: Record<string, never>;
+                        };
+                    };
+                };
+            };
+            /** @description Body too large (64 kB of JSON; an evidence upload: EVIDENCE_MAX_BYTES): `PAYLOAD_TOO_LARGE` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "PAYLOAD_TOO_LARGE";
+                            message: string;
+                            /** @description For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues */
+                            details?: Record<string, never>;
+                        };
+                    };
+                };
+            };
+            /** @description Body must be application/json (an evidence upload: one of the accepted media types): `UNSUPPORTED_MEDIA_TYPE` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "UNSUPPORTED_MEDIA_TYPE";
+                            message: string;
+                            /** @description For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues */
+                            details?: Record<string, never>;
+                        };
+                    };
+                };
+            };
+            /** @description Validation error: a field of the wrong type, a constraint broken: `JOB_STEP_REFUSED`, `VALIDATION_ERROR` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "JOB_STEP_REFUSED" | "VALIDATION_ERROR";
+                            message: string;
+                            /** @description For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues */
+                            details?: Record<string, never>;
+                        };
+                    };
+                };
+            };
+            /** @description Rate limited (RATE_LIMIT_PER_MINUTE per client): `RATE_LIMITED` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "RATE_LIMITED";
+                            message: string;
+                            /** @description For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues */
+                            details?: Record<string, never>;
+                        };
+                    };
+                };
+            };
+            /** @description Server-side failure: the contract refused the call (details.reason), or the chain node could not be read: `CONTRACT_REVERT`, `RPC_ERROR` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "CONTRACT_REVERT" | "RPC_ERROR";
+                            message: string;
+                            /** @description For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues */
+                            details?: Record<string, never>;
+                        };
+                    };
+                };
+            };
+            /** @description The chain node serves another chain id than docket's: `CHAIN_MISMATCH` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "CHAIN_MISMATCH";
+                            message: string;
+                            /** @description For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues */
+                            details?: Record<string, never>;
+                        };
+                    };
+                };
+            };
+            /** @description Unexpected failure: `INTERNAL_ERROR` */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "INTERNAL_ERROR";
+                            message: string;
+                            /** @description For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues */
+                            details?: Record<string, never>;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    submit_job: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The job's id on the ERC-8183 job contract (list_jobs lists them; ids start at 1) */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "from": "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC",
+                 *       "deliverable": "bafkreifzjut3te2nhyekklss27nh3k72ysco7y32koao5eei66wof36n5e"
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * @description The job's provider: it signs
+                     * @example 0x70997970C51812dc3A010C7d01b50e0d17dc79C8
+                     */
+                    from: string;
+                    /** @description A CID from publish_evidence (bafkrei...), ipfs://<cid>, or any bytes32 (0x + 64 hex digits) */
+                    deliverable: string;
+                };
+            };
+        };
+        responses: {
+            /** @description An unsigned transaction to sign and broadcast */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        unsigned_tx: {
+                            /** @description Contract address */
+                            to: string;
+                            /** @description Wei to send, decimal string */
+                            value: string;
+                            /** @description Call data, 0x-prefixed hex */
+                            data: string;
+                            /** @description Chain to sign for */
+                            chainId: number;
+                        };
+                        /** @description How to sign and broadcast it with your own wallet */
+                        instructions: string;
+                        /** @description The bytes32 submitted */
+                        deliverable: string;
+                        /** @description What to do once this transaction is mined; null when nothing follows from you */
+                        next: {
+                            /** @description The docket tool (MCP) to call next */
+                            operation: string;
+                            /** @description Its HTTP route */
+                            http: string;
+                            description: string;
+                        } | null;
+                    };
+                };
+            };
+            /** @description Invalid input: `INVALID_ADDRESS`, `INVALID_INPUT`, `INVALID_JSON`, `MISSING_FIELD` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "INVALID_ADDRESS" | "INVALID_INPUT" | "INVALID_JSON" | "MISSING_FIELD";
+                            message: string;
+                            /** @description For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues */
+                            details?: Record<string, never>;
+                        };
+                    };
+                };
+            };
+            /** @description Not found: `JOB_NOT_FOUND`, `NOT_FOUND` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "JOB_NOT_FOUND" | "NOT_FOUND";
+                            message: string;
+                            /** @description For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues */
+                            details?: Record<string, never>;
+                        };
+                    };
+                };
+            };
+            /** @description Body too large (64 kB of JSON; an evidence upload: EVIDENCE_MAX_BYTES): `PAYLOAD_TOO_LARGE` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "PAYLOAD_TOO_LARGE";
+                            message: string;
+                            /** @description For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues */
+                            details?: Record<string, never>;
+                        };
+                    };
+                };
+            };
+            /** @description Body must be application/json (an evidence upload: one of the accepted media types): `UNSUPPORTED_MEDIA_TYPE` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "UNSUPPORTED_MEDIA_TYPE";
+                            message: string;
+                            /** @description For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues */
+                            details?: Record<string, never>;
+                        };
+                    };
+                };
+            };
+            /** @description Validation error: a field of the wrong type, a constraint broken: `JOB_STEP_REFUSED`, `VALIDATION_ERROR` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "JOB_STEP_REFUSED" | "VALIDATION_ERROR";
+                            message: string;
+                            /** @description For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues */
+                            details?: Record<string, never>;
+                        };
+                    };
+                };
+            };
+            /** @description Rate limited (RATE_LIMIT_PER_MINUTE per client): `RATE_LIMITED` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "RATE_LIMITED";
+                            message: string;
+                            /** @description For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues */
+                            details?: Record<string, never>;
+                        };
+                    };
+                };
+            };
+            /** @description Server-side failure: the contract refused the call (details.reason), or the chain node could not be read: `CONTRACT_REVERT`, `RPC_ERROR` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "CONTRACT_REVERT" | "RPC_ERROR";
+                            message: string;
+                            /** @description For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues */
+                            details?: Record<string, never>;
+                        };
+                    };
+                };
+            };
+            /** @description The chain node serves another chain id than docket's: `CHAIN_MISMATCH` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "CHAIN_MISMATCH";
+                            message: string;
+                            /** @description For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues */
+                            details?: Record<string, never>;
+                        };
+                    };
+                };
+            };
+            /** @description Unexpected failure: `INTERNAL_ERROR` */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "INTERNAL_ERROR";
+                            message: string;
+                            /** @description For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues */
+                            details?: Record<string, never>;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    dispute_job: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The job's id on the ERC-8183 job contract (list_jobs lists them; ids start at 1) */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "from": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
+                 *       "statement": "The summary covers Q2, not Q3 as the job asked."
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * @description The job's client: only it may dispute, and it signs and pays
+                     * @example 0x70997970C51812dc3A010C7d01b50e0d17dc79C8
+                     */
+                    from: string;
+                    /**
+                     * @description Your evidence: a CID (publish_evidence) of why the work falls short
+                     * @example bafkreifzjut3te2nhyekklss27nh3k72ysco7y32koao5eei66wof36n5e
+                     */
+                    evidence?: string;
+                    /** @description Or your statement as text: docket publishes it as your evidence document and files its CID */
+                    statement?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description An unsigned transaction to sign and broadcast */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        unsigned_tx: {
+                            /** @description Contract address */
+                            to: string;
+                            /** @description Wei to send, decimal string */
+                            value: string;
+                            /** @description Call data, 0x-prefixed hex */
+                            data: string;
+                            /** @description Chain to sign for */
+                            chainId: number;
+                        };
+                        /** @description How to sign and broadcast it with your own wallet */
+                        instructions: string;
+                        /** @description Wei: the transaction's value */
+                        arbitrationCost: string;
+                        /** @description The evidence CID the case is filed with */
+                        evidence: string;
+                        /** @description Where the case will be judged */
+                        court: {
+                            id: number;
+                            name: string;
+                        };
+                        /** @description What to do once this transaction is mined; null when nothing follows from you */
+                        next: {
+                            /** @description The docket tool (MCP) to call next */
+                            operation: string;
+                            /** @description Its HTTP route */
+                            http: string;
+                            description: string;
+                        } | null;
+                    };
+                };
+            };
+            /** @description Invalid input: `INVALID_ADDRESS`, `INVALID_INPUT`, `INVALID_JSON`, `MISSING_FIELD` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "INVALID_ADDRESS" | "INVALID_INPUT" | "INVALID_JSON" | "MISSING_FIELD";
+                            message: string;
+                            /** @description For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues */
+                            details?: Record<string, never>;
+                        };
+                    };
+                };
+            };
+            /** @description Not found: `JOB_NOT_FOUND`, `NOT_FOUND` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "JOB_NOT_FOUND" | "NOT_FOUND";
+                            message: string;
+                            /** @description For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues */
+                            details?: Record<string, never>;
+                        };
+                    };
+                };
+            };
+            /** @description Body too large (64 kB of JSON; an evidence upload: EVIDENCE_MAX_BYTES): `PAYLOAD_TOO_LARGE` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "PAYLOAD_TOO_LARGE";
+                            message: string;
+                            /** @description For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues */
+                            details?: Record<string, never>;
+                        };
+                    };
+                };
+            };
+            /** @description Body must be application/json (an evidence upload: one of the accepted media types): `UNSUPPORTED_MEDIA_TYPE` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "UNSUPPORTED_MEDIA_TYPE";
+                            message: string;
+                            /** @description For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues */
+                            details?: Record<string, never>;
+                        };
+                    };
+                };
+            };
+            /** @description Validation error: a field of the wrong type, a constraint broken: `JOB_STEP_REFUSED`, `VALIDATION_ERROR` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "JOB_STEP_REFUSED" | "VALIDATION_ERROR";
+                            message: string;
+                            /** @description For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues */
+                            details?: Record<string, never>;
+                        };
+                    };
+                };
+            };
+            /** @description Rate limited (RATE_LIMIT_PER_MINUTE per client): `RATE_LIMITED` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "RATE_LIMITED";
+                            message: string;
+                            /** @description For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues */
+                            details?: Record<string, never>;
+                        };
+                    };
+                };
+            };
+            /** @description Server-side failure: the contract refused the call (details.reason), or the chain node could not be read: `CONTRACT_REVERT`, `RPC_ERROR` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "CONTRACT_REVERT" | "RPC_ERROR";
+                            message: string;
+                            /** @description For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues */
+                            details?: Record<string, never>;
+                        };
+                    };
+                };
+            };
+            /** @description The chain node serves another chain id than docket's: `CHAIN_MISMATCH` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "CHAIN_MISMATCH";
+                            message: string;
+                            /** @description For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues */
+                            details?: Record<string, never>;
+                        };
+                    };
+                };
+            };
+            /** @description Unexpected failure: `INTERNAL_ERROR` */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "INTERNAL_ERROR";
+                            message: string;
+                            /** @description For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues */
+                            details?: Record<string, never>;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    finalize_job: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The job's id on the ERC-8183 job contract (list_jobs lists them; ids start at 1) */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /** @example {} */
+                "application/json": {
+                    /**
+                     * @description Optional: the address that will sign. When given, docket simulates the call as this account first and answers CONTRACT_REVERT with the contract's reason instead of a transaction that would fail.
+                     * @example 0x70997970C51812dc3A010C7d01b50e0d17dc79C8
+                     */
+                    from?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description An unsigned transaction to sign and broadcast */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        unsigned_tx: {
+                            /** @description Contract address */
+                            to: string;
+                            /** @description Wei to send, decimal string */
+                            value: string;
+                            /** @description Call data, 0x-prefixed hex */
+                            data: string;
+                            /** @description Chain to sign for */
+                            chainId: number;
+                        };
+                        /** @description How to sign and broadcast it with your own wallet */
+                        instructions: string;
+                        /** @description What to do once this transaction is mined; null when nothing follows from you */
+                        next: {
+                            /** @description The docket tool (MCP) to call next */
+                            operation: string;
+                            /** @description Its HTTP route */
+                            http: string;
+                            description: string;
+                        } | null;
+                    };
+                };
+            };
+            /** @description Invalid input: `INVALID_ADDRESS`, `INVALID_INPUT`, `INVALID_JSON` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "INVALID_ADDRESS" | "INVALID_INPUT" | "INVALID_JSON";
+                            message: string;
+                            /** @description For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues */
+                            details?: Record<string, never>;
+                        };
+                    };
+                };
+            };
+            /** @description Not found: `JOB_NOT_FOUND`, `NOT_FOUND` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "JOB_NOT_FOUND" | "NOT_FOUND";
+                            message: string;
+                            /** @description For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues */
+                            details?: Record<string, never>;
+                        };
+                    };
+                };
+            };
+            /** @description Body too large (64 kB of JSON; an evidence upload: EVIDENCE_MAX_BYTES): `PAYLOAD_TOO_LARGE` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "PAYLOAD_TOO_LARGE";
+                            message: string;
+                            /** @description For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues */
+                            details?: Record<string, never>;
+                        };
+                    };
+                };
+            };
+            /** @description Body must be application/json (an evidence upload: one of the accepted media types): `UNSUPPORTED_MEDIA_TYPE` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "UNSUPPORTED_MEDIA_TYPE";
+                            message: string;
+                            /** @description For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues */
+                            details?: Record<string, never>;
+                        };
+                    };
+                };
+            };
+            /** @description Validation error: a field of the wrong type, a constraint broken: `JOB_STEP_REFUSED`, `VALIDATION_ERROR` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "JOB_STEP_REFUSED" | "VALIDATION_ERROR";
+                            message: string;
+                            /** @description For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues */
+                            details?: Record<string, never>;
+                        };
+                    };
+                };
+            };
+            /** @description Rate limited (RATE_LIMIT_PER_MINUTE per client): `RATE_LIMITED` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "RATE_LIMITED";
+                            message: string;
+                            /** @description For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues */
+                            details?: Record<string, never>;
+                        };
+                    };
+                };
+            };
+            /** @description Server-side failure: the contract refused the call (details.reason), or the chain node could not be read: `CONTRACT_REVERT`, `RPC_ERROR` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "CONTRACT_REVERT" | "RPC_ERROR";
+                            message: string;
+                            /** @description For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues */
+                            details?: Record<string, never>;
+                        };
+                    };
+                };
+            };
+            /** @description The chain node serves another chain id than docket's: `CHAIN_MISMATCH` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "CHAIN_MISMATCH";
+                            message: string;
+                            /** @description For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues */
+                            details?: Record<string, never>;
+                        };
+                    };
+                };
+            };
+            /** @description Unexpected failure: `INTERNAL_ERROR` */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "INTERNAL_ERROR";
+                            message: string;
+                            /** @description For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues */
+                            details?: Record<string, never>;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    deliver_ruling: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Case contract address */
+                address: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /** @example {} */
+                "application/json": {
+                    /**
+                     * @description Optional: the address that will sign. When given, docket simulates the call as this account first and answers CONTRACT_REVERT with the contract's reason instead of a transaction that would fail.
+                     * @example 0x70997970C51812dc3A010C7d01b50e0d17dc79C8
+                     */
+                    from?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description An unsigned transaction to sign and broadcast */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        unsigned_tx: {
+                            /** @description Contract address */
+                            to: string;
+                            /** @description Wei to send, decimal string */
+                            value: string;
+                            /** @description Call data, 0x-prefixed hex */
+                            data: string;
+                            /** @description Chain to sign for */
+                            chainId: number;
+                        };
+                        /** @description How to sign and broadcast it with your own wallet */
+                        instructions: string;
+                        disputeId: number;
+                        arbitrable: string;
+                    };
+                };
+            };
+            /** @description Invalid input: `INVALID_ADDRESS`, `INVALID_INPUT`, `INVALID_JSON` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "INVALID_ADDRESS" | "INVALID_INPUT" | "INVALID_JSON";
+                            message: string;
+                            /** @description For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues */
+                            details?: Record<string, never>;
+                        };
+                    };
+                };
+            };
+            /** @description Not found: `CASE_NOT_FOUND`, `NOT_FOUND` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "CASE_NOT_FOUND" | "NOT_FOUND";
+                            message: string;
+                            /** @description For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues */
+                            details?: Record<string, never>;
+                        };
+                    };
+                };
+            };
+            /** @description Body too large (64 kB of JSON; an evidence upload: EVIDENCE_MAX_BYTES): `PAYLOAD_TOO_LARGE` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "PAYLOAD_TOO_LARGE";
+                            message: string;
+                            /** @description For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues */
+                            details?: Record<string, never>;
+                        };
+                    };
+                };
+            };
+            /** @description Body must be application/json (an evidence upload: one of the accepted media types): `UNSUPPORTED_MEDIA_TYPE` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "UNSUPPORTED_MEDIA_TYPE";
+                            message: string;
+                            /** @description For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues */
+                            details?: Record<string, never>;
+                        };
+                    };
+                };
+            };
+            /** @description Validation error: a field of the wrong type, a constraint broken: `JOB_STEP_REFUSED`, `VALIDATION_ERROR` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "JOB_STEP_REFUSED" | "VALIDATION_ERROR";
+                            message: string;
+                            /** @description For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues */
+                            details?: Record<string, never>;
+                        };
+                    };
+                };
+            };
+            /** @description Rate limited (RATE_LIMIT_PER_MINUTE per client): `RATE_LIMITED` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "RATE_LIMITED";
+                            message: string;
+                            /** @description For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues */
+                            details?: Record<string, never>;
+                        };
+                    };
+                };
+            };
+            /** @description Server-side failure: the contract refused the call (details.reason), or the chain node could not be read: `CONTRACT_REVERT`, `RPC_ERROR` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "CONTRACT_REVERT" | "RPC_ERROR";
+                            message: string;
+                            /** @description For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues */
+                            details?: Record<string, never>;
+                        };
+                    };
+                };
+            };
+            /** @description The chain node serves another chain id than docket's: `CHAIN_MISMATCH` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "CHAIN_MISMATCH";
+                            message: string;
+                            /** @description For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues */
+                            details?: Record<string, never>;
+                        };
+                    };
+                };
+            };
+            /** @description Unexpected failure: `INTERNAL_ERROR` */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "INTERNAL_ERROR";
+                            message: string;
+                            /** @description For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues */
+                            details?: Record<string, never>;
+                        };
+                    };
+                };
+            };
+        };
+    };
     ipfs_block: {
         parameters: {
             query?: {
@@ -6660,7 +8729,7 @@ export interface operations {
                 case?: string;
                 /** @description Only the events that concern this address: a party or judge of the event's case, the agent or judge it is about */
                 address?: string;
-                /** @description Comma-separated event types to receive (default: all): case.filed, case.responded, evidence.submitted, draw.armed, judges.drawn, vote.committed, vote.revealed, vote.cast, case.verdict, case.appealed, case.settled, case.defaulted, case.dismissed, filing.fee_paid, agent.registered, agent.updated, judge.staked, judge.unstaked, judge.slashed, judge.rewarded, chain.reorg, chain.reset */
+                /** @description Comma-separated event types to receive (default: all): case.filed, case.responded, evidence.submitted, draw.armed, judges.drawn, vote.committed, vote.revealed, vote.cast, case.verdict, case.appealed, case.settled, case.defaulted, case.dismissed, filing.fee_paid, agent.registered, agent.updated, judge.staked, judge.unstaked, judge.slashed, judge.rewarded, dispute.filed, ruling.delivered, ruling.failed, job.created, job.funded, job.submitted, job.completed, job.rejected, job.expired, job.disputed, job.ruled, chain.reorg, chain.reset */
                 types?: string;
                 /** @description Resume after this event id, for clients that cannot send the Last-Event-ID header */
                 lastEventId?: string;

@@ -75,6 +75,8 @@ export interface World {
   judges: Map<Address, JudgeRead>;
   pool: Address[];
   stats: { totalCases: bigint; byState: readonly bigint[]; openCases: bigint };
+  /** getOpenCases' total (the open set's size, whatever the page). */
+  openTotal: bigint;
   open: Address[];
   caseList: Address[];
   cases: Map<Address, CaseRead>;
@@ -110,7 +112,12 @@ export async function readWorld(): Promise<World> {
   );
   const poolAt = at({ address: c.registry, abi: courtRegistryAbi, functionName: "getJudgePool", args: [0n, 10_000n] });
   const statsAt = at({ address: c.factory, abi: caseFactoryAbi, functionName: "getStats" });
-  const openAt = at({ address: c.factory, abi: caseFactoryAbi, functionName: "getOpenCases", args: [false, 0] });
+  const openAt = at({
+    address: c.factory,
+    abi: caseFactoryAbi,
+    functionName: "getOpenCases",
+    args: [false, 0, 0n, 10_000n],
+  });
   const listAt = at({ address: c.factory, abi: caseFactoryAbi, functionName: "getCases", args: [0n, 10_000n] });
   const acceptAt = agents
     .filter((a) => a.refuser)
@@ -167,7 +174,8 @@ export async function readWorld(): Promise<World> {
     judges,
     pool: r<readonly [bigint, bigint, readonly { addr: Address }[]]>(poolAt)[2].map((j) => j.addr),
     stats: r(statsAt),
-    open: r<readonly { addr: Address }[]>(openAt).map((s) => s.addr),
+    openTotal: r<readonly [bigint, readonly { addr: Address }[]]>(openAt)[0],
+    open: r<readonly [bigint, readonly { addr: Address }[]]>(openAt)[1].map((s) => s.addr),
     caseList: [...r<readonly [bigint, readonly Address[]]>(listAt)[1]],
     cases,
     accepting,
@@ -328,6 +336,7 @@ export function checkWorld(w: World): void {
   same(w.stats.totalCases, BigInt(model.cases.length), "stats.totalCases");
   for (let s = 0; s < 8; s++) same(w.stats.byState[s], byState[s], `stats.byState[${Object.keys(State)[s]}]`);
   same(w.stats.openCases, BigInt(w.open.length), "stats.openCases vs getOpenCases");
+  same(w.openTotal, w.stats.openCases, "getOpenCases total vs stats.openCases");
   same(sortAddrs(w.open), sortAddrs(changeable), "getOpenCases vs cases that can still change");
   same(
     sortAddrs(w.open),

@@ -488,7 +488,9 @@ export async function setup(params: CourtParams): Promise<void> {
     abi: kit.caseFactoryAbi,
     functionName: "implementation",
   });
-  const eoas: Agent[] = c.devnet.accounts.map((a) => ({
+  // The first 20 dev accounts act; the refusers take agent indices 20 and 21 (the dev chain's
+  // accounts 20 and 21, the seeded jobs' parties, stay out of the fuzz).
+  const eoas: Agent[] = c.devnet.accounts.slice(0, AGENTS - REFUSER_OPERATORS.length).map((a) => ({
     i: a.index,
     addr: a.address,
     signer: a.account,
