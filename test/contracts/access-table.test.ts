@@ -14,51 +14,8 @@ import { type Abi, type Address, encodeFunctionData, toHex } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { caseTerms, courtConfig, DEV_TOKEN_FILING_FEE } from "../../src/deploy/terms.js";
 import type { Actor } from "../../src/devnet/actor.js";
-import {
-  agenticCommerceAbi,
-  arbitrationCost,
-  arbitrationOf,
-  courtEvaluatorAbi,
-  deployTestArbitrable,
-  docketArbitratorAbi,
-  evaluatorOf,
-  extraData,
-  fundedJob,
-  mintJobToken,
-  openDispute,
-  submitJob,
-  testArbitrableAbi,
-  validationRegistryAbi,
-} from "./arbitration-helpers.js";
-import {
-  actor,
-  advance,
-  authorizeTokenFee,
-  bootCourt,
-  type Court,
-  caseFactoryAbi,
-  commitVote,
-  courtRegistryAbi,
-  courtReputationAbi,
-  disputeCaseAbi,
-  expectRevert,
-  fileCase,
-  freshRef,
-  HP,
-  identityRegistryAbi,
-  P,
-  payFee,
-  readCase,
-  respond,
-  revealVote,
-  State,
-  seat,
-  stakeJudges,
-  testUSDAbi,
-  tokenBalance,
-  triggerDefault,
-  vote,
-} from "./helpers.js";
+import * as arbKit from "./arbitration-helpers.js";
+import * as kit from "./helpers.js";
 
 type ContractName =
   | "CourtRegistry"
@@ -104,9 +61,9 @@ interface Row {
   check: () => Promise<unknown>;
 }
 
-let c: Court;
+let c: kit.Court;
 /** A second court, with hidden votes, for the commit-reveal rows (a public court refuses them all). */
-let h: Court;
+let h: kit.Court;
 /** On `h`: a case deliberating, panel judge(0..2), judge(0) committed. */
 let hidden: Address = "0x";
 /** Cases prepared in each stage the checks need. */
@@ -122,23 +79,23 @@ const cases: Record<
   deliberating: "0x",
   resolved: "0x",
 };
-const party = (i: number) => actor(c, i);
-const judge = (i: number) => actor(c, 7 + i);
+const party = (i: number) => kit.actor(c, i);
+const judge = (i: number) => kit.actor(c, 7 + i);
 /** Takes no part in any case here, holds no stake and is owed nothing. */
-const stranger = () => actor(c, 16);
+const stranger = () => kit.actor(c, 16);
 
 const panel = () => [judge(0), judge(1), judge(2)];
-const terms = caseTerms(P);
+const terms = caseTerms(kit.P);
 
 /** Sends a write by name, as a wallet would send raw calldata. */
 const call = (who: Actor, to: Address, abi: Abi, functionName: string, args: readonly unknown[], value?: bigint) =>
   who.send({ to, value, data: encodeFunctionData({ abi, functionName, args }) });
 const reg = (who: Actor, functionName: string, args: readonly unknown[] = [], value?: bigint) =>
-  call(who, c.registry, courtRegistryAbi, functionName, args, value);
+  call(who, c.registry, kit.courtRegistryAbi, functionName, args, value);
 const fac = (who: Actor, functionName: string, args: readonly unknown[] = [], value?: bigint) =>
-  call(who, c.factory, caseFactoryAbi, functionName, args, value);
+  call(who, c.factory, kit.caseFactoryAbi, functionName, args, value);
 const onCase = (caseAddr: Address, who: Actor, functionName: string, args: readonly unknown[] = [], value?: bigint) =>
-  call(who, caseAddr, disputeCaseAbi, functionName, args, value);
+  call(who, caseAddr, kit.disputeCaseAbi, functionName, args, value);
 
 const A = "access.test.ts";
 const CA = "case-access.test.ts";
@@ -155,19 +112,19 @@ const JB = "jobs.test.ts";
 const ERC8183 =
   "each step only by its role and in its state: setProvider, setBudget, fund, submit, complete, reject, claimRefund";
 const VR = "only the agent's owner or operator asks, once per hash; only the named validator answers, 0 to 100";
-const arbitration = () => arbitrationOf(c);
-const general = () => evaluatorOf(c, 1);
+const arbitration = () => arbKit.arbitrationOf(c);
+const general = () => arbKit.evaluatorOf(c, 1);
 /** Prepared in beforeAll: an arbitrated case's ruling that failed to deliver (still failing), a job
  * past its challenge window, a job past its expiry. */
 const prepared = { failedDispute: 0n, finalizable: 0n, expired: 0n };
 const arb = (who: Actor, functionName: string, args: readonly unknown[] = [], value?: bigint) =>
-  call(who, arbitration().arbitrator, docketArbitratorAbi, functionName, args, value);
+  call(who, arbitration().arbitrator, arbKit.docketArbitratorAbi, functionName, args, value);
 const job = (who: Actor, functionName: string, args: readonly unknown[] = []) =>
-  call(who, arbitration().commerce, agenticCommerceAbi, functionName, args);
+  call(who, arbitration().commerce, arbKit.agenticCommerceAbi, functionName, args);
 const ev = (who: Actor, functionName: string, args: readonly unknown[] = [], value?: bigint) =>
-  call(who, general(), courtEvaluatorAbi, functionName, args, value);
+  call(who, general(), arbKit.courtEvaluatorAbi, functionName, args, value);
 const val = (who: Actor, functionName: string, args: readonly unknown[] = []) =>
-  call(who, arbitration().validation, validationRegistryAbi, functionName, args);
+  call(who, arbitration().validation, arbKit.validationRegistryAbi, functionName, args);
 /** A new job of party(1) for party(2) with the General court's evaluator, taken as far as `stage`. */
 async function jobAt(stage: "open" | "funded" | "submitted"): Promise<bigint> {
   if (stage === "open") {
@@ -175,12 +132,12 @@ async function jobAt(stage: "open" | "funded" | "submitted"): Promise<bigint> {
     await job(party(1), "createJob", [ZERO, general(), now + 7200n, "a job", ZERO]);
     return c.reader.readContract({
       address: arbitration().commerce,
-      abi: agenticCommerceAbi,
+      abi: arbKit.agenticCommerceAbi,
       functionName: "jobCount",
     });
   }
-  const id = await fundedJob(c, party(1), party(2).address, general(), { budget: 1_000_000n });
-  if (stage === "submitted") await submitJob(c, party(2), id);
+  const id = await arbKit.fundedJob(c, party(1), party(2).address, general(), { budget: 1_000_000n });
+  if (stage === "submitted") await arbKit.submitJob(c, party(2), id);
   return id;
 }
 const ZERO = "0x0000000000000000000000000000000000000000";
@@ -189,11 +146,11 @@ async function newAgent(who: Actor): Promise<bigint> {
   const identity = c.devnet.deployment.erc8004?.identity as Address;
   await who.send({
     to: identity,
-    data: encodeFunctionData({ abi: identityRegistryAbi, functionName: "register", args: [] }),
+    data: encodeFunctionData({ abi: kit.identityRegistryAbi, functionName: "register", args: [] }),
   });
   return c.reader.readContract({
     address: identity,
-    abi: identityRegistryAbi,
+    abi: kit.identityRegistryAbi,
     functionName: "agentIdOf",
     args: [who.address],
   });
@@ -207,13 +164,13 @@ const table: Record<ContractName, Record<string, Row>> = {
       mayCall: "the registry owner, once, at deployment",
       access: { only: "owner" },
       coveredBy: [{ file: A, test: "owner-only: setFactory and withdrawTreasury; the factory is set once" }],
-      check: () => expectRevert(reg(stranger(), "setFactory", [stranger().address]), "OnlyOwner"),
+      check: () => kit.expectRevert(reg(stranger(), "setFactory", [stranger().address]), "OnlyOwner"),
     },
     "registerCase(address)": {
       mayCall: "the linked CaseFactory, when it files a case",
       access: { only: "factory" },
       coveredBy: [{ file: A, test: "only the factory registers cases; only cases touch judges and records" }],
-      check: () => expectRevert(reg(c.owner, "registerCase", [c.owner.address]), "OnlyFactory"),
+      check: () => kit.expectRevert(reg(c.owner, "registerCase", [c.owner.address]), "OnlyFactory"),
     },
     "selfRegister(string,string)": {
       mayCall: "anyone, for itself",
@@ -225,7 +182,7 @@ const table: Record<ContractName, Record<string, Row>> = {
           (
             await c.reader.readContract({
               address: c.registry,
-              abi: courtRegistryAbi,
+              abi: kit.courtRegistryAbi,
               functionName: "getAgent",
               args: [stranger().address],
             })
@@ -241,8 +198,8 @@ const table: Record<ContractName, Record<string, Row>> = {
         { file: CT, test: "stakes per court: each court's minimum, unstakeFrom one court, at most four courts" },
       ],
       check: async () => {
-        const who = actor(c, 17);
-        await reg(who, "stakeAsJudge", [0n], P.minJudgeStake);
+        const who = kit.actor(c, 17);
+        await reg(who, "stakeAsJudge", [0n], kit.P.minJudgeStake);
         await reg(who, "unstake");
       },
     },
@@ -252,7 +209,7 @@ const table: Record<ContractName, Record<string, Row>> = {
       coveredBy: [
         { file: CT, test: "stakes per court: each court's minimum, unstakeFrom one court, at most four courts" },
       ],
-      check: () => expectRevert(reg(stranger(), "unstakeFrom", [1n]), "NotStakedInCourt", [1n]),
+      check: () => kit.expectRevert(reg(stranger(), "unstakeFrom", [1n]), "NotStakedInCourt", [1n]),
     },
     "createCourt(uint96,string,string,(uint256,uint16,(uint64,uint64,uint64,uint16,uint16,uint256,uint256,bool,uint64,uint64,uint16,uint16)))":
       {
@@ -262,7 +219,10 @@ const table: Record<ContractName, Record<string, Row>> = {
           { file: CT, test: "createCourt and setCourt: the owner only; names, policies, stakes and terms are checked" },
         ],
         check: () =>
-          expectRevert(reg(stranger(), "createCourt", [1n, "Rogue", "bafkreirogue", courtConfig(P)]), "OnlyOwner"),
+          kit.expectRevert(
+            reg(stranger(), "createCourt", [1n, "Rogue", "bafkreirogue", courtConfig(kit.P)]),
+            "OnlyOwner",
+          ),
       },
     "setCourt(uint96,string,string,(uint256,uint16,(uint64,uint64,uint64,uint16,uint16,uint256,uint256,bool,uint64,uint64,uint16,uint16)))":
       {
@@ -273,7 +233,10 @@ const table: Record<ContractName, Record<string, Row>> = {
           { file: CT, test: "a court's changes never reach a case filed before them" },
         ],
         check: () =>
-          expectRevert(reg(stranger(), "setCourt", [1n, "General", "bafkreirogue", courtConfig(P)]), "OnlyOwner"),
+          kit.expectRevert(
+            reg(stranger(), "setCourt", [1n, "General", "bafkreirogue", courtConfig(kit.P)]),
+            "OnlyOwner",
+          ),
       },
     "fallback()": {
       mayCall:
@@ -288,14 +251,17 @@ const table: Record<ContractName, Record<string, Row>> = {
       // A stranger's transaction reaches a book function through it; the book's writes refuse it themselves.
       check: async () => {
         expect((await reg(stranger(), "getOverview")).status).toBe("success");
-        await expectRevert(reg(stranger(), "setCourt", [1n, "General", "bafkreirogue", courtConfig(P)]), "OnlyOwner");
+        await kit.expectRevert(
+          reg(stranger(), "setCourt", [1n, "General", "bafkreirogue", courtConfig(kit.P)]),
+          "OnlyOwner",
+        );
       },
     },
     "unstake()": {
       mayCall: "a judge, for its own stake, while not serving on an open case",
       access: { only: "self", what: "a stake", error: "NothingStaked" },
       coveredBy: [{ file: A, test: "unstake: nothing staked, or still serving on an open case, is refused" }],
-      check: () => expectRevert(reg(stranger(), "unstake"), "NothingStaked"),
+      check: () => kit.expectRevert(reg(stranger(), "unstake"), "NothingStaked"),
     },
     "drawArmed(uint96)": {
       mayCall: "a case created by the factory, when it arms a draw",
@@ -306,37 +272,38 @@ const table: Record<ContractName, Record<string, Row>> = {
           test: "a reused leaf never gives its new owner the departed judge's weight in a draw armed before",
         },
       ],
-      check: () => expectRevert(reg(c.owner, "drawArmed", [1n]), "OnlyCase"),
+      check: () => kit.expectRevert(reg(c.owner, "drawArmed", [1n]), "OnlyCase"),
     },
     "judgeAssigned(address)": {
       mayCall: "a case created by the factory",
       access: { only: "case" },
       coveredBy: [{ file: A, test: "only the factory registers cases; only cases touch judges and records" }],
-      check: () => expectRevert(reg(c.owner, "judgeAssigned", [judge(0).address]), "OnlyCase"),
+      check: () => kit.expectRevert(reg(c.owner, "judgeAssigned", [judge(0).address]), "OnlyCase"),
     },
     "judgeVoted(address)": {
       mayCall: "a case created by the factory",
       access: { only: "case" },
       coveredBy: [{ file: A, test: "only the factory registers cases; only cases touch judges and records" }],
-      check: () => expectRevert(reg(c.owner, "judgeVoted", [judge(0).address]), "OnlyCase"),
+      check: () => kit.expectRevert(reg(c.owner, "judgeVoted", [judge(0).address]), "OnlyCase"),
     },
     "judgeReleased(address,uint8)": {
       mayCall: "a case created by the factory",
       access: { only: "case" },
       coveredBy: [{ file: A, test: "only the factory registers cases; only cases touch judges and records" }],
-      check: () => expectRevert(reg(c.owner, "judgeReleased", [judge(0).address, 1]), "OnlyCase"),
+      check: () => kit.expectRevert(reg(c.owner, "judgeReleased", [judge(0).address, 1]), "OnlyCase"),
     },
     "creditRewards(address[],uint256)": {
       mayCall: "a case created by the factory, sending its court fee",
       access: { only: "case" },
       coveredBy: [{ file: A, test: "only the factory registers cases; only cases touch judges and records" }],
-      check: () => expectRevert(reg(c.owner, "creditRewards", [[c.owner.address], 1n], 1n), "OnlyCase"),
+      check: () => kit.expectRevert(reg(c.owner, "creditRewards", [[c.owner.address], 1n], 1n), "OnlyCase"),
     },
     "recordParties(address,address,bool)": {
       mayCall: "a case created by the factory",
       access: { only: "case" },
       coveredBy: [{ file: A, test: "only the factory registers cases; only cases touch judges and records" }],
-      check: () => expectRevert(reg(c.owner, "recordParties", [c.owner.address, party(1).address, false]), "OnlyCase"),
+      check: () =>
+        kit.expectRevert(reg(c.owner, "recordParties", [c.owner.address, party(1).address, false]), "OnlyCase"),
     },
     "recordDismissal(address,address)": {
       mayCall: "a case created by the factory",
@@ -347,7 +314,7 @@ const table: Record<ContractName, Record<string, Row>> = {
           test: "a default: the defendant's feedback says defaulted; a dismissal gives both parties dismissed",
         },
       ],
-      check: () => expectRevert(reg(c.owner, "recordDismissal", [c.owner.address, party(1).address]), "OnlyCase"),
+      check: () => kit.expectRevert(reg(c.owner, "recordDismissal", [c.owner.address, party(1).address]), "OnlyCase"),
     },
     "setOutcomeHook(address)": {
       mayCall: "the registry owner",
@@ -362,7 +329,7 @@ const table: Record<ContractName, Record<string, Row>> = {
           test: "#26 hole 6: a hook with no code is refused when set and skipped when called; every way to end a case still works",
         },
       ],
-      check: () => expectRevert(reg(stranger(), "setOutcomeHook", [stranger().address]), "OnlyOwner"),
+      check: () => kit.expectRevert(reg(stranger(), "setOutcomeHook", [stranger().address]), "OnlyOwner"),
     },
     "withdrawTreasury(address,uint256)": {
       mayCall: "the registry owner",
@@ -371,7 +338,7 @@ const table: Record<ContractName, Record<string, Row>> = {
         { file: A, test: "owner-only: setFactory and withdrawTreasury; the factory is set once" },
         { file: PAY, test: "the registry refuses to lose money to a recipient that rejects it" },
       ],
-      check: () => expectRevert(reg(stranger(), "withdrawTreasury", [stranger().address, 0n]), "OnlyOwner"),
+      check: () => kit.expectRevert(reg(stranger(), "withdrawTreasury", [stranger().address, 0n]), "OnlyOwner"),
     },
   },
   CaseFactory: {
@@ -385,7 +352,7 @@ const table: Record<ContractName, Record<string, Row>> = {
         },
       ],
       check: () =>
-        expectRevert(
+        kit.expectRevert(
           fac(
             stranger(),
             "fileDispute",
@@ -401,7 +368,7 @@ const table: Record<ContractName, Record<string, Row>> = {
                 disputeId: 0n,
               },
             ],
-            P.filingFee,
+            kit.P.filingFee,
           ),
           "OnlyArbitrator",
         ),
@@ -415,7 +382,7 @@ const table: Record<ContractName, Record<string, Row>> = {
           test: "a dispute is a case in the named court whose parties stake nothing; the case shows its arbitrable and dispute id",
         },
       ],
-      check: () => expectRevert(fac(stranger(), "setArbitrator", [stranger().address]), "OnlyOwner"),
+      check: () => kit.expectRevert(fac(stranger(), "setArbitrator", [stranger().address]), "OnlyOwner"),
     },
     "payFilingFee(bytes32)": {
       mayCall: "anyone, for its own future filing (the fee goes to the fee recipient)",
@@ -431,11 +398,11 @@ const table: Record<ContractName, Record<string, Row>> = {
         },
       ],
       check: async () => {
-        const ref = freshRef();
-        await payFee(c, stranger(), ref);
+        const ref = kit.freshRef();
+        await kit.payFee(c, stranger(), ref);
         const [paid] = await c.reader.readContract({
           address: c.factory,
-          abi: caseFactoryAbi,
+          abi: kit.caseFactoryAbi,
           functionName: "feePayment",
           args: [ref, stranger().address],
         });
@@ -455,8 +422,8 @@ const table: Record<ContractName, Record<string, Row>> = {
         { file: CT, test: "a case filed in a child court copies its terms and is judged by that court's pool" },
       ],
       check: async () => {
-        const { caseAddr } = await fileCase(c, stranger(), party(1).address);
-        expect((await readCase(c, caseAddr)).plaintiff).toBe(stranger().address);
+        const { caseAddr } = await kit.fileCase(c, stranger(), party(1).address);
+        expect((await kit.readCase(c, caseAddr)).plaintiff).toBe(stranger().address);
       },
     },
     "fileCaseWithAuthorization(uint96,address,string,string,(uint256,uint256,uint256,bytes32,bytes))": {
@@ -475,18 +442,18 @@ const table: Record<ContractName, Record<string, Row>> = {
       check: async () => {
         await c.owner.write({
           address: c.feeToken,
-          abi: testUSDAbi,
+          abi: kit.testUSDAbi,
           functionName: "mint",
           args: [stranger().address, DEV_TOKEN_FILING_FEE],
         });
-        const { fee } = await authorizeTokenFee(c, stranger());
+        const { fee } = await kit.authorizeTokenFee(c, stranger());
         await fac(
           stranger(),
           "fileCaseWithAuthorization",
           [0n, party(1).address, "claim", "bafy", fee],
-          P.minPartyStake,
+          kit.P.minPartyStake,
         );
-        expect(await tokenBalance(c, c.factory)).toBe(0n);
+        expect(await kit.tokenBalance(c, c.factory)).toBe(0n);
       },
     },
     "assignJudgesRandom(address)": {
@@ -502,7 +469,7 @@ const table: Record<ContractName, Record<string, Row>> = {
       ],
       check: async () => {
         await fac(stranger(), "assignJudgesRandom", [cases.active]);
-        expect((await readCase(c, cases.active)).state).toBe(State.Deliberating);
+        expect((await kit.readCase(c, cases.active)).state).toBe(kit.State.Deliberating);
       },
     },
     "assignJudges(address,address[])": {
@@ -510,25 +477,25 @@ const table: Record<ContractName, Record<string, Row>> = {
       access: { only: "owner" },
       coveredBy: [{ file: A, test: "owner-only: assignJudges, transferOwnership, setFiling; zero addresses refused" }],
       check: () =>
-        expectRevert(fac(stranger(), "assignJudges", [cases.active, panel().map((j) => j.address)]), "OnlyOwner"),
+        kit.expectRevert(fac(stranger(), "assignJudges", [cases.active, panel().map((j) => j.address)]), "OnlyOwner"),
     },
     "transferOwnership(address)": {
       mayCall: "the factory owner",
       access: { only: "owner" },
       coveredBy: [{ file: A, test: "owner-only: assignJudges, transferOwnership, setFiling; zero addresses refused" }],
-      check: () => expectRevert(fac(stranger(), "transferOwnership", [stranger().address]), "OnlyOwner"),
+      check: () => kit.expectRevert(fac(stranger(), "transferOwnership", [stranger().address]), "OnlyOwner"),
     },
     "setFiling(address,uint256)": {
       mayCall: "the factory owner",
       access: { only: "owner" },
       coveredBy: [{ file: A, test: "owner-only: assignJudges, transferOwnership, setFiling; zero addresses refused" }],
-      check: () => expectRevert(fac(stranger(), "setFiling", [stranger().address, 0n]), "OnlyOwner"),
+      check: () => kit.expectRevert(fac(stranger(), "setFiling", [stranger().address, 0n]), "OnlyOwner"),
     },
     "setTokenFee(address,uint256)": {
       mayCall: "the factory owner",
       access: { only: "owner" },
       coveredBy: [{ file: TF, test: "setTokenFee and refundToken are the owner's; a token needs a fee" }],
-      check: () => expectRevert(fac(stranger(), "setTokenFee", [stranger().address, 1n]), "OnlyOwner"),
+      check: () => kit.expectRevert(fac(stranger(), "setTokenFee", [stranger().address, 1n]), "OnlyOwner"),
     },
     "refundToken(address,address,uint256)": {
       mayCall: "the factory owner (returns tokens that reached the factory outside a filing)",
@@ -540,13 +507,13 @@ const table: Record<ContractName, Record<string, Row>> = {
         },
         { file: TF, test: "setTokenFee and refundToken are the owner's; a token needs a fee" },
       ],
-      check: () => expectRevert(fac(stranger(), "refundToken", [c.feeToken, stranger().address, 0n]), "OnlyOwner"),
+      check: () => kit.expectRevert(fac(stranger(), "refundToken", [c.feeToken, stranger().address, 0n]), "OnlyOwner"),
     },
     "onCaseChanged(uint8,uint8)": {
       mayCall: "a case the factory created",
       access: { only: "case" },
       coveredBy: [{ file: A, test: "judges are assigned to known cases only; only cases report changes" }],
-      check: () => expectRevert(fac(c.owner, "onCaseChanged", [State.Active, State.Dismissed]), "OnlyCase"),
+      check: () => kit.expectRevert(fac(c.owner, "onCaseChanged", [kit.State.Active, kit.State.Dismissed]), "OnlyCase"),
     },
   },
   DisputeCase: {
@@ -556,13 +523,13 @@ const table: Record<ContractName, Record<string, Row>> = {
         access: { only: "initializer" },
         coveredBy: [{ file: A, test: "the case implementation and every case refuse a second initialize" }],
         check: () =>
-          expectRevert(
+          kit.expectRevert(
             onCase(
               cases.summoned,
               c.owner,
               "initialize",
               [c.registry, c.entropy, c.owner.address, party(1).address, "claim", "hash", terms, 1n, 1n, 0n],
-              P.minPartyStake,
+              kit.P.minPartyStake,
             ),
             "AlreadyInitialized",
           ),
@@ -572,8 +539,8 @@ const table: Record<ContractName, Record<string, Row>> = {
       access: { only: "role", role: "defendant", error: "OnlyDefendant" },
       coveredBy: [{ file: CA, test: "respond: only the defendant, with the minimum stake, once, within the window" }],
       check: async () => {
-        await expectRevert(respond(cases.summoned, party(1)), "OnlyDefendant");
-        await expectRevert(respond(cases.summoned, stranger()), "OnlyDefendant");
+        await kit.expectRevert(kit.respond(cases.summoned, party(1)), "OnlyDefendant");
+        await kit.expectRevert(kit.respond(cases.summoned, stranger()), "OnlyDefendant");
       },
     },
     "submitEvidence(string)": {
@@ -587,8 +554,8 @@ const table: Record<ContractName, Record<string, Row>> = {
         },
       ],
       check: async () => {
-        await expectRevert(onCase(cases.deliberating, stranger(), "submitEvidence", ["bafy"]), "OnlyParty");
-        await expectRevert(onCase(cases.deliberating, judge(0), "submitEvidence", ["bafy"]), "OnlyParty");
+        await kit.expectRevert(onCase(cases.deliberating, stranger(), "submitEvidence", ["bafy"]), "OnlyParty");
+        await kit.expectRevert(onCase(cases.deliberating, judge(0), "submitEvidence", ["bafy"]), "OnlyParty");
       },
     },
     "triggerDefault()": {
@@ -597,7 +564,7 @@ const table: Record<ContractName, Record<string, Row>> = {
       coveredBy: [{ file: CA, test: "respond: only the defendant, with the minimum stake, once, within the window" }],
       check: async () => {
         await onCase(cases.expiredSummons, stranger(), "triggerDefault");
-        expect((await readCase(c, cases.expiredSummons)).state).toBe(State.Defaulted);
+        expect((await kit.readCase(c, cases.expiredSummons)).state).toBe(kit.State.Defaulted);
       },
     },
     "appeal()": {
@@ -611,8 +578,8 @@ const table: Record<ContractName, Record<string, Row>> = {
       ],
       check: async () => {
         // Round one went to the plaintiff (party 5): the winner and a stranger may not appeal.
-        await expectRevert(onCase(cases.resolved, party(5), "appeal", [], P.appealBond), "OnlyLosingParty");
-        await expectRevert(onCase(cases.resolved, stranger(), "appeal", [], P.appealBond), "OnlyLosingParty");
+        await kit.expectRevert(onCase(cases.resolved, party(5), "appeal", [], kit.P.appealBond), "OnlyLosingParty");
+        await kit.expectRevert(onCase(cases.resolved, stranger(), "appeal", [], kit.P.appealBond), "OnlyLosingParty");
       },
     },
     "settle()": {
@@ -624,7 +591,7 @@ const table: Record<ContractName, Record<string, Row>> = {
       ],
       check: async () => {
         await onCase(cases.settleable, stranger(), "settle");
-        expect((await readCase(c, cases.settleable)).settled).toBe(true);
+        expect((await kit.readCase(c, cases.settleable)).settled).toBe(true);
       },
     },
     "withdraw()": {
@@ -637,7 +604,7 @@ const table: Record<ContractName, Record<string, Row>> = {
           test: "a winning plaintiff that refuses ETH is owed its payout; settle still completes; it withdraws later",
         },
       ],
-      check: () => expectRevert(onCase(cases.settleable, stranger(), "withdraw"), "NothingToWithdraw"),
+      check: () => kit.expectRevert(onCase(cases.settleable, stranger(), "withdraw"), "NothingToWithdraw"),
     },
     "setJudges(address[])": {
       mayCall: "the factory (for its owner's assignJudges)",
@@ -646,7 +613,7 @@ const table: Record<ContractName, Record<string, Row>> = {
         { file: CA, test: "seating: only through the factory, when awaiting a panel, the right size, no duplicates" },
       ],
       check: () =>
-        expectRevert(onCase(cases.active, c.owner, "setJudges", [panel().map((j) => j.address)]), "OnlyFactory"),
+        kit.expectRevert(onCase(cases.active, c.owner, "setJudges", [panel().map((j) => j.address)]), "OnlyFactory"),
     },
     "drawJudges()": {
       mayCall: "the factory (for assignJudgesRandom)",
@@ -654,7 +621,7 @@ const table: Record<ContractName, Record<string, Row>> = {
       coveredBy: [
         { file: CA, test: "seating: only through the factory, when awaiting a panel, the right size, no duplicates" },
       ],
-      check: () => expectRevert(onCase(cases.active, c.owner, "drawJudges"), "OnlyFactory"),
+      check: () => kit.expectRevert(onCase(cases.active, c.owner, "drawJudges"), "OnlyFactory"),
     },
     "commitVote(bytes32)": {
       mayCall: "a judge seated on the current round's panel of a court with hidden votes, once",
@@ -668,8 +635,8 @@ const table: Record<ContractName, Record<string, Row>> = {
       ],
       check: async () => {
         // An eligible judge who is not on this panel, a party, and the owner are all refused.
-        for (const who of [actor(h, 10), actor(h, 1), h.owner]) {
-          await expectRevert(commitVote(hidden, who, true), "NotAssignedJudge", [who.address]);
+        for (const who of [kit.actor(h, 10), kit.actor(h, 1), h.owner]) {
+          await kit.expectRevert(kit.commitVote(hidden, who, true), "NotAssignedJudge", [who.address]);
         }
       },
     },
@@ -685,8 +652,8 @@ const table: Record<ContractName, Record<string, Row>> = {
       ],
       check: async () => {
         // A stranger, a party, and a seated judge who has not committed have nothing to reveal.
-        for (const who of [actor(h, 16), actor(h, 1), actor(h, 8)]) {
-          await expectRevert(revealVote(hidden, who, true), "NotCommitted", [who.address]);
+        for (const who of [kit.actor(h, 16), kit.actor(h, 1), kit.actor(h, 8)]) {
+          await kit.expectRevert(kit.revealVote(hidden, who, true), "NotCommitted", [who.address]);
         }
       },
     },
@@ -699,7 +666,7 @@ const table: Record<ContractName, Record<string, Row>> = {
       check: async () => {
         // An eligible judge who is not on this panel, a party, and the owner are all refused.
         for (const who of [judge(3), party(1), c.owner]) {
-          await expectRevert(vote(cases.deliberating, who, true), "NotAssignedJudge", [who.address]);
+          await kit.expectRevert(kit.vote(cases.deliberating, who, true), "NotAssignedJudge", [who.address]);
         }
       },
     },
@@ -719,7 +686,7 @@ const table: Record<ContractName, Record<string, Row>> = {
       ],
       check: async () => {
         await onCase(cases.expiredActive, stranger(), "resolveAfterDeadline");
-        expect((await readCase(c, cases.expiredActive)).state).toBe(State.Dismissed);
+        expect((await kit.readCase(c, cases.expiredActive)).state).toBe(kit.State.Dismissed);
       },
     },
   },
@@ -734,8 +701,8 @@ const table: Record<ContractName, Record<string, Row>> = {
         },
       ],
       check: () =>
-        expectRevert(
-          call(c.owner, reporter(), courtReputationAbi, "recordOutcome", [
+        kit.expectRevert(
+          call(c.owner, reporter(), kit.courtReputationAbi, "recordOutcome", [
             c.owner.address,
             party(1).address,
             party(2).address,
@@ -753,7 +720,8 @@ const table: Record<ContractName, Record<string, Row>> = {
           test: "a settled verdict: the winner gets won (100), the loser lost (0); a linked agent counts too",
         },
       ],
-      check: () => expectRevert(call(stranger(), reporter(), courtReputationAbi, "link", [1n]), "NotAgentController"),
+      check: () =>
+        kit.expectRevert(call(stranger(), reporter(), kit.courtReputationAbi, "link", [1n]), "NotAgentController"),
     },
     "unlink()": {
       mayCall: "anyone, for itself",
@@ -764,7 +732,7 @@ const table: Record<ContractName, Record<string, Row>> = {
           test: "a settled verdict: the winner gets won (100), the loser lost (0); a linked agent counts too",
         },
       ],
-      check: () => call(stranger(), reporter(), courtReputationAbi, "unlink", []),
+      check: () => call(stranger(), reporter(), kit.courtReputationAbi, "unlink", []),
     },
   },
   DocketArbitrator: {
@@ -778,8 +746,8 @@ const table: Record<ContractName, Record<string, Row>> = {
         },
       ],
       check: async () => {
-        const data = extraData({ plaintiff: party(5).address, defendant: party(6).address });
-        await arb(stranger(), "createDispute", [2n, data], await arbitrationCost(c, data));
+        const data = arbKit.extraData({ plaintiff: party(5).address, defendant: party(6).address });
+        await arb(stranger(), "createDispute", [2n, data], await arbKit.arbitrationCost(c, data));
       },
     },
     "caseClosed(address)": {
@@ -791,7 +759,7 @@ const table: Record<ContractName, Record<string, Row>> = {
           test: "only the arbitrator rules: the evaluator's rule, the arbitrator's caseClosed and the factory's fileDispute refuse anyone else",
         },
       ],
-      check: () => expectRevert(arb(stranger(), "caseClosed", [cases.summoned]), "OnlyFactory"),
+      check: () => kit.expectRevert(arb(stranger(), "caseClosed", [cases.summoned]), "OnlyFactory"),
     },
     "executeRuling(uint256)": {
       mayCall: "anyone (a keeper), for a ruling whose delivery failed",
@@ -820,34 +788,37 @@ const table: Record<ContractName, Record<string, Row>> = {
       access: { only: "role", role: "client", error: "NotClient" },
       coveredBy: [{ file: JB, test: ERC8183 }],
       check: async () =>
-        expectRevert(job(stranger(), "setProvider", [await jobAt("open"), stranger().address, "0x"]), "NotClient"),
+        kit.expectRevert(job(stranger(), "setProvider", [await jobAt("open"), stranger().address, "0x"]), "NotClient"),
     },
     "setBudget(uint256,uint256,bytes)": {
       mayCall: "the job's client or provider, while Open",
       access: { only: "role", role: "client or provider", error: "NotClientOrProvider" },
       coveredBy: [{ file: JB, test: ERC8183 }],
       check: async () =>
-        expectRevert(job(stranger(), "setBudget", [await jobAt("open"), 1n, "0x"]), "NotClientOrProvider"),
+        kit.expectRevert(job(stranger(), "setBudget", [await jobAt("open"), 1n, "0x"]), "NotClientOrProvider"),
     },
     "fund(uint256,uint256,bytes)": {
       mayCall: "the job's client, while Open",
       access: { only: "role", role: "client", error: "NotClient" },
       coveredBy: [{ file: JB, test: ERC8183 }],
-      check: async () => expectRevert(job(stranger(), "fund", [await jobAt("open"), 0n, "0x"]), "NotClient"),
+      check: async () => kit.expectRevert(job(stranger(), "fund", [await jobAt("open"), 0n, "0x"]), "NotClient"),
     },
     "submit(uint256,bytes32,bytes)": {
       mayCall: "the job's provider, while Funded",
       access: { only: "role", role: "provider", error: "NotProvider" },
       coveredBy: [{ file: JB, test: ERC8183 }],
       check: async () =>
-        expectRevert(job(stranger(), "submit", [await jobAt("funded"), toHex(1, { size: 32 }), "0x"]), "NotProvider"),
+        kit.expectRevert(
+          job(stranger(), "submit", [await jobAt("funded"), toHex(1, { size: 32 }), "0x"]),
+          "NotProvider",
+        ),
     },
     "complete(uint256,bytes32,bytes)": {
       mayCall: "the job's evaluator, while Submitted",
       access: { only: "role", role: "evaluator", error: "NotEvaluator" },
       coveredBy: [{ file: JB, test: ERC8183 }],
       check: async () =>
-        expectRevert(
+        kit.expectRevert(
           job(stranger(), "complete", [await jobAt("submitted"), toHex(0, { size: 32 }), "0x"]),
           "NotEvaluator",
         ),
@@ -857,7 +828,10 @@ const table: Record<ContractName, Record<string, Row>> = {
       access: { only: "role", role: "evaluator (client while Open)", error: "NotEvaluator" },
       coveredBy: [{ file: JB, test: ERC8183 }],
       check: async () =>
-        expectRevert(job(stranger(), "reject", [await jobAt("funded"), toHex(0, { size: 32 }), "0x"]), "NotEvaluator"),
+        kit.expectRevert(
+          job(stranger(), "reject", [await jobAt("funded"), toHex(0, { size: 32 }), "0x"]),
+          "NotEvaluator",
+        ),
     },
     "claimRefund(uint256)": {
       mayCall: "anyone, once the job has expired (Funded or Submitted)",
@@ -879,10 +853,13 @@ const table: Record<ContractName, Record<string, Row>> = {
       check: async () => {
         const cost = await c.reader.readContract({
           address: general(),
-          abi: courtEvaluatorAbi,
+          abi: arbKit.courtEvaluatorAbi,
           functionName: "arbitrationCost",
         });
-        await expectRevert(ev(stranger(), "disputeJob", [await jobAt("submitted"), "bafkreix"], cost), "OnlyClient");
+        await kit.expectRevert(
+          ev(stranger(), "disputeJob", [await jobAt("submitted"), "bafkreix"], cost),
+          "OnlyClient",
+        );
       },
     },
     "finalize(uint256)": {
@@ -905,7 +882,7 @@ const table: Record<ContractName, Record<string, Row>> = {
           test: "only the arbitrator rules: the evaluator's rule, the arbitrator's caseClosed and the factory's fileDispute refuse anyone else",
         },
       ],
-      check: () => expectRevert(ev(stranger(), "rule", [0n, 2n]), "OnlyArbitrator"),
+      check: () => kit.expectRevert(ev(stranger(), "rule", [0n, 2n]), "OnlyArbitrator"),
     },
   },
   ValidationRegistry: {
@@ -915,7 +892,7 @@ const table: Record<ContractName, Record<string, Row>> = {
       coveredBy: [{ file: JB, test: VR }],
       check: async () => {
         const agentId = await newAgent(party(3));
-        await expectRevert(
+        await kit.expectRevert(
           val(stranger(), "validationRequest", [stranger().address, agentId, "", toHex(9, { size: 32 })]),
           "NotAuthorized",
         );
@@ -929,21 +906,21 @@ const table: Record<ContractName, Record<string, Row>> = {
         const hash = toHex(4242n, { size: 32 });
         const agentId = await newAgent(party(1));
         await val(party(1), "validationRequest", [party(2).address, agentId, "", hash]);
-        await expectRevert(val(stranger(), "validationResponse", [hash, 100, "", hash, ""]), "NotValidator");
+        await kit.expectRevert(val(stranger(), "validationResponse", [hash, 100, "", hash, ""]), "NotValidator");
       },
     },
   },
 };
 
 const abis: Record<ContractName, Abi> = {
-  DocketArbitrator: docketArbitratorAbi,
-  AgenticCommerce: agenticCommerceAbi,
-  CourtEvaluator: courtEvaluatorAbi,
-  ValidationRegistry: validationRegistryAbi,
-  CourtReputation: courtReputationAbi,
-  CourtRegistry: courtRegistryAbi,
-  CaseFactory: caseFactoryAbi,
-  DisputeCase: disputeCaseAbi,
+  DocketArbitrator: arbKit.docketArbitratorAbi,
+  AgenticCommerce: arbKit.agenticCommerceAbi,
+  CourtEvaluator: arbKit.courtEvaluatorAbi,
+  ValidationRegistry: arbKit.validationRegistryAbi,
+  CourtReputation: kit.courtReputationAbi,
+  CourtRegistry: kit.courtRegistryAbi,
+  CaseFactory: kit.caseFactoryAbi,
+  DisputeCase: kit.disputeCaseAbi,
 };
 
 function typeOf(p: { type: string; components?: readonly { type: string }[] }): string {
@@ -996,58 +973,58 @@ describe("access table: completeness", () => {
 
 describe("access table: every row holds on chain", () => {
   beforeAll(async () => {
-    [c, h] = await Promise.all([bootCourt(), bootCourt(HP)]);
+    [c, h] = await Promise.all([kit.bootCourt(), kit.bootCourt(kit.HP)]);
     // The hidden-votes court: a deliberating case with one commitment.
-    const hj = [7, 8, 9].map((i) => actor(h, i));
-    await stakeJudges(h, [...hj, actor(h, 10)]);
-    hidden = (await fileCase(h, actor(h, 1), actor(h, 2).address)).caseAddr;
-    await respond(hidden, actor(h, 2));
-    await seat(h, hidden, hj);
-    await commitVote(hidden, hj[0] as Actor, true);
-    await stakeJudges(c, [judge(0), judge(1), judge(2), judge(3), judge(4), judge(5)]);
+    const hj = [7, 8, 9].map((i) => kit.actor(h, i));
+    await kit.stakeJudges(h, [...hj, kit.actor(h, 10)]);
+    hidden = (await kit.fileCase(h, kit.actor(h, 1), kit.actor(h, 2).address)).caseAddr;
+    await kit.respond(hidden, kit.actor(h, 2));
+    await kit.seat(h, hidden, hj);
+    await kit.commitVote(hidden, hj[0] as Actor, true);
+    await kit.stakeJudges(c, [judge(0), judge(1), judge(2), judge(3), judge(4), judge(5)]);
     // Arbitration: a ruling that will fail to deliver, a job whose window will be over, a job that will expire.
-    await mintJobToken(c, party(1).address, 1_000_000_000n);
-    const failing = await deployTestArbitrable(c, party(7));
-    await party(7).write({ address: failing, abi: testArbitrableAbi, functionName: "setFailing", args: [true] });
-    const dispute = await openDispute(
+    await arbKit.mintJobToken(c, party(1).address, 1_000_000_000n);
+    const failing = await arbKit.deployTestArbitrable(c, party(7));
+    await party(7).write({ address: failing, abi: arbKit.testArbitrableAbi, functionName: "setFailing", args: [true] });
+    const dispute = await arbKit.openDispute(
       c,
       failing,
       party(7),
-      extraData({ plaintiff: party(5).address, defendant: party(6).address }),
+      arbKit.extraData({ plaintiff: party(5).address, defendant: party(6).address }),
     );
     prepared.failedDispute = dispute.disputeId;
     prepared.finalizable = await jobAt("submitted");
-    prepared.expired = await fundedJob(c, party(1), party(2).address, general(), {
+    prepared.expired = await arbKit.fundedJob(c, party(1), party(2).address, general(), {
       budget: 1_000_000n,
       expiresIn: 600n,
     });
     // Cases that need time to pass: an unanswered summons, an answered case with no panel, and a
     // verdict whose appeal window will have closed.
-    cases.expiredSummons = (await fileCase(c, party(1), party(2).address)).caseAddr;
-    cases.expiredActive = (await fileCase(c, party(3), party(4).address)).caseAddr;
-    await respond(cases.expiredActive, party(4));
-    cases.settleable = (await fileCase(c, party(1), party(3).address)).caseAddr;
-    await respond(cases.settleable, party(3));
-    await seat(c, cases.settleable, [judge(3), judge(4), judge(5)]);
-    await vote(cases.settleable, judge(3), false);
-    await vote(cases.settleable, judge(4), false);
-    await advance(c, P.deliberationPeriod + P.appealWindow + 1n);
+    cases.expiredSummons = (await kit.fileCase(c, party(1), party(2).address)).caseAddr;
+    cases.expiredActive = (await kit.fileCase(c, party(3), party(4).address)).caseAddr;
+    await kit.respond(cases.expiredActive, party(4));
+    cases.settleable = (await kit.fileCase(c, party(1), party(3).address)).caseAddr;
+    await kit.respond(cases.settleable, party(3));
+    await kit.seat(c, cases.settleable, [judge(3), judge(4), judge(5)]);
+    await kit.vote(cases.settleable, judge(3), false);
+    await kit.vote(cases.settleable, judge(4), false);
+    await kit.advance(c, kit.P.deliberationPeriod + kit.P.appealWindow + 1n);
 
-    await triggerDefault(dispute.caseAddr, party(7));
-    cases.summoned = (await fileCase(c, party(1), party(2).address)).caseAddr;
-    cases.active = (await fileCase(c, party(3), party(4).address)).caseAddr;
-    await respond(cases.active, party(4));
-    const { caseAddr: deliberating } = await fileCase(c, party(1), party(4).address);
+    await kit.triggerDefault(dispute.caseAddr, party(7));
+    cases.summoned = (await kit.fileCase(c, party(1), party(2).address)).caseAddr;
+    cases.active = (await kit.fileCase(c, party(3), party(4).address)).caseAddr;
+    await kit.respond(cases.active, party(4));
+    const { caseAddr: deliberating } = await kit.fileCase(c, party(1), party(4).address);
     cases.deliberating = deliberating;
-    await respond(deliberating, party(4));
-    await seat(c, deliberating, panel());
-    const { caseAddr: resolved } = await fileCase(c, party(5), party(6).address);
+    await kit.respond(deliberating, party(4));
+    await kit.seat(c, deliberating, panel());
+    const { caseAddr: resolved } = await kit.fileCase(c, party(5), party(6).address);
     cases.resolved = resolved;
-    await respond(resolved, party(6));
-    await seat(c, resolved, panel());
-    await vote(resolved, judge(0), true);
-    await vote(resolved, judge(1), true);
-    expect((await readCase(c, resolved)).state).toBe(State.Resolved);
+    await kit.respond(resolved, party(6));
+    await kit.seat(c, resolved, panel());
+    await kit.vote(resolved, judge(0), true);
+    await kit.vote(resolved, judge(1), true);
+    expect((await kit.readCase(c, resolved)).state).toBe(kit.State.Resolved);
   });
 
   afterAll(async () => {

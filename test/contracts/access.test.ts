@@ -3,130 +3,101 @@ import { describe, expect, it } from "vitest";
 import { caseFactoryBytecode, courtRegistryBytecode } from "../../src/chain/abi/generated.js";
 import { caseTerms, courtConfig } from "../../src/deploy/terms.js";
 import type { Actor } from "../../src/devnet/actor.js";
-import {
-  type Court,
-  caseFactoryAbi,
-  courtOfFile,
-  courtRegistryAbi,
-  disputeCaseAbi,
-  expectRevert,
-  fileCase,
-  freshRef,
-  P,
-  payFee,
-  readAgent,
-  readCase,
-  respond,
-  State,
-  seat,
-  stakeJudges,
-  ZERO,
-} from "./helpers.js";
+import * as kit from "./helpers.js";
 
-let c: Court;
+let c: kit.Court;
 let judges: Actor[];
 
-const { party } = courtOfFile(async (court) => {
+const { party } = kit.courtOfFile(async (court) => {
   c = court;
   judges = c.actors.slice(7, 13);
-  await stakeJudges(c, judges);
+  await kit.stakeJudges(c, judges);
 });
 
-const terms = caseTerms(P);
+const terms = caseTerms(kit.P);
 
 /** Files in the General court (court 0) with the given defendant, claim, evidence and reference. */
-function fileAs(who: Actor, args: readonly [Address, string, string, Hex], value: bigint = P.minPartyStake) {
-  return who.write({ address: c.factory, abi: caseFactoryAbi, functionName: "fileCase", args: [0n, ...args], value });
+function fileAs(who: Actor, args: readonly [Address, string, string, Hex], value: bigint = kit.P.minPartyStake) {
+  return who.write({
+    address: c.factory,
+    abi: kit.caseFactoryAbi,
+    functionName: "fileCase",
+    args: [0n, ...args],
+    value,
+  });
 }
 
 describe("registry access and validation", () => {
   it("selfRegister: name required, name and URI bounded, id kept on update", async () => {
     const a = party(1);
     const reg = (name: string, uri: string) =>
-      a.write({ address: c.registry, abi: courtRegistryAbi, functionName: "selfRegister", args: [name, uri] });
-    await expectRevert(reg("", "https://x"), "NameRequired");
-    await expectRevert(reg("n".repeat(65), ""), "NameTooLong", [64n]);
-    await expectRevert(reg("ok", "u".repeat(513)), "UriTooLong", [512n]);
+      a.write({ address: c.registry, abi: kit.courtRegistryAbi, functionName: "selfRegister", args: [name, uri] });
+    await kit.expectRevert(reg("", "https://x"), "NameRequired");
+    await kit.expectRevert(reg("n".repeat(65), ""), "NameTooLong", [64n]);
+    await kit.expectRevert(reg("ok", "u".repeat(513)), "UriTooLong", [512n]);
     const r = await reg("n".repeat(64), "u".repeat(512));
-    const [added] = parseEventLogs({ abi: courtRegistryAbi, eventName: "AgentRegistered", logs: r.logs });
+    const [added] = parseEventLogs({ abi: kit.courtRegistryAbi, eventName: "AgentRegistered", logs: r.logs });
     const id = added?.args.agentId;
     expect(id).toBeGreaterThan(0n);
     const u = await reg("renamed", "");
-    const [updated] = parseEventLogs({ abi: courtRegistryAbi, eventName: "AgentUpdated", logs: u.logs });
+    const [updated] = parseEventLogs({ abi: kit.courtRegistryAbi, eventName: "AgentUpdated", logs: u.logs });
     expect(updated?.args.agentId).toBe(id);
-    const v = await readAgent(c, a.address);
+    const v = await kit.readAgent(c, a.address);
     expect([v.registered, v.agentId, v.name, v.metadataURI]).toEqual([true, id, "renamed", ""]);
   });
 
   it("stakeAsJudge: below the minimum, or nothing sent, is refused", async () => {
     const a = party(2);
     const stake = (value: bigint) =>
-      a.write({ address: c.registry, abi: courtRegistryAbi, functionName: "stakeAsJudge", args: [0n], value });
-    await expectRevert(stake(P.minJudgeStake - 1n), "StakeBelowMinimum", [P.minJudgeStake, P.minJudgeStake - 1n]);
-    await expectRevert(stake(0n), "StakeBelowMinimum", [P.minJudgeStake, 0n]);
-    await stake(P.minJudgeStake);
+      a.write({ address: c.registry, abi: kit.courtRegistryAbi, functionName: "stakeAsJudge", args: [0n], value });
+    await kit.expectRevert(stake(kit.P.minJudgeStake - 1n), "StakeBelowMinimum", [
+      kit.P.minJudgeStake,
+      kit.P.minJudgeStake - 1n,
+    ]);
+    await kit.expectRevert(stake(0n), "StakeBelowMinimum", [kit.P.minJudgeStake, 0n]);
+    await stake(kit.P.minJudgeStake);
     // A judge already staked still has to send something.
-    await expectRevert(stake(0n), "StakeBelowMinimum", [P.minJudgeStake, P.minJudgeStake]);
-    await a.write({ address: c.registry, abi: courtRegistryAbi, functionName: "unstake" });
+    await kit.expectRevert(stake(0n), "StakeBelowMinimum", [kit.P.minJudgeStake, kit.P.minJudgeStake]);
+    await a.write({ address: c.registry, abi: kit.courtRegistryAbi, functionName: "unstake" });
   });
 
   it("unstake: nothing staked, or still serving on an open case, is refused", async () => {
-    await expectRevert(
-      party(3).write({ address: c.registry, abi: courtRegistryAbi, functionName: "unstake" }),
+    await kit.expectRevert(
+      party(3).write({ address: c.registry, abi: kit.courtRegistryAbi, functionName: "unstake" }),
       "NothingStaked",
     );
-    const { caseAddr } = await fileCase(c, party(1), party(2).address);
-    await respond(caseAddr, party(2));
+    const { caseAddr } = await kit.fileCase(c, party(1), party(2).address);
+    await kit.respond(caseAddr, party(2));
     const [a, b, d] = judges as [Actor, Actor, Actor];
-    await seat(c, caseAddr, [a, b, d]);
-    const { caseAddr: second } = await fileCase(c, party(3), party(4).address);
-    await respond(second, party(4));
-    await seat(c, second, [a, judges[3] as Actor, judges[4] as Actor]);
-    const unstake = (j: Actor) => j.write({ address: c.registry, abi: courtRegistryAbi, functionName: "unstake" });
-    await expectRevert(unstake(a), "JudgeServingOnOpenCase", [2n]);
-    await expectRevert(unstake(b), "JudgeServingOnOpenCase", [1n]);
+    await kit.seat(c, caseAddr, [a, b, d]);
+    const { caseAddr: second } = await kit.fileCase(c, party(3), party(4).address);
+    await kit.respond(second, party(4));
+    await kit.seat(c, second, [a, judges[3] as Actor, judges[4] as Actor]);
+    const unstake = (j: Actor) => j.write({ address: c.registry, abi: kit.courtRegistryAbi, functionName: "unstake" });
+    await kit.expectRevert(unstake(a), "JudgeServingOnOpenCase", [2n]);
+    await kit.expectRevert(unstake(b), "JudgeServingOnOpenCase", [1n]);
   });
 
   it("owner-only: setFactory and withdrawTreasury; the factory is set once", async () => {
-    await expectRevert(
-      party(1).write({
-        address: c.registry,
-        abi: courtRegistryAbi,
-        functionName: "setFactory",
-        args: [party(1).address],
-      }),
+    await kit.expectRevert(
+      kit.callAs(party(1), c.registry, kit.courtRegistryAbi, "setFactory", [party(1).address]),
       "OnlyOwner",
     );
-    await expectRevert(
-      c.owner.write({
-        address: c.registry,
-        abi: courtRegistryAbi,
-        functionName: "setFactory",
-        args: [party(1).address],
-      }),
+    await kit.expectRevert(
+      kit.callAs(c.owner, c.registry, kit.courtRegistryAbi, "setFactory", [party(1).address]),
       "FactoryAlreadySet",
     );
-    await expectRevert(
-      party(1).write({
-        address: c.registry,
-        abi: courtRegistryAbi,
-        functionName: "withdrawTreasury",
-        args: [party(1).address, 0n],
-      }),
+    await kit.expectRevert(
+      kit.callAs(party(1), c.registry, kit.courtRegistryAbi, "withdrawTreasury", [party(1).address, 0n]),
       "OnlyOwner",
     );
     const treasury = await c.reader.readContract({
       address: c.registry,
-      abi: courtRegistryAbi,
+      abi: kit.courtRegistryAbi,
       functionName: "treasury",
     });
-    await expectRevert(
-      c.owner.write({
-        address: c.registry,
-        abi: courtRegistryAbi,
-        functionName: "withdrawTreasury",
-        args: [c.owner.address, treasury + 1n],
-      }),
+    await kit.expectRevert(
+      kit.callAs(c.owner, c.registry, kit.courtRegistryAbi, "withdrawTreasury", [c.owner.address, treasury + 1n]),
       "AmountExceedsTreasury",
       [treasury],
     );
@@ -134,38 +105,33 @@ describe("registry access and validation", () => {
 
   it("only the factory registers cases; only cases touch judges and records", async () => {
     const x = party(5);
-    const w = (p: Promise<unknown>) => expectRevert(p, "OnlyCase");
-    await expectRevert(
-      x.write({ address: c.registry, abi: courtRegistryAbi, functionName: "registerCase", args: [x.address] }),
+    const w = (p: Promise<unknown>) => kit.expectRevert(p, "OnlyCase");
+    await kit.expectRevert(
+      x.write({ address: c.registry, abi: kit.courtRegistryAbi, functionName: "registerCase", args: [x.address] }),
       "OnlyFactory",
     );
-    await w(x.write({ address: c.registry, abi: courtRegistryAbi, functionName: "judgeAssigned", args: [x.address] }));
-    await w(x.write({ address: c.registry, abi: courtRegistryAbi, functionName: "judgeVoted", args: [x.address] }));
     await w(
-      x.write({ address: c.registry, abi: courtRegistryAbi, functionName: "judgeReleased", args: [x.address, 1] }),
+      x.write({ address: c.registry, abi: kit.courtRegistryAbi, functionName: "judgeAssigned", args: [x.address] }),
+    );
+    await w(x.write({ address: c.registry, abi: kit.courtRegistryAbi, functionName: "judgeVoted", args: [x.address] }));
+    await w(
+      x.write({ address: c.registry, abi: kit.courtRegistryAbi, functionName: "judgeReleased", args: [x.address, 1] }),
     );
     await w(
       x.write({
         address: c.registry,
-        abi: courtRegistryAbi,
+        abi: kit.courtRegistryAbi,
         functionName: "creditRewards",
         args: [[x.address], 1n],
         value: 1n,
       }),
     );
-    await w(
-      x.write({
-        address: c.registry,
-        abi: courtRegistryAbi,
-        functionName: "recordParties",
-        args: [x.address, party(6).address, true],
-      }),
-    );
+    await w(kit.callAs(x, c.registry, kit.courtRegistryAbi, "recordParties", [x.address, party(6).address, true]));
     // Not even the factory itself may act as a case.
     expect(
       await c.reader.readContract({
         address: c.registry,
-        abi: courtRegistryAbi,
+        abi: kit.courtRegistryAbi,
         functionName: "isCase",
         args: [c.factory],
       }),
@@ -173,17 +139,17 @@ describe("registry access and validation", () => {
   });
 
   it("the constructor refuses a zero minimum stake, a slash above 100% and out-of-range General terms", async () => {
-    const config = courtConfig(P);
+    const config = courtConfig(kit.P);
     const deploy = (slash: number, cfg: typeof config = config, policy = "bafkreipolicy") =>
       c.owner.wallet.deployContract({
-        abi: courtRegistryAbi,
+        abi: kit.courtRegistryAbi,
         bytecode: courtRegistryBytecode,
         args: [slash, policy, cfg],
       });
-    await expectRevert(deploy(1000, { ...config, minJudgeStake: 0n }), "InvalidParameter");
-    await expectRevert(deploy(10_001), "InvalidParameter");
-    await expectRevert(deploy(1000, config, ""), "PolicyInvalid", [128n]);
-    await expectRevert(deploy(1000, config, "b".repeat(129)), "PolicyInvalid", [128n]);
+    await kit.expectRevert(deploy(1000, { ...config, minJudgeStake: 0n }), "InvalidParameter");
+    await kit.expectRevert(deploy(10_001), "InvalidParameter");
+    await kit.expectRevert(deploy(1000, config, ""), "PolicyInvalid", [128n]);
+    await kit.expectRevert(deploy(1000, config, "b".repeat(129)), "PolicyInvalid", [128n]);
     const bad: Partial<typeof terms>[] = [
       // Hidden votes need both phases to last.
       { hiddenVotes: true, commitPeriod: 0n },
@@ -199,7 +165,8 @@ describe("registry access and validation", () => {
       { panelSize: 5, appealPanelSize: 3 },
       { appealPanelSize: 33 },
     ];
-    for (const t of bad) await expectRevert(deploy(1000, { ...config, terms: { ...terms, ...t } }), "InvalidParameter");
+    for (const t of bad)
+      await kit.expectRevert(deploy(1000, { ...config, terms: { ...terms, ...t } }), "InvalidParameter");
   });
 });
 
@@ -207,132 +174,147 @@ describe("factory access and validation", () => {
   it("fileCase validates defendant, claim, evidence hash, payment reference and stake", async () => {
     const p = party(1);
     const d = party(2).address;
-    await expectRevert(fileAs(p, [ZERO, "claim", "hash", freshRef()]), "InvalidDefendant");
-    await expectRevert(fileAs(p, [p.address, "claim", "hash", freshRef()]), "InvalidDefendant");
-    await expectRevert(fileAs(p, [d, "", "hash", freshRef()]), "ClaimRequired");
-    await expectRevert(fileAs(p, [d, "c".repeat(2001), "hash", freshRef()]), "ClaimTooLong", [2000n]);
-    await expectRevert(fileAs(p, [d, "claim", "", freshRef()]), "EvidenceHashInvalid");
-    await expectRevert(fileAs(p, [d, "claim", "h".repeat(129), freshRef()]), "EvidenceHashInvalid");
+    await kit.expectRevert(fileAs(p, [kit.ZERO, "claim", "hash", kit.freshRef()]), "InvalidDefendant");
+    await kit.expectRevert(fileAs(p, [p.address, "claim", "hash", kit.freshRef()]), "InvalidDefendant");
+    await kit.expectRevert(fileAs(p, [d, "", "hash", kit.freshRef()]), "ClaimRequired");
+    await kit.expectRevert(fileAs(p, [d, "c".repeat(2001), "hash", kit.freshRef()]), "ClaimTooLong", [2000n]);
+    await kit.expectRevert(fileAs(p, [d, "claim", "", kit.freshRef()]), "EvidenceHashInvalid");
+    await kit.expectRevert(fileAs(p, [d, "claim", "h".repeat(129), kit.freshRef()]), "EvidenceHashInvalid");
     const zeroRef = `0x${"0".repeat(64)}` as Hex;
-    await expectRevert(fileAs(p, [d, "claim", "hash", zeroRef]), "PaymentRefRequired");
+    await kit.expectRevert(fileAs(p, [d, "claim", "hash", zeroRef]), "PaymentRefRequired");
     // The stake is checked once the filing fee is found paid (filing-fee.test.ts covers unpaid ones).
-    const paid = freshRef();
-    await payFee(c, p, paid);
-    await expectRevert(fileAs(p, [d, "claim", "hash", paid], P.minPartyStake - 1n), "StakeBelowMinimum", [
-      P.minPartyStake,
-      P.minPartyStake - 1n,
+    const paid = kit.freshRef();
+    await kit.payFee(c, p, paid);
+    await kit.expectRevert(fileAs(p, [d, "claim", "hash", paid], kit.P.minPartyStake - 1n), "StakeBelowMinimum", [
+      kit.P.minPartyStake,
+      kit.P.minPartyStake - 1n,
     ]);
     // The limits themselves are allowed.
-    const { caseAddr } = await fileCase(c, p, d, { claim: "c".repeat(2000), evidence: "h".repeat(128) });
-    expect((await readCase(c, caseAddr)).claimDescription).toHaveLength(2000);
+    const { caseAddr } = await kit.fileCase(c, p, d, { claim: "c".repeat(2000), evidence: "h".repeat(128) });
+    expect((await kit.readCase(c, caseAddr)).claimDescription).toHaveLength(2000);
   });
 
   it("a payment reference files one case per plaintiff, and nobody else can burn it", async () => {
-    const ref = freshRef();
+    const ref = kit.freshRef();
     const usedBy = (plaintiff: Address) =>
       c.reader.readContract({
         address: c.factory,
-        abi: caseFactoryAbi,
+        abi: kit.caseFactoryAbi,
         functionName: "paymentRefUsedBy",
         args: [ref, plaintiff],
       });
-    expect(await usedBy(party(3).address)).toBe(ZERO);
+    expect(await usedBy(party(3).address)).toBe(kit.ZERO);
     // Someone who saw the reference pays and files under it first: it is bound to them, not to
     // party 3 (whose own fee under the same reference is a separate record).
-    const { caseAddr: squatter } = await fileCase(c, party(5), party(6).address, { paymentRef: ref });
+    const { caseAddr: squatter } = await kit.fileCase(c, party(5), party(6).address, { paymentRef: ref });
     expect(await usedBy(party(5).address)).toBe(squatter);
-    expect(await usedBy(party(3).address)).toBe(ZERO);
-    const { caseAddr } = await fileCase(c, party(3), party(4).address, { paymentRef: ref });
+    expect(await usedBy(party(3).address)).toBe(kit.ZERO);
+    const { caseAddr } = await kit.fileCase(c, party(3), party(4).address, { paymentRef: ref });
     expect(await usedBy(party(3).address)).toBe(caseAddr);
     // Reuse by the same plaintiff is refused, naming the case that used it.
-    await expectRevert(fileAs(party(3), [party(4).address, "again", "hash", ref]), "PaymentRefUsed", [ref, caseAddr]);
-    await expectRevert(fileAs(party(5), [party(6).address, "other", "hash", ref]), "PaymentRefUsed", [ref, squatter]);
+    await kit.expectRevert(fileAs(party(3), [party(4).address, "again", "hash", ref]), "PaymentRefUsed", [
+      ref,
+      caseAddr,
+    ]);
+    await kit.expectRevert(fileAs(party(5), [party(6).address, "other", "hash", ref]), "PaymentRefUsed", [
+      ref,
+      squatter,
+    ]);
   });
 
   it("owner-only: assignJudges, transferOwnership, setFiling; zero addresses refused", async () => {
-    const { caseAddr } = await fileCase(c, party(5), party(6).address);
-    await respond(caseAddr, party(6));
+    const { caseAddr } = await kit.fileCase(c, party(5), party(6).address);
+    await kit.respond(caseAddr, party(6));
     const x = party(5);
-    await expectRevert(
+    await kit.expectRevert(
       x.write({
         address: c.factory,
-        abi: caseFactoryAbi,
+        abi: kit.caseFactoryAbi,
         functionName: "assignJudges",
         args: [caseAddr, judges.slice(0, 3).map((j) => j.address)],
       }),
       "OnlyOwner",
     );
-    await expectRevert(
-      x.write({ address: c.factory, abi: caseFactoryAbi, functionName: "transferOwnership", args: [x.address] }),
+    await kit.expectRevert(
+      x.write({ address: c.factory, abi: kit.caseFactoryAbi, functionName: "transferOwnership", args: [x.address] }),
       "OnlyOwner",
     );
-    await expectRevert(
-      x.write({ address: c.factory, abi: caseFactoryAbi, functionName: "setFiling", args: [x.address, 1n] }),
+    await kit.expectRevert(
+      x.write({ address: c.factory, abi: kit.caseFactoryAbi, functionName: "setFiling", args: [x.address, 1n] }),
       "OnlyOwner",
     );
-    await expectRevert(
-      c.owner.write({ address: c.factory, abi: caseFactoryAbi, functionName: "transferOwnership", args: [ZERO] }),
+    await kit.expectRevert(
+      c.owner.write({
+        address: c.factory,
+        abi: kit.caseFactoryAbi,
+        functionName: "transferOwnership",
+        args: [kit.ZERO],
+      }),
       "InvalidParameter",
     );
-    await expectRevert(
-      c.owner.write({ address: c.factory, abi: caseFactoryAbi, functionName: "setFiling", args: [ZERO, 1n] }),
+    await kit.expectRevert(
+      c.owner.write({ address: c.factory, abi: kit.caseFactoryAbi, functionName: "setFiling", args: [kit.ZERO, 1n] }),
       "InvalidParameter",
     );
 
     // Ownership moves: the new owner may act, the old one may not; then it is handed back.
     await c.owner.write({
       address: c.factory,
-      abi: caseFactoryAbi,
+      abi: kit.caseFactoryAbi,
       functionName: "transferOwnership",
       args: [x.address],
     });
-    await expectRevert(
-      c.owner.write({ address: c.factory, abi: caseFactoryAbi, functionName: "setFiling", args: [x.address, 1n] }),
+    await kit.expectRevert(
+      c.owner.write({ address: c.factory, abi: kit.caseFactoryAbi, functionName: "setFiling", args: [x.address, 1n] }),
       "OnlyOwner",
     );
-    await x.write({ address: c.factory, abi: caseFactoryAbi, functionName: "setFiling", args: [x.address, 123n] });
-    const params = await c.reader.readContract({ address: c.factory, abi: caseFactoryAbi, functionName: "getParams" });
+    await x.write({ address: c.factory, abi: kit.caseFactoryAbi, functionName: "setFiling", args: [x.address, 123n] });
+    const params = await c.reader.readContract({
+      address: c.factory,
+      abi: kit.caseFactoryAbi,
+      functionName: "getParams",
+    });
     expect([params.owner, params.feeRecipient, params.filingFee]).toEqual([x.address, x.address, 123n]);
     await x.write({
       address: c.factory,
-      abi: caseFactoryAbi,
+      abi: kit.caseFactoryAbi,
       functionName: "setFiling",
-      args: [c.owner.address, P.filingFee],
+      args: [c.owner.address, kit.P.filingFee],
     });
     await x.write({
       address: c.factory,
-      abi: caseFactoryAbi,
+      abi: kit.caseFactoryAbi,
       functionName: "transferOwnership",
       args: [c.owner.address],
     });
-    await seat(c, caseAddr, judges.slice(3, 6));
-    expect((await readCase(c, caseAddr)).state).toBe(State.Deliberating);
+    await kit.seat(c, caseAddr, judges.slice(3, 6));
+    expect((await kit.readCase(c, caseAddr)).state).toBe(kit.State.Deliberating);
   });
 
   it("judges are assigned to known cases only; only cases report changes", async () => {
     const notACase = party(6).address;
-    await expectRevert(
+    await kit.expectRevert(
       c.owner.write({
         address: c.factory,
-        abi: caseFactoryAbi,
+        abi: kit.caseFactoryAbi,
         functionName: "assignJudges",
         args: [notACase, judges.slice(0, 3).map((j) => j.address)],
       }),
       "UnknownCase",
       [notACase],
     );
-    await expectRevert(
+    await kit.expectRevert(
       party(1).write({
         address: c.factory,
-        abi: caseFactoryAbi,
+        abi: kit.caseFactoryAbi,
         functionName: "assignJudgesRandom",
         args: [notACase],
       }),
       "UnknownCase",
       [notACase],
     );
-    await expectRevert(
-      party(1).write({ address: c.factory, abi: caseFactoryAbi, functionName: "onCaseChanged", args: [1, 5] }),
+    await kit.expectRevert(
+      party(1).write({ address: c.factory, abi: kit.caseFactoryAbi, functionName: "onCaseChanged", args: [1, 5] }),
       "OnlyCase",
     );
   });
@@ -340,26 +322,26 @@ describe("factory access and validation", () => {
   it("the constructor refuses a zero fee recipient or entropy source", async () => {
     const deploy = (feeRecipient: Address, entropy: Address = c.entropy) =>
       c.owner.wallet.deployContract({
-        abi: caseFactoryAbi,
+        abi: kit.caseFactoryAbi,
         bytecode: caseFactoryBytecode,
-        args: [c.registry, entropy, feeRecipient, P.filingFee],
+        args: [c.registry, entropy, feeRecipient, kit.P.filingFee],
       });
-    await expectRevert(deploy(ZERO), "InvalidParameter");
-    await expectRevert(deploy(c.owner.address, ZERO), "InvalidParameter");
+    await kit.expectRevert(deploy(kit.ZERO), "InvalidParameter");
+    await kit.expectRevert(deploy(c.owner.address, kit.ZERO), "InvalidParameter");
   });
 
   it("the case implementation and every case refuse a second initialize", async () => {
-    const { caseAddr } = await fileCase(c, party(1), party(3).address);
+    const { caseAddr } = await kit.fileCase(c, party(1), party(3).address);
     const impl = await c.reader.readContract({
       address: c.factory,
-      abi: caseFactoryAbi,
+      abi: kit.caseFactoryAbi,
       functionName: "implementation",
     });
     for (const target of [caseAddr, impl]) {
-      await expectRevert(
+      await kit.expectRevert(
         party(1).write({
           address: target,
-          abi: disputeCaseAbi,
+          abi: kit.disputeCaseAbi,
           functionName: "initialize",
           args: [c.registry, c.entropy, party(1).address, party(3).address, "claim", "hash", terms, 1n, 1n, 0n],
           value: parseEther("0.01"),

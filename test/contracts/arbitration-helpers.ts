@@ -12,7 +12,7 @@ import {
 } from "../../src/chain/abi/generated.js";
 import type { ArbitrationDeployment } from "../../src/chain/deployments.js";
 import type { Actor } from "../../src/devnet/actor.js";
-import { actor, type Court } from "./helpers.js";
+import { actor, type Court, readView } from "./helpers.js";
 import { compileFixture } from "./refuser.js";
 
 export { agenticCommerceAbi, courtEvaluatorAbi, docketArbitratorAbi, validationRegistryAbi };
@@ -83,21 +83,11 @@ export function shortExtraData(court: bigint, jurors: bigint): Hex {
 }
 
 export function arbitrationCost(c: Court, data: Hex = "0x"): Promise<bigint> {
-  return c.reader.readContract({
-    address: arbitrationOf(c).arbitrator,
-    abi: docketArbitratorAbi,
-    functionName: "arbitrationCost",
-    args: [data],
-  });
+  return readView(c, arbitrationOf(c).arbitrator, docketArbitratorAbi, "arbitrationCost", [data]);
 }
 
 export function readDispute(c: Court, id: bigint) {
-  return c.reader.readContract({
-    address: arbitrationOf(c).arbitrator,
-    abi: docketArbitratorAbi,
-    functionName: "getDispute",
-    args: [id],
-  });
+  return readView(c, arbitrationOf(c).arbitrator, docketArbitratorAbi, "getDispute", [id]);
 }
 
 // ------------------------------------------------------------------ the test arbitrable
@@ -153,12 +143,7 @@ export async function mintJobToken(c: Court, to: Address, amount: bigint): Promi
 }
 
 export function tokenOf(c: Court, who: Address): Promise<bigint> {
-  return c.reader.readContract({
-    address: arbitrationOf(c).token,
-    abi: testUSDAbi,
-    functionName: "balanceOf",
-    args: [who],
-  });
+  return readView(c, arbitrationOf(c).token, testUSDAbi, "balanceOf", [who]);
 }
 
 /** The sha2-256 digest a provider submits for a deliverable (its raw CID's digest). */
@@ -225,21 +210,11 @@ export function submitJob(c: Court, provider: Actor, jobId: bigint, deliverable 
 }
 
 export function readJob(c: Court, jobId: bigint) {
-  return c.reader.readContract({
-    address: arbitrationOf(c).commerce,
-    abi: agenticCommerceAbi,
-    functionName: "getJob",
-    args: [jobId],
-  });
+  return readView(c, arbitrationOf(c).commerce, agenticCommerceAbi, "getJob", [jobId]);
 }
 
 export function readEvaluation(c: Court, evaluator: Address, jobId: bigint) {
-  return c.reader.readContract({
-    address: evaluator,
-    abi: courtEvaluatorAbi,
-    functionName: "getEvaluation",
-    args: [jobId],
-  });
+  return readView(c, evaluator, courtEvaluatorAbi, "getEvaluation", [jobId]);
 }
 
 /** The client disputes the job through `evaluator`, paying its cost; returns the dispute and its case. */
@@ -250,11 +225,7 @@ export async function disputeJob(
   jobId: bigint,
   evidence = "bafkreiclientcomplaint",
 ): Promise<{ disputeId: bigint; caseAddr: Address }> {
-  const cost = await c.reader.readContract({
-    address: evaluator,
-    abi: courtEvaluatorAbi,
-    functionName: "arbitrationCost",
-  });
+  const cost = await readView(c, evaluator, courtEvaluatorAbi, "arbitrationCost", []);
   const r = await client.write({
     address: evaluator,
     abi: courtEvaluatorAbi,

@@ -18,38 +18,19 @@ import {
 } from "viem";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Actor } from "../../src/devnet/actor.js";
-import {
-  actor,
-  appeal,
-  type Court,
-  caseFactoryAbi,
-  courtOfFile,
-  courtRegistryAbi,
-  disputeCaseAbi,
-  drawJudges,
-  expectRevert,
-  fileCase,
-  mineBlocks,
-  readCase,
-  respond,
-  rpc,
-  State,
-  snapshot,
-  stakeJudges,
-  vote,
-} from "./helpers.js";
+import * as kit from "./helpers.js";
 
-let c: Court;
+let c: kit.Court;
 /** Judges 7..14 stake 1..8 ETH; accounts 15..17 stay out of the pool until a test brings them in. */
-const { party, judge } = courtOfFile(async (court) => {
+const { party, judge } = kit.courtOfFile(async (court) => {
   c = court;
-  for (let i = 0; i < 8; i++) await stakeJudges(c, [judge(i)], parseEther(String(i + 1)));
+  for (let i = 0; i < 8; i++) await kit.stakeJudges(c, [judge(i)], parseEther(String(i + 1)));
 });
 
 // Every test starts from the same pool, with no judge serving anywhere (so any of them may leave).
 let fresh: { revert(): Promise<void> };
 beforeEach(async () => {
-  fresh = await snapshot(c);
+  fresh = await kit.snapshot(c);
 });
 afterEach(async () => {
   await fresh.revert();
@@ -57,13 +38,13 @@ afterEach(async () => {
 
 /** Files and answers a case: the answer arms the draw. Returns the case and the arming block. */
 async function armed(p = party(1), d = party(2)): Promise<{ caseAddr: Address; armedAt: bigint }> {
-  const { caseAddr } = await fileCase(c, p, d.address);
-  const r = await respond(caseAddr, d);
+  const { caseAddr } = await kit.fileCase(c, p, d.address);
+  const r = await kit.respond(caseAddr, d);
   return { caseAddr, armedAt: r.blockNumber };
 }
 
 async function panelOf(caseAddr: Address): Promise<readonly Address[]> {
-  return (await readCase(c, caseAddr)).judges;
+  return (await kit.readCase(c, caseAddr)).judges;
 }
 
 /**
@@ -72,7 +53,7 @@ async function panelOf(caseAddr: Address): Promise<readonly Address[]> {
  * input into it.
  */
 async function predictPanel(caseAddr: Address, size = 3, excluded?: Address[]): Promise<readonly Address[]> {
-  const v = await readCase(c, caseAddr);
+  const v = await kit.readCase(c, caseAddr);
   const block = await c.reader.getBlock({ blockNumber: v.drawTicket });
   const value = keccak256(encodeAbiParameters([{ type: "bytes32" }, { type: "uint256" }], [block.hash, v.drawTicket]));
   const seed = keccak256(
@@ -80,7 +61,7 @@ async function predictPanel(caseAddr: Address, size = 3, excluded?: Address[]): 
   );
   return c.reader.readContract({
     address: c.registry,
-    abi: courtRegistryAbi,
+    abi: kit.courtRegistryAbi,
     functionName: "drawPanel",
     args: [1n, seed, BigInt(v.drawPoolBlock), BigInt(size), excluded ?? [v.plaintiff, v.defendant]],
   });
@@ -88,7 +69,7 @@ async function predictPanel(caseAddr: Address, size = 3, excluded?: Address[]): 
 
 /** Runs `attempt` from the current chain state, returns the panel it seated, and rewinds. */
 async function tryDraw(caseAddr: Address, attempt: () => Promise<unknown>): Promise<readonly Address[]> {
-  const snap = await snapshot(c);
+  const snap = await kit.snapshot(c);
   try {
     await attempt();
     return await panelOf(caseAddr);
@@ -99,20 +80,20 @@ async function tryDraw(caseAddr: Address, attempt: () => Promise<unknown>): Prom
 
 describe("armed draws", () => {
   it("the answer arms the draw: DrawArmed names the arming block as ticket and pool block", async () => {
-    const { caseAddr } = await fileCase(c, party(1), party(2).address);
-    const before = await readCase(c, caseAddr);
+    const { caseAddr } = await kit.fileCase(c, party(1), party(2).address);
+    const before = await kit.readCase(c, caseAddr);
     expect([before.drawTicket, before.drawPoolBlock]).toEqual([0n, 0n]);
-    const r = await respond(caseAddr, party(2));
-    const [ev] = parseEventLogs({ abi: disputeCaseAbi, eventName: "DrawArmed", logs: r.logs });
+    const r = await kit.respond(caseAddr, party(2));
+    const [ev] = parseEventLogs({ abi: kit.disputeCaseAbi, eventName: "DrawArmed", logs: r.logs });
     expect(ev?.args).toEqual({ round: 1, ticket: r.blockNumber, poolBlock: r.blockNumber });
-    const v = await readCase(c, caseAddr);
+    const v = await kit.readCase(c, caseAddr);
     expect([v.drawTicket, v.drawPoolBlock]).toEqual([r.blockNumber, r.blockNumber]);
   });
 
   it("the seeded draw is gone: assignJudgesRandom takes only the case, and the old selector does not exist", async () => {
-    const draws = caseFactoryAbi.filter((x) => x.type === "function" && x.name === "assignJudgesRandom");
+    const draws = kit.caseFactoryAbi.filter((x) => x.type === "function" && x.name === "assignJudgesRandom");
     expect(draws.map((x) => x.inputs.map((i) => i.type))).toEqual([["address"]]);
-    const onCase = disputeCaseAbi.filter((x) => x.type === "function" && x.name === "drawJudges");
+    const onCase = kit.disputeCaseAbi.filter((x) => x.type === "function" && x.name === "drawJudges");
     expect(onCase.map((x) => x.inputs.length)).toEqual([0]);
     const { caseAddr } = await armed();
     // The old entry point, called by hand with a chosen seed: no such function (and no fallback).
@@ -120,14 +101,14 @@ describe("armed draws", () => {
     const data =
       `${old}${encodeAbiParameters([{ type: "address" }, { type: "uint256" }], [caseAddr, 42n]).slice(2)}` as Hex;
     await expect(party(3).send({ to: c.factory, data })).rejects.toThrow();
-    expect((await readCase(c, caseAddr)).state).toBe(State.Active);
+    expect((await kit.readCase(c, caseAddr)).state).toBe(kit.State.Active);
   });
 
   it("the draw cannot run in the block that armed it: DrawNotReady, then it runs in any later block", async () => {
     const d = party(2);
-    const { caseAddr } = await fileCase(c, party(1), d.address);
+    const { caseAddr } = await kit.fileCase(c, party(1), d.address);
     // The answer and a draw by the defendant itself (nonce order), mined together in one block.
-    await rpc(c, "evm_setAutomine", [false]);
+    await kit.rpc(c, "evm_setAutomine", [false]);
     let hashes: Hex[];
     try {
       const nonce = await c.reader.getTransactionCount({ address: d.address });
@@ -136,7 +117,7 @@ describe("armed draws", () => {
         await d.wallet.writeContract({
           ...common,
           address: caseAddr,
-          abi: disputeCaseAbi,
+          abi: kit.disputeCaseAbi,
           functionName: "respond",
           value: c.params.minPartyStake,
           nonce,
@@ -144,31 +125,31 @@ describe("armed draws", () => {
         await d.wallet.writeContract({
           ...common,
           address: c.factory,
-          abi: caseFactoryAbi,
+          abi: kit.caseFactoryAbi,
           functionName: "assignJudgesRandom",
           args: [caseAddr],
           nonce: nonce + 1,
         }),
       ];
-      await rpc(c, "evm_mine");
+      await kit.rpc(c, "evm_mine");
     } finally {
-      await rpc(c, "evm_setAutomine", [true]);
+      await kit.rpc(c, "evm_setAutomine", [true]);
     }
     const [answered, early] = await Promise.all(hashes.map((hash) => c.reader.getTransactionReceipt({ hash })));
     expect(answered?.blockNumber).toBe(early?.blockNumber);
     expect([answered?.status, early?.status]).toEqual(["success", "reverted"]);
-    const trace = await rpc<{ output: Hex }>(c, "debug_traceTransaction", [hashes[1], { tracer: "callTracer" }]);
+    const trace = await kit.rpc<{ output: Hex }>(c, "debug_traceTransaction", [hashes[1], { tracer: "callTracer" }]);
     const armedAt = answered?.blockNumber as bigint;
-    const decoded = decodeErrorResult({ abi: disputeCaseAbi, data: trace.output });
+    const decoded = decodeErrorResult({ abi: kit.disputeCaseAbi, data: trace.output });
     expect([decoded.errorName, decoded.args]).toEqual(["DrawNotReady", [armedAt]]);
 
     // The same holds for a call run at the arming block itself, whoever sends it.
     for (const who of [party(3), d, c.owner]) {
-      await expectRevert(
+      await kit.expectRevert(
         c.reader.simulateContract({
           account: who.account,
           address: c.factory,
-          abi: caseFactoryAbi,
+          abi: kit.caseFactoryAbi,
           functionName: "assignJudgesRandom",
           args: [caseAddr],
           blockNumber: armedAt,
@@ -177,8 +158,8 @@ describe("armed draws", () => {
         [armedAt],
       );
     }
-    expect((await readCase(c, caseAddr)).state).toBe(State.Active);
-    await drawJudges(c, caseAddr, party(3));
+    expect((await kit.readCase(c, caseAddr)).state).toBe(kit.State.Active);
+    await kit.drawJudges(c, caseAddr, party(3));
     expect(await panelOf(caseAddr)).toEqual(await predictPanel(caseAddr));
   });
 
@@ -189,28 +170,28 @@ describe("armed draws", () => {
     const byFactory = (who: Actor, extra: Hex = "0x") =>
       who.send({
         to: c.factory,
-        data: `${encodeFunctionData({ abi: caseFactoryAbi, functionName: "assignJudgesRandom", args: [caseAddr] })}${extra.slice(2)}`,
+        data: `${encodeFunctionData({ abi: kit.caseFactoryAbi, functionName: "assignJudgesRandom", args: [caseAddr] })}${extra.slice(2)}`,
       });
     const attempts: [string, () => Promise<unknown>][] = [
-      ["a stranger", () => drawJudges(c, caseAddr, party(5))],
-      ["the plaintiff", () => drawJudges(c, caseAddr, party(3))],
-      ["the defendant", () => drawJudges(c, caseAddr, party(4))],
-      ["a judge in the pool", () => drawJudges(c, caseAddr, judge(7))],
-      ["the owner", () => drawJudges(c, caseAddr, c.owner)],
+      ["a stranger", () => kit.drawJudges(c, caseAddr, party(5))],
+      ["the plaintiff", () => kit.drawJudges(c, caseAddr, party(3))],
+      ["the defendant", () => kit.drawJudges(c, caseAddr, party(4))],
+      ["a judge in the pool", () => kit.drawJudges(c, caseAddr, judge(7))],
+      ["the owner", () => kit.drawJudges(c, caseAddr, c.owner)],
       ["a stranger with a seed appended", () => byFactory(party(5), `0x${"2a".padStart(64, "0")}`)],
       ["the plaintiff with junk appended", () => byFactory(party(3), keccak256("0x01"))],
       [
         "a stranger 7 blocks later",
         async () => {
-          await mineBlocks(c, 7);
-          await drawJudges(c, caseAddr, party(5));
+          await kit.mineBlocks(c, 7);
+          await kit.drawJudges(c, caseAddr, party(5));
         },
       ],
       [
         "the defendant 200 blocks later",
         async () => {
-          await mineBlocks(c, 200);
-          await drawJudges(c, caseAddr, party(4));
+          await kit.mineBlocks(c, 200);
+          await kit.drawJudges(c, caseAddr, party(4));
         },
       ],
     ];
@@ -227,22 +208,22 @@ describe("armed draws", () => {
     expect(ofFour.slice(0, 3)).toEqual(expected);
 
     // A whale joins right after the arming: it has no weight at the arming block.
-    const whale = actor(c, 15);
+    const whale = kit.actor(c, 15);
     const withWhale = await tryDraw(caseAddr, async () => {
-      await stakeJudges(c, [whale], parseEther("1000"));
+      await kit.stakeJudges(c, [whale], parseEther("1000"));
       const args = [1n, whale.address, armedAt] as const;
       const [atArming, latest] = await Promise.all([
-        c.reader.readContract({ address: c.registry, abi: courtRegistryAbi, functionName: "weightAt", args }),
+        c.reader.readContract({ address: c.registry, abi: kit.courtRegistryAbi, functionName: "weightAt", args }),
         c.reader.readContract({
           address: c.registry,
-          abi: courtRegistryAbi,
+          abi: kit.courtRegistryAbi,
           functionName: "weightAt",
           args: [1n, whale.address, await c.reader.getBlockNumber()],
         }),
       ]);
       expect(atArming[0]).toBe(0n);
       expect(latest).toEqual([parseEther("1000"), atArming[1] + parseEther("1000")]);
-      await drawJudges(c, caseAddr, party(1));
+      await kit.drawJudges(c, caseAddr, party(1));
     });
     expect(withWhale).toEqual(expected);
 
@@ -250,14 +231,14 @@ describe("armed draws", () => {
     const outsider = [0, 1, 2, 3, 4, 5, 6, 7].map(judge).find((j) => !expected.includes(j.address)) as Actor;
     expect(
       await tryDraw(caseAddr, async () => {
-        await stakeJudges(c, [outsider], parseEther("500"));
-        await drawJudges(c, caseAddr, party(1));
+        await kit.stakeJudges(c, [outsider], parseEther("500"));
+        await kit.drawJudges(c, caseAddr, party(1));
       }),
     ).toEqual(expected);
     expect(
       await tryDraw(caseAddr, async () => {
-        await outsider.write({ address: c.registry, abi: courtRegistryAbi, functionName: "unstake" });
-        await drawJudges(c, caseAddr, party(1));
+        await outsider.write({ address: c.registry, abi: kit.courtRegistryAbi, functionName: "unstake" });
+        await kit.drawJudges(c, caseAddr, party(1));
       }),
     ).toEqual(expected);
 
@@ -265,8 +246,8 @@ describe("armed draws", () => {
     const leaver = expected[1] as Address;
     const leaverActor = [0, 1, 2, 3, 4, 5, 6, 7].map(judge).find((j) => j.address === leaver) as Actor;
     const without = await tryDraw(caseAddr, async () => {
-      await leaverActor.write({ address: c.registry, abi: courtRegistryAbi, functionName: "unstake" });
-      await drawJudges(c, caseAddr, party(1));
+      await leaverActor.write({ address: c.registry, abi: kit.courtRegistryAbi, functionName: "unstake" });
+      await kit.drawJudges(c, caseAddr, party(1));
     });
     expect(without).toEqual(ofFour.filter((a) => a !== leaver));
     expect(without).not.toContain(leaver);
@@ -275,16 +256,16 @@ describe("armed draws", () => {
   it("an appeal arms a fresh draw: round two's panel is fixed by the appeal block, round one's judges excluded", async () => {
     const [p, d] = [party(1), party(2)];
     const { caseAddr } = await armed(p, d);
-    await drawJudges(c, caseAddr, party(5));
+    await kit.drawJudges(c, caseAddr, party(5));
     const round1 = [...(await panelOf(caseAddr))];
     const voters = [0, 1, 2, 3, 4, 5, 6, 7].map(judge).filter((j) => round1.includes(j.address));
-    for (const j of voters.slice(0, 2)) await vote(caseAddr, j, true);
-    const r = await appeal(caseAddr, d);
-    const [ev] = parseEventLogs({ abi: disputeCaseAbi, eventName: "DrawArmed", logs: r.logs });
+    for (const j of voters.slice(0, 2)) await kit.vote(caseAddr, j, true);
+    const r = await kit.appeal(caseAddr, d);
+    const [ev] = parseEventLogs({ abi: kit.disputeCaseAbi, eventName: "DrawArmed", logs: r.logs });
     expect(ev?.args).toEqual({ round: 2, ticket: r.blockNumber, poolBlock: r.blockNumber });
     const expected = await predictPanel(caseAddr, 5, [p.address, d.address, ...round1]);
     for (const who of [party(5), p, d]) {
-      const panel = await tryDraw(caseAddr, () => drawJudges(c, caseAddr, who));
+      const panel = await tryDraw(caseAddr, () => kit.drawJudges(c, caseAddr, who));
       expect(panel).toEqual(expected);
       for (const a of round1) expect(panel).not.toContain(a);
     }
@@ -295,24 +276,24 @@ describe("armed draws", () => {
     const expected = await predictPanel(caseAddr);
     // 256 blocks on, the arming block's hash is still readable: the draw seats the panel.
     const lastChance = await tryDraw(caseAddr, async () => {
-      await mineBlocks(c, 255);
-      const r = await drawJudges(c, caseAddr, party(5));
+      await kit.mineBlocks(c, 255);
+      const r = await kit.drawJudges(c, caseAddr, party(5));
       expect(r.blockNumber).toBe(armedAt + 256n);
     });
     expect(lastChance).toEqual(expected);
 
     // One block later it is gone: the draw re-arms, seats nobody, and the case waits.
-    const newcomer = actor(c, 16);
-    await stakeJudges(c, [newcomer], parseEther("50"));
-    await mineBlocks(c, 255);
-    const r = await drawJudges(c, caseAddr, party(5));
+    const newcomer = kit.actor(c, 16);
+    await kit.stakeJudges(c, [newcomer], parseEther("50"));
+    await kit.mineBlocks(c, 255);
+    const r = await kit.drawJudges(c, caseAddr, party(5));
     expect(r.blockNumber).toBe(armedAt + 257n);
-    const [ev] = parseEventLogs({ abi: disputeCaseAbi, eventName: "DrawArmed", logs: r.logs });
+    const [ev] = parseEventLogs({ abi: kit.disputeCaseAbi, eventName: "DrawArmed", logs: r.logs });
     expect(ev?.args).toEqual({ round: 1, ticket: r.blockNumber, poolBlock: r.blockNumber });
-    expect(parseEventLogs({ abi: disputeCaseAbi, eventName: "JudgesAssigned", logs: r.logs })).toEqual([]);
-    const v = await readCase(c, caseAddr);
+    expect(parseEventLogs({ abi: kit.disputeCaseAbi, eventName: "JudgesAssigned", logs: r.logs })).toEqual([]);
+    const v = await kit.readCase(c, caseAddr);
     expect([v.state, v.judges.length, v.drawTicket, v.drawPoolBlock]).toEqual([
-      State.Active,
+      kit.State.Active,
       0,
       r.blockNumber,
       r.blockNumber,
@@ -320,13 +301,13 @@ describe("armed draws", () => {
     // The new arming reads the pool as it is now, newcomer included (weighted at its 50 ETH).
     const [weight] = await c.reader.readContract({
       address: c.registry,
-      abi: courtRegistryAbi,
+      abi: kit.courtRegistryAbi,
       functionName: "weightAt",
       args: [1n, newcomer.address, r.blockNumber],
     });
     expect(weight).toBe(parseEther("50"));
-    await drawJudges(c, caseAddr, party(6));
+    await kit.drawJudges(c, caseAddr, party(6));
     expect(await panelOf(caseAddr)).toEqual(await predictPanel(caseAddr));
-    expect((await readCase(c, caseAddr)).state).toBe(State.Deliberating);
+    expect((await kit.readCase(c, caseAddr)).state).toBe(kit.State.Deliberating);
   });
 });

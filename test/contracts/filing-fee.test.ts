@@ -7,131 +7,123 @@
 import { type Address, getAddress, type Hex, parseEventLogs } from "viem";
 import { describe, expect, it } from "vitest";
 import type { Actor } from "../../src/devnet/actor.js";
-import {
-  balance,
-  type Court,
-  caseFactoryAbi,
-  courtOfFile,
-  expectRevert,
-  fileCase,
-  freshRef,
-  gasCost,
-  P,
-  payFee,
-  ZERO,
-} from "./helpers.js";
+import * as kit from "./helpers.js";
 import { compileRefuser, refuserAbi } from "./refuser.js";
 
-let c: Court;
+let c: kit.Court;
 
-const { party } = courtOfFile(async (court) => {
+const { party } = kit.courtOfFile(async (court) => {
   c = court;
 });
 
 function feePayment(ref: Hex, payer: Address) {
-  return c.reader.readContract({
-    address: c.factory,
-    abi: caseFactoryAbi,
-    functionName: "feePayment",
-    args: [ref, payer],
-  });
+  return kit.readView(c, c.factory, kit.caseFactoryAbi, "feePayment", [ref, payer]);
 }
 
 /** fileCase sent as is: no fee paid on the caller's behalf. */
 function fileRaw(who: Actor, defendant: Address, ref: Hex) {
-  return who.write({
-    address: c.factory,
-    abi: caseFactoryAbi,
-    functionName: "fileCase",
-    args: [0n, defendant, "Unpaid invoice", "bafy-fee", ref],
-    value: P.minPartyStake,
-  });
+  const args = [0n, defendant, "Unpaid invoice", "bafy-fee", ref] as const;
+  return kit.callAs(who, c.factory, kit.caseFactoryAbi, "fileCase", args, kit.P.minPartyStake);
 }
 
 function setFiling(recipient: Address, fee: bigint) {
-  return c.owner.write({ address: c.factory, abi: caseFactoryAbi, functionName: "setFiling", args: [recipient, fee] });
+  return c.owner.write({
+    address: c.factory,
+    abi: kit.caseFactoryAbi,
+    functionName: "setFiling",
+    args: [recipient, fee],
+  });
 }
 
 describe("filing fee", () => {
   it("payFilingFee forwards the fee to the fee recipient at once and records it per reference and payer", async () => {
     const payer = party(1);
-    const ref = freshRef();
-    const [recipientBefore, payerBefore] = await Promise.all([balance(c, c.owner.address), balance(c, payer.address)]);
-    const r = await payFee(c, payer, ref);
-    const [ev] = parseEventLogs({ abi: caseFactoryAbi, eventName: "FilingFeePaid", logs: r.logs });
-    expect(ev?.args).toEqual({ payer: payer.address, paymentRef: ref, amount: P.filingFee });
-    expect(await balance(c, c.owner.address)).toBe(recipientBefore + P.filingFee);
-    expect(await balance(c, payer.address)).toBe(payerBefore - P.filingFee - gasCost(r));
+    const ref = kit.freshRef();
+    const [recipientBefore, payerBefore] = await Promise.all([
+      kit.balance(c, c.owner.address),
+      kit.balance(c, payer.address),
+    ]);
+    const r = await kit.payFee(c, payer, ref);
+    const [ev] = parseEventLogs({ abi: kit.caseFactoryAbi, eventName: "FilingFeePaid", logs: r.logs });
+    expect(ev?.args).toEqual({ payer: payer.address, paymentRef: ref, amount: kit.P.filingFee });
+    expect(await kit.balance(c, c.owner.address)).toBe(recipientBefore + kit.P.filingFee);
+    expect(await kit.balance(c, payer.address)).toBe(payerBefore - kit.P.filingFee - kit.gasCost(r));
     // The factory keeps nothing.
-    expect(await balance(c, c.factory)).toBe(0n);
-    expect(await feePayment(ref, payer.address)).toEqual([true, P.filingFee, ZERO]);
+    expect(await kit.balance(c, c.factory)).toBe(0n);
+    expect(await feePayment(ref, payer.address)).toEqual([true, kit.P.filingFee, kit.ZERO]);
     // The record is the payer's: the same reference is unpaid for anyone else.
-    expect(await feePayment(ref, party(2).address)).toEqual([false, 0n, ZERO]);
+    expect(await feePayment(ref, party(2).address)).toEqual([false, 0n, kit.ZERO]);
 
     // Paying more than the fee is allowed; all of it is forwarded and recorded.
-    const generous = freshRef();
-    const before = await balance(c, c.owner.address);
-    await payFee(c, payer, generous, P.filingFee * 3n + 1n);
-    expect(await balance(c, c.owner.address)).toBe(before + P.filingFee * 3n + 1n);
-    expect(await feePayment(generous, payer.address)).toEqual([true, P.filingFee * 3n + 1n, ZERO]);
+    const generous = kit.freshRef();
+    const before = await kit.balance(c, c.owner.address);
+    await kit.payFee(c, payer, generous, kit.P.filingFee * 3n + 1n);
+    expect(await kit.balance(c, c.owner.address)).toBe(before + kit.P.filingFee * 3n + 1n);
+    expect(await feePayment(generous, payer.address)).toEqual([true, kit.P.filingFee * 3n + 1n, kit.ZERO]);
   });
 
   it("payFilingFee refuses a zero reference, less than the fee, and a second payment under one reference", async () => {
     const payer = party(2);
-    const ref = freshRef();
-    await expectRevert(payFee(c, payer, `0x${"0".repeat(64)}`), "PaymentRefRequired");
-    await expectRevert(payFee(c, payer, ref, P.filingFee - 1n), "FilingFeeTooLow", [P.filingFee, P.filingFee - 1n]);
-    await expectRevert(payFee(c, payer, ref, 0n), "FilingFeeTooLow", [P.filingFee, 0n]);
-    expect(await feePayment(ref, payer.address)).toEqual([false, 0n, ZERO]);
-    await payFee(c, payer, ref);
-    await expectRevert(payFee(c, payer, ref), "FilingFeeAlreadyPaid", [ref]);
+    const ref = kit.freshRef();
+    await kit.expectRevert(kit.payFee(c, payer, `0x${"0".repeat(64)}`), "PaymentRefRequired");
+    await kit.expectRevert(kit.payFee(c, payer, ref, kit.P.filingFee - 1n), "FilingFeeTooLow", [
+      kit.P.filingFee,
+      kit.P.filingFee - 1n,
+    ]);
+    await kit.expectRevert(kit.payFee(c, payer, ref, 0n), "FilingFeeTooLow", [kit.P.filingFee, 0n]);
+    expect(await feePayment(ref, payer.address)).toEqual([false, 0n, kit.ZERO]);
+    await kit.payFee(c, payer, ref);
+    await kit.expectRevert(kit.payFee(c, payer, ref), "FilingFeeAlreadyPaid", [ref]);
     // Another payer may use the same reference for its own payment.
-    await payFee(c, party(3), ref);
+    await kit.payFee(c, party(3), ref);
     expect((await feePayment(ref, party(3).address))[0]).toBe(true);
   });
 
   it("fileCase takes only a fee the caller paid and has not used: unpaid, someone else's and replays are refused", async () => {
     const [p, other, d] = [party(4), party(5), party(6)];
     // Straight to the chain without paying.
-    const unpaid = freshRef();
-    await expectRevert(fileRaw(p, d.address, unpaid), "FilingFeeNotPaid", [unpaid, p.address]);
+    const unpaid = kit.freshRef();
+    await kit.expectRevert(fileRaw(p, d.address, unpaid), "FilingFeeNotPaid", [unpaid, p.address]);
 
     // Someone else paid under this reference: that does not pay for p.
-    const theirs = freshRef();
-    await payFee(c, other, theirs);
-    await expectRevert(fileRaw(p, d.address, theirs), "FilingFeeNotPaid", [theirs, p.address]);
-    expect(await feePayment(theirs, other.address)).toEqual([true, P.filingFee, ZERO]);
+    const theirs = kit.freshRef();
+    await kit.payFee(c, other, theirs);
+    await kit.expectRevert(fileRaw(p, d.address, theirs), "FilingFeeNotPaid", [theirs, p.address]);
+    expect(await feePayment(theirs, other.address)).toEqual([true, kit.P.filingFee, kit.ZERO]);
 
     // Its own payment files exactly one case, which the record then names.
-    const mine = freshRef();
-    await payFee(c, p, mine);
-    const { caseAddr } = await fileCase(c, p, d.address, { paymentRef: mine, pay: false });
-    expect(await feePayment(mine, p.address)).toEqual([true, P.filingFee, caseAddr]);
-    await expectRevert(fileRaw(p, d.address, mine), "PaymentRefUsed", [mine, caseAddr]);
+    const mine = kit.freshRef();
+    await kit.payFee(c, p, mine);
+    const { caseAddr } = await kit.fileCase(c, p, d.address, { paymentRef: mine, pay: false });
+    expect(await feePayment(mine, p.address)).toEqual([true, kit.P.filingFee, caseAddr]);
+    await kit.expectRevert(fileRaw(p, d.address, mine), "PaymentRefUsed", [mine, caseAddr]);
     // Paying again under a used reference is refused too, so the record cannot be reset.
-    await expectRevert(payFee(c, p, mine), "FilingFeeAlreadyPaid", [mine]);
+    await kit.expectRevert(kit.payFee(c, p, mine), "FilingFeeAlreadyPaid", [mine]);
     // The one who paid `theirs` can still file with it.
-    const { caseAddr: second } = await fileCase(c, other, d.address, { paymentRef: theirs, pay: false });
+    const { caseAddr: second } = await kit.fileCase(c, other, d.address, { paymentRef: theirs, pay: false });
     expect((await feePayment(theirs, other.address))[2]).toBe(second);
   });
 
   it("the fee is the one in force when paid: a fee rise applies to later payments only", async () => {
     const p = party(1);
-    const early = freshRef();
-    await payFee(c, p, early);
-    await setFiling(c.owner.address, P.filingFee * 2n);
+    const early = kit.freshRef();
+    await kit.payFee(c, p, early);
+    await setFiling(c.owner.address, kit.P.filingFee * 2n);
     try {
-      await expectRevert(payFee(c, p, freshRef()), "FilingFeeTooLow", [P.filingFee * 2n, P.filingFee]);
-      const { caseAddr } = await fileCase(c, p, party(2).address, { paymentRef: early, pay: false });
+      await kit.expectRevert(kit.payFee(c, p, kit.freshRef()), "FilingFeeTooLow", [
+        kit.P.filingFee * 2n,
+        kit.P.filingFee,
+      ]);
+      const { caseAddr } = await kit.fileCase(c, p, party(2).address, { paymentRef: early, pay: false });
       expect((await feePayment(early, p.address))[2]).toBe(caseAddr);
       // A zero fee still needs a (zero-value) payment on record before filing.
       await setFiling(c.owner.address, 0n);
-      const free = freshRef();
-      await expectRevert(fileRaw(p, party(2).address, free), "FilingFeeNotPaid", [free, p.address]);
-      await payFee(c, p, free, 0n);
-      await fileCase(c, p, party(2).address, { paymentRef: free, pay: false });
+      const free = kit.freshRef();
+      await kit.expectRevert(fileRaw(p, party(2).address, free), "FilingFeeNotPaid", [free, p.address]);
+      await kit.payFee(c, p, free, 0n);
+      await kit.fileCase(c, p, party(2).address, { paymentRef: free, pay: false });
     } finally {
-      await setFiling(c.owner.address, P.filingFee);
+      await setFiling(c.owner.address, kit.P.filingFee);
     }
   });
 
@@ -142,18 +134,18 @@ describe("filing fee", () => {
       await operator.wallet.deployContract({ abi: compiled.abi, bytecode: compiled.bytecode, args: [] }),
     );
     const recipient = getAddress(deployed.contractAddress as Address);
-    await setFiling(recipient, P.filingFee);
+    await setFiling(recipient, kit.P.filingFee);
     try {
-      const ref = freshRef();
-      await expectRevert(payFee(c, party(1), ref), "FeeTransferFailed");
-      expect(await feePayment(ref, party(1).address)).toEqual([false, 0n, ZERO]);
-      await expectRevert(fileRaw(party(1), party(2).address, ref), "FilingFeeNotPaid", [ref, party(1).address]);
+      const ref = kit.freshRef();
+      await kit.expectRevert(kit.payFee(c, party(1), ref), "FeeTransferFailed");
+      expect(await feePayment(ref, party(1).address)).toEqual([false, 0n, kit.ZERO]);
+      await kit.expectRevert(fileRaw(party(1), party(2).address, ref), "FilingFeeNotPaid", [ref, party(1).address]);
       await operator.write({ address: recipient, abi: refuserAbi, functionName: "setAccepting", args: [true] });
-      await payFee(c, party(1), ref);
-      expect(await balance(c, recipient)).toBe(P.filingFee);
-      expect(await balance(c, c.factory)).toBe(0n);
+      await kit.payFee(c, party(1), ref);
+      expect(await kit.balance(c, recipient)).toBe(kit.P.filingFee);
+      expect(await kit.balance(c, c.factory)).toBe(0n);
     } finally {
-      await setFiling(c.owner.address, P.filingFee);
+      await setFiling(c.owner.address, kit.P.filingFee);
     }
   });
 });

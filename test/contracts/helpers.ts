@@ -9,6 +9,7 @@ import {
   BaseError,
   type ContractFunctionArgs,
   type ContractFunctionName,
+  type ContractFunctionReturnType,
   ContractFunctionRevertedError,
   decodeErrorResult,
   type Hex,
@@ -74,6 +75,14 @@ export const Cast = { None: 0, Plaintiff: 1, Defendant: 2, Committed: 3 } as con
 
 /** How a judge's service on a case ended (JudgeResult), as `judgeReleased` takes it. */
 export const JudgeResult = { Unscored: 0, Majority: 1, Minority: 2, NoShow: 3 } as const;
+
+/** The denominator of the court's basis-point rates (fee, reward share, slash). */
+export const BPS = 10_000n;
+
+/** What a judge with `stake` loses when slashed under `params` (floored). */
+export function slashOf(stake: bigint, params: CourtParams = P): bigint {
+  return (stake * BigInt(params.slashBps)) / BPS;
+}
 
 export const ZERO = "0x0000000000000000000000000000000000000000" as const;
 
@@ -370,6 +379,34 @@ export async function deliberating(
   await respond(caseAddr, defendant, opts.defendantStake);
   await seat(c, caseAddr, judges);
   return caseAddr;
+}
+
+type ViewOf<A extends Abi> = ContractFunctionName<A, "pure" | "view">;
+type ViewArgs<A extends Abi, F extends ViewOf<A>> = ContractFunctionArgs<A, "pure" | "view", F>;
+type ViewResult<A extends Abi, F extends ViewOf<A>> = ContractFunctionReturnType<A, "pure" | "view", F>;
+
+/** `who` calls `functionName` of the contract at `address` (`abi`) with `args` and `value`, as `who.write` does. */
+export function callAs<const A extends Abi, F extends ContractFunctionName<A, "nonpayable" | "payable">>(
+  who: Actor,
+  address: Address,
+  abi: A,
+  functionName: F,
+  args: ContractFunctionArgs<A, "nonpayable" | "payable", F>,
+  value?: bigint,
+): Promise<TransactionReceipt> {
+  return who.write<A, F>({ address, abi, functionName, args, value } as never);
+}
+
+/** Reads the view `functionName` of the contract at `address` (`abi`), as `c.reader.readContract` does. */
+export function readView<const A extends Abi, F extends ViewOf<A>>(
+  c: Court,
+  address: Address,
+  abi: A,
+  functionName: F,
+  args: ViewArgs<A, F>,
+  blockNumber?: bigint,
+): Promise<ViewResult<A, F>> {
+  return c.reader.readContract({ address, abi, functionName, args, blockNumber } as never) as Promise<ViewResult<A, F>>;
 }
 
 export function readCase(c: Court, caseAddr: Address) {

@@ -12,9 +12,9 @@
 import { type Address, keccak256, parseEther, toHex } from "viem";
 import { describe, expect, it } from "vitest";
 import type { Actor } from "../../src/devnet/actor.js";
-import { actor, type Court, courtOfFile, courtRegistryAbi, fileCase, respond, stakeJudges } from "./helpers.js";
+import * as kit from "./helpers.js";
 
-let c: Court;
+let c: kit.Court;
 /** Stakes 1:2:3:4 ETH (accounts 3..6). */
 let ranked: Actor[];
 const STAKES = [1n, 2n, 3n, 4n].map((n) => parseEther(String(n)));
@@ -28,24 +28,24 @@ let whale: Actor;
 let rankedBlock: bigint;
 let sybilBlock: bigint;
 
-const { party } = courtOfFile(async (court) => {
+const { party } = kit.courtOfFile(async (court) => {
   c = court;
-  ranked = [3, 4, 5, 6].map((i) => actor(c, i));
-  sybils = Array.from({ length: 10 }, (_, i) => actor(c, 7 + i));
-  whale = actor(c, 17);
+  ranked = [3, 4, 5, 6].map((i) => kit.actor(c, i));
+  sybils = Array.from({ length: 10 }, (_, i) => kit.actor(c, 7 + i));
+  whale = kit.actor(c, 17);
   // The parties are judges too, with big stakes: a draw for their case must never pick them.
-  await stakeJudges(c, [party(1), party(2)], parseEther("10"));
-  for (const [i, j] of ranked.entries()) await stakeJudges(c, [j], STAKES[i]);
+  await kit.stakeJudges(c, [party(1), party(2)], parseEther("10"));
+  for (const [i, j] of ranked.entries()) await kit.stakeJudges(c, [j], STAKES[i]);
   rankedBlock = await armDraw();
-  await stakeJudges(c, sybils, c.params.minJudgeStake);
-  await stakeJudges(c, [whale], c.params.minJudgeStake * 10n);
+  await kit.stakeJudges(c, sybils, c.params.minJudgeStake);
+  await kit.stakeJudges(c, [whale], c.params.minJudgeStake * 10n);
   sybilBlock = await armDraw();
 });
 
 /** Arms a draw (a case between two accounts that are no judges is answered); returns its block. */
 async function armDraw(): Promise<bigint> {
-  const { caseAddr } = await fileCase(c, actor(c, 18), actor(c, 19).address);
-  return (await respond(caseAddr, actor(c, 19))).blockNumber;
+  const { caseAddr } = await kit.fileCase(c, kit.actor(c, 18), kit.actor(c, 19).address);
+  return (await kit.respond(caseAddr, kit.actor(c, 19))).blockNumber;
 }
 
 const seedOf = (label: string, i: number) => keccak256(toHex(`sortition:${label}:${i}`));
@@ -55,12 +55,13 @@ async function draws(label: string, n: number, size: number, atBlock: bigint, ex
   const out: (readonly Address[])[] = [];
   for (let start = 0; start < n; start += 50) {
     const batch = Array.from({ length: Math.min(50, n - start) }, (_, k) =>
-      c.reader.readContract({
-        address: c.registry,
-        abi: courtRegistryAbi,
-        functionName: "drawPanel",
-        args: [1n, seedOf(label, start + k), atBlock, BigInt(size), excluded],
-      }),
+      kit.readView(c, c.registry, kit.courtRegistryAbi, "drawPanel", [
+        1n,
+        seedOf(label, start + k),
+        atBlock,
+        BigInt(size),
+        excluded,
+      ]),
     );
     out.push(...(await Promise.all(batch)));
   }
@@ -103,12 +104,7 @@ function inclusion(weights: number[], size: number): number[] {
 describe("stake-weighted sortition", () => {
   it("weightAt reads each judge's stake and the pool's total as of a past block", async () => {
     const weightAt = (who: Address, at: bigint) =>
-      c.reader.readContract({
-        address: c.registry,
-        abi: courtRegistryAbi,
-        functionName: "weightAt",
-        args: [1n, who, at],
-      });
+      kit.readView(c, c.registry, kit.courtRegistryAbi, "weightAt", [1n, who, at]);
     const poolAtRanked = parseEther("20") + parseEther("10");
     for (const [i, j] of ranked.entries())
       expect(await weightAt(j.address, rankedBlock)).toEqual([STAKES[i], poolAtRanked]);

@@ -11,60 +11,37 @@ import { type Address, getAddress, type Hex, parseEventLogs, zeroAddress } from 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEV_TOKEN_FILING_FEE } from "../../src/deploy/terms.js";
 import type { Actor } from "../../src/devnet/actor.js";
-import {
-  actor,
-  authorizeTokenFee,
-  type Court,
-  caseFactoryAbi,
-  courtOfFile,
-  expectRevert,
-  type FeeAuthorization,
-  freshRef,
-  P,
-  payFee,
-  readCase,
-  signAuthorization,
-  submitAuthorization,
-  testUSDAbi,
-  tokenBalance,
-  usdcLikeAbi,
-  usdcLikeBytecode,
-} from "./helpers.js";
+import * as kit from "./helpers.js";
 
-let c: Court;
+let c: kit.Court;
 /** Someone who submits authorizations to the token directly (a facilitator, a front-runner). */
-const outsider = () => actor(c, 19);
+const outsider = () => kit.actor(c, 19);
 
-const { party } = courtOfFile(async (court) => {
+const { party } = kit.courtOfFile(async (court) => {
   c = court;
   for (const i of [1, 2, 3, 4]) {
     await c.owner.write({
       address: c.feeToken,
-      abi: testUSDAbi,
+      abi: kit.testUSDAbi,
       functionName: "mint",
       args: [party(i).address, DEV_TOKEN_FILING_FEE * 10n],
     });
   }
 });
 
-function fileWith(who: Actor, defendant: Address, fee: FeeAuthorization) {
-  return who.write({
-    address: c.factory,
-    abi: caseFactoryAbi,
-    functionName: "fileCaseWithAuthorization",
-    args: [0n, defendant, "Undelivered dataset", "bafy-token", fee],
-    value: P.minPartyStake,
-  });
+function fileWith(who: Actor, defendant: Address, fee: kit.FeeAuthorization) {
+  const args = [0n, defendant, "Undelivered dataset", "bafy-token", fee] as const;
+  return kit.callAs(who, c.factory, kit.caseFactoryAbi, "fileCaseWithAuthorization", args, kit.P.minPartyStake);
 }
 
 function setTokenFee(who: Actor, token: Address, fee: bigint) {
-  return who.write({ address: c.factory, abi: caseFactoryAbi, functionName: "setTokenFee", args: [token, fee] });
+  return who.write({ address: c.factory, abi: kit.caseFactoryAbi, functionName: "setTokenFee", args: [token, fee] });
 }
 
 function authorizationState(token: Address, who: Address, nonce: Hex) {
   return c.reader.readContract({
     address: token,
-    abi: testUSDAbi,
+    abi: kit.testUSDAbi,
     functionName: "authorizationState",
     args: [who, nonce],
   });
@@ -73,14 +50,14 @@ function authorizationState(token: Address, who: Address, nonce: Hex) {
 /** Files with a fresh authorization of `payer`'s and checks where the fee went, in that one transaction. */
 async function filesAndPays(payer: Actor, defendant: Address, token: Address) {
   const [recipientBefore, payerBefore] = await Promise.all([
-    tokenBalance(c, c.owner.address, token),
-    tokenBalance(c, payer.address, token),
+    kit.tokenBalance(c, c.owner.address, token),
+    kit.tokenBalance(c, payer.address, token),
   ]);
-  const signed = await authorizeTokenFee(c, payer, { token });
+  const signed = await kit.authorizeTokenFee(c, payer, { token });
   const r = await fileWith(payer, defendant, signed.fee);
-  const [filed] = parseEventLogs({ abi: caseFactoryAbi, eventName: "CaseFiled", logs: r.logs });
-  const [taken] = parseEventLogs({ abi: caseFactoryAbi, eventName: "TokenFilingFeeTaken", logs: r.logs });
-  const moves = parseEventLogs({ abi: testUSDAbi, eventName: "Transfer", logs: r.logs }).map((l) => l.args);
+  const [filed] = parseEventLogs({ abi: kit.caseFactoryAbi, eventName: "CaseFiled", logs: r.logs });
+  const [taken] = parseEventLogs({ abi: kit.caseFactoryAbi, eventName: "TokenFilingFeeTaken", logs: r.logs });
+  const moves = parseEventLogs({ abi: kit.testUSDAbi, eventName: "Transfer", logs: r.logs }).map((l) => l.args);
   expect(filed?.args.paymentRef).toBe(signed.auth.nonce);
   expect(taken?.args).toEqual({
     payer: payer.address,
@@ -93,20 +70,20 @@ async function filesAndPays(payer: Actor, defendant: Address, token: Address) {
     { from: payer.address, to: c.factory, value: DEV_TOKEN_FILING_FEE },
     { from: c.factory, to: c.owner.address, value: DEV_TOKEN_FILING_FEE },
   ]);
-  expect((await readCase(c, filed?.args.caseAddr as Address)).plaintiff).toBe(payer.address);
-  expect(await tokenBalance(c, c.factory, token)).toBe(0n);
-  expect(await tokenBalance(c, c.owner.address, token)).toBe(recipientBefore + DEV_TOKEN_FILING_FEE);
-  expect(await tokenBalance(c, payer.address, token)).toBe(payerBefore - DEV_TOKEN_FILING_FEE);
+  expect((await kit.readCase(c, filed?.args.caseAddr as Address)).plaintiff).toBe(payer.address);
+  expect(await kit.tokenBalance(c, c.factory, token)).toBe(0n);
+  expect(await kit.tokenBalance(c, c.owner.address, token)).toBe(recipientBefore + DEV_TOKEN_FILING_FEE);
+  expect(await kit.tokenBalance(c, payer.address, token)).toBe(payerBefore - DEV_TOKEN_FILING_FEE);
   return { ...signed, caseAddr: filed?.args.caseAddr as Address };
 }
 
 describe("filing fee in a token (EIP-3009), consumed inside the filing", () => {
   it("the dev deployment takes TestUSD at the dev fee; the token speaks EIP-3009 with a declared domain", async () => {
-    const p = await c.reader.readContract({ address: c.factory, abi: caseFactoryAbi, functionName: "getParams" });
+    const p = await c.reader.readContract({ address: c.factory, abi: kit.caseFactoryAbi, functionName: "getParams" });
     expect(p.feeToken).toBe(c.feeToken);
     expect(p.tokenFilingFee).toBe(DEV_TOKEN_FILING_FEE);
     const read = (functionName: "name" | "version" | "decimals") =>
-      c.reader.readContract({ address: c.feeToken, abi: testUSDAbi, functionName });
+      c.reader.readContract({ address: c.feeToken, abi: kit.testUSDAbi, functionName });
     expect([await read("name"), await read("version"), await read("decimals")]).toEqual(["Docket Test USD", "1", 6]);
   });
 
@@ -116,64 +93,64 @@ describe("filing fee in a token (EIP-3009), consumed inside the filing", () => {
     expect(await authorizationState(c.feeToken, plaintiff.address, auth.nonce)).toBe(true);
 
     // The same authorization again: refused by the factory, by name, before the token is asked.
-    await expectRevert(fileWith(plaintiff, party(3).address, fee), "PaymentRefUsed", [auth.nonce, caseAddr]);
+    await kit.expectRevert(fileWith(plaintiff, party(3).address, fee), "PaymentRefUsed", [auth.nonce, caseAddr]);
     // Nor can its reference then take an ETH fee it could never file with.
-    await expectRevert(payFee(c, plaintiff, auth.nonce), "PaymentRefUsed", [auth.nonce, caseAddr]);
+    await kit.expectRevert(kit.payFee(c, plaintiff, auth.nonce), "PaymentRefUsed", [auth.nonce, caseAddr]);
   });
 
   it("refuses another's authorization, one to someone else, below the fee, expired, malformed or with the fee off; nothing moves", async () => {
     const plaintiff = party(2);
-    const before = await tokenBalance(c, plaintiff.address);
+    const before = await kit.tokenBalance(c, plaintiff.address);
     const defendant = party(3).address;
 
     // Party 1's authorization: the factory submits it as from = the caller (party 2), so the signature fails.
-    const { fee: others } = await authorizeTokenFee(c, party(1));
-    await expectRevert(fileWith(plaintiff, defendant, others), "InvalidSignature");
+    const { fee: others } = await kit.authorizeTokenFee(c, party(1));
+    await kit.expectRevert(fileWith(plaintiff, defendant, others), "InvalidSignature");
     // Signed to pay party 3: submitted as a payment to the factory, the signature fails.
-    const { fee: elsewhere } = await authorizeTokenFee(c, plaintiff, { to: party(3).address });
-    await expectRevert(fileWith(plaintiff, defendant, elsewhere), "InvalidSignature");
-    const { fee: short } = await authorizeTokenFee(c, plaintiff, { value: DEV_TOKEN_FILING_FEE - 1n });
-    await expectRevert(fileWith(plaintiff, defendant, short), "TokenFeeTooLow", [
+    const { fee: elsewhere } = await kit.authorizeTokenFee(c, plaintiff, { to: party(3).address });
+    await kit.expectRevert(fileWith(plaintiff, defendant, elsewhere), "InvalidSignature");
+    const { fee: short } = await kit.authorizeTokenFee(c, plaintiff, { value: DEV_TOKEN_FILING_FEE - 1n });
+    await kit.expectRevert(fileWith(plaintiff, defendant, short), "TokenFeeTooLow", [
       DEV_TOKEN_FILING_FEE,
       DEV_TOKEN_FILING_FEE - 1n,
     ]);
-    const { fee: good } = await authorizeTokenFee(c, plaintiff);
-    await expectRevert(fileWith(plaintiff, defendant, { ...good, signature: "0x1234" }), "SignatureLength", [2n]);
-    await expectRevert(
+    const { fee: good } = await kit.authorizeTokenFee(c, plaintiff);
+    await kit.expectRevert(fileWith(plaintiff, defendant, { ...good, signature: "0x1234" }), "SignatureLength", [2n]);
+    await kit.expectRevert(
       fileWith(plaintiff, defendant, { ...good, nonce: "0x".padEnd(66, "0") as Hex }),
       "PaymentRefRequired",
     );
 
     // A reference the plaintiff paid in ETH stays for fileCase: no token filing strands that fee.
-    const ref = freshRef();
-    await payFee(c, plaintiff, ref);
-    const { fee: sameRef } = await authorizeTokenFee(c, plaintiff, { nonce: ref });
-    await expectRevert(fileWith(plaintiff, defendant, sameRef), "FilingFeeAlreadyPaid", [ref]);
+    const ref = kit.freshRef();
+    await kit.payFee(c, plaintiff, ref);
+    const { fee: sameRef } = await kit.authorizeTokenFee(c, plaintiff, { nonce: ref });
+    await kit.expectRevert(fileWith(plaintiff, defendant, sameRef), "FilingFeeAlreadyPaid", [ref]);
 
     await setTokenFee(c.owner, zeroAddress, 0n);
     try {
-      await expectRevert(fileWith(plaintiff, defendant, good), "TokenFeeOff");
+      await kit.expectRevert(fileWith(plaintiff, defendant, good), "TokenFeeOff");
     } finally {
       await setTokenFee(c.owner, c.feeToken, DEV_TOKEN_FILING_FEE);
     }
-    expect(await tokenBalance(c, plaintiff.address)).toBe(before);
-    expect(await tokenBalance(c, c.factory)).toBe(0n);
+    expect(await kit.tokenBalance(c, plaintiff.address)).toBe(before);
+    expect(await kit.tokenBalance(c, c.factory)).toBe(0n);
     // The good one was never consumed: it still files.
     await fileWith(plaintiff, defendant, good);
   });
 
   it("an expired or premature authorization is the token's refusal", async () => {
     const plaintiff = party(3);
-    const { auth } = await authorizeTokenFee(c, plaintiff);
+    const { auth } = await kit.authorizeTokenFee(c, plaintiff);
     const now = (await c.reader.getBlock()).timestamp;
     for (const [window, error] of [
       [{ validBefore: now }, "AuthorizationExpired"],
       [{ validAfter: now + 3600n, validBefore: now + 7200n }, "AuthorizationNotYetValid"],
     ] as const) {
-      const a = { ...auth, ...window, nonce: freshRef() };
-      const signature = await signAuthorization(c, plaintiff, a);
+      const a = { ...auth, ...window, nonce: kit.freshRef() };
+      const signature = await kit.signAuthorization(c, plaintiff, a);
       const { value, validAfter, validBefore, nonce } = a;
-      await expectRevert(
+      await kit.expectRevert(
         fileWith(plaintiff, party(1).address, { value, validAfter, validBefore, nonce, signature }),
         error,
       );
@@ -182,17 +159,17 @@ describe("filing fee in a token (EIP-3009), consumed inside the filing", () => {
 
   it("#26 hole 5: a fee raised after signing, or an authorization someone submitted first, locks nothing", async () => {
     const plaintiff = party(4);
-    const start = await tokenBalance(c, plaintiff.address);
+    const start = await kit.tokenBalance(c, plaintiff.address);
 
     // Signed for exactly the quoted fee; the owner raises the fee; the filing is refused and nothing moved.
-    const quoted = await authorizeTokenFee(c, plaintiff);
+    const quoted = await kit.authorizeTokenFee(c, plaintiff);
     await setTokenFee(c.owner, c.feeToken, DEV_TOKEN_FILING_FEE * 2n);
     try {
-      await expectRevert(fileWith(plaintiff, party(1).address, quoted.fee), "TokenFeeTooLow", [
+      await kit.expectRevert(fileWith(plaintiff, party(1).address, quoted.fee), "TokenFeeTooLow", [
         DEV_TOKEN_FILING_FEE * 2n,
         DEV_TOKEN_FILING_FEE,
       ]);
-      expect(await tokenBalance(c, plaintiff.address)).toBe(start);
+      expect(await kit.tokenBalance(c, plaintiff.address)).toBe(start);
       expect(await authorizationState(c.feeToken, plaintiff.address, quoted.auth.nonce)).toBe(false);
     } finally {
       await setTokenFee(c.owner, c.feeToken, DEV_TOKEN_FILING_FEE);
@@ -200,12 +177,12 @@ describe("filing fee in a token (EIP-3009), consumed inside the filing", () => {
 
     // The old sequence: the authorization is settled to the factory first (a facilitator, a
     // front-runner), then the owner raises the fee. The filing is refused by name, not half-done...
-    const settled = await authorizeTokenFee(c, plaintiff);
-    await submitAuthorization(outsider(), c.feeToken, settled.auth, settled.signature);
-    expect(await tokenBalance(c, c.factory)).toBe(DEV_TOKEN_FILING_FEE);
+    const settled = await kit.authorizeTokenFee(c, plaintiff);
+    await kit.submitAuthorization(outsider(), c.feeToken, settled.auth, settled.signature);
+    expect(await kit.tokenBalance(c, c.factory)).toBe(DEV_TOKEN_FILING_FEE);
     await setTokenFee(c.owner, c.feeToken, DEV_TOKEN_FILING_FEE * 2n);
     await setTokenFee(c.owner, c.feeToken, DEV_TOKEN_FILING_FEE);
-    await expectRevert(fileWith(plaintiff, party(1).address, settled.fee), "AuthorizationUsed", [
+    await kit.expectRevert(fileWith(plaintiff, party(1).address, settled.fee), "AuthorizationUsed", [
       plaintiff.address,
       settled.auth.nonce,
     ]);
@@ -213,25 +190,25 @@ describe("filing fee in a token (EIP-3009), consumed inside the filing", () => {
     const refund = (who: Actor) =>
       who.write({
         address: c.factory,
-        abi: caseFactoryAbi,
+        abi: kit.caseFactoryAbi,
         functionName: "refundToken",
         args: [c.feeToken, plaintiff.address, DEV_TOKEN_FILING_FEE],
       });
-    await expectRevert(refund(plaintiff), "OnlyOwner");
+    await kit.expectRevert(refund(plaintiff), "OnlyOwner");
     const r = await refund(c.owner);
-    const [refunded] = parseEventLogs({ abi: caseFactoryAbi, eventName: "TokenRefunded", logs: r.logs });
+    const [refunded] = parseEventLogs({ abi: kit.caseFactoryAbi, eventName: "TokenRefunded", logs: r.logs });
     expect(refunded?.args).toEqual({ token: c.feeToken, to: plaintiff.address, amount: DEV_TOKEN_FILING_FEE });
-    expect(await tokenBalance(c, c.factory)).toBe(0n);
-    expect(await tokenBalance(c, plaintiff.address)).toBe(start);
+    expect(await kit.tokenBalance(c, c.factory)).toBe(0n);
+    expect(await kit.tokenBalance(c, plaintiff.address)).toBe(start);
   });
 
   it("setTokenFee and refundToken are the owner's; a token needs a fee", async () => {
-    await expectRevert(setTokenFee(party(1), c.feeToken, 1n), "OnlyOwner");
-    await expectRevert(setTokenFee(c.owner, c.feeToken, 0n), "InvalidParameter");
-    await expectRevert(
+    await kit.expectRevert(setTokenFee(party(1), c.feeToken, 1n), "OnlyOwner");
+    await kit.expectRevert(setTokenFee(c.owner, c.feeToken, 0n), "InvalidParameter");
+    await kit.expectRevert(
       c.owner.write({
         address: c.factory,
-        abi: caseFactoryAbi,
+        abi: kit.caseFactoryAbi,
         functionName: "refundToken",
         args: [c.feeToken, zeroAddress, 1n],
       }),
@@ -245,13 +222,13 @@ describe("a token that behaves like USDC", () => {
 
   beforeAll(async () => {
     const deployed = await c.owner.mined(
-      await c.owner.wallet.deployContract({ abi: usdcLikeAbi, bytecode: usdcLikeBytecode, args: [] }),
+      await c.owner.wallet.deployContract({ abi: kit.usdcLikeAbi, bytecode: kit.usdcLikeBytecode, args: [] }),
     );
     usdc = getAddress(deployed.contractAddress as Address);
     for (const i of [1, 2]) {
       await c.owner.write({
         address: usdc,
-        abi: usdcLikeAbi,
+        abi: kit.usdcLikeAbi,
         functionName: "mint",
         args: [party(i).address, DEV_TOKEN_FILING_FEE * 10n],
       });
@@ -265,46 +242,52 @@ describe("a token that behaves like USDC", () => {
 
   it("has USDC's domain and keeps no record of where an authorization went", async () => {
     const read = (functionName: "name" | "version" | "decimals") =>
-      c.reader.readContract({ address: usdc, abi: usdcLikeAbi, functionName });
+      c.reader.readContract({ address: usdc, abi: kit.usdcLikeAbi, functionName });
     expect([await read("name"), await read("version"), await read("decimals")]).toEqual(["USD Coin", "2", 6]);
-    const views = usdcLikeAbi.filter((x) => x.type === "function" && x.stateMutability === "view").map((x) => x.name);
+    const views = kit.usdcLikeAbi
+      .filter((x) => x.type === "function" && x.stateMutability === "view")
+      .map((x) => x.name);
     expect(views).not.toContain("authorization");
   });
 
   it("pays the fee in the filing, refuses the same authorization twice", async () => {
     const { fee, auth, caseAddr } = await filesAndPays(party(1), party(2).address, usdc);
     expect(await authorizationState(usdc, party(1).address, auth.nonce)).toBe(true);
-    await expectRevert(fileWith(party(1), party(2).address, fee), "PaymentRefUsed", [auth.nonce, caseAddr]);
+    await kit.expectRevert(fileWith(party(1), party(2).address, fee), "PaymentRefUsed", [auth.nonce, caseAddr]);
   });
 
   it("the race: someone submits the authorization to the token first; the filing is refused, the money comes back", async () => {
     const plaintiff = party(2);
-    const start = await tokenBalance(c, plaintiff.address, usdc);
-    const signed = await authorizeTokenFee(c, plaintiff, { token: usdc });
+    const start = await kit.tokenBalance(c, plaintiff.address, usdc);
+    const signed = await kit.authorizeTokenFee(c, plaintiff, { token: usdc });
     // receiveWithAuthorization is the payee's alone, but the x402 client signs a TransferWithAuthorization,
     // which anyone may submit.
-    await submitAuthorization(outsider(), usdc, signed.auth, signed.signature);
-    expect(await tokenBalance(c, c.factory, usdc)).toBe(DEV_TOKEN_FILING_FEE);
-    await expectRevert(fileWith(plaintiff, party(1).address, signed.fee), "AuthorizationUsed", [
+    await kit.submitAuthorization(outsider(), usdc, signed.auth, signed.signature);
+    expect(await kit.tokenBalance(c, c.factory, usdc)).toBe(DEV_TOKEN_FILING_FEE);
+    await kit.expectRevert(fileWith(plaintiff, party(1).address, signed.fee), "AuthorizationUsed", [
       plaintiff.address,
       signed.auth.nonce,
     ]);
-    const before = await c.reader.readContract({ address: c.factory, abi: caseFactoryAbi, functionName: "caseCount" });
+    const before = await c.reader.readContract({
+      address: c.factory,
+      abi: kit.caseFactoryAbi,
+      functionName: "caseCount",
+    });
     await c.owner.write({
       address: c.factory,
-      abi: caseFactoryAbi,
+      abi: kit.caseFactoryAbi,
       functionName: "refundToken",
       args: [usdc, plaintiff.address, DEV_TOKEN_FILING_FEE],
     });
-    expect(await tokenBalance(c, plaintiff.address, usdc)).toBe(start);
-    expect(await tokenBalance(c, c.factory, usdc)).toBe(0n);
-    expect(await c.reader.readContract({ address: c.factory, abi: caseFactoryAbi, functionName: "caseCount" })).toBe(
-      before,
-    );
+    expect(await kit.tokenBalance(c, plaintiff.address, usdc)).toBe(start);
+    expect(await kit.tokenBalance(c, c.factory, usdc)).toBe(0n);
+    expect(
+      await c.reader.readContract({ address: c.factory, abi: kit.caseFactoryAbi, functionName: "caseCount" }),
+    ).toBe(before);
   });
 
   it("the token's own refusals surface as its reason strings: a forged signature", async () => {
-    const { fee } = await authorizeTokenFee(c, party(2), { token: usdc });
-    await expectRevert(fileWith(party(1), party(2).address, fee), "Error", ["FiatTokenV2: invalid signature"]);
+    const { fee } = await kit.authorizeTokenFee(c, party(2), { token: usdc });
+    await kit.expectRevert(fileWith(party(1), party(2).address, fee), "Error", ["FiatTokenV2: invalid signature"]);
   });
 });

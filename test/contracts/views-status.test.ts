@@ -10,32 +10,7 @@
 import { type Address, maxUint256, type TransactionReceipt } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Actor } from "../../src/devnet/actor.js";
-import {
-  actor,
-  advance,
-  appeal,
-  bootCourt,
-  Cast,
-  type Court,
-  caseFactoryAbi,
-  commitVote,
-  disputeCaseAbi,
-  drawJudges,
-  fileCase,
-  HP,
-  mineBlocks,
-  readPanel,
-  resolveAfterDeadline,
-  respond,
-  revealVote,
-  State,
-  seat,
-  settle,
-  stakeJudges,
-  triggerDefault,
-  vote,
-  ZERO,
-} from "./helpers.js";
+import * as kit from "./helpers.js";
 
 /** IDrawEntropy.Status, and what getStatus says when no draw is awaited. */
 const Draw = { Pending: 0, Ready: 1, Expired: 2, None: 255 } as const;
@@ -48,7 +23,7 @@ const TRACKED = 20;
 /** What the index should hold on one court: each case's participants while it is open. */
 class Involvement {
   readonly open = new Map<Address, Set<Address>>();
-  constructor(readonly court: Court) {}
+  constructor(readonly court: kit.Court) {}
 
   add(caseAddr: Address, who: readonly Address[]): void {
     const set = this.open.get(caseAddr) ?? new Set<Address>();
@@ -70,7 +45,7 @@ class Involvement {
     const blockNumber = await k.reader.getBlockNumber();
     const { timestamp } = await k.reader.getBlock({ blockNumber });
     for (let i = 0; i < TRACKED; i++) {
-      const who = actor(k, i).address;
+      const who = kit.actor(k, i).address;
       const [total, chainTime, page] = await involvedPage(k, who, 0n, maxUint256, blockNumber);
       expect(sorted(page.map((s) => s.addr)), `index of account ${i}`).toEqual(sorted(this.of(who)));
       expect(total).toBe(BigInt(page.length));
@@ -85,24 +60,24 @@ class Involvement {
   }
 }
 
-let c: Court;
-let h: Court;
+let c: kit.Court;
+let h: kit.Court;
 let ci: Involvement;
 let hi: Involvement;
-const party = (k: Court, i: number) => actor(k, i);
+const party = (k: kit.Court, i: number) => kit.actor(k, i);
 /** Judges are accounts 7..16. */
-const judge = (k: Court, i: number) => actor(k, 7 + i);
+const judge = (k: kit.Court, i: number) => kit.actor(k, 7 + i);
 
 beforeAll(async () => {
-  [c, h] = await Promise.all([bootCourt(), bootCourt(HP)]);
+  [c, h] = await Promise.all([kit.bootCourt(), kit.bootCourt(kit.HP)]);
   ci = new Involvement(c);
   hi = new Involvement(h);
   await Promise.all([
-    stakeJudges(
+    kit.stakeJudges(
       c,
       Array.from({ length: 10 }, (_, i) => judge(c, i)),
     ),
-    stakeJudges(
+    kit.stakeJudges(
       h,
       Array.from({ length: 3 }, (_, i) => judge(h, i)),
     ),
@@ -117,7 +92,7 @@ describe("getStatus and the involved-cases index", () => {
   it("a case drawn at random, through an expired draw, a verdict, an appeal and the final verdict", async () => {
     const p = party(c, 1);
     const d = party(c, 2);
-    const filed = await fileCase(c, p, d.address);
+    const filed = await kit.fileCase(c, p, d.address);
     const A = filed.caseAddr;
     let want = fresh(c, A, p, d, (await timeOf(c, filed.receipt)) + c.params.responseWindow);
     await expectStatus(c, want);
@@ -125,65 +100,49 @@ describe("getStatus and the involved-cases index", () => {
     await ci.check();
 
     // Answered: the draw is armed in this block; its entropy is the hash of this very block.
-    const answered = await respond(A, d);
-    want = {
-      ...want,
-      state: State.Active,
-      deliberationDeadline: (await timeOf(c, answered)) + c.params.deliberationPeriod,
-      drawPoolBlock: answered.blockNumber,
-      drawStatus: Draw.Pending,
-    };
+    const answered = await kit.respond(A, d);
+    want = { ...want, ...(await answeredStatus(c, answered)) };
     await expectStatus(c, want, answered.blockNumber);
-    await mineBlocks(c, 1);
+    await kit.mineBlocks(c, 1);
     await expectStatus(c, { ...want, drawStatus: Draw.Ready });
     // 257 blocks on, the block hash is gone: the draw expired, and executing it re-arms it.
-    await mineBlocks(c, 256);
+    await kit.mineBlocks(c, 256);
     await expectStatus(c, { ...want, drawStatus: Draw.Expired });
-    const rearmed = await drawJudges(c, A, party(c, 5));
+    const rearmed = await kit.drawJudges(c, A, party(c, 5));
     want = { ...want, drawPoolBlock: rearmed.blockNumber, drawStatus: Draw.Pending };
     await expectStatus(c, want, rearmed.blockNumber);
     await ci.check();
 
-    await mineBlocks(c, 1);
-    const drawn = await drawJudges(c, A, party(c, 5));
-    const [panel1] = await readPanel(c, A, 1);
+    await kit.mineBlocks(c, 1);
+    const drawn = await kit.drawJudges(c, A, party(c, 5));
+    const [panel1] = await kit.readPanel(c, A, 1);
     expect(panel1).toHaveLength(3);
-    want = {
-      ...want,
-      state: State.Deliberating,
-      deliberationDeadline: (await timeOf(c, drawn)) + c.params.deliberationPeriod,
-      drawStatus: Draw.None,
-      judges: panel1,
-      votes: [Cast.None, Cast.None, Cast.None],
-    };
+    want = { ...want, ...(await seatedStatus(c, drawn, panel1)) };
     await expectStatus(c, want);
     ci.add(A, panel1);
     await ci.check();
 
     const [j1, , j3] = panel1.map((a) => byAddress(c, a)) as [Actor, Actor, Actor];
-    await p.write({ address: A, abi: disputeCaseAbi, functionName: "submitEvidence", args: ["bafy-a"] });
-    await vote(A, j1, false);
-    want = { ...want, evidenceCount: 1n, votes: [Cast.Defendant, Cast.None, Cast.None] };
+    await p.write({ address: A, abi: kit.disputeCaseAbi, functionName: "submitEvidence", args: ["bafy-a"] });
+    await kit.vote(A, j1, false);
+    want = { ...want, evidenceCount: 1n, votes: [kit.Cast.Defendant, kit.Cast.None, kit.Cast.None] };
     await expectStatus(c, want);
-    const decided = await vote(A, j3, false);
+    const decided = await kit.vote(A, j3, false);
     want = {
       ...want,
-      state: State.Resolved,
-      mayAppeal: p.address,
-      appealDeadline: (await timeOf(c, decided)) + c.params.appealWindow,
-      votes: [Cast.Defendant, Cast.None, Cast.Defendant],
+      ...(await decidedStatus(c, decided, p, [kit.Cast.Defendant, kit.Cast.None, kit.Cast.Defendant])),
     };
     await expectStatus(c, want);
     // The judge who never voted stays in the index: bound to the case until its outcome is final.
     await ci.check();
 
-    const appealed = await appeal(A, p);
+    const appealed = await kit.appeal(A, p);
     want = {
       ...want,
-      state: State.Appealed,
+      state: kit.State.Appealed,
       round: 2,
       appealUsed: true,
-      mayAppeal: ZERO,
+      mayAppeal: kit.ZERO,
       deliberationDeadline: (await timeOf(c, appealed)) + c.params.deliberationPeriod,
       drawPoolBlock: appealed.blockNumber,
       drawStatus: Draw.Pending,
@@ -191,21 +150,21 @@ describe("getStatus and the involved-cases index", () => {
       votes: [],
     };
     await expectStatus(c, want, appealed.blockNumber);
-    await mineBlocks(c, 1);
+    await kit.mineBlocks(c, 1);
     await expectStatus(c, { ...want, drawStatus: Draw.Ready });
     await ci.check();
 
     const panel2 = Array.from({ length: 10 }, (_, i) => judge(c, i))
       .filter((j) => !panel1.includes(j.address))
       .slice(0, 5);
-    const seated = await seat(c, A, panel2);
+    const seated = await kit.seat(c, A, panel2);
     want = {
       ...want,
-      state: State.Deliberating,
-      deliberationDeadline: (await timeOf(c, seated)) + c.params.deliberationPeriod,
-      drawStatus: Draw.None,
-      judges: panel2.map((j) => j.address),
-      votes: [0, 0, 0, 0, 0],
+      ...(await seatedStatus(
+        c,
+        seated,
+        panel2.map((j) => j.address),
+      )),
     };
     await expectStatus(c, want);
     ci.add(
@@ -214,13 +173,13 @@ describe("getStatus and the involved-cases index", () => {
     );
     await ci.check();
 
-    for (const j of panel2.slice(0, 2)) await vote(A, j, true);
-    await vote(A, panel2[4] as Actor, false);
-    want = { ...want, votes: [Cast.Plaintiff, Cast.Plaintiff, 0, 0, Cast.Defendant] };
+    for (const j of panel2.slice(0, 2)) await kit.vote(A, j, true);
+    await kit.vote(A, panel2[4] as Actor, false);
+    want = { ...want, votes: [kit.Cast.Plaintiff, kit.Cast.Plaintiff, 0, 0, kit.Cast.Defendant] };
     await expectStatus(c, want);
     // The final verdict on appeal settles the case: it leaves every participant's index.
-    await vote(A, panel2[3] as Actor, true);
-    want = { ...want, state: State.Resolved, settled: true, votes: [1, 1, 0, 1, 2] };
+    await kit.vote(A, panel2[3] as Actor, true);
+    want = { ...want, state: kit.State.Resolved, settled: true, votes: [1, 1, 0, 1, 2] };
     await expectStatus(c, want);
     ci.close(A);
     await ci.check();
@@ -228,65 +187,65 @@ describe("getStatus and the involved-cases index", () => {
 
   it("defaulted, dismissed and settled cases leave the index; the others stay", async () => {
     const [p1, p2, p3, p4] = [1, 2, 3, 4].map((i) => party(c, i)) as [Actor, Actor, Actor, Actor];
-    const summons = await fileCase(c, p3, p4.address);
+    const summons = await kit.fileCase(c, p3, p4.address);
     const B = summons.caseAddr;
     ci.add(B, [p3.address, p4.address]);
 
-    const C = (await fileCase(c, p1, p3.address)).caseAddr;
-    await respond(C, p3);
+    const C = (await kit.fileCase(c, p1, p3.address)).caseAddr;
+    await kit.respond(C, p3);
     const cPanel = [judge(c, 0), judge(c, 1), judge(c, 2)];
-    await seat(c, C, cPanel);
-    await vote(C, judge(c, 1), true);
+    await kit.seat(c, C, cPanel);
+    await kit.vote(C, judge(c, 1), true);
     ci.add(C, [p1.address, p3.address, ...cPanel.map((j) => j.address)]);
 
-    const D = (await fileCase(c, p2, p4.address)).caseAddr;
-    await respond(D, p4);
+    const D = (await kit.fileCase(c, p2, p4.address)).caseAddr;
+    await kit.respond(D, p4);
     const dPanel = [judge(c, 3), judge(c, 4), judge(c, 5)];
-    await seat(c, D, dPanel);
-    await vote(D, judge(c, 3), true);
-    const decided = await vote(D, judge(c, 5), true);
+    await kit.seat(c, D, dPanel);
+    await kit.vote(D, judge(c, 3), true);
+    const decided = await kit.vote(D, judge(c, 5), true);
     ci.add(D, [p2.address, p4.address, ...dPanel.map((j) => j.address)]);
     const dAppealDeadline = (await timeOf(c, decided)) + c.params.appealWindow;
 
     await ci.check();
 
-    await advance(c, c.params.deliberationPeriod + 1n);
+    await kit.advance(c, c.params.deliberationPeriod + 1n);
     // The appeal window closed but nobody settled yet: the loser still shows as the one who may
     // appeal; whether it still can is the reader's to judge against appealDeadline and chainTime.
     const dBefore = await readStatus(c, D);
     expect([dBefore.state, dBefore.mayAppeal, dBefore.appealDeadline, dBefore.settled]).toEqual([
-      State.Resolved,
+      kit.State.Resolved,
       p4.address,
       dAppealDeadline,
       false,
     ]);
 
-    await triggerDefault(B, party(c, 6));
+    await kit.triggerDefault(B, party(c, 6));
     await expectStatus(c, {
       ...fresh(c, B, p3, p4, (await timeOf(c, summons.receipt)) + c.params.responseWindow),
-      state: State.Defaulted,
+      state: kit.State.Defaulted,
       settled: true,
     });
     ci.close(B);
     await ci.check();
 
-    await resolveAfterDeadline(C, party(c, 6));
+    await kit.resolveAfterDeadline(C, party(c, 6));
     const cStatus = await readStatus(c, C);
     expect([cStatus.state, cStatus.settled, cStatus.drawStatus, cStatus.votes]).toEqual([
-      State.Dismissed,
+      kit.State.Dismissed,
       true,
       Draw.None,
-      [Cast.None, Cast.Plaintiff, Cast.None],
+      [kit.Cast.None, kit.Cast.Plaintiff, kit.Cast.None],
     ]);
     ci.close(C);
     await ci.check();
 
-    await settle(D, party(c, 6));
+    await kit.settle(D, party(c, 6));
     const dStatus = await readStatus(c, D);
     expect([dStatus.state, dStatus.settled, dStatus.mayAppeal, dStatus.appealUsed]).toEqual([
-      State.Resolved,
+      kit.State.Resolved,
       true,
-      ZERO,
+      kit.ZERO,
       false,
     ]);
     ci.close(D);
@@ -296,31 +255,25 @@ describe("getStatus and the involved-cases index", () => {
   it("hidden votes: the commit phase, the reveal phase and the verdict", async () => {
     const p = party(h, 1);
     const d = party(h, 2);
-    const filed = await fileCase(h, p, d.address);
+    const filed = await kit.fileCase(h, p, d.address);
     const E = filed.caseAddr;
     let want = fresh(h, E, p, d, (await timeOf(h, filed.receipt)) + h.params.responseWindow);
     expect(want.hiddenVotes).toBe(true);
     await expectStatus(h, want);
-    const answered = await respond(E, d);
-    want = {
-      ...want,
-      state: State.Active,
-      deliberationDeadline: (await timeOf(h, answered)) + h.params.deliberationPeriod,
-      drawPoolBlock: answered.blockNumber,
-      drawStatus: Draw.Pending,
-    };
+    const answered = await kit.respond(E, d);
+    want = { ...want, ...(await answeredStatus(h, answered)) };
     await expectStatus(h, want, answered.blockNumber);
     hi.add(E, [p.address, d.address]);
     await hi.check();
 
     const panel = [judge(h, 0), judge(h, 1), judge(h, 2)];
-    const seated = await seat(h, E, panel);
+    const seated = await kit.seat(h, E, panel);
     const t = await timeOf(h, seated);
     const commitDeadline = t + h.params.commitPeriod;
     const revealDeadline = commitDeadline + h.params.revealPeriod;
     want = {
       ...want,
-      state: State.Deliberating,
+      state: kit.State.Deliberating,
       commitDeadline,
       revealDeadline,
       deliberationDeadline: revealDeadline,
@@ -336,27 +289,24 @@ describe("getStatus and the involved-cases index", () => {
     await hi.check();
 
     // Commit phase: a commitment shows as code 3, never as the vote behind it.
-    await commitVote(E, panel[1] as Actor, true);
-    want = { ...want, votesCommitted: 1n, votes: [0, Cast.Committed, 0] };
+    await kit.commitVote(E, panel[1] as Actor, true);
+    want = { ...want, votesCommitted: 1n, votes: [0, kit.Cast.Committed, 0] };
     await expectStatus(h, want);
-    await commitVote(E, panel[0] as Actor, false);
-    await commitVote(E, panel[2] as Actor, false);
-    want = { ...want, votesCommitted: 3n, votes: [Cast.Committed, Cast.Committed, Cast.Committed] };
+    await kit.commitVote(E, panel[0] as Actor, false);
+    await kit.commitVote(E, panel[2] as Actor, false);
+    want = { ...want, votesCommitted: 3n, votes: [kit.Cast.Committed, kit.Cast.Committed, kit.Cast.Committed] };
     await expectStatus(h, want);
 
     // Reveal phase (open early: every judge committed).
-    await revealVote(E, panel[1] as Actor, true);
-    await d.write({ address: E, abi: disputeCaseAbi, functionName: "submitEvidence", args: ["bafy-e"] });
-    want = { ...want, evidenceCount: 1n, votes: [Cast.Committed, Cast.Plaintiff, Cast.Committed] };
+    await kit.revealVote(E, panel[1] as Actor, true);
+    await d.write({ address: E, abi: kit.disputeCaseAbi, functionName: "submitEvidence", args: ["bafy-e"] });
+    want = { ...want, evidenceCount: 1n, votes: [kit.Cast.Committed, kit.Cast.Plaintiff, kit.Cast.Committed] };
     await expectStatus(h, want);
-    await revealVote(E, panel[0] as Actor, false);
-    const decided = await revealVote(E, panel[2] as Actor, false);
+    await kit.revealVote(E, panel[0] as Actor, false);
+    const decided = await kit.revealVote(E, panel[2] as Actor, false);
     want = {
       ...want,
-      state: State.Resolved,
-      mayAppeal: p.address,
-      appealDeadline: (await timeOf(h, decided)) + h.params.appealWindow,
-      votes: [Cast.Defendant, Cast.Plaintiff, Cast.Defendant],
+      ...(await decidedStatus(h, decided, p, [kit.Cast.Defendant, kit.Cast.Plaintiff, kit.Cast.Defendant])),
     };
     await expectStatus(h, want);
     await hi.check();
@@ -367,7 +317,7 @@ describe("getStatus and the involved-cases index", () => {
     const p = party(c, 6);
     for (let i = 1; i <= 5; i++) {
       const d = party(c, i);
-      ci.add((await fileCase(c, p, d.address)).caseAddr, [p.address, d.address]);
+      ci.add((await kit.fileCase(c, p, d.address)).caseAddr, [p.address, d.address]);
     }
     await ci.check();
     const who = p.address;
@@ -399,14 +349,14 @@ describe("getStatus and the involved-cases index", () => {
     expect((await statusPage(c, 0n, 0n))[2]).toEqual([]);
 
     // A stranger (account 19 never took part in anything) has an empty index.
-    const stranger = actor(c, 19).address;
+    const stranger = kit.actor(c, 19).address;
     expect(await involvedPage(c, stranger, 0n, maxUint256)).toEqual([0n, expect.any(BigInt), []]);
     expect(await count(c, stranger)).toBe(0n);
 
     // A case that closes is swapped out: the others stay, in a changed order.
     const first = addrs[0] as Address;
-    await advance(c, c.params.responseWindow + 1n);
-    await triggerDefault(first, p);
+    await kit.advance(c, c.params.responseWindow + 1n);
+    await kit.triggerDefault(first, p);
     ci.close(first);
     const [left, , rest] = await involvedPage(c, who, 0n, 100n);
     expect(left).toBe(4n);
@@ -417,39 +367,39 @@ describe("getStatus and the involved-cases index", () => {
 
 // ---------------------------------------------------------------- reading
 
-function readStatus(k: Court, addr: Address, blockNumber?: bigint) {
+function readStatus(k: kit.Court, addr: Address, blockNumber?: bigint) {
   return k.reader.readContract({
     address: addr,
-    abi: disputeCaseAbi,
+    abi: kit.disputeCaseAbi,
     functionName: "getStatus",
     ...(blockNumber === undefined ? {} : { blockNumber }),
   });
 }
 
-function involvedPage(k: Court, who: Address, offset: bigint, limit: bigint, blockNumber?: bigint) {
+function involvedPage(k: kit.Court, who: Address, offset: bigint, limit: bigint, blockNumber?: bigint) {
   return k.reader.readContract({
     address: k.factory,
-    abi: caseFactoryAbi,
+    abi: kit.caseFactoryAbi,
     functionName: "getInvolvedCases",
     args: [who, offset, limit],
     ...(blockNumber === undefined ? {} : { blockNumber }),
   });
 }
 
-function statusPage(k: Court, offset: bigint, limit: bigint, blockNumber?: bigint) {
+function statusPage(k: kit.Court, offset: bigint, limit: bigint, blockNumber?: bigint) {
   return k.reader.readContract({
     address: k.factory,
-    abi: caseFactoryAbi,
+    abi: kit.caseFactoryAbi,
     functionName: "getCaseStatuses",
     args: [offset, limit],
     ...(blockNumber === undefined ? {} : { blockNumber }),
   });
 }
 
-function count(k: Court, who: Address, blockNumber?: bigint) {
+function count(k: kit.Court, who: Address, blockNumber?: bigint) {
   return k.reader.readContract({
     address: k.factory,
-    abi: caseFactoryAbi,
+    abi: kit.caseFactoryAbi,
     functionName: "involvedCount",
     args: [who],
     ...(blockNumber === undefined ? {} : { blockNumber }),
@@ -457,17 +407,17 @@ function count(k: Court, who: Address, blockNumber?: bigint) {
 }
 
 /** The status of a case just filed; each step spreads its changes over the last expectation. */
-function fresh(k: Court, addr: Address, p: Actor, d: Actor, responseDeadline: bigint): Status {
+function fresh(k: kit.Court, addr: Address, p: Actor, d: Actor, responseDeadline: bigint): Status {
   return {
     addr,
-    state: State.Summoned,
+    state: kit.State.Summoned,
     plaintiff: p.address,
     defendant: d.address,
     round: 1,
     hiddenVotes: k.params.hiddenVotes,
     settled: false,
     appealUsed: false,
-    mayAppeal: ZERO,
+    mayAppeal: kit.ZERO,
     responseDeadline,
     deliberationDeadline: 0n,
     commitDeadline: 0n,
@@ -484,15 +434,55 @@ function fresh(k: Court, addr: Address, p: Actor, d: Actor, responseDeadline: bi
 }
 
 /** The case's status (at `blockNumber`, else the latest block) is exactly `want`. */
-async function expectStatus(k: Court, want: Status, blockNumber?: bigint): Promise<void> {
+async function expectStatus(k: kit.Court, want: Status, blockNumber?: bigint): Promise<void> {
   expect(await readStatus(k, want.addr, blockNumber)).toEqual(want);
 }
 
-async function timeOf(k: Court, r: TransactionReceipt): Promise<bigint> {
+/** What the status says once the defendant's answer (`answered`) arms the draw. */
+async function answeredStatus(k: kit.Court, answered: TransactionReceipt): Promise<Partial<Status>> {
+  return {
+    state: kit.State.Active,
+    deliberationDeadline: (await timeOf(k, answered)) + k.params.deliberationPeriod,
+    drawPoolBlock: answered.blockNumber,
+    drawStatus: Draw.Pending,
+  };
+}
+
+/** What the status says once a public-vote panel (`judges`) is seated by `seated`: nobody has voted. */
+async function seatedStatus(
+  k: kit.Court,
+  seated: TransactionReceipt,
+  judges: readonly Address[],
+): Promise<Partial<Status>> {
+  return {
+    state: kit.State.Deliberating,
+    deliberationDeadline: (await timeOf(k, seated)) + k.params.deliberationPeriod,
+    drawStatus: Draw.None,
+    judges,
+    votes: judges.map(() => kit.Cast.None),
+  };
+}
+
+/** What the status says once the deciding vote (`decided`) resolves the round, `loser` may appeal. */
+async function decidedStatus(
+  k: kit.Court,
+  decided: TransactionReceipt,
+  loser: Actor,
+  votes: number[],
+): Promise<Partial<Status>> {
+  return {
+    state: kit.State.Resolved,
+    mayAppeal: loser.address,
+    appealDeadline: (await timeOf(k, decided)) + k.params.appealWindow,
+    votes,
+  };
+}
+
+async function timeOf(k: kit.Court, r: TransactionReceipt): Promise<bigint> {
   return (await k.reader.getBlock({ blockNumber: r.blockNumber })).timestamp;
 }
 
-function byAddress(k: Court, a: Address): Actor {
+function byAddress(k: kit.Court, a: Address): Actor {
   const found = k.actors.find((x) => x.address === a);
   if (!found) throw new Error(`no dev account ${a}`);
   return found;

@@ -15,18 +15,7 @@ import { fileCase } from "../../src/operations/fileCase.js";
 import { runOperation } from "../../src/operations/run.js";
 import { decodePaymentResponse, NATIVE_ASSET, paymentRequiredSchema } from "../../src/payments/x402.js";
 import { TestDocket } from "../support/index.js";
-import {
-  feePayment,
-  feeRefOf,
-  feeTxOf,
-  filing,
-  payAsTold,
-  payFee,
-  revertOf,
-  send,
-  testRef,
-  xPayment,
-} from "./helpers.js";
+import * as fees from "./helpers.js";
 
 /**
  * Payment-required filing (x402 v1) driven over HTTP with real wallets: 402, pay as told (the fee goes
@@ -65,7 +54,7 @@ describe("file_case: pay, prove, file", () => {
   });
 
   it("without a proof: 402 in x402 v1's schema with docket's error envelope beside it and x402 v1 requirements whose extra pays the fee", async () => {
-    const body = filing(t, PLAINTIFF, DEFENDANT);
+    const body = fees.filing(t, PLAINTIFF, DEFENDANT);
     const r = await t.post("/cases", body);
     expect(r.status).toBe(402);
     expect(r.headers.get("cache-control")).toBe("no-store");
@@ -107,17 +96,21 @@ describe("file_case: pay, prove, file", () => {
     expect(paymentRequiredSchema.safeParse(r.body).success).toBe(true);
     expect(fileCase.output.safeParse(r.body).success).toBe(true);
     // Nothing is recorded under the reference until someone pays.
-    expect(await feePayment(t, ref, t.address(PLAINTIFF))).toEqual({ paid: false, amount: 0n, usedBy: zeroAddress });
+    expect(await fees.feePayment(t, ref, t.address(PLAINTIFF))).toEqual({
+      paid: false,
+      amount: 0n,
+      usedBy: zeroAddress,
+    });
   });
 
   it("every 402 carries a fresh reference, the same request's too", async () => {
-    const body = filing(t, PLAINTIFF, DEFENDANT);
+    const body = fees.filing(t, PLAINTIFF, DEFENDANT);
     const refs = new Set<Hex>();
     for (let i = 0; i < 4; i++) {
       const r = await t.post("/cases", body);
       expect(r.status).toBe(402);
-      const ref = feeRefOf(r);
-      const call = decodeFunctionData({ abi: caseFactoryAbi, data: feeTxOf(r).data });
+      const ref = fees.feeRefOf(r);
+      const call = decodeFunctionData({ abi: caseFactoryAbi, data: fees.feeTxOf(r).data });
       expect(call).toEqual({ functionName: "payFilingFee", args: [ref] });
       refs.add(ref);
     }
@@ -131,12 +124,12 @@ describe("file_case: pay, prove, file", () => {
     const statsBefore = await t.get("/stats/overview");
     expect((await t.get("/stats/overview")).headers.get("x-cache")).toBe("HIT");
 
-    const body = filing(t, PLAINTIFF, DEFENDANT);
+    const body = fees.filing(t, PLAINTIFF, DEFENDANT);
     const r402 = await t.post("/cases", body);
     expect(r402.status).toBe(402);
-    firstRef = feeRefOf(r402);
+    firstRef = fees.feeRefOf(r402);
     const { feeRecipient } = await params();
-    firstProof = await payAsTold(t, r402, PLAINTIFF);
+    firstProof = await fees.payAsTold(t, r402, PLAINTIFF);
 
     // The payment is recorded for the plaintiff under the 402's reference, and the fee reached the recipient.
     const paid = await t.court.reader.getTransactionReceipt({ hash: firstProof });
@@ -149,7 +142,7 @@ describe("file_case: pay, prove, file", () => {
     expect((await balance(paid.blockNumber)) - (await balance(paid.blockNumber - 1n))).toBe(BigInt(fee));
     expect(await t.court.reader.getBalance({ address: t.court.factory })).toBe(0n);
 
-    const r = await t.post("/cases", body, xPayment(firstProof));
+    const r = await t.post("/cases", body, fees.xPayment(firstProof));
     expect(r.status, JSON.stringify(r.body)).toBe(200);
     expect(fileCase.output.safeParse(r.body).success).toBe(true);
     expect(r.body.unsigned_tx).toMatchObject({ to: t.court.factory, value: minStake, chainId: 31337 });
@@ -165,7 +158,7 @@ describe("file_case: pay, prove, file", () => {
       args: [1n, t.address(DEFENDANT), body.claimDescription, body.evidenceIpfsHash, firstRef],
     });
     // Proving reads only: the payment is paid and still unused.
-    expect(await feePayment(t, firstRef, t.address(PLAINTIFF))).toEqual({
+    expect(await fees.feePayment(t, firstRef, t.address(PLAINTIFF))).toEqual({
       paid: true,
       amount: BigInt(fee),
       usedBy: zeroAddress,
@@ -184,7 +177,7 @@ describe("file_case: pay, prove, file", () => {
     expect(filed).toMatchObject({ plaintiff: t.address(PLAINTIFF), defendant: t.address(DEFENDANT) });
     expect(filed.paymentRef).toBe(firstRef);
     // The filing used the payment: the record now names the case.
-    expect(await feePayment(t, firstRef, t.address(PLAINTIFF))).toEqual({
+    expect(await fees.feePayment(t, firstRef, t.address(PLAINTIFF))).toEqual({
       paid: true,
       amount: BigInt(fee),
       usedBy: firstCase,
@@ -216,7 +209,7 @@ describe("file_case: pay, prove, file", () => {
   });
 
   it("a used proof is refused: 409 PAYMENT_ALREADY_USED naming the case that used it", async () => {
-    const r = await t.post("/cases", filing(t, PLAINTIFF, DEFENDANT), xPayment(firstProof));
+    const r = await t.post("/cases", fees.filing(t, PLAINTIFF, DEFENDANT), fees.xPayment(firstProof));
     expect(r.status).toBe(409);
     expect(r.body.error).toMatchObject({
       code: "PAYMENT_ALREADY_USED",
@@ -228,12 +221,15 @@ describe("file_case: pay, prove, file", () => {
   it("two concurrent requests with one proof both get a transaction; exactly one mines, the other reverts PaymentRefUsed", async () => {
     const plaintiff = 16;
     const stake = (BigInt(minStake) * 2n).toString();
-    const a = filing(t, plaintiff, DEFENDANT, { stake });
-    const b = filing(t, plaintiff, 18, { stake });
+    const a = fees.filing(t, plaintiff, DEFENDANT, { stake });
+    const b = fees.filing(t, plaintiff, 18, { stake });
     const r402 = await t.post("/cases", a);
-    const ref = feeRefOf(r402);
-    const proof = await payAsTold(t, r402, plaintiff);
-    const [ra, rb] = await Promise.all([t.post("/cases", a, xPayment(proof)), t.post("/cases", b, xPayment(proof))]);
+    const ref = fees.feeRefOf(r402);
+    const proof = await fees.payAsTold(t, r402, plaintiff);
+    const [ra, rb] = await Promise.all([
+      t.post("/cases", a, fees.xPayment(proof)),
+      t.post("/cases", b, fees.xPayment(proof)),
+    ]);
     expect([ra.status, rb.status]).toEqual([200, 200]);
     expect(ra.body.unsigned_tx.value).toBe(stake);
     expect([ra.body.payment.paymentRef, rb.body.payment.paymentRef]).toEqual([ref, ref]);
@@ -246,7 +242,7 @@ describe("file_case: pay, prove, file", () => {
       value: BigInt(stake),
     });
     const receipts = [];
-    for (const r of [ra, rb]) receipts.push(await send(t, plaintiff, { ...r.body.unsigned_tx, gas: gas * 2n }));
+    for (const r of [ra, rb]) receipts.push(await fees.send(t, plaintiff, { ...r.body.unsigned_tx, gas: gas * 2n }));
     expect(receipts.map((x) => x.status).sort()).toEqual(["reverted", "success"]);
 
     const mined = receipts.find((x) => x.status === "success");
@@ -259,9 +255,9 @@ describe("file_case: pay, prove, file", () => {
       args: [ref, t.address(plaintiff)],
     });
     expect(usedBy).toBe(filed?.args.caseAddr);
-    expect((await feePayment(t, ref, t.address(plaintiff))).usedBy).toBe(filed?.args.caseAddr);
+    expect((await fees.feePayment(t, ref, t.address(plaintiff))).usedBy).toBe(filed?.args.caseAddr);
     // Why the other failed: replay its call on the state of its own block.
-    expect(await revertOf(t, lost?.transactionHash as Hex)).toMatchObject({
+    expect(await fees.revertOf(t, lost?.transactionHash as Hex)).toMatchObject({
       reason: "PaymentRefUsed",
       args: { paymentRef: ref, caseAddr: filed?.args.caseAddr },
     });
@@ -270,13 +266,13 @@ describe("file_case: pay, prove, file", () => {
     expect(won.status).toBe(200);
     expect(won.body.case).toMatchObject({ state: "Summoned", plaintiff: t.address(plaintiff), plaintiffStake: stake });
     // And docket now refuses the proof.
-    expect((await t.post("/cases", b, xPayment(proof))).status).toBe(409);
+    expect((await t.post("/cases", b, fees.xPayment(proof))).status).toBe(409);
   });
 
   it("works through runOperation for MCP: v2 requirements without a proof, the transaction with payment_tx_hash", async () => {
     const plaintiff = 17;
     const mcp = { transport: "mcp" as const, headers: {} };
-    const body = filing(t, plaintiff, DEFENDANT);
+    const body = fees.filing(t, plaintiff, DEFENDANT);
     const required = await runOperation(fileCase, body, t.docket.ctx, mcp);
     expect(required.status).toBe(402);
     // The x402 MCP binding: the v2 PaymentRequired: the token fee (no facilitator needed: the filing
@@ -288,9 +284,11 @@ describe("file_case: pay, prove, file", () => {
       { scheme: "native-tx", network: "eip155:31337" },
     ]);
     const r402 = { status: 402, headers: new Headers(), body: { accepts: v2.accepts.slice(1) } };
-    const ref = feeRefOf(r402);
-    expect(decodeFunctionData({ abi: caseFactoryAbi, data: feeTxOf(r402).data }).functionName).toBe("payFilingFee");
-    const proof = await payAsTold(t, r402, plaintiff);
+    const ref = fees.feeRefOf(r402);
+    expect(decodeFunctionData({ abi: caseFactoryAbi, data: fees.feeTxOf(r402).data }).functionName).toBe(
+      "payFilingFee",
+    );
+    const proof = await fees.payAsTold(t, r402, plaintiff);
     const ok = await runOperation(fileCase, { ...body, payment_tx_hash: proof }, t.docket.ctx, mcp);
     expect(ok.status).toBe(200);
     // What happened to the payment, for each front end to say its way (HTTP: X-PAYMENT-RESPONSE).
@@ -307,10 +305,10 @@ describe("file_case: pay, prove, file", () => {
 
   it("over HTTP the X-PAYMENT header wins over payment_tx_hash", async () => {
     const plaintiff = 18;
-    const body = filing(t, plaintiff, DEFENDANT);
-    const proof = await payAsTold(t, await t.post("/cases", body), plaintiff);
+    const body = fees.filing(t, plaintiff, DEFENDANT);
+    const proof = await fees.payAsTold(t, await t.post("/cases", body), plaintiff);
     const unknown = `0x${"12".repeat(32)}`;
-    const headerWins = await t.post("/cases", { ...body, payment_tx_hash: unknown }, xPayment(proof));
+    const headerWins = await t.post("/cases", { ...body, payment_tx_hash: unknown }, fees.xPayment(proof));
     expect(headerWins.status).toBe(200);
     expect(headerWins.body.payment.txHash).toBe(proof);
     const badHeader = await t.post("/cases", { ...body, payment_tx_hash: proof }, { "X-PAYMENT": "%%%" });
@@ -340,11 +338,11 @@ describe("file_case: pay, prove, file", () => {
       });
 
     // Nobody paid this reference. Signed and broadcast anyway (gas fixed): it is mined and reverts.
-    const unpaid = testRef("unpaid");
+    const unpaid = fees.testRef("unpaid");
     const tx = { to: t.court.factory, data: fileWith(unpaid), value: p.terms.minPartyStake, gas: 1_000_000n };
-    const receipt = await send(t, plaintiff, tx);
+    const receipt = await fees.send(t, plaintiff, tx);
     expect(receipt.status).toBe("reverted");
-    expect(await revertOf(t, receipt.transactionHash)).toMatchObject({
+    expect(await fees.revertOf(t, receipt.transactionHash)).toMatchObject({
       reason: "FilingFeeNotPaid",
       args: { paymentRef: unpaid, plaintiff: t.address(plaintiff) },
     });
@@ -352,13 +350,13 @@ describe("file_case: pay, prove, file", () => {
     expect(verified.body).toMatchObject({ found: true, mined: true, success: false, allExpectationsMet: false });
 
     // Paid, but by someone else under their own key: still not the plaintiff's to use.
-    const theirs = testRef("theirs");
-    expect((await payFee(t, stranger, theirs, p.filingFee)).status).toBe("success");
-    expect((await feePayment(t, theirs, t.address(stranger))).paid).toBe(true);
-    expect((await feePayment(t, theirs, t.address(plaintiff))).paid).toBe(false);
-    const borrowed = await send(t, plaintiff, { ...tx, data: fileWith(theirs) });
+    const theirs = fees.testRef("theirs");
+    expect((await fees.payFee(t, stranger, theirs, p.filingFee)).status).toBe("success");
+    expect((await fees.feePayment(t, theirs, t.address(stranger))).paid).toBe(true);
+    expect((await fees.feePayment(t, theirs, t.address(plaintiff))).paid).toBe(false);
+    const borrowed = await fees.send(t, plaintiff, { ...tx, data: fileWith(theirs) });
     expect(borrowed.status).toBe("reverted");
-    expect(await revertOf(t, borrowed.transactionHash)).toMatchObject({
+    expect(await fees.revertOf(t, borrowed.transactionHash)).toMatchObject({
       reason: "FilingFeeNotPaid",
       args: { paymentRef: theirs, plaintiff: t.address(plaintiff) },
     });

@@ -3,18 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { caseFactoryAbi } from "../../src/chain/abi/generated.js";
 import { decodePaymentResponse } from "../../src/payments/x402.js";
 import { type Api, TestDocket } from "../support/index.js";
-import {
-  feePayment,
-  feeRefOf,
-  filing,
-  payAsTold,
-  payFee,
-  revertOf,
-  send,
-  testRef,
-  xPayment,
-  xPaymentJson,
-} from "./helpers.js";
+import * as fees from "./helpers.js";
 
 /**
  * Every way a filing-fee proof can be wrong, each with its own code; plus the input checks done
@@ -44,7 +33,7 @@ describe("file_case: refused proofs and inputs", () => {
     expect(r.body.accepts[0].extra.unsigned_tx).toMatchObject({ to: t.court.factory, value: currentFee.toString() });
     expect(decodeFunctionData({ abi: caseFactoryAbi, data: r.body.accepts[0].extra.unsigned_tx.data })).toEqual({
       functionName: "payFilingFee",
-      args: [feeRefOf(r)],
+      args: [fees.feeRefOf(r)],
     });
     const settlement = decodePaymentResponse(r.headers.get("x-payment-response") as string);
     expect(settlement).toMatchObject({ success: false, errorReason: code.toLowerCase(), transaction: "" });
@@ -74,7 +63,7 @@ describe("file_case: refused proofs and inputs", () => {
   });
 
   it("missing: 402 PAYMENT_REQUIRED", async () => {
-    const r = await t.post("/cases", filing(t, PLAINTIFF, DEFENDANT));
+    const r = await t.post("/cases", fees.filing(t, PLAINTIFF, DEFENDANT));
     expect(r.status).toBe(402);
     expect(r.body.docketError.code).toBe("PAYMENT_REQUIRED");
     expect(r.body.accepts).toHaveLength(1);
@@ -87,15 +76,15 @@ describe("file_case: refused proofs and inputs", () => {
       ["not base64", { "X-PAYMENT": "this is not base64!" }, /not base64/],
       ["empty", { "X-PAYMENT": "" }, /not base64/],
       ["not JSON", { "X-PAYMENT": Buffer.from("hello, world").toString("base64") }, /not JSON/],
-      ["a JSON string", xPaymentJson("0xabc"), /payload/],
-      ["no payload", xPaymentJson({ ...good, payload: undefined }), /payload/],
-      ["bad txHash", xPaymentJson({ ...good, payload: { txHash: "0x1234" } }), /txHash/],
-      ["x402Version 2", xPaymentJson({ ...good, x402Version: 2 }), /x402Version/],
-      ["other scheme", xPaymentJson({ ...good, scheme: "upto" }), /scheme/],
-      ["other network", xPaymentJson({ ...good, network: "base" }), /network "base"/],
+      ["a JSON string", fees.xPaymentJson("0xabc"), /payload/],
+      ["no payload", fees.xPaymentJson({ ...good, payload: undefined }), /payload/],
+      ["bad txHash", fees.xPaymentJson({ ...good, payload: { txHash: "0x1234" } }), /txHash/],
+      ["x402Version 2", fees.xPaymentJson({ ...good, x402Version: 2 }), /x402Version/],
+      ["other scheme", fees.xPaymentJson({ ...good, scheme: "upto" }), /scheme/],
+      ["other network", fees.xPaymentJson({ ...good, network: "base" }), /network "base"/],
     ];
     for (const [what, headers, message] of cases) {
-      const r = await t.post("/cases", filing(t, PLAINTIFF, DEFENDANT), headers);
+      const r = await t.post("/cases", fees.filing(t, PLAINTIFF, DEFENDANT), headers);
       expect(r.status, what).toBe(400);
       expect(r.body.error.code, what).toBe("PAYMENT_MALFORMED");
       expect(r.body.error.message, what).toMatch(message);
@@ -104,33 +93,33 @@ describe("file_case: refused proofs and inputs", () => {
   });
 
   it("unknown hash: 402 PAYMENT_NOT_FOUND", async () => {
-    const r = await t.post("/cases", filing(t, PLAINTIFF, DEFENDANT), xPayment(`0x${"77".repeat(32)}`));
+    const r = await t.post("/cases", fees.filing(t, PLAINTIFF, DEFENDANT), fees.xPayment(`0x${"77".repeat(32)}`));
     expectRefused(r, "PAYMENT_NOT_FOUND");
     expect(r.body.docketError.details).toMatchObject({ found: false, mined: false });
   });
 
   it("a reverted payment: 402 PAYMENT_FAILED", async () => {
     // The factory takes no plain coin: a transfer to it reverts (gas fixed so the wallet broadcasts it anyway).
-    const receipt = await send(t, PLAINTIFF, { to: t.court.factory, value: fee, gas: 100_000n });
+    const receipt = await fees.send(t, PLAINTIFF, { to: t.court.factory, value: fee, gas: 100_000n });
     expect(receipt.status).toBe("reverted");
-    const r = await t.post("/cases", filing(t, PLAINTIFF, DEFENDANT), xPayment(receipt.transactionHash));
+    const r = await t.post("/cases", fees.filing(t, PLAINTIFF, DEFENDANT), fees.xPayment(receipt.transactionHash));
     expectRefused(r, "PAYMENT_FAILED");
   });
 
   it("paid by someone else, under their own reference, proven for the plaintiff: 402 PAYMENT_WRONG_PAYER", async () => {
-    const ref = testRef("stranger");
-    const receipt = await payFee(t, STRANGER, ref, fee);
+    const ref = fees.testRef("stranger");
+    const receipt = await fees.payFee(t, STRANGER, ref, fee);
     expect(receipt.status).toBe("success");
-    const r = await t.post("/cases", filing(t, PLAINTIFF, DEFENDANT), xPayment(receipt.transactionHash));
+    const r = await t.post("/cases", fees.filing(t, PLAINTIFF, DEFENDANT), fees.xPayment(receipt.transactionHash));
     expectRefused(r, "PAYMENT_WRONG_PAYER");
     expect(r.body.docketError.details).toMatchObject({ expected: t.address(PLAINTIFF), actual: t.address(STRANGER) });
     // The chain agrees: the reference is paid for the stranger only.
-    expect((await feePayment(t, ref, t.address(STRANGER))).paid).toBe(true);
-    expect((await feePayment(t, ref, t.address(PLAINTIFF))).paid).toBe(false);
+    expect((await fees.feePayment(t, ref, t.address(STRANGER))).paid).toBe(true);
+    expect((await fees.feePayment(t, ref, t.address(PLAINTIFF))).paid).toBe(false);
 
     // For its own payer the same proof holds; the filing it answers is theirs to sign.
-    const own = filing(t, STRANGER, DEFENDANT);
-    const ok = await t.post("/cases", own, xPayment(receipt.transactionHash));
+    const own = fees.filing(t, STRANGER, DEFENDANT);
+    const ok = await t.post("/cases", own, fees.xPayment(receipt.transactionHash));
     expect(ok.status, JSON.stringify(ok.body)).toBe(200);
     expect(ok.body.payment).toMatchObject({ payer: t.address(STRANGER), paymentRef: ref, amount: fee.toString() });
     const c = await signFiling(ok.body, STRANGER);
@@ -139,16 +128,16 @@ describe("file_case: refused proofs and inputs", () => {
   });
 
   it("paid to the wrong address: 402 PAYMENT_WRONG_RECIPIENT", async () => {
-    const receipt = await send(t, PLAINTIFF, { to: t.address(17), value: fee });
-    const r = await t.post("/cases", filing(t, PLAINTIFF, DEFENDANT), xPayment(receipt.transactionHash));
+    const receipt = await fees.send(t, PLAINTIFF, { to: t.address(17), value: fee });
+    const r = await t.post("/cases", fees.filing(t, PLAINTIFF, DEFENDANT), fees.xPayment(receipt.transactionHash));
     expectRefused(r, "PAYMENT_WRONG_RECIPIENT");
     expect(r.body.docketError.details).toMatchObject({ expected: t.court.factory, actual: t.address(17) });
   });
 
   it("the old way, a plain transfer of the fee to the fee recipient: 402 PAYMENT_WRONG_RECIPIENT", async () => {
-    const receipt = await send(t, PLAINTIFF, { to: feeRecipient, value: fee });
+    const receipt = await fees.send(t, PLAINTIFF, { to: feeRecipient, value: fee });
     expect(receipt.status).toBe("success");
-    const r = await t.post("/cases", filing(t, PLAINTIFF, DEFENDANT), xPayment(receipt.transactionHash));
+    const r = await t.post("/cases", fees.filing(t, PLAINTIFF, DEFENDANT), fees.xPayment(receipt.transactionHash));
     expectRefused(r, "PAYMENT_WRONG_RECIPIENT");
     expect(r.body.docketError.details).toMatchObject({
       txHash: receipt.transactionHash,
@@ -161,70 +150,70 @@ describe("file_case: refused proofs and inputs", () => {
   it("a successful call to the factory that pays no fee: 402 PAYMENT_WRONG_RECIPIENT", async () => {
     // getParams sent as a transaction: mined, succeeds, emits nothing.
     const data = encodeFunctionData({ abi: caseFactoryAbi, functionName: "getParams" });
-    const receipt = await send(t, PLAINTIFF, { to: t.court.factory, data });
+    const receipt = await fees.send(t, PLAINTIFF, { to: t.court.factory, data });
     expect(receipt.status).toBe("success");
-    const r = await t.post("/cases", filing(t, PLAINTIFF, DEFENDANT), xPayment(receipt.transactionHash));
+    const r = await t.post("/cases", fees.filing(t, PLAINTIFF, DEFENDANT), fees.xPayment(receipt.transactionHash));
     expectRefused(r, "PAYMENT_WRONG_RECIPIENT");
     expect(r.body.docketError.details).toMatchObject({ expected: t.court.factory, actual: t.court.factory });
   });
 
   it("below the fee: payFilingFee reverts on chain, so the proof is 402 PAYMENT_FAILED; more than the fee is fine", async () => {
-    const small = await payFee(t, PLAINTIFF, testRef("small"), fee - 1n, 200_000n);
+    const small = await fees.payFee(t, PLAINTIFF, fees.testRef("small"), fee - 1n, 200_000n);
     expect(small.status).toBe("reverted");
-    expect(await revertOf(t, small.transactionHash)).toMatchObject({
+    expect(await fees.revertOf(t, small.transactionHash)).toMatchObject({
       reason: "FilingFeeTooLow",
       args: { required: fee.toString(), sent: (fee - 1n).toString() },
     });
-    const r = await t.post("/cases", filing(t, PLAINTIFF, DEFENDANT), xPayment(small.transactionHash));
+    const r = await t.post("/cases", fees.filing(t, PLAINTIFF, DEFENDANT), fees.xPayment(small.transactionHash));
     expectRefused(r, "PAYMENT_FAILED");
     expect(r.body.docketError.details).toMatchObject({ txHash: small.transactionHash });
 
-    const ref = testRef("big");
-    const big = await payFee(t, PLAINTIFF, ref, fee + 1n);
+    const ref = fees.testRef("big");
+    const big = await fees.payFee(t, PLAINTIFF, ref, fee + 1n);
     expect(big.status).toBe("success");
-    const body = filing(t, PLAINTIFF, DEFENDANT);
-    const ok = await t.post("/cases", body, xPayment(big.transactionHash));
+    const body = fees.filing(t, PLAINTIFF, DEFENDANT);
+    const ok = await t.post("/cases", body, fees.xPayment(big.transactionHash));
     expect(ok.status).toBe(200);
     expect(ok.body.payment.amount).toBe((fee + 1n).toString());
     expect(ok.body.payment.paymentRef).toBe(ref);
     const c = await signFiling(ok.body, PLAINTIFF);
     expect((await t.get(`/cases/${c}`)).body.case).toMatchObject({ claimDescription: body.claimDescription });
-    expect(await feePayment(t, ref, t.address(PLAINTIFF))).toEqual({ paid: true, amount: fee + 1n, usedBy: c });
+    expect(await fees.feePayment(t, ref, t.address(PLAINTIFF))).toEqual({ paid: true, amount: fee + 1n, usedBy: c });
   });
 
   it("a stake below the minimum: 422 STAKE_BELOW_MINIMUM, before paying and with a proof", async () => {
     const low = (minStake - 1n).toString();
-    const before = await t.post("/cases", filing(t, PLAINTIFF, DEFENDANT, { stake: low }));
+    const before = await t.post("/cases", fees.filing(t, PLAINTIFF, DEFENDANT, { stake: low }));
     expect(before.status).toBe(422);
     expect(before.body.error).toMatchObject({
       code: "STAKE_BELOW_MINIMUM",
       details: { minimum: minStake.toString(), given: low },
     });
-    const paid = await payAsTold(t, await t.post("/cases", filing(t, PLAINTIFF, DEFENDANT)), PLAINTIFF);
-    const r = await t.post("/cases", filing(t, PLAINTIFF, DEFENDANT, { stake: "0" }), xPayment(paid));
+    const paid = await fees.payAsTold(t, await t.post("/cases", fees.filing(t, PLAINTIFF, DEFENDANT)), PLAINTIFF);
+    const r = await t.post("/cases", fees.filing(t, PLAINTIFF, DEFENDANT, { stake: "0" }), fees.xPayment(paid));
     expect(r.status).toBe(422);
     expect(r.body.error.code).toBe("STAKE_BELOW_MINIMUM");
   });
 
   it("bad input: 422 VALIDATION_ERROR for suing yourself or a too long claim; 400 for missing or malformed fields", async () => {
-    const self = await t.post("/cases", filing(t, PLAINTIFF, PLAINTIFF));
+    const self = await t.post("/cases", fees.filing(t, PLAINTIFF, PLAINTIFF));
     expect(self.status).toBe(422);
     expect(self.body.error).toMatchObject({ code: "VALIDATION_ERROR" });
     expect(self.body.error.message).toMatch(/defendant/);
     const zero = await t.post("/cases", {
-      ...filing(t, PLAINTIFF, DEFENDANT),
+      ...fees.filing(t, PLAINTIFF, DEFENDANT),
       defendant: "0x0000000000000000000000000000000000000000",
     });
     expect(zero.status).toBe(422);
     // 1000 characters, 3000 bytes: the contract counts bytes.
-    const wide = await t.post("/cases", filing(t, PLAINTIFF, DEFENDANT, { claimDescription: "€".repeat(1000) }));
+    const wide = await t.post("/cases", fees.filing(t, PLAINTIFF, DEFENDANT, { claimDescription: "€".repeat(1000) }));
     expect(wide.status).toBe(422);
     expect(wide.body.error.message).toMatch(/claimDescription/);
-    const { plaintiff: _, ...noPlaintiff } = filing(t, PLAINTIFF, DEFENDANT);
+    const { plaintiff: _, ...noPlaintiff } = fees.filing(t, PLAINTIFF, DEFENDANT);
     const missing = await t.post("/cases", noPlaintiff);
     expect(missing.status).toBe(400);
     expect(missing.body.error.code).toBe("MISSING_FIELD");
-    const badHash = await t.post("/cases", filing(t, PLAINTIFF, DEFENDANT, { payment_tx_hash: "0x12" }));
+    const badHash = await t.post("/cases", fees.filing(t, PLAINTIFF, DEFENDANT, { payment_tx_hash: "0x12" }));
     expect(badHash.status).toBe(400);
     expect(badHash.body.error.code).toBe("INVALID_INPUT");
   });
@@ -238,10 +227,10 @@ describe("file_case: refused proofs and inputs", () => {
       functionName: "getParams",
     });
     expect(p.owner).toBe(t.address(OWNER));
-    const body = filing(t, PLAINTIFF, DEFENDANT);
+    const body = fees.filing(t, PLAINTIFF, DEFENDANT);
     const r402 = await t.post("/cases", body);
-    const ref = feeRefOf(r402);
-    const proof = await payAsTold(t, r402, PLAINTIFF);
+    const ref = fees.feeRefOf(r402);
+    const proof = await fees.payAsTold(t, r402, PLAINTIFF);
     const raised = fee * 2n;
     const setFee = (value: bigint) =>
       t.actor(OWNER).write({
@@ -252,7 +241,7 @@ describe("file_case: refused proofs and inputs", () => {
       });
     await setFee(raised);
     try {
-      const r = await t.post("/cases", body, xPayment(proof));
+      const r = await t.post("/cases", body, fees.xPayment(proof));
       expectRefused(r, "PAYMENT_INSUFFICIENT", raised);
       expect(r.body.docketError.details).toMatchObject({
         txHash: proof,
@@ -260,7 +249,7 @@ describe("file_case: refused proofs and inputs", () => {
         paid: fee.toString(),
       });
       // The record itself is untouched: paid, at the old fee, unused.
-      expect(await feePayment(t, ref, t.address(PLAINTIFF))).toMatchObject({ paid: true, amount: fee });
+      expect(await fees.feePayment(t, ref, t.address(PLAINTIFF))).toMatchObject({ paid: true, amount: fee });
       // The chain itself is laxer: fileCase checks that the reference was paid, not at which fee, so the
       // plaintiff could still file with it directly (simulated here, not sent). docket's check is its own.
       const direct = await t.court.reader.call({
@@ -275,22 +264,22 @@ describe("file_case: refused proofs and inputs", () => {
       });
       expect(direct.data).toMatch(/^0x[0-9a-f]{64}$/);
       // The refusal's requirements are the way on: pay them as told (at the new fee) and file.
-      expect(feeRefOf(r)).not.toBe(ref);
-      const again = await payAsTold(t, r, PLAINTIFF);
-      const ok = await t.post("/cases", body, xPayment(again));
+      expect(fees.feeRefOf(r)).not.toBe(ref);
+      const again = await fees.payAsTold(t, r, PLAINTIFF);
+      const ok = await t.post("/cases", body, fees.xPayment(again));
       expect(ok.status, JSON.stringify(ok.body)).toBe(200);
-      expect(ok.body.payment).toMatchObject({ amount: raised.toString(), paymentRef: feeRefOf(r) });
+      expect(ok.body.payment).toMatchObject({ amount: raised.toString(), paymentRef: fees.feeRefOf(r) });
       const c = await signFiling(ok.body, PLAINTIFF);
       expect((await t.get(`/cases/${c}`)).body.case).toMatchObject({ claimDescription: body.claimDescription });
     } finally {
       await setFee(fee);
     }
     // At the restored fee the first payment covers it again.
-    const restored = await t.post("/cases", filing(t, PLAINTIFF, DEFENDANT), xPayment(proof));
+    const restored = await t.post("/cases", fees.filing(t, PLAINTIFF, DEFENDANT), fees.xPayment(proof));
     expect(restored.status, JSON.stringify(restored.body)).toBe(200);
     expect(restored.body.payment).toMatchObject({ amount: fee.toString(), paymentRef: ref });
     const c = await signFiling(restored.body, PLAINTIFF);
     expect((await t.get(`/cases/${c}`)).body.case).toMatchObject({ plaintiff: t.address(PLAINTIFF) });
-    expect((await feePayment(t, ref, t.address(PLAINTIFF))).usedBy).toBe(c);
+    expect((await fees.feePayment(t, ref, t.address(PLAINTIFF))).usedBy).toBe(c);
   });
 });

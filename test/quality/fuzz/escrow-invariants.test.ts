@@ -18,43 +18,14 @@
 import fc from "fast-check";
 import type { Address } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  agenticCommerceAbi,
-  arbitrationOf,
-  courtEvaluatorAbi,
-  disputeJob,
-  evaluatorOf,
-  fundedJob,
-  JobStatus,
-  mintJobToken,
-  Phase,
-  readEvaluation,
-  readJob,
-  submitJob,
-  tokenOf,
-} from "../../contracts/arbitration-helpers.js";
-import {
-  actor,
-  advance,
-  bootCourt,
-  type Court,
-  decodeRevert,
-  P,
-  readCase,
-  respond,
-  seat,
-  settle,
-  snapshot,
-  stakeJudges,
-  triggerDefault,
-  vote,
-} from "../../contracts/helpers.js";
+import * as arbKit from "../../contracts/arbitration-helpers.js";
+import * as kit from "../../contracts/helpers.js";
 
 const SEED = Number(process.env.ESCROW_SEED ?? 8183);
 const RUNS = Number(process.env.ESCROW_RUNS ?? 8);
 const WINDOW = 300n;
 /** The General court's worst case from filing to ruling (DocketArbitrator.maxDuration). */
-const MAX_DURATION = P.responseWindow + P.appealWindow + 4n * P.deliberationPeriod;
+const MAX_DURATION = kit.P.responseWindow + kit.P.appealWindow + 4n * kit.P.deliberationPeriod;
 
 type Action =
   | { kind: "create"; client: number; provider: number; budget: bigint; long: boolean }
@@ -81,14 +52,14 @@ interface ModelJob {
 const ACCOUNTS = [1, 2, 3, 4];
 const GRANT = 10_000_000_000n;
 
-let c: Court;
+let c: kit.Court;
 let evaluator: Address;
 let commerce: Address;
 let base: { revert(): Promise<void> };
 /** How often each kind of action ran (not skipped), and how often a refusal was the expected outcome. */
 const ran = new Map<string, number>();
 const count = (k: string) => ran.set(k, (ran.get(k) ?? 0) + 1);
-const judges = () => [actor(c, 7), actor(c, 8), actor(c, 9)];
+const judges = () => [kit.actor(c, 7), kit.actor(c, 8), kit.actor(c, 9)];
 
 const action: fc.Arbitrary<Action> = fc.oneof(
   {
@@ -116,12 +87,12 @@ const action: fc.Arbitrary<Action> = fc.oneof(
 );
 
 beforeAll(async () => {
-  c = await bootCourt(P);
-  await stakeJudges(c, judges());
-  for (const i of ACCOUNTS) await mintJobToken(c, actor(c, i).address, GRANT);
-  evaluator = evaluatorOf(c, 1);
-  commerce = arbitrationOf(c).commerce;
-  base = await snapshot(c);
+  c = await kit.bootCourt(kit.P);
+  await kit.stakeJudges(c, judges());
+  for (const i of ACCOUNTS) await arbKit.mintJobToken(c, kit.actor(c, i).address, GRANT);
+  evaluator = arbKit.evaluatorOf(c, 1);
+  commerce = arbKit.arbitrationOf(c).commerce;
+  base = await kit.snapshot(c);
 }, 120_000);
 
 afterAll(async () => {
@@ -134,16 +105,16 @@ async function outcome(p: Promise<unknown>): Promise<string | undefined> {
     await p;
     return undefined;
   } catch (e) {
-    return decodeRevert(e).name;
+    return kit.decodeRevert(e).name;
   }
 }
 
 async function runSequence(actions: Action[]): Promise<void> {
   await base.revert();
-  base = await snapshot(c);
+  base = await kit.snapshot(c);
   const jobs: ModelJob[] = [];
   const tokens = new Map<number, bigint>(ACCOUNTS.map((i) => [i, GRANT]));
-  let escrow = await tokenOf(c, commerce);
+  let escrow = await arbKit.tokenOf(c, commerce);
   const move = (to: number, amount: bigint) => {
     tokens.set(to, (tokens.get(to) ?? 0n) + amount);
     escrow -= amount;
@@ -153,7 +124,7 @@ async function runSequence(actions: Action[]): Promise<void> {
   /** Steps away from a boundary: the model and the chain must agree on which side of it a step lands. */
   const clear = async (edges: bigint[]) => {
     const t = await next();
-    if (edges.some((e) => t >= e - 2n && t <= e + 2n)) await advance(c, 5);
+    if (edges.some((e) => t >= e - 2n && t <= e + 2n)) await kit.advance(c, 5);
   };
   const pick = (n: number, ok: (j: ModelJob) => boolean) => {
     const fit = jobs.filter(ok);
@@ -166,30 +137,30 @@ async function runSequence(actions: Action[]): Promise<void> {
       escrow += a.budget;
       tokens.set(a.client, (tokens.get(a.client) ?? 0n) - a.budget);
       const expiresIn = a.long ? MAX_DURATION + 1000n : MAX_DURATION - 500n;
-      const id = await fundedJob(c, actor(c, a.client), actor(c, a.provider).address, evaluator, {
+      const id = await arbKit.fundedJob(c, kit.actor(c, a.client), kit.actor(c, a.provider).address, evaluator, {
         budget: a.budget,
         expiresIn,
       });
-      const expiredAt = (await readJob(c, id)).expiredAt;
+      const expiredAt = (await arbKit.readJob(c, id)).expiredAt;
       jobs.push({
         id,
         client: a.client,
         provider: a.provider,
         budget: a.budget,
         expiredAt,
-        status: JobStatus.Funded,
+        status: arbKit.JobStatus.Funded,
         submittedAt: 0n,
         disputed: false,
         ruled: false,
       });
     } else if (a.kind === "submit") {
-      const j = pick(a.pick, (x) => x.status === JobStatus.Funded);
+      const j = pick(a.pick, (x) => x.status === arbKit.JobStatus.Funded);
       if (!j) continue;
-      await submitJob(c, actor(c, j.provider), j.id);
-      j.status = JobStatus.Submitted;
+      await arbKit.submitJob(c, kit.actor(c, j.provider), j.id);
+      j.status = arbKit.JobStatus.Submitted;
       j.submittedAt = (await c.reader.getBlock()).timestamp;
     } else if (a.kind === "dispute") {
-      const j = pick(a.pick, (x) => x.status === JobStatus.Submitted && !x.disputed);
+      const j = pick(a.pick, (x) => x.status === arbKit.JobStatus.Submitted && !x.disputed);
       if (!j) continue;
       await clear([j.submittedAt + WINDOW, j.expiredAt - MAX_DURATION]);
       const t = await next();
@@ -201,7 +172,7 @@ async function runSequence(actions: Action[]): Promise<void> {
             : undefined;
       let caseAddr: Address | undefined;
       const got = await outcome(
-        disputeJob(c, evaluator, actor(c, j.client), j.id).then((d) => {
+        arbKit.disputeJob(c, evaluator, kit.actor(c, j.client), j.id).then((d) => {
           caseAddr = d.caseAddr;
         }),
       );
@@ -212,40 +183,42 @@ async function runSequence(actions: Action[]): Promise<void> {
         j.caseAddr = caseAddr;
       }
     } else if (a.kind === "finalize") {
-      const j = pick(a.pick, (x) => x.status === JobStatus.Submitted);
+      const j = pick(a.pick, (x) => x.status === arbKit.JobStatus.Submitted);
       if (!j) continue;
       await clear([j.submittedAt + WINDOW]);
       const t = await next();
       const expected = j.disputed ? "AlreadyDisputed" : t <= j.submittedAt + WINDOW ? "ChallengeWindowOpen" : undefined;
       const got = await outcome(
-        actor(c, 5).write({ address: evaluator, abi: courtEvaluatorAbi, functionName: "finalize", args: [j.id] }),
+        kit
+          .actor(c, 5)
+          .write({ address: evaluator, abi: arbKit.courtEvaluatorAbi, functionName: "finalize", args: [j.id] }),
       );
       expect(got, `finalize of job ${j.id}`).toBe(expected);
       if (expected) count(`finalize refused`);
       if (!expected) {
-        j.status = JobStatus.Completed;
+        j.status = arbKit.JobStatus.Completed;
         move(j.provider, j.budget);
       }
     } else if (a.kind === "judge") {
       const j = pick(a.pick, (x) => x.disputed && !x.ruled);
       if (!j?.caseAddr) continue;
-      const deadline = (await readCase(c, j.caseAddr)).responseDeadline;
+      const deadline = (await kit.readCase(c, j.caseAddr)).responseDeadline;
       await clear([deadline]);
       // A provider who let the response window pass loses by default; else the panel decides.
       const clientWins = (await next()) > deadline || a.clientWins;
       if ((await next()) > deadline) {
-        await triggerDefault(j.caseAddr, actor(c, 5));
+        await kit.triggerDefault(j.caseAddr, kit.actor(c, 5));
       } else {
-        await respond(j.caseAddr, actor(c, j.provider), 0n);
-        await seat(c, j.caseAddr, judges());
-        for (const judge of judges().slice(0, 2)) await vote(j.caseAddr, judge, clientWins);
-        await advance(c, P.appealWindow + 1n);
-        await settle(j.caseAddr, actor(c, 5));
+        await kit.respond(j.caseAddr, kit.actor(c, j.provider), 0n);
+        await kit.seat(c, j.caseAddr, judges());
+        for (const judge of judges().slice(0, 2)) await kit.vote(j.caseAddr, judge, clientWins);
+        await kit.advance(c, kit.P.appealWindow + 1n);
+        await kit.settle(j.caseAddr, kit.actor(c, 5));
       }
       j.ruled = true;
       // A job refunded after expiry meanwhile keeps its end; otherwise the ruling moves the escrow.
-      if (j.status === JobStatus.Submitted) {
-        j.status = clientWins ? JobStatus.Rejected : JobStatus.Completed;
+      if (j.status === arbKit.JobStatus.Submitted) {
+        j.status = clientWins ? arbKit.JobStatus.Rejected : arbKit.JobStatus.Completed;
         move(clientWins ? j.client : j.provider, j.budget);
       }
     } else if (a.kind === "refund") {
@@ -253,19 +226,21 @@ async function runSequence(actions: Action[]): Promise<void> {
       if (!j) continue;
       await clear([j.expiredAt]);
       const t = await next();
-      const open = j.status === JobStatus.Funded || j.status === JobStatus.Submitted;
+      const open = j.status === arbKit.JobStatus.Funded || j.status === arbKit.JobStatus.Submitted;
       const expected = !open ? "WrongStatus" : t < j.expiredAt ? "NotExpired" : undefined;
       const got = await outcome(
-        actor(c, 6).write({ address: commerce, abi: agenticCommerceAbi, functionName: "claimRefund", args: [j.id] }),
+        kit
+          .actor(c, 6)
+          .write({ address: commerce, abi: arbKit.agenticCommerceAbi, functionName: "claimRefund", args: [j.id] }),
       );
       expect(got, `refund of job ${j.id}`).toBe(expected);
       if (expected) count(`refund refused`);
       if (!expected) {
-        j.status = JobStatus.Expired;
+        j.status = arbKit.JobStatus.Expired;
         move(j.client, j.budget);
       }
     } else {
-      await advance(c, a.seconds);
+      await kit.advance(c, a.seconds);
     }
     count(a.kind);
     await check(jobs, tokens, escrow);
@@ -273,24 +248,24 @@ async function runSequence(actions: Action[]): Promise<void> {
 }
 
 async function check(jobs: ModelJob[], tokens: Map<number, bigint>, escrow: bigint): Promise<void> {
-  const held = await tokenOf(c, commerce);
+  const held = await arbKit.tokenOf(c, commerce);
   expect(held).toBe(escrow);
-  const open = jobs.filter((j) => j.status === JobStatus.Funded || j.status === JobStatus.Submitted);
+  const open = jobs.filter((j) => j.status === arbKit.JobStatus.Funded || j.status === arbKit.JobStatus.Submitted);
   expect(held).toBe(open.reduce((s, j) => s + j.budget, 0n));
   let total = held;
   for (const i of ACCOUNTS) {
-    const b = await tokenOf(c, actor(c, i).address);
+    const b = await arbKit.tokenOf(c, kit.actor(c, i).address);
     expect(b, `dUSD of account ${i}`).toBe(tokens.get(i));
     total += b;
   }
   expect(total).toBe(GRANT * BigInt(ACCOUNTS.length));
   for (const j of jobs) {
-    expect((await readJob(c, j.id)).status, `status of job ${j.id}`).toBe(j.status);
-    const e = await readEvaluation(c, evaluator, j.id);
-    if (j.ruled) expect(e.phase).toBe(Phase.Ruled);
-    else if (j.disputed) expect(e.phase).toBe(Phase.Disputed);
-    else if (j.status === JobStatus.Completed) expect(e.phase).toBe(Phase.Finalized);
-    else if (j.status === JobStatus.Expired) expect(e.phase).toBe(Phase.Closed);
+    expect((await arbKit.readJob(c, j.id)).status, `status of job ${j.id}`).toBe(j.status);
+    const e = await arbKit.readEvaluation(c, evaluator, j.id);
+    if (j.ruled) expect(e.phase).toBe(arbKit.Phase.Ruled);
+    else if (j.disputed) expect(e.phase).toBe(arbKit.Phase.Disputed);
+    else if (j.status === arbKit.JobStatus.Completed) expect(e.phase).toBe(arbKit.Phase.Finalized);
+    else if (j.status === arbKit.JobStatus.Expired) expect(e.phase).toBe(arbKit.Phase.Closed);
   }
 }
 

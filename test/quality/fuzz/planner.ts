@@ -18,16 +18,7 @@ import {
 } from "viem";
 import { voteCommitment } from "../../../src/chain/votes.js";
 import { caseTerms } from "../../../src/deploy/terms.js";
-import {
-  caseFactoryAbi,
-  courtRegistryAbi,
-  disputeCaseAbi,
-  State,
-  saltOf,
-  TRANSFER_WITH_AUTHORIZATION_TYPES,
-  type TransferAuthorization,
-  testUSDAbi,
-} from "../../contracts/helpers.js";
+import * as kit from "../../contracts/helpers.js";
 import { refuserAbi } from "../../contracts/refuser.js";
 import { type Action, REFUSER_OPERATORS, type Variant } from "./actions.js";
 import type { CaseM } from "./model.js";
@@ -85,7 +76,7 @@ const claimOf = (v: Variant, n: number) =>
   v === "ok" ? `Claim ${n}: goods not delivered` : v === "empty" ? "" : "c".repeat(2001);
 const hashOf = (v: Variant, n: number) => (v === "ok" ? `bafy-${n}` : v === "empty" ? "" : "h".repeat(129));
 const caseCall = (functionName: string, args: readonly unknown[] = []) =>
-  encodeFunctionData({ abi: disputeCaseAbi as Abi, functionName, args });
+  encodeFunctionData({ abi: kit.disputeCaseAbi as Abi, functionName, args });
 
 function agentOf(a: Address): Agent {
   const found = agents.find((x) => x.addr === a);
@@ -112,10 +103,10 @@ function refsOf(by: Address, which: "unused" | "used" | "others"): Hex[] {
 }
 
 /** `signer` signs an EIP-3009 transfer authorization in TestUSD's EIP-712 domain. */
-function signAuthorization(signer: Agent["signer"], auth: TransferAuthorization): Promise<Hex> {
+function signAuthorization(signer: Agent["signer"], auth: kit.TransferAuthorization): Promise<Hex> {
   return signer.signTypedData({
     domain: { name: "Docket Test USD", version: "1", chainId: c.devnet.chainId, verifyingContract: c.feeToken },
-    types: TRANSFER_WITH_AUTHORIZATION_TYPES,
+    types: kit.TRANSFER_WITH_AUTHORIZATION_TYPES,
     primaryType: "TransferWithAuthorization",
     message: auth,
   });
@@ -156,7 +147,7 @@ async function planTokenPay(a: Extract<Action, { t: "tokenPay" }>): Promise<Plan
     desc: `tokenPay ${tag(from)} via ${tag(via.addr)} to ${a.to} ${a.amount} ref=${a.ref}`,
     from: via,
     to: c.feeToken,
-    data: encodeFunctionData({ abi: testUSDAbi, functionName: "transferWithAuthorization", args } as never),
+    data: encodeFunctionData({ abi: kit.testUSDAbi, functionName: "transferWithAuthorization", args } as never),
     value: 0n,
     expect: model.expectTokenPay(from, nonce, value),
     onSuccess: () => model.tokenPay(from, to, nonce, value),
@@ -189,7 +180,7 @@ async function planTokenFile(a: Extract<Action, { t: "tokenFile" }>, step: numbe
     from: by,
     to: c.factory,
     data: encodeFunctionData({
-      abi: caseFactoryAbi,
+      abi: kit.caseFactoryAbi,
       functionName: "fileCaseWithAuthorization",
       args: [0n, def.addr, claim, hash, fee],
     }),
@@ -201,7 +192,7 @@ async function planTokenFile(a: Extract<Action, { t: "tokenFile" }>, step: numbe
       t,
     ),
     onSuccess: (r) => {
-      const [ev] = parseEventLogs({ abi: caseFactoryAbi, eventName: "CaseFiled", logs: r.logs });
+      const [ev] = parseEventLogs({ abi: kit.caseFactoryAbi, eventName: "CaseFiled", logs: r.logs });
       if (!ev) fail("fileCaseWithAuthorization emitted no CaseFiled");
       model.tokenFile(getAddress(ev.args.caseAddr), by.addr, by.signer.address, def.addr, nonce, value, a.stake, t);
     },
@@ -218,7 +209,7 @@ function planRefund(a: Extract<Action, { t: "refund" }>): Plan {
     desc: `refundToken by ${tag(by.addr)} ${value} to ${tag(to)}`,
     from: by,
     to: c.factory,
-    data: encodeFunctionData({ abi: caseFactoryAbi, functionName: "refundToken", args: [c.feeToken, to, value] }),
+    data: encodeFunctionData({ abi: kit.caseFactoryAbi, functionName: "refundToken", args: [c.feeToken, to, value] }),
     value: 0n,
     expect: model.expectRefund(by.addr, value),
     onSuccess: () => model.refund(to, value),
@@ -235,7 +226,7 @@ function planPay(a: Extract<Action, { t: "pay" }>): Plan {
     desc: `payFilingFee ${tag(by.addr)} ref=${a.ref} ${a.amount}`,
     from: by,
     to: c.factory,
-    data: encodeFunctionData({ abi: caseFactoryAbi, functionName: "payFilingFee", args: [ref] }),
+    data: encodeFunctionData({ abi: kit.caseFactoryAbi, functionName: "payFilingFee", args: [ref] }),
     value,
     expect: model.expectPayFee(by.addr, ref, value),
     onSuccess: () => model.payFee(by.addr, by.signer.address, ref, value),
@@ -256,11 +247,15 @@ function planFile(a: Extract<Action, { t: "file" }>, step: number, t: bigint): P
     desc: `file ${tag(by.addr)} v ${tag(def.addr)} stake ${a.stake} claim=${a.claim} hash=${a.hash} ref=${a.ref}`,
     from: by,
     to: c.factory,
-    data: encodeFunctionData({ abi: caseFactoryAbi, functionName: "fileCase", args: [0n, def.addr, claim, hash, ref] }),
+    data: encodeFunctionData({
+      abi: kit.caseFactoryAbi,
+      functionName: "fileCase",
+      args: [0n, def.addr, claim, hash, ref],
+    }),
     value: a.stake,
     expect: model.expectFile(by.addr, def.addr, claim, hash, ref, a.stake),
     onSuccess: (r) => {
-      const [ev] = parseEventLogs({ abi: caseFactoryAbi, eventName: "CaseFiled", logs: r.logs });
+      const [ev] = parseEventLogs({ abi: kit.caseFactoryAbi, eventName: "CaseFiled", logs: r.logs });
       if (!ev) fail("fileCase emitted no CaseFiled");
       model.file(getAddress(ev.args.caseAddr), by.addr, by.signer.address, def.addr, ref, a.stake, t);
     },
@@ -282,10 +277,10 @@ function hiddenVoter(k: CaseM, who: "fresh" | "panel" | "copy" | "committed" | n
 }
 
 function planCommit(a: Extract<Action, { t: "commit" }>, t: bigint): Plan | string {
-  const k = pickCase(a.c, inState(State.Deliberating));
+  const k = pickCase(a.c, inState(kit.State.Deliberating));
   if (!k) return "no case";
   const who = hiddenVoter(k, a.who, a.pick);
-  const salt = saltOf(k.addr, who.addr, k.round);
+  const salt = kit.saltOf(k.addr, who.addr, k.round);
   const honest = voteCommitment({
     caseAddress: k.addr,
     judge: who.addr,
@@ -310,11 +305,11 @@ function planCommit(a: Extract<Action, { t: "commit" }>, t: bigint): Plan | stri
 }
 
 function planReveal(a: Extract<Action, { t: "reveal" }>, step: number, t: bigint): Plan | string {
-  const k = pickCase(a.c, inState(State.Deliberating));
+  const k = pickCase(a.c, inState(kit.State.Deliberating));
   if (!k) return "no case";
   const who = hiddenVoter(k, a.who, a.pick);
   const committed = model.commitsOf(k).get(who.addr);
-  const own = saltOf(k.addr, who.addr, k.round);
+  const own = kit.saltOf(k.addr, who.addr, k.round);
   // What was committed (a copier reveals as if it had made the copied commitment honestly).
   let plaintiffWins = committed?.plaintiffWins ?? a.pick % 2 === 0;
   let salt = committed?.salt ?? own;
@@ -357,7 +352,7 @@ export function plan(a: Action, step: number, t: bigint, b: bigint): Plan | stri
     case "reveal":
       return planReveal(a, step, t);
     case "respond": {
-      const k = pickCase(a.c, inState(State.Summoned));
+      const k = pickCase(a.c, inState(kit.State.Summoned));
       if (!k) return "no case";
       const who = a.who === "defendant" ? agentOf(k.defendant) : agent(a.who);
       return {
@@ -374,7 +369,7 @@ export function plan(a: Action, step: number, t: bigint, b: bigint): Plan | stri
       };
     }
     case "evidence": {
-      const k = pickCase(a.c, inState(State.Active, State.Deliberating));
+      const k = pickCase(a.c, inState(kit.State.Active, kit.State.Deliberating));
       if (!k) return "no case";
       const who =
         a.who === "plaintiff" ? agentOf(k.plaintiff) : a.who === "defendant" ? agentOf(k.defendant) : agent(a.who);
@@ -391,14 +386,14 @@ export function plan(a: Action, step: number, t: bigint, b: bigint): Plan | stri
     }
     case "draw": {
       const by = agent(a.by);
-      const k = pickCase(a.c, inState(State.Active, State.Appealed));
+      const k = pickCase(a.c, inState(kit.State.Active, kit.State.Appealed));
       if (!k || a.unknown) {
         const target = agent(a.c).addr;
         return {
           desc: `draw for non-case ${tag(target)} by ${tag(by.addr)}`,
           from: by,
           to: c.factory,
-          data: encodeFunctionData({ abi: caseFactoryAbi, functionName: "assignJudgesRandom", args: [target] }),
+          data: encodeFunctionData({ abi: kit.caseFactoryAbi, functionName: "assignJudgesRandom", args: [target] }),
           value: 0n,
           expect: "UnknownCase",
         };
@@ -411,12 +406,12 @@ export function plan(a: Action, step: number, t: bigint, b: bigint): Plan | stri
         desc: `draw ${tag(k.addr)} round ${k.round} by ${tag(by.addr)} (armed at ${k.drawTicket}, now ${b})`,
         from: by,
         to: c.factory,
-        data: encodeFunctionData({ abi: caseFactoryAbi, functionName: "assignJudgesRandom", args: [k.addr] }),
+        data: encodeFunctionData({ abi: kit.caseFactoryAbi, functionName: "assignJudgesRandom", args: [k.addr] }),
         value: 0n,
         expect: outcome === "seat" || outcome === "rearm" ? null : outcome,
         onSuccess: (r) => {
-          const armed = parseEventLogs({ abi: disputeCaseAbi, eventName: "DrawArmed", logs: r.logs });
-          const [ev] = parseEventLogs({ abi: disputeCaseAbi, eventName: "JudgesAssigned", logs: r.logs });
+          const armed = parseEventLogs({ abi: kit.disputeCaseAbi, eventName: "DrawArmed", logs: r.logs });
+          const [ev] = parseEventLogs({ abi: kit.disputeCaseAbi, eventName: "JudgesAssigned", logs: r.logs });
           if (outcome === "rearm") {
             if (ev) fail(`an expired draw seated judges (armed at ${k.drawTicket}, run at ${b})`);
             same(armed.length, 1, "DrawArmed events of an expired draw");
@@ -439,7 +434,7 @@ export function plan(a: Action, step: number, t: bigint, b: bigint): Plan | stri
     }
     case "assign": {
       const by = a.by === "owner" ? agent(0) : agent(a.by);
-      const k = pickCase(a.c, inState(State.Active, State.Appealed));
+      const k = pickCase(a.c, inState(kit.State.Active, kit.State.Appealed));
       if (!k || a.unknown) {
         const target = agent(a.c).addr;
         const judges = a.picks.map((p) => agent(p).addr);
@@ -447,7 +442,7 @@ export function plan(a: Action, step: number, t: bigint, b: bigint): Plan | stri
           desc: `assign for non-case ${tag(target)} by ${tag(by.addr)}`,
           from: by,
           to: c.factory,
-          data: encodeFunctionData({ abi: caseFactoryAbi, functionName: "assignJudges", args: [target, judges] }),
+          data: encodeFunctionData({ abi: kit.caseFactoryAbi, functionName: "assignJudges", args: [target, judges] }),
           value: 0n,
           expect: by.addr === model.owner ? "UnknownCase" : "OnlyOwner",
         };
@@ -468,14 +463,14 @@ export function plan(a: Action, step: number, t: bigint, b: bigint): Plan | stri
         desc: `assign ${tag(k.addr)} round ${k.round} by ${tag(by.addr)} [${judges.map(tag).join(" ")}]`,
         from: by,
         to: c.factory,
-        data: encodeFunctionData({ abi: caseFactoryAbi, functionName: "assignJudges", args: [k.addr, judges] }),
+        data: encodeFunctionData({ abi: kit.caseFactoryAbi, functionName: "assignJudges", args: [k.addr, judges] }),
         value: 0n,
         expect: model.expectAssign(k, by.addr, judges, t),
         onSuccess: () => model.seat(k, judges, t),
       };
     }
     case "vote": {
-      const k = pickCase(a.c, inState(State.Deliberating));
+      const k = pickCase(a.c, inState(kit.State.Deliberating));
       if (!k) return "no case";
       // "panel": any judge of the current panel; "fresh": one who has not voted yet.
       const panel = model.panel(k).filter((j) => a.who !== "fresh" || !model.votesOf(k).has(j));
@@ -494,7 +489,7 @@ export function plan(a: Action, step: number, t: bigint, b: bigint): Plan | stri
       };
     }
     case "appeal": {
-      const k = pickCase(a.c, inState(State.Resolved));
+      const k = pickCase(a.c, inState(kit.State.Resolved));
       if (!k) return "no case";
       const loser = k.firstRoundLoser ?? k.plaintiff;
       const winner = loser === k.plaintiff ? k.defendant : k.plaintiff;
@@ -514,9 +509,9 @@ export function plan(a: Action, step: number, t: bigint, b: bigint): Plan | stri
     case "default":
     case "resolve": {
       const fits = {
-        settle: inState(State.Resolved),
-        default: inState(State.Summoned),
-        resolve: inState(State.Active, State.Deliberating, State.Appealed),
+        settle: inState(kit.State.Resolved),
+        default: inState(kit.State.Summoned),
+        resolve: inState(kit.State.Active, kit.State.Deliberating, kit.State.Appealed),
       }[a.t];
       const k = pickCase(a.c, fits);
       if (!k) return "no case";
@@ -540,7 +535,7 @@ export function plan(a: Action, step: number, t: bigint, b: bigint): Plan | stri
           else {
             model.resolveAfterDeadline(k, t);
             // Hidden votes: the revealed majority's verdict at the deadline, not a dismissal.
-            if (k.state === State.Resolved) bump(coverage.passed, "resolve:verdict");
+            if (k.state === kit.State.Resolved) bump(coverage.passed, "resolve:verdict");
           }
         },
       };
@@ -551,7 +546,7 @@ export function plan(a: Action, step: number, t: bigint, b: bigint): Plan | stri
         desc: `stakeAsJudge(${a.court}) ${tag(by.addr)} ${a.amount}`,
         from: by,
         to: c.registry,
-        data: encodeFunctionData({ abi: courtRegistryAbi, functionName: "stakeAsJudge", args: [a.court] }),
+        data: encodeFunctionData({ abi: kit.courtRegistryAbi, functionName: "stakeAsJudge", args: [a.court] }),
         value: a.amount,
         expect: model.expectStake(by.addr, a.amount, a.court === 0n ? 1n : a.court),
         onSuccess: () => model.stake(by.addr, by.signer.address, a.amount, a.court === 0n ? 1n : a.court),
@@ -563,7 +558,7 @@ export function plan(a: Action, step: number, t: bigint, b: bigint): Plan | stri
         desc: `unstake ${tag(by.addr)}`,
         from: by,
         to: c.registry,
-        data: encodeFunctionData({ abi: courtRegistryAbi, functionName: "unstake" }),
+        data: encodeFunctionData({ abi: kit.courtRegistryAbi, functionName: "unstake" }),
         value: 0n,
         expect: model.expectUnstake(by.addr),
         onSuccess: () => model.unstake(by.addr),
@@ -577,7 +572,7 @@ export function plan(a: Action, step: number, t: bigint, b: bigint): Plan | stri
         desc: `selfRegister ${tag(by.addr)} name=${a.name} uri=${a.uri}`,
         from: by,
         to: c.registry,
-        data: encodeFunctionData({ abi: courtRegistryAbi, functionName: "selfRegister", args: [name, uri] }),
+        data: encodeFunctionData({ abi: kit.courtRegistryAbi, functionName: "selfRegister", args: [name, uri] }),
         value: 0n,
         expect: model.expectRegister(name, uri),
         onSuccess: () => model.register(by.addr),
@@ -621,7 +616,11 @@ export function plan(a: Action, step: number, t: bigint, b: bigint): Plan | stri
         desc: `withdrawTreasury ${amount} to ${tag(to.addr)} by ${tag(by.addr)}`,
         from: by,
         to: c.registry,
-        data: encodeFunctionData({ abi: courtRegistryAbi, functionName: "withdrawTreasury", args: [to.addr, amount] }),
+        data: encodeFunctionData({
+          abi: kit.courtRegistryAbi,
+          functionName: "withdrawTreasury",
+          args: [to.addr, amount],
+        }),
         value: 0n,
         expect: model.expectTreasury(by.addr, to.addr, amount),
         onSuccess: () => model.withdrawTreasury(to.addr, amount),
@@ -645,32 +644,34 @@ function planIntrusion(a: Extract<Action, { t: "intrude" }>, step: number): Plan
   const reg = (data: Hex, expect: string, value = 0n) => ({ to: c.registry, data, expect, value });
   const terms = caseTerms(P);
   const calls = [
-    () => reg(encodeFunctionData({ abi: courtRegistryAbi, functionName: "registerCase", args: [x] }), "OnlyFactory"),
-    () => reg(encodeFunctionData({ abi: courtRegistryAbi, functionName: "judgeAssigned", args: [x] }), "OnlyCase"),
-    () => reg(encodeFunctionData({ abi: courtRegistryAbi, functionName: "judgeVoted", args: [x] }), "OnlyCase"),
-    () => reg(encodeFunctionData({ abi: courtRegistryAbi, functionName: "judgeReleased", args: [x, 1] }), "OnlyCase"),
+    () =>
+      reg(encodeFunctionData({ abi: kit.courtRegistryAbi, functionName: "registerCase", args: [x] }), "OnlyFactory"),
+    () => reg(encodeFunctionData({ abi: kit.courtRegistryAbi, functionName: "judgeAssigned", args: [x] }), "OnlyCase"),
+    () => reg(encodeFunctionData({ abi: kit.courtRegistryAbi, functionName: "judgeVoted", args: [x] }), "OnlyCase"),
+    () =>
+      reg(encodeFunctionData({ abi: kit.courtRegistryAbi, functionName: "judgeReleased", args: [x, 1] }), "OnlyCase"),
     () =>
       reg(
-        encodeFunctionData({ abi: courtRegistryAbi, functionName: "creditRewards", args: [[x], 1n] }),
+        encodeFunctionData({ abi: kit.courtRegistryAbi, functionName: "creditRewards", args: [[x], 1n] }),
         "OnlyCase",
         1n,
       ),
     () =>
       reg(
-        encodeFunctionData({ abi: courtRegistryAbi, functionName: "recordParties", args: [x, by.addr, true] }),
+        encodeFunctionData({ abi: kit.courtRegistryAbi, functionName: "recordParties", args: [x, by.addr, true] }),
         "OnlyCase",
       ),
     () =>
       reg(
-        encodeFunctionData({ abi: courtRegistryAbi, functionName: "setFactory", args: [x] }),
+        encodeFunctionData({ abi: kit.courtRegistryAbi, functionName: "setFactory", args: [x] }),
         by.addr === model.owner ? "FactoryAlreadySet" : "OnlyOwner",
       ),
     () => ({
       to: c.factory,
       data: encodeFunctionData({
-        abi: caseFactoryAbi,
+        abi: kit.caseFactoryAbi,
         functionName: "onCaseChanged",
-        args: [State.Active, State.Dismissed],
+        args: [kit.State.Active, kit.State.Dismissed],
       }),
       expect: "OnlyCase",
       value: 0n,
@@ -678,7 +679,7 @@ function planIntrusion(a: Extract<Action, { t: "intrude" }>, step: number): Plan
     () => ({
       to: target,
       data: encodeFunctionData({
-        abi: disputeCaseAbi,
+        abi: kit.disputeCaseAbi,
         functionName: "initialize",
         args: [c.registry, c.entropy, by.addr, x, `hijack ${step}`, "bafy-hijack", terms, 1n, 1n, 0n],
       }),
@@ -687,13 +688,13 @@ function planIntrusion(a: Extract<Action, { t: "intrude" }>, step: number): Plan
     }),
     () => ({
       to: target,
-      data: encodeFunctionData({ abi: disputeCaseAbi, functionName: "setJudges", args: [[x, x, x]] }),
+      data: encodeFunctionData({ abi: kit.disputeCaseAbi, functionName: "setJudges", args: [[x, x, x]] }),
       expect: "OnlyFactory",
       value: 0n,
     }),
     () => ({
       to: target,
-      data: encodeFunctionData({ abi: disputeCaseAbi, functionName: "drawJudges" }),
+      data: encodeFunctionData({ abi: kit.disputeCaseAbi, functionName: "drawJudges" }),
       expect: "OnlyFactory",
       value: 0n,
     }),

@@ -18,17 +18,7 @@ import {
 import type { HDAccount } from "viem/accounts";
 import type { CourtParams } from "../../../src/deploy/terms.js";
 import type { Actor } from "../../../src/devnet/actor.js";
-import {
-  actor,
-  advance,
-  bootCourt,
-  caseFactoryAbi,
-  courtRegistryAbi,
-  disputeCaseAbi,
-  mineBlocks,
-  State,
-  testUSDAbi,
-} from "../../contracts/helpers.js";
+import * as kit from "../../contracts/helpers.js";
 import { compileRefuser, refuserAbi } from "../../contracts/refuser.js";
 import { type Action, AGENTS, REFUSER_OPERATORS } from "./actions.js";
 import { checkWorld, readWorld } from "./checks.js";
@@ -120,7 +110,7 @@ async function send(from: Agent, to: Address, data: Hex, value: bigint): Promise
   return { receipt, revert: (trace?.output ?? "0x") as Hex };
 }
 
-const knownErrors = [...courtRegistryAbi, ...caseFactoryAbi, ...disputeCaseAbi, ...testUSDAbi].filter(
+const knownErrors = [...kit.courtRegistryAbi, ...kit.caseFactoryAbi, ...kit.disputeCaseAbi, ...kit.testUSDAbi].filter(
   (x) => x.type === "error",
 );
 /** Error(string) reverts the contracts are known to use (a transfer a recipient refuses). */
@@ -172,7 +162,7 @@ async function modelFromChain(): Promise<void> {
   model.recipientTokensAtStart = w.tokens.get(model.feeRecipient) ?? 0n;
   model.tokenFee = await c.reader.readContract({
     address: c.factory,
-    abi: caseFactoryAbi,
+    abi: kit.caseFactoryAbi,
     functionName: "tokenFilingFee",
   });
   for (const [a, j] of w.judges) {
@@ -188,7 +178,7 @@ async function modelFromChain(): Promise<void> {
   for (const a of agents) {
     const v = await c.reader.readContract({
       address: c.registry,
-      abi: courtRegistryAbi,
+      abi: kit.courtRegistryAbi,
       functionName: "getAgent",
       args: [a.addr],
     });
@@ -296,15 +286,15 @@ async function prologue(): Promise<void> {
   const states = model.cases.map((k) => k.state);
   if (model.eligible(agent(7).addr) || !model.judge(agent(7).addr).inList) throw new Error("prologue: #7 not slashed");
   const want = [
-    State.Defaulted,
-    State.Dismissed,
-    State.Summoned,
-    State.Active,
-    State.Deliberating,
-    State.Resolved,
-    State.Appealed,
-    State.Deliberating,
-    ...(P.hiddenVotes ? [State.Deliberating] : []),
+    kit.State.Defaulted,
+    kit.State.Dismissed,
+    kit.State.Summoned,
+    kit.State.Active,
+    kit.State.Deliberating,
+    kit.State.Resolved,
+    kit.State.Appealed,
+    kit.State.Deliberating,
+    ...(P.hiddenVotes ? [kit.State.Deliberating] : []),
   ];
   if (model.owedTotal(model.cases[0] as CaseM) !== P.minPartyStake + 20n) throw new Error("prologue: R0 is not owed");
   if (states.join() !== want.join()) throw new Error(`prologue left states ${states}, not ${want}\n${log.join("\n")}`);
@@ -333,13 +323,13 @@ export async function runStep(a: Action, step: number): Promise<void> {
     return;
   }
   if (a.t === "time") {
-    await advance(c, a.seconds);
+    await kit.advance(c, a.seconds);
     model.now += BigInt(a.seconds);
     model.block += 1n;
     log.push(`${step}: time +${a.seconds}s`);
     bump(coverage.passed, "time");
   } else if (a.t === "mine") {
-    await mineBlocks(c, a.blocks);
+    await kit.mineBlocks(c, a.blocks);
     model.now += BigInt(a.blocks);
     model.block += BigInt(a.blocks);
     log.push(`${step}: mine ${a.blocks} blocks`);
@@ -399,14 +389,14 @@ async function runEdge(a: Extract<Action, { t: "edge" }>, step: number): Promise
   let follow: Action;
   const c0 = 0;
   switch (k.state) {
-    case State.Summoned:
+    case kit.State.Summoned:
       deadline = k.responseDeadline;
       follow = a.alt
         ? { t: "default", c: c0, by: a.pick }
         : { t: "respond", c: c0, who: "defendant", stake: P.minPartyStake };
       break;
-    case State.Active:
-    case State.Appealed:
+    case kit.State.Active:
+    case kit.State.Appealed:
       if (!a.alt && a.pick % 2 === 0) {
         // The entropy's edge instead: the draw lands in the last block whose hash of the arming
         // block is readable (d = 0, it seats) or after it (d >= 1, it expired and re-arms).
@@ -423,7 +413,7 @@ async function runEdge(a: Extract<Action, { t: "edge" }>, step: number): Promise
       deadline = k.deliberationDeadline;
       follow = a.alt ? { t: "resolve", c: c0, by: a.pick } : { t: "draw", c: c0, by: a.pick, unknown: false };
       break;
-    case State.Deliberating:
+    case kit.State.Deliberating:
       if (P.hiddenVotes) {
         // The commit deadline guards commits and (unless all committed) the opening of reveals;
         // the reveal deadline guards reveals and the dismissal.
@@ -446,7 +436,7 @@ async function runEdge(a: Extract<Action, { t: "edge" }>, step: number): Promise
           : { t: "vote", c: c0, who: "fresh", pick: a.pick, plaintiffWins: a.plaintiffWins };
       }
       break;
-    case State.Resolved:
+    case kit.State.Resolved:
       deadline = k.appealDeadline;
       follow = a.alt ? { t: "settle", c: c0, by: a.pick } : { t: "appeal", c: c0, who: "loser", bond: "exact" };
       break;
@@ -467,7 +457,7 @@ async function runEdge(a: Extract<Action, { t: "edge" }>, step: number): Promise
 
 /** Payout and deferral events, per case, from a successful transaction. */
 function countEvents(r: TransactionReceipt): void {
-  const events = parseEventLogs({ abi: disputeCaseAbi, logs: r.logs, strict: false });
+  const events = parseEventLogs({ abi: kit.disputeCaseAbi, logs: r.logs, strict: false });
   for (const ev of events) {
     const k = model.byAddr(getAddress(ev.address));
     if (!k) continue;
@@ -492,10 +482,10 @@ export async function setup(params: CourtParams): Promise<void> {
   coverage.sequences = 0;
   coverage.maxCases = 0;
   const refuser = compileRefuser();
-  setRun({ c: await bootCourt(params) });
+  setRun({ c: await kit.bootCourt(params) });
   const implementation = await c.reader.readContract({
     address: c.factory,
-    abi: caseFactoryAbi,
+    abi: kit.caseFactoryAbi,
     functionName: "implementation",
   });
   // The first 20 dev accounts act; the refusers take agent indices 20 and 21 (the dev chain's
@@ -508,7 +498,7 @@ export async function setup(params: CourtParams): Promise<void> {
   }));
   const refusers: Agent[] = [];
   for (const [n, op] of REFUSER_OPERATORS.entries()) {
-    const operator = actor(c, op);
+    const operator = kit.actor(c, op);
     const hash = await operator.wallet.deployContract({ abi: refuser.abi, bytecode: refuser.bytecode, args: [] });
     const r = await operator.mined(hash);
     refusers.push({
@@ -525,21 +515,21 @@ export async function setup(params: CourtParams): Promise<void> {
   // slash drops them out of the pool), a refusing judge and three registered agents. Both refusing
   // parties start out refusing ETH.
   const stakeAs = (a: Actor, value: bigint) =>
-    a.write({ address: c.registry, abi: courtRegistryAbi, functionName: "stakeAsJudge", args: [0n], value });
+    a.write({ address: c.registry, abi: kit.courtRegistryAbi, functionName: "stakeAsJudge", args: [0n], value });
   const stakes = [P.minJudgeStake, P.minJudgeStake + 1n, parseEther("0.2"), parseEther("0.3")];
-  for (let i = 7; i <= 17; i++) await stakeAs(actor(c, i), stakes[i - 7] ?? parseEther("1"));
+  for (let i = 7; i <= 17; i++) await stakeAs(kit.actor(c, i), stakes[i - 7] ?? parseEther("1"));
   const r0 = refusers[0] as Agent;
-  await actor(c, REFUSER_OPERATORS[0]).write({
+  await kit.actor(c, REFUSER_OPERATORS[0]).write({
     address: r0.addr,
     abi: refuserAbi,
     functionName: "exec",
-    args: [c.registry, encodeFunctionData({ abi: courtRegistryAbi, functionName: "stakeAsJudge", args: [0n] })],
+    args: [c.registry, encodeFunctionData({ abi: kit.courtRegistryAbi, functionName: "stakeAsJudge", args: [0n] })],
     value: P.minJudgeStake,
   });
   for (const i of [1, 2, 3]) {
-    await actor(c, i).write({
+    await kit.actor(c, i).write({
       address: c.registry,
-      abi: courtRegistryAbi,
+      abi: kit.courtRegistryAbi,
       functionName: "selfRegister",
       args: [`party-${i}`, ""],
     });
@@ -547,11 +537,16 @@ export async function setup(params: CourtParams): Promise<void> {
   // Four token fees for every account but the owner's (the fee recipient): a busy payer runs out.
   const tokenFee = await c.reader.readContract({
     address: c.factory,
-    abi: caseFactoryAbi,
+    abi: kit.caseFactoryAbi,
     functionName: "tokenFilingFee",
   });
   for (const a of eoas.slice(1))
-    await c.owner.write({ address: c.feeToken, abi: testUSDAbi, functionName: "mint", args: [a.addr, 4n * tokenFee] });
+    await c.owner.write({
+      address: c.feeToken,
+      abi: kit.testUSDAbi,
+      functionName: "mint",
+      args: [a.addr, 4n * tokenFee],
+    });
   for (const a of eoas) nonces.set(a.addr, await c.reader.getTransactionCount({ address: a.addr }));
   await modelFromChain();
   await prologue();
