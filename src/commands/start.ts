@@ -25,6 +25,12 @@ export async function runStart(): Promise<void> {
   if (devnet?.deployment.feeToken) {
     lines.push(`  fee token     ${devnet.deployment.feeToken} (TestUSD, EIP-3009: filing fee 1 dUSD, x402 "exact")`);
   }
+  if (court.arbitration) {
+    const a = court.arbitration;
+    lines.push(
+      `  arbitration   arbitrator ${a.arbitrator}  ERC-8183 jobs ${a.commerce}  (${docket.url}/jobs, docs/arbitration.md)`,
+    );
+  }
   if (docket.ctx.facilitator) {
     const own = docket.dev?.facilitator;
     const who = own ? ` (dev facilitator, its own process, pays gas as #19 ${own.address})` : "";
@@ -38,6 +44,12 @@ export async function runStart(): Promise<void> {
     }
     lines.push("", "Seeded cases (General court: public votes; Agentic Commerce: hidden votes):");
     for (const c of devnet.seed?.cases ?? []) lines.push(`  ${c.address}  ${c.court.padEnd(16)}  ${c.label}`);
+    const jobs = devnet.seed?.jobs ?? [];
+    if (jobs.length > 0) {
+      lines.push("", "Seeded jobs (ERC-8183, judged by the court when disputed):");
+      for (const j of jobs)
+        lines.push(`  job ${String(j.id).padEnd(3)} ${j.label}${j.case ? `  (case ${j.case})` : ""}`);
+    }
   }
   lines.push("", "Ctrl-C stops docket and its dev chain.", "");
   process.stdout.write(lines.join("\n"));

@@ -214,6 +214,13 @@ describe("command line", () => {
     expect(p.errors()).toBe("");
     const rpc = /JSON-RPC (http:\/\/127\.0\.0\.1:\d+)/.exec(out)?.[1] as string;
     expect(await answers(rpc)).toBe(true);
+    // It names the arbitration contracts and lists the seeded jobs, each one /jobs serves.
+    const url = /docket is up on (http:\/\/\S+)/.exec(out)?.[1] as string;
+    expect(out).toMatch(/^ {2}arbitration {3}arbitrator 0x[0-9a-fA-F]{40} {2}ERC-8183 jobs 0x[0-9a-fA-F]{40}/m);
+    const listed = out.match(/^ {2}job \d+/gm) ?? [];
+    const served = (await (await fetch(`${url}/jobs?limit=100`)).json()) as { total: number };
+    expect(listed.length).toBe(served.total);
+    expect(served.total).toBeGreaterThan(0);
     p.child.kill("SIGKILL");
     await p.exited;
     const end = Date.now() + 5_000;
