@@ -60,18 +60,19 @@ export function keeperJobSteps(
   evaluations: ReadonlyMap<string, EvaluationView>,
   now: bigint,
 ): JobAction[] {
-  return jobs
-    .filter((j) => finalizable(evaluations.get(j.id.toString()), now))
-    .map((j) =>
-      step(
-        finalizeJob,
-        j,
-        "anyone",
-        false,
-        null,
-        "The challenge window closed without a dispute: complete the job and pay the provider",
-      ),
-    );
+  return jobs.filter((j) => finalizable(evaluations.get(j.id.toString()), now)).map(finalizeStep);
+}
+
+/** Anyone's step on a job whose window passed undisputed: finalize it. */
+function finalizeStep(j: JobView): JobAction {
+  return step(
+    finalizeJob,
+    j,
+    "anyone",
+    false,
+    null,
+    "The challenge window closed without a dispute: complete the job and pay the provider",
+  );
 }
 
 /** What `who` may or must do on its own jobs now (client or provider), keeper steps on them included. */
@@ -123,18 +124,7 @@ export function jobStepsFor(
         ),
       );
     }
-    if (finalizable(e, now)) {
-      out.push(
-        step(
-          finalizeJob,
-          j,
-          "anyone",
-          false,
-          null,
-          "The challenge window closed without a dispute: complete the job and pay the provider",
-        ),
-      );
-    }
+    if (finalizable(e, now)) out.push(finalizeStep(j));
   }
   return out.sort(
     (a, b) => Number(b.required) - Number(a.required) || (a.deadline ?? Infinity) - (b.deadline ?? Infinity),
