@@ -43,7 +43,7 @@ describe("GET /events: court events pushed as they are mined", () => {
   };
 
   beforeAll(async () => {
-    t = await TestDocket.start({
+    t = await TestDocket.shared({
       EVENT_POLL_MS: "3600000",
       EVENTS_BUFFER: "8",
       EVENTS_MAX_STREAMS: "6",

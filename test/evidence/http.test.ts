@@ -26,7 +26,7 @@ describe("evidence over HTTP", () => {
     fetch(`${url}/evidence${query}`, { method: "POST", headers: { "content-type": type }, body });
 
   beforeAll(async () => {
-    t = await TestDocket.start({ EVIDENCE_MAX_BYTES: String(MAX) });
+    t = await TestDocket.shared({ EVIDENCE_MAX_BYTES: String(MAX) });
     limited = await startServer(loadConfig(externalChainEnv(t.devnet, { EVIDENCE_UPLOADS_PER_MINUTE: "2" })));
   });
   afterAll(async () => {

@@ -18,7 +18,7 @@ describe("evidence over MCP", () => {
   const seeded = (label: string) => t.devnet.seed?.cases.find((c) => c.label === label)?.address as Address;
 
   beforeAll(async () => {
-    t = await TestDocket.start();
+    t = await TestDocket.shared();
     client = await connectHttp("2025-11-25", `${t.url}/mcp`);
   });
   afterAll(async () => {

@@ -27,7 +27,7 @@ describe("evidence over the IPFS network (loopback)", () => {
   const next = async () => JSON.parse((await lines.next()).value as string);
 
   beforeAll(async () => {
-    t = await TestDocket.start();
+    t = await TestDocket.shared();
     // A gateway that answers every block with the wrong bytes.
     liar = createServer((req, res) => {
       asked.push(req.url ?? "");

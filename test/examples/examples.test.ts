@@ -10,7 +10,7 @@ const run = promisify(execFile);
 describe("examples/sign.ts", () => {
   let t: TestDocket;
   beforeAll(async () => {
-    t = await TestDocket.start();
+    t = await TestDocket.shared();
   });
   afterAll(async () => {
     await t?.close();
@@ -61,7 +61,7 @@ describe("examples/sign.ts", () => {
 describe("examples/keeper.ts", () => {
   let t: TestDocket;
   beforeAll(async () => {
-    t = await TestDocket.start();
+    t = await TestDocket.shared();
   });
   afterAll(async () => {
     await t?.close();

@@ -60,7 +60,7 @@ async function closeSeededCases(t: TestDocket): Promise<void> {
 describe("examples/judge-agent on a hidden-vote court (Agentic Commerce)", () => {
   let t: TestDocket;
   beforeAll(async () => {
-    t = await TestDocket.start({ EVENT_POLL_MS: "200" });
+    t = await TestDocket.shared({ EVENT_POLL_MS: "200" });
   });
   afterAll(async () => {
     await t?.close();
@@ -146,7 +146,7 @@ describe("examples/judge-agent on a hidden-vote court (Agentic Commerce)", () =>
 describe("examples/judge-agent on a public-vote court (the General court)", () => {
   let t: TestDocket;
   beforeAll(async () => {
-    t = await TestDocket.start({ EVENT_POLL_MS: "200" });
+    t = await TestDocket.shared({ EVENT_POLL_MS: "200" });
   });
   afterAll(async () => {
     await t?.close();

@@ -8,7 +8,7 @@ describe("read cache over HTTP", () => {
 
   beforeAll(async () => {
     // No event follower here: these tests count HITs, and a mined event may (rightly) drop keys.
-    t = await TestDocket.start({ EVENT_POLL_MS: "0" });
+    t = await TestDocket.shared({ EVENT_POLL_MS: "0" });
   });
   afterAll(async () => {
     await t?.close();

@@ -43,7 +43,7 @@ describe("courts over HTTP, signed by test wallets", () => {
   }
 
   beforeAll(async () => {
-    t = await TestDocket.start({ EVENT_POLL_MS: "200" });
+    t = await TestDocket.shared({ EVENT_POLL_MS: "200" });
   });
   afterAll(async () => {
     await t?.close();

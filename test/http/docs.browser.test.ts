@@ -1,8 +1,8 @@
 import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadConfig } from "../../src/config.js";
-import { type Docket, startServer } from "../../src/server.js";
+import type { Docket } from "../../src/server.js";
 import { launchChromium, skipWithoutChromium } from "../support/chromium.js";
+import { TestDocket } from "../support/index.js";
 
 /**
  * /docs in a real headless Chromium: Swagger UI loads offline from our own server, lists the
@@ -19,10 +19,7 @@ describe.skipIf(skip)("/docs in headless Chromium", () => {
   let page: Page;
 
   beforeAll(async () => {
-    [docket, browser] = await Promise.all([
-      startServer(loadConfig({ PORT: "0", LOG_LEVEL: "silent", RATE_LIMIT_PER_MINUTE: "0" })),
-      launchChromium(),
-    ]);
+    [docket, browser] = await Promise.all([TestDocket.shared().then((t) => t.docket), launchChromium()]);
     context = await browser.newContext();
     page = await context.newPage();
   });

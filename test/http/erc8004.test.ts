@@ -32,7 +32,7 @@ describe("ERC-8004 identity and reputation over HTTP", () => {
   };
 
   beforeAll(async () => {
-    t = await TestDocket.start();
+    t = await TestDocket.shared();
   });
   afterAll(async () => {
     await t?.close();

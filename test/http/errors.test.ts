@@ -17,7 +17,7 @@ describe("errors: the envelope, the codes and the six rules", () => {
   };
 
   beforeAll(async () => {
-    t = await TestDocket.start();
+    t = await TestDocket.shared();
     const seeded = t.devnet.seed?.cases ?? [];
     deliberating = seeded.find((c) => c.state === "Deliberating")?.address as string;
     summoned = seeded.find((c) => c.state === "Summoned")?.address as string;

@@ -27,7 +27,7 @@ describe("a client generated from /openapi.json files a paid case", () => {
   const DEFENDANT = 18;
 
   beforeAll(async () => {
-    t = await TestDocket.start();
+    t = await TestDocket.shared();
     dir = await mkdtemp(join(tmpdir(), "docket-client-"));
   });
   afterAll(async () => {

@@ -48,7 +48,7 @@ describe("hidden votes over HTTP, signed by test wallets", () => {
   }
 
   beforeAll(async () => {
-    t = await TestDocket.start();
+    t = await TestDocket.shared();
     caseAddr = await openCase();
   });
   afterAll(async () => {

@@ -42,7 +42,7 @@ describe("inbox and keeper view over HTTP", () => {
     );
 
   beforeAll(async () => {
-    t = await TestDocket.start();
+    t = await TestDocket.shared();
     for (const c of t.devnet.seed?.cases ?? []) cases.set(c.label, (await t.get(`/cases/${c.address}`)).body.case);
   });
   afterAll(async () => {

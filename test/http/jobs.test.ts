@@ -18,7 +18,7 @@ describe("jobs judged by docket's court, over HTTP", () => {
   const events: DocketEvent[] = [];
 
   beforeAll(async () => {
-    t = await TestDocket.start({ EVENT_POLL_MS: "3600000" });
+    t = await TestDocket.shared({ EVENT_POLL_MS: "3600000" });
     // The follower's first poll marks where it starts; what it publishes after is what GET /events streams.
     await t.docket.follower?.poll();
     t.docket.events.subscribe((e) => events.push(e));

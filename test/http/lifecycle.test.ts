@@ -22,7 +22,7 @@ describe("case lifecycle over HTTP, signed by test wallets", () => {
   };
 
   beforeAll(async () => {
-    t = await TestDocket.start();
+    t = await TestDocket.shared();
   });
   afterAll(async () => {
     await t?.close();

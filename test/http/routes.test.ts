@@ -17,7 +17,7 @@ describe("every route, happy path", () => {
   let inputs: Record<string, { path: string; body?: Record<string, unknown>; before?: () => Promise<void> }>;
 
   beforeAll(async () => {
-    t = await TestDocket.start();
+    t = await TestDocket.shared();
     const at = (label: string) => t.devnet.seed?.cases.find((c) => c.label === label)?.address as string;
     const summoned = at("summoned");
     const active = at("active");

@@ -106,7 +106,7 @@ describe("every operation answers only the statuses its OpenAPI entry declares, 
   }
 
   beforeAll(async () => {
-    t = await TestDocket.start();
+    t = await TestDocket.shared();
     const doc = (await t.get("/openapi.json")).body as { paths: Record<string, Record<string, Json>> };
     for (const op of operations) {
       const entry = doc.paths[op.http.path.replace(/:([A-Za-z_]+)/g, "{$1}")]?.[op.http.method.toLowerCase()] as Json;

@@ -16,7 +16,7 @@ import { selectOperations } from "../../src/mcp/toolFilter.js";
 import type { Operation } from "../../src/operations/operation.js";
 import { operations } from "../../src/operations/registry.js";
 import { type Docket, startServer } from "../../src/server.js";
-import { signAndSend } from "../support/index.js";
+import { signAndSend, TestDocket } from "../support/index.js";
 import { call, connect, type Json, ok } from "./helpers.js";
 
 /**
@@ -68,7 +68,7 @@ describe("MCP catalogue (in-memory transport)", () => {
   const byName = (name: string) => operations.find((op) => op.name === name) as Operation;
 
   beforeAll(async () => {
-    docket = await startServer(loadConfig({ PORT: "0", LOG_LEVEL: "silent" }));
+    docket = (await TestDocket.shared()).docket;
     client = await inMemory();
   });
   afterAll(async () => {

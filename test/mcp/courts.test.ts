@@ -32,7 +32,7 @@ describe("courts over MCP (Streamable HTTP)", () => {
   }
 
   beforeAll(async () => {
-    t = await TestDocket.start();
+    t = await TestDocket.shared();
     rpcUrl = t.court.publicRpcUrl as string;
     client = await connectHttp("2025-11-25", `${t.url}/mcp`);
   });

@@ -46,7 +46,7 @@ describe.each(ERAS)("hidden votes over MCP (Streamable HTTP), protocol %s", (era
   }
 
   beforeAll(async () => {
-    t = await TestDocket.start();
+    t = await TestDocket.shared();
     rpcUrl = t.court.publicRpcUrl as string;
     client = await connectHttp(era, `${t.url}/mcp`);
     caseAddr = (await t.fileOnChain(PLAINTIFF, DEFENDANT, undefined, AGENTIC_COMMERCE_COURT)) as Address;

@@ -7,6 +7,7 @@ import { loadConfig } from "../../src/config.js";
 import { devAccount } from "../../src/devnet/devAccounts.js";
 import { operations } from "../../src/operations/registry.js";
 import { type Docket, startServer } from "../../src/server.js";
+import { TestDocket } from "../support/index.js";
 import {
   call,
   connect,
@@ -61,7 +62,7 @@ describe("MCP over HTTP, on the API's own port", () => {
   let docket: Docket;
   let rpcUrl: string;
   beforeAll(async () => {
-    docket = await startServer(loadConfig({ PORT: "0", LOG_LEVEL: "silent" }));
+    docket = (await TestDocket.shared()).docket;
     rpcUrl = docket.ctx.court.publicRpcUrl as string;
   });
   afterAll(async () => {

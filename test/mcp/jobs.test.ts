@@ -21,7 +21,7 @@ describe("jobs judged by docket's court, over MCP", () => {
   let seller: Address;
 
   beforeAll(async () => {
-    t = await TestDocket.start({ EVENT_POLL_MS: "3600000" });
+    t = await TestDocket.shared({ EVENT_POLL_MS: "3600000" });
     await t.docket.follower?.poll();
     client = await connectHttp("2026-07-28", `${t.url}/mcp`);
     const driver: Driver = async (name, args) => {

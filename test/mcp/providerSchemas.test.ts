@@ -11,9 +11,9 @@ import { type FunctionTool, getAllMcpTools, MCPServerStreamableHttp, mcpToFuncti
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { toStrictJsonSchema } from "openai/lib/transform";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadConfig } from "../../src/config.js";
 import { operations } from "../../src/operations/registry.js";
-import { type Docket, startServer } from "../../src/server.js";
+import type { Docket } from "../../src/server.js";
+import { TestDocket } from "../support/index.js";
 import { connect, type Json } from "./helpers.js";
 
 /**
@@ -169,7 +169,7 @@ describe("tool schemas every LLM provider accepts (live tools/list over Streamab
     const { port } = geminiApi.address() as AddressInfo;
     gemini = new GoogleGenAI({ apiKey: "offline", httpOptions: { baseUrl: `http://127.0.0.1:${port}` } });
 
-    docket = await startServer(loadConfig({ PORT: "0", LOG_LEVEL: "silent" }));
+    docket = (await TestDocket.shared()).docket;
     client = await connect(new StreamableHTTPClientTransport(new URL(`${docket.url}/mcp`)));
     tools = (await client.listTools()).tools;
   });

@@ -12,12 +12,11 @@ import {
 } from "@openai/agents";
 import type { Address } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadConfig } from "../../src/config.js";
 import type { Devnet } from "../../src/devnet/devnet.js";
 import { rawCid } from "../../src/evidence/cid.js";
 import { operations } from "../../src/operations/registry.js";
-import { type Docket, startServer } from "../../src/server.js";
-import { externalChainEnv, signAndSend } from "../support/index.js";
+import type { Docket } from "../../src/server.js";
+import { externalChainEnv, signAndSend, TestDocket } from "../support/index.js";
 import type { Json } from "./helpers.js";
 
 /**
@@ -130,7 +129,7 @@ describe("stock MCP clients from npm", () => {
   let party: Address;
 
   beforeAll(async () => {
-    docket = await startServer(loadConfig({ PORT: "0", LOG_LEVEL: "silent", RATE_LIMIT_PER_MINUTE: "0" }));
+    docket = (await TestDocket.shared()).docket;
     devnet = docket.dev?.devnet as Devnet;
     activeCase = devnet.seed?.cases.find((c) => c.state === "Active")?.address as Address;
   });

@@ -26,7 +26,7 @@ describe("MCP subscriptions, paged resources, completions", () => {
   beforeAll(async () => {
     // The follower's timer never fires during the run: each test polls it once, after its change.
     // Three cases a page, so the seeded chain lists in several pages.
-    t = await TestDocket.start({ EVENT_POLL_MS: "3600000", MCP_RESOURCE_PAGE_SIZE: "3" });
+    t = await TestDocket.shared({ EVENT_POLL_MS: "3600000", MCP_RESOURCE_PAGE_SIZE: "3" });
     await t.docket.follower?.poll();
   });
   afterAll(async () => {

@@ -44,7 +44,7 @@ describe("file_case: pay, prove, file", () => {
   }
 
   beforeAll(async () => {
-    t = await TestDocket.start();
+    t = await TestDocket.shared();
     const p = await params();
     fee = p.filingFee.toString();
     minStake = p.terms.minPartyStake.toString();

@@ -48,7 +48,7 @@ describe("file_case: refused proofs and inputs", () => {
   }
 
   beforeAll(async () => {
-    t = await TestDocket.start();
+    t = await TestDocket.shared();
     const p = await t.court.reader.readContract({
       address: t.court.factory,
       abi: caseFactoryAbi,

@@ -77,7 +77,7 @@ function paymentSignature(p: PaymentPayload): Record<string, string> {
 }
 
 beforeAll(async () => {
-  t = await TestDocket.start({ DEV_FACILITATOR: "on" });
+  t = await TestDocket.shared({ DEV_FACILITATOR: "on" });
   token = t.devnet.deployment.feeToken as Address;
 }, 120_000);
 

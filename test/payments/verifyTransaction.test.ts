@@ -13,7 +13,7 @@ describe("verify_transaction", () => {
   let block: number;
 
   beforeAll(async () => {
-    t = await TestDocket.start();
+    t = await TestDocket.shared();
     const receipt = await send(t, PAYER, { to: t.address(PAYEE), value: VALUE });
     hash = receipt.transactionHash;
     block = Number(receipt.blockNumber);

@@ -3,12 +3,15 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type Address, type Hex, keccak256, parseEventLogs, toHex } from "viem";
 import { caseFactoryAbi } from "../../src/chain/abi/generated.js";
+import { connectCourt } from "../../src/chain/court.js";
 import { type ArbitrationDeployment, arbitrationEnvLines } from "../../src/chain/deployments.js";
 import { loadConfig } from "../../src/config.js";
 import { Actor } from "../../src/devnet/actor.js";
+import { type FacilitatorProcess, startDevFacilitator } from "../../src/devnet/facilitator.js";
 import { rawCid } from "../../src/evidence/cid.js";
 import { type Docket, startServer } from "../../src/server.js";
 import { indexOf } from "./chain.js";
+import { leaseChain } from "./sharedChain.js";
 
 export interface Api {
   status: number;
@@ -83,22 +86,64 @@ export function externalChainEnv(devnet: ChainAt, env: Record<string, string> = 
 export class TestDocket {
   private constructor(readonly docket: Docket) {}
 
+  /**
+   * docket on its own seeded dev chain, booted for it (seconds): for a suite that needs a chain of
+   * its own (docs/testing.md says which).
+   */
   static async start(env: Record<string, string> = {}): Promise<TestDocket> {
+    return new TestDocket(await startServer(loadConfig({ ...TestDocket.base(), ...env })));
+  }
+
+  /**
+   * docket on one of the run's shared seeded dev chains (test/support/sharedChain.ts), leased for
+   * this docket alone and reverted to the freshly seeded world: the same world `start` boots, in
+   * milliseconds. Closing the docket gives the chain back.
+   */
+  static async shared(env: Record<string, string> = {}): Promise<TestDocket> {
+    const lease = await leaseChain();
+    const { devnet } = lease;
+    let facilitator: FacilitatorProcess | undefined;
+    try {
+      // DEV_FACILITATOR=on: the dev chain's own facilitator, as the composition root starts it for its chain.
+      if (env.DEV_FACILITATOR === "on" && !env.X402_FACILITATOR_URL)
+        facilitator = await startDevFacilitator(devnet.rpcUrl, devnet.chainId);
+      const facilitatorUrl: Record<string, string> = facilitator ? { X402_FACILITATOR_URL: facilitator.url } : {};
+      const config = loadConfig({ ...TestDocket.base(lease.evidenceDir), ...env, ...facilitatorUrl });
+      // The court the composition root connects on a dev chain it booted itself.
+      const docket = await startServer(config, { court: await connectCourt(config, devnet) });
+      docket.dev = { devnet, facilitator: facilitator && { url: facilitator.url, address: facilitator.address } };
+      const close = docket.close;
+      docket.close = async () => {
+        try {
+          await close();
+          await facilitator?.stop();
+        } finally {
+          await lease.release();
+        }
+      };
+      return new TestDocket(docket);
+    } catch (err) {
+      await facilitator?.stop();
+      await lease.release();
+      throw err;
+    }
+  }
+
+  private static base(evidenceDir = mkdtempSync(join(tmpdir(), "docket-evidence-"))): Record<string, string> {
     // Tests send far more than a client may per minute: the rate limit and the evidence upload
     // limit have their own tests.
     // The dev world is `npm start`'s: the General court votes in the open, Agentic Commerce hides
     // votes (a hidden-vote suite files into it: `fileOnChain(..., AGENTIC_COMMERCE_COURT)`).
     // The dev facilitator (a process of its own) runs only for the suites that pay with a token.
     // Evidence goes to a fresh directory of its own: nothing published leaks between runs.
-    const base = {
+    return {
       PORT: "0",
       LOG_LEVEL: "silent",
       RATE_LIMIT_PER_MINUTE: "0",
       EVIDENCE_UPLOADS_PER_MINUTE: "0",
-      EVIDENCE_DIR: mkdtempSync(join(tmpdir(), "docket-evidence-")),
+      EVIDENCE_DIR: evidenceDir,
       DEV_FACILITATOR: "off",
     };
-    return new TestDocket(await startServer(loadConfig({ ...base, ...env })));
   }
 
   get url(): string {

@@ -29,7 +29,7 @@ describe.skipIf(skip)("the explorer in headless Chromium", () => {
   const requests: string[] = [];
 
   beforeAll(async () => {
-    [t, browser] = await Promise.all([TestDocket.start({ EVENT_POLL_MS: "500" }), launchChromium()]);
+    [t, browser] = await Promise.all([TestDocket.shared({ EVENT_POLL_MS: "500" }), launchChromium()]);
     context = await browser.newContext();
     page = await context.newPage();
     page.on("dialog", (d) => {

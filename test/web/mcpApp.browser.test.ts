@@ -23,7 +23,7 @@ describe.skipIf(skip)("the case view as an MCP App", () => {
   let caseAddr: string;
 
   beforeAll(async () => {
-    [t, browser] = await Promise.all([TestDocket.start({ EVENT_POLL_MS: "0" }), launchChromium()]);
+    [t, browser] = await Promise.all([TestDocket.shared({ EVENT_POLL_MS: "0" }), launchChromium()]);
     context = await browser.newContext();
     page = await context.newPage();
     caseAddr = await t.fileOnChain(15, 19, HOSTILE_CLAIM);

@@ -202,7 +202,7 @@ describe(`HTTP fuzz (seed ${SEED})`, () => {
   }
 
   beforeAll(async () => {
-    t = await TestDocket.start();
+    t = await TestDocket.shared();
     world = await worldOf(t.court, t.devnet);
   });
   afterAll(async () => {

@@ -134,7 +134,7 @@ describe(`MCP fuzz (seed ${SEED})`, () => {
     inputArb(op, world, { pathFields: true }).map(({ base, mutations }) => asJson(applyMutations(base, mutations)));
 
   beforeAll(async () => {
-    t = await TestDocket.start();
+    t = await TestDocket.shared();
     world = await worldOf(t.court, t.devnet);
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
     await buildServer(t.docket.ctx, { operations }).connect(serverSide);

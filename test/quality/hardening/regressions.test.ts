@@ -43,7 +43,7 @@ describe("hardening regressions", () => {
   };
 
   beforeAll(async () => {
-    t = await TestDocket.start();
+    t = await TestDocket.shared();
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
     await buildServer(t.docket.ctx, { operations }).connect(serverSide);
     mcp = new Client({ name: "regressions", version: "1.0.0" });
