@@ -4,9 +4,9 @@ import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../../src/config.js";
-import { type Devnet, startDevnet } from "../../src/devnet/devnet.js";
+import type { Devnet } from "../../src/devnet/devnet.js";
 import { type Docket, startServer } from "../../src/server.js";
-import { externalChainEnv, until } from "../support/index.js";
+import { externalChainEnv, leaseChain, until } from "../support/index.js";
 
 /**
  * The MCP HTTP transports against hostile or careless clients: a browser page on a foreign origin
@@ -38,7 +38,7 @@ function post(url: string, body: unknown, headers: Record<string, string> = {}) 
 }
 
 beforeAll(async () => {
-  devnet = await startDevnet({ seed: false });
+  devnet = (await leaseChain()).devnet;
 });
 afterAll(async () => {
   for (const s of servers) await s.close();

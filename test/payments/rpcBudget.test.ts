@@ -3,11 +3,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { caseFactoryAbi } from "../../src/chain/abi/generated.js";
 import { loadConfig } from "../../src/config.js";
 import { Actor } from "../../src/devnet/actor.js";
-import { type Devnet, startDevnet } from "../../src/devnet/devnet.js";
+import type { Devnet } from "../../src/devnet/devnet.js";
 import { rawCid } from "../../src/evidence/cid.js";
 import { encodePaymentHeader } from "../../src/payments/x402.js";
 import { type Docket, startServer } from "../../src/server.js";
-import { type RpcProxy, startRpcProxy } from "../support/index.js";
+import { leaseChain, type RpcProxy, startRpcProxy } from "../support/index.js";
 
 /**
  * What file_case and verify_transaction cost in JSON-RPC requests, counted at a proxy between docket
@@ -67,7 +67,7 @@ describe("payments: JSON-RPC requests per HTTP request", () => {
   });
 
   beforeAll(async () => {
-    devnet = await startDevnet({ seed: false });
+    devnet = (await leaseChain()).devnet;
     proxy = await startRpcProxy(devnet.rpcUrl);
     docket = await startServer(
       loadConfig({

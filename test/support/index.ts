@@ -2,7 +2,8 @@
  * The one support module of the tests (and of the bench, which imports test support only from
  * here). What a suite needs to stand docket up and drive it:
  *
- * - booting: `TestDocket` (docket on its own seeded dev chain, in this process), `startReplica`
+ * - booting: `TestDocket` (docket in this process: `TestDocket.shared` on one of the run's shared
+ *   seeded dev chains, lent by `leaseChain`; `TestDocket.start` on a chain booted for it), `startReplica`
  *   (docket on an external chain, logging into memory), `startBehind` (docket behind an RPC proxy,
  *   its follower polled by hand), `spawnDocket`/`spawnNode` (a process of its own), `startRpcProxy`
  *   (the fault-injecting JSON-RPC proxy);
@@ -18,5 +19,6 @@ export * from "./docket.js";
 export * from "./process.js";
 export * from "./replica.js";
 export * from "./rpcProxy.js";
+export * from "./sharedChain.js";
 export * from "./soak.js";
 export * from "./wait.js";

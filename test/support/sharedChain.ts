@@ -48,6 +48,14 @@ interface Lent {
   out: boolean;
   /** Lent since its last revert. */
   used: boolean;
+  /** The seeded head (number and timestamp): what a revert must bring back. */
+  head: string;
+}
+
+/** The latest block's number and timestamp, as one string to compare. */
+async function headOf(nodeUrl: string): Promise<string> {
+  const b = (await rpc(nodeUrl, "eth_getBlockByNumber", ["latest", false])) as { number: string; timestamp: string };
+  return `${Number(b.number)}@${Number(b.timestamp)}`;
 }
 
 /** The lender of the run's shared chains, in vitest's main process. */
@@ -60,23 +68,31 @@ export async function startChainLender(): Promise<{ url: string; close(): Promis
     try {
       const devnet = await startDevnet({ evidence });
       const snapshot = (await rpc(devnet.nodeUrl, "evm_snapshot")) as string;
-      return { devnet, evidenceDir, snapshot, out: true, used: false };
+      return { devnet, evidenceDir, snapshot, out: true, used: false, head: await headOf(devnet.nodeUrl) };
     } finally {
       await evidence.close();
+    }
+  };
+
+  /** Reverts a chain to its seeded snapshot (and snapshots again); false if it did not come back to the seeded head. */
+  const revert = async (c: Lent): Promise<boolean> => {
+    try {
+      const reverted = await rpc(c.devnet.nodeUrl, "evm_revert", [c.snapshot]);
+      if (reverted !== true || (await headOf(c.devnet.nodeUrl)) !== c.head) return false;
+      c.snapshot = (await rpc(c.devnet.nodeUrl, "evm_snapshot")) as string;
+      return true;
+    } catch {
+      return false;
     }
   };
 
   const lease = async (): Promise<LeaseWire> => {
     // Taken before any await: two leases asked at once never get the same chain.
     let lent = chains.find((c) => !c.out);
-    if (lent) {
-      lent.out = true;
-      if (lent.used) {
-        const reverted = await rpc(lent.devnet.nodeUrl, "evm_revert", [lent.snapshot]);
-        if (reverted !== true) throw new Error("the shared chain did not revert to its seeded snapshot");
-        lent.snapshot = (await rpc(lent.devnet.nodeUrl, "evm_snapshot")) as string;
-      }
-    } else {
+    if (lent) lent.out = true;
+    // A chain that does not come back to its seeded world is never lent again (it stays out): boot another.
+    if (lent?.used && !(await revert(lent))) lent = undefined;
+    if (!lent) {
       lent = await boot();
       chains.push(lent);
     }

@@ -3,10 +3,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { loadConfig } from "../../../src/config.js";
 import { devAccount } from "../../../src/devnet/devAccounts.js";
-import { type Devnet, startDevnet } from "../../../src/devnet/devnet.js";
+import type { Devnet } from "../../../src/devnet/devnet.js";
 import { operations } from "../../../src/operations/registry.js";
 import { type Docket, startServer } from "../../../src/server.js";
-import { externalChainEnv } from "../../support/index.js";
+import { externalChainEnv, leaseChain } from "../../support/index.js";
 
 /**
  * What one client can do to a public, keyless docket: spend everyone's budget (per-client rate
@@ -76,7 +76,7 @@ const json = (body: unknown) => ({
 });
 
 beforeAll(async () => {
-  devnet = await startDevnet({ seed: false });
+  devnet = (await leaseChain()).devnet;
   limited = await boot({ RATE_LIMIT_PER_MINUTE: "5" });
   open = await boot({ RATE_LIMIT_PER_MINUTE: "0" });
   restricted = await boot({ RATE_LIMIT_PER_MINUTE: "0", CORS_ORIGINS: "https://a.example" });

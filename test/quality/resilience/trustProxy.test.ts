@@ -2,9 +2,9 @@ import { createServer, request, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../../../src/config.js";
-import { type Devnet, startDevnet } from "../../../src/devnet/devnet.js";
+import type { Devnet } from "../../../src/devnet/devnet.js";
 import { type Docket, startServer } from "../../../src/server.js";
-import { externalChainEnv } from "../../support/index.js";
+import { externalChainEnv, leaseChain } from "../../support/index.js";
 
 /**
  * docket behind a load balancer: a real HTTP reverse proxy (below) forwards every request from
@@ -62,7 +62,7 @@ function get(base: string, path: string, localAddress: string): Promise<number> 
 }
 
 beforeAll(async () => {
-  devnet = await startDevnet({ seed: false });
+  devnet = (await leaseChain()).devnet;
 });
 afterAll(async () => {
   for (const c of closers.reverse()) await c();
