@@ -134,6 +134,9 @@ describe("every operation answers only the statuses its OpenAPI entry declares, 
         REGISTRY_ADDRESS: t.court.registry,
         RATE_LIMIT_PER_MINUTE: "1",
         TRUST_PROXY: "1",
+        // Nothing listens there: the first refusal is the answer (retrying within a budget is
+        // test/quality/resilience/rpcFaults.test.ts's subject), not five seconds of retries a request.
+        RPC_RETRY_BUDGET_MS: "0",
         ...arbitrationEnv(t.devnet),
       }),
     );
