@@ -16,10 +16,17 @@ const contractsDir = join(root, "contracts");
 const outFile = join(root, "src/chain/abi/generated.ts");
 /** CourtRegistry's fallback runs RegistryBook's code (court administration, the paged reads). */
 const reachedThrough: Record<string, string[]> = { CourtRegistry: ["RegistryBook"] };
+/**
+ * The contracts written out. A linked library (DisputeCase's roles) comes with its bytecode's link
+ * references, and so does every contract whose bytecode calls one (`<name>LinkReferences`: library
+ * name -> byte offsets of its placeholder); deployers link them with src/deploy/link.ts.
+ */
 const wanted = [
   "CourtRegistry",
   "CaseFactory",
   "DisputeCase",
+  "CasePayouts",
+  "CaseVoting",
   "BlockhashEntropy",
   "Multicall3",
   "IdentityRegistry",
@@ -33,9 +40,20 @@ const wanted = [
   "ValidationRegistry",
 ] as const;
 
+/** Where a library's address goes in a bytecode: source file -> library -> byte ranges. */
+type LinkReferences = Record<string, Record<string, { start: number; length: number }[]>>;
+
+interface SolcContract {
+  abi: unknown[];
+  evm: {
+    bytecode: { object: string; linkReferences: LinkReferences };
+    deployedBytecode: { linkReferences: LinkReferences };
+  };
+}
+
 interface SolcOutput {
   errors?: { severity: string; formattedMessage: string }[];
-  contracts: Record<string, Record<string, { abi: unknown[]; evm: { bytecode: { object: string } } }>>;
+  contracts: Record<string, Record<string, SolcContract>>;
 }
 
 export function compile(): string {
@@ -51,7 +69,11 @@ export function compile(): string {
     settings: {
       evmVersion: "cancun",
       optimizer: { enabled: true, runs: 200 },
-      outputSelection: { "*": { "*": ["abi", "evm.bytecode.object"] } },
+      outputSelection: {
+        "*": {
+          "*": ["abi", "evm.bytecode.object", "evm.bytecode.linkReferences", "evm.deployedBytecode.linkReferences"],
+        },
+      },
     },
   };
   const output = JSON.parse(solc.compile(JSON.stringify(input))) as SolcOutput;
@@ -74,10 +96,50 @@ export function compile(): string {
       const seen = new Set(abi.map(signature));
       abi.push(...e.abi.filter((item) => !seen.has(signature(item))));
     }
+    // A library its code runs by DELEGATECALL emits its events and reverts with its errors from this
+    // contract's address: they are part of this contract's ABI (solc lists only its own).
+    const seen = new Set(abi.map(signature));
+    const own = abi.length;
+    for (const lib of delegatedTo(output, name)) {
+      const l = output.contracts[`${lib}.sol`]?.[lib] as SolcContract;
+      for (const item of l.abi.filter((i) => ["event", "error"].includes((i as { type: string }).type))) {
+        if (!seen.has(signature(item))) abi.push(item);
+        seen.add(signature(item));
+      }
+    }
+    if (abi.length > own) abi.sort(byKindAndName);
     ts += `export const ${lowerFirst(name)}Abi = ${JSON.stringify(abi, null, 2)} as const;\n\n`;
     ts += `export const ${lowerFirst(name)}Bytecode = "0x${c.evm.bytecode.object}" as const;\n\n`;
+    const links = byLibrary(c.evm.bytecode.linkReferences);
+    if (Object.keys(links).length > 0) {
+      ts += `export const ${lowerFirst(name)}LinkReferences = ${JSON.stringify(links, null, 2)} as const;\n\n`;
+    }
   }
   return ts;
+}
+
+/** Link references keyed by library name alone (each library's name is unique in contracts/). */
+function byLibrary(refs: LinkReferences): Record<string, { start: number; length: number }[]> {
+  return Object.assign({}, ...Object.values(refs));
+}
+
+/** The libraries `name`'s runtime code DELEGATECALLs, directly or through another library. */
+function delegatedTo(output: SolcOutput, name: string, found = new Set<string>()): Set<string> {
+  const c = output.contracts[`${name}.sol`]?.[name];
+  for (const lib of Object.keys(byLibrary(c?.evm.deployedBytecode.linkReferences ?? {}))) {
+    if (!found.has(lib)) delegatedTo(output, lib, found.add(lib));
+  }
+  return found;
+}
+
+/** solc's order of ABI items: by kind, then by name (code unit order, not locale order). */
+function byKindAndName(a: unknown, b: unknown): number {
+  const key = (i: unknown) => {
+    const { type, name } = i as { type: string; name?: string };
+    return `${type}:${name ?? ""}`;
+  };
+  const [x, y] = [key(a), key(b)];
+  return x < y ? -1 : x > y ? 1 : 0;
 }
 
 /** An ABI item's kind, name and input types: the same item in two contracts has one signature. */
