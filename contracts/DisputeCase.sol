@@ -41,10 +41,13 @@ contract DisputeCase {
 
     /// @notice Evidence items each party may add in each round (two parties, two rounds: 64 in all),
     /// so one party can never fill the slots the other needs.
+    /// @return The most items per party and round.
     uint256 public constant MAX_EVIDENCE_PER_PARTY_ROUND = 16;
     /// @notice Longest evidence reference, in bytes.
+    /// @return The most bytes.
     uint256 public constant MAX_HASH_LENGTH = 128;
     /// @notice Longest reasons a judge may reveal with a hidden vote, in bytes.
+    /// @return The most bytes.
     uint256 public constant MAX_JUSTIFICATION_LENGTH = CaseVoting.MAX_JUSTIFICATION_LENGTH;
 
     /// @notice `initialize` was called already (or this is the implementation, never a case).
@@ -152,16 +155,24 @@ contract DisputeCase {
     bool private initialized;
     bool private locked;
     /// @notice The draw entropy source.
+    /// @return The source.
     IDrawEntropy public entropy;
     CaseData private c;
-    /// @notice The court the case was filed in, and the court whose pool seats its appeal.
+    /// @notice The court the case was filed in.
+    /// @return The court's id.
     uint96 public courtId;
+    /// @notice The court whose pool seats the appeal (the parent court when the appeal panel reaches
+    /// the court's jump size).
+    /// @return The court's id.
     uint96 public appealCourtId;
     /// @notice The armed draw's entropy ticket.
+    /// @return The ticket.
     uint256 public drawTicket;
     /// @notice The claim.
+    /// @return The claim.
     string public claimDescription;
     /// @notice The plaintiff's evidence reference.
+    /// @return The reference.
     string public evidenceIpfsHash;
     Evidence[] private evidence;
     /// @dev Evidence items added, by round and party.
