@@ -316,11 +316,17 @@ function waitingOf(s: CaseStatusView, now: bigint): string | null {
 }
 
 /**
- * Seconds an answer built from these statuses stays right: until the soonest deadline ahead
- * changes what may be done (chain time moves on without any event), at least 1 and at most `max`.
+ * Longest a list of next actions (an inbox, the keeper steps) is reused: chain time moves deadlines
+ * past without any event to invalidate it.
  */
-export function ttlUntilNextChange(next: (number | null)[], now: bigint, max: number): number {
+const MAX_ACTIONS_TTL = 15;
+
+/**
+ * Seconds an answer built from these statuses stays right: until the soonest deadline ahead
+ * changes what may be done (chain time moves on without any event), at least 1 and at most MAX_ACTIONS_TTL.
+ */
+export function ttlUntilNextChange(next: (number | null)[], now: bigint): number {
   const ahead = next.filter((n): n is number => n !== null).map((n) => n - Number(now) + 1);
-  const soonest = ahead.length === 0 ? max : Math.min(...ahead);
-  return Math.max(1, Math.min(max, soonest));
+  const soonest = ahead.length === 0 ? MAX_ACTIONS_TTL : Math.min(...ahead);
+  return Math.max(1, Math.min(MAX_ACTIONS_TTL, soonest));
 }
