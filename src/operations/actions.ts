@@ -33,16 +33,31 @@ const DRAW = { pending: 0, ready: 1, expired: 2, none: 255 } as const;
 export const ROLES = ["plaintiff", "defendant", "judge", "past_judge", "anyone"] as const;
 export type Role = (typeof ROLES)[number];
 
-export const actionSchema = z.object({
-  operation: z.string().describe("The docket tool (MCP) to call; its HTTP route is in `http`"),
-  http: z.string().describe('The matching HTTP route, e.g. "POST /cases/0x…/vote"'),
-  as: z.enum(ROLES).describe("In which capacity: a party, a judge of the current panel, or anyone (a keeper step)"),
-  required: z
-    .boolean()
-    .describe("true when missing it costs the caller (a default, a no-show slash); false when optional"),
-  deadline: z.number().int().nullable().describe("Unix seconds (chain time) after which it is refused; null: none"),
-  description: z.string(),
-});
+/**
+ * The fields of a next action, on a case or a job: the tool and its route, in which capacity, whether
+ * it is required, until when. `roles` and the descriptions say what they mean on what it acts on.
+ */
+export function actionFields<const R extends readonly [string, ...string[]]>(
+  roles: R,
+  say: { http: string; as: string; required: string },
+) {
+  return {
+    operation: z.string().describe("The docket tool (MCP) to call; its HTTP route is in `http`"),
+    http: z.string().describe(say.http),
+    as: z.enum(roles).describe(say.as),
+    required: z.boolean().describe(say.required),
+    deadline: z.number().int().nullable().describe("Unix seconds (chain time) after which it is refused; null: none"),
+    description: z.string(),
+  };
+}
+
+export const actionSchema = z.object(
+  actionFields(ROLES, {
+    http: 'The matching HTTP route, e.g. "POST /cases/0x…/vote"',
+    as: "In which capacity: a party, a judge of the current panel, or anyone (a keeper step)",
+    required: "true when missing it costs the caller (a default, a no-show slash); false when optional",
+  }),
+);
 export type Action = z.infer<typeof actionSchema>;
 
 export const caseActionsSchema = z.object({
