@@ -42,8 +42,8 @@ export const listPendingCases = defineOperation({
   }),
   cache: { key: (i) => keyOf.pending(i.offset, i.limit) },
   handler: async ({ limit, offset }, ctx) => {
-    const [page, courts] = await Promise.all([readDeliberating(ctx.court, offset, limit), courtsOf(ctx)]);
-    const cases = page.cases.map((s) => ({
+    const [{ total, page }, courts] = await Promise.all([readDeliberating(ctx.court, offset, limit), courtsOf(ctx)]);
+    const cases = page.map((s) => ({
       address: s.addr,
       state: STATE_NAMES[s.state] as (typeof STATE_NAMES)[number],
       stateIndex: s.state,
@@ -57,6 +57,6 @@ export const listPendingCases = defineOperation({
       court: refOf(courts, s.courtId),
       deliberationDeadline: Number(s.deliberationDeadline),
     }));
-    return new Answer({ total: page.total, offset, limit, cases }, { ttl: 30 });
+    return new Answer({ total, offset, limit, cases }, { ttl: 30 });
   },
 });
