@@ -471,7 +471,8 @@ contract CaseFactory is ICaseFactory {
 
     /// @notice The owner's manual override: seats the given judges.
     /// @param caseAddr The case.
-    /// @param judges The panel (as many as the round's panel size, eligible, not parties).
+    /// @param judges The panel: the round's panel size of judges eligible in its court, no party, none twice,
+    /// on appeal none of the first round.
     function assignJudges(address caseAddr, address[] calldata judges) external onlyOwner {
         DisputeCase(_known(caseAddr)).setJudges(judges);
         _involvePanel(DisputeCase(caseAddr));
