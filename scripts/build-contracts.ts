@@ -35,12 +35,27 @@ const wanted = [
   "ValidationRegistry",
 ] as const;
 
-interface SolcOutput {
-  errors?: { severity: string; formattedMessage: string }[];
-  contracts: Record<string, Record<string, { abi: unknown[]; evm: { bytecode: { object: string } } }>>;
+/** One compiled contract; `devdoc` and `userdoc` (its NatSpec) only when asked for. */
+export interface SolcContract {
+  abi: unknown[];
+  evm: { bytecode: { object: string } };
+  devdoc?: Record<string, unknown>;
+  userdoc?: Record<string, unknown>;
 }
 
-export function compile(): string {
+export interface SolcOutput {
+  errors?: { severity: string; formattedMessage: string }[];
+  contracts: Record<string, Record<string, SolcContract>>;
+  /** Each source's AST, only with `natspec` (which contract inherits which, which getters are there). */
+  sources?: Record<string, { ast?: unknown }>;
+}
+
+/**
+ * Compiles every contracts/*.sol. `natspec` also asks solc for each contract's devdoc and userdoc and
+ * each source's AST: extra outputs that leave the bytecode as it is, so one compile serves both the
+ * ABI and the docs.
+ */
+export function solcOutput(natspec = false): SolcOutput {
   const sources: Record<string, { content: string }> = {};
   for (const f of readdirSync(contractsDir)
     .filter((n) => n.endsWith(".sol"))
@@ -53,7 +68,11 @@ export function compile(): string {
     settings: {
       evmVersion: "cancun",
       optimizer: { enabled: true, runs: 200 },
-      outputSelection: { "*": { "*": ["abi", "evm.bytecode.object"] } },
+      outputSelection: {
+        "*": natspec
+          ? { "*": ["abi", "evm.bytecode.object", "devdoc", "userdoc"], "": ["ast"] }
+          : { "*": ["abi", "evm.bytecode.object"] },
+      },
     },
   };
   const output = JSON.parse(solc.compile(JSON.stringify(input))) as SolcOutput;
@@ -62,7 +81,11 @@ export function compile(): string {
     throw new Error(`solc failed:\n${errors.map((e) => e.formattedMessage).join("\n")}`);
   }
   for (const w of output.errors ?? []) process.stderr.write(`${w.formattedMessage}\n`);
+  return output;
+}
 
+/** The text of src/chain/abi/generated.ts for a compile's output. */
+export function compile(output: SolcOutput = solcOutput()): string {
   const abis = new Map<string, unknown[]>();
   for (const name of wanted) {
     const c = output.contracts[`${name}.sol`]?.[name];
@@ -99,7 +122,7 @@ interface Param {
 
 /**
  * The parts found in more than one place of `abis`, by their whole JSON: a struct's fields (named
- * after the struct, "caseViewFields"), then whole ABI items (named after the item and its kind,
+ * after the struct, "caseViewFields"; also where a getter's outputs list them), then whole ABI items (named after the item and its kind,
  * "transferEvent"), numbered when two share a name; in an order where each comes after the parts
  * it uses. `write` gives a value's source with every shared part in it named.
  */
@@ -128,6 +151,16 @@ function sharedParts(abis: unknown[][]) {
       visit(outputs);
     }
   }
+  // A struct's public getter answers its fields one by one: its outputs are the same list.
+  for (const abi of abis) {
+    for (const item of abi) {
+      const { inputs, outputs } = item as { inputs?: Param[]; outputs?: Param[] };
+      for (const json of [inputs, outputs].map((list) => JSON.stringify(list))) {
+        const struct = seen.get(json);
+        if (struct) note(json, struct.name);
+      }
+    }
+  }
   for (const abi of abis) {
     for (const json of new Set(abi.map((item) => JSON.stringify(item)))) {
       const { type, name } = JSON.parse(json) as { type: string; name?: string };
@@ -150,7 +183,7 @@ function sharedParts(abis: unknown[][]) {
       value,
       (key, v) => {
         if (key === "" && root) return v;
-        const id = key === "" || key === "components" ? ids.get(JSON.stringify(v)) : undefined;
+        const id = ["", "components", "inputs", "outputs"].includes(key) ? ids.get(JSON.stringify(v)) : undefined;
         return id ? `@shared ${id}` : v;
       },
       2,
