@@ -32,7 +32,7 @@ describe("examples/sign.ts", () => {
   });
 
   it("the README's round trip: the interface's vote on the seeded General-court case, signed by a judge, decides it", async () => {
-    const caseAddr = "0x09fe532dFA5FfcaD188ce19A70BB7645ce31a1C8";
+    const caseAddr = "0x95Eb80e6aBb5D8de0a75bE2822AD1E10efFe9F51";
     const before = (await t.get(`/cases/${caseAddr}`)).body.case;
     expect(before).toMatchObject({ state: "Deliberating", votesForPlaintiff: 1, court: { id: 1, name: "General" } });
     const voted = new Set(
