@@ -38,7 +38,9 @@ export class RouteTable {
       const byLength = this.byShape.get(method) ?? [];
       this.byShape.set(method, byLength);
       const n = route.segments.length;
-      (byLength[n] ??= []).push(route);
+      const same = byLength[n] ?? [];
+      byLength[n] = same;
+      same.push(route);
     }
   }
 
