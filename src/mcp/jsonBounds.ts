@@ -41,8 +41,9 @@ export function mcpJsonBounds(bounds: JsonBounds) {
       return;
     }
     // A small body comes in the packet that brought the headers: the parser has buffered all of it
-    // by the next tick, and it is taken in one read, without switching the stream to flowing mode
-    // and waiting for its data and end events. Otherwise (a slow or large body) it is streamed.
+    // by the next tick (the message is not marked complete yet, but its Content-Length is in), and
+    // it is taken in one read, without switching the stream to flowing mode and waiting for its
+    // data and end events. Otherwise (a slow or large body, a chunked one) it is streamed.
     process.nextTick(readBuffered, req, res, next, bounds);
   };
 }
@@ -52,7 +53,9 @@ function readBuffered(req: Request, res: Response, next: NextFunction, bounds: J
     res.destroy();
     return;
   }
-  if (!req.complete || req.readableFlowing) {
+  const declared = req.headers["content-length"];
+  const whole = req.complete || (declared !== undefined && req.readableLength === Number(declared));
+  if (!whole || req.readableFlowing) {
     stream(req, res, next, bounds);
     return;
   }
@@ -61,7 +64,7 @@ function readBuffered(req: Request, res: Response, next: NextFunction, bounds: J
     tooLarge(res, bounds);
     return;
   }
-  // null: the body is empty.
+  // null: the body is empty. read() takes every byte buffered, which is the whole body here.
   const body = (req.read() as Buffer | null) ?? Buffer.alloc(0);
   if (checked(req as ReadAhead, res, body, bounds)) next();
 }
