@@ -3,8 +3,20 @@ pragma solidity ^0.8.28;
 
 /// @notice The ERC-20 calls the job escrow makes.
 interface IERC20Escrow {
+    /// @notice ERC-20: moves `value` of the caller's tokens to `to`.
+    /// @param to The payee.
+    /// @param value The amount.
+    /// @return True on success.
     function transfer(address to, uint256 value) external returns (bool);
+    /// @notice ERC-20: moves `value` of `from`'s tokens to `to` out of the caller's allowance.
+    /// @param from The payer.
+    /// @param to The payee.
+    /// @param value The amount.
+    /// @return True on success.
     function transferFrom(address from, address to, uint256 value) external returns (bool);
+    /// @notice ERC-20: the balance of `who`.
+    /// @param who The holder.
+    /// @return The balance.
     function balanceOf(address who) external view returns (uint256);
 }
 
@@ -42,25 +54,59 @@ contract AgenticCommerce {
         bytes32 reason;
     }
 
+    /// @notice The longest description a job may have, in bytes.
+    /// @return The length.
     uint256 public constant MAX_DESCRIPTION_LENGTH = 2000;
 
+    /// @notice No job has this id.
+    /// @param jobId The id given.
     error JobNotFound(uint256 jobId);
+    /// @notice The job is not in a status that allows this.
+    /// @param jobId The job.
+    /// @param status Its status.
     error WrongStatus(uint256 jobId, JobStatus status);
+    /// @notice Only the job's client may do this.
+    /// @param caller The caller.
     error NotClient(address caller);
+    /// @notice Only the job's provider may do this.
+    /// @param caller The caller.
     error NotProvider(address caller);
+    /// @notice Only the job's evaluator may do this.
+    /// @param caller The caller.
     error NotEvaluator(address caller);
+    /// @notice Only the job's client or provider may do this.
+    /// @param caller The caller.
     error NotClientOrProvider(address caller);
+    /// @notice A job needs an evaluator (not zero).
     error InvalidEvaluator();
+    /// @notice The provider may not be zero.
     error InvalidProvider();
+    /// @notice The job has a provider already.
+    /// @param provider Its provider.
     error ProviderAlreadySet(address provider);
+    /// @notice A job is funded only once it has a provider.
     error ProviderNotSet();
+    /// @notice The expiry must be in the future.
+    /// @param expiredAt The expiry given.
     error ExpiryNotInFuture(uint256 expiredAt);
+    /// @notice This kernel has no hooks: `hook` must be zero.
+    /// @param hook The hook given.
     error HooksUnsupported(address hook);
+    /// @notice The description is too long.
+    /// @param max The longest allowed, in bytes.
     error DescriptionTooLong(uint256 max);
+    /// @notice A job with a zero budget cannot be funded.
     error BudgetZero();
+    /// @notice The budget is not the one the client expects (it changed since it looked).
+    /// @param budget The job's budget.
+    /// @param expected The budget the client named.
     error BudgetMismatch(uint256 budget, uint256 expected);
+    /// @notice The job has not expired yet.
+    /// @param expiredAt When it expires.
     error NotExpired(uint256 expiredAt);
+    /// @notice A token transfer failed (or moved a different amount than asked).
     error TransferFailed();
+    /// @notice A call re-entered the escrow.
     error Reentrancy();
 
     /// @notice A job was created (Open).
@@ -115,6 +161,7 @@ contract AgenticCommerce {
     event Refunded(uint256 indexed jobId, address indexed client, uint256 amount);
 
     /// @notice The payment token (one per contract).
+    /// @return The ERC-20.
     IERC20Escrow public immutable token;
     uint256 private jobCount_;
     mapping(uint256 => Job) private jobs;

@@ -17,6 +17,8 @@ import {DisputeCase} from "./DisputeCase.sol";
 
 /// @notice What the factory tells the arbitrator that filed a case, once, when the case is final.
 interface ICaseCloseHook {
+    /// @notice A case the caller filed is final; only the factory calls it.
+    /// @param caseAddr The case.
     function caseClosed(address caseAddr) external;
 }
 import {CourtRegistry} from "./CourtRegistry.sol";
@@ -33,32 +35,74 @@ import {CourtRegistry} from "./CourtRegistry.sol";
 /// factory holds no token between transactions; what reaches it otherwise (an authorization someone
 /// submitted to the token first) the owner returns with `refundToken`.
 contract CaseFactory is ICaseFactory {
+    /// @notice The longest claim a case may have, in bytes.
+    /// @return The length.
     uint256 public constant MAX_CLAIM_LENGTH = 2000;
+    /// @notice The longest evidence reference (an IPFS CID) a filing may give, in bytes.
+    /// @return The length.
     uint256 public constant MAX_HASH_LENGTH = 128;
+    /// @notice How many case states there are (`getStats().byState` has one count each).
+    /// @return The count.
     uint256 public constant STATE_COUNT = 8;
 
+    /// @notice Only the factory's owner may do this.
     error OnlyOwner();
+    /// @notice Only a case this factory filed may do this.
     error OnlyCase();
+    /// @notice The address is not a case this factory filed.
+    /// @param caseAddr The address given.
     error UnknownCase(address caseAddr);
+    /// @notice The defendant may be neither the zero address nor the plaintiff.
     error InvalidDefendant();
+    /// @notice A claim may not be empty.
     error ClaimRequired();
+    /// @notice The claim is too long.
+    /// @param max The longest allowed, in bytes.
     error ClaimTooLong(uint256 max);
+    /// @notice The evidence reference must be 1 to MAX_HASH_LENGTH bytes.
     error EvidenceHashInvalid();
+    /// @notice A payment reference may not be zero.
     error PaymentRefRequired();
+    /// @notice The caller filed a case with this reference already; a reference files one case.
+    /// @param paymentRef The reference.
+    /// @param caseAddr The case it filed.
     error PaymentRefUsed(bytes32 paymentRef, address caseAddr);
+    /// @notice The caller paid no filing fee under this reference (`payFilingFee` first).
+    /// @param paymentRef The reference.
+    /// @param plaintiff The caller.
     error FilingFeeNotPaid(bytes32 paymentRef, address plaintiff);
+    /// @notice The caller paid a filing fee under this reference already (it files with `fileCase`).
+    /// @param paymentRef The reference.
     error FilingFeeAlreadyPaid(bytes32 paymentRef);
+    /// @notice Less than the filing fee was sent.
+    /// @param required The filing fee.
+    /// @param sent What was sent.
     error FilingFeeTooLow(uint256 required, uint256 sent);
+    /// @notice Forwarding the fee (or returning a token) failed.
     error FeeTransferFailed();
+    /// @notice The token fee authorized, or what arrived of it, is below the token filing fee.
+    /// @param required The token filing fee.
+    /// @param paid What was authorized, or what arrived.
     error TokenFeeTooLow(uint256 required, uint256 paid);
+    /// @notice The filing fee cannot be paid in a token now (no fee token set).
     error TokenFeeOff();
     /// @notice The token has this authorization's nonce used (or cancelled) already: by an earlier
     /// filing, or by someone who submitted it to the token directly (then `refundToken` returns it).
+    /// @param authorizer The payer (the caller).
+    /// @param nonce The authorization's nonce (the payment reference).
     error AuthorizationUsed(address authorizer, bytes32 nonce);
+    /// @notice The authorization's signature must be 65 bytes (r ‖ s ‖ v).
+    /// @param length The length given.
     error SignatureLength(uint256 length);
+    /// @notice The stake sent is below the court's minimum party stake.
+    /// @param minimum The minimum.
+    /// @param sent What was sent.
     error StakeBelowMinimum(uint256 minimum, uint256 sent);
+    /// @notice A parameter is out of range (a zero address, a token fee of zero, ...).
     error InvalidParameter();
+    /// @notice Creating the case's clone failed.
     error CloneFailed();
+    /// @notice Only the arbitrator named with `setArbitrator` may file disputes.
     error OnlyArbitrator();
 
     /// @notice A case was filed.
@@ -76,15 +120,37 @@ contract CaseFactory is ICaseFactory {
         uint256 stake,
         uint96 courtId
     );
+    /// @notice A filing fee was paid (and forwarded to the fee recipient).
+    /// @param payer Who paid, the only one who may file with it.
+    /// @param paymentRef The reference it was paid under.
+    /// @param amount What was paid.
     event FilingFeePaid(address indexed payer, bytes32 indexed paymentRef, uint256 amount);
     /// @notice Emitted on every change to any case, so one log filter follows them all.
+    /// @param caseAddr The case.
+    /// @param state Its state now.
     event CaseChanged(address indexed caseAddr, CaseState state);
+    /// @notice The factory has a new owner.
+    /// @param previousOwner The owner before.
+    /// @param newOwner The owner now.
     event OwnershipTransferred(address indexed previousOwner, address indexed newOwner);
+    /// @notice The owner changed where filing fees go and how much the native-coin fee is.
+    /// @param feeRecipient Where fees go now.
+    /// @param filingFee The fee now.
     event FilingChanged(address feeRecipient, uint256 filingFee);
+    /// @notice The owner changed the token a filing fee may be paid in, or its fee.
+    /// @param feeToken The token now (zero: none).
+    /// @param tokenFilingFee The fee in its units.
     event TokenFeeChanged(address feeToken, uint256 tokenFilingFee);
     /// @notice A filing took a token fee (an EIP-3009 authorization to this factory) and forwarded it.
+    /// @param payer The plaintiff who signed it.
+    /// @param paymentRef The case's reference (the authorization's nonce).
+    /// @param token The token.
+    /// @param amount What arrived and was forwarded.
     event TokenFilingFeeTaken(address indexed payer, bytes32 indexed paymentRef, address token, uint256 amount);
     /// @notice The owner returned tokens that reached the factory outside a filing.
+    /// @param token The token.
+    /// @param to Who got them.
+    /// @param amount How much.
     event TokenRefunded(address indexed token, address indexed to, uint256 amount);
     /// @notice The owner named the arbitrator that may file disputes (zero: none).
     /// @param arbitrator The arbitrator (DocketArbitrator).
@@ -117,20 +183,38 @@ contract CaseFactory is ICaseFactory {
         uint256 openCases;
     }
 
+    /// @notice Who sets fees and the arbitrator, seats judges by hand and returns stray tokens.
+    /// @return The owner.
     address public owner;
+    /// @notice The court registry: courts and their terms, judges, sortition.
+    /// @return The CourtRegistry.
     CourtRegistry public immutable registry;
+    /// @notice The DisputeCase every case is a clone of.
+    /// @return The implementation's address.
     address public immutable implementation;
+    /// @notice Where draws get their randomness.
+    /// @return The entropy source.
     IDrawEntropy public immutable entropy;
+    /// @notice Where filing fees go.
+    /// @return The recipient.
     address public feeRecipient;
+    /// @notice The filing fee in the native coin.
+    /// @return The fee, in wei.
     uint256 public filingFee;
     /// @notice The token a filing fee may also be paid in (zero: native coin only), and its fee.
+    /// @return The token.
     IFeeToken public feeToken;
+    /// @notice The filing fee in `feeToken`'s units.
+    /// @return The fee.
     uint256 public tokenFilingFee;
     /// @notice The arbitrator whose disputes this factory files as cases (zero: none).
+    /// @return The arbitrator.
     address public arbitrator;
     mapping(address => CaseArbitration) private arbitrations;
 
     address[] private cases;
+    /// @notice Whether an address is a case this factory filed.
+    /// @return True for a case.
     mapping(address => bool) public isCase;
     /// @dev Keyed by (paymentRef, plaintiff): a reference is single-use for the plaintiff who paid,
     /// and nobody who sees a pending payment can burn it by filing with it first.
@@ -174,6 +258,7 @@ contract CaseFactory is ICaseFactory {
 
     /// @notice Pays the filing fee for one future case under `paymentRef` (any non-zero value the
     /// payer picks, unique for it). The fee goes straight to the fee recipient.
+    /// @param paymentRef The reference the caller will file with.
     function payFilingFee(bytes32 paymentRef) external payable {
         if (paymentRef == bytes32(0)) revert PaymentRefRequired();
         if (msg.value < filingFee) revert FilingFeeTooLow(filingFee, msg.value);
@@ -377,24 +462,34 @@ contract CaseFactory is ICaseFactory {
     }
 
     /// @notice Executes the case's armed draw (stake-weighted, from the entropy source). Anyone may
-    /// call it (a keeper); the caller chooses nothing about the panel.
+    /// call it (a keeper); the caller chooses nothing about the panel. An expired draw re-arms instead.
+    /// @param caseAddr The case.
     function assignJudgesRandom(address caseAddr) external {
         DisputeCase(_known(caseAddr)).drawJudges();
         _involvePanel(DisputeCase(caseAddr));
     }
 
     /// @notice The owner's manual override: seats the given judges.
+    /// @param caseAddr The case.
+    /// @param judges The panel: the round's panel size of judges eligible in its court, no party, none twice,
+    /// on appeal none of the first round.
     function assignJudges(address caseAddr, address[] calldata judges) external onlyOwner {
         DisputeCase(_known(caseAddr)).setJudges(judges);
         _involvePanel(DisputeCase(caseAddr));
     }
 
+    /// @notice Hands the factory to a new owner; only the owner.
+    /// @param newOwner The new owner (not zero).
     function transferOwnership(address newOwner) external onlyOwner {
         if (newOwner == address(0)) revert InvalidParameter();
         emit OwnershipTransferred(owner, newOwner);
         owner = newOwner;
     }
 
+    /// @notice Sets where filing fees go and the native-coin fee; only the owner. Fees paid before
+    /// keep filing.
+    /// @param feeRecipient_ Where fees go (not zero).
+    /// @param filingFee_ The fee in the native coin.
     function setFiling(address feeRecipient_, uint256 filingFee_) external onlyOwner {
         if (feeRecipient_ == address(0)) revert InvalidParameter();
         feeRecipient = feeRecipient_;
@@ -404,6 +499,8 @@ contract CaseFactory is ICaseFactory {
 
     /// @notice Lets the filing fee also be paid in `token` (`fee` in its units), any EIP-3009 token;
     /// the zero address turns it off.
+    /// @param token The token (zero: none).
+    /// @param fee The fee in its units (not zero with a token).
     function setTokenFee(address token, uint256 fee) external onlyOwner {
         if (token != address(0) && fee == 0) revert InvalidParameter();
         feeToken = IFeeToken(token);
@@ -412,6 +509,8 @@ contract CaseFactory is ICaseFactory {
     }
 
     /// @notice Cases report every change here: counts stay exact and one event follows them all.
+    /// @param from The state the calling case left.
+    /// @param to The state it is in now.
     function onCaseChanged(CaseState from, CaseState to) external {
         if (!isCase[msg.sender]) revert OnlyCase();
         if (from != to) {
@@ -428,6 +527,9 @@ contract CaseFactory is ICaseFactory {
     // ------------------------------------------------------------------ views
 
     /// @notice The whole case in one call; `exists` is false for an address that is not a case.
+    /// @param caseAddr The case.
+    /// @return exists False for an address that is not a case.
+    /// @return view_ The case: parties, stakes, state, deadlines, panel, votes, court.
     function getCase(address caseAddr) external view returns (bool exists, CaseView memory view_) {
         if (!isCase[caseAddr]) return (false, view_);
         return (true, DisputeCase(caseAddr).getCase());
@@ -448,6 +550,10 @@ contract CaseFactory is ICaseFactory {
     }
 
     /// @notice A page of case addresses in filing order, with the total.
+    /// @param offset The first case, from 0.
+    /// @param limit At most this many.
+    /// @return total Cases filed.
+    /// @return page The page's cases.
     function getCases(uint256 offset, uint256 limit) external view returns (uint256 total, address[] memory page) {
         total = cases.length;
         uint256 n = _pageLength(total, offset, limit);
@@ -461,6 +567,12 @@ contract CaseFactory is ICaseFactory {
     /// cases at [offset, offset + limit) that are in `state` (all of them unless `filterByState`), so a
     /// page reads at most `limit` cases. Unordered, as `getCaseStatuses`: a case that closes is swapped
     /// out for the last one, so a page walk during changes can skip or repeat one.
+    /// @param filterByState Whether to keep only cases in `state`.
+    /// @param state The state to keep (ignored unless `filterByState`).
+    /// @param offset The first open case, from 0.
+    /// @param limit At most this many open cases read.
+    /// @return total Open cases (all states).
+    /// @return page The summaries of the page's cases that matched.
     function getOpenCases(bool filterByState, CaseState state, uint256 offset, uint256 limit)
         external
         view
@@ -481,6 +593,10 @@ contract CaseFactory is ICaseFactory {
     }
 
     /// @notice A page of the cases in Deliberating (judges voting), with their total.
+    /// @param offset The first case, from 0.
+    /// @param limit At most this many.
+    /// @return total Cases deliberating.
+    /// @return page The page's summaries.
     function getDeliberatingCases(uint256 offset, uint256 limit)
         external
         view
@@ -498,6 +614,12 @@ contract CaseFactory is ICaseFactory {
     /// party, or a judge of either round), with their total and the chain time it was read at.
     /// The set is unordered: a case that closes is swapped out for the last one, so a walk over
     /// pages while cases close can skip or repeat a case; compare `total` between pages.
+    /// @param who The party or judge.
+    /// @param offset The first case, from 0.
+    /// @param limit At most this many.
+    /// @return total Open cases `who` takes part in.
+    /// @return chainTime The block timestamp the page was read at.
+    /// @return page The page's statuses.
     function getInvolvedCases(address who, uint256 offset, uint256 limit)
         external
         view
@@ -509,6 +631,11 @@ contract CaseFactory is ICaseFactory {
     /// @notice A page of the statuses of every open case (what a keeper looks through for steps anyone
     /// may take), with their total and the chain time. Unordered, as `getInvolvedCases`: a case
     /// that closes is swapped out for the last one, so a page walk during changes can skip or repeat one.
+    /// @param offset The first open case, from 0.
+    /// @param limit At most this many.
+    /// @return total Open cases.
+    /// @return chainTime The block timestamp the page was read at.
+    /// @return page The page's statuses.
     function getCaseStatuses(uint256 offset, uint256 limit)
         external
         view
@@ -518,10 +645,14 @@ contract CaseFactory is ICaseFactory {
     }
 
     /// @notice How many open cases `who` takes part in: `getInvolvedCases`'s total.
+    /// @param who The party or judge.
+    /// @return The count.
     function involvedCount(address who) external view returns (uint256) {
         return involved[who].length;
     }
 
+    /// @notice Case counts: filed, in each state (in CaseState order) and open.
+    /// @return s The counts.
     function getStats() external view returns (Stats memory s) {
         s.totalCases = cases.length;
         s.byState = countByState;
@@ -545,11 +676,19 @@ contract CaseFactory is ICaseFactory {
     }
 
     /// @notice The case `plaintiff` filed with `paymentRef`, or zero if it has not used it.
+    /// @param paymentRef The reference.
+    /// @param plaintiff Who paid (and files with) it.
+    /// @return The case, or zero.
     function paymentRefUsedBy(bytes32 paymentRef, address plaintiff) external view returns (address) {
         return refUsedBy[keccak256(abi.encode(paymentRef, plaintiff))];
     }
 
     /// @notice The filing fee `payer` paid under `paymentRef`, and the case that used it, if any.
+    /// @param paymentRef The reference.
+    /// @param payer Who paid.
+    /// @return paid Whether a native-coin fee was paid under it.
+    /// @return amount What was paid.
+    /// @return usedBy The case filed with it (a token fee's case too), or zero.
     function feePayment(bytes32 paymentRef, address payer)
         external
         view
@@ -560,6 +699,8 @@ contract CaseFactory is ICaseFactory {
         return (p != 0, p == 0 ? 0 : p - 1, refUsedBy[refKey]);
     }
 
+    /// @notice How many cases were filed.
+    /// @return The count.
     function caseCount() external view returns (uint256) {
         return cases.length;
     }

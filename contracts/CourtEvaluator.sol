@@ -65,19 +65,42 @@ contract CourtEvaluator is IArbitrableV2 {
     }
 
     /// @notice The tag of the evaluator's ERC-8004 validation responses.
+    /// @return The tag.
     string public constant VALIDATION_TAG = "docket-ruling";
     uint256 private constant MAX_CLAIM = 2000;
 
+    /// @notice This contract is not the job's evaluator.
+    /// @param jobId The job.
     error NotThisEvaluator(uint256 jobId);
+    /// @notice The job is not in Submitted (no work to dispute or accept).
+    /// @param jobId The job.
     error NotSubmitted(uint256 jobId);
+    /// @notice Only the job's client may dispute it.
+    /// @param caller The caller.
     error OnlyClient(address caller);
+    /// @notice Only the arbitrator gives rulings.
+    /// @param caller The caller.
     error OnlyArbitrator(address caller);
+    /// @notice The challenge window is over: the job can only be finalized.
+    /// @param endedAt When it closed.
     error ChallengeWindowClosed(uint64 endedAt);
+    /// @notice The challenge window is still open: the client may still dispute.
+    /// @param endsAt When it closes.
     error ChallengeWindowOpen(uint64 endsAt);
+    /// @notice The job was disputed already; its ruling decides it.
+    /// @param jobId The job.
     error AlreadyDisputed(uint256 jobId);
+    /// @notice The court's worst case ends after the job expires: the ruling could come too late.
+    /// @param expiredAt The job's expiry.
+    /// @param rulingBy The latest the ruling could come.
     error JobExpiresBeforeRuling(uint256 expiredAt, uint256 rulingBy);
+    /// @notice No job was disputed under this dispute id.
+    /// @param disputeID The dispute.
     error UnknownDispute(uint256 disputeID);
+    /// @notice The dispute's ruling was applied already.
+    /// @param disputeID The dispute.
     error AlreadyRuled(uint256 disputeID);
+    /// @notice The evidence must be a CID of 1 to 128 bytes.
     error EvidenceInvalid();
 
     /// @notice The client disputed the job's work: a case opened.
@@ -111,17 +134,25 @@ contract CourtEvaluator is IArbitrableV2 {
     event ValidationAnswered(uint256 indexed jobId, bytes32 indexed requestHash, uint8 response);
 
     /// @notice The job contract this evaluator serves.
+    /// @return The AgenticCommerce.
     AgenticCommerce public immutable commerce;
     /// @notice The arbitrator disputes go to.
+    /// @return The arbitrator (DocketArbitrator).
     IArbitratorV2 public immutable arbitrator;
     /// @notice The ERC-8004 Validation Registry answered (zero: none).
+    /// @return The ValidationRegistry.
     ValidationRegistry public immutable validation;
     /// @notice The agent index that finds the provider's agent (zero: none).
+    /// @return The IdentityRegistry's wallet index.
     IAgentWalletIndex public immutable identity;
-    /// @notice The court disputes are filed in, and the panel size asked for.
+    /// @notice The court disputes are filed in.
+    /// @return The court id (0: the General court).
     uint96 public immutable courtId;
+    /// @notice The first round's panel size a dispute asks for.
+    /// @return The size (0: the court's).
     uint16 public immutable minJurors;
     /// @notice Seconds after submission during which the client may dispute.
+    /// @return The window, in seconds.
     uint64 public immutable challengeWindow;
 
     mapping(uint256 => Record) private records;

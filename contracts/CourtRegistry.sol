@@ -25,6 +25,7 @@ contract CourtRegistry is RegistryBase, ICourtRegistry {
     using SortitionTree for SortitionTree.Tree;
 
     /// @notice The code court administration and the paged reads run (see RegistryBook).
+    /// @return The RegistryBook this registry deployed.
     address public immutable book;
 
 

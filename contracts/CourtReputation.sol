@@ -14,15 +14,37 @@ import {ICaseOutcomeHook, IAgentWalletIndex, IERC8004Identity, IERC8004Reputatio
 /// call gets bounded gas and its failure is caught and logged: a registry that reverts or refuses
 /// (an owner who made this contract its operator) costs the party its entry, never the case its end.
 contract CourtReputation is ICaseOutcomeHook {
+    /// @notice Gas each feedback call to the reputation registry gets.
+    /// @return The gas.
     uint256 public constant FEEDBACK_GAS = 250_000;
+    /// @notice The feedback value of a won case (a lost, defaulted or dismissed one is 0).
+    /// @return The value (0 decimals).
     int128 public constant WON = 100;
 
+    /// @notice Only the court registry reports outcomes.
     error OnlyRegistry();
+    /// @notice The caller is neither the agent's owner nor its agent wallet.
+    /// @param caller The caller.
+    /// @param agentId The agent.
     error NotAgentController(address caller, uint256 agentId);
 
+    /// @notice A party named the agent the court's feedback on it goes to.
+    /// @param party The party.
+    /// @param agentId The agent.
     event AgentLinked(address indexed party, uint256 indexed agentId);
+    /// @notice A party removed its link; feedback goes to its agent wallet's agent, if any.
+    /// @param party The party.
     event AgentUnlinked(address indexed party);
+    /// @notice The court gave a party's agent feedback for a case.
+    /// @param caseAddr The case.
+    /// @param party The party.
+    /// @param agentId The party's agent.
+    /// @param outcome "won", "lost", "defaulted" or "dismissed".
     event FeedbackPosted(address indexed caseAddr, address indexed party, uint256 indexed agentId, string outcome);
+    /// @notice The reputation registry refused (or ran out of gas on) a party's feedback; the case ended anyway.
+    /// @param caseAddr The case.
+    /// @param party The party.
+    /// @param agentId The party's agent.
     event FeedbackFailed(address indexed caseAddr, address indexed party, uint256 indexed agentId);
 
     /// @dev A party's ERC-8004 record as docket shows it, read in one call.
@@ -46,9 +68,18 @@ contract CourtReputation is ICaseOutcomeHook {
         uint64 dismissed;
     }
 
+    /// @notice The court registry, the only caller of `recordOutcome`.
+    /// @return The CourtRegistry.
     address public immutable courtRegistry;
+    /// @notice The ERC-8004 Identity Registry parties' agents live in.
+    /// @return The IdentityRegistry.
     address public immutable identityRegistry;
+    /// @notice The ERC-8004 Reputation Registry the feedback goes to.
+    /// @return The ReputationRegistry.
     address public immutable reputationRegistry;
+    /// @notice The agent a party linked with `link` (0: none); it counts only while the party still
+    /// controls the agent (see `agentOf`).
+    /// @return The agent id.
     mapping(address => uint256) public linkedAgent;
 
     constructor(address courtRegistry_, address identityRegistry_, address reputationRegistry_) {
@@ -59,12 +90,15 @@ contract CourtReputation is ICaseOutcomeHook {
 
     /// @notice Names the ERC-8004 agent the court's feedback on the caller goes to; the caller must
     /// be its owner or its agent wallet.
+    /// @param agentId The agent.
     function link(uint256 agentId) external {
         if (!_controls(msg.sender, agentId)) revert NotAgentController(msg.sender, agentId);
         linkedAgent[msg.sender] = agentId;
         emit AgentLinked(msg.sender, agentId);
     }
 
+    /// @notice Removes the caller's link; the court's feedback then goes to the agent whose wallet
+    /// the caller is, if any.
     function unlink() external {
         delete linkedAgent[msg.sender];
         emit AgentUnlinked(msg.sender);
@@ -83,7 +117,10 @@ contract CourtReputation is ICaseOutcomeHook {
         }
     }
 
-    /// @notice The ERC-8004 agent the court's feedback on `party` goes to; 0 for none.
+    /// @notice The ERC-8004 agent the court's feedback on `party` goes to; 0 for none: the linked
+    /// agent while the party controls it, else the agent whose wallet the party is.
+    /// @param party The party.
+    /// @return The agent id (0: none).
     function agentOf(address party) public view returns (uint256) {
         uint256 id = linkedAgent[party];
         if (id != 0 && _controls(party, id)) return id;
@@ -95,6 +132,8 @@ contract CourtReputation is ICaseOutcomeHook {
     }
 
     /// @notice Each address's agent (agentId 0: none) with its identity and the court's feedback.
+    /// @param who The addresses.
+    /// @return cards One card each, in order: agent, owner, wallet, URI, the verdicts' summary and counts.
     function describe(address[] calldata who) external view returns (AgentCard[] memory cards) {
         cards = new AgentCard[](who.length);
         for (uint256 i = 0; i < who.length; i++) {

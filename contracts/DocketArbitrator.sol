@@ -4,18 +4,37 @@ pragma solidity ^0.8.28;
 import {CaseState, CaseTerms, DisputeFiling, Outcome} from "./ICourt.sol";
 import {IArbitrableV2, IArbitratorV2} from "./IArbitration.sol";
 
+/// @notice The CaseFactory calls the arbitrator makes.
 interface IArbitrationFactory {
+    /// @notice The filing fee in the native coin.
+    /// @return The fee, in wei.
     function filingFee() external view returns (uint256);
+    /// @notice Files a dispute as a case; only the factory's arbitrator.
+    /// @param f The filing: court, panel size, parties, claim, evidence, arbitrable and dispute id.
+    /// @return caseAddr The new case.
     function fileDispute(DisputeFiling calldata f) external payable returns (address caseAddr);
 }
 
+/// @notice The CourtRegistry read the arbitrator prices a dispute with.
 interface IArbitrationCourts {
+    /// @notice What a case filed in `courtId` copies.
+    /// @param courtId The court; 0 for the General court.
+    /// @return court The court the case is filed in.
+    /// @return appealCourt The court whose pool seats its appeal.
+    /// @return terms The court's terms now.
     function caseConfig(uint96 courtId) external view returns (uint96 court, uint96 appealCourt, CaseTerms memory terms);
 }
 
+/// @notice The DisputeCase reads the arbitrator derives a ruling from.
 interface IArbitratedCase {
+    /// @notice The case's state.
+    /// @return The state.
     function state() external view returns (CaseState);
+    /// @notice The case's outcome so far.
+    /// @return The outcome (None until a verdict, a default or a dismissal).
     function outcome() external view returns (Outcome);
+    /// @notice Whether the case's money was paid out (its outcome final).
+    /// @return True once settled.
     function settled() external view returns (bool);
 }
 
@@ -48,10 +67,13 @@ interface IArbitratedCase {
 /// defendant's default), 2 the defendant won.
 contract DocketArbitrator is IArbitratorV2 {
     /// @notice The only number of choices a docket dispute has: plaintiff or defendant.
+    /// @return The number of choices.
     uint256 public constant CHOICES = 2;
     /// @notice The gas the arbitrable's `rule` gets (the caller must leave this much and a margin).
+    /// @return The gas.
     uint256 public constant RULING_GAS = 500_000;
     /// @notice The largest first-round panel a dispute may ask for.
+    /// @return The panel size.
     uint256 public constant MAX_PANEL = 31;
 
     /// @notice Where the ruling stands: the case is not final yet; delivered; or its delivery failed
@@ -86,15 +108,39 @@ contract DocketArbitrator is IArbitratorV2 {
         RulingStatus status;
     }
 
+    /// @notice A docket dispute has exactly CHOICES choices.
+    /// @param required CHOICES.
+    /// @param given The number asked for.
     error WrongChoices(uint256 required, uint256 given);
+    /// @notice extraData is too short, or its court does not fit a court id.
     error ExtraDataInvalid();
+    /// @notice Only dispute kit 0 or 1 (the classic kit) is supported.
+    /// @param disputeKitId The kit asked for.
     error UnsupportedDisputeKit(uint256 disputeKitId);
+    /// @notice The panel asked for is larger than MAX_PANEL.
+    /// @param max MAX_PANEL.
+    /// @param asked The jurors asked for.
     error PanelTooLarge(uint256 max, uint256 asked);
+    /// @notice The value sent is not exactly the arbitration cost.
+    /// @param required The cost.
+    /// @param sent What was sent.
     error WrongArbitrationCost(uint256 required, uint256 sent);
+    /// @notice No dispute has this id.
+    /// @param disputeID The id given.
     error UnknownDispute(uint256 disputeID);
+    /// @notice The case is no dispute of this arbitrator.
+    /// @param caseAddr The case.
     error UnknownCase(address caseAddr);
+    /// @notice Only the factory reports cases final.
     error OnlyFactory();
+    /// @notice The ruling is not due: the case is not final yet, or the ruling was delivered.
+    /// @param disputeID The dispute.
+    /// @param status Where its ruling stands.
     error RulingNotDue(uint256 disputeID, RulingStatus status);
+    /// @notice The transaction has too little gas left to give the arbitrable's `rule` RULING_GAS;
+    /// send it with more gas.
+    /// @param required The gas that must be left.
+    /// @param left The gas left.
     error NotEnoughGasForRuling(uint256 required, uint256 left);
 
     /// @notice docket filed the dispute as a case.
@@ -124,8 +170,10 @@ contract DocketArbitrator is IArbitratorV2 {
     event RulingFailed(uint256 indexed disputeID, address indexed arbitrable, uint256 ruling);
 
     /// @notice The factory that files the cases (and reports them final).
+    /// @return The CaseFactory.
     address public immutable factory;
     /// @notice The court registry whose courts' terms price a dispute.
+    /// @return The CourtRegistry.
     address public immutable registry;
 
     Dispute[] private disputes;

@@ -182,23 +182,61 @@ struct DisputeFiling {
     uint256 disputeId;
 }
 
+/// @notice What a case and the factory call on the court registry (CourtRegistry).
 interface ICourtRegistry {
+    /// @notice Whether `judge` can be drawn in `courtId` now.
+    /// @param judge The judge.
+    /// @param courtId The court.
+    /// @return True when a stake of its in that court or one below it reaches its court's minimum.
     function isEligibleJudgeIn(address judge, uint96 courtId) external view returns (bool);
+    /// @notice Draws `size` distinct judges from `courtId`'s pool, stake-weighted as of the end of
+    /// block `atBlock`, never one of `excluded`.
+    /// @param courtId The court whose pool is drawn from.
+    /// @param seed The draw's randomness.
+    /// @param atBlock The block whose end state of the pool is read.
+    /// @param size How many judges.
+    /// @param excluded Who may not be drawn.
+    /// @return The judges, in draw order.
     function drawPanel(uint96 courtId, bytes32 seed, uint64 atBlock, uint256 size, address[] calldata excluded)
         external
         view
         returns (address[] memory);
+    /// @notice A case armed a draw on `courtId`'s pool as of this block; only a case.
+    /// @param courtId The court whose pool the draw reads.
     function drawArmed(uint96 courtId) external;
+    /// @notice A case seated `judge`; only a case.
+    /// @param judge The judge.
     function judgeAssigned(address judge) external;
+    /// @notice A judge voted (or revealed) on a case; only a case.
+    /// @param judge The judge.
     function judgeVoted(address judge) external;
+    /// @notice Ends a judge's service on a case and scores it; only a case.
+    /// @param judge The judge.
+    /// @param result How its vote compared with the final outcome.
     function judgeReleased(address judge, JudgeResult result) external;
+    /// @notice Receives a case's court fee: `each` to every listed judge, the rest to the treasury; only a case.
+    /// @param judges The judges who voted for the final outcome.
+    /// @param each What each of them gets.
     function creditRewards(address[] calldata judges, uint256 each) external payable;
+    /// @notice A case ended with a verdict or a default: the parties' records; only a case.
+    /// @param winner The party that won.
+    /// @param loser The party that lost.
+    /// @param noShow Whether the loser never answered (a default).
     function recordParties(address winner, address loser, bool noShow) external;
+    /// @notice A case was dismissed with no verdict; only a case.
+    /// @param plaintiff The plaintiff.
+    /// @param defendant The defendant.
     function recordDismissal(address plaintiff, address defendant) external;
+    /// @notice Marks a new case, which may then touch judge stakes and records; only the factory.
+    /// @param caseAddr The case.
     function registerCase(address caseAddr) external;
 }
 
+/// @notice What a case calls on its factory (CaseFactory).
 interface ICaseFactory {
+    /// @notice The calling case moved from state `from` to `to`; only a case of this factory.
+    /// @param from The state it left.
+    /// @param to The state it is in now.
     function onCaseChanged(CaseState from, CaseState to) external;
 }
 
@@ -213,10 +251,14 @@ interface IDrawEntropy {
         Expired
     }
 
+    /// @notice Requests the randomness for a draw armed now.
     /// @return ticket What identifies this request to `entropyOf`.
     function arm() external returns (uint256 ticket);
 
+    /// @notice Where a request stands, and its value once there is one.
+    /// @param ticket What `arm` returned.
     /// @return value The random value once `Ready`; zero otherwise.
+    /// @return status Pending (not yet knowable), Ready, or Expired (never will be: arm again).
     function entropyOf(uint256 ticket) external view returns (bytes32 value, Status status);
 }
 
@@ -224,6 +266,15 @@ interface IDrawEntropy {
 /// plus the ERC-20 calls to check what arrived and forward it.
 interface IFeeToken {
     /// @notice EIP-3009: moves `value` from `from` to `to` on `from`'s signed authorization; anyone may submit it.
+    /// @param from The payer, who signed.
+    /// @param to The payee.
+    /// @param value The amount, in the token's units.
+    /// @param validAfter The authorization is valid only after this time (unix seconds).
+    /// @param validBefore The authorization is valid only before this time (unix seconds).
+    /// @param nonce The payer's unique nonce for this authorization.
+    /// @param v The signature's recovery id.
+    /// @param r The signature's r.
+    /// @param s The signature's s.
     function transferWithAuthorization(
         address from,
         address to,
@@ -236,8 +287,18 @@ interface IFeeToken {
         bytes32 s
     ) external;
     /// @notice EIP-3009: whether `authorizer` has used (or cancelled) `nonce`.
+    /// @param authorizer The payer.
+    /// @param nonce The nonce.
+    /// @return True once used or cancelled.
     function authorizationState(address authorizer, bytes32 nonce) external view returns (bool);
+    /// @notice ERC-20: the balance of `who`.
+    /// @param who The holder.
+    /// @return The balance, in the token's units.
     function balanceOf(address who) external view returns (uint256);
+    /// @notice ERC-20: moves `value` of the caller's tokens to `to`.
+    /// @param to The payee.
+    /// @param value The amount.
+    /// @return True on success.
     function transfer(address to, uint256 value) external returns (bool);
 }
 

@@ -3,13 +3,25 @@ pragma solidity ^0.8.28;
 
 import {IAgentWalletIndex, MetadataEntry} from "./IERC8004.sol";
 
+/// @notice ERC-721's receiver hook, which `safeTransferFrom` calls on a contract recipient.
 interface IERC721Receiver {
+    /// @notice Tells a contract it received a token; it accepts by returning this function's selector.
+    /// @param operator Who made the transfer.
+    /// @param from The previous owner.
+    /// @param tokenId The token (the agent id).
+    /// @param data The data passed to `safeTransferFrom`.
+    /// @return The selector of `onERC721Received` to accept; anything else refuses.
     function onERC721Received(address operator, address from, uint256 tokenId, bytes calldata data)
         external
         returns (bytes4);
 }
 
+/// @notice ERC-1271: how a contract wallet says a signature is its own.
 interface IERC1271 {
+    /// @notice Whether `signature` is the wallet's valid signature of `hash`.
+    /// @param hash The signed digest.
+    /// @param signature The signature, in whatever form the wallet accepts.
+    /// @return The selector of `isValidSignature` when valid; anything else means invalid.
     function isValidSignature(bytes32 hash, bytes calldata signature) external view returns (bytes4);
 }
 
@@ -21,33 +33,85 @@ interface IERC1271 {
 /// @dev Beyond the standard, `agentIdOf(wallet)` indexes agents by their agent wallet (the latest
 /// agent to take that wallet), so a contract or a gateway can find an address's agent in one call.
 contract IdentityRegistry is IAgentWalletIndex {
+    /// @notice ERC-721 metadata: the collection's name.
+    /// @return The name.
     string public constant name = "ERC-8004 Agent Identity";
+    /// @notice ERC-721 metadata: the collection's symbol.
+    /// @return The symbol.
     string public constant symbol = "AGENT";
+    /// @notice The reserved metadata key of the agent's wallet, set only through `setAgentWallet`.
+    /// @return The key.
     string public constant AGENT_WALLET_KEY = "agentWallet";
     /// @notice The wallet's consent names its current `walletNonce`, so each consent is used at most
     /// once and any later claim of the wallet (a consent used, its own registration) voids the rest.
+    /// @return The EIP-712 type hash of `AgentWalletSet`.
     bytes32 public constant AGENT_WALLET_TYPEHASH = keccak256(
         "AgentWalletSet(uint256 agentId,address newWallet,address owner,uint256 nonce,uint256 deadline)"
     );
+    /// @notice The EIP-712 domain a wallet's consent is signed in (name, version "1", chain, this contract).
+    /// @return The domain separator.
     bytes32 public immutable DOMAIN_SEPARATOR;
 
+    /// @notice No agent has this id.
+    /// @param agentId The id given.
     error AgentNotFound(uint256 agentId);
+    /// @notice The caller is not the agent's owner, its approved address or an operator of the owner.
+    /// @param caller The caller.
+    /// @param agentId The agent.
     error NotAuthorized(address caller, uint256 agentId);
+    /// @notice `agentWallet` is set only through `setAgentWallet`, never as plain metadata.
+    /// @param key The key given.
     error ReservedMetadataKey(string key);
+    /// @notice The zero address owns no agent and receives none.
+    /// @param to The address given.
     error InvalidRecipient(address to);
+    /// @notice `from` is not the agent's owner.
+    /// @param from The address given as the owner.
     error WrongOwner(address from);
+    /// @notice The wallet's consent is past its deadline.
+    /// @param deadline The consent's deadline.
     error SignatureExpired(uint256 deadline);
+    /// @notice The signature is not the new wallet's consent (wrong signer, nonce, owner or agent).
     error InvalidWalletSignature();
+    /// @notice The recipient contract did not accept the token (ERC-721 `onERC721Received`).
+    /// @param to The recipient.
     error UnsafeRecipient(address to);
 
+    /// @notice ERC-721: an agent changed owner (from zero: registered).
+    /// @param from The previous owner (zero when minted).
+    /// @param to The new owner.
+    /// @param tokenId The agent id.
     event Transfer(address indexed from, address indexed to, uint256 indexed tokenId);
+    /// @notice ERC-721: the owner approved an address to transfer one agent.
+    /// @param owner The agent's owner.
+    /// @param approved The approved address (zero: none).
+    /// @param tokenId The agent id.
     event Approval(address indexed owner, address indexed approved, uint256 indexed tokenId);
+    /// @notice ERC-721: an owner allowed or disallowed an operator over all its agents.
+    /// @param owner The owner.
+    /// @param operator The operator.
+    /// @param approved Whether it is allowed now.
     event ApprovalForAll(address indexed owner, address indexed operator, bool approved);
+    /// @notice ERC-8004: an agent was registered.
+    /// @param agentId Its id.
+    /// @param agentURI Its registration file's URI.
+    /// @param owner Who registered it (its owner and first wallet).
     event Registered(uint256 indexed agentId, string agentURI, address indexed owner);
+    /// @notice ERC-8004: an agent's URI changed.
+    /// @param agentId The agent.
+    /// @param newURI Its URI now.
+    /// @param updatedBy Who changed it.
     event URIUpdated(uint256 indexed agentId, string newURI, address indexed updatedBy);
+    /// @notice ERC-8004: an agent's metadata entry was set (for `agentWallet`: the wallet's 20
+    /// bytes, or empty when cleared).
+    /// @param agentId The agent.
+    /// @param indexedMetadataKey The key, indexed (its hash in the log topic).
+    /// @param metadataKey The key.
+    /// @param metadataValue The value now.
     event MetadataSet(uint256 indexed agentId, string indexed indexedMetadataKey, string metadataKey, bytes metadataValue);
 
     /// @notice Agents minted so far; ids run from 1 to this.
+    /// @return The count.
     uint256 public totalAgents;
 
     mapping(uint256 => address) private owners;
@@ -59,6 +123,7 @@ contract IdentityRegistry is IAgentWalletIndex {
     mapping(uint256 => address) private wallets;
     mapping(address => uint256) private agentOfWallet;
     /// @notice The nonce a wallet's next consent must name; it grows each time the wallet is claimed.
+    /// @return The nonce.
     mapping(address => uint256) public walletNonce;
 
     constructor() {
@@ -80,6 +145,11 @@ contract IdentityRegistry is IAgentWalletIndex {
 
     // ------------------------------------------------------------- ERC-8004
 
+    /// @notice Registers a new agent owned by the caller, with its URI and metadata entries; the
+    /// caller is also its first agent wallet.
+    /// @param agentURI The agent's registration file's URI.
+    /// @param entries Metadata entries to set (not the reserved `agentWallet`).
+    /// @return agentId The new agent's id.
     function register(string calldata agentURI, MetadataEntry[] calldata entries) external returns (uint256 agentId) {
         agentId = _mint(agentURI);
         for (uint256 i = 0; i < entries.length; i++) {
@@ -88,21 +158,36 @@ contract IdentityRegistry is IAgentWalletIndex {
         emit Registered(agentId, agentURI, msg.sender);
     }
 
+    /// @notice Registers a new agent owned by the caller, with its URI; the caller is also its first
+    /// agent wallet.
+    /// @param agentURI The agent's registration file's URI.
+    /// @return agentId The new agent's id.
     function register(string calldata agentURI) external returns (uint256 agentId) {
         agentId = _mint(agentURI);
         emit Registered(agentId, agentURI, msg.sender);
     }
 
+    /// @notice Registers a new agent owned by the caller, with no URI yet; the caller is also its
+    /// first agent wallet.
+    /// @return agentId The new agent's id.
     function register() external returns (uint256 agentId) {
         agentId = _mint("");
         emit Registered(agentId, "", msg.sender);
     }
 
+    /// @notice Changes an agent's URI; its owner, approved address or an operator.
+    /// @param agentId The agent.
+    /// @param newURI Its URI now.
     function setAgentURI(uint256 agentId, string calldata newURI) external onlyController(agentId) {
         uris[agentId] = newURI;
         emit URIUpdated(agentId, newURI, msg.sender);
     }
 
+    /// @notice Sets one metadata entry of an agent (not `agentWallet`); its owner, approved address
+    /// or an operator.
+    /// @param agentId The agent.
+    /// @param metadataKey The key.
+    /// @param metadataValue The value.
     function setMetadata(uint256 agentId, string calldata metadataKey, bytes calldata metadataValue)
         external
         onlyController(agentId)
@@ -110,6 +195,10 @@ contract IdentityRegistry is IAgentWalletIndex {
         _setMetadata(agentId, metadataKey, metadataValue);
     }
 
+    /// @notice One metadata entry of an agent; `agentWallet` reads as the wallet's 20 bytes (empty if none).
+    /// @param agentId The agent.
+    /// @param metadataKey The key.
+    /// @return The value (empty if never set).
     function getMetadata(uint256 agentId, string calldata metadataKey) external view returns (bytes memory) {
         _requireMinted(agentId);
         if (_isWalletKey(metadataKey)) {
@@ -146,10 +235,15 @@ contract IdentityRegistry is IAgentWalletIndex {
         _setWallet(agentId, newWallet);
     }
 
+    /// @notice Clears an agent's wallet; its owner, approved address or an operator.
+    /// @param agentId The agent.
     function unsetAgentWallet(uint256 agentId) external onlyController(agentId) {
         _setWallet(agentId, address(0));
     }
 
+    /// @notice An agent's wallet: where payments to it go, proven by the wallet's consent.
+    /// @param agentId The agent.
+    /// @return The wallet (zero if none).
     function getAgentWallet(uint256 agentId) external view returns (address) {
         _requireMinted(agentId);
         return wallets[agentId];
@@ -162,20 +256,32 @@ contract IdentityRegistry is IAgentWalletIndex {
 
     // -------------------------------------------------------------- ERC-721
 
+    /// @notice ERC-721: how many agents `owner` owns.
+    /// @param owner The owner (not zero).
+    /// @return The count.
     function balanceOf(address owner) external view returns (uint256) {
         if (owner == address(0)) revert InvalidRecipient(owner);
         return balances[owner];
     }
 
+    /// @notice ERC-721: an agent's owner.
+    /// @param agentId The agent.
+    /// @return The owner.
     function ownerOf(uint256 agentId) public view returns (address) {
         return _requireMinted(agentId);
     }
 
+    /// @notice ERC-721 metadata: an agent's URI (its registration file).
+    /// @param agentId The agent.
+    /// @return The URI.
     function tokenURI(uint256 agentId) external view returns (string memory) {
         _requireMinted(agentId);
         return uris[agentId];
     }
 
+    /// @notice ERC-721: lets `to` transfer (and control) one agent; its owner or an operator.
+    /// @param to The approved address (zero: none).
+    /// @param agentId The agent.
     function approve(address to, uint256 agentId) external {
         address owner = _requireMinted(agentId);
         if (msg.sender != owner && !operators[owner][msg.sender]) revert NotAuthorized(msg.sender, agentId);
@@ -183,20 +289,35 @@ contract IdentityRegistry is IAgentWalletIndex {
         emit Approval(owner, to, agentId);
     }
 
+    /// @notice ERC-721: the address approved for an agent.
+    /// @param agentId The agent.
+    /// @return The approved address (zero: none).
     function getApproved(uint256 agentId) external view returns (address) {
         _requireMinted(agentId);
         return approvals[agentId];
     }
 
+    /// @notice ERC-721: allows or disallows `operator` over all the caller's agents.
+    /// @param operator The operator.
+    /// @param approved Whether it is allowed.
     function setApprovalForAll(address operator, bool approved) external {
         operators[msg.sender][operator] = approved;
         emit ApprovalForAll(msg.sender, operator, approved);
     }
 
+    /// @notice ERC-721: whether `operator` may act for all of `owner`'s agents.
+    /// @param owner The owner.
+    /// @param operator The operator.
+    /// @return True when allowed.
     function isApprovedForAll(address owner, address operator) external view returns (bool) {
         return operators[owner][operator];
     }
 
+    /// @notice ERC-721: moves an agent from `from` to `to`; its owner, approved address or an
+    /// operator. The agent's wallet is cleared: the new owner sets (and proves) its own.
+    /// @param from The agent's owner.
+    /// @param to The new owner (not zero).
+    /// @param agentId The agent.
     function transferFrom(address from, address to, uint256 agentId) public {
         if (!_isController(msg.sender, agentId)) revert NotAuthorized(msg.sender, agentId);
         if (owners[agentId] != from) revert WrongOwner(from);
@@ -210,10 +331,19 @@ contract IdentityRegistry is IAgentWalletIndex {
         emit Transfer(from, to, agentId);
     }
 
+    /// @notice ERC-721: `transferFrom`, then a contract recipient must accept through `onERC721Received`.
+    /// @param from The agent's owner.
+    /// @param to The new owner (not zero).
+    /// @param agentId The agent.
     function safeTransferFrom(address from, address to, uint256 agentId) external {
         safeTransferFrom(from, to, agentId, "");
     }
 
+    /// @notice ERC-721: `transferFrom`, then a contract recipient must accept through `onERC721Received`.
+    /// @param from The agent's owner.
+    /// @param to The new owner (not zero).
+    /// @param agentId The agent.
+    /// @param data Passed to the recipient's `onERC721Received`.
     function safeTransferFrom(address from, address to, uint256 agentId, bytes memory data) public {
         transferFrom(from, to, agentId);
         if (to.code.length > 0) {
@@ -225,6 +355,9 @@ contract IdentityRegistry is IAgentWalletIndex {
         }
     }
 
+    /// @notice ERC-165: whether this contract implements an interface (ERC-165, ERC-721, ERC-721 metadata).
+    /// @param id The interface id.
+    /// @return True when implemented.
     function supportsInterface(bytes4 id) external pure returns (bool) {
         return id == 0x01ffc9a7 || id == 0x80ac58cd || id == 0x5b5e139f; // ERC-165, ERC-721, metadata
     }

@@ -17,6 +17,11 @@ contract Multicall3 {
         bytes returnData;
     }
 
+    /// @notice Makes each call in order and returns every result; a failed call whose
+    /// `allowFailure` is false reverts the whole batch with that call's revert data. The value sent
+    /// stays here: no call receives any.
+    /// @param calls The calls: target, whether it may fail, calldata.
+    /// @return returnData Each call's success and return (or revert) data, in order.
     function aggregate3(Call3[] calldata calls) public payable returns (Result[] memory returnData) {
         returnData = new Result[](calls.length);
         for (uint256 i = 0; i < calls.length; i++) {
@@ -32,18 +37,27 @@ contract Multicall3 {
         }
     }
 
+    /// @notice The current block's number.
+    /// @return The block number.
     function getBlockNumber() external view returns (uint256) {
         return block.number;
     }
 
+    /// @notice The current block's timestamp.
+    /// @return The timestamp (unix seconds).
     function getCurrentBlockTimestamp() external view returns (uint256) {
         return block.timestamp;
     }
 
+    /// @notice An address's balance in the native coin.
+    /// @param addr The address.
+    /// @return The balance, in wei.
     function getEthBalance(address addr) external view returns (uint256) {
         return addr.balance;
     }
 
+    /// @notice The chain's id.
+    /// @return The chain id.
     function getChainId() external view returns (uint256) {
         return block.chainid;
     }

@@ -9,29 +9,70 @@ import {SortitionTree} from "./SortitionTree.sol";
 /// so neither may declare storage of its own. See CourtRegistry for what the registry does.
 abstract contract RegistryBase {
 
+    /// @notice The longest name an agent or a court may have, in bytes.
+    /// @return The length.
     uint256 public constant MAX_NAME_LENGTH = 64;
+    /// @notice The longest metadata URI an agent may give, in bytes.
+    /// @return The length.
     uint256 public constant MAX_URI_LENGTH = 512;
 
+    /// @notice Only the registry's owner may do this.
     error OnlyOwner();
+    /// @notice Only the case factory may do this.
     error OnlyFactory();
+    /// @notice Only a case contract created by the factory may do this.
     error OnlyCase();
+    /// @notice The factory is linked already; it is set once.
     error FactoryAlreadySet();
+    /// @notice A name may not be empty.
     error NameRequired();
+    /// @notice The name is too long.
+    /// @param max The longest allowed, in bytes.
     error NameTooLong(uint256 max);
+    /// @notice The metadata URI is too long.
+    /// @param max The longest allowed, in bytes.
     error UriTooLong(uint256 max);
+    /// @notice The stake would stay below the court's minimum (or nothing was sent).
+    /// @param minimum The court's minimum judge stake.
+    /// @param total The caller's stake in the court with what it sent.
     error StakeBelowMinimum(uint256 minimum, uint256 total);
+    /// @notice The caller has no stake to withdraw.
     error NothingStaked();
+    /// @notice A judge seated on an open case may not unstake until the case releases it.
+    /// @param openCases The open cases it serves on.
     error JudgeServingOnOpenCase(uint256 openCases);
+    /// @notice The treasury holds less than asked for.
+    /// @param treasury What it holds.
     error AmountExceedsTreasury(uint256 treasury);
+    /// @notice A parameter is out of range (a zero address, a share over 100%, an even panel, a
+    /// minimum below the parent's or above a child's, a stake too large to record, ...).
     error InvalidParameter();
+    /// @notice Sending the coin to its recipient failed.
     error TransferFailed();
+    /// @notice The court's pool has too few judges who can be drawn (not parties, not excluded, eligible).
+    /// @param available How many were drawn before the pool ran out.
+    /// @param required How many the panel needs.
     error NotEnoughJudges(uint256 available, uint256 required);
+    /// @notice The transaction has too little gas left to give the outcome hook its full allowance;
+    /// send it with more gas.
+    /// @param needed The gas that must be left when the hook is called.
     error NotEnoughGasForOutcomeHook(uint256 needed);
+    /// @notice The outcome hook must be a contract.
+    /// @param hook The address given, which has no code.
     error HookHasNoCode(address hook);
+    /// @notice No court has this id.
+    /// @param courtId The id given.
     error UnknownCourt(uint96 courtId);
+    /// @notice The court tree is full: MAX_COURTS courts, or a new court would be deeper than MAX_DEPTH.
     error CourtTreeFull();
+    /// @notice A court's policy must be a CID of 1 to `maxLength` bytes.
+    /// @param maxLength The longest allowed, in bytes.
     error PolicyInvalid(uint256 maxLength);
+    /// @notice A judge may hold stakes in at most `max` courts at once.
+    /// @param max The limit (MAX_COURTS_PER_JUDGE).
     error TooManyCourts(uint256 max);
+    /// @notice The caller has no stake in this court.
+    /// @param courtId The court.
     error NotStakedInCourt(uint96 courtId);
 
     /// @notice An address registered itself as an agent.
@@ -184,31 +225,57 @@ abstract contract RegistryBase {
     }
 
     /// @notice The General court: the root of the tree and where a case filed with court 0 goes.
+    /// @return The General court's id.
     uint96 public constant GENERAL_COURT = 1;
-    /// @notice At most this many courts, at most this deep below the General court (depth 0).
+    /// @notice At most this many courts, at most MAX_DEPTH deep below the General court (depth 0).
+    /// @return The limit.
     uint256 public constant MAX_COURTS = 64;
+    /// @notice How deep a court may lie below the General court (depth 0).
+    /// @return The deepest depth.
     uint256 public constant MAX_DEPTH = 3;
     /// @notice A judge stakes in at most this many courts at once.
+    /// @return The limit.
     uint256 public constant MAX_COURTS_PER_JUDGE = 4;
+    /// @notice The longest policy CID a court may have, in bytes.
+    /// @return The length.
     uint256 public constant MAX_POLICY_LENGTH = 128;
+    /// @notice The largest panel a court's terms may ask for (first round or appeal).
+    /// @return The size.
     uint256 public constant MAX_PANEL_SIZE = 31;
 
+    /// @notice What a won case adds to a party's reputation.
+    /// @return The points.
     int64 public constant REPUTATION_WIN = 10;
+    /// @notice What a lost case adds to a party's reputation (negative).
+    /// @return The points.
     int64 public constant REPUTATION_LOSS = -5;
+    /// @notice What a case lost by default (never answered) adds to a party's reputation (negative).
+    /// @return The points.
     int64 public constant REPUTATION_NO_SHOW = -20;
     /// @notice Gas the outcome hook gets at the end of every case (CourtReputation: two ERC-8004 feedbacks).
+    /// @return The gas.
     uint256 public constant OUTCOME_HOOK_GAS = 600_000;
 
+    /// @notice Who creates and changes courts, sets the outcome hook and withdraws the treasury.
+    /// @return The owner.
     address public owner;
+    /// @notice The CaseFactory, the only one that marks new cases.
+    /// @return The factory (zero until linked).
     address public factory;
+    /// @notice The share of a judge's stakes taken for a minority vote or a no-show.
+    /// @return The share in basis points.
     uint16 public slashBps;
     /// @notice The judges' stakes in all courts together; it shares a slot with `courtCount` and the
     /// number of judges listed, which a new judge's stake reads and writes together.
+    /// @return The sum, in wei.
     uint128 public totalJudgeStake;
     /// @notice Courts 1..courtCount; the General court is 1.
+    /// @return The number of courts.
     uint96 public courtCount;
     /// @dev Judges listed in `judgeAt` (0 .. judgeTotal - 1).
     uint32 internal judgeTotal;
+    /// @notice Court fees and slashes the registry holds for the owner to withdraw.
+    /// @return The treasury, in wei.
     uint256 public treasury;
 
     mapping(address => Agent) internal agents;
@@ -217,8 +284,11 @@ abstract contract RegistryBase {
     mapping(address => Judge) internal judges;
     /// @dev Every judge with a stake (eligible or not), in no particular order.
     mapping(uint256 => address) internal judgeAt;
+    /// @notice Whether an address is a case the factory created (only those touch stakes and records).
+    /// @return True for a case.
     mapping(address => bool) public isCase;
     /// @notice Told how each case ends (CourtReputation posts it as ERC-8004 feedback); none if zero.
+    /// @return The hook.
     address public outcomeHook;
     mapping(uint96 => Court) internal courts;
     /// @dev Each court's draw weights with history: a judge's weight in a court is the sum of its

@@ -11,16 +11,45 @@ import {IERC8004Identity, IERC8004Reputation} from "./IERC8004.sol";
 /// among them (rounded toward zero); it needs the clients to trust, since unfiltered feedback is
 /// open to Sybil spam.
 contract ReputationRegistry is IERC8004Reputation {
+    /// @notice The most decimals a feedback value may have.
+    /// @return The limit.
     uint8 public constant MAX_VALUE_DECIMALS = 18;
 
+    /// @notice The identity registry has no agent with this id.
+    /// @param agentId The id given.
     error AgentNotFound(uint256 agentId);
+    /// @notice An agent's owner and operators may not give it feedback.
+    /// @param caller The caller.
+    /// @param agentId The agent.
     error SelfFeedbackNotAllowed(address caller, uint256 agentId);
+    /// @notice A value may have at most MAX_VALUE_DECIMALS decimals.
+    /// @param valueDecimals The decimals given.
     error ValueDecimalsTooLarge(uint8 valueDecimals);
+    /// @notice The client gave the agent no feedback with this index.
+    /// @param agentId The agent.
+    /// @param clientAddress The client.
+    /// @param feedbackIndex The index given (they run from 1).
     error FeedbackNotFound(uint256 agentId, address clientAddress, uint64 feedbackIndex);
+    /// @notice The feedback is revoked already.
+    /// @param feedbackIndex The feedback's index.
     error AlreadyRevoked(uint64 feedbackIndex);
+    /// @notice A summary needs the clients to trust (unfiltered feedback is open to Sybil spam).
     error ClientAddressesRequired();
+    /// @notice The average does not fit in an int128.
     error SummaryOverflow();
 
+    /// @notice ERC-8004: a client gave an agent feedback.
+    /// @param agentId The agent.
+    /// @param clientAddress The client.
+    /// @param feedbackIndex The feedback's index among the client's for this agent, from 1.
+    /// @param value The score, a fixed-point number with `valueDecimals` decimals.
+    /// @param valueDecimals The score's decimals.
+    /// @param indexedTag1 The first tag, indexed (its hash in the log topic).
+    /// @param tag1 The first tag.
+    /// @param tag2 The second tag.
+    /// @param endpoint The endpoint the feedback is about.
+    /// @param feedbackURI Where the full feedback is.
+    /// @param feedbackHash The hash of that file.
     event NewFeedback(
         uint256 indexed agentId,
         address indexed clientAddress,
@@ -34,7 +63,18 @@ contract ReputationRegistry is IERC8004Reputation {
         string feedbackURI,
         bytes32 feedbackHash
     );
+    /// @notice ERC-8004: a client revoked one of its feedbacks.
+    /// @param agentId The agent.
+    /// @param clientAddress The client.
+    /// @param feedbackIndex The feedback's index.
     event FeedbackRevoked(uint256 indexed agentId, address indexed clientAddress, uint64 indexed feedbackIndex);
+    /// @notice ERC-8004: someone answered a feedback.
+    /// @param agentId The agent.
+    /// @param clientAddress The client that gave the feedback.
+    /// @param feedbackIndex The feedback's index.
+    /// @param responder Who answered.
+    /// @param responseURI Where the answer is.
+    /// @param responseHash The hash of that file.
     event ResponseAppended(
         uint256 indexed agentId,
         address indexed clientAddress,
@@ -65,6 +105,8 @@ contract ReputationRegistry is IERC8004Reputation {
         identity = identityRegistry;
     }
 
+    /// @notice The identity registry whose agents this registry rates.
+    /// @return The IdentityRegistry.
     function getIdentityRegistry() external view returns (address) {
         return identity;
     }
@@ -88,6 +130,8 @@ contract ReputationRegistry is IERC8004Reputation {
     }
 
     /// @notice The client takes back one of its own feedback entries; it stays readable, marked revoked.
+    /// @param agentId The agent.
+    /// @param feedbackIndex The caller's feedback's index, from 1.
     function revokeFeedback(uint256 agentId, uint64 feedbackIndex) external {
         Feedback storage f = _entry(agentId, msg.sender, feedbackIndex);
         if (f.isRevoked) revert AlreadyRevoked(feedbackIndex);
@@ -96,6 +140,11 @@ contract ReputationRegistry is IERC8004Reputation {
     }
 
     /// @notice Anyone may answer a feedback entry (the agent showing a refund, a spam tagger).
+    /// @param agentId The agent.
+    /// @param clientAddress The client that gave the feedback.
+    /// @param feedbackIndex The feedback's index, from 1.
+    /// @param responseURI Where the answer is (only emitted).
+    /// @param responseHash The hash of that file (only emitted).
     function appendResponse(
         uint256 agentId,
         address clientAddress,
@@ -114,6 +163,13 @@ contract ReputationRegistry is IERC8004Reputation {
 
     /// @notice Count and average of the unrevoked feedback `clientAddresses` gave the agent, matching
     /// `tag1` and `tag2` (an empty tag matches any).
+    /// @param agentId The agent.
+    /// @param clientAddresses The clients whose feedback counts (not empty).
+    /// @param tag1 Only feedback with this first tag (empty: any).
+    /// @param tag2 Only feedback with this second tag (empty: any).
+    /// @return count How many feedbacks count.
+    /// @return summaryValue Their average, each value scaled to `summaryValueDecimals` (rounded toward zero).
+    /// @return summaryValueDecimals The largest decimals among them.
     function getSummary(uint256 agentId, address[] calldata clientAddresses, string calldata tag1, string calldata tag2)
         external
         view
@@ -138,6 +194,15 @@ contract ReputationRegistry is IERC8004Reputation {
         summaryValue = int128(average);
     }
 
+    /// @notice One feedback entry, revoked or not.
+    /// @param agentId The agent.
+    /// @param clientAddress The client that gave it.
+    /// @param feedbackIndex Its index, from 1.
+    /// @return value The score.
+    /// @return valueDecimals The score's decimals.
+    /// @return tag1 The first tag.
+    /// @return tag2 The second tag.
+    /// @return isRevoked Whether the client revoked it.
     function readFeedback(uint256 agentId, address clientAddress, uint64 feedbackIndex)
         external
         view
@@ -159,6 +224,18 @@ contract ReputationRegistry is IERC8004Reputation {
     }
 
     /// @notice Every matching entry; no clients means every client of the agent.
+    /// @param agentId The agent.
+    /// @param clientAddresses The clients whose entries to read (empty: every client).
+    /// @param tag1 Only entries with this first tag (empty: any).
+    /// @param tag2 Only entries with this second tag (empty: any).
+    /// @param includeRevoked Whether revoked entries are included.
+    /// @return The client of each entry.
+    /// @return Each entry's index among its client's.
+    /// @return Each entry's score.
+    /// @return Each score's decimals.
+    /// @return Each entry's first tag.
+    /// @return Each entry's second tag.
+    /// @return Whether each entry is revoked.
     function readAllFeedback(
         uint256 agentId,
         address[] calldata clientAddresses,
@@ -241,6 +318,11 @@ contract ReputationRegistry is IERC8004Reputation {
 
     /// @notice Responses to one entry (feedbackIndex 0: to every entry of the client; no client: of
     /// every client), from `responderList` (empty: from anyone).
+    /// @param agentId The agent.
+    /// @param clientAddress The client (zero: every client).
+    /// @param feedbackIndex The entry (0: every entry).
+    /// @param responderList Count only these responders (empty: anyone).
+    /// @return count How many responses.
     function getResponseCount(
         uint256 agentId,
         address clientAddress,
@@ -267,10 +349,17 @@ contract ReputationRegistry is IERC8004Reputation {
         }
     }
 
+    /// @notice Every client that gave an agent feedback, in the order they first did.
+    /// @param agentId The agent.
+    /// @return The clients.
     function getClients(uint256 agentId) external view returns (address[] memory) {
         return clients[agentId];
     }
 
+    /// @notice The index of a client's latest feedback for an agent: how many it gave.
+    /// @param agentId The agent.
+    /// @param clientAddress The client.
+    /// @return The last index (0: none).
     function getLastIndex(uint256 agentId, address clientAddress) external view returns (uint64) {
         return uint64(feedback[agentId][clientAddress].length);
     }

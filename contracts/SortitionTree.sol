@@ -26,7 +26,10 @@ library SortitionTree {
     uint256 private constant BLOCK_MASK = (1 << 64) - 1;
     uint256 private constant U32 = (1 << 32) - 1;
 
+    /// @notice The court's pool has no free leaf: it holds as many judges as a tree can.
+    /// @param capacity The most judges a pool holds at once.
     error PoolFull(uint256 capacity);
+    /// @notice A weight (a judge's, or a sum in the tree) does not fit in 128 bits.
     error WeightTooLarge();
 
     /// @dev A node's checkpoints, oldest first, each (block << 128 | value). The latest lives in

@@ -9,32 +9,68 @@ pragma solidity ^0.8.28;
 /// never where its authorization went, so the court cannot lean on anything a real USDC lacks.
 /// Written for docket's tests from the standard; never deploy it anywhere with value.
 contract UsdcLike {
+    /// @notice ERC-20: the token's name (also its EIP-712 domain name).
+    /// @return The name.
     string public constant name = "USD Coin";
+    /// @notice ERC-20: the token's symbol.
+    /// @return The symbol.
     string public constant symbol = "USDC";
+    /// @notice The EIP-712 domain version, as USDC's.
+    /// @return The version.
     string public constant version = "2";
+    /// @notice ERC-20: the token's decimals (six, as USDC).
+    /// @return The decimals.
     uint8 public constant decimals = 6;
 
     bytes32 private constant DOMAIN_TYPEHASH =
         keccak256("EIP712Domain(string name,string version,uint256 chainId,address verifyingContract)");
+    /// @notice EIP-3009: the EIP-712 type hash of `TransferWithAuthorization`.
+    /// @return The type hash.
     bytes32 public constant TRANSFER_WITH_AUTHORIZATION_TYPEHASH = keccak256(
         "TransferWithAuthorization(address from,address to,uint256 value,uint256 validAfter,uint256 validBefore,bytes32 nonce)"
     );
+    /// @notice EIP-3009: the EIP-712 type hash of `ReceiveWithAuthorization`.
+    /// @return The type hash.
     bytes32 public constant RECEIVE_WITH_AUTHORIZATION_TYPEHASH = keccak256(
         "ReceiveWithAuthorization(address from,address to,uint256 value,uint256 validAfter,uint256 validBefore,bytes32 nonce)"
     );
+    /// @notice EIP-3009: the EIP-712 type hash of `CancelAuthorization`.
+    /// @return The type hash.
     bytes32 public constant CANCEL_AUTHORIZATION_TYPEHASH =
         keccak256("CancelAuthorization(address authorizer,bytes32 nonce)");
     /// @dev secp256k1n / 2: a larger `s` is the malleable twin of a valid signature.
     uint256 private constant HALF_N = 0x7FFFFFFFFFFFFFFFFFFFFFFFFFFFFFFF5D576E7357A4501DDFE92F46681B20A0;
 
+    /// @notice ERC-20: tokens moved (from zero: minted).
+    /// @param from The payer (zero when minted).
+    /// @param to The payee.
+    /// @param value The amount.
     event Transfer(address indexed from, address indexed to, uint256 value);
+    /// @notice ERC-20: an owner set a spender's allowance.
+    /// @param owner The owner.
+    /// @param spender The spender.
+    /// @param value The allowance now.
     event Approval(address indexed owner, address indexed spender, uint256 value);
+    /// @notice EIP-3009: an authorization was used.
+    /// @param authorizer The payer who signed it.
+    /// @param nonce Its nonce.
     event AuthorizationUsed(address indexed authorizer, bytes32 indexed nonce);
+    /// @notice EIP-3009: an authorization was cancelled before it was used.
+    /// @param authorizer The payer who signed it.
+    /// @param nonce Its nonce.
     event AuthorizationCanceled(address indexed authorizer, bytes32 indexed nonce);
 
+    /// @notice Who deployed the token, the only one who may mint.
+    /// @return The minter.
     address public immutable minter;
+    /// @notice ERC-20: every token minted.
+    /// @return The supply.
     uint256 public totalSupply;
+    /// @notice ERC-20: an address's balance.
+    /// @return The balance.
     mapping(address => uint256) public balanceOf;
+    /// @notice ERC-20: what a spender may still take from an owner (owner, then spender).
+    /// @return The allowance.
     mapping(address => mapping(address => uint256)) public allowance;
     mapping(address => mapping(bytes32 => bool)) private usedOrCanceled;
 
@@ -42,6 +78,9 @@ contract UsdcLike {
         minter = msg.sender;
     }
 
+    /// @notice Creates `value` tokens for `to`; only the minter.
+    /// @param to The recipient (not zero).
+    /// @param value The amount.
     function mint(address to, uint256 value) external {
         require(msg.sender == minter, "FiatToken: caller is not a minter");
         require(to != address(0), "FiatToken: mint to the zero address");
@@ -50,17 +89,30 @@ contract UsdcLike {
         emit Transfer(address(0), to, value);
     }
 
+    /// @notice ERC-20: moves `value` of the caller's tokens to `to`.
+    /// @param to The payee (not zero).
+    /// @param value The amount.
+    /// @return True (a failure reverts).
     function transfer(address to, uint256 value) external returns (bool) {
         _transfer(msg.sender, to, value);
         return true;
     }
 
+    /// @notice ERC-20: lets `spender` take up to `value` of the caller's tokens.
+    /// @param spender The spender.
+    /// @param value The allowance.
+    /// @return True.
     function approve(address spender, uint256 value) external returns (bool) {
         allowance[msg.sender][spender] = value;
         emit Approval(msg.sender, spender, value);
         return true;
     }
 
+    /// @notice ERC-20: moves `value` of `from`'s tokens to `to` out of the caller's allowance.
+    /// @param from The payer.
+    /// @param to The payee (not zero).
+    /// @param value The amount.
+    /// @return True (a failure reverts).
     function transferFrom(address from, address to, uint256 value) external returns (bool) {
         require(value <= allowance[from][msg.sender], "ERC20: transfer amount exceeds allowance");
         allowance[from][msg.sender] -= value;
@@ -69,6 +121,15 @@ contract UsdcLike {
     }
 
     /// @notice EIP-3009: anyone may submit `from`'s signed transfer.
+    /// @param from The payer, who signed.
+    /// @param to The payee.
+    /// @param value The amount.
+    /// @param validAfter Valid only after this time (unix seconds).
+    /// @param validBefore Valid only before this time (unix seconds).
+    /// @param nonce The payer's unique nonce for this authorization.
+    /// @param v The signature's recovery id.
+    /// @param r The signature's r.
+    /// @param s The signature's s (lower half only).
     function transferWithAuthorization(
         address from,
         address to,
@@ -84,6 +145,15 @@ contract UsdcLike {
     }
 
     /// @notice EIP-3009: only the payee `to` may submit `from`'s signed transfer (no front-running).
+    /// @param from The payer, who signed.
+    /// @param to The payee.
+    /// @param value The amount.
+    /// @param validAfter Valid only after this time (unix seconds).
+    /// @param validBefore Valid only before this time (unix seconds).
+    /// @param nonce The payer's unique nonce for this authorization.
+    /// @param v The signature's recovery id.
+    /// @param r The signature's r.
+    /// @param s The signature's s (lower half only).
     function receiveWithAuthorization(
         address from,
         address to,
@@ -100,6 +170,11 @@ contract UsdcLike {
     }
 
     /// @notice EIP-3009: `authorizer` cancels an authorization it has not used.
+    /// @param authorizer The payer who signed the authorization and signs the cancellation.
+    /// @param nonce The authorization's nonce.
+    /// @param v The cancellation signature's recovery id.
+    /// @param r The cancellation signature's r.
+    /// @param s The cancellation signature's s (lower half only).
     function cancelAuthorization(address authorizer, bytes32 nonce, uint8 v, bytes32 r, bytes32 s) external {
         require(!usedOrCanceled[authorizer][nonce], "FiatTokenV2: authorization is used or canceled");
         _requireSigner(keccak256(abi.encode(CANCEL_AUTHORIZATION_TYPEHASH, authorizer, nonce)), authorizer, v, r, s);
@@ -108,10 +183,15 @@ contract UsdcLike {
     }
 
     /// @notice EIP-3009: whether `authorizer`'s `nonce` is used or cancelled. Nothing more is kept.
+    /// @param authorizer The payer.
+    /// @param nonce The nonce.
+    /// @return True once used or cancelled.
     function authorizationState(address authorizer, bytes32 nonce) external view returns (bool) {
         return usedOrCanceled[authorizer][nonce];
     }
 
+    /// @notice The EIP-712 domain authorizations are signed in (name, version, this chain, this token).
+    /// @return The domain separator.
     function DOMAIN_SEPARATOR() public view returns (bytes32) {
         return keccak256(
             abi.encode(DOMAIN_TYPEHASH, keccak256(bytes(name)), keccak256(bytes(version)), block.chainid, address(this))

@@ -10,12 +10,26 @@ import {IERC8004Identity} from "./IERC8004.sol";
 /// stands). docket's court evaluator is such a validator: when a case born from a job ends it
 /// answers the provider's request for that job with the ruling (100 the provider won, 0 it lost).
 contract ValidationRegistry {
+    /// @notice The identity registry has no agent with this id.
+    /// @param agentId The id given.
     error AgentNotFound(uint256 agentId);
+    /// @notice Only the agent's owner, its approved address or an operator may ask for validation.
+    /// @param caller The caller.
+    /// @param agentId The agent.
     error NotAuthorized(address caller, uint256 agentId);
+    /// @notice The validator may not be the zero address.
     error InvalidValidator();
+    /// @notice A request with this hash exists already; a request hash is used once.
+    /// @param requestHash The hash given.
     error RequestExists(bytes32 requestHash);
+    /// @notice No request has this hash.
+    /// @param requestHash The hash given.
     error UnknownRequest(bytes32 requestHash);
+    /// @notice Only the validator the request names may answer it.
+    /// @param caller The caller.
     error NotValidator(address caller);
+    /// @notice An answer is 0 to 100.
+    /// @param response The answer given.
     error ResponseOutOfRange(uint8 response);
 
     /// @notice An agent asked a validator to validate its work.

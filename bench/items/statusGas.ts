@@ -7,13 +7,23 @@
  *   each party takes part in ~285 cases; of every 10 cases 1 Deliberating with a drawn panel, 1
  *   Active); eth_estimateGas of `getCaseStatuses(0,100)` and `getInvolvedCases(who,0,100)` for a
  *   party and for the busiest judge, and whether a plain eth_call of each succeeds.
- * - Writes: on another chain (public votes), a fixed script of cases: gasUsed of `fileCase`,
- *   `assignJudges`, `assignJudgesRandom` and of every transition that closes a case. Run it against
- *   the contracts before the index (`--writes-only`) to get the difference.
+ * - Writes: on other chains (public votes, then a General court that hides them), a fixed script of
+ *   cases: gasUsed of `fileCase`, `respond`, `assignJudges`, `assignJudgesRandom`, `submitEvidence`,
+ *   `vote` or `commitVote`/`revealVote`, `appeal` and of every transition that closes a case. Run it
+ *   (`--writes-only`) against the contracts of an earlier commit to get the difference.
  */
-import { type Address, encodeFunctionData, type Hex, parseEther, type TransactionReceipt } from "viem";
+import {
+  type Address,
+  encodeFunctionData,
+  type Hex,
+  keccak256,
+  parseEther,
+  type TransactionReceipt,
+  toHex,
+} from "viem";
 import { caseFactoryAbi, courtRegistryAbi, disputeCaseAbi } from "../../src/chain/abi/generated.js";
-import { devPublicParams } from "../../src/deploy/terms.js";
+import { voteCommitment } from "../../src/chain/votes.js";
+import { devParams, devPublicParams } from "../../src/deploy/terms.js";
 import { Actor } from "../../src/devnet/actor.js";
 import { startDevnet } from "../../src/devnet/devnet.js";
 import { advanceTime } from "../../src/devnet/seed.js";
@@ -70,9 +80,12 @@ export async function measureViews(openCases = 1000, parties = 7): Promise<Recor
   }
 }
 
-/** The gas of the writes that keep the index, on a fixed script of cases. */
-export async function measureWrites(): Promise<Record<string, number[]>> {
-  const P = devPublicParams;
+/**
+ * The gas of each case write, on a fixed script of cases: with public votes (`vote`), or with
+ * `hidden` votes (`commitVote`, `revealVote`) in a General court that hides them.
+ */
+export async function measureWrites(hidden = false): Promise<Record<string, number[]>> {
+  const P = hidden ? devParams : devPublicParams;
   const devnet = await startDevnet({ seed: false, params: P });
   const out: Record<string, number[]> = {};
   const note = (what: string, r: TransactionReceipt) => {
@@ -97,7 +110,7 @@ export async function measureWrites(): Promise<Record<string, number[]>> {
       return by.mined(await by.wallet.writeContract({ ...(req as any), gas: gas * 2n }));
     };
     const judges = [7, 8, 9, 10, 11, 12, 13, 14].map(at);
-    for (const j of judges) await send(j, registry, courtRegistryAbi, "stakeAsJudge", [], parseEther("1"));
+    for (const j of judges) await send(j, registry, courtRegistryAbi, "stakeAsJudge", [1n], parseEther("1"));
     let ref = 0;
     const file = async (p: Actor, d: Actor) => {
       ref += 1;
@@ -110,7 +123,7 @@ export async function measureWrites(): Promise<Record<string, number[]>> {
           factory,
           caseFactoryAbi,
           "fileCase",
-          [d.address, "A claim of a usual length for the bench.", "bafkreibench", paymentRef],
+          [1n, d.address, "A claim of a usual length for the bench.", "bafkreibench", paymentRef],
           P.minPartyStake,
         ),
       );
@@ -123,8 +136,20 @@ export async function measureWrites(): Promise<Record<string, number[]>> {
         })
       )[1][0] as Address;
     };
-    const respond = (k: Address, d: Actor) => send(d, k, disputeCaseAbi, "respond", [], P.minPartyStake);
-    const vote = (k: Address, j: Actor, yes: boolean) => send(j, k, disputeCaseAbi, "vote", [yes]);
+    const respond = (k: Address, d: Actor) =>
+      send(d, k, disputeCaseAbi, "respond", [], P.minPartyStake).then((r) => note("respond", r));
+    const salt = keccak256(toHex("bench"));
+    /** Casts a vote: public, or the reveal of what `commitAll` committed. */
+    const vote = (k: Address, j: Actor, yes: boolean) =>
+      hidden ? send(j, k, disputeCaseAbi, "revealVote", [yes, salt, ""]) : send(j, k, disputeCaseAbi, "vote", [yes]);
+    const commitAll = async (k: Address, js: Actor[], round: number) => {
+      if (!hidden) return;
+      for (const j of js) {
+        const c = voteCommitment({ caseAddress: k, judge: j.address, round, plaintiffWins: true, salt });
+        note("commitVote", await send(j, k, disputeCaseAbi, "commitVote", [c]));
+      }
+    };
+    const kind = hidden ? "revealVote" : "vote";
     const seat = (k: Address, js: Actor[]) =>
       send(at(0), factory, caseFactoryAbi, "assignJudges", [k, js.map((j) => j.address)]).then((r) =>
         note("assignJudges", r),
@@ -150,17 +175,26 @@ export async function measureWrites(): Promise<Record<string, number[]>> {
     await seat(settleCase, judges.slice(0, 3));
     await seat(dismissCase, judges.slice(3, 6));
     await seat(appealCase, judges.slice(0, 3));
-    await vote(settleCase, at(7), true);
-    await vote(settleCase, at(8), true);
-    await vote(dismissCase, at(10), true);
+    note("submitEvidence", await send(p, settleCase, disputeCaseAbi, "submitEvidence", ["bafkreibenchevidence"]));
+    await commitAll(settleCase, judges.slice(0, 3), 1);
+    await commitAll(appealCase, judges.slice(0, 3), 1);
+    if (hidden) await commitAll(dismissCase, judges.slice(3, 4), 1);
+    note(`${kind}, not deciding`, await vote(settleCase, at(7), true));
+    if (hidden) note(`${kind}, not deciding`, await vote(settleCase, at(8), true));
+    note(`${kind} deciding round 1`, await vote(settleCase, at(hidden ? 9 : 8), true));
+    if (!hidden) await vote(dismissCase, at(10), true);
     await vote(appealCase, at(7), true);
     await vote(appealCase, at(8), true);
-    await send(d, appealCase, disputeCaseAbi, "appeal", [], P.appealBond);
+    if (hidden) await vote(appealCase, at(9), true);
+    note("appeal", await send(d, appealCase, disputeCaseAbi, "appeal", [], P.appealBond));
     await seat(appealCase, judges.slice(3, 8));
-    await vote(appealCase, at(10), true);
-    await vote(appealCase, at(11), true);
-    note("vote deciding on appeal (closes: 2 parties, 3 + 5 judges)", await vote(appealCase, at(12), true));
-    await advanceTime(devnet.reader, P.deliberationPeriod + 1n);
+    await commitAll(appealCase, judges.slice(3, 8), 2);
+    for (const j of [10, 11, 12, 13].slice(0, hidden ? 4 : 2)) await vote(appealCase, at(j), true);
+    note(
+      `${kind} deciding on appeal (closes: 2 parties, 3 + 5 judges)`,
+      await vote(appealCase, at(hidden ? 14 : 12), true),
+    );
+    await advanceTime(devnet.reader, (hidden ? P.commitPeriod + P.revealPeriod : P.deliberationPeriod) + 1n);
     note("triggerDefault (closes: 2 parties)", await send(at(16), defaultCase, disputeCaseAbi, "triggerDefault"));
     note(
       "resolveAfterDeadline, dismissal (closes: 2 parties, 3 judges)",
@@ -174,9 +208,11 @@ export async function measureWrites(): Promise<Record<string, number[]>> {
 }
 
 if (process.argv[1]?.endsWith("statusGas.ts")) {
-  const writes = await measureWrites();
-  for (const [what, gas] of Object.entries(writes)) {
-    process.stdout.write(`${what}: median ${median(gas)} (${gas.join(", ")})\n`);
+  for (const hidden of [false, true]) {
+    process.stdout.write(hidden ? "hidden votes:\n" : "public votes:\n");
+    for (const [what, gas] of Object.entries(await measureWrites(hidden))) {
+      process.stdout.write(`  ${what}: median ${median(gas)} (${gas.join(", ")})\n`);
+    }
   }
   if (!process.argv.includes("--writes-only")) {
     process.stdout.write(`${JSON.stringify(await measureViews(), null, 2)}\n`);

@@ -9,6 +9,8 @@ export interface Deployment {
   factory: Address;
   /** The draw entropy source the factory was deployed with. */
   entropy: Address;
+  /** The libraries every case runs (contracts/CaseVoting.sol, CasePayouts.sol), linked into the factory. */
+  libraries: CaseLibraries;
   deployer: Address;
   deployedAtBlock: string;
   /** ERC-8004 registries and the court's reporter to them, when deployed (src/deploy/erc8004.ts). */
@@ -19,6 +21,12 @@ export interface Deployment {
   courts: DeployedCourt[];
   /** The arbitrator, ERC-8183 job escrow, court-backed evaluators and Validation Registry, when deployed (src/deploy/arbitration.ts). */
   arbitration?: ArbitrationDeployment;
+}
+
+/** The linked libraries DisputeCase runs by DELEGATECALL, by library name. */
+export interface CaseLibraries {
+  CasePayouts: Address;
+  CaseVoting: Address;
 }
 
 /** A court-backed ERC-8183 evaluator as deployed: its address, its court and its challenge window. */

@@ -9,7 +9,7 @@ import {
 } from "viem";
 import { agenticCommerceAbi, caseFactoryAbi, courtEvaluatorAbi, docketArbitratorAbi } from "./abi/generated.js";
 import type { Court } from "./court.js";
-import { readAll, readChainTime } from "./reads.js";
+import { readAll, readChainTime, readFound, readPage } from "./reads.js";
 
 /**
  * The arbitration side of the court (docs/arbitration.md): the arbitrator (Kleros' IArbitratorV2
@@ -175,13 +175,7 @@ export async function readAllJobs(court: Court, a: Arbitration): Promise<{ total
 
 /** A page of jobs, newest first, with the total: one eth_call. */
 export async function readJobPage(court: Court, a: Arbitration, offset: number, limit: number) {
-  const [total, page] = await court.reader.readContract({
-    address: a.commerce,
-    abi: agenticCommerceAbi,
-    functionName: "getJobs",
-    args: [BigInt(offset), BigInt(limit)],
-  });
-  return { total: Number(total), jobs: page as readonly JobView[] };
+  return readPage(court, { address: a.commerce, abi: agenticCommerceAbi }, "getJobs", offset, limit);
 }
 
 /**
@@ -241,24 +235,22 @@ export async function readFunding(court: Court, a: Arbitration, who: Address) {
 
 /** Whether a case was filed through an arbitrator, and for which arbitrable and dispute. */
 export async function readCaseArbitration(court: Court, caseAddr: Address) {
-  const [arbitrated, rec] = await court.reader.readContract({
+  return readFound(court, {
     address: court.factory,
     abi: caseFactoryAbi,
     functionName: "getCaseArbitration",
     args: [caseAddr],
   });
-  return arbitrated ? rec : undefined;
 }
 
 /** The job a docket evaluator's dispute is about (undefined when that evaluator did not open it). */
 export async function readJobOfDispute(court: Court, evaluator: Address, disputeId: bigint) {
-  const [exists, jobId] = await court.reader.readContract({
+  return readFound(court, {
     address: evaluator,
     abi: courtEvaluatorAbi,
     functionName: "jobOfDispute",
     args: [disputeId],
   });
-  return exists ? jobId : undefined;
 }
 
 /** A job contract's zero address is "not set" (a provider named later). */

@@ -1,10 +1,16 @@
 import {
+  type Abi,
   type Address,
+  type ContractFunctionArgs,
+  type ContractFunctionName,
   type ContractFunctionParameters,
+  type ContractFunctionReturnType,
   formatEther,
   type GetTransactionReturnType,
   type Hex,
   type MulticallReturnType,
+  type ReadContractParameters,
+  type ReadContractReturnType,
   TransactionNotFoundError,
   type TransactionReceipt,
   TransactionReceiptNotFoundError,
@@ -42,14 +48,46 @@ export async function readChainTime(court: Court): Promise<bigint> {
   });
 }
 
+/** The value of a `(found, value)` answer. */
+type Found<R> = R extends readonly [boolean, infer V] ? V : never;
+
+/** A view that answers `(found, value)` (a case, the job of a dispute): the value, or undefined when not found. */
+export async function readFound<
+  const A extends Abi,
+  F extends ContractFunctionName<A, "pure" | "view">,
+  const Args extends ContractFunctionArgs<A, "pure" | "view", F>,
+>(
+  court: Court,
+  call: ReadContractParameters<A, F, Args>,
+): Promise<Found<ReadContractReturnType<A, F, Args>> | undefined> {
+  const [found, value] = (await court.reader.readContract(call as never)) as readonly [boolean, unknown];
+  return found ? (value as Found<ReadContractReturnType<A, F, Args>>) : undefined;
+}
+
+/** The page of a `(total, page)` answer. */
+type Paged<R> = R extends readonly [bigint, infer P] ? P : never;
+
+/**
+ * A list view `fn(offset, limit) → (total, page)` (cases, cases in Deliberating, agents, jobs): the
+ * page, and the total as a number. One eth_call.
+ */
+export async function readPage<const A extends Abi, F extends ContractFunctionName<A, "pure" | "view">>(
+  court: Court,
+  contract: { address: Address; abi: A },
+  functionName: F,
+  offset: number,
+  limit: number,
+): Promise<{ total: number; page: Paged<ContractFunctionReturnType<A, "pure" | "view", F>> }> {
+  const [total, page] = (await court.reader.readContract({
+    ...contract,
+    functionName,
+    args: [BigInt(offset), BigInt(limit)],
+  } as never)) as readonly [bigint, Paged<ContractFunctionReturnType<A, "pure" | "view", F>>];
+  return { total: Number(total), page };
+}
+
 export async function readCase(court: Court, addr: Address) {
-  const [exists, view] = await court.reader.readContract({
-    address: court.factory,
-    abi: caseFactoryAbi,
-    functionName: "getCase",
-    args: [addr],
-  });
-  return exists ? view : undefined;
+  return readFound(court, { address: court.factory, abi: caseFactoryAbi, functionName: "getCase", args: [addr] });
 }
 export type CaseView = NonNullable<Awaited<ReturnType<typeof readCase>>>;
 
@@ -215,25 +253,14 @@ export async function readTokenDomain(court: Court, token: Address) {
   return { name, version, chainTime: Number(chainTime) };
 }
 
+/** A page of every case. */
 export async function readCasePage(court: Court, offset: number, limit: number) {
-  const [total, page] = await court.reader.readContract({
-    address: court.factory,
-    abi: caseFactoryAbi,
-    functionName: "getCases",
-    args: [BigInt(offset), BigInt(limit)],
-  });
-  return { total: Number(total), cases: [...page] };
+  return readPage(court, { address: court.factory, abi: caseFactoryAbi }, "getCases", offset, limit);
 }
 
 /** A page of the cases in Deliberating, from the factory's own index of them. */
 export async function readDeliberating(court: Court, offset: number, limit: number) {
-  const [total, page] = await court.reader.readContract({
-    address: court.factory,
-    abi: caseFactoryAbi,
-    functionName: "getDeliberatingCases",
-    args: [BigInt(offset), BigInt(limit)],
-  });
-  return { total: Number(total), cases: page };
+  return readPage(court, { address: court.factory, abi: caseFactoryAbi }, "getDeliberatingCases", offset, limit);
 }
 
 /**
@@ -301,14 +328,9 @@ export async function readAgent(court: Court, who: Address) {
   });
 }
 
+/** A page of the registered agents. */
 export async function readAgents(court: Court, offset: number, limit: number) {
-  const [total, page] = await court.reader.readContract({
-    address: court.registry,
-    abi: courtRegistryAbi,
-    functionName: "getAgents",
-    args: [BigInt(offset), BigInt(limit)],
-  });
-  return { total: Number(total), agents: page };
+  return readPage(court, { address: court.registry, abi: courtRegistryAbi }, "getAgents", offset, limit);
 }
 export type AgentView = Awaited<ReturnType<typeof readAgent>>;
 

@@ -14,13 +14,20 @@ import {
   blockhashEntropyBytecode,
   caseFactoryAbi,
   caseFactoryBytecode,
+  caseFactoryLinkReferences,
+  casePayoutsAbi,
+  casePayoutsBytecode,
+  caseVotingAbi,
+  caseVotingBytecode,
+  caseVotingLinkReferences,
   courtRegistryAbi,
   courtRegistryBytecode,
   testUSDAbi,
   testUSDBytecode,
 } from "../chain/abi/generated.js";
 import type { ContractCall } from "../chain/client.js";
-import type { DeployedCourt, Deployment } from "../chain/deployments.js";
+import type { CaseLibraries, DeployedCourt, Deployment } from "../chain/deployments.js";
+import { linkBytecode } from "./link.js";
 import { policyCid, readPolicy } from "./policies.js";
 import { type ChildCourt, type CourtParams, courtConfig } from "./terms.js";
 
@@ -60,10 +67,27 @@ export function deployer(wallet: WalletClient, reader: PublicClient, what: strin
 }
 
 /**
+ * Deploys the libraries every case runs by DELEGATECALL (contracts/CasePayouts.sol, then
+ * contracts/CaseVoting.sol, which calls it), and answers their addresses: what CaseFactory's bytecode
+ * (it creates the DisputeCase implementation) is linked with.
+ */
+export async function deployCaseLibraries(d: ReturnType<typeof deployer>): Promise<CaseLibraries> {
+  const CasePayouts = (await d.deploy(casePayoutsAbi, casePayoutsBytecode)).address;
+  const voting = linkBytecode(caseVotingBytecode, caseVotingLinkReferences, { CasePayouts });
+  const CaseVoting = (await d.deploy(caseVotingAbi, voting)).address;
+  return { CasePayouts, CaseVoting };
+}
+
+/** CaseFactory's bytecode linked with the case libraries at `libraries`. */
+export function linkedCaseFactory(libraries: CaseLibraries): Hex {
+  return linkBytecode(caseFactoryBytecode, caseFactoryLinkReferences, { ...libraries });
+}
+
+/**
  * Deploys CourtRegistry (its General court, id 1, under `params`, with the General policy of
  * src/deploy/policies/), the draw entropy source (BlockhashEntropy unless `entropy` names another,
- * e.g. a VRF adapter) and CaseFactory, and links them. Used by the dev chain and by
- * `npm run deploy` alike, so a real chain gets exactly what the tests exercise.
+ * e.g. a VRF adapter), the case libraries and CaseFactory (linked with them), and links them. Used
+ * by the dev chain and by `npm run deploy` alike, so a real chain gets exactly what the tests exercise.
  */
 export async function deployCourt(
   wallet: WalletClient,
@@ -80,7 +104,8 @@ export async function deployCourt(
     courtConfig(params),
   ]);
   const entropyAddress = entropy ?? (await d.deploy(blockhashEntropyAbi, blockhashEntropyBytecode)).address;
-  const factory = await d.deploy(caseFactoryAbi, caseFactoryBytecode, [
+  const libraries = await deployCaseLibraries(d);
+  const factory = await d.deploy(caseFactoryAbi, linkedCaseFactory(libraries), [
     registry.address,
     entropyAddress,
     feeRecipient ?? d.account.address,
@@ -97,6 +122,7 @@ export async function deployCourt(
     registry: registry.address,
     factory: factory.address,
     entropy: entropyAddress,
+    libraries,
     deployer: d.account.address,
     deployedAtBlock: registry.block.toString(),
     courts: [{ id: 1, name: "General", policy: generalPolicy }],

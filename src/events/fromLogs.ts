@@ -69,6 +69,19 @@ function caseOf(l: CourtLog, caseEvent: boolean): Address | undefined {
   return typeof l.args.caseAddr === "string" ? getAddress(l.args.caseAddr) : undefined;
 }
 
+/** Who each of `keys` concerns, by `lookup`; none when there is nothing to look up or the lookup fails (reported). */
+async function whoIn<K>(
+  keys: readonly K[],
+  lookup: ((keys: readonly K[]) => Promise<ReadonlyMap<string, readonly string[]>>) | undefined,
+  onError: ((err: unknown) => void) | undefined,
+): Promise<ReadonlyMap<string, readonly string[]>> {
+  if (!lookup || keys.length === 0) return new Map();
+  return lookup(keys).catch((err) => {
+    onError?.(err);
+    return new Map();
+  });
+}
+
 /**
  * Turns the court logs of one poll into the events docket pushes, in chain order. A case contract's
  * event concerns its parties and current panel: they are read once per poll for all its distinct
@@ -79,25 +92,9 @@ export async function eventsFromLogs(logs: readonly CourtLog[], opts: MapOptions
   const pushed = logs.filter((l) => typeOf(l) !== undefined);
   const cases = [...new Set(pushed.filter(isCaseLog).map((l) => getAddress(l.address)))];
   const jobIds = [...new Set(pushed.flatMap((l) => (typeof l.args.jobId === "bigint" ? [l.args.jobId] : [])))];
-  let people: ReadonlyMap<string, readonly string[]> = new Map();
-  let parties: ReadonlyMap<string, readonly string[]> = new Map();
-  await Promise.all([
-    opts.participantsOf && cases.length > 0
-      ? opts.participantsOf(cases).then(
-          (p) => {
-            people = p;
-          },
-          (err) => opts.onLookupError?.(err),
-        )
-      : undefined,
-    opts.jobPartiesOf && jobIds.length > 0
-      ? opts.jobPartiesOf(jobIds).then(
-          (p) => {
-            parties = p;
-          },
-          (err) => opts.onLookupError?.(err),
-        )
-      : undefined,
+  const [people, parties] = await Promise.all([
+    whoIn(cases, opts.participantsOf, opts.onLookupError),
+    whoIn(jobIds, opts.jobPartiesOf, opts.onLookupError),
   ]);
   return pushed.map((l) => {
     const caseEvent = isCaseLog(l);

@@ -33,16 +33,31 @@ const DRAW = { pending: 0, ready: 1, expired: 2, none: 255 } as const;
 export const ROLES = ["plaintiff", "defendant", "judge", "past_judge", "anyone"] as const;
 export type Role = (typeof ROLES)[number];
 
-export const actionSchema = z.object({
-  operation: z.string().describe("The docket tool (MCP) to call; its HTTP route is in `http`"),
-  http: z.string().describe('The matching HTTP route, e.g. "POST /cases/0x…/vote"'),
-  as: z.enum(ROLES).describe("In which capacity: a party, a judge of the current panel, or anyone (a keeper step)"),
-  required: z
-    .boolean()
-    .describe("true when missing it costs the caller (a default, a no-show slash); false when optional"),
-  deadline: z.number().int().nullable().describe("Unix seconds (chain time) after which it is refused; null: none"),
-  description: z.string(),
-});
+/**
+ * The fields of a next action, on a case or a job: the tool and its route, in which capacity, whether
+ * it is required, until when. `roles` and the descriptions say what they mean on what it acts on.
+ */
+export function actionFields<const R extends readonly [string, ...string[]]>(
+  roles: R,
+  say: { http: string; as: string; required: string },
+) {
+  return {
+    operation: z.string().describe("The docket tool (MCP) to call; its HTTP route is in `http`"),
+    http: z.string().describe(say.http),
+    as: z.enum(roles).describe(say.as),
+    required: z.boolean().describe(say.required),
+    deadline: z.number().int().nullable().describe("Unix seconds (chain time) after which it is refused; null: none"),
+    description: z.string(),
+  };
+}
+
+export const actionSchema = z.object(
+  actionFields(ROLES, {
+    http: 'The matching HTTP route, e.g. "POST /cases/0x…/vote"',
+    as: "In which capacity: a party, a judge of the current panel, or anyone (a keeper step)",
+    required: "true when missing it costs the caller (a default, a no-show slash); false when optional",
+  }),
+);
 export type Action = z.infer<typeof actionSchema>;
 
 export const caseActionsSchema = z.object({
@@ -316,11 +331,17 @@ function waitingOf(s: CaseStatusView, now: bigint): string | null {
 }
 
 /**
- * Seconds an answer built from these statuses stays right: until the soonest deadline ahead
- * changes what may be done (chain time moves on without any event), at least 1 and at most `max`.
+ * Longest a list of next actions (an inbox, the keeper steps) is reused: chain time moves deadlines
+ * past without any event to invalidate it.
  */
-export function ttlUntilNextChange(next: (number | null)[], now: bigint, max: number): number {
+const MAX_ACTIONS_TTL = 15;
+
+/**
+ * Seconds an answer built from these statuses stays right: until the soonest deadline ahead
+ * changes what may be done (chain time moves on without any event), at least 1 and at most MAX_ACTIONS_TTL.
+ */
+export function ttlUntilNextChange(next: (number | null)[], now: bigint): number {
   const ahead = next.filter((n): n is number => n !== null).map((n) => n - Number(now) + 1);
-  const soonest = ahead.length === 0 ? max : Math.min(...ahead);
-  return Math.max(1, Math.min(max, soonest));
+  const soonest = ahead.length === 0 ? MAX_ACTIONS_TTL : Math.min(...ahead);
+  return Math.max(1, Math.min(MAX_ACTIONS_TTL, soonest));
 }

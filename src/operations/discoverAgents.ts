@@ -24,12 +24,12 @@ export const discoverAgents = defineOperation({
   }),
   cache: { key: (i) => keyOf.discover(i.offset, i.limit) },
   handler: async ({ limit, offset }, ctx) => {
-    const page = await readAgents(ctx.court, offset, limit);
+    const { total, page } = await readAgents(ctx.court, offset, limit);
     const cards = await readErc8004Cards(
       ctx.court,
-      page.agents.map((a) => a.addr),
+      page.map((a) => a.addr),
     );
-    const agents = page.agents.map((a, i) => formatAgent(a, formatErc8004(ctx.court, cards?.[i])));
-    return new Answer({ total: page.total, offset, limit, agents }, { ttl: 60 });
+    const agents = page.map((a, i) => formatAgent(a, formatErc8004(ctx.court, cards?.[i])));
+    return new Answer({ total, offset, limit, agents }, { ttl: 60 });
   },
 });

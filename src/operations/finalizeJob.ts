@@ -1,26 +1,19 @@
-import { z } from "zod";
 import { courtEvaluatorAbi } from "../chain/abi/generated.js";
 import { JOB_PHASES } from "../chain/jobs.js";
-import { buildUnsignedTx } from "../tx/unsignedTx.js";
-import { JOB_ERRORS, jobId, nextStep, refuse, requireJob } from "./jobs.shared.js";
-import { jobKeys } from "./keys.js";
-import { Answer, chainErrors, defineOperation } from "./operation.js";
-import { from, unsignedTxResponse } from "./schemas.js";
+import { defineJobStep } from "./jobStep.js";
+import { refuse } from "./jobs.shared.js";
+import { from } from "./schemas.js";
 
-export const finalizeJob = defineOperation({
+export const finalizeJob = defineJobStep({
   name: "finalize_job",
   title: "Finalize an undisputed job",
   description:
     "Anyone completes a submitted job once its challenge window closed without a dispute (docs/arbitration.md): docket's evaluator calls the job contract's complete and the escrowed budget goes to the provider. A keeper step (list_keeper_actions lists it). Refused up front (422 JOB_STEP_REFUSED, `details.rule`): not_docket_evaluator, window_open (with when it closes), and any phase but finalizable (disputed: the ruling decides; already ruled or finalized).",
-  kind: "write",
-  toolset: "jobs",
-  http: { method: "POST", path: "/jobs/:id/finalize" },
-  input: z.object({ id: jobId, from }),
-  output: unsignedTxResponse.extend({ next: nextStep }),
-  errors: [...chainErrors("write"), ...JOB_ERRORS, "JOB_STEP_REFUSED"],
+  path: "finalize",
+  fields: { from },
+  output: {},
   example: {},
-  handler: async (i, ctx) => {
-    const { job, evaluation, chainTime } = await requireJob(ctx, i.id);
+  call: (i, { job, evaluation, chainTime }) => {
     if (!evaluation) {
       refuse(
         "not_docket_evaluator",
@@ -48,14 +41,13 @@ export const finalizeJob = defineOperation({
         { phase },
       );
     }
-    const tx = await buildUnsignedTx(ctx.court, {
+    return {
       to: evaluation.evaluator,
       abi: courtEvaluatorAbi,
       functionName: "finalize",
       args: [BigInt(i.id)],
-      from: i.from,
       action: `Completes job ${i.id} after its undisputed challenge window: the provider is paid`,
-    });
-    return new Answer({ ...tx, next: null }, { invalidate: jobKeys(i.id) });
+      answer: { next: null },
+    };
   },
 });

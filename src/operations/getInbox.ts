@@ -5,10 +5,7 @@ import { courtsOf } from "./courts.shared.js";
 import { jobActionSchema, jobStepsFor, nextJobChange, readJobStepsOf } from "./jobActions.js";
 import { keyOf } from "./keys.js";
 import { Answer, defineOperation } from "./operation.js";
-import { address, paginationInput } from "./schemas.js";
-
-/** Longest an inbox is reused: chain time moves deadlines past without any event to invalidate it. */
-const MAX_TTL = 15;
+import { address, scanPagination } from "./schemas.js";
 
 export const getInbox = defineOperation({
   name: "get_inbox",
@@ -20,8 +17,7 @@ export const getInbox = defineOperation({
   http: { method: "GET", path: "/agent/:address/inbox" },
   input: z.object({
     address: address("The agent, judge or party whose inbox to read"),
-    limit: paginationInput.limit.default(100).describe("Cases per page, 1 to 100 (default 100)"),
-    offset: paginationInput.offset,
+    ...scanPagination("Cases per page, 1 to 100 (default 100)"),
   }),
   output: z.object({
     address: z.string(),
@@ -67,7 +63,6 @@ export const getInbox = defineOperation({
     const ttl = ttlUntilNextChange(
       [...cases.map((c) => c.nextChangeAt), nextJobChange(jobRead.jobs, jobRead.evaluations, now)],
       now,
-      MAX_TTL,
     );
     return new Answer(body, { ttl });
   },

@@ -2,6 +2,7 @@ import { type Address, isAddressEqual } from "viem";
 import { z } from "zod";
 import type { Court } from "../chain/court.js";
 import { type Arbitration, type EvaluationView, JOB_STATES, type JobView, readJobSteps } from "../chain/jobs.js";
+import { actionFields } from "./actions.js";
 import { deliverRuling } from "./deliverRuling.js";
 import { disputeJob } from "./disputeJob.js";
 import { finalizeJob } from "./finalizeJob.js";
@@ -21,14 +22,11 @@ export const JOB_ROLES = ["client", "provider", "anyone"] as const;
 
 export const jobActionSchema = z.object({
   job: z.number().int().describe("The job's id (get_job)"),
-  operation: z.string().describe("The docket tool (MCP) to call; its HTTP route is in `http`"),
-  http: z.string().describe('The matching HTTP route, e.g. "POST /jobs/7/finalize"'),
-  as: z.enum(JOB_ROLES).describe("In which capacity: the job's client or provider, or anyone (a keeper step)"),
-  required: z
-    .boolean()
-    .describe("true when missing it costs the caller (a provider that never submits loses the job at expiry)"),
-  deadline: z.number().int().nullable().describe("Unix seconds (chain time) after which it is refused; null: none"),
-  description: z.string(),
+  ...actionFields(JOB_ROLES, {
+    http: 'The matching HTTP route, e.g. "POST /jobs/7/finalize"',
+    as: "In which capacity: the job's client or provider, or anyone (a keeper step)",
+    required: "true when missing it costs the caller (a provider that never submits loses the job at expiry)",
+  }),
 });
 export type JobAction = z.infer<typeof jobActionSchema>;
 

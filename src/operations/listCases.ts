@@ -22,7 +22,7 @@ export const listCases = defineOperation({
   cache: { key: (i) => keyOf.cases(i.offset, i.limit) },
   example: { limit: 20, offset: 0 },
   handler: async ({ limit, offset }, ctx) => {
-    const page = await readCasePage(ctx.court, offset, limit);
-    return new Answer({ total: page.total, cases: page.cases, offset, limit }, { ttl: 30 });
+    const { total, page } = await readCasePage(ctx.court, offset, limit);
+    return new Answer({ total, cases: [...page], offset, limit }, { ttl: 30 });
   },
 });

@@ -34,8 +34,8 @@ export const listJobs = defineOperation({
   handler: async ({ limit, offset, state, client, provider }, ctx) => {
     const a = arbitrationOf(ctx);
     if (!state && !client && !provider) {
-      const page = await readJobPage(ctx.court, a, offset, limit);
-      return new Answer({ total: page.total, jobs: page.jobs.map(summarizeJob), offset, limit }, { ttl: 30 });
+      const { total, page } = await readJobPage(ctx.court, a, offset, limit);
+      return new Answer({ total, jobs: page.map(summarizeJob), offset, limit }, { ttl: 30 });
     }
     // Filtered: every job is read (one request per JOB_SCAN of them, all but the first in one multicall).
     const all = await readAllJobs(ctx.court, a);

@@ -5,9 +5,7 @@ import { courtId, courtRef, courtsOf, refOf } from "./courts.shared.js";
 import { jobActionSchema, keeperJobSteps, nextJobChange, readJobStepsOf, rulingStep } from "./jobActions.js";
 import { keyOf } from "./keys.js";
 import { Answer, defineOperation } from "./operation.js";
-import { paginationInput } from "./schemas.js";
-
-const MAX_TTL = 15;
+import { scanPagination } from "./schemas.js";
 
 export const listKeeperActions = defineOperation({
   name: "list_keeper_actions",
@@ -18,8 +16,7 @@ export const listKeeperActions = defineOperation({
   toolset: "cases",
   http: { method: "GET", path: "/keeper/actions" },
   input: z.object({
-    limit: paginationInput.limit.default(100).describe("Open cases scanned per page, 1 to 100 (default 100)"),
-    offset: paginationInput.offset,
+    ...scanPagination("Open cases scanned per page, 1 to 100 (default 100)"),
     court: courtId("Optional: only the steps on cases whose current round sits in this court (list_courts)").optional(),
   }),
   output: z.object({
@@ -71,6 +68,6 @@ export const listKeeperActions = defineOperation({
       jobs,
     };
     const next = [...page.cases.map((s) => nextChange(s, now)), nextJobChange(jobRead.jobs, jobRead.evaluations, now)];
-    return new Answer(body, { ttl: ttlUntilNextChange(next, now, MAX_TTL) });
+    return new Answer(body, { ttl: ttlUntilNextChange(next, now) });
   },
 });

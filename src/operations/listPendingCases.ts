@@ -4,7 +4,7 @@ import { caseSchema } from "./cases.shared.js";
 import { courtsOf, refOf } from "./courts.shared.js";
 import { keyOf } from "./keys.js";
 import { Answer, defineOperation } from "./operation.js";
-import { paginationInput } from "./schemas.js";
+import { scanPagination } from "./schemas.js";
 
 /** A case as a validator scans for it: the case's own fields, less the free text, plus its round and deadline. */
 const pendingCase = caseSchema
@@ -33,10 +33,7 @@ export const listPendingCases = defineOperation({
   kind: "read",
   toolset: "cases",
   http: { method: "GET", path: "/validate/pending" },
-  input: z.object({
-    limit: paginationInput.limit.default(100).describe("Page size, 1 to 100 (default 100)"),
-    offset: paginationInput.offset,
-  }),
+  input: z.object(scanPagination("Page size, 1 to 100 (default 100)")),
   output: z.object({
     total: z.number().int().describe("Cases in Deliberating in all"),
     offset: z.number().int(),
@@ -45,8 +42,8 @@ export const listPendingCases = defineOperation({
   }),
   cache: { key: (i) => keyOf.pending(i.offset, i.limit) },
   handler: async ({ limit, offset }, ctx) => {
-    const [page, courts] = await Promise.all([readDeliberating(ctx.court, offset, limit), courtsOf(ctx)]);
-    const cases = page.cases.map((s) => ({
+    const [{ total, page }, courts] = await Promise.all([readDeliberating(ctx.court, offset, limit), courtsOf(ctx)]);
+    const cases = page.map((s) => ({
       address: s.addr,
       state: STATE_NAMES[s.state] as (typeof STATE_NAMES)[number],
       stateIndex: s.state,
@@ -60,6 +57,6 @@ export const listPendingCases = defineOperation({
       court: refOf(courts, s.courtId),
       deliberationDeadline: Number(s.deliberationDeadline),
     }));
-    return new Answer({ total: page.total, offset, limit, cases }, { ttl: 30 });
+    return new Answer({ total, offset, limit, cases }, { ttl: 30 });
   },
 });

@@ -100,6 +100,11 @@ export const paginationInput = {
   offset: z.number().int().min(0).max(1_000_000_000).default(0).describe("Items to skip (default 0)"),
 };
 
+/** Paging for a scan of the open cases, 100 a page unless asked: `limit` says what a page holds. */
+export function scanPagination(limit: string) {
+  return { limit: paginationInput.limit.default(100).describe(limit), offset: paginationInput.offset };
+}
+
 /**
  * The code a value breaking one of the formats gets (validationError), by the format's pattern; any
  * other broken constraint is 422 VALIDATION_ERROR. OpenAPI reads it to know which fields can be 400.

@@ -1,6 +1,7 @@
-import { type Address, type Hex, parseEther, parseEventLogs } from "viem";
+import { type Address, type Hex, keccak256, parseEther, parseEventLogs, toHex } from "viem";
 import { describe, expect, it } from "vitest";
-import { caseFactoryBytecode, courtRegistryBytecode } from "../../src/chain/abi/generated.js";
+import { courtRegistryBytecode } from "../../src/chain/abi/generated.js";
+import { linkedCaseFactory } from "../../src/deploy/deploy.js";
 import { caseTerms, courtConfig } from "../../src/deploy/terms.js";
 import type { Actor } from "../../src/devnet/actor.js";
 import * as kit from "./helpers.js";
@@ -323,7 +324,7 @@ describe("factory access and validation", () => {
     const deploy = (feeRecipient: Address, entropy: Address = c.entropy) =>
       c.owner.wallet.deployContract({
         abi: kit.caseFactoryAbi,
-        bytecode: caseFactoryBytecode,
+        bytecode: linkedCaseFactory(c.devnet.deployment.libraries),
         args: [c.registry, entropy, feeRecipient, kit.P.filingFee],
       });
     await kit.expectRevert(deploy(kit.ZERO), "InvalidParameter");
@@ -347,6 +348,31 @@ describe("factory access and validation", () => {
           value: parseEther("0.01"),
         }),
         "AlreadyInitialized",
+      );
+    }
+  });
+
+  it("the case libraries run only inside a case: a direct call of any of their functions is refused", async () => {
+    const { CaseVoting, CasePayouts } = c.devnet.deployment.libraries;
+    // solc's names for library functions that take a storage pointer (not in any ABI: only a case calls them).
+    const functions: [Address, string][] = [
+      [CaseVoting, "vote(CaseData storage,bool)"],
+      [CaseVoting, "commitVote(CaseData storage,bytes32)"],
+      [CaseVoting, "revealVote(CaseData storage,bool,bytes32,string)"],
+      [CaseVoting, "resolveAfterDeadline(CaseData storage)"],
+      [CasePayouts, "finalize(CaseData storage,bool)"],
+      [CasePayouts, "payDefault(CaseData storage)"],
+      [CasePayouts, "dismiss(CaseData storage)"],
+      [CasePayouts, "withdraw(CaseData storage)"],
+    ];
+    for (const [library, signature] of functions) {
+      const selector = keccak256(toHex(signature)).slice(0, 10);
+      // The function is there (its selector is in the library's dispatch)...
+      expect(await c.reader.getCode({ address: library }), signature).toContain(selector.slice(2));
+      // ...and refuses a CALL, even with a slot of a plausible case's storage and every argument zero.
+      const data = `${selector}${"0".repeat(63)}1${"0".repeat(64 * 4)}` as Hex;
+      await expect(c.reader.call({ account: party(1).address, to: library, data }), signature).rejects.toThrow(
+        /revert/i,
       );
     }
   });
