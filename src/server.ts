@@ -230,9 +230,10 @@ export async function startServer(
       // Replicas behind one balancer share one budget per client.
       ...(store instanceof RedisStore ? { rateLimitStore: new SharedRateLimitStore(store) } : {}),
       events: streams,
-      mount: (a, security) => {
+      mount: (a, security, front) => {
         mcp = mountMcp(a, ctx, {
           security,
+          front,
           host: config.HOST,
           operations,
           tools,

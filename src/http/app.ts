@@ -43,8 +43,9 @@ export function createApp(ctx: Ctx, operations: Operation[], opts: AppOptions = 
         ]
       : [postBodyParser(opts.bodyLimit ?? "64kb", opts.jsonMaxDepth ?? 64)];
   const chain = securityChain(security);
-  app.use(operationRoutes(ctx, table, chain, bodies));
-  opts.mount?.(app, chain);
+  const fronts = new Map<string, { method: string; handle: Final }>();
+  app.use(operationRoutes(ctx, table, chain, bodies, fronts));
+  opts.mount?.(app, chain, (method, path, handle) => fronts.set(path, { method, handle }));
 
   applySecurity(app, opts, security);
   mountDocs(app, operations, { events: opts.events !== undefined });
@@ -74,12 +75,15 @@ function mountEvents(app: Express, streams: EventStreams): void {
 /**
  * The middleware that serves every operation: match the route, run the security chain (and the
  * body parser for a POST), then answer through `run`: synchronously on a cache hit. Each route's chain is composed once, here, not per request.
+ * A request no operation takes may be a front route's (`mount`'s `front`: one exact method and
+ * path, whose handler brings its own chain); anything else goes on to express's router.
  */
 function operationRoutes(
   ctx: Ctx,
   table: RouteTable,
   security: RequestHandler[],
   postBody: (op: Operation) => RequestHandler[],
+  fronts: ReadonlyMap<string, { method: string; handle: Final }>,
 ) {
   const fail = (res: Response, err: unknown) => sendError(res, err, ctx.log);
   // A GET's input comes from its URL alone, so the input (and cache key) a URL validated to is
@@ -102,7 +106,11 @@ function operationRoutes(
       // A route matched but its parameter is not valid percent-encoding.
       return compose(security, (_req, res) => fail(res, err), fail)(req, res);
     }
-    if (!match) return next();
+    if (!match) {
+      const front = fronts.get(req.path);
+      if (front?.method === req.method) return front.handle(req, res);
+      return next();
+    }
     req.params = match.params;
     (routes.get(match.op) as Final)(req, res);
   };

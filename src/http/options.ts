@@ -1,5 +1,6 @@
 import type { Express, RequestHandler } from "express";
 import type { Store } from "express-rate-limit";
+import type { Final } from "./compose.js";
 import type { EventStreams } from "./events.js";
 
 /** How the HTTP front end is set up; shared by the app and its security layer. */
@@ -25,7 +26,14 @@ export interface AppOptions {
   /**
    * Extra routes (the MCP transports), mounted right after the operations and before every other
    * route, so the router reaches them first; they put `security` (the operations' own chain: headers,
-   * CORS, rate limit) in front of their handlers themselves.
+   * CORS, rate limit) in front of their handlers themselves. `front` hands a route on one exact
+   * method and path to the operations' own dispatcher, which serves it without express's router
+   * (as it serves an operation): for the busiest of them (`POST /mcp`); its express route stays for
+   * the spellings express also matches (a trailing slash, another case).
    */
-  mount?: (app: Express, security: RequestHandler[]) => void;
+  mount?: (
+    app: Express,
+    security: RequestHandler[],
+    front: (method: string, path: string, handle: Final) => void,
+  ) => void;
 }

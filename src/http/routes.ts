@@ -22,6 +22,8 @@ interface Route {
  */
 export class RouteTable {
   private readonly routes: Route[];
+  /** The routes by method and number of segments, in table order: a request looks only at those that could match. */
+  private readonly byShape = new Map<string, Route[][]>();
 
   constructor(readonly operations: readonly Operation[]) {
     this.routes = operations.map((op) => ({
@@ -31,6 +33,15 @@ export class RouteTable {
         .slice(1)
         .map((s) => (s.startsWith(":") ? { param: s.slice(1) } : { text: s.toLowerCase() })),
     }));
+    for (const route of this.routes) {
+      const method = route.op.http.method;
+      const byLength = this.byShape.get(method) ?? [];
+      this.byShape.set(method, byLength);
+      const n = route.segments.length;
+      const same = byLength[n] ?? [];
+      byLength[n] = same;
+      same.push(route);
+    }
   }
 
   /**
@@ -41,8 +52,7 @@ export class RouteTable {
     const want = method === "HEAD" ? "GET" : method;
     const parts = splitPath(path);
     if (!parts) return undefined;
-    for (const route of this.routes) {
-      if (route.op.http.method !== want || route.segments.length !== parts.length) continue;
+    for (const route of this.byShape.get(want)?.[parts.length] ?? []) {
       const params = matchSegments(route.segments, parts);
       if (params) return { op: route.op, params };
     }

@@ -52,7 +52,7 @@ export function cachedToolCalls(ctx: Ctx, bound: readonly Operation[]) {
     }
     res.statusCode = 200;
     res.setHeader("Content-Type", "application/json");
-    res.setHeader("Content-Length", Buffer.byteLength(reply));
+    res.setHeader("Content-Length", reply.length);
     res.end(reply);
   };
 }
@@ -79,7 +79,7 @@ function answer(
   reads: Map<string, Operation>,
   ctx: Ctx,
   memo: LRUCache<string, Prepared>,
-): string | undefined {
+): Buffer | undefined {
   if (!isObject(msg) || msg.jsonrpc !== "2.0" || msg.method !== "tools/call") return undefined;
   const { id, params } = msg;
   if (!(typeof id === "string" || Number.isSafeInteger(id)) || !isObject(params)) return undefined;
@@ -101,22 +101,31 @@ function answer(
   }
   const hit = cachedAnswer(prepared, ctx);
   if (!hit) return undefined;
-  return `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":${resultJson(hit.body)}}`;
+  const result = resultBytes(hit.body);
+  // One buffer, written in place: the envelope's head, the result's bytes, the closing brace.
+  const head = `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":`;
+  const headLength = Buffer.byteLength(head);
+  const out = Buffer.allocUnsafe(headLength + result.length + 1);
+  out.write(head, 0, "utf8");
+  result.copy(out, headLength);
+  out[out.length - 1] = 0x7d; // }
+  return out;
 }
 
 /**
- * A tool result's JSON. A cached body is the same object on every hit (in-process store) and is
- * never mutated, so its result is serialised once.
+ * A tool result's JSON bytes. A cached body is the same object on every hit (in-process store) and
+ * is never mutated, so its result is serialised and encoded once: a hit copies bytes, it does not
+ * build the 2 KB string anew (nor measure and encode it) for every call.
  */
-const results = new WeakMap<object, string>();
-function resultJson(body: unknown): string {
-  if (body === null || typeof body !== "object") return JSON.stringify(toolResult(body));
-  let json = results.get(body);
-  if (json === undefined) {
-    json = JSON.stringify(toolResult(body));
-    results.set(body, json);
+const results = new WeakMap<object, Buffer>();
+function resultBytes(body: unknown): Buffer {
+  if (body === null || typeof body !== "object") return Buffer.from(JSON.stringify(toolResult(body)));
+  let bytes = results.get(body);
+  if (bytes === undefined) {
+    bytes = Buffer.from(JSON.stringify(toolResult(body)));
+    results.set(body, bytes);
   }
-  return json;
+  return bytes;
 }
 
 function isObject(v: unknown): v is Record<string, unknown> {

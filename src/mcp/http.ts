@@ -1,7 +1,7 @@
 import { localhostHostValidation } from "@modelcontextprotocol/express";
-import type { Express, RequestHandler, Response } from "express";
+import type { Express, NextFunction, Request, RequestHandler, Response } from "express";
 import type { EventHub } from "../events/hub.js";
-import { compose } from "../http/compose.js";
+import { compose, type Final } from "../http/compose.js";
 import { sendError } from "../http/errors.js";
 import type { Ctx, Operation } from "../operations/operation.js";
 import { cachedToolCalls } from "./cachedCall.js";
@@ -42,6 +42,11 @@ export interface McpHttpOptions {
   resourcePageSize?: number;
   /** A POSTed message's size and nesting at most (MCP_MAX_BODY_BYTES, JSON_MAX_DEPTH). */
   json?: JsonBounds;
+  /**
+   * Serves `POST /mcp` and `POST /mcp/readonly` ahead of express's router (createApp's `front`): the
+   * same chain, one dispatch fewer for the most common MCP request (bench item 4).
+   */
+  front?: (method: string, path: string, handle: Final) => void;
 }
 
 /** The SDK's own cap on a request body (4 MiB), and a nesting no MCP message needs. */
@@ -85,7 +90,7 @@ export function mountMcp(app: Express, ctx: Ctx, opts: McpHttpOptions): McpHttp 
   const hostCheck = LOOPBACK.has(opts.host);
   const guard: RequestHandler[] = [
     ...opts.security,
-    ...(hostCheck ? [localhostHostValidation()] : []),
+    ...(hostCheck ? [rememberAllowedHosts(localhostHostValidation())] : []),
     originGuard(opts.corsOrigins ?? "*"),
   ];
   if (!hostCheck) {
@@ -122,6 +127,7 @@ export function mountMcp(app: Express, ctx: Ctx, opts: McpHttpOptions): McpHttp 
       },
       fail,
     );
+    if (!path.includes(":")) opts.front?.("POST", path, post);
     app.post(path, (req, res) => post(req, res));
     app.all(path, ...guard, streamable.notAllowed);
   }
@@ -151,5 +157,25 @@ export function mountMcp(app: Express, ctx: Ctx, opts: McpHttpOptions): McpHttp 
       stopPublishing?.();
       await Promise.all([sse.close(), sessions.close(), streamable.close(graceMs)]);
     },
+  };
+}
+
+/** Distinct Host values remembered as allowed at most (a client names one; the port varies little). */
+const MAX_REMEMBERED_HOSTS = 64;
+
+/**
+ * The SDK's Host-header check, asked once per distinct Host value it allows: it parses the value
+ * as a URL each time, and a client sends the same Host on every request. A refused value is asked
+ * (and refused by the SDK) every time.
+ */
+function rememberAllowedHosts(check: RequestHandler): RequestHandler {
+  const allowed = new Set<string>();
+  return (req: Request, res: Response, next: NextFunction) => {
+    const host = req.headers.host;
+    if (host !== undefined && allowed.has(host)) return next();
+    check(req, res, (err?: unknown) => {
+      if (err === undefined && host !== undefined && allowed.size < MAX_REMEMBERED_HOSTS) allowed.add(host);
+      next(err);
+    });
   };
 }

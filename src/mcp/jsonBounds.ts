@@ -36,62 +36,104 @@ export function mcpJsonBounds(bounds: JsonBounds) {
       next();
       return;
     }
-    const tooLarge = () =>
-      jsonRpcError(res, 413, -32600, `the request body is larger than ${bounds.maxBytes} bytes (MCP_MAX_BODY_BYTES)`);
     if (Number(req.headers["content-length"]) > bounds.maxBytes) {
-      res.set("Connection", "close");
-      tooLarge();
+      tooLarge(res, bounds);
       return;
     }
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let over = false;
-    req.on("data", (c: Buffer) => {
-      if (over) return;
-      size += c.length;
-      if (size <= bounds.maxBytes) {
-        chunks.push(c);
-        return;
-      }
+    // A small body comes in the packet that brought the headers: the parser has buffered all of it
+    // by the next tick (the message is not marked complete yet, but its Content-Length is in), and
+    // it is taken in one read, without switching the stream to flowing mode and waiting for its
+    // data and end events. Otherwise (a slow or large body, a chunked one) it is streamed.
+    process.nextTick(readBuffered, req, res, next, bounds);
+  };
+}
+
+function readBuffered(req: Request, res: Response, next: NextFunction, bounds: JsonBounds): void {
+  if (req.destroyed) {
+    res.destroy();
+    return;
+  }
+  const declared = req.headers["content-length"];
+  const whole = req.complete || (declared !== undefined && req.readableLength === Number(declared));
+  if (!whole || req.readableFlowing) {
+    stream(req, res, next, bounds);
+    return;
+  }
+  if (req.readableLength > bounds.maxBytes) {
+    req.resume();
+    tooLarge(res, bounds);
+    return;
+  }
+  // null: the body is empty. read() takes every byte buffered, which is the whole body here.
+  const body = (req.read() as Buffer | null) ?? Buffer.alloc(0);
+  if (checked(req as ReadAhead, res, body, bounds)) next();
+}
+
+/**
+ * The body as it arrives, chunk by chunk, up to `maxBytes`. With a Content-Length, the message goes
+ * on as soon as that many bytes are in (the parser has checked the length): it need not wait a
+ * tick more for the stream's end event.
+ */
+function stream(req: Request, res: Response, next: NextFunction, bounds: JsonBounds): void {
+  const declared = req.headers["content-length"];
+  const length = declared === undefined ? -1 : Number(declared);
+  const chunks: Buffer[] = [];
+  let size = 0;
+  let over = false;
+  let done = false;
+  const finish = () => {
+    done = true;
+    if (checked(req as ReadAhead, res, chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks), bounds))
+      next();
+  };
+  req.on("data", (c: Buffer) => {
+    if (over || done) return;
+    size += c.length;
+    if (size > bounds.maxBytes) {
       over = true;
       chunks.length = 0;
-      res.set("Connection", "close");
-      tooLarge();
-    });
-    req.once("error", () => res.destroy());
-    req.once("end", () => {
-      if (over) return;
-      let ok = false;
-      try {
-        ok = checked();
-      } catch {
-        // Never let a body take the process down: whatever could not be checked is refused.
-        if (!res.headersSent) jsonRpcError(res, 400, -32600, "the request could not be read as a JSON-RPC message");
-      }
-      if (ok) next();
-    });
-    /** Answers what is refused; true when the message may go on. */
-    const checked = (): boolean => {
-      const body = Buffer.concat(chunks);
-      if (nestedDeeperThan(body, bounds.maxDepth)) {
-        jsonRpcError(res, 400, -32600, `the JSON nests deeper than ${bounds.maxDepth} levels (JSON_MAX_DEPTH)`);
-        return false;
-      }
-      read.rawBody = body;
-      try {
-        read.parsedBody = JSON.parse(body.toString("utf8"));
-      } catch {
-        jsonRpcError(res, 400, -32700, "parse error: the body is not JSON");
-        return false;
-      }
-      const bad = invalidParams(read.parsedBody);
-      if (bad) {
-        res.status(400).set("Cache-Control", "no-store").json({ jsonrpc: "2.0", id: bad.id, error: bad.error });
-        return false;
-      }
-      return true;
-    };
-  };
+      tooLarge(res, bounds);
+      return;
+    }
+    chunks.push(c);
+    if (size === length) finish();
+  });
+  req.once("error", () => res.destroy());
+  req.once("end", () => {
+    if (!over && !done) finish();
+  });
+}
+
+function tooLarge(res: Response, bounds: JsonBounds): void {
+  res.set("Connection", "close");
+  jsonRpcError(res, 413, -32600, `the request body is larger than ${bounds.maxBytes} bytes (MCP_MAX_BODY_BYTES)`);
+}
+
+/** Answers what is refused; true when the message may go on (its bytes and JSON on the request). */
+function checked(read: ReadAhead, res: Response, body: Buffer, bounds: JsonBounds): boolean {
+  try {
+    if (nestedDeeperThan(body, bounds.maxDepth)) {
+      jsonRpcError(res, 400, -32600, `the JSON nests deeper than ${bounds.maxDepth} levels (JSON_MAX_DEPTH)`);
+      return false;
+    }
+    read.rawBody = body;
+    try {
+      read.parsedBody = JSON.parse(body.toString("utf8"));
+    } catch {
+      jsonRpcError(res, 400, -32700, "parse error: the body is not JSON");
+      return false;
+    }
+    const bad = invalidParams(read.parsedBody);
+    if (bad) {
+      res.status(400).set("Cache-Control", "no-store").json({ jsonrpc: "2.0", id: bad.id, error: bad.error });
+      return false;
+    }
+    return true;
+  } catch {
+    // Never let a body take the process down: whatever could not be checked is refused.
+    if (!res.headersSent) jsonRpcError(res, 400, -32600, "the request could not be read as a JSON-RPC message");
+    return false;
+  }
 }
 
 /**

@@ -125,6 +125,10 @@ export function toolSelection(
   const memo = new Map<string, Operation[]>();
   return (req, res, next) => {
     const h = req.headers;
+    // Most requests ask for nothing: no object is built for them.
+    if (!opts.readonly && !req.params?.toolsets && !h["x-mcp-toolsets"] && !h["x-mcp-tools"] && !h["x-mcp-readonly"]) {
+      return next();
+    }
     const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v.join(",") : v);
     const ask: ToolRequest = {
       pathToolsets: typeof req.params.toolsets === "string" ? req.params.toolsets : undefined,

@@ -202,6 +202,92 @@ describe("Streamable HTTP session bounds (/mcp/session)", () => {
   });
 });
 
+describe("POST /mcp bodies that do not come with their headers", () => {
+  const call = { jsonrpc: "2.0", id: 7, method: "tools/call", params: { name: "list_cases", arguments: {} } };
+
+  it("a body sent after its headers, in pieces, is read as one sent at once: a cached read's answer, the SDK's", async () => {
+    const d = await boot();
+    const slow = (msg: unknown) => {
+      const text = JSON.stringify(msg);
+      return rawPost(d.url, "/mcp", [text.slice(0, 10), text.slice(10, 50), text.slice(50)], {
+        "content-length": String(Buffer.byteLength(text)),
+      });
+    };
+    // The read is cached (through HTTP): answered before the SDK, whose own answer is a stream.
+    expect((await fetch(`${d.url}/cases`)).status).toBe(200);
+    const hit = await slow(call);
+    expect(hit.status).toBe(200);
+    const atOnce = (await (await post(`${d.url}/mcp`, call)).json()) as { result: { structuredContent: unknown } };
+    expect(atOnce.result.structuredContent).toMatchObject({ cases: expect.any(Array) });
+    expect(JSON.parse(hit.body)).toEqual(atOnce);
+    // Anything else goes on to the SDK with the body read.
+    const list = await slow({ jsonrpc: "2.0", id: 8, method: "tools/list" });
+    expect(list.status).toBe(200);
+    expect(list.body).toContain('"name":"list_cases"');
+  });
+
+  it("MCP_MAX_BODY_BYTES holds for a chunked body, whether it comes at once or in pieces: 413", async () => {
+    const d = await boot({ MCP_MAX_BODY_BYTES: "2048" });
+    const pad = JSON.stringify({ ...call, params: { ...call.params, arguments: { pad: "x".repeat(3000) } } });
+    const chunked = (parts: string[]) => parts.map((p) => `${Buffer.byteLength(p).toString(16)}\r\n${p}\r\n`);
+    for (const parts of [
+      [...chunked([pad]), "0\r\n\r\n"],
+      [...chunked([pad.slice(0, 1500), pad.slice(1500)]), "0\r\n\r\n"],
+    ]) {
+      const r = await rawPost(d.url, "/mcp", parts, { "transfer-encoding": "chunked" }, parts.length > 2 ? 20 : 0);
+      expect(r.status).toBe(413);
+      expect(JSON.parse(r.body)).toMatchObject({ jsonrpc: "2.0", error: { code: -32600 } });
+    }
+  });
+});
+
+/**
+ * A POST on a raw socket: the headers first, then each part of the body `gapMs` later (the headers
+ * and the first part apart too, when `gapMs` > 0), `Connection: close`; the status and body.
+ */
+function rawPost(
+  base: string,
+  path: string,
+  parts: string[],
+  headers: Record<string, string>,
+  gapMs = 20,
+): Promise<{ status: number; body: string }> {
+  const u = new URL(base);
+  const socket = tcp(Number(u.port), u.hostname);
+  const head = Object.entries({
+    host: u.host,
+    "content-type": "application/json",
+    accept: "application/json, text/event-stream",
+    connection: "close",
+    ...headers,
+  })
+    .map(([k, v]) => `${k}: ${v}\r\n`)
+    .join("");
+  return new Promise((resolve, reject) => {
+    let seen = "";
+    socket.on("data", (c: Buffer) => {
+      seen += c.toString();
+    });
+    socket.once("error", reject);
+    socket.once("close", () => {
+      const [top = "", body = ""] = seen.split("\r\n\r\n", 2);
+      resolve({ status: Number(top.split(" ")[1]), body });
+    });
+    const send = async () => {
+      if (gapMs === 0) {
+        socket.write(`POST ${path} HTTP/1.1\r\n${head}\r\n${parts.join("")}`);
+        return;
+      }
+      socket.write(`POST ${path} HTTP/1.1\r\n${head}\r\n`);
+      for (const p of parts) {
+        await new Promise((r) => setTimeout(r, gapMs));
+        if (!socket.destroyed) socket.write(p);
+      }
+    };
+    send().catch(reject);
+  });
+}
+
 /** Opens GET /sse on a raw socket, reads up to the endpoint event, then never reads again. */
 function stalledSse(base: string): Promise<{ sessionId: string; socket: Socket }> {
   const u = new URL(base);
