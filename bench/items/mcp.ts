@@ -62,17 +62,41 @@ export type McpResult =
       pass: boolean;
     };
 
-/** Runs the calls in turn, `n` times one each; each call's times, in ms. */
-async function alternating(n: number, calls: Array<() => Promise<void>>): Promise<number[][]> {
+/**
+ * Runs the calls `n` times one each, one at a time, in a new shuffled order every time; each call's
+ * times, in ms. The order is shuffled (seeded, so a run repeats) because what one call leaves behind
+ * (the SDK client's promise and listener cleanup, the server's garbage) lands on the call after it:
+ * in a fixed order one kind would always pay for the one before it. Shuffled, every kind follows
+ * every other alike.
+ */
+async function alternating(n: number, calls: Array<() => Promise<void>>, seed = 1): Promise<number[][]> {
   const times = calls.map((): number[] => []);
+  const random = mulberry32(seed);
+  const order = calls.map((_, j) => j);
   for (let i = 0; i < n; i++) {
-    for (const [j, call] of calls.entries()) {
+    for (let k = order.length - 1; k > 0; k--) {
+      const m = Math.floor(random() * (k + 1));
+      [order[k], order[m]] = [order[m] as number, order[k] as number];
+    }
+    for (const j of order) {
       const t = performance.now();
-      await call();
+      await (calls[j] as () => Promise<void>)();
       times[j]?.push(performance.now() - t);
     }
   }
   return times;
+}
+
+/** A small seeded PRNG (mulberry32): the same shuffles on every run. */
+function mulberry32(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
 }
 
 /** The figures of one call's times (calls/s from its own time). */
@@ -180,7 +204,7 @@ export async function benchMcp(
           await client.close();
           client = await connect();
         }
-        const times = await alternating(opts.calls, [viaHttp, viaMcp, viaFetch, bareGet, barePost]);
+        const times = await alternating(opts.calls, [viaHttp, viaMcp, viaFetch, bareGet, barePost], r + 1);
         for (const [j, ts] of times.entries()) all[j]?.push(...ts);
         roundRatios.push(round(mean(times[2] as number[]) / mean(times[0] as number[]), 2));
       }
