@@ -1,4 +1,4 @@
-import { type Address, type Hex, zeroHash } from "viem";
+import type { Address } from "viem";
 import { z } from "zod";
 import {
   type Arbitration,
@@ -156,7 +156,6 @@ export type JobBody = z.infer<typeof jobSchema>;
 
 const ZERO = "0x0000000000000000000000000000000000000000";
 const orNull = (a: Address) => (a.toLowerCase() === ZERO ? null : a);
-const hashOrNull = (h: Hex) => (h === zeroHash ? null : h);
 
 function formatDispute(
   ev: EvaluationRead,

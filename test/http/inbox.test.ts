@@ -15,11 +15,6 @@ describe("inbox and keeper view over HTTP", () => {
   const cases = new Map<string, any>();
   const STRANGER = 18;
 
-  const seeded = (label: string) => {
-    const c = t.devnet.seed?.cases.find((x) => x.label === label);
-    if (!c) throw new Error(`no seeded case ${label}`);
-    return c.address;
-  };
   const inbox = async (who: string, q = "") => {
     const r = await t.get(`/agent/${who}/inbox${q}`);
     expect(r.status, JSON.stringify(r.body)).toBe(200);
