@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 pragma solidity ^0.8.28;
 
+import {Paging} from "./Paging.sol";
+
 /// @notice The ERC-20 calls the job escrow makes.
 interface IERC20Escrow {
     /// @notice ERC-20: moves `value` of the caller's tokens to `to`.
@@ -335,8 +337,7 @@ contract AgenticCommerce {
     /// @return page The jobs.
     function getJobs(uint256 offset, uint256 limit) external view returns (uint256 total, Job[] memory page) {
         total = jobCount_;
-        uint256 n = offset >= total ? 0 : total - offset;
-        if (limit < n) n = limit;
+        uint256 n = Paging.length(total, offset, limit);
         page = new Job[](n);
         for (uint256 i = 0; i < n; i++) {
             page[i] = jobs[total - offset - i];

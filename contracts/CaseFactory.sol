@@ -14,6 +14,7 @@ import {
     IFeeToken
 } from "./ICourt.sol";
 import {DisputeCase} from "./DisputeCase.sol";
+import {Paging} from "./Paging.sol";
 
 /// @notice What the factory tells the arbitrator that filed a case, once, when the case is final.
 interface ICaseCloseHook {
@@ -556,7 +557,7 @@ contract CaseFactory is ICaseFactory {
     /// @return page The page's cases.
     function getCases(uint256 offset, uint256 limit) external view returns (uint256 total, address[] memory page) {
         total = cases.length;
-        uint256 n = _pageLength(total, offset, limit);
+        uint256 n = Paging.length(total, offset, limit);
         page = new address[](n);
         for (uint256 i = 0; i < n; i++) {
             page[i] = cases[offset + i];
@@ -579,7 +580,7 @@ contract CaseFactory is ICaseFactory {
         returns (uint256 total, CaseSummary[] memory page)
     {
         total = openCases.length;
-        uint256 n = _pageLength(total, offset, limit);
+        uint256 n = Paging.length(total, offset, limit);
         page = new CaseSummary[](n);
         uint256 k = 0;
         for (uint256 i = 0; i < n; i++) {
@@ -603,7 +604,7 @@ contract CaseFactory is ICaseFactory {
         returns (uint256 total, CaseSummary[] memory page)
     {
         total = deliberating.length;
-        uint256 n = _pageLength(total, offset, limit);
+        uint256 n = Paging.length(total, offset, limit);
         page = new CaseSummary[](n);
         for (uint256 i = 0; i < n; i++) {
             page[i] = DisputeCase(deliberating[offset + i]).getSummary();
@@ -815,18 +816,11 @@ contract CaseFactory is ICaseFactory {
     {
         total = list.length;
         chainTime = uint64(block.timestamp);
-        uint256 n = _pageLength(total, offset, limit);
+        uint256 n = Paging.length(total, offset, limit);
         page = new CaseStatus[](n);
         for (uint256 i = 0; i < n; i++) {
             page[i] = DisputeCase(list[offset + i]).getStatus();
         }
-    }
-
-    /// @dev How many of `total` items a page from `offset` holds, at most `limit`. Written so that
-    /// no offset or limit can overflow: a huge limit means "to the end".
-    function _pageLength(uint256 total, uint256 offset, uint256 limit) private pure returns (uint256 n) {
-        n = offset >= total ? 0 : total - offset;
-        if (limit < n) n = limit;
     }
 
     /// @dev An enumerable set: the list and each member's index + 1 (0 = not a member).

@@ -3,6 +3,7 @@ pragma solidity ^0.8.28;
 
 import {CaseState, CaseTerms, DisputeFiling, Outcome} from "./ICourt.sol";
 import {IArbitrableV2, IArbitratorV2} from "./IArbitration.sol";
+import {Paging} from "./Paging.sol";
 
 /// @notice The CaseFactory calls the arbitrator makes.
 interface IArbitrationFactory {
@@ -304,8 +305,7 @@ contract DocketArbitrator is IArbitratorV2 {
         returns (uint256 total, DisputeView[] memory page)
     {
         total = failed.length;
-        uint256 n = offset >= total ? 0 : total - offset;
-        if (limit < n) n = limit;
+        uint256 n = Paging.length(total, offset, limit);
         page = new DisputeView[](n);
         for (uint256 i = 0; i < n; i++) {
             page[i] = getDispute(failed[offset + i]);

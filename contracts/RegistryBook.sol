@@ -2,6 +2,7 @@
 pragma solidity ^0.8.28;
 
 import {CourtConfig, CourtView} from "./ICourt.sol";
+import {Paging} from "./Paging.sol";
 import {RegistryBase} from "./RegistryBase.sol";
 import {SortitionTree} from "./SortitionTree.sol";
 
@@ -129,8 +130,7 @@ contract RegistryBook is RegistryBase {
     {
         SortitionTree.Tree storage pool = pools[courtId];
         leaves = pool.leaves();
-        uint256 n = offset >= leaves ? 0 : leaves - offset;
-        if (limit < n) n = limit;
+        uint256 n = Paging.length(leaves, offset, limit);
         judges = new address[](n);
         weights = new uint256[](n);
         for (uint256 i = 0; i < n; i++) {
@@ -171,9 +171,7 @@ contract RegistryBook is RegistryBase {
     /// @return page The page's agents.
     function getAgents(uint256 offset, uint256 limit) external view returns (uint256 total, AgentView[] memory page) {
         total = agentList.length;
-        // Written so that no offset or limit can overflow: a huge limit means "to the end".
-        uint256 n = offset >= total ? 0 : total - offset;
-        if (limit < n) n = limit;
+        uint256 n = Paging.length(total, offset, limit);
         page = new AgentView[](n);
         for (uint256 i = 0; i < n; i++) {
             page[i] = getAgent(agentList[offset + i]);
@@ -213,9 +211,7 @@ contract RegistryBook is RegistryBase {
     {
         minimumStake = _minJudgeStake();
         total = judgeTotal;
-        // Written so that no offset or limit can overflow: a huge limit means "to the end".
-        uint256 n = offset >= total ? 0 : total - offset;
-        if (limit < n) n = limit;
+        uint256 n = Paging.length(total, offset, limit);
         pool = new JudgeView[](n);
         for (uint256 i = 0; i < n; i++) {
             pool[i] = getJudge(judgeAt[offset + i]);
