@@ -94,16 +94,18 @@ export interface DevChain {
 
 /**
  * The court docket serves: on the chain RPC_URL names, or, when it is unset, on the embedded dev
- * chain, booted and seeded here (its evidence published to `evidence`) with its facilitator. Closing
- * the court stops what was booted for it.
+ * chain, booted and seeded here (its evidence published to `evidence`) with its facilitator, or on
+ * `booted`, a dev chain booted already (a test run's shared one). Closing the court stops the
+ * facilitator and the dev chain (`booted`'s `stop`).
  */
 export async function openCourt(
   config: Config,
   evidence: EvidencePublisher,
+  booted?: Devnet,
 ): Promise<{ court: Court; dev?: DevChain }> {
   if (config.RPC_URL) return { court: await connectCourt(config) };
   // The dev world: the General court (public votes) and Agentic Commerce below it (hidden votes).
-  const devnet = await startDevnet({ evidence });
+  const devnet = booted ?? (await startDevnet({ evidence }));
   try {
     const court = await connectCourt(config, devnet);
     const facilitator =
@@ -127,13 +129,17 @@ export async function createContext(
   config: Config,
   opts: {
     court?: Court;
+    /** A dev chain booted already, served as if docket had booted it (see openCourt). */
+    devnet?: Devnet;
     log?: Logger /** An event follower will keep `ctx.chain` (startServer with EVENT_POLL_MS > 0). */;
     followed?: boolean;
   } = {},
 ): Promise<{ ctx: Ctx; dev?: DevChain }> {
   const log = opts.log ?? makeLogger(config.LOG_LEVEL);
   const evidence = await openEvidence(config, log);
-  const { court, dev } = opts.court ? { court: opts.court, dev: undefined } : await openCourt(config, evidence);
+  const { court, dev } = opts.court
+    ? { court: opts.court, dev: undefined }
+    : await openCourt(config, evidence, opts.devnet);
   const store = makeStore(config, log);
   if (store instanceof RedisStore && !(await store.ready())) {
     log.warn("redis is not reachable yet: reads are uncached until it is");
@@ -203,7 +209,13 @@ export function followChain(ctx: Ctx, config: Config, hub: EventHub): Follower |
 /** HTTP API + docs + MCP over HTTP on one port, and the event follower that keeps the cache fresh. */
 export async function startServer(
   config: Config,
-  opts: { court?: Court; log?: Logger /** How long close() waits for in-flight requests. */; graceMs?: number } = {},
+  opts: {
+    court?: Court;
+    /** A dev chain booted already (a test run's shared one), served and stopped as one docket booted. */
+    devnet?: Devnet;
+    log?: Logger /** How long close() waits for in-flight requests. */;
+    graceMs?: number;
+  } = {},
 ): Promise<Docket> {
   // The composition root: every operation over HTTP, the DOCKET_TOOLS selection as MCP tools. A bad
   // DOCKET_TOOLS fails here, before the dev chain boots.

@@ -3,11 +3,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type Address, type Hex, keccak256, parseEventLogs, toHex } from "viem";
 import { caseFactoryAbi } from "../../src/chain/abi/generated.js";
-import { connectCourt } from "../../src/chain/court.js";
 import { type ArbitrationDeployment, arbitrationEnvLines } from "../../src/chain/deployments.js";
 import { loadConfig } from "../../src/config.js";
 import { Actor } from "../../src/devnet/actor.js";
-import { type FacilitatorProcess, startDevFacilitator } from "../../src/devnet/facilitator.js";
 import { rawCid } from "../../src/evidence/cid.js";
 import { type Docket, startServer } from "../../src/server.js";
 import { indexOf } from "./chain.js";
@@ -101,29 +99,12 @@ export class TestDocket {
    */
   static async shared(env: Record<string, string> = {}): Promise<TestDocket> {
     const lease = await leaseChain();
-    const { devnet } = lease;
-    let facilitator: FacilitatorProcess | undefined;
     try {
-      // DEV_FACILITATOR=on: the dev chain's own facilitator, as the composition root starts it for its chain.
-      if (env.DEV_FACILITATOR === "on" && !env.X402_FACILITATOR_URL)
-        facilitator = await startDevFacilitator(devnet.rpcUrl, devnet.chainId);
-      const facilitatorUrl: Record<string, string> = facilitator ? { X402_FACILITATOR_URL: facilitator.url } : {};
-      const config = loadConfig({ ...TestDocket.base(lease.evidenceDir), ...env, ...facilitatorUrl });
-      // The court the composition root connects on a dev chain it booted itself.
-      const docket = await startServer(config, { court: await connectCourt(config, devnet) });
-      docket.dev = { devnet, facilitator: facilitator && { url: facilitator.url, address: facilitator.address } };
-      const close = docket.close;
-      docket.close = async () => {
-        try {
-          await close();
-          await facilitator?.stop();
-        } finally {
-          await lease.release();
-        }
-      };
-      return new TestDocket(docket);
+      // Served as a dev chain docket booted itself (its facilitator with it when DEV_FACILITATOR=on);
+      // closing docket stops it, which gives the lease back.
+      const config = loadConfig({ ...TestDocket.base(lease.evidenceDir), ...env });
+      return new TestDocket(await startServer(config, { devnet: lease.devnet }));
     } catch (err) {
-      await facilitator?.stop();
       await lease.release();
       throw err;
     }
