@@ -3,7 +3,7 @@ import type { Address } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AGENTIC_COMMERCE_COURT } from "../../src/deploy/terms.js";
 import { advanceTime } from "../../src/devnet/seed.js";
-import { TestDocket } from "../support/index.js";
+import { TestDocket, until } from "../support/index.js";
 
 interface Line {
   step: string;
@@ -51,10 +51,25 @@ const indexOf = (lines: Line[], pred: (l: Line) => boolean) => lines.findIndex(p
 
 /** Closes the seeded open cases (their panels would keep a judge busy until a deadline): a day on, every keeper step. */
 async function closeSeededCases(t: TestDocket): Promise<void> {
-  await advanceTime(t.court.reader, 2 * 24 * 3600);
-  for (const step of (await t.get("/keeper/actions")).body.actions as { http: string }[]) {
-    await t.write(step.http.split(" ")[1] as string, { from: t.address(18) }, 18);
+  // A step can make the next one due only later (a verdict, then its appeal window): rounds until
+  // the keeper has nothing left, each read at the chain time just reached (not a view of before it).
+  for (let round = 0; round < 4; round++) {
+    await advanceTime(t.court.reader, 2 * 24 * 3600);
+    const now = Number((await t.court.reader.getBlock({ blockTag: "latest" })).timestamp);
+    let steps: { http: string }[] = [];
+    await until(
+      "the keeper view at the chain time reached",
+      async () => {
+        const r = await t.get("/keeper/actions");
+        steps = r.body.actions;
+        return r.body.chainTime >= now;
+      },
+      20_000,
+    );
+    if (steps.length === 0) return;
+    for (const step of steps) await t.write(step.http.split(" ")[1] as string, { from: t.address(18) }, 18);
   }
+  throw new Error("the seeded cases did not close in four rounds");
 }
 
 describe("examples/judge-agent on a hidden-vote court (Agentic Commerce)", () => {

@@ -343,45 +343,44 @@ async function growWorld(cases: number, drawn: number): Promise<Address[]> {
     abi: caseFactoryAbi,
     functionName: "getParams",
   });
-  const filed = await Promise.all(
-    actors.map(async (p, i) => {
-      await p.write({
-        address: d.registry,
-        abi: courtRegistryAbi,
-        functionName: "selfRegister",
-        args: [`load-agent-${i}`, ""],
-      });
-      const claim = `Load case ${i}: delivery disputed.`;
-      const ref = keccak256(toHex(`load-payment-${i}`));
-      await p.write({ address: d.factory, abi: caseFactoryAbi, functionName: "payFilingFee", args: [ref], value: fee });
-      const receipt = await p.write({
-        address: d.factory,
-        abi: caseFactoryAbi,
-        functionName: "fileCase",
-        args: [
-          0n,
-          (fresh[(i + 1) % fresh.length] as { address: Address }).address,
-          claim,
-          `bafkrei${keccak256(toHex(claim)).slice(2, 54)}`,
-          ref,
-        ],
-        value: terms.minPartyStake,
-      });
-      const [ev] = parseEventLogs({ abi: caseFactoryAbi, eventName: "CaseFiled", logs: receipt.logs });
-      if (!ev) throw new Error("fileCase emitted no CaseFiled");
-      return ev.args.caseAddr;
-    }),
-  );
-  await Promise.all(
-    filed.slice(0, drawn).map((c, i) =>
-      (actors[(i + 1) % actors.length] as Actor).write({
-        address: c,
-        abi: disputeCaseAbi,
-        functionName: "respond",
-        value: terms.minPartyStake,
-      }),
-    ),
-  );
+  // One write at a time: a write estimated while another changes the same contract's storage can be
+  // priced too low for the state it lands in (out of gas on a loaded machine).
+  const filed: Address[] = [];
+  for (const [i, p] of actors.entries()) {
+    await p.write({
+      address: d.registry,
+      abi: courtRegistryAbi,
+      functionName: "selfRegister",
+      args: [`load-agent-${i}`, ""],
+    });
+    const claim = `Load case ${i}: delivery disputed.`;
+    const ref = keccak256(toHex(`load-payment-${i}`));
+    await p.write({ address: d.factory, abi: caseFactoryAbi, functionName: "payFilingFee", args: [ref], value: fee });
+    const receipt = await p.write({
+      address: d.factory,
+      abi: caseFactoryAbi,
+      functionName: "fileCase",
+      args: [
+        0n,
+        (fresh[(i + 1) % fresh.length] as { address: Address }).address,
+        claim,
+        `bafkrei${keccak256(toHex(claim)).slice(2, 54)}`,
+        ref,
+      ],
+      value: terms.minPartyStake,
+    });
+    const [ev] = parseEventLogs({ abi: caseFactoryAbi, eventName: "CaseFiled", logs: receipt.logs });
+    if (!ev) throw new Error("fileCase emitted no CaseFiled");
+    filed.push(ev.args.caseAddr);
+  }
+  for (const [i, c] of filed.slice(0, drawn).entries()) {
+    await (actors[(i + 1) % actors.length] as Actor).write({
+      address: c,
+      abi: disputeCaseAbi,
+      functionName: "respond",
+      value: terms.minPartyStake,
+    });
+  }
   const keeper = new Actor(devAccount(0).account, chain, reader);
   for (const c of filed.slice(0, drawn)) {
     await keeper.write({
