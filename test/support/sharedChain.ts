@@ -172,6 +172,8 @@ export async function leaseChain(): Promise<ChainLease> {
     if (released) return;
     released = true;
     await fetch(`${lender}/release/${wire.id}`, { method: "POST" });
+    // The docket on it has closed its store by now (docket closes its evidence before its court).
+    rmSync(evidenceDir, { recursive: true, force: true });
   };
   const devnet: Devnet = {
     rpcUrl: wire.rpcUrl,
