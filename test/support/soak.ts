@@ -19,6 +19,8 @@ export interface SoakResult {
   latencyP99Ms: number;
   /** RSS sampled every second over the run. */
   rssMb: number[];
+  /** RSS sampled every second over the warm-up before it (which runs until RSS stops climbing). */
+  warmupRssMb: number[];
   /** Highest RSS in the last third of the run over the highest in the first third (1 = flat). */
   rssGrowth: number;
   /** Socket-level errors by message, if any. */
@@ -68,6 +70,43 @@ function churnReorgs(rpcUrl: string, everyMs: number): { stop(): Promise<number>
 }
 
 /**
+ * Warm up under the same load (JIT, connection pools, cache fill, and V8 growing its heap to the
+ * load's working size) until resident memory stops climbing: no new high for 4 s in a row, after
+ * at least 6 s and at most 30 s. A fixed 3 s was too short on a slow machine: the heap was still
+ * growing to its plateau when the measured run began, and that one-time growth read as a leak.
+ * Resolves to the RSS samples taken (one a second).
+ */
+async function warmUp(
+  url: string,
+  pid: number,
+  connections: number,
+  requests: autocannon.Request[],
+): Promise<number[]> {
+  const samples: number[] = [rssMb(pid)];
+  let high = samples[0] as number;
+  let sinceHigh = 0;
+  await new Promise<void>((resolve, reject) => {
+    const run = autocannon({ url, connections, duration: 30, requests, timeout: 30 }, (err) =>
+      err ? reject(err) : resolve(),
+    );
+    const timer = setInterval(() => {
+      const now = rssMb(pid);
+      samples.push(now);
+      // A new high must beat the old one by more than noise (2%) to restart the count.
+      if (now > high * 1.02) sinceHigh = 0;
+      else sinceHigh++;
+      high = Math.max(high, now);
+      if (samples.length > 6 && sinceHigh >= 4) {
+        clearInterval(timer);
+        run.stop();
+      }
+    }, 1000);
+    run.on("done", () => clearInterval(timer));
+  });
+  return samples;
+}
+
+/**
  * Mixed reads and writes against a running docket: every read endpoint over the seeded cases and
  * agents, and writes (vote reveals, stakes, registrations, evidence) that invalidate and hold keys, so
  * the chain keeps being read under load.
@@ -101,8 +140,7 @@ export async function soak(opts: {
       { method: "GET", path: `/validate/stats/${a}` },
       { method: "GET", path: `/judges/stake/${a}` },
       {
-        // A write on the case that needs no signer: the dev chain hides votes, and a commit needs the
-        // judge's address (and would be simulated); a reveal without `from` is only built.
+        // A write on the case that needs no signer: a reveal without `from` is only built.
         method: "POST",
         path: `/cases/${c}/reveal`,
         headers: json,
@@ -122,12 +160,7 @@ export async function soak(opts: {
       },
     );
   }
-  // Warm up first (JIT, connection pools, cache fill), so memory is compared in steady state.
-  await new Promise<void>((resolve, reject) => {
-    autocannon({ url: opts.url, connections: opts.connections, duration: 3, requests, timeout: 30 }, (err) =>
-      err ? reject(err) : resolve(),
-    );
-  });
+  const warmup = await warmUp(opts.url, opts.pid, opts.connections, requests);
   const samples: number[] = [rssMb(opts.pid)];
   const timer = setInterval(() => samples.push(rssMb(opts.pid)), 1000);
   const errorKinds: Record<string, number> = {};
@@ -159,6 +192,7 @@ export async function soak(opts: {
     latencyP50Ms: result.latency.p50,
     latencyP99Ms: result.latency.p99,
     rssMb: samples,
+    warmupRssMb: warmup,
     rssGrowth: Math.round((last / first) * 100) / 100,
     errorKinds,
     reorgs: reorgsMade,
