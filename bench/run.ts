@@ -287,7 +287,7 @@ function targets(r: Results): Target[] {
       ? why(p)
       : "skipped" in p
         ? `skipped: ${p.skipped}`
-        : `${p.ratioMcpFetchToHttpLatencyMedianRound !== undefined ? `${p.ratioMcpFetchToHttpLatencyMedianRound}x HTTP mean latency on the wire, median of ${p.rounds} rounds (${p.ratioRounds?.join(", ")}); all calls together ${p.ratioMcpFetchToHttpLatency}x` : `${p.ratioMcpFetchToHttpLatency}x HTTP mean latency on the wire`} (${p.mcpFetch?.meanMs} vs ${p.http.meanMs} ms); ${p.ratioMcpToHttpLatency}x through the SDK client (${p.mcp.meanMs} ms)${p.floor && p.overMs ? `; a bare server's POST is ${p.floor.ratioPostToGet}x its GET with fetch, and docket's own time over that floor is ${p.overMs.mcpFetch} ms for MCP, ${p.overMs.http} ms for GET (${p.overMs.ratio}x)` : ""}`,
+        : `${p.ratioMcpFetchToHttpLatencyMedianRound !== undefined ? `${p.ratioMcpFetchToHttpLatencyMedianRound}x HTTP mean latency on the wire, median of ${p.rounds} rounds (${p.ratioRounds?.join(", ")}); all calls together ${p.ratioMcpFetchToHttpLatency}x` : `${p.ratioMcpFetchToHttpLatency}x HTTP mean latency on the wire`} (${p.mcpFetch?.meanMs} vs ${p.http.meanMs} ms); ${p.ratioMcpToHttpLatency}x through the SDK client (${p.mcp.meanMs} ms)${p.floor && p.overMs ? `; a bare server's POST is ${p.floor.ratioPostToGet}x its GET with fetch, and docket's own time over that floor is ${p.overMs.mcpFetch} ms for MCP, ${p.overMs.http} ms for GET (${p.overMs.ratio}x)` : ""}${p.nodeClient ? `; through node:http's client (its own POST ${p.nodeClient.floorRatioPostToGet}x its GET) ${p.nodeClient.ratioMedianRound}x, median round` : ""}`,
     met: failed(p) ? false : "skipped" in p ? null : p.pass,
   });
   const m = r.memory;

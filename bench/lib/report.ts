@@ -296,6 +296,16 @@ export function renderMarkdown(r: Results): string {
                 ] as const
               ).map(([name, f]) => [name, f.calls, n(f.meanMs, 2), n(f.p50Ms, 2), n(f.p99Ms, 2), n(f.callsPerSecond)])
             : []),
+          ...(p.nodeClient
+            ? (
+                [
+                  ["HTTP GET, node:http client", p.nodeClient.http],
+                  ["MCP tools/call, node:http client", p.nodeClient.mcp],
+                  ["bare GET (floor), node:http client", p.nodeClient.floorGet],
+                  ["bare POST (floor), node:http client", p.nodeClient.floorPost],
+                ] as const
+              ).map(([name, f]) => [name, f.calls, n(f.meanMs, 2), n(f.p50Ms, 2), n(f.p99Ms, 2), n(f.callsPerSecond)])
+            : []),
         ],
       ),
     );
@@ -313,6 +323,13 @@ export function renderMarkdown(r: Results): string {
       out.push(
         "",
         `The floor: a bare server's POST costs ${n(p.floor.ratioPostToGet, 2)}x its GET with fetch, before any server work. docket's own time over that floor: ${n(p.overMs.mcpFetch, 3)} ms for the MCP call, ${n(p.overMs.http, 3)} ms for the GET (${n(p.overMs.ratio, 2)}x).`,
+      );
+    }
+    if (p.nodeClient) {
+      const c = p.nodeClient;
+      out.push(
+        "",
+        `Through node:http's own client (each round, in an alternation of its own after fetch's), whose POST costs ${n(c.floorRatioPostToGet, 2)}x its GET on the bare server: MCP / HTTP ${c.ratioRounds.map((r) => `${n(r, 2)}x`).join(", ")} by round; median ${n(c.ratioMedianRound, 2)}x (reported, not judged).`,
       );
     }
   }
