@@ -1,6 +1,9 @@
 import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 
 const require = createRequire(import.meta.url);
 
@@ -12,6 +15,8 @@ export const DEV_ACCOUNT_COUNT = 22;
 export interface AnvilProcess {
   rpcUrl: string;
   port: number;
+  /** The directory anvil keeps older blocks' states in (ours, removed when it stops). */
+  cachePath: string;
   stop(): Promise<void>;
 }
 
@@ -39,8 +44,18 @@ export async function freePort(): Promise<number> {
   });
 }
 
-const live = new Set<ChildProcess>();
+/** Each running anvil and the state cache directory it was given. */
+const live = new Map<ChildProcess, string>();
 let exitHookInstalled = false;
+
+/** Removes an anvil's state cache; best effort (anvil may still be going down). */
+function removeCache(dir: string): void {
+  try {
+    rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
+  } catch {
+    // Nothing to do: the OS's temp dir is cleaned in time.
+  }
+}
 
 function killGroup(child: ChildProcess): void {
   if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
@@ -56,13 +71,24 @@ function installExitHook(): void {
   exitHookInstalled = true;
   // 'exit' runs on normal exit, process.exit() and after an uncaught exception.
   process.on("exit", () => {
-    for (const child of live) killGroup(child);
+    for (const [child, cache] of live) {
+      killGroup(child);
+      removeCache(cache);
+    }
   });
 }
 
 /**
  * Starts anvil on a free loopback port. anvil runs under a tiny shell watchdog that reads our
  * stdin pipe: if docket dies in any way, even SIGKILL, the pipe closes and anvil is killed.
+ *
+ * anvil keeps the states of older blocks on disk (past its in-memory history, up to 3,600 of
+ * them; a seeded chain's are about 0.3 MB each), and removes them only when it shuts down
+ * cleanly. By default they go to a directory of its own under ~/.foundry/anvil/tmp, which a
+ * killed anvil leaves behind: a test run left about a gigabyte there per chain that mined a few
+ * thousand blocks. So each anvil gets its state cache in a temporary directory of ours
+ * (`--cache-path`), removed when it is stopped, when this process exits, and by the watchdog when
+ * this process is killed.
  */
 export async function startAnvil(
   opts: {
@@ -74,6 +100,7 @@ export async function startAnvil(
   } = {},
 ): Promise<AnvilProcess> {
   const port = opts.port ?? (await freePort());
+  const cache = mkdtempSync(join(tmpdir(), "docket-anvil-"));
   const args = [
     "--host",
     "127.0.0.1",
@@ -90,20 +117,27 @@ export async function startAnvil(
     "--hardfork",
     "cancun",
     "--quiet",
+    "--cache-path",
+    cache,
     ...(opts.timestamp === undefined ? [] : ["--timestamp", String(opts.timestamp)]),
   ];
-  const watchdog = '"$0" "$@" & pid=$!; read -r _ || true; kill "$pid" 2>/dev/null; wait "$pid"';
+  const watchdog =
+    '"$0" "$@" & pid=$!; read -r _ || true; kill "$pid" 2>/dev/null; wait "$pid"; rm -rf "$DOCKET_ANVIL_CACHE"';
   const child = spawn("sh", ["-c", watchdog, anvilBinary(), ...args], {
     stdio: ["pipe", "ignore", "pipe"],
     detached: true,
+    env: { ...process.env, DOCKET_ANVIL_CACHE: cache },
   });
   let stderr = "";
   child.stderr?.on("data", (d: Buffer) => {
     stderr = (stderr + d.toString()).slice(-4000);
   });
-  live.add(child);
+  live.set(child, cache);
   installExitHook();
-  child.once("exit", () => live.delete(child));
+  child.once("exit", () => {
+    live.delete(child);
+    removeCache(cache);
+  });
   // The watchdog must not keep the event loop alive on its own.
   child.unref();
   (child.stdin as unknown as { unref?: () => void })?.unref?.();
@@ -138,5 +172,5 @@ export async function startAnvil(
     }
     await new Promise((r) => setTimeout(r, 25));
   }
-  return { rpcUrl, port, stop };
+  return { rpcUrl, port, cachePath: cache, stop };
 }
