@@ -87,7 +87,7 @@ export type McpResult =
  * in a fixed order one kind would always pay for the one before it. Shuffled, every kind follows
  * every other alike.
  */
-async function alternating(n: number, calls: Array<() => Promise<void>>, seed = 1): Promise<number[][]> {
+async function alternating(n: number, calls: Array<() => Promise<unknown>>, seed = 1): Promise<number[][]> {
   const times = calls.map((): number[] => []);
   const random = mulberry32(seed);
   const order = calls.map((_, j) => j);
@@ -98,7 +98,7 @@ async function alternating(n: number, calls: Array<() => Promise<void>>, seed = 
     }
     for (const j of order) {
       const t = performance.now();
-      await (calls[j] as () => Promise<void>)();
+      await (calls[j] as () => Promise<unknown>)();
       times[j]?.push(performance.now() - t);
     }
   }
@@ -234,18 +234,20 @@ export async function benchMcp(
       // Node's own client, a keep-alive socket per server (as fetch keeps one per origin).
       const agents = [new Agent({ keepAlive: true, maxSockets: 1 }), new Agent({ keepAlive: true, maxSockets: 1 })];
       const [docketAgent, bareAgent] = agents as [Agent, Agent];
-      const nodeHttp = () => nodeCall(url, docketAgent).then(() => undefined);
+      const nodeHttp = () => nodeCall(url, docketAgent);
       const nodeMcp = async () => {
         const msg = (await nodeCall(`${docketUrl}/mcp`, docketAgent, rpc)) as { result?: { isError?: boolean } };
         if (!msg.result || msg.result.isError) throw new Error("tools/call by node:http failed");
       };
-      const nodeBareGet = () => nodeCall(`${bareUrl}/cases/${caseAddress}`, bareAgent).then(() => undefined);
-      const nodeBarePost = () => nodeCall(`${bareUrl}/mcp`, bareAgent, rpc).then(() => undefined);
-      const kinds = [viaHttp, viaMcp, viaFetch, bareGet, barePost, nodeHttp, nodeMcp, nodeBareGet, nodeBarePost];
-      for (let i = 0; i < opts.warmup; i++) for (const call of kinds) await call();
+      const nodeBareGet = () => nodeCall(`${bareUrl}/cases/${caseAddress}`, bareAgent);
+      const nodeBarePost = () => nodeCall(`${bareUrl}/mcp`, bareAgent, rpc);
+      const viaFetchKinds = [viaHttp, viaMcp, viaFetch, bareGet, barePost];
+      const viaNodeKinds = [nodeHttp, nodeMcp, nodeBareGet, nodeBarePost];
+      for (let i = 0; i < opts.warmup; i++) for (const call of [...viaFetchKinds, ...viaNodeKinds]) await call();
       // Rounds: on a shared machine one burst of other work can move a whole round's means, and
       // both sides of it alike; the median of the rounds' ratios is what such a burst moves least.
-      const all = kinds.map((): number[] => []);
+      const fetchAll = viaFetchKinds.map((): number[] => []);
+      const nodeAll = viaNodeKinds.map((): number[] => []);
       const roundRatios: number[] = [];
       const nodeRoundRatios: number[] = [];
       for (let r = 0; r < opts.rounds; r++) {
@@ -256,27 +258,17 @@ export async function benchMcp(
           client = await connect();
         }
         // fetch's five kinds first, as they have always run; then node:http's four, a block of their own.
-        const times = [
-          ...(await alternating(opts.calls, kinds.slice(0, 5), r + 1)),
-          ...(await alternating(opts.calls, kinds.slice(5), r + 1)),
-        ];
-        for (const [j, ts] of times.entries()) all[j]?.push(...ts);
+        const times = await alternating(opts.calls, viaFetchKinds, r + 1);
+        const nodeTimes = await alternating(opts.calls, viaNodeKinds, r + 1);
+        for (const [j, ts] of times.entries()) fetchAll[j]?.push(...ts);
+        for (const [j, ts] of nodeTimes.entries()) nodeAll[j]?.push(...ts);
         roundRatios.push(round(mean(times[2] as number[]) / mean(times[0] as number[]), 2));
-        nodeRoundRatios.push(round(mean(times[6] as number[]) / mean(times[5] as number[]), 2));
+        nodeRoundRatios.push(round(mean(nodeTimes[1] as number[]) / mean(nodeTimes[0] as number[]), 2));
       }
       for (const a of agents) a.destroy();
-      const [http, mcp, mcpFetch, floorGet, floorPost, nodeGetFigures, nodeMcpFigures, nodeFloorGet, nodeFloorPost] =
-        all.map(figures) as SequentialFigures[] as [
-          SequentialFigures,
-          SequentialFigures,
-          SequentialFigures,
-          SequentialFigures,
-          SequentialFigures,
-          SequentialFigures,
-          SequentialFigures,
-          SequentialFigures,
-          SequentialFigures,
-        ];
+      type F = SequentialFigures;
+      const [http, mcp, mcpFetch, floorGet, floorPost] = fetchAll.map(figures) as [F, F, F, F, F];
+      const [nodeGetFigures, nodeMcpFigures, nodeFloorGet, nodeFloorPost] = nodeAll.map(figures) as [F, F, F, F];
       const ratioRounds = round(median(roundRatios), 2);
       const nodeClient = {
         http: nodeGetFigures,

@@ -3,7 +3,7 @@ import type { ArbitrationGasResult } from "../items/arbitrationGas.js";
 import type { ColdReadsSummary, ViewGas } from "../items/coldReads.js";
 import type { DrawGasResult, DrawGasSize } from "../items/drawGas.js";
 import type { EvidenceBenchResult } from "../items/evidence.js";
-import type { McpResult } from "../items/mcp.js";
+import type { McpResult, SequentialFigures } from "../items/mcp.js";
 import type { MemoryResult } from "../items/memory.js";
 import type { SingleFlightFigures } from "../items/singleFlight.js";
 import type { StartupResult } from "../items/startup.js";
@@ -256,57 +256,24 @@ export function renderMarkdown(r: Results): string {
   if (failed(p)) out.push(failedText(p));
   else if ("skipped" in p) out.push(`skipped: ${p.skipped}`);
   else {
+    // Each row: a kind of call and its figures; the plain-fetch, floor and node:http rows when the run has them.
+    const rows: [string, SequentialFigures | undefined][] = [
+      ["HTTP GET", p.http],
+      ["MCP tools/call", p.mcp],
+      ["MCP tools/call, plain fetch", p.mcpFetch],
+      ["bare node:http GET (floor)", p.floor?.get],
+      ["bare node:http POST (floor)", p.floor?.post],
+      ["HTTP GET, node:http client", p.nodeClient?.http],
+      ["MCP tools/call, node:http client", p.nodeClient?.mcp],
+      ["bare GET (floor), node:http client", p.nodeClient?.floorGet],
+      ["bare POST (floor), node:http client", p.nodeClient?.floorPost],
+    ];
     out.push(
       table(
         ["front end", "calls", "mean ms", "p50 ms", "p99 ms", "calls/s"],
-        [
-          [
-            "HTTP GET",
-            p.http.calls,
-            n(p.http.meanMs, 2),
-            n(p.http.p50Ms, 2),
-            n(p.http.p99Ms, 2),
-            n(p.http.callsPerSecond),
-          ],
-          [
-            "MCP tools/call",
-            p.mcp.calls,
-            n(p.mcp.meanMs, 2),
-            n(p.mcp.p50Ms, 2),
-            n(p.mcp.p99Ms, 2),
-            n(p.mcp.callsPerSecond),
-          ],
-          ...(p.mcpFetch
-            ? [
-                [
-                  "MCP tools/call, plain fetch",
-                  p.mcpFetch.calls,
-                  n(p.mcpFetch.meanMs, 2),
-                  n(p.mcpFetch.p50Ms, 2),
-                  n(p.mcpFetch.p99Ms, 2),
-                  n(p.mcpFetch.callsPerSecond),
-                ],
-              ]
-            : []),
-          ...(p.floor
-            ? (
-                [
-                  ["bare node:http GET (floor)", p.floor.get],
-                  ["bare node:http POST (floor)", p.floor.post],
-                ] as const
-              ).map(([name, f]) => [name, f.calls, n(f.meanMs, 2), n(f.p50Ms, 2), n(f.p99Ms, 2), n(f.callsPerSecond)])
-            : []),
-          ...(p.nodeClient
-            ? (
-                [
-                  ["HTTP GET, node:http client", p.nodeClient.http],
-                  ["MCP tools/call, node:http client", p.nodeClient.mcp],
-                  ["bare GET (floor), node:http client", p.nodeClient.floorGet],
-                  ["bare POST (floor), node:http client", p.nodeClient.floorPost],
-                ] as const
-              ).map(([name, f]) => [name, f.calls, n(f.meanMs, 2), n(f.p50Ms, 2), n(f.p99Ms, 2), n(f.callsPerSecond)])
-            : []),
-        ],
+        rows.flatMap(([name, f]) =>
+          f ? [[name, f.calls, n(f.meanMs, 2), n(f.p50Ms, 2), n(f.p99Ms, 2), n(f.callsPerSecond)]] : [],
+        ),
       ),
     );
     out.push(
