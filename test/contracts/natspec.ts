@@ -1,3 +1,4 @@
+import { formatAbiItem } from "viem/utils";
 import type { SolcOutput } from "../../scripts/build-contracts.js";
 
 interface AbiParam {
@@ -57,7 +58,8 @@ export function natspecGaps(output: SolcOutput): string[] {
       for (const item of c.abi as AbiItem[]) {
         if (item.type !== "function" && item.type !== "event" && item.type !== "error") continue;
         const inputs = item.inputs ?? [];
-        const sig = `${item.name}(${inputs.map(canonical).join(",")})`;
+        // The canonical signature solc keys its docs by: a struct is its members' types in parentheses.
+        const sig = formatAbiItem(item as Parameters<typeof formatAbiItem>[0]);
         const where = `${file}:${name} ${item.type} ${sig}`;
         const getter = item.type === "function" ? getterDoc(item.name ?? "") : undefined;
         const d = getter ?? first(dev[section[item.type]]?.[sig]) ?? {};
@@ -109,11 +111,6 @@ function contractDeclarations(output: SolcOutput): Map<string, Declaration> {
     out.set(key(id), { file, name: node.name ?? "", bases, getters });
   }
   return out;
-}
-
-/** A parameter's type as in a signature: a struct is its members' types in parentheses. */
-function canonical(p: AbiParam): string {
-  return p.type.startsWith("tuple") ? `(${(p.components ?? []).map(canonical).join(",")})${p.type.slice(5)}` : p.type;
 }
 
 function first(doc: DocEntry | DocEntry[] | undefined): DocEntry | undefined {
