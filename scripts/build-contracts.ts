@@ -96,30 +96,39 @@ export function solcOutput(natspec = false): SolcOutput {
   return output;
 }
 
+/** Contract `name` of contracts/`name`.sol in a compile's output; throws if solc produced none. */
+function contractOf(output: SolcOutput, name: string): SolcContract {
+  const c = output.contracts[`${name}.sol`]?.[name];
+  if (!c) throw new Error(`solc produced no ${name}`);
+  return c;
+}
+
+/** Appends to `abi` the `items` it does not have yet (by signature). */
+function addMissing(abi: unknown[], items: readonly unknown[]): void {
+  const seen = new Set(abi.map(signature));
+  for (const item of items) {
+    const sig = signature(item);
+    if (seen.has(sig)) continue;
+    seen.add(sig);
+    abi.push(item);
+  }
+}
+
 /** The text of src/chain/abi/generated.ts for a compile's output. */
 export function compile(output: SolcOutput = solcOutput()): string {
   const abis = new Map<string, unknown[]>();
   for (const name of wanted) {
-    const c = output.contracts[`${name}.sol`]?.[name];
-    if (!c) throw new Error(`solc produced no ${name}`);
-    const abi = [...c.abi];
+    const abi = [...contractOf(output, name).abi];
     // A contract whose fallback runs another's code on its own storage answers that one's functions too.
-    for (const extra of reachedThrough[name] ?? []) {
-      const e = output.contracts[`${extra}.sol`]?.[extra];
-      if (!e) throw new Error(`solc produced no ${extra}`);
-      const seen = new Set(abi.map(signature));
-      abi.push(...e.abi.filter((item) => !seen.has(signature(item))));
-    }
+    for (const extra of reachedThrough[name] ?? []) addMissing(abi, contractOf(output, extra).abi);
     // A library its code runs by DELEGATECALL emits its events and reverts with its errors from this
     // contract's address: they are part of this contract's ABI (solc lists only its own).
-    const seen = new Set(abi.map(signature));
     const own = abi.length;
     for (const lib of delegatedTo(output, name)) {
-      const l = output.contracts[`${lib}.sol`]?.[lib] as SolcContract;
-      for (const item of l.abi.filter((i) => ["event", "error"].includes((i as { type: string }).type))) {
-        if (!seen.has(signature(item))) abi.push(item);
-        seen.add(signature(item));
-      }
+      addMissing(
+        abi,
+        contractOf(output, lib).abi.filter((i) => ["event", "error"].includes((i as { type: string }).type)),
+      );
     }
     if (abi.length > own) abi.sort(byKindAndName);
     abis.set(name, abi);
@@ -132,10 +141,10 @@ export function compile(output: SolcOutput = solcOutput()): string {
   for (const [json, id] of shared) ts += `const ${id} = ${shared.write(JSON.parse(json), true)} as const;\n\n`;
   for (const name of wanted) {
     const items = (abis.get(name) ?? []).map((item) => `  ${shared.write(item).replace(/\n/g, "\n  ")}`);
-    const bytecode = output.contracts[`${name}.sol`]?.[name]?.evm.bytecode;
+    const { bytecode } = contractOf(output, name).evm;
     ts += `export const ${lowerFirst(name)}Abi = [\n${items.join(",\n")}\n] as const;\n\n`;
-    ts += `export const ${lowerFirst(name)}Bytecode = "0x${bytecode?.object}" as const;\n\n`;
-    const links = byLibrary(bytecode?.linkReferences ?? {});
+    ts += `export const ${lowerFirst(name)}Bytecode = "0x${bytecode.object}" as const;\n\n`;
+    const links = byLibrary(bytecode.linkReferences ?? {});
     if (Object.keys(links).length > 0) {
       ts += `export const ${lowerFirst(name)}LinkReferences = ${JSON.stringify(links, null, 2)} as const;\n\n`;
     }
@@ -150,8 +159,7 @@ function byLibrary(refs: LinkReferences): Record<string, { start: number; length
 
 /** The libraries `name`'s runtime code DELEGATECALLs, directly or through another library. */
 function delegatedTo(output: SolcOutput, name: string, found = new Set<string>()): Set<string> {
-  const c = output.contracts[`${name}.sol`]?.[name];
-  for (const lib of Object.keys(byLibrary(c?.evm.deployedBytecode.linkReferences ?? {}))) {
+  for (const lib of Object.keys(byLibrary(contractOf(output, name).evm.deployedBytecode.linkReferences ?? {}))) {
     if (!found.has(lib)) delegatedTo(output, lib, found.add(lib));
   }
   return found;

@@ -23,11 +23,11 @@ export interface Deployment {
   arbitration?: ArbitrationDeployment;
 }
 
-/** The linked libraries DisputeCase runs by DELEGATECALL, by library name. */
-export interface CaseLibraries {
+/** The linked libraries DisputeCase runs by DELEGATECALL, by library name (a type, not an interface: it is a `Record` of them). */
+export type CaseLibraries = {
   CasePayouts: Address;
   CaseVoting: Address;
-}
+};
 
 /** A court-backed ERC-8183 evaluator as deployed: its address, its court and its challenge window. */
 export interface DeployedEvaluator {

@@ -80,7 +80,7 @@ export async function deployCaseLibraries(d: ReturnType<typeof deployer>): Promi
 
 /** CaseFactory's bytecode linked with the case libraries at `libraries`. */
 export function linkedCaseFactory(libraries: CaseLibraries): Hex {
-  return linkBytecode(caseFactoryBytecode, caseFactoryLinkReferences, { ...libraries });
+  return linkBytecode(caseFactoryBytecode, caseFactoryLinkReferences, libraries);
 }
 
 /**
