@@ -56,6 +56,8 @@ export const configSchema = z.object({
     .default("false"),
   DOCKET_TOOLS: z.string().optional(),
   RPC_TIMEOUT_MS: int(100, 120_000).default(5_000),
+  /** A request with nothing sent after this long is answered 503 (the last resort against a hang; 0 = off). */
+  RESPONSE_TIMEOUT_MS: int(0, 3_600_000).default(30_000),
   /** JSON-RPC requests per batch at most (hosted providers cap batches; a bigger one is split). */
   RPC_BATCH_MAX: int(1, 1_000).default(10),
   /** Blocks per eth_getLogs at most (the follower walks a longer range in steps, smaller ones if refused). */

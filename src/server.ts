@@ -239,6 +239,7 @@ export async function startServer(
       corsOrigins: config.CORS_ORIGINS,
       trustProxy: config.TRUST_PROXY,
       jsonMaxDepth: config.JSON_MAX_DEPTH,
+      responseTimeoutMs: config.RESPONSE_TIMEOUT_MS,
       // Replicas behind one balancer share one budget per client.
       ...(store instanceof RedisStore ? { rateLimitStore: new SharedRateLimitStore(store) } : {}),
       events: streams,

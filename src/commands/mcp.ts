@@ -34,6 +34,8 @@ export async function runMcpStdio(): Promise<void> {
       process.exit(0);
     }
   };
+  // A bug in one call must not take the server down, nor pass unseen: it is logged and the call fails alone.
+  process.on("unhandledRejection", (err) => ctx.log.error({ err }, "unhandled rejection"));
   process.once("SIGINT", () => void stop("SIGINT"));
   process.once("SIGTERM", () => void stop("SIGTERM"));
   try {

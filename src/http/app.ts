@@ -6,6 +6,7 @@ import { cachedAnswer, type OperationResult, type Prepared, prepare, run } from 
 import type { PaymentOutcome } from "../payments/filing.js";
 import { encodeBase64Json } from "../payments/x402.js";
 import { compose, type Final } from "./compose.js";
+import { answerWithin } from "./deadline.js";
 import { mountDocs } from "./docs.js";
 import { errorMiddleware, sendError } from "./errors.js";
 import type { EventStreams } from "./events.js";
@@ -44,6 +45,8 @@ export function createApp(ctx: Ctx, operations: Operation[], opts: AppOptions = 
       : [postBodyParser(opts.bodyLimit ?? "64kb", opts.jsonMaxDepth ?? 64)];
   const chain = securityChain(security);
   const fronts = new Map<string, { method: string; handle: Final }>();
+  // Before anything else: whatever happens after, every request gets an answer in bounded time.
+  if ((opts.responseTimeoutMs ?? 0) > 0) app.use(answerWithin(opts.responseTimeoutMs as number, ctx.log));
   app.use(operationRoutes(ctx, table, chain, bodies, fronts));
   opts.mount?.(app, chain, (method, path, handle) => fronts.set(path, { method, handle }));
 

@@ -21,6 +21,11 @@ export interface AppOptions {
   uploadMaxBytes?: number;
   /** Evidence uploads per minute per client (EVIDENCE_UPLOADS_PER_MINUTE); 0 turns the limit off. */
   uploadsPerMinute?: number;
+  /**
+   * RESPONSE_TIMEOUT_MS: a request with nothing sent after this long gets 503 (the last resort
+   * against a hang, see answerWithin); 0 or unset: none.
+   */
+  responseTimeoutMs?: number;
   /** `GET /events`, served beside the docs when given. */
   events?: EventStreams;
   /**

@@ -68,6 +68,23 @@ export interface ExplorerOptions {
    * a page then replaces the API's headers with its own.
    */
   security?: RequestHandler[];
+  /**
+   * Where the page templates and the stylesheet are read from (default: the ones beside this
+   * module). A seam for the tests that take them away, to prove a page still answers without them.
+   */
+  files?: { views?: string; styles?: string };
+}
+
+/**
+ * The page sent when the error page itself cannot be drawn (its template missing or failing): plain
+ * HTML that needs nothing, so an explorer request always gets an answer.
+ */
+export function fallbackPage(e: DocketError): string {
+  const text = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>docket: ${text(e.code)}</title></head>
+<body><h1>${e.status} ${text(e.code)}</h1><p>${text(e.message)}</p><p><a href="/">docket</a></p></body></html>
+`;
 }
 
 /** The index a program gets at `/`: where the API, its description and the MCP transports are. */
@@ -101,7 +118,8 @@ export function mountExplorer(
   const reads = new Reads(ctx, operations);
   const recent = opts.events ? new RecentEvents(opts.events) : undefined;
   const events = () => recent ?? { latest: () => [], ofCase: () => [] };
-  const eta = new Eta({ views, cache: true, autoEscape: true, autoTrim: false });
+  const eta = new Eta({ views: opts.files?.views ?? views, cache: true, autoEscape: true, autoTrim: false });
+  const stylesheet = opts.files?.styles ?? styles;
   const headers = pageHeaders();
   const courts = reads.op("/courts") !== undefined && reads.item("courts") !== undefined;
   // Jobs only where docket serves arbitration (the dev chain; a real chain configured for it).
@@ -120,18 +138,27 @@ export function mountExplorer(
     });
     res.status(status).type("html").set("Cache-Control", "no-cache").send(html);
   };
+  /**
+   * The one way an explorer request fails: the error page, or, when that cannot be drawn either,
+   * the fallback page. It never throws, so no page is left without an answer.
+   */
   const fail = (res: Response, err: unknown) => {
     const e = asDocketError(err);
     if (e.code === "INTERNAL_ERROR") ctx.log.error({ err }, "explorer: page failed");
-    render(res, e.status, "error", { error: e }, { title: "Not shown", same: { json: "/", mcp: "" }, live: {} });
+    if (res.headersSent) return;
+    try {
+      render(res, e.status, "error", { error: e }, { title: "Not shown", same: { json: "/", mcp: "" }, live: {} });
+    } catch (again) {
+      ctx.log.error({ err: again }, "explorer: the error page failed too; sent the fallback page");
+      res.status(e.status).type("html").set("Cache-Control", "no-store").send(fallbackPage(e));
+    }
   };
   const page =
     (build: (req: Request) => Promise<[string, object, Meta]>): RequestHandler =>
-    (req, res) => {
+    (req, res) =>
       build(req)
         .then(([view, data, meta]) => render(res, 200, view, data, meta))
         .catch((err) => fail(res, err));
-    };
   const html: RequestHandler = (req, res, next: NextFunction) => headers(req, res, next);
 
   const security = opts.security ?? [];
@@ -213,8 +240,17 @@ export function mountExplorer(
       .then((js) => res.type("application/javascript").set("Cache-Control", "no-cache").send(js))
       .catch(next);
   });
-  app.get(`${EXPLORER}/assets/explorer.css`, (_req, res) => {
-    res.type("text/css").set("Cache-Control", "no-cache").sendFile(styles);
+  app.get(`${EXPLORER}/assets/explorer.css`, (_req, res, next) => {
+    res
+      .type("text/css")
+      .set("Cache-Control", "no-cache")
+      .sendFile(stylesheet, (err) => {
+        // A stylesheet docket cannot read is docket's fault (a build without it), never the client's.
+        if (err)
+          next(
+            new DocketError("INTERNAL_ERROR", "the explorer's stylesheet cannot be read", undefined, { cause: err }),
+          );
+      });
   });
   app.get([EXPLORER, `${EXPLORER}/`], (_req, res) => res.redirect(302, "/"));
   app.use(EXPLORER, html, (req, res) =>
