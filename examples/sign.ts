@@ -1,12 +1,13 @@
 /**
  * Signs and broadcasts one docket `unsigned_tx`, the way any wallet would.
  *
- *   curl -s -XPOST localhost:8787/cases/$CASE/vote -H 'content-type: application/json' \
+ *   export DOCKET_URL=http://127.0.0.1:8787   # the line `npm start` prints, whatever its PORT
+ *   curl -s -XPOST $DOCKET_URL/cases/$CASE/vote -H 'content-type: application/json' \
  *     -d '{"plaintiff_wins":true}' | PRIVATE_KEY=0x... npx tsx examples/sign.ts
  *
  * Reads the docket response (or a bare unsigned_tx) on stdin; the key comes from PRIVATE_KEY only.
  * The JSON-RPC URL comes from RPC_URL, or from docket's /health (DOCKET_URL, default
- * http://127.0.0.1:8787), which reports the dev chain's URL.
+ * http://127.0.0.1:8787, `npm start`'s default PORT), which reports the dev chain's URL.
  */
 import { createPublicClient, createWalletClient, defineChain, type Hex, http } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
@@ -27,10 +28,13 @@ const tx = (input.unsigned_tx ?? input) as { to: Hex; value: string; data: Hex; 
 
 let rpcUrl = process.env.RPC_URL;
 if (!rpcUrl) {
-  const health = (await (await fetch(`${process.env.DOCKET_URL ?? "http://127.0.0.1:8787"}/health`)).json()) as {
-    rpcUrl?: string;
-  };
-  rpcUrl = health.rpcUrl;
+  const docket = process.env.DOCKET_URL ?? "http://127.0.0.1:8787";
+  const res = await fetch(`${docket}/health`).catch((err: Error) => {
+    throw new Error(
+      `cannot reach docket at ${docket} (${err.message}): run the \`export DOCKET_URL=...\` line \`npm start\` printed, or set RPC_URL`,
+    );
+  });
+  rpcUrl = ((await res.json()) as { rpcUrl?: string }).rpcUrl;
 }
 if (!rpcUrl) throw new Error("no JSON-RPC URL: set RPC_URL");
 

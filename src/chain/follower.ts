@@ -307,6 +307,9 @@ export function followCourt(court: Court, log: Logger, opts: FollowerOptions): F
     log.warn(status.lag, "event follower: not keeping up with the chain (health says degraded until it does)");
   };
 
+  // /health asks for a poll when it finds the follower stalled but the node readable again.
+  status.poller = poll;
+
   // One warning per outage, not one per poll: the chain being away is already reported by reads.
   let failing = false;
   const timer = setInterval(() => {
@@ -330,6 +333,7 @@ export function followCourt(court: Court, log: Logger, opts: FollowerOptions): F
     stop: () => {
       stopped = true;
       clearInterval(timer);
+      if (status.poller === poll) status.poller = undefined;
     },
   };
 }

@@ -48,6 +48,9 @@ export class ChainStatus {
   /** Set by the follower at each poll: what the node looked like then. */
   seen?: NodeSeen;
 
+  /** The follower's poll (set by the follower): what `catchUp` runs. */
+  poller?: () => Promise<unknown>;
+
   private rechecking?: Promise<void>;
   private lastRecheck = 0;
 
@@ -76,6 +79,23 @@ export class ChainStatus {
       this.rechecking = undefined;
     });
     await this.rechecking;
+  }
+
+  /**
+   * While the follower is stalled (its polls failed while the node was away): polls now rather than
+   * at its next tick, waiting `ms` at most, so that health says ok as soon as the node is back and
+   * the follower has caught up. A poll already running is awaited, not doubled.
+   */
+  async catchUp(ms: number): Promise<void> {
+    if (!this.poller || !this.stalled) return;
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      this.poller().catch(() => {}),
+      new Promise<void>((r) => {
+        timer = setTimeout(r, ms);
+      }),
+    ]);
+    clearTimeout(timer);
   }
 
   get mismatched(): boolean {

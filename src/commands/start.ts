@@ -11,6 +11,8 @@ export async function runStart(): Promise<void> {
   const lines = [
     "",
     `docket is up on ${docket.url}`,
+    // The examples (and the README's round trip) find docket through DOCKET_URL, whatever PORT is.
+    `  examples      export DOCKET_URL=${docket.url}   (run it in the shell you sign from: examples/*.ts read it)`,
     `  explorer      ${docket.url}/   (open it in a browser: the cases, their votes and evidence, live)`,
     `  API docs      ${docket.url}/docs   (OpenAPI: ${docket.url}/openapi.json)`,
     `  health        ${docket.url}/health`,

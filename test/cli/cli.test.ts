@@ -216,6 +216,9 @@ describe("command line", () => {
     expect(await answers(rpc)).toBe(true);
     // It names the arbitration contracts and lists the seeded jobs, each one /jobs serves.
     const url = /docket is up on (http:\/\/\S+)/.exec(out)?.[1] as string;
+    // The line the README's round trip starts with, for the port docket got (PORT=0: any free one).
+    expect(out).toMatch(new RegExp(`^ {2}examples {6}export DOCKET_URL=${url}\\s`, "m"));
+    expect(url).not.toMatch(/:8787$/);
     expect(out).toMatch(/^ {2}arbitration {3}arbitrator 0x[0-9a-fA-F]{40} {2}ERC-8183 jobs 0x[0-9a-fA-F]{40}/m);
     const listed = out.match(/^ {2}job \d+/gm) ?? [];
     const served = (await (await fetch(`${url}/jobs?limit=100`)).json()) as { total: number };
