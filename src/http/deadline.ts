@@ -23,9 +23,8 @@ export function answerWithin(ms: number, log: Logger) {
       );
     }, ms);
     timer.unref();
-    const done = () => clearTimeout(timer);
-    res.once("finish", done);
-    res.once("close", done);
+    // "close" follows every response, finished or cut off.
+    res.once("close", () => clearTimeout(timer));
     next();
   };
 }
