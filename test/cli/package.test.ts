@@ -5,9 +5,9 @@ import { join, relative } from "node:path";
 import { promisify } from "node:util";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type DocketProcess, ROOT, request, spawnDocket } from "../support/index.js";
+import { type DocketProcess, ROOT, spawnDocket } from "../support/index.js";
+import { expectServesExplorer } from "./helpers.js";
 
 const run = promisify(execFile);
 
@@ -108,22 +108,7 @@ describe("the packed package, installed offline into an empty directory", () => 
 
     it("start serves the explorer, its assets and the MCP App from the installed package's build", async () => {
       expect(readdirSync(join(app, "node_modules", "docket", "dist")).length).toBeGreaterThan(0);
-      for (const path of ["/", "/explorer/cases", "/explorer/courts", "/explorer/jobs"]) {
-        const page = await request(d, path, undefined, { accept: "text/html" });
-        expect(page.status, path).toBe(200);
-        expect(page.body).toContain("docket explorer");
-      }
-      for (const asset of ["explorer.css", "live.js", "favicon.svg"])
-        expect((await request(d, `/explorer/assets/${asset}`)).status, asset).toBe(200);
-      expect((await request(d, "/docs/")).status).toBe(200);
-      const client = new Client({ name: "package-test", version: "1.0.0" });
-      await client.connect(new StreamableHTTPClientTransport(new URL(`${d.url}/mcp`)));
-      try {
-        const app = await client.readResource({ uri: "ui://docket/case" });
-        expect(JSON.stringify(app.contents)).toContain("<script");
-      } finally {
-        await client.close();
-      }
+      await expectServesExplorer(d);
     });
 
     it("mcp answers over stdio, the MCP App included", async () => {
