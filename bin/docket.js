@@ -1,12 +1,16 @@
 #!/usr/bin/env node
 // Runs docket as JavaScript compiled from src/ by esbuild: each file on its own, exactly as tsx
 // would, but built once, not at every start, and without the helpers tsx adds to every function
-// made at run time (a cached read costs about 5% less). The output goes to dist/<hash of the
-// sources>/, so an edited source is rebuilt on the next start and a stale build is never run; two
-// starts at once build side by side and keep one. No build step between clone and use: if dist/
-// cannot be written (a read-only install), the sources run through tsx.
+// made at run time (a cached read costs about 5% less). A build is a copy of src/ with each .ts
+// file compiled to .js beside it: every file the code reads next to itself at run time (the
+// explorer's templates and stylesheet, the browser sources it bundles on first use, the courts'
+// policies) is there, found as it is found in src/, without a list to keep. The output goes to
+// dist/<hash of every file in src/, the esbuild version and the Node it targets>/, so an edited
+// file is rebuilt on the next start and a stale build is never run; two starts at once build side
+// by side and keep one. No build step between clone and use: if dist/ cannot be written (a
+// read-only install), the sources run through tsx.
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -15,11 +19,11 @@ const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const src = join(root, "src");
 const dist = join(root, "dist");
 
-/** Every .ts file under dir, in a stable order. */
+/** Every file under dir, in a stable order. */
 function sources(dir) {
   return readdirSync(dir, { withFileTypes: true })
     .sort((a, b) => a.name.localeCompare(b.name))
-    .flatMap((e) => (e.isDirectory() ? sources(join(dir, e.name)) : e.name.endsWith(".ts") ? [join(dir, e.name)] : []));
+    .flatMap((e) => (e.isDirectory() ? sources(join(dir, e.name)) : [join(dir, e.name)]));
 }
 
 /** The directory holding a build of these sources, built now if there is none yet; undefined if it cannot be. */
@@ -33,7 +37,8 @@ function build(files) {
   } catch {
     return undefined;
   }
-  const hash = createHash("sha256").update(`esbuild ${version}\0`);
+  const target = `node${process.versions.node}`;
+  const hash = createHash("sha256").update(`esbuild ${version} ${target}\0`);
   for (const f of files)
     hash
       .update(`${relative(src, f)}\0`)
@@ -45,13 +50,14 @@ function build(files) {
   try {
     const esbuild = require("esbuild");
     mkdirSync(dist, { recursive: true });
+    cpSync(src, tmp, { recursive: true });
     esbuild.buildSync({
-      entryPoints: files,
+      entryPoints: files.filter((f) => f.endsWith(".ts")),
       outdir: tmp,
       outbase: src,
       format: "esm",
       platform: "node",
-      target: `node${process.versions.node}`,
+      target,
       sourcemap: "linked",
       logLevel: "silent",
     });

@@ -1,12 +1,12 @@
 import { readFileSync } from "node:fs";
-import { createRequire } from "node:module";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { CID } from "multiformats/cid";
 import * as raw from "multiformats/codecs/raw";
 import { sha256 } from "multiformats/hashes/sha2";
 
-/** The policy documents' directory: src/deploy/policies, found from the package root (so it holds in a build too). */
-const policiesDir = join(dirname(createRequire(import.meta.url).resolve("docket/package.json")), "src/deploy/policies");
+/** The policy documents' directory, next to this module (bin/docket.js carries it into the build). */
+const policiesDir = fileURLToPath(new URL("./policies", import.meta.url));
 
 /** A court policy file's bytes (`file` is a name in src/deploy/policies/). */
 export function readPolicy(file: string): Uint8Array {

@@ -24,6 +24,8 @@ export const EXPLORER = "/explorer";
 
 const views = fileURLToPath(new URL("./views", import.meta.url));
 const styles = fileURLToPath(new URL("./assets/explorer.css", import.meta.url));
+// Without an icon of its own, a browser asks for /favicon.ico and logs the 404 as an error on every first page.
+const icon = fileURLToPath(new URL("./assets/favicon.svg", import.meta.url));
 
 /**
  * The explorer's headers: helmet's full set with a CSP that runs only docket's own script file (no
@@ -251,6 +253,9 @@ export function mountExplorer(
             new DocketError("INTERNAL_ERROR", "the explorer's stylesheet cannot be read", undefined, { cause: err }),
           );
       });
+  });
+  app.get(`${EXPLORER}/assets/favicon.svg`, (_req, res) => {
+    res.type("image/svg+xml").set("Cache-Control", "max-age=86400").sendFile(icon);
   });
   app.get([EXPLORER, `${EXPLORER}/`], (_req, res) => res.redirect(302, "/"));
   app.use(EXPLORER, html, (req, res) =>

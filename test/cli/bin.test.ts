@@ -102,3 +102,38 @@ describe("bin/docket.js", () => {
     expect(await usage(dir)).toContain("usage: docket (from src) <command>");
   });
 });
+
+/** Every file under dir, relative to it. */
+function files(dir: string, under = ""): string[] {
+  return readdirSync(join(dir, under), { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? files(dir, join(under, e.name)) : [join(under, e.name)],
+  );
+}
+
+/**
+ * What docket reads next to its code at run time (templates, styles, policies, the browser sources
+ * it bundles on first use) must be in the build it runs: a build that carries only the compiled .ts
+ * serves an explorer that never answers.
+ */
+describe("the build carries every file docket reads at run time", () => {
+  it("holds each file of src/ as it is, beside the compiled JavaScript", async () => {
+    const dir = copy();
+    await usage(dir);
+    const [build] = builds(dir);
+    const out = join(dir, "dist", build as string);
+    const missing = files(join(dir, "src")).filter((f) => !existsSync(join(out, f)));
+    expect(missing).toEqual([]);
+    // And the compiled code the build runs.
+    expect(existsSync(join(out, "web", "explorer.js"))).toBe(true);
+  });
+
+  it("rebuilds when a file that is not TypeScript changes", async () => {
+    const dir = copy();
+    await usage(dir);
+    const [first] = builds(dir);
+    appendFileSync(join(dir, "src", "web", "views", "error.eta"), "\n");
+    await usage(dir);
+    expect(builds(dir)).toHaveLength(2);
+    expect(builds(dir)).toContain(first);
+  });
+});

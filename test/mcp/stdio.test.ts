@@ -199,6 +199,11 @@ describe("MCP over stdio: node bin/docket.js mcp", () => {
       expect(prompts.map((p) => p.name)).toContain("judge_case");
     });
 
+    it("serves the MCP App get_case names (bundled from the build's browser sources)", async () => {
+      const view = await client.readResource({ uri: "ui://docket/case" });
+      expect(JSON.stringify(view.contents)).toContain("<script");
+    });
+
     it("a judge reads a seeded case's evidence over stdio: get_case_evidence, then each file's resource", async () => {
       // The seeded case with the most evidence (its filing's and what each party added since).
       const { cases } = await ok(client, "list_cases", { limit: 100 });

@@ -6,10 +6,12 @@ import { caseFactoryAbi } from "../../src/chain/abi/generated.js";
 import { type ArbitrationDeployment, arbitrationEnvLines } from "../../src/chain/deployments.js";
 import { loadConfig } from "../../src/config.js";
 import { Actor } from "../../src/devnet/actor.js";
+import type { Devnet } from "../../src/devnet/devnet.js";
 import { rawCid } from "../../src/evidence/cid.js";
 import { type Docket, startServer } from "../../src/server.js";
 import { indexOf } from "./chain.js";
-import { leaseChain } from "./sharedChain.js";
+import { type DocketProcess, spawnDocket } from "./process.js";
+import { type ChainLease, leaseChain } from "./sharedChain.js";
 
 export interface Api {
   status: number;
@@ -80,64 +82,20 @@ export function externalChainEnv(devnet: ChainAt, env: Record<string, string> = 
   };
 }
 
-/** A docket on its own seeded dev chain, with helpers to call it and to sign as dev accounts. */
-export class TestDocket {
-  private constructor(readonly docket: Docket) {}
+/** What the chain's side of a test needs of a docket: where it answers, its dev chain and the court it serves. */
+export interface CourtAccess {
+  chain: Devnet["chain"];
+  reader: Devnet["reader"];
+  factory: Address;
+  chainId: number;
+}
 
-  /**
-   * docket on its own seeded dev chain, booted for it (seconds): for a suite that needs a chain of
-   * its own (docs/testing.md says which).
-   */
-  static async start(env: Record<string, string> = {}): Promise<TestDocket> {
-    return new TestDocket(await startServer(loadConfig({ ...TestDocket.base(), ...env })));
-  }
-
-  /**
-   * docket on one of the run's shared seeded dev chains (test/support/sharedChain.ts), leased for
-   * this docket alone and reverted to the freshly seeded world: the same world `start` boots, in
-   * milliseconds. Closing the docket gives the chain back.
-   */
-  static async shared(env: Record<string, string> = {}): Promise<TestDocket> {
-    const lease = await leaseChain();
-    try {
-      // Served as a dev chain docket booted itself (its facilitator with it when DEV_FACILITATOR=on);
-      // closing docket stops it, which gives the lease back.
-      const config = loadConfig({ ...TestDocket.base(lease.evidenceDir), ...env });
-      return new TestDocket(await startServer(config, { devnet: lease.devnet }));
-    } catch (err) {
-      await lease.release();
-      throw err;
-    }
-  }
-
-  private static base(evidenceDir = mkdtempSync(join(tmpdir(), "docket-evidence-"))): Record<string, string> {
-    // Tests send far more than a client may per minute: the rate limit and the evidence upload
-    // limit have their own tests.
-    // The dev world is `npm start`'s: the General court votes in the open, Agentic Commerce hides
-    // votes (a hidden-vote suite files into it: `fileOnChain(..., AGENTIC_COMMERCE_COURT)`).
-    // The dev facilitator (a process of its own) runs only for the suites that pay with a token.
-    // Evidence goes to a fresh directory of its own: nothing published leaks between runs.
-    return {
-      PORT: "0",
-      LOG_LEVEL: "silent",
-      RATE_LIMIT_PER_MINUTE: "0",
-      EVIDENCE_UPLOADS_PER_MINUTE: "0",
-      EVIDENCE_DIR: evidenceDir,
-      DEV_FACILITATOR: "off",
-    };
-  }
-
-  get url(): string {
-    return this.docket.url;
-  }
-  get court() {
-    return this.docket.ctx.court;
-  }
-  get devnet() {
-    const d = this.docket.dev?.devnet;
-    if (!d) throw new Error("not on the dev chain");
-    return d;
-  }
+/** Helpers to call a docket on a seeded dev chain and to sign as dev accounts, wherever that docket runs. */
+abstract class OnDevChain {
+  abstract get url(): string;
+  abstract get court(): CourtAccess;
+  abstract get devnet(): Devnet;
+  abstract close(): Promise<void>;
 
   address(index: number): Address {
     return (this.devnet.accounts[index] as { address: Address }).address;
@@ -207,8 +165,120 @@ export class TestDocket {
     if (!filed) throw new Error("no CaseFiled");
     return filed.args.caseAddr;
   }
+}
+
+/** A docket in this process on its own seeded dev chain (or a shared one), with the helpers of `OnDevChain`. */
+export class TestDocket extends OnDevChain {
+  private constructor(readonly docket: Docket) {
+    super();
+  }
+
+  /**
+   * docket on its own seeded dev chain, booted for it (seconds): for a suite that needs a chain of
+   * its own (docs/testing.md says which).
+   */
+  static async start(env: Record<string, string> = {}): Promise<TestDocket> {
+    return new TestDocket(await startServer(loadConfig({ ...TestDocket.base(), ...env })));
+  }
+
+  /**
+   * docket on one of the run's shared seeded dev chains (test/support/sharedChain.ts), leased for
+   * this docket alone and reverted to the freshly seeded world: the same world `start` boots, in
+   * milliseconds. Closing the docket gives the chain back.
+   */
+  static async shared(env: Record<string, string> = {}): Promise<TestDocket> {
+    const lease = await leaseChain();
+    try {
+      // Served as a dev chain docket booted itself (its facilitator with it when DEV_FACILITATOR=on);
+      // closing docket stops it, which gives the lease back.
+      const config = loadConfig({ ...TestDocket.base(lease.evidenceDir), ...env });
+      return new TestDocket(await startServer(config, { devnet: lease.devnet }));
+    } catch (err) {
+      await lease.release();
+      throw err;
+    }
+  }
+
+  /** The settings every test docket starts with, its evidence in `evidenceDir` (a fresh directory unless given). */
+  static base(evidenceDir = mkdtempSync(join(tmpdir(), "docket-evidence-"))): Record<string, string> {
+    // Tests send far more than a client may per minute: the rate limit and the evidence upload
+    // limit have their own tests.
+    // The dev world is `npm start`'s: the General court votes in the open, Agentic Commerce hides
+    // votes (a hidden-vote suite files into it: `fileOnChain(..., AGENTIC_COMMERCE_COURT)`).
+    // The dev facilitator (a process of its own) runs only for the suites that pay with a token.
+    // Evidence goes to a fresh directory of its own: nothing published leaks between runs.
+    return {
+      PORT: "0",
+      LOG_LEVEL: "silent",
+      RATE_LIMIT_PER_MINUTE: "0",
+      EVIDENCE_UPLOADS_PER_MINUTE: "0",
+      EVIDENCE_DIR: evidenceDir,
+      DEV_FACILITATOR: "off",
+    };
+  }
+
+  get url(): string {
+    return this.docket.url;
+  }
+  get court() {
+    return this.docket.ctx.court;
+  }
+  get devnet() {
+    const d = this.docket.dev?.devnet;
+    if (!d) throw new Error("not on the dev chain");
+    return d;
+  }
 
   async close(): Promise<void> {
     await this.docket.close();
+  }
+}
+
+/**
+ * docket as users start it: `node bin/docket.js start` (the build included), a process of its own,
+ * on one of the run's shared seeded dev chains (leased as `TestDocket.shared` does, pointed at it as
+ * at any chain: RPC_URL and the deployment's addresses). For the end-to-end suites (the explorer in
+ * Chromium): what they test is what `npm start` runs.
+ */
+export class BuiltDocket extends OnDevChain {
+  private constructor(
+    readonly process: DocketProcess,
+    private readonly lease: ChainLease,
+  ) {
+    super();
+  }
+
+  static async shared(env: Record<string, string> = {}): Promise<BuiltDocket> {
+    const lease = await leaseChain();
+    try {
+      const { devnet } = lease;
+      const process = await spawnDocket({
+        // docket reads anvil itself; wallets go through the dev chain's time-travel proxy.
+        ...chainEnv(devnet, devnet.nodeUrl),
+        ...TestDocket.base(lease.evidenceDir),
+        LOG_LEVEL: "warn",
+        ...env,
+      });
+      return new BuiltDocket(process, lease);
+    } catch (err) {
+      await lease.release();
+      throw err;
+    }
+  }
+
+  get url(): string {
+    return this.process.url;
+  }
+  get devnet(): Devnet {
+    return this.lease.devnet;
+  }
+  get court(): CourtAccess {
+    const d = this.lease.devnet;
+    return { chain: d.chain, reader: d.reader, factory: d.deployment.factory, chainId: d.chainId };
+  }
+
+  async close(): Promise<void> {
+    await this.process.stop();
+    await this.lease.release();
   }
 }

@@ -30,20 +30,21 @@ export interface Started extends Child {
 }
 
 /**
- * Spawns `node <args>` in the repository root and resolves when its stdout matches `ready`. The
- * child is stopped (by its own pid) if it exits first or does not get there within `timeoutMs`.
+ * Spawns `node <args>` (this Node, or `opts.command`: another Node, or `npx`) in `opts.cwd` (the
+ * repository root unless given) and resolves when its stdout matches `ready`. The child is stopped (by its own pid) if it exits
+ * first or does not get there within `timeoutMs`.
  */
 export async function spawnNode(
   args: string[],
-  opts: { env?: Record<string, string>; ready: RegExp; timeoutMs?: number },
+  opts: { env?: Record<string, string>; ready: RegExp; timeoutMs?: number; command?: string; cwd?: string },
 ): Promise<Started> {
   const t0 = performance.now();
-  const proc = spawn(process.execPath, args, {
-    cwd: ROOT,
+  const proc = spawn(opts.command ?? process.execPath, args, {
+    cwd: opts.cwd ?? ROOT,
     env: { ...process.env, ...opts.env },
     stdio: ["ignore", "pipe", "pipe"],
   });
-  if (proc.pid === undefined) throw new Error(`could not spawn node ${args.join(" ")}`);
+  if (proc.pid === undefined) throw new Error(`could not spawn ${opts.command ?? "node"} ${args.join(" ")}`);
   const pid = proc.pid;
   live.add(proc);
   proc.once("exit", () => live.delete(proc));
@@ -73,7 +74,9 @@ export async function spawnNode(
     const fail = (why: string) => {
       clearTimeout(timer);
       proc.off("exit", onExit);
-      void child.stop(1_000).then(() => reject(new Error(`node ${args.join(" ")}: ${why}\n${out.slice(-2_000)}`)));
+      void child
+        .stop(1_000)
+        .then(() => reject(new Error(`${opts.command ?? "node"} ${args.join(" ")}: ${why}\n${out.slice(-2_000)}`)));
     };
     const timer = setTimeout(() => fail(`not ready within ${opts.timeoutMs ?? 30_000} ms`), opts.timeoutMs ?? 30_000);
     proc.once("exit", onExit);
@@ -95,13 +98,20 @@ export async function spawnNode(
 /**
  * `node bin/docket.js start` as its own process (so its memory can be read alone), on a free port,
  * logging warnings only, with no rate limit unless `env` says otherwise; resolves with its URL once
- * it says it is up.
+ * it says it is up. `how` starts it another way: on another Node, or as another command line in
+ * another directory (`npx docket start` where the packed package is installed).
  */
-export async function spawnDocket(env: Record<string, string> = {}, timeoutMs = 60_000): Promise<DocketProcess> {
-  const s = await spawnNode(["bin/docket.js", "start"], {
+export async function spawnDocket(
+  env: Record<string, string> = {},
+  timeoutMs = 60_000,
+  how: { command?: string; args?: string[]; cwd?: string } = {},
+): Promise<DocketProcess> {
+  const s = await spawnNode(how.args ?? ["bin/docket.js", "start"], {
     env: { PORT: "0", LOG_LEVEL: "warn", RATE_LIMIT_PER_MINUTE: "0", ...env },
     ready: /docket is up on (http:\/\/\S+)/,
     timeoutMs,
+    command: how.command,
+    cwd: how.cwd,
   });
   return { ...s, url: s.match[1] as string };
 }

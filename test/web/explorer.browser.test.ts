@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { unframe } from "../../src/web/evidence.js";
 import type { Json } from "../mcp/helpers.js";
 import { launchChromium, skipWithoutChromium } from "../support/chromium.js";
-import { TestDocket } from "../support/index.js";
+import { BuiltDocket } from "../support/index.js";
 
 /**
  * The explorer in a real headless Chromium, on the seeded dev chain (public votes, the event
@@ -21,7 +21,7 @@ const HOSTILE_EVIDENCE = `# Statement\n<script>alert('evidence')</script>\n<img 
 const HOSTILE_CLAIM = `</p><script>alert('claim')</script><img src="/pwned-claim" onerror="alert(1)"><a href="javascript:alert(2)">x</a>`;
 
 describe.skipIf(skip)("the explorer in headless Chromium", () => {
-  let t: TestDocket;
+  let t: BuiltDocket;
   let browser: Browser | undefined;
   let context: BrowserContext | undefined;
   let page: Page;
@@ -29,7 +29,7 @@ describe.skipIf(skip)("the explorer in headless Chromium", () => {
   const requests: string[] = [];
 
   beforeAll(async () => {
-    [t, browser] = await Promise.all([TestDocket.shared({ EVENT_POLL_MS: "500" }), launchChromium()]);
+    [t, browser] = await Promise.all([BuiltDocket.shared({ EVENT_POLL_MS: "500" }), launchChromium()]);
     context = await browser.newContext();
     page = await context.newPage();
     page.on("dialog", (d) => {

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CASE_APP_URI, MCP_APP_MIME_TYPE, MCP_APPS_EXTENSION } from "../../src/web/mcpApp.js";
 import { connectHttp, ERAS, type Json } from "../mcp/helpers.js";
 import { launchChromium, skipWithoutChromium } from "../support/chromium.js";
-import { TestDocket } from "../support/index.js";
+import { BuiltDocket } from "../support/index.js";
 
 /**
  * The case page as an MCP App: get_case names the `ui://docket/case` resource in its `_meta`, the
@@ -16,14 +16,14 @@ const skip = skipWithoutChromium("mcpApp.browser.test.ts");
 const HOSTILE_CLAIM = `<img src="/pwned" onerror="alert('claim')"><script>alert('claim')</script>`;
 
 describe.skipIf(skip)("the case view as an MCP App", () => {
-  let t: TestDocket;
+  let t: BuiltDocket;
   let browser: Browser | undefined;
   let context: BrowserContext | undefined;
   let page: Page;
   let caseAddr: string;
 
   beforeAll(async () => {
-    [t, browser] = await Promise.all([TestDocket.shared({ EVENT_POLL_MS: "0" }), launchChromium()]);
+    [t, browser] = await Promise.all([BuiltDocket.shared({ EVENT_POLL_MS: "0" }), launchChromium()]);
     context = await browser.newContext();
     page = await context.newPage();
     caseAddr = await t.fileOnChain(15, 19, HOSTILE_CLAIM);
