@@ -474,7 +474,8 @@ const table: Record<ContractName, Record<string, Row>> = {
       },
     },
     "assignJudges(address,address[])": {
-      mayCall: "the factory owner (manual override)",
+      mayCall:
+        "the factory owner (manual override), on a factory deployed with manualSeating only (dev and test chains)",
       access: { only: "owner" },
       coveredBy: [{ file: A, test: "owner-only: assignJudges, transferOwnership, setFiling; zero addresses refused" }],
       check: () =>
