@@ -95,6 +95,21 @@ describe("#31 3a: a dispute goes on a party's record only if it agreed to the ar
     ).toBe(false);
   });
 
+  it("a stranger's dispute that ends dismissed posts no dismissal on the victim either", async () => {
+    const attacker = kit.actor(c, 1);
+    const victim = kit.actor(c, 6);
+    const victimAgent = await register(victim);
+    const arbitrable = await deployTestArbitrable(c, attacker);
+    const data = extraData({ plaintiff: attacker.address, defendant: victim.address });
+    const { caseAddr } = await openDispute(c, arbitrable, attacker, data);
+    await kit.respond(caseAddr, victim, 0n);
+    await kit.advance(c, kit.P.deliberationPeriod + 1n);
+    const r = await kit.resolveAfterDeadline(caseAddr, keeper());
+    expect(feedbackOf(r, "FeedbackPosted")).toEqual([]);
+    expect((await card(victim.address)).dismissed).toBe(0n);
+    expect(victimAgent).toBeGreaterThan(0n);
+  });
+
   it("a party that consented to the arbitrable (or is it) is on record; consent is read at filing", async () => {
     const arbitrator = arbitrationOf(c).arbitrator;
     const client = kit.actor(c, 4);
