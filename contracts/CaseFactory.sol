@@ -23,6 +23,15 @@ interface ICaseCloseHook {
     function caseClosed(address caseAddr) external;
 }
 import {CourtRegistry} from "./CourtRegistry.sol";
+import {IArbitratorConsent, ICaseFiledHook, ICaseRecord} from "./ICourtRecord.sol";
+
+/// @notice The EIP-712 domain of an EIP-3009 token (USDC's, TestUSD's), to check an authorization's
+/// signature here when the token has used it already.
+interface IEip712Token {
+    /// @notice The token's EIP-712 domain separator.
+    /// @return The separator.
+    function DOMAIN_SEPARATOR() external view returns (bytes32);
+}
 
 /// @title Files cases and seats their judges; the gateway's single place to read cases from.
 /// @notice Each case is a minimal clone (EIP-1167) of one DisputeCase implementation, so every case
@@ -32,10 +41,16 @@ import {CourtRegistry} from "./CourtRegistry.sol";
 /// The fee may also be paid in any EIP-3009 token (`feeToken`, USDC included: the x402 "exact"
 /// scheme's payment): the plaintiff signs a transfer of at least `tokenFilingFee` to this factory and
 /// hands it to `fileCaseWithAuthorization`, which submits it to the token itself and forwards the fee
-/// to the fee recipient, in the filing's own transaction: paid and filed together, or neither. The
-/// factory holds no token between transactions; what reaches it otherwise (an authorization someone
-/// submitted to the token first) the owner returns with `refundToken`.
-contract CaseFactory is ICaseFactory {
+/// to the fee recipient, in the filing's own transaction: paid and filed together, or neither. An
+/// authorization a watcher copied out of a pending filing and submitted to the token first still
+/// files: the fee it moved here serves that payer's filing with it, once (see
+/// `fileCaseWithAuthorization`). What reaches the factory otherwise the owner returns with `refundToken`.
+/// The record: every case goes on its parties' records except a dispute filed through the arbitrator
+/// for a party that did not agree to it (`onRecord`); the court's ERC-8004 reporter (the registry's
+/// outcome hook) is told of each filing, so the agents its feedback goes to are fixed then.
+/// Hand-seating (`assignJudges`) exists only on a factory deployed with `manualSeating` (dev and
+/// test chains); elsewhere every panel is drawn.
+contract CaseFactory is ICaseFactory, ICaseRecord {
     /// @notice The longest claim a case may have, in bytes.
     /// @return The length.
     uint256 public constant MAX_CLAIM_LENGTH = 2000;
@@ -45,6 +60,13 @@ contract CaseFactory is ICaseFactory {
     /// @notice How many case states there are (`getStats().byState` has one count each).
     /// @return The count.
     uint256 public constant STATE_COUNT = 8;
+    /// @notice Gas the outcome hook's `caseFiled` gets at each filing (the caller must leave this much).
+    /// @return The gas.
+    uint256 public constant FILED_HOOK_GAS = 150_000;
+    /// @dev EIP-3009's TransferWithAuthorization type hash (what x402 "exact" signs).
+    bytes32 private constant TRANSFER_WITH_AUTHORIZATION_TYPEHASH = keccak256(
+        "TransferWithAuthorization(address from,address to,uint256 value,uint256 validAfter,uint256 validBefore,bytes32 nonce)"
+    );
 
     /// @notice Only the factory's owner may do this.
     error OnlyOwner();
@@ -88,7 +110,8 @@ contract CaseFactory is ICaseFactory {
     /// @notice The filing fee cannot be paid in a token now (no fee token set).
     error TokenFeeOff();
     /// @notice The token has this authorization's nonce used (or cancelled) already: by an earlier
-    /// filing, or by someone who submitted it to the token directly (then `refundToken` returns it).
+    /// filing or a cancellation (an authorization someone submitted to the token first files: see
+    /// `fileCaseWithAuthorization`).
     /// @param authorizer The payer (the caller).
     /// @param nonce The authorization's nonce (the payment reference).
     error AuthorizationUsed(address authorizer, bytes32 nonce);
@@ -105,6 +128,12 @@ contract CaseFactory is ICaseFactory {
     error CloneFailed();
     /// @notice Only the arbitrator named with `setArbitrator` may file disputes.
     error OnlyArbitrator();
+    /// @notice This factory seats no judge by hand (it was deployed without `manualSeating`): panels are drawn.
+    error ManualSeatingOff();
+    /// @notice The transaction has too little gas left to give the outcome hook's `caseFiled` its
+    /// FILED_HOOK_GAS; send it with more gas.
+    /// @param required The gas that must be left.
+    error NotEnoughGasForFiledHook(uint256 required);
 
     /// @notice A case was filed.
     /// @param caseAddr The new case.
@@ -148,6 +177,10 @@ contract CaseFactory is ICaseFactory {
     /// @param token The token.
     /// @param amount What arrived and was forwarded.
     event TokenFilingFeeTaken(address indexed payer, bytes32 indexed paymentRef, address token, uint256 amount);
+    /// @notice A dispute filed through the arbitrator is off the record of a party that did not agree to it.
+    /// @param caseAddr The case.
+    /// @param party The party.
+    event PartyOffRecord(address indexed caseAddr, address indexed party);
     /// @notice The owner returned tokens that reached the factory outside a filing.
     /// @param token The token.
     /// @param to Who got them.
@@ -184,9 +217,13 @@ contract CaseFactory is ICaseFactory {
         uint256 openCases;
     }
 
-    /// @notice Who sets fees and the arbitrator, seats judges by hand and returns stray tokens.
+    /// @notice Who sets fees and the arbitrator, returns stray tokens and, where `manualSeating`, seats judges by hand.
     /// @return The owner.
     address public owner;
+    /// @notice Whether the owner may seat a panel by hand (`assignJudges`): only on a factory
+    /// deployed for a dev or test chain; fixed at deployment.
+    /// @return True on a dev or test deployment.
+    bool public immutable manualSeating;
     /// @notice The court registry: courts and their terms, judges, sortition.
     /// @return The CourtRegistry.
     CourtRegistry public immutable registry;
@@ -212,6 +249,8 @@ contract CaseFactory is ICaseFactory {
     /// @return The arbitrator.
     address public arbitrator;
     mapping(address => CaseArbitration) private arbitrations;
+    /// @dev A dispute's parties that did not agree to the arbitrable naming them (case => party => off).
+    mapping(address => mapping(address => bool)) private offRecord;
 
     address[] private cases;
     /// @notice Whether an address is a case this factory filed.
@@ -240,7 +279,14 @@ contract CaseFactory is ICaseFactory {
     /// @param entropy_ The draw entropy source.
     /// @param feeRecipient_ Where filing fees go.
     /// @param filingFee_ The filing fee in the native coin.
-    constructor(CourtRegistry registry_, IDrawEntropy entropy_, address feeRecipient_, uint256 filingFee_) {
+    /// @param manualSeating_ Whether the owner may seat panels by hand (dev and test chains only).
+    constructor(
+        CourtRegistry registry_,
+        IDrawEntropy entropy_,
+        address feeRecipient_,
+        uint256 filingFee_,
+        bool manualSeating_
+    ) {
         if (feeRecipient_ == address(0) || address(entropy_) == address(0)) revert InvalidParameter();
         owner = msg.sender;
         registry = registry_;
@@ -248,6 +294,7 @@ contract CaseFactory is ICaseFactory {
         entropy = entropy_;
         feeRecipient = feeRecipient_;
         filingFee = filingFee_;
+        manualSeating = manualSeating_;
     }
 
     modifier onlyOwner() {
@@ -300,7 +347,10 @@ contract CaseFactory is ICaseFactory {
     /// filing fee in the fee token with the caller's EIP-3009 authorization `auth` (from the caller,
     /// to this factory, at least `tokenFilingFee`), which this call submits to the token: the fee
     /// reaches the fee recipient in this transaction, or nothing happens. `auth.nonce` is the case's
-    /// `paymentRef`. The case copies the court's terms now, as with `fileCase`.
+    /// `paymentRef`. The case copies the court's terms now, as with `fileCase`. If someone submitted
+    /// the authorization to the token first (copied from this pending call), its fee is here: the
+    /// filing checks the signature itself and forwards `auth.value` of the factory's tokens, once
+    /// per (payer, nonce) like any reference.
     /// @param courtId The court (0 or 1: the General court).
     /// @param defendant Against whom.
     /// @param claimDescription The claim (1 to 2000 bytes).
@@ -336,7 +386,7 @@ contract CaseFactory is ICaseFactory {
     }
 
     /// @dev The filing itself, its fee taken: the clone, the indexes, the case's initialisation (which
-    /// checks the stake against the court's minimum).
+    /// checks the stake against the court's minimum), the reporter told.
     function _file(
         uint96 courtId,
         address defendant,
@@ -350,6 +400,7 @@ contract CaseFactory is ICaseFactory {
         uint96 court = _initialize(caseAddr, courtId, defendant, claimDescription, evidenceIpfsHash);
         emit CaseFiled(caseAddr, msg.sender, defendant, paymentRef, msg.value, court);
         emit CaseChanged(caseAddr, CaseState.Summoned);
+        _tellFiled(caseAddr, msg.sender, defendant, true, true);
     }
 
     /// @dev Copies the court's terms into the new case, with the sent value as the plaintiff's
@@ -406,6 +457,7 @@ contract CaseFactory is ICaseFactory {
         if (msg.value < fee) revert FilingFeeTooLow(fee, msg.value);
         caseAddr = _register(f.plaintiff, f.defendant);
         arbitrations[caseAddr] = CaseArbitration(msg.sender, f.arbitrable, f.disputeId);
+        _recordConsent(caseAddr, f.plaintiff, f.defendant, f.arbitrable);
         (uint96 court, uint96 appealCourt, CaseTerms memory terms) = registry.caseConfig(f.courtId);
         terms.minPartyStake = 0;
         terms.panelSize = f.panelSize;
@@ -417,6 +469,38 @@ contract CaseFactory is ICaseFactory {
             (bool ok,) = feeRecipient.call{value: fee}("");
             if (!ok) revert FeeTransferFailed();
         }
+    }
+
+    /// @dev Which of a dispute's parties agreed to the arbitrable naming them (the arbitrator's
+    /// consent, read now and kept), and the reporter told of the filing.
+    function _recordConsent(address caseAddr, address plaintiff, address defendant, address arbitrable) private {
+        bool pOn = IArbitratorConsent(msg.sender).consented(plaintiff, arbitrable);
+        bool dOn = IArbitratorConsent(msg.sender).consented(defendant, arbitrable);
+        if (!pOn) {
+            offRecord[caseAddr][plaintiff] = true;
+            emit PartyOffRecord(caseAddr, plaintiff);
+        }
+        if (!dOn) {
+            offRecord[caseAddr][defendant] = true;
+            emit PartyOffRecord(caseAddr, defendant);
+        }
+        _tellFiled(caseAddr, plaintiff, defendant, pOn, dOn);
+    }
+
+    /// @inheritdoc ICaseRecord
+    function onRecord(address caseAddr, address party) external view returns (bool) {
+        return !offRecord[caseAddr][party];
+    }
+
+    /// @dev Tells the registry's outcome hook (the court's ERC-8004 reporter) of the filing, with
+    /// FILED_HOOK_GAS; its failure never blocks a filing (the hook then looks the agents up when the
+    /// case ends). Too little gas to give it that is refused, so no gas estimate skips it quietly.
+    function _tellFiled(address caseAddr, address plaintiff, address defendant, bool pOn, bool dOn) private {
+        address hook = registry.outcomeHook();
+        if (hook.code.length == 0) return;
+        uint256 needed = FILED_HOOK_GAS + FILED_HOOK_GAS / 63 + 10_000;
+        if (gasleft() < needed) revert NotEnoughGasForFiledHook(needed);
+        try ICaseFiledHook(hook).caseFiled{gas: FILED_HOOK_GAS}(caseAddr, plaintiff, defendant, pOn, dOn) {} catch {}
     }
 
     /// @dev The dispute's case initialised, its parties staking nothing and `arbitrationFee` in it.
@@ -470,11 +554,13 @@ contract CaseFactory is ICaseFactory {
         _involvePanel(DisputeCase(caseAddr));
     }
 
-    /// @notice The owner's manual override: seats the given judges.
+    /// @notice The owner's manual override: seats the given judges; only on a factory deployed with
+    /// `manualSeating` (dev and test chains), elsewhere refused for every case.
     /// @param caseAddr The case.
     /// @param judges The panel: the round's panel size of judges eligible in its court, no party, none twice,
     /// on appeal none of the first round.
     function assignJudges(address caseAddr, address[] calldata judges) external onlyOwner {
+        if (!manualSeating) revert ManualSeatingOff();
         DisputeCase(_known(caseAddr)).setJudges(judges);
         _involvePanel(DisputeCase(caseAddr));
     }
@@ -742,14 +828,19 @@ contract CaseFactory is ICaseFactory {
     /// "exact" client signs that type, so `receiveWithAuthorization`, which checks another, cannot take
     /// it) and forwards what arrived to the fee recipient. `from` is the caller, so the token's
     /// signature check is also the check that the caller is the payer. A nonce the token has used
-    /// already is refused here by name: a replay, or someone who submitted it to the token first.
+    /// already: the fee it moved is here if someone submitted this very authorization first (see
+    /// `_takeStrandedFee`); otherwise (a replay of a filed reference is refused before, by
+    /// `_unusedRef`) it is refused by name.
     function _takeTokenFee(FeeAuthorization calldata auth) private {
         IFeeToken token = feeToken;
         if (address(token) == address(0)) revert TokenFeeOff();
         if (auth.value < tokenFilingFee) revert TokenFeeTooLow(tokenFilingFee, auth.value);
-        if (token.authorizationState(msg.sender, auth.nonce)) revert AuthorizationUsed(msg.sender, auth.nonce);
         bytes calldata sig = auth.signature;
         if (sig.length != 65) revert SignatureLength(sig.length);
+        if (token.authorizationState(msg.sender, auth.nonce)) {
+            _takeStrandedFee(token, auth);
+            return;
+        }
         uint256 before = token.balanceOf(address(this));
         token.transferWithAuthorization(
             msg.sender,
@@ -767,6 +858,43 @@ contract CaseFactory is ICaseFactory {
         if (arrived < tokenFilingFee) revert TokenFeeTooLow(tokenFilingFee, arrived);
         emit TokenFilingFeeTaken(msg.sender, auth.nonce, address(token), arrived);
         if (!token.transfer(feeRecipient, arrived)) revert FeeTransferFailed();
+    }
+
+    /// @dev [records] issue #31, item 5. The token used the caller's nonce already and the caller's
+    /// signature over this TransferWithAuthorization to this factory checks here: a watcher submitted
+    /// it first and its `value` reached this factory, which forwards it as the fee (once: the
+    /// reference is then used). EIP-3009 tokens keep no record of what a used nonce moved, so a payer
+    /// who instead cancelled its own nonce could draw another payer's stranded fee here
+    /// (docs/security.md); the balance check keeps that within what is stray.
+    function _takeStrandedFee(IFeeToken token, FeeAuthorization calldata auth) private {
+        bytes32 digest = keccak256(
+            abi.encodePacked(
+                "\x19\x01",
+                IEip712Token(address(token)).DOMAIN_SEPARATOR(),
+                keccak256(
+                    abi.encode(
+                        TRANSFER_WITH_AUTHORIZATION_TYPEHASH,
+                        msg.sender,
+                        address(this),
+                        auth.value,
+                        auth.validAfter,
+                        auth.validBefore,
+                        auth.nonce
+                    )
+                )
+            )
+        );
+        bytes calldata sig = auth.signature;
+        bytes32 s = bytes32(sig[32:64]);
+        // Only low-s signatures (EIP-2), as the token checks them.
+        address signer = uint256(s) > 0x7FFFFFFFFFFFFFFFFFFFFFFFFFFFFFFF5D576E7357A4501DDFE92F46681B20A0
+            ? address(0)
+            : ecrecover(digest, uint8(sig[64]), bytes32(sig[0:32]), s);
+        if (signer != msg.sender || signer == address(0)) revert AuthorizationUsed(msg.sender, auth.nonce);
+        uint256 held = token.balanceOf(address(this));
+        if (held < auth.value) revert TokenFeeTooLow(tokenFilingFee, held);
+        emit TokenFilingFeeTaken(msg.sender, auth.nonce, address(token), auth.value);
+        if (!token.transfer(feeRecipient, auth.value)) revert FeeTransferFailed();
     }
 
     function _known(address caseAddr) private view returns (address) {

@@ -3,6 +3,7 @@ pragma solidity ^0.8.28;
 
 import {JudgeResult, ICourtRegistry, CaseTerms, CourtConfig} from "./ICourt.sol";
 import {ICaseOutcomeHook} from "./IERC8004.sol";
+import {ICaseRecord} from "./ICourtRecord.sol";
 import {RegistryBase} from "./RegistryBase.sol";
 import {RegistryBook} from "./RegistryBook.sol";
 import {SortitionTree} from "./SortitionTree.sol";
@@ -317,32 +318,51 @@ contract CourtRegistry is RegistryBase, ICourtRegistry {
     }
 
     /// @notice A case ended with a verdict (or a default): the parties' records, and the outcome hook.
+    /// A party the case is not on record for (a dispute filed through the arbitrator that it never
+    /// agreed to, see CaseFactory.onRecord) keeps its record as it was. A default is scored as a
+    /// default, not a verdict: the loser's no-show counts (casesLost, noShows, REPUTATION_NO_SHOW),
+    /// the winner's record does not change (no casesWon, no REPUTATION_WIN: nobody judged the claim).
     /// @param winner The party that won.
     /// @param loser The party that lost.
     /// @param noShow Whether the loser never answered (a default).
     function recordParties(address winner, address loser, bool noShow) external onlyCase {
-        PartyRecord storage w = parties[winner];
-        w.casesWon += 1;
-        w.reputation += REPUTATION_WIN;
-        PartyRecord storage l = parties[loser];
-        l.casesLost += 1;
-        if (noShow) {
-            l.noShows += 1;
-            l.reputation += REPUTATION_NO_SHOW;
-        } else {
-            l.reputation += REPUTATION_LOSS;
+        // [records] on-record filter and default scoring (issue #31, 3a/3b)
+        bool winnerOn = _onRecord(winner);
+        bool loserOn = _onRecord(loser);
+        if (winnerOn && !noShow) {
+            PartyRecord storage w = parties[winner];
+            w.casesWon += 1;
+            w.reputation += REPUTATION_WIN;
+            emit PartyRecordChanged(winner);
         }
-        emit PartyRecordChanged(winner);
-        emit PartyRecordChanged(loser);
-        _tellOutcomeHook(winner, loser, noShow ? 1 : 0);
+        if (loserOn) {
+            PartyRecord storage l = parties[loser];
+            l.casesLost += 1;
+            if (noShow) {
+                l.noShows += 1;
+                l.reputation += REPUTATION_NO_SHOW;
+            } else {
+                l.reputation += REPUTATION_LOSS;
+            }
+            emit PartyRecordChanged(loser);
+        }
+        _tellOutcomeHook(winnerOn ? winner : address(0), loserOn ? loser : address(0), noShow ? 1 : 0);
     }
 
     /// @notice A case was dismissed with no verdict: no record changes, only the outcome hook hears it.
     /// @param plaintiff The plaintiff.
     /// @param defendant The defendant.
     function recordDismissal(address plaintiff, address defendant) external onlyCase {
-        _tellOutcomeHook(plaintiff, defendant, 2);
+        _tellOutcomeHook(
+            _onRecord(plaintiff) ? plaintiff : address(0), _onRecord(defendant) ? defendant : address(0), 2
+        );
     }
+
+    /// @dev Whether the calling case goes on `party`'s record (the factory decided it at filing).
+    function _onRecord(address party) private view returns (bool) {
+        return ICaseRecord(factory).onRecord(msg.sender, party);
+    }
+    // [/records]
 
     // ------------------------------------------------------------------- owner
 

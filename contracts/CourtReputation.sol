@@ -2,18 +2,39 @@
 pragma solidity ^0.8.28;
 
 import {ICaseOutcomeHook, IAgentWalletIndex, IERC8004Identity, IERC8004Reputation} from "./IERC8004.sol";
+import {ICaseFiledHook} from "./ICourtRecord.sol";
+
+/// @notice The registry read that names the factory (the only caller of `caseFiled`).
+interface IRegistryFactory {
+    /// @notice The CaseFactory.
+    /// @return The factory.
+    function factory() external view returns (address);
+}
+
+/// @notice The case read that tells the winner of a verdict apart from the plaintiff.
+interface ICasePlaintiff {
+    /// @notice The plaintiff.
+    /// @return The plaintiff.
+    function plaintiff() external view returns (address);
+}
 
 /// @title The court's voice in an ERC-8004 Reputation Registry.
 /// @notice When a case ends, the court registry calls `recordOutcome` and this contract gives each
 /// party that is an ERC-8004 agent one feedback entry: it is the feedback's clientAddress, so a
-/// reader trusting the court asks `getSummary(agentId, [this], ...)`. Entries: tag1 "verdict" with
-/// tag2 "won" (value 100), "lost" or "defaulted" (value 0); a dismissal is tag1 "dismissed" (0).
+/// reader trusting the court asks `getSummary(agentId, [this], ...)`. Entries: a verdict is tag1
+/// "verdict" with tag2 "won" (value 100) or "lost" (0); a default is tag1 "default" with tag2 "won"
+/// (100: the plaintiff, whose claim nobody answered, not a verdict) or "defaulted" (0: the defendant
+/// who never answered); a dismissal is tag1 "dismissed" (0). So a "verdict" summary counts only
+/// cases judges decided: suing one's own sybil that never answers buys no verdict.
 /// valueDecimals is 0 and the feedback URI names the case (`docket://cases/0x...`).
-/// @dev A party's agent: the one it linked (`link`, for any ERC-8004 registry), else the agent
-/// whose agent wallet it is, when the identity registry keeps that index (ours does). Each feedback
-/// call gets bounded gas and its failure is caught and logged: a registry that reverts or refuses
-/// (an owner who made this contract its operator) costs the party its entry, never the case its end.
-contract CourtReputation is ICaseOutcomeHook {
+/// @dev A party's agent is fixed when the case is filed (`caseFiled`, from the factory): the one it
+/// linked (`link`, for any ERC-8004 registry), else the agent whose agent wallet it is, when the
+/// identity registry keeps that index (ours does); none for a party not on the case's record (a
+/// dispute it never agreed to). Each feedback call gets bounded gas and its failure is caught, so
+/// it never blocks the case's end, but it is kept on chain (`pendingFeedback`, counted in the
+/// agent's card as `refused`) and anyone may `retryFeedback` it: an owner who made this contract its
+/// operator to refuse a loss cannot shed it by revoking before its wins.
+contract CourtReputation is ICaseOutcomeHook, ICaseFiledHook {
     /// @notice Gas each feedback call to the reputation registry gets.
     /// @return The gas.
     uint256 public constant FEEDBACK_GAS = 250_000;
@@ -23,6 +44,17 @@ contract CourtReputation is ICaseOutcomeHook {
 
     /// @notice Only the court registry reports outcomes.
     error OnlyRegistry();
+    /// @notice Only the case factory reports filings.
+    error OnlyFactory();
+    /// @notice No feedback on this party for this case is waiting to be posted.
+    /// @param caseAddr The case.
+    /// @param party The party.
+    error NoPendingFeedback(address caseAddr, address party);
+    /// @notice The reputation registry refused the feedback again (or ran out of gas); it stays pending.
+    /// @param caseAddr The case.
+    /// @param party The party.
+    /// @param agentId The party's agent.
+    error FeedbackRefused(address caseAddr, address party, uint256 agentId);
     /// @notice The caller is neither the agent's owner nor its agent wallet.
     /// @param caller The caller.
     /// @param agentId The agent.
@@ -39,13 +71,42 @@ contract CourtReputation is ICaseOutcomeHook {
     /// @param caseAddr The case.
     /// @param party The party.
     /// @param agentId The party's agent.
-    /// @param outcome "won", "lost", "defaulted" or "dismissed".
+    /// @param outcome "won", "lost" (a verdict), "default-won", "defaulted" (a default) or "dismissed".
     event FeedbackPosted(address indexed caseAddr, address indexed party, uint256 indexed agentId, string outcome);
-    /// @notice The reputation registry refused (or ran out of gas on) a party's feedback; the case ended anyway.
+    /// @notice The reputation registry refused (or ran out of gas on) a party's feedback; the case
+    /// ended anyway and the feedback waits in `pendingFeedback` for anyone's `retryFeedback`.
     /// @param caseAddr The case.
     /// @param party The party.
     /// @param agentId The party's agent.
     event FeedbackFailed(address indexed caseAddr, address indexed party, uint256 indexed agentId);
+    /// @notice A case's parties' agents were fixed at filing (0: none, or not on record).
+    /// @param caseAddr The case.
+    /// @param plaintiffAgent The plaintiff's agent.
+    /// @param defendantAgent The defendant's agent.
+    event AgentsFixed(address indexed caseAddr, uint256 plaintiffAgent, uint256 defendantAgent);
+
+    /// @notice What a feedback entry says, as kept while it waits for a retry.
+    enum Entry {
+        None,
+        VerdictWon,
+        VerdictLost,
+        DefaultWon,
+        Defaulted,
+        Dismissed
+    }
+
+    /// @notice A feedback entry the reputation registry refused, waiting for `retryFeedback`.
+    struct Pending {
+        Entry entry;
+        uint248 agentId;
+    }
+
+    /// @dev The agents a case's feedback goes to, fixed when it was filed.
+    struct CaseAgents {
+        bool pinned;
+        uint256 plaintiffAgent;
+        uint256 defendantAgent;
+    }
 
     /// @dev A party's ERC-8004 record as docket shows it, read in one call.
     struct Summary {
@@ -60,12 +121,17 @@ contract CourtReputation is ICaseOutcomeHook {
         address owner;
         address wallet;
         string agentURI;
-        /// @dev Every verdict entry ("won" 100, "lost"/"defaulted" 0): the average is a win rate.
+        /// @dev Every verdict entry ("won" 100, "lost" 0): the average is a win rate over cases judges decided.
         Summary verdicts;
         uint64 won;
         uint64 lost;
+        /// @dev Cases it lost by never answering (tag1 "default", tag2 "defaulted").
         uint64 defaulted;
         uint64 dismissed;
+        /// @dev Cases it won because the defendant never answered (tag1 "default", tag2 "won").
+        uint64 defaultWins;
+        /// @dev The court's entries on it the reputation registry refused and that wait for a retry.
+        uint64 refused;
     }
 
     /// @notice The court registry, the only caller of `recordOutcome`.
@@ -81,6 +147,15 @@ contract CourtReputation is ICaseOutcomeHook {
     /// controls the agent (see `agentOf`).
     /// @return The agent id.
     mapping(address => uint256) public linkedAgent;
+    /// @notice The feedback on `party` for `caseAddr` the reputation registry refused, waiting for
+    /// anyone's `retryFeedback` (entry None: nothing waits).
+    /// @return entry What the feedback says.
+    /// @return agentId The agent it goes to.
+    mapping(address => mapping(address => Pending)) public pendingFeedback;
+    /// @notice How many of the court's entries on an agent wait for a retry.
+    /// @return The count.
+    mapping(uint256 => uint64) public refusedCount;
+    mapping(address => CaseAgents) private caseAgents;
 
     constructor(address courtRegistry_, address identityRegistry_, address reputationRegistry_) {
         courtRegistry = courtRegistry_;
@@ -104,17 +179,62 @@ contract CourtReputation is ICaseOutcomeHook {
         emit AgentUnlinked(msg.sender);
     }
 
+    /// @inheritdoc ICaseFiledHook
+    function caseFiled(
+        address caseAddr,
+        address plaintiff,
+        address defendant,
+        bool plaintiffOnRecord,
+        bool defendantOnRecord
+    ) external {
+        if (msg.sender != IRegistryFactory(courtRegistry).factory()) revert OnlyFactory();
+        uint256 p = plaintiffOnRecord ? agentOf(plaintiff) : 0;
+        uint256 d = defendantOnRecord ? agentOf(defendant) : 0;
+        caseAgents[caseAddr] = CaseAgents(true, p, d);
+        emit AgentsFixed(caseAddr, p, d);
+    }
+
     /// @inheritdoc ICaseOutcomeHook
     function recordOutcome(address caseAddr, address a, address b, uint8 kind) external {
         if (msg.sender != courtRegistry) revert OnlyRegistry();
-        string memory uri = string.concat("docket://cases/", _hex(caseAddr));
         if (kind == 2) {
-            _post(caseAddr, a, 0, "dismissed", "", uri);
-            _post(caseAddr, b, 0, "dismissed", "", uri);
+            _post(caseAddr, a, Entry.Dismissed);
+            _post(caseAddr, b, Entry.Dismissed);
+        } else if (kind == 1) {
+            _post(caseAddr, a, Entry.DefaultWon);
+            _post(caseAddr, b, Entry.Defaulted);
         } else {
-            _post(caseAddr, a, WON, "verdict", "won", uri);
-            _post(caseAddr, b, 0, "verdict", kind == 1 ? "defaulted" : "lost", uri);
+            _post(caseAddr, a, Entry.VerdictWon);
+            _post(caseAddr, b, Entry.VerdictLost);
         }
+    }
+
+    /// @notice Anyone posts again a feedback entry the reputation registry refused when the case
+    /// ended (the agent fixed then); reverts, leaving it pending, if the registry refuses it again.
+    /// @param caseAddr The case.
+    /// @param party The party.
+    function retryFeedback(address caseAddr, address party) external {
+        Pending memory p = pendingFeedback[caseAddr][party];
+        if (p.entry == Entry.None) revert NoPendingFeedback(caseAddr, party);
+        delete pendingFeedback[caseAddr][party];
+        refusedCount[p.agentId] -= 1;
+        if (!_give(p.agentId, p.entry, caseAddr)) revert FeedbackRefused(caseAddr, party, p.agentId);
+        emit FeedbackPosted(caseAddr, party, p.agentId, _outcome(p.entry));
+    }
+
+    /// @notice The agents a case's feedback goes to, fixed when it was filed.
+    /// @param caseAddr The case.
+    /// @return pinned False for a case filed before this reporter heard of filings (its agents are
+    /// then looked up when it ends).
+    /// @return plaintiffAgent The plaintiff's agent (0: none, or not on record).
+    /// @return defendantAgent The defendant's agent (0: none, or not on record).
+    function agentsOfCase(address caseAddr)
+        external
+        view
+        returns (bool pinned, uint256 plaintiffAgent, uint256 defendantAgent)
+    {
+        CaseAgents storage ca = caseAgents[caseAddr];
+        return (ca.pinned, ca.plaintiffAgent, ca.defendantAgent);
     }
 
     /// @notice The ERC-8004 agent the court's feedback on `party` goes to; 0 for none: the linked
@@ -143,23 +263,55 @@ contract CourtReputation is ICaseOutcomeHook {
 
     // --------------------------------------------------------------- internal
 
-    function _post(
-        address caseAddr,
-        address party,
-        int128 value,
-        string memory tag1,
-        string memory tag2,
-        string memory uri
-    ) private {
-        uint256 agentId = agentOf(party);
-        if (agentId == 0) return;
+    /// @dev One party's entry, to the agent fixed at filing (looked up now for a case filed before
+    /// this reporter heard of filings); a refusal is kept for a retry.
+    function _post(address caseAddr, address party, Entry entry) private {
+        if (party == address(0)) return;
+        uint256 agentId;
+        CaseAgents storage ca = caseAgents[caseAddr];
+        if (ca.pinned) {
+            agentId = party == ICasePlaintiff(caseAddr).plaintiff() ? ca.plaintiffAgent : ca.defendantAgent;
+        } else {
+            agentId = agentOf(party);
+        }
+        if (agentId == 0 || agentId > type(uint248).max) return;
+        if (_give(agentId, entry, caseAddr)) {
+            emit FeedbackPosted(caseAddr, party, agentId, _outcome(entry));
+        } else {
+            pendingFeedback[caseAddr][party] = Pending(entry, uint248(agentId));
+            refusedCount[agentId] += 1;
+            emit FeedbackFailed(caseAddr, party, agentId);
+        }
+    }
+
+    /// @dev Gives the entry with bounded gas; false if the registry refused it or ran out of gas.
+    function _give(uint256 agentId, Entry entry, address caseAddr) private returns (bool) {
+        (int128 value, string memory tag1, string memory tag2) = _tags(entry);
+        string memory uri = string.concat("docket://cases/", _hex(caseAddr));
         try IERC8004Reputation(reputationRegistry).giveFeedback{gas: FEEDBACK_GAS}(
             agentId, value, 0, tag1, tag2, "", uri, bytes32(0)
         ) {
-            emit FeedbackPosted(caseAddr, party, agentId, bytes(tag2).length > 0 ? tag2 : tag1);
+            return true;
         } catch {
-            emit FeedbackFailed(caseAddr, party, agentId);
+            return false;
         }
+    }
+
+    function _tags(Entry entry) private pure returns (int128 value, string memory tag1, string memory tag2) {
+        if (entry == Entry.VerdictWon) return (WON, "verdict", "won");
+        if (entry == Entry.VerdictLost) return (0, "verdict", "lost");
+        if (entry == Entry.DefaultWon) return (WON, "default", "won");
+        if (entry == Entry.Defaulted) return (0, "default", "defaulted");
+        return (0, "dismissed", "");
+    }
+
+    /// @dev The outcome word the events carry: "won", "lost", "default-won", "defaulted" or "dismissed".
+    function _outcome(Entry entry) private pure returns (string memory) {
+        if (entry == Entry.VerdictWon) return "won";
+        if (entry == Entry.VerdictLost) return "lost";
+        if (entry == Entry.DefaultWon) return "default-won";
+        if (entry == Entry.Defaulted) return "defaulted";
+        return "dismissed";
     }
 
     function _card(address who, uint256 agentId) private view returns (AgentCard memory c) {
@@ -179,8 +331,10 @@ contract CourtReputation is ICaseOutcomeHook {
         c.verdicts = _summary(agentId, "verdict", "");
         c.won = _summary(agentId, "verdict", "won").count;
         c.lost = _summary(agentId, "verdict", "lost").count;
-        c.defaulted = _summary(agentId, "verdict", "defaulted").count;
+        c.defaulted = _summary(agentId, "default", "defaulted").count;
         c.dismissed = _summary(agentId, "dismissed", "").count;
+        c.defaultWins = _summary(agentId, "default", "won").count;
+        c.refused = refusedCount[agentId];
     }
 
     function _summary(uint256 agentId, string memory tag1, string memory tag2) private view returns (Summary memory s) {

@@ -4,6 +4,7 @@ pragma solidity ^0.8.28;
 import {CaseState, CaseTerms, DisputeFiling, Outcome} from "./ICourt.sol";
 import {IArbitrableV2, IArbitratorV2} from "./IArbitration.sol";
 import {Paging} from "./Paging.sol";
+import {IArbitratorConsent} from "./ICourtRecord.sol";
 
 /// @notice The CaseFactory calls the arbitrator makes.
 interface IArbitrationFactory {
@@ -66,7 +67,14 @@ interface IArbitratedCase {
 ///
 /// Rulings: 0 refused (the case was dismissed: no verdict), 1 the plaintiff won (also by the
 /// defendant's default), 2 the defendant won.
-contract DocketArbitrator is IArbitratorV2 {
+///
+/// The record: the parties extraData names answer, vote-worthy evidence and all, whoever they are,
+/// but the case goes on a party's record (docket's cases won and lost, the court's ERC-8004
+/// feedback) only if that party is the arbitrable itself or had let the arbitrable name it
+/// (`setConsent`) when the dispute was filed; anybody can ask for a dispute, so naming a stranger
+/// must not put a case on the stranger's record. The factory reads the consent at filing
+/// (`consented`) and keeps it (CaseFactory.onRecord).
+contract DocketArbitrator is IArbitratorV2, IArbitratorConsent {
     /// @notice The only number of choices a docket dispute has: plaintiff or defendant.
     /// @return The number of choices.
     uint256 public constant CHOICES = 2;
@@ -164,6 +172,11 @@ contract DocketArbitrator is IArbitratorV2 {
     /// @param arbitrable The arbitrable.
     /// @param ruling The ruling.
     event RulingDelivered(uint256 indexed disputeID, address indexed arbitrable, uint256 ruling);
+    /// @notice A party let an arbitrable name it in disputes on its record, or withdrew that.
+    /// @param party The party.
+    /// @param arbitrable The arbitrable.
+    /// @param allowed Whether it may now.
+    event ConsentSet(address indexed party, address indexed arbitrable, bool allowed);
     /// @notice The arbitrable's `rule` failed; the ruling stays due for `executeRuling`.
     /// @param disputeID The dispute.
     /// @param arbitrable The arbitrable.
@@ -182,6 +195,9 @@ contract DocketArbitrator is IArbitratorV2 {
     /// @dev Disputes whose ruling failed to deliver, enumerable (what a keeper looks for).
     uint256[] private failed;
     mapping(uint256 => uint256) private failedIndexPlusOne;
+    // [records] consent to be named on record (issue #31, 3a)
+    mapping(address => mapping(address => bool)) private consents;
+    // [/records]
 
     /// @param factory_ The CaseFactory (whose owner then names this contract with `setArbitrator`).
     /// @param registry_ The CourtRegistry.
@@ -240,6 +256,24 @@ contract DocketArbitrator is IArbitratorV2 {
         (, ruling) = _rulingOf(d.caseAddr);
         return (ruling, false, false);
     }
+
+    // [records] consent to be named on record (issue #31, 3a)
+
+    /// @notice The caller lets `arbitrable` name it as a party in disputes that then go on its
+    /// record (docket's record and the court's ERC-8004 feedback), or withdraws that; disputes filed
+    /// meanwhile keep what held at their filing.
+    /// @param arbitrable The arbitrable (an escrow, a job evaluator).
+    /// @param allowed Whether it may.
+    function setConsent(address arbitrable, bool allowed) external {
+        consents[msg.sender][arbitrable] = allowed;
+        emit ConsentSet(msg.sender, arbitrable, allowed);
+    }
+
+    /// @inheritdoc IArbitratorConsent
+    function consented(address party, address arbitrable) external view returns (bool) {
+        return party == arbitrable || consents[party][arbitrable];
+    }
+    // [/records]
 
     // ------------------------------------------------------------------ rulings
 

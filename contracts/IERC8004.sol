@@ -90,5 +90,6 @@ interface ICaseOutcomeHook {
     /// @param a The winner (for a dismissal: the plaintiff).
     /// @param b The loser (for a dismissal: the defendant).
     /// @param kind 0 a verdict (a won, b lost), 1 a default (a won, b never answered), 2 a dismissal.
+    /// A party the case is not on record for is given as the zero address.
     function recordOutcome(address caseAddr, address a, address b, uint8 kind) external;
 }

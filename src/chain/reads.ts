@@ -231,16 +231,17 @@ export async function readFeeRecord(court: Court, paymentRef: Hex, payer: Addres
  * version) and the chain time. Only what every EIP-3009 token (USDC) answers.
  */
 export async function readTokenPayment(court: Court, token: Address, nonce: Hex, payer: Address) {
-  const [params, usedBy, used, balance, name, version, chainTime] = await readAll(court, [
+  const [params, usedBy, used, balance, held, name, version, chainTime] = await readAll(court, [
     { address: court.factory, abi: caseFactoryAbi, functionName: "getParams" },
     { address: court.factory, abi: caseFactoryAbi, functionName: "paymentRefUsedBy", args: [nonce, payer] },
     { address: token, abi: testUSDAbi, functionName: "authorizationState", args: [payer, nonce] },
     { address: token, abi: testUSDAbi, functionName: "balanceOf", args: [payer] },
+    { address: token, abi: testUSDAbi, functionName: "balanceOf", args: [court.factory] },
     { address: token, abi: testUSDAbi, functionName: "name" },
     { address: token, abi: testUSDAbi, functionName: "version" },
     CLOCK,
   ]);
-  return { params, usedBy, used, balance, domain: { name, version }, chainTime: Number(chainTime) };
+  return { params, usedBy, used, balance, held, domain: { name, version }, chainTime: Number(chainTime) };
 }
 
 /** A fee token's EIP-712 domain name and version (what x402 "exact" puts in `extra`), and the chain time. */

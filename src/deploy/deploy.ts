@@ -87,7 +87,8 @@ export function linkedCaseFactory(libraries: CaseLibraries): Hex {
  * Deploys CourtRegistry (its General court, id 1, under `params`, with the General policy of
  * src/deploy/policies/), the draw entropy source (BlockhashEntropy unless `entropy` names another,
  * e.g. a VRF adapter), the case libraries and CaseFactory (linked with them), and links them. Used
- * by the dev chain and by `npm run deploy` alike, so a real chain gets exactly what the tests exercise.
+ * by the dev chain and by `npm run deploy` alike, so a real chain gets exactly what the tests exercise,
+ * but for `manualSeating` (the owner's hand-seating of panels), which only a dev or test chain turns on.
  */
 export async function deployCourt(
   wallet: WalletClient,
@@ -95,6 +96,7 @@ export async function deployCourt(
   params: CourtParams,
   feeRecipient?: Address,
   entropy?: Address,
+  manualSeating = false,
 ): Promise<Deployment> {
   const d = deployer(wallet, reader, "deployment");
   const generalPolicy = await policyCid(readPolicy("general.md"));
@@ -110,6 +112,7 @@ export async function deployCourt(
     entropyAddress,
     feeRecipient ?? d.account.address,
     params.filingFee,
+    manualSeating,
   ]);
   await d.call({
     address: registry.address,

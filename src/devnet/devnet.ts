@@ -84,7 +84,7 @@ export async function startDevnet(opts: DevnetOptions = {}): Promise<Devnet> {
       transport: http(anvil.rpcUrl, { retryCount: 0 }),
     });
     // The General court votes in the open by default (the service interface's vote); its children keep their own terms.
-    const deployed = await deployCourt(wallet, reader, opts.params ?? devPublicParams);
+    const deployed = await deployCourt(wallet, reader, opts.params ?? devPublicParams, undefined, undefined, true);
     // After the court, so its addresses stay what they always were: the ERC-8004 registries, then the fee token.
     const erc8004 = await deployErc8004(wallet, reader, deployed.registry);
     const feeToken = await deployTestFeeToken(wallet, reader, deployed.factory, DEV_TOKEN_FILING_FEE);

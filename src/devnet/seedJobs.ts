@@ -1,6 +1,12 @@
 import { createHash } from "node:crypto";
 import { type Address, erc20Abi, type Hex, type PublicClient, parseEventLogs } from "viem";
-import { agenticCommerceAbi, courtEvaluatorAbi, disputeCaseAbi, testUSDAbi } from "../chain/abi/generated.js";
+import {
+  agenticCommerceAbi,
+  courtEvaluatorAbi,
+  disputeCaseAbi,
+  docketArbitratorAbi,
+  testUSDAbi,
+} from "../chain/abi/generated.js";
 import type { Deployment } from "../chain/deployments.js";
 import { publishEvidence } from "../evidence/document.js";
 import type { EvidencePublisher } from "../evidence/store.js";
@@ -124,6 +130,15 @@ async function job(
     name: `The client's statement on job ${id}`,
     description: `Why the client of ERC-8183 job ${id} disputes the provider's work`,
   });
+  // Both parties let the evaluator name them, so the job's case goes on their records (issue #31).
+  for (const party of [client, provider]) {
+    await party.write({
+      address: a.arbitrator,
+      abi: docketArbitratorAbi,
+      functionName: "setConsent",
+      args: [evaluator, true],
+    });
+  }
   const cost = await s.reader.readContract({
     address: evaluator,
     abi: courtEvaluatorAbi,

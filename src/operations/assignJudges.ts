@@ -10,7 +10,7 @@ export const assignJudges = defineOperation({
   name: "assign_judges",
   title: "Assign judges (owner override)",
   description:
-    "The court owner's manual override: seat exactly 3 judges (5 on appeal) on an Active (or Appealed) case. Each must be an eligible staked judge, not a party, not repeated, and on appeal not a judge of the first round. Anyone else should use assign_judges_random. Returns an unsigned transaction for the owner's wallet.",
+    "The court owner's manual override, on a dev or test deployment only (a factory deployed with manualSeating; a production factory refuses it with ManualSeatingOff): seat exactly 3 judges (5 on appeal) on an Active (or Appealed) case. Each must be an eligible staked judge, not a party, not repeated, and on appeal not a judge of the first round. Anyone else should use assign_judges_random. Returns an unsigned transaction for the owner's wallet.",
   kind: "write",
   toolset: "cases",
   http: { method: "POST", path: "/cases/:address/assign-judges" },

@@ -21,15 +21,25 @@ export const erc8004Schema = z
     reputation: z
       .object({
         client: z.string().describe("The court's reporter: the clientAddress of every verdict feedback"),
-        verdicts: z.number().int().describe("Verdict feedback entries (won, lost, defaulted)"),
+        verdicts: z.number().int().describe("Verdict feedback entries (won, lost): cases judges decided"),
         winRate: z
           .number()
           .nullable()
-          .describe("Average verdict value, 0-100 (won 100, lost or defaulted 0); null before any"),
-        won: z.number().int(),
-        lost: z.number().int(),
-        defaulted: z.number().int(),
+          .describe("Average verdict value, 0-100 (won 100, lost 0); null before any. Defaults do not count"),
+        won: z.number().int().describe("Verdicts won (tag verdict/won)"),
+        lost: z.number().int().describe("Verdicts lost (tag verdict/lost)"),
+        defaulted: z.number().int().describe("Cases lost by never answering (tag default/defaulted)"),
+        defaultWins: z
+          .number()
+          .int()
+          .describe("Cases won because the defendant never answered (tag default/won): no verdict"),
         dismissed: z.number().int(),
+        refused: z
+          .number()
+          .int()
+          .describe(
+            "The court's entries the reputation registry refused (e.g. the agent made the court its operator), waiting on chain for anyone's retryFeedback",
+          ),
       })
       .describe("getSummary(agentId, [client], tag1, tag2) of the court's feedback"),
   })
@@ -57,7 +67,9 @@ export function formatErc8004(court: Court, card: Erc8004Card | undefined): Erc8
       won: Number(card.won),
       lost: Number(card.lost),
       defaulted: Number(card.defaulted),
+      defaultWins: Number(card.defaultWins),
       dismissed: Number(card.dismissed),
+      refused: Number(card.refused),
     },
   };
 }

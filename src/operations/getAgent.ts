@@ -12,7 +12,7 @@ export const getAgent = defineOperation({
   name: "get_agent",
   title: "Get an agent",
   description:
-    "Read one agent by address: name, metadata URI, agent id, reputation and case record, judge status, and its ERC-8004 identity (agentId, owner, agent wallet, registration file) with the court's ERC-8004 feedback on it (verdicts, win rate, won/lost/defaulted/dismissed). An address neither self-registered nor an ERC-8004 agent answers AGENT_NOT_REGISTERED (404); register with self_register_agent.",
+    "Read one agent by address: name, metadata URI, agent id, reputation and case record, judge status, and its ERC-8004 identity (agentId, owner, agent wallet, registration file) with the court's ERC-8004 feedback on it (verdicts and their win rate, won/lost; defaults apart, defaulted/defaultWins; dismissed; refused entries awaiting a retry). An address neither self-registered nor an ERC-8004 agent answers AGENT_NOT_REGISTERED (404); register with self_register_agent.",
   kind: "read",
   toolset: "agents",
   http: { method: "GET", path: "/agent/:address" },

@@ -156,7 +156,8 @@ export async function settleFilingFee(
  * A token fee paid x402's way: the plaintiff's EIP-3009 authorization of the fee to the factory,
  * checked here (payer, recipient, amount, not used to file yet; then what the token will check:
  * nonce unused, validity window, balance, signature; and the facilitator's `/verify` when one is
- * configured). Nothing is settled here: the factory submits the authorization to the token inside
+ * configured; or, when someone submitted the authorization to the token first, that its fee is in
+ * the factory, which then files with it). Nothing is settled here: the factory submits the authorization to the token inside
  * the filing, so a payment is never made without its case. A retry before the filing is mined gets
  * the same answer.
  */
@@ -187,7 +188,8 @@ async function settleAuthorization(
     judgeAuthorization(a, accepted.payTo, { payer: filing.plaintiff, payTo: court.factory, fee }) ??
     usedToFile(facts.usedBy, a.nonce) ??
     (await checkAuthorization(a, proof.signature, { ...facts, token, chainId: court.chainId })) ??
-    (facilitator ? await verifyThrough(facilitator, proof.payload) : undefined);
+    // A nonce already used got here only with its fee held by the factory: settled, nothing left to verify.
+    (facilitator && !facts.used ? await verifyThrough(facilitator, proof.payload) : undefined);
   if (failure?.code === "PAYMENT_ALREADY_USED") throw new DocketError(failure.code, failure.message, failure.details);
   if (failure) {
     const refused = { success: false, errorReason: failure.code.toLowerCase(), transaction: "", payer: a.from };

@@ -68,6 +68,8 @@ export interface AuthorizationFacts {
   /** The token has the nonce used or cancelled. */
   used: boolean;
   balance: bigint;
+  /** What the case factory holds of the token (a fee someone submitted to the token before the filing). */
+  held: bigint;
   chainTime: number;
 }
 
@@ -75,7 +77,10 @@ export interface AuthorizationFacts {
  * Checks locally what the token will check when the filing submits the authorization: an unused
  * nonce, a validity window open now and for FILING_MARGIN_SECONDS more, the payer's balance, and a
  * 65-byte signature by `from` over EIP-3009's TransferWithAuthorization in the token's domain (the
- * factory hands the token v, r, s, so only such a signature can pay). `undefined` means it holds.
+ * factory hands the token v, r, s, so only such a signature can pay). A nonce the token has used
+ * already still files when its fee is in the factory (someone submitted the authorization to the
+ * token first): the factory checks the signature itself and forwards what it holds, once (issue
+ * #31). `undefined` means it holds.
  */
 export async function checkAuthorization(
   a: Authorization,
@@ -83,10 +88,11 @@ export async function checkAuthorization(
   f: AuthorizationFacts,
 ): Promise<Refusal | undefined> {
   if (f.used) {
+    if (f.held >= a.value && (await signedBy(a, signature, f))) return undefined;
     return {
       code: "PAYMENT_ALREADY_USED",
       message:
-        "the token has this authorization's nonce used or cancelled: if someone submitted it to the token directly, the fee is held by the case factory and its owner returns it (refundToken)",
+        "the token has this authorization's nonce used or cancelled, and the case factory does not hold its fee: sign a new authorization",
       details: { paymentRef: a.nonce, token: f.token },
     };
   }
@@ -110,6 +116,18 @@ export async function checkAuthorization(
     });
   }
   if ((signature.length - 2) / 2 !== 65) return invalid("invalid_signature", "the signature is not 65 bytes (r, s, v)");
+  if (!(await signedBy(a, signature, f))) {
+    return invalid(
+      "invalid_signature",
+      "the signature is not the payer's over this authorization in the token's domain",
+    );
+  }
+  return undefined;
+}
+
+/** Whether `signature` is `a.from`'s over the TransferWithAuthorization `a` in the token's domain. */
+async function signedBy(a: Authorization, signature: Hex, f: AuthorizationFacts): Promise<boolean> {
+  if ((signature.length - 2) / 2 !== 65) return false;
   const signer = await recoverTypedDataAddress({
     domain: { name: f.domain.name, version: f.domain.version, chainId: f.chainId, verifyingContract: f.token },
     types: TRANSFER_WITH_AUTHORIZATION,
@@ -117,13 +135,7 @@ export async function checkAuthorization(
     message: a,
     signature,
   }).catch(() => undefined);
-  if (!signer || !isAddressEqual(signer, a.from)) {
-    return invalid(
-      "invalid_signature",
-      "the signature is not the payer's over this authorization in the token's domain",
-    );
-  }
-  return undefined;
+  return signer !== undefined && isAddressEqual(signer, a.from);
 }
 
 /** EIP-3009's EIP-712 type for `transferWithAuthorization`: what x402 "exact" signs. */

@@ -240,7 +240,10 @@ function timeline(c: CaseBody, events: DocketEvent[], now: number, next: CasePag
     out.push({ at: c.revealDeadline, block: null, what: "Reveal deadline", ahead: c.revealDeadline > now });
   }
   if (c.resolvedAt !== null) {
-    out.push({ at: c.resolvedAt, block: null, what: `Verdict: ${c.outcome ?? "none"}`, ahead: false });
+    // A default is no verdict: nobody judged the claim (issue #31).
+    const what =
+      c.state === "Defaulted" ? "Won by default: the defendant never answered" : `Verdict: ${c.outcome ?? "none"}`;
+    out.push({ at: c.resolvedAt, block: null, what, ahead: false });
   }
   if (next && !out.some((t) => t.at === next.at)) out.push({ at: next.at, block: null, what: next.what, ahead: true });
   // Timed steps in chain-time order; the events this replica saw stay in block order between them.

@@ -108,6 +108,7 @@ const E8 = "erc8004.test.ts";
 const reporter = () => (c.devnet.deployment.erc8004 as { reporter: Address }).reporter;
 const TF = "token-fee.test.ts";
 const AR = "arbitration.test.ts";
+const RC = "records.test.ts";
 const JB = "jobs.test.ts";
 const ERC8183 =
   "each step only by its role and in its state: setProvider, setBudget, fund, submit, complete, reject, claimRefund";
@@ -311,7 +312,7 @@ const table: Record<ContractName, Record<string, Row>> = {
       coveredBy: [
         {
           file: E8,
-          test: "a default: the defendant's feedback says defaulted; a dismissal gives both parties dismissed",
+          test: "a default: the defendant's feedback says defaulted, the plaintiff's a default win (no verdict); a dismissal gives both parties dismissed",
         },
       ],
       check: () => kit.expectRevert(reg(c.owner, "recordDismissal", [c.owner.address, party(1).address]), "OnlyCase"),
@@ -473,7 +474,8 @@ const table: Record<ContractName, Record<string, Row>> = {
       },
     },
     "assignJudges(address,address[])": {
-      mayCall: "the factory owner (manual override)",
+      mayCall:
+        "the factory owner (manual override), on a factory deployed with manualSeating only (dev and test chains)",
       access: { only: "owner" },
       coveredBy: [{ file: A, test: "owner-only: assignJudges, transferOwnership, setFiling; zero addresses refused" }],
       check: () =>
@@ -734,6 +736,37 @@ const table: Record<ContractName, Record<string, Row>> = {
       ],
       check: () => call(stranger(), reporter(), kit.courtReputationAbi, "unlink", []),
     },
+    "caseFiled(address,address,address,bool,bool)": {
+      mayCall: "the CaseFactory, when a case is filed (the agents its feedback goes to are fixed then)",
+      access: { only: "factory" },
+      coveredBy: [
+        {
+          file: RC,
+          test: "the agent is fixed at filing: a party that moves its agent wallet away mid-case still gets the entry",
+        },
+      ],
+      check: () =>
+        kit.expectRevert(
+          call(stranger(), reporter(), kit.courtReputationAbi, "caseFiled", [
+            cases.summoned,
+            party(1).address,
+            party(2).address,
+            true,
+            true,
+          ]),
+          "OnlyFactory",
+        ),
+    },
+    "retryFeedback(address,address)": {
+      mayCall: "anyone (a keeper), for a feedback entry the reputation registry refused",
+      access: { only: "anyone" },
+      coveredBy: [{ file: RC, test: "a loser who made the court its operator, then revoked, still gets its loss" }],
+      check: () =>
+        kit.expectRevert(
+          call(stranger(), reporter(), kit.courtReputationAbi, "retryFeedback", [cases.summoned, party(1).address]),
+          "NoPendingFeedback",
+        ),
+    },
   },
   DocketArbitrator: {
     "createDispute(uint256,bytes)": {
@@ -771,6 +804,17 @@ const table: Record<ContractName, Record<string, Row>> = {
         },
       ],
       check: () => arb(stranger(), "executeRuling", [prepared.failedDispute]),
+    },
+    "setConsent(address,bool)": {
+      mayCall: "anyone, for itself: lets an arbitrable name it in disputes on its record",
+      access: { only: "anyone" },
+      coveredBy: [
+        {
+          file: RC,
+          test: "a party that consented to the arbitrable (or is it) is on record; consent is read at filing",
+        },
+      ],
+      check: () => arb(stranger(), "setConsent", [party(1).address, false]),
     },
   },
   AgenticCommerce: {

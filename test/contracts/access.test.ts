@@ -325,7 +325,7 @@ describe("factory access and validation", () => {
       c.owner.wallet.deployContract({
         abi: kit.caseFactoryAbi,
         bytecode: linkedCaseFactory(c.devnet.deployment.libraries),
-        args: [c.registry, entropy, feeRecipient, kit.P.filingFee],
+        args: [c.registry, entropy, feeRecipient, kit.P.filingFee, false],
       });
     await kit.expectRevert(deploy(kit.ZERO), "InvalidParameter");
     await kit.expectRevert(deploy(c.owner.address, kit.ZERO), "InvalidParameter");

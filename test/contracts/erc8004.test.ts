@@ -2,7 +2,7 @@
  * The ERC-8004 registries (ours, written to the standard's interfaces) and the court's reporter:
  * identity as an ERC-721 with metadata and a consenting agent wallet, feedback with the self-rating
  * rule and the summary's arithmetic, and verdicts, defaults and dismissals posted as feedback by the
- * court, which a reverting registry cannot block.
+ * court (a default under its own tag), which a reverting registry cannot block.
  */
 import { type Abi, type Address, encodeFunctionData, type Hex, parseEventLogs, toHex } from "viem";
 import { describe, expect, it } from "vitest";
@@ -284,14 +284,15 @@ describe("the court posts each case's end as ERC-8004 feedback", () => {
     expect((await describeAgent(kit.actor(c, 14).address)).agentId).toBe(0n);
   });
 
-  it("a default: the defendant's feedback says defaulted; a dismissal gives both parties dismissed", async () => {
+  it("a default: the defendant's feedback says defaulted, the plaintiff's a default win (no verdict); a dismissal gives both parties dismissed", async () => {
     const pId = await register(13);
     const dId = await register(14);
     const { caseAddr } = await kit.fileCase(c, kit.actor(c, 13), kit.actor(c, 14).address);
     await kit.advance(c, kit.P.responseWindow + 1n);
     await kit.triggerDefault(caseAddr, kit.actor(c, 17));
     expect((await describeAgent(kit.actor(c, 14).address)).defaulted).toBe(1n);
-    expect((await describeAgent(kit.actor(c, 13).address)).won).toBe(1n);
+    const winner = await describeAgent(kit.actor(c, 13).address);
+    expect([winner.won, winner.defaultWins, winner.verdicts.count]).toEqual([0n, 1n, 0n]);
 
     const second = (await kit.fileCase(c, kit.actor(c, 13), kit.actor(c, 14).address)).caseAddr;
     await kit.respond(second, kit.actor(c, 14));

@@ -4,8 +4,9 @@
  * token itself and forwards the fee to the fee recipient in the filing's own transaction, so a fee is
  * paid and filed together or not at all. Against the dev chain's TestUSD and a token that behaves
  * like USDC (FiatToken's EIP-3009 surface, reason strings, no record of where an authorization went).
- * With #26 hole 5's sequence (tokens locked in the factory) replayed: no longer possible, and what
- * reaches the factory outside a filing the owner returns.
+ * With #26 hole 5's sequence (tokens locked in the factory) and #31 item 5's (a watcher submits a
+ * pending filing's authorization first) replayed: the fee that arrived files the payer's case, once;
+ * what reaches the factory outside any authorization the owner returns.
  */
 import { type Address, getAddress, type Hex, parseEventLogs, zeroAddress } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -176,17 +177,23 @@ describe("filing fee in a token (EIP-3009), consumed inside the filing", () => {
     }
 
     // The old sequence: the authorization is settled to the factory first (a facilitator, a
-    // front-runner), then the owner raises the fee. The filing is refused by name, not half-done...
+    // front-runner), then the owner raises the fee and lowers it again. The fee that reached the
+    // factory under the plaintiff's authorization files the plaintiff's case (issue #31, item 5).
     const settled = await kit.authorizeTokenFee(c, plaintiff);
     await kit.submitAuthorization(outsider(), c.feeToken, settled.auth, settled.signature);
     expect(await kit.tokenBalance(c, c.factory)).toBe(DEV_TOKEN_FILING_FEE);
     await setTokenFee(c.owner, c.feeToken, DEV_TOKEN_FILING_FEE * 2n);
     await setTokenFee(c.owner, c.feeToken, DEV_TOKEN_FILING_FEE);
-    await kit.expectRevert(fileWith(plaintiff, party(1).address, settled.fee), "AuthorizationUsed", [
-      plaintiff.address,
-      settled.auth.nonce,
-    ]);
-    // ...and the tokens come back: only the owner moves them, to whom the token's logs say paid.
+    await fileWith(plaintiff, party(1).address, settled.fee);
+    expect(await kit.tokenBalance(c, c.factory)).toBe(0n);
+    expect(await kit.tokenBalance(c, plaintiff.address)).toBe(start - DEV_TOKEN_FILING_FEE);
+    // What reaches the factory outside any authorization (a plain transfer) only the owner returns.
+    await plaintiff.write({
+      address: c.feeToken,
+      abi: kit.testUSDAbi,
+      functionName: "transfer",
+      args: [c.factory, DEV_TOKEN_FILING_FEE],
+    });
     const refund = (who: Actor) =>
       who.write({
         address: c.factory,
@@ -199,7 +206,7 @@ describe("filing fee in a token (EIP-3009), consumed inside the filing", () => {
     const [refunded] = parseEventLogs({ abi: kit.caseFactoryAbi, eventName: "TokenRefunded", logs: r.logs });
     expect(refunded?.args).toEqual({ token: c.feeToken, to: plaintiff.address, amount: DEV_TOKEN_FILING_FEE });
     expect(await kit.tokenBalance(c, c.factory)).toBe(0n);
-    expect(await kit.tokenBalance(c, plaintiff.address)).toBe(start);
+    expect(await kit.tokenBalance(c, plaintiff.address)).toBe(start - DEV_TOKEN_FILING_FEE);
   });
 
   it("setTokenFee and refundToken are the owner's; a token needs a fee", async () => {
@@ -256,7 +263,7 @@ describe("a token that behaves like USDC", () => {
     await kit.expectRevert(fileWith(party(1), party(2).address, fee), "PaymentRefUsed", [auth.nonce, caseAddr]);
   });
 
-  it("the race: someone submits the authorization to the token first; the filing is refused, the money comes back", async () => {
+  it("the race: someone submits the authorization to the token first; the fee that arrived files the case, once", async () => {
     const plaintiff = party(2);
     const start = await kit.tokenBalance(c, plaintiff.address, usdc);
     const signed = await kit.authorizeTokenFee(c, plaintiff, { token: usdc });
@@ -264,26 +271,14 @@ describe("a token that behaves like USDC", () => {
     // which anyone may submit.
     await kit.submitAuthorization(outsider(), usdc, signed.auth, signed.signature);
     expect(await kit.tokenBalance(c, c.factory, usdc)).toBe(DEV_TOKEN_FILING_FEE);
-    await kit.expectRevert(fileWith(plaintiff, party(1).address, signed.fee), "AuthorizationUsed", [
-      plaintiff.address,
-      signed.auth.nonce,
-    ]);
-    const before = await c.reader.readContract({
-      address: c.factory,
-      abi: kit.caseFactoryAbi,
-      functionName: "caseCount",
-    });
-    await c.owner.write({
-      address: c.factory,
-      abi: kit.caseFactoryAbi,
-      functionName: "refundToken",
-      args: [usdc, plaintiff.address, DEV_TOKEN_FILING_FEE],
-    });
-    expect(await kit.tokenBalance(c, plaintiff.address, usdc)).toBe(start);
+    const r = await fileWith(plaintiff, party(1).address, signed.fee);
+    const [filed] = parseEventLogs({ abi: kit.caseFactoryAbi, eventName: "CaseFiled", logs: r.logs });
+    expect(await kit.tokenBalance(c, plaintiff.address, usdc)).toBe(start - DEV_TOKEN_FILING_FEE);
     expect(await kit.tokenBalance(c, c.factory, usdc)).toBe(0n);
-    expect(
-      await c.reader.readContract({ address: c.factory, abi: kit.caseFactoryAbi, functionName: "caseCount" }),
-    ).toBe(before);
+    await kit.expectRevert(fileWith(plaintiff, party(1).address, signed.fee), "PaymentRefUsed", [
+      signed.auth.nonce,
+      filed?.args.caseAddr,
+    ]);
   });
 
   it("the token's own refusals surface as its reason strings: a forged signature", async () => {

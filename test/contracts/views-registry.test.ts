@@ -47,8 +47,8 @@ describe("registry views", () => {
     // Party 4 defaulted once (a no-show).
     expect([unregistered.casesLost, unregistered.noShows, unregistered.reputation]).toEqual([1, 1, -20n]);
     const p1 = await kit.readAgent(c, party(1).address);
-    // Won the default and the appeal-decided case; "resolved", which it lost, is not settled yet.
-    expect([p1.casesWon, p1.casesLost, p1.reputation]).toEqual([2, 0, 20n]);
+    // Won the appeal-decided case (a default is no win: issue #31); "resolved", which it lost, is not settled yet.
+    expect([p1.casesWon, p1.casesLost, p1.reputation]).toEqual([1, 0, 10n]);
     const stranger = await kit.readAgent(c, kit.actor(c, 19).address);
     expect(stranger).toEqual({
       addr: kit.actor(c, 19).address,

@@ -70,7 +70,16 @@ describe("ERC-8004 identity and reputation over HTTP", () => {
       wallet: who,
       agentURI: e.agentURI,
       registrationFile: e.registrationFile,
-      reputation: { verdicts: 0, winRate: null, won: 0, lost: 0, defaulted: 0, dismissed: 0 },
+      reputation: {
+        verdicts: 0,
+        winRate: null,
+        won: 0,
+        lost: 0,
+        defaulted: 0,
+        defaultWins: 0,
+        dismissed: 0,
+        refused: 0,
+      },
     });
     expect(a.erc8004.agentId).toBeGreaterThan(0);
     expect(a.erc8004.agentRegistry).toBe(`eip155:31337:${t.court.erc8004.enabled && t.court.erc8004.identity}`);

@@ -289,7 +289,7 @@ export interface paths {
         };
         /**
          * Get an agent
-         * @description Read one agent by address: name, metadata URI, agent id, reputation and case record, judge status, and its ERC-8004 identity (agentId, owner, agent wallet, registration file) with the court's ERC-8004 feedback on it (verdicts, win rate, won/lost/defaulted/dismissed). An address neither self-registered nor an ERC-8004 agent answers AGENT_NOT_REGISTERED (404); register with self_register_agent.
+         * @description Read one agent by address: name, metadata URI, agent id, reputation and case record, judge status, and its ERC-8004 identity (agentId, owner, agent wallet, registration file) with the court's ERC-8004 feedback on it (verdicts and their win rate, won/lost; defaults apart, defaulted/defaultWins; dismissed; refused entries awaiting a retry). An address neither self-registered nor an ERC-8004 agent answers AGENT_NOT_REGISTERED (404); register with self_register_agent.
          *
          *     MCP tool: `get_agent`.
          */
@@ -577,7 +577,7 @@ export interface paths {
         put?: never;
         /**
          * Assign judges (owner override)
-         * @description The court owner's manual override: seat exactly 3 judges (5 on appeal) on an Active (or Appealed) case. Each must be an eligible staked judge, not a party, not repeated, and on appeal not a judge of the first round. Anyone else should use assign_judges_random. Returns an unsigned transaction for the owner's wallet.
+         * @description The court owner's manual override, on a dev or test deployment only (a factory deployed with manualSeating; a production factory refuses it with ManualSeatingOff): seat exactly 3 judges (5 on appeal) on an Active (or Appealed) case. Each must be an eligible staked judge, not a party, not repeated, and on appeal not a judge of the first round. Anyone else should use assign_judges_random. Returns an unsigned transaction for the owner's wallet.
          *
          *     MCP tool: `assign_judges`.
          */
@@ -3056,14 +3056,21 @@ export interface operations {
                                 reputation: {
                                     /** @description The court's reporter: the clientAddress of every verdict feedback */
                                     client: string;
-                                    /** @description Verdict feedback entries (won, lost, defaulted) */
+                                    /** @description Verdict feedback entries (won, lost): cases judges decided */
                                     verdicts: number;
-                                    /** @description Average verdict value, 0-100 (won 100, lost or defaulted 0); null before any */
+                                    /** @description Average verdict value, 0-100 (won 100, lost 0); null before any. Defaults do not count */
                                     winRate: number | null;
+                                    /** @description Verdicts won (tag verdict/won) */
                                     won: number;
+                                    /** @description Verdicts lost (tag verdict/lost) */
                                     lost: number;
+                                    /** @description Cases lost by never answering (tag default/defaulted) */
                                     defaulted: number;
+                                    /** @description Cases won because the defendant never answered (tag default/won): no verdict */
+                                    defaultWins: number;
                                     dismissed: number;
+                                    /** @description The court's entries the reputation registry refused (e.g. the agent made the court its operator), waiting on chain for anyone's retryFeedback */
+                                    refused: number;
                                 };
                             } | null;
                         }[];
@@ -3415,14 +3422,21 @@ export interface operations {
                                 reputation: {
                                     /** @description The court's reporter: the clientAddress of every verdict feedback */
                                     client: string;
-                                    /** @description Verdict feedback entries (won, lost, defaulted) */
+                                    /** @description Verdict feedback entries (won, lost): cases judges decided */
                                     verdicts: number;
-                                    /** @description Average verdict value, 0-100 (won 100, lost or defaulted 0); null before any */
+                                    /** @description Average verdict value, 0-100 (won 100, lost 0); null before any. Defaults do not count */
                                     winRate: number | null;
+                                    /** @description Verdicts won (tag verdict/won) */
                                     won: number;
+                                    /** @description Verdicts lost (tag verdict/lost) */
                                     lost: number;
+                                    /** @description Cases lost by never answering (tag default/defaulted) */
                                     defaulted: number;
+                                    /** @description Cases won because the defendant never answered (tag default/won): no verdict */
+                                    defaultWins: number;
                                     dismissed: number;
+                                    /** @description The court's entries the reputation registry refused (e.g. the agent made the court its operator), waiting on chain for anyone's retryFeedback */
+                                    refused: number;
                                 };
                             } | null;
                         };

@@ -409,7 +409,14 @@ export class CourtModel {
     const key = `${a.nonce}:${by}`;
     if (this.feesPaid.has(key)) return "FilingFeeAlreadyPaid";
     if (a.value < this.tokenFee) return "TokenFeeTooLow";
-    if (this.tokenAuths.has(key)) return "AuthorizationUsed";
+    if (this.tokenAuths.has(key)) {
+      // Issue #31, item 5: a nonce the token used already files when the factory checks the caller's
+      // signature over a transfer to itself and holds the value (someone submitted it first).
+      if (a.signer !== by || a.to !== this.factory) return "AuthorizationUsed";
+      if (this.tokenFeesHeld() < a.value) return "TokenFeeTooLow";
+      if (f.stake < this.p.minPartyStake) return "StakeBelowMinimum";
+      return null;
+    }
     if (t <= a.validAfter) return "AuthorizationNotYetValid";
     if (t >= a.validBefore) return "AuthorizationExpired";
     if (a.signer !== by || a.to !== this.factory) return "InvalidSignature";
@@ -604,14 +611,21 @@ export class CourtModel {
   /** The owner returned `value` of the strays to `to`: the oldest first. */
   refund(to: Address, value: bigint): void {
     this.moveTokens(this.factory, to, value);
+    this.takeStrays(undefined, value);
+  }
+
+  /** `value` of the strays leaves the factory: `payer`'s own first, then the oldest. */
+  private takeStrays(payer: Address | undefined, value: bigint): void {
     let left = value;
     while (left > 0n) {
-      const first = this.strays[0] as { payer: Address; value: bigint };
+      const i = this.strays.findIndex((x) => x.payer === payer);
+      const at = Math.max(i, 0);
+      const first = this.strays[at] as { payer: Address; value: bigint };
       // biome-ignore lint/complexity/useMathMinMax: Math.min takes no bigints
       const taken = first.value < left ? first.value : left;
       first.value -= taken;
       left -= taken;
-      if (first.value === 0n) this.strays.shift();
+      if (first.value === 0n) this.strays.splice(at, 1);
     }
   }
 
@@ -626,8 +640,15 @@ export class CourtModel {
     stake: bigint,
     t: bigint,
   ) {
-    this.tokenAuths.set(`${nonce}:${by}`, { to: this.factory, value });
-    this.moveTokens(by, this.feeRecipient, value);
+    const key = `${nonce}:${by}`;
+    if (this.tokenAuths.has(key)) {
+      // Filed with a fee someone submitted to the token first: the factory forwards what it holds.
+      this.moveTokens(this.factory, this.feeRecipient, value);
+      this.takeStrays(by, value);
+    } else {
+      this.tokenAuths.set(key, { to: this.factory, value });
+      this.moveTokens(by, this.feeRecipient, value);
+    }
     this.file(addr, by, payer, defendant, nonce, stake, t, value);
   }
 
