@@ -151,9 +151,36 @@ describe("issue 31 (4): a squatter cannot block the provider's ERC-8004 validati
     for (const judge of panel().slice(0, 2)) await kit.vote(caseAddr, judge, false);
     await kit.advance(c, kit.P.appealWindow + 1n);
     const r = await kit.settle(caseAddr, keeper());
-    const answered = parseEventLogs({ abi: arbKit.validationRegistryAbi, eventName: "ValidationResponse", logs: r.logs });
+    const answered = parseEventLogs({
+      abi: arbKit.validationRegistryAbi,
+      eventName: "ValidationResponse",
+      logs: r.logs,
+    });
     expect(answered.map((l) => [l.args.agentId, l.args.requestHash, l.args.response])).toEqual([
       [providerAgent, hash, 100],
     ]);
+    // The squatter's request is its own and unanswered; a hash-only lookup no longer picks one of the two.
+    const v = arbKit.arbitrationOf(c).validation;
+    const status = (agentId: bigint) =>
+      c.reader.readContract({
+        address: v,
+        abi: arbKit.validationRegistryAbi,
+        functionName: "isAnswered",
+        args: [agentId, hash],
+      });
+    expect([await status(providerAgent), await status(squatterAgent)]).toEqual([
+      [true, true],
+      [true, false],
+    ]);
+    await kit.expectRevert(
+      c.reader.readContract({
+        address: v,
+        abi: arbKit.validationRegistryAbi,
+        functionName: "getValidationStatus",
+        args: [hash],
+      }),
+      "RequestAmbiguous",
+      [hash],
+    );
   });
 });
