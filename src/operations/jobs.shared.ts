@@ -214,10 +214,22 @@ export function disputeBar(
   if (evaluation.rulingDeadline + 1n >= job.expiredAt)
     return {
       rule: "expires_before_ruling",
-      message: `job ${job.id} expires at ${job.expiredAt}, before a ruling could be final (at worst ${evaluation.rulingDeadline}): after expiry anyone could refund it, so the dispute is refused`,
+      message: `job ${job.id} expires at ${job.expiredAt}, before a ruling could be final (at worst ${evaluation.rulingDeadline}): after expiry anyone could refund it, so the dispute is refused; the court cannot judge this work, and finalizing the job after the window refunds you`,
       details: { expiredAt: Number(job.expiredAt), rulingBy: Number(evaluation.rulingDeadline) },
     };
   return null;
+}
+
+/**
+ * Whether finalizing the submitted job pays the provider (CourtEvaluator.judgeable): a dispute filed
+ * at the window's last second could be ruled before the job expires. Else the court could not have
+ * judged the work, and finalizing refunds the client.
+ */
+export function finalizePays(r: Pick<JobRead, "job" | "chainTime" | "evaluation">): boolean {
+  const ev = r.evaluation;
+  if (!ev) return true;
+  const maxDuration = ev.rulingDeadline - r.chainTime;
+  return ev.view.windowEndsAt + maxDuration < r.job.expiredAt;
 }
 
 /** A job as get_job shows it. */
