@@ -99,7 +99,7 @@ const disputeSchema = z.object({
         .enum(RULING_NAMES)
         .nullable()
         .describe(
-          "Who the ruling is for: client (refund), provider (paid), refused (the job completes, as if undisputed)",
+          "Who the ruling is for: client (refund), provider (paid), refused (dismissed without a verdict: no acceptance, the client is refunded)",
         ),
       delivery: z
         .enum(RULING_STATUSES)

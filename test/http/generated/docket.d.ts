@@ -7440,7 +7440,7 @@ export interface operations {
                                     ruling: {
                                         /** @description 0 refused (dismissed), 1 the client won, 2 the provider won; null until final */
                                         value: number | null;
-                                        /** @description Who the ruling is for: client (refund), provider (paid), refused (the job completes, as if undisputed) */
+                                        /** @description Who the ruling is for: client (refund), provider (paid), refused (dismissed without a verdict: no acceptance, the client is refunded) */
                                         winner: ("refused" | "client" | "provider") | null;
                                         /**
                                          * @description pending: the case is not final; delivered: the evaluator received `rule`; failed: due again (deliver_ruling)
