@@ -132,7 +132,7 @@ contract ValidationRegistry {
         bytes32 responseHash,
         string calldata tag
     ) external {
-        _answer(_soleAgent(requestHash), requestHash, response, responseURI, responseHash, tag);
+        validationResponseFor(_soleAgent(requestHash), requestHash, response, responseURI, responseHash, tag);
     }
 
     /// @notice The request's validator answers agent `agentId`'s request `requestHash`.
@@ -149,8 +149,17 @@ contract ValidationRegistry {
         string calldata responseURI,
         bytes32 responseHash,
         string calldata tag
-    ) external {
-        _answer(agentId, requestHash, response, responseURI, responseHash, tag);
+    ) public {
+        Status storage s = statuses[agentId][requestHash];
+        if (s.validatorAddress == address(0)) revert UnknownRequest(requestHash);
+        if (msg.sender != s.validatorAddress) revert NotValidator(msg.sender);
+        if (response > 100) revert ResponseOutOfRange(response);
+        s.response = response;
+        s.responseHash = responseHash;
+        s.tag = tag;
+        s.lastUpdate = block.timestamp;
+        s.hasResponse = true;
+        emit ValidationResponse(msg.sender, agentId, requestHash, response, responseURI, responseHash, tag);
     }
 
     /// @notice One request and its latest answer.
@@ -173,7 +182,7 @@ contract ValidationRegistry {
             uint256 lastUpdate
         )
     {
-        return _status(_soleAgent(requestHash), requestHash);
+        return getAgentValidationStatus(_soleAgent(requestHash), requestHash);
     }
 
     /// @notice Agent `agentId`'s request `requestHash` and its latest answer.
@@ -186,7 +195,7 @@ contract ValidationRegistry {
     /// @return tag The latest answer's label.
     /// @return lastUpdate When it was asked or last answered.
     function getAgentValidationStatus(uint256 agentId, bytes32 requestHash)
-        external
+        public
         view
         returns (
             address validatorAddress,
@@ -197,7 +206,9 @@ contract ValidationRegistry {
             uint256 lastUpdate
         )
     {
-        return _status(agentId, requestHash);
+        Status storage s = statuses[agentId][requestHash];
+        if (s.validatorAddress == address(0)) revert UnknownRequest(requestHash);
+        return (s.validatorAddress, agentId, s.response, s.responseHash, s.tag, s.lastUpdate);
     }
 
     /// @notice Whether agent `agentId`'s request was filed and answered (beyond the standard:
@@ -248,36 +259,6 @@ contract ValidationRegistry {
     /// @return requestHashes Their hashes.
     function getValidatorRequests(address validatorAddress) external view returns (bytes32[] memory requestHashes) {
         return byValidator[validatorAddress];
-    }
-
-    function _answer(
-        uint256 agentId,
-        bytes32 requestHash,
-        uint8 response,
-        string calldata responseURI,
-        bytes32 responseHash,
-        string calldata tag
-    ) private {
-        Status storage s = statuses[agentId][requestHash];
-        if (s.validatorAddress == address(0)) revert UnknownRequest(requestHash);
-        if (msg.sender != s.validatorAddress) revert NotValidator(msg.sender);
-        if (response > 100) revert ResponseOutOfRange(response);
-        s.response = response;
-        s.responseHash = responseHash;
-        s.tag = tag;
-        s.lastUpdate = block.timestamp;
-        s.hasResponse = true;
-        emit ValidationResponse(msg.sender, agentId, requestHash, response, responseURI, responseHash, tag);
-    }
-
-    function _status(uint256 agentId, bytes32 requestHash)
-        private
-        view
-        returns (address, uint256, uint8, bytes32, string memory, uint256)
-    {
-        Status storage s = statuses[agentId][requestHash];
-        if (s.validatorAddress == address(0)) revert UnknownRequest(requestHash);
-        return (s.validatorAddress, agentId, s.response, s.responseHash, s.tag, s.lastUpdate);
     }
 
     /// @dev The agent of the one request filed with `requestHash` (unknown: none; ambiguous: several).
