@@ -147,6 +147,12 @@ export const jobSchema = z.object({
         .int()
         .describe("The latest a dispute filed now would be finally ruled (the court's worst case), unix seconds"),
       disputable: z.boolean().describe("Whether dispute_job would be taken now (by the client)"),
+      judgeable: z
+        .boolean()
+        .nullable()
+        .describe(
+          "Whether the court could judge the whole window (a dispute at its last second ruled before expiry): true, finalize_job pays the provider; false, it refunds the client; null before submission",
+        ),
       dispute: disputeSchema.nullable(),
     })
     .nullable()
@@ -258,6 +264,7 @@ export function formatJob(r: JobRead, courts: readonly CourtView[]): JobBody {
           arbitrationCost: evaluation.cost.toString(),
           rulingBy: Number(evaluation.rulingDeadline),
           disputable: disputeBar(r) === null,
+          judgeable: submitted ? finalizePays(r) : null,
           dispute: r.dispute ? formatDispute(evaluation, r.dispute, courts) : null,
         }
       : null,

@@ -89,7 +89,7 @@ describe("jobs judged by docket's court, over HTTP", () => {
     expect((await f.job(id)).deliverable).toBe(`0x${"ab".repeat(32)}`);
     const byProvider = await f.call("dispute_job", { id, from: provider, statement: "x" });
     expect(byProvider).toMatchObject({ status: 422, body: { error: { details: { rule: "expires_before_ruling" } } } });
-    expect((await f.job(id)).evaluation.disputable).toBe(false);
+    expect((await f.job(id)).evaluation).toMatchObject({ disputable: false, judgeable: false });
     const tooLate = await f.call("dispute_job", { id, from: client, statement: "x" });
     expect(tooLate.status).toBe(422);
     expect(tooLate.body.error.message).toMatch(/expires at \d+, before a ruling/);

@@ -287,7 +287,7 @@ export async function undisputedJob(f: JobFlow, client: Address, provider: Addre
   });
   const read = await f.ok("get_job", { id });
   await advanceTime(f.t.court.reader, read.job.evaluation.windowEndsAt - read.chainTime + 1);
-  expect((await f.job(id)).evaluation).toMatchObject({ phase: "finalizable", disputable: false });
+  expect((await f.job(id)).evaluation).toMatchObject({ phase: "finalizable", disputable: false, judgeable: true });
   const late = await f.call("dispute_job", { id, from: client, statement: "Too late." });
   expect(late).toMatchObject({
     ok: false,

@@ -7420,6 +7420,8 @@ export interface operations {
                                 rulingBy: number;
                                 /** @description Whether dispute_job would be taken now (by the client) */
                                 disputable: boolean;
+                                /** @description Whether the court could judge the whole window (a dispute at its last second ruled before expiry): true, finalize_job pays the provider; false, it refunds the client; null before submission */
+                                judgeable: boolean | null;
                                 dispute: {
                                     /** @description The arbitrator's dispute id */
                                     id: number;
