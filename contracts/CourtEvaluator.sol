@@ -11,19 +11,24 @@ import {ValidationRegistry} from "./ValidationRegistry.sol";
 /// @title An ERC-8183 evaluator backed by docket's court.
 /// @notice Make this contract a job's evaluator (on its AgenticCommerce). After the provider
 /// submits, a challenge window of `challengeWindow` seconds opens. Nobody disputes: after the
-/// window anyone may `finalize` and the job completes (the provider is paid). The client disputes
-/// within the window (`disputeJob`, paying the arbitration cost in the native coin): a case opens
-/// through the arbitrator in `courtId`, the client the plaintiff and the provider the defendant
-/// (a rejection only ever comes from a ruling, so the provider defends its work); the claim names
-/// the job, its description and its deliverable (as a CID: CIDv1, raw, sha2-256 of the digest
-/// submitted), the client's evidence CID is the case's evidence. The ruling completes the job (2,
-/// the provider won), rejects it (1, the client won: refunded), or, when the case was dismissed
-/// without a verdict (0), completes it as the window would have: the client's challenge did not
-/// stand. A dispute that could end after the job's `expiredAt` (the court's worst case,
-/// `DocketArbitrator.maxDuration`) is refused up front: after expiry anyone could refund the job
-/// and the ruling would come too late. When the case ends with a verdict the evaluator also
-/// answers the provider's ERC-8004 validation request for the job, if its agent asked one
-/// (`validationRequestHash`): 100 the provider won, 0 it lost, pointing at the case.
+/// window anyone may `finalize`: the job completes (the provider is paid) if the client could have
+/// disputed through the whole window, i.e. a dispute filed at the window's last second would still
+/// have been ruled before the job's `expiredAt` (`windowEnd + maxDuration < expiredAt`, the court's
+/// worst case `DocketArbitrator.maxDuration` read at finalization); otherwise the court could not
+/// have judged the work, and silence is no acceptance: `finalize` rejects the job and the client is
+/// refunded. The client disputes within the window (`disputeJob`, paying the arbitration cost in
+/// the native coin): a case opens through the arbitrator in `courtId`, the client the plaintiff and
+/// the provider the defendant (a rejection only ever comes from a ruling, so the provider defends
+/// its work); the claim names the job, its description and its deliverable (as a CID: CIDv1, raw,
+/// sha2-256 of the digest submitted), the client's evidence CID is the case's evidence. The ruling
+/// completes the job (2, the provider won) or rejects it (1, the client won; or 0, the case was
+/// dismissed without a verdict: no verdict is no acceptance either, and the escrow goes back where
+/// it came from, as ERC-8183 does when no evaluator decides). A dispute that could end after the
+/// job's `expiredAt` is refused up front: after expiry anyone could refund the job and the ruling
+/// would come too late. When the case ends with a verdict the evaluator also answers the
+/// provider's ERC-8004 validation request for the job, if its agent asked one
+/// (`validationRequestHash`, filed under the provider's agent): 100 the provider won, 0 it lost,
+/// pointing at the case.
 contract CourtEvaluator is IArbitrableV2 {
     /// @notice Where a job stands with this evaluator.
     enum Phase {
@@ -31,7 +36,7 @@ contract CourtEvaluator is IArbitrableV2 {
         Waiting,
         /// @dev Submitted, the challenge window open: the client may dispute.
         InWindow,
-        /// @dev Submitted, the window over, undisputed: anyone may finalize.
+        /// @dev Submitted, the window over, undisputed: anyone may finalize (it pays, or refunds: `judgeable`).
         Finalizable,
         /// @dev Disputed: the case is being judged.
         Disputed,
@@ -118,14 +123,16 @@ contract CourtEvaluator is IArbitrableV2 {
         address provider,
         uint256 cost
     );
-    /// @notice Nobody disputed within the window: the job was completed.
+    /// @notice Nobody disputed within the window: the job was completed, or rejected (the client
+    /// refunded) when the court could not have ruled a dispute filed at the window's end before expiry.
     /// @param jobId The job.
-    event JobFinalized(uint256 indexed jobId);
+    /// @param refunded True: rejected and refunded; false: completed, the provider paid.
+    event JobFinalized(uint256 indexed jobId, bool refunded);
     /// @notice The ruling was applied to the job.
     /// @param jobId The job.
     /// @param disputeId The dispute.
     /// @param ruling 0 dismissed, 1 the client won, 2 the provider won.
-    /// @param completed Whether the job was completed (else rejected, or already closed).
+    /// @param completed Whether the job was completed (else rejected, the client refunded, or already closed).
     event JobRuled(uint256 indexed jobId, uint256 indexed disputeId, uint256 ruling, bool completed);
     /// @notice The evaluator answered the provider's validation request for the job.
     /// @param jobId The job.
@@ -212,7 +219,9 @@ contract CourtEvaluator is IArbitrableV2 {
         emit JobDisputed(jobId, disputeId, caseAddr, j.client, j.provider, msg.value);
     }
 
-    /// @notice After an undisputed challenge window, anyone completes the job (the provider is paid).
+    /// @notice After an undisputed challenge window, anyone settles the job: it completes (the
+    /// provider is paid) when a dispute filed at the window's last second could still have been ruled
+    /// before the job expires; else it is rejected (the client refunded): the court could not have judged it.
     /// @param jobId The job.
     function finalize(uint256 jobId) external {
         AgenticCommerce.Job memory j = _submitted(jobId);
@@ -221,8 +230,10 @@ contract CourtEvaluator is IArbitrableV2 {
         uint64 ends = j.submittedAt + challengeWindow;
         if (block.timestamp <= ends) revert ChallengeWindowOpen(ends);
         r.finalized = true;
-        emit JobFinalized(jobId);
-        commerce.complete(jobId, bytes32(0), "");
+        bool refunded = !_judgeable(j);
+        emit JobFinalized(jobId, refunded);
+        if (refunded) commerce.reject(jobId, bytes32(0), "");
+        else commerce.complete(jobId, bytes32(0), "");
     }
 
     /// @inheritdoc IArbitrableV2
@@ -238,14 +249,15 @@ contract CourtEvaluator is IArbitrableV2 {
         emit Ruling(arbitrator, disputeID, ruling);
         AgenticCommerce.Job memory j = commerce.getJob(jobId);
         bool completed = false;
-        // A job refunded after expiry meanwhile keeps its end; the ruling is only recorded.
+        // A job refunded after expiry meanwhile keeps its end; the ruling is only recorded. Only a
+        // verdict for the provider pays it: a dismissal (0) is no acceptance, the client is refunded.
         if (j.status == AgenticCommerce.JobStatus.Submitted) {
             bytes32 reason = bytes32(uint256(uint160(r.caseAddr)));
-            if (ruling == 1) {
-                commerce.reject(jobId, reason, "");
-            } else {
+            if (ruling == 2) {
                 completed = true;
                 commerce.complete(jobId, reason, "");
+            } else {
+                commerce.reject(jobId, reason, "");
             }
         }
         emit JobRuled(jobId, disputeID, ruling, completed);
@@ -264,6 +276,16 @@ contract CourtEvaluator is IArbitrableV2 {
     /// @return Unix seconds.
     function rulingDeadline() external view returns (uint256) {
         return block.timestamp + DocketArbitrator(address(arbitrator)).maxDuration(_shortExtraData());
+    }
+
+    /// @notice Whether `finalize` would pay the provider (true) or refund the client (false): whether
+    /// a dispute filed at the end of the job's challenge window could be ruled before it expires.
+    /// @param jobId The job (submitted; before submission, as if submitted now).
+    /// @return True: the court can judge the whole window, silence completes the job.
+    function judgeable(uint256 jobId) external view returns (bool) {
+        AgenticCommerce.Job memory j = commerce.getJob(jobId);
+        if (j.submittedAt == 0) j.submittedAt = uint64(block.timestamp);
+        return _judgeable(j);
     }
 
     /// @notice Where a job stands with this evaluator.
@@ -302,6 +324,7 @@ contract CourtEvaluator is IArbitrableV2 {
 
     /// @notice The request hash under which the provider's agent `agentId` asks this evaluator (the
     /// validator) to validate its work on `jobId`: keccak256(abi.encode(chainid, commerce, jobId, agentId)).
+    /// The registry keys requests by agent and hash, so another agent filing this hash first blocks nothing.
     /// @param jobId The job.
     /// @param agentId The provider's agent (ERC-8004).
     /// @return The request hash.
@@ -322,6 +345,13 @@ contract CourtEvaluator is IArbitrableV2 {
         j = commerce.getJob(jobId);
         if (j.evaluator != address(this)) revert NotThisEvaluator(jobId);
         if (j.status != AgenticCommerce.JobStatus.Submitted) revert NotSubmitted(jobId);
+    }
+
+    /// @dev Whether a dispute filed at the window's last second would be ruled before expiry (the
+    /// same test `disputeJob` applies): else the court cannot judge the whole window.
+    function _judgeable(AgenticCommerce.Job memory j) private view returns (bool) {
+        uint256 ends = uint256(j.submittedAt) + challengeWindow;
+        return ends + DocketArbitrator(address(arbitrator)).maxDuration(_shortExtraData()) < j.expiredAt;
     }
 
     function _shortExtraData() private view returns (bytes memory) {
@@ -364,16 +394,17 @@ contract CourtEvaluator is IArbitrableV2 {
         }
         if (agentId == 0) return;
         bytes32 requestHash = validationRequestHash(jobId, agentId);
-        try validation.getValidationStatus(requestHash) returns (
-            address validator, uint256 requestAgent, uint8, bytes32, string memory, uint256
+        // The request the provider's agent filed under this hash (another agent's, a squatter's, is not it).
+        try validation.getAgentValidationStatus(agentId, requestHash) returns (
+            address validator, uint256, uint8, bytes32, string memory, uint256
         ) {
-            if (validator != address(this) || requestAgent != agentId) return;
+            if (validator != address(this)) return;
         } catch {
             return;
         }
         string memory uri = string.concat("eip155:", _decimal(block.chainid), ":", _hexAddress(caseAddr));
-        try validation.validationResponse(
-            requestHash, response, uri, bytes32(uint256(uint160(caseAddr))), VALIDATION_TAG
+        try validation.validationResponseFor(
+            agentId, requestHash, response, uri, bytes32(uint256(uint160(caseAddr))), VALIDATION_TAG
         ) {
             emit ValidationAnswered(jobId, requestHash, response);
         } catch {}

@@ -9,6 +9,11 @@ import {IERC8004Identity} from "./IERC8004.sol";
 /// validator alone answers (`validationResponse`, 0 to 100, as often as it likes: the latest answer
 /// stands). docket's court evaluator is such a validator: when a case born from a job ends it
 /// answers the provider's request for that job with the ruling (100 the provider won, 0 it lost).
+/// Beyond the standard, a request is keyed by its agent and its hash, not by the hash alone: a hash
+/// anyone can predict (the evaluator's is) cannot be taken first by another agent to block the
+/// agent it was made for. The standard's hash-only calls (`validationResponse`,
+/// `getValidationStatus`) address the one request with that hash and revert `RequestAmbiguous` when
+/// several agents filed it; `validationResponseFor` and `getAgentValidationStatus` name the agent.
 contract ValidationRegistry {
     /// @notice The identity registry has no agent with this id.
     /// @param agentId The id given.
@@ -19,9 +24,13 @@ contract ValidationRegistry {
     error NotAuthorized(address caller, uint256 agentId);
     /// @notice The validator may not be the zero address.
     error InvalidValidator();
-    /// @notice A request with this hash exists already; a request hash is used once.
+    /// @notice The agent filed a request with this hash already; an agent uses a request hash once.
     /// @param requestHash The hash given.
     error RequestExists(bytes32 requestHash);
+    /// @notice Several agents filed requests with this hash: name the agent (`validationResponseFor`,
+    /// `getAgentValidationStatus`).
+    /// @param requestHash The hash given.
+    error RequestAmbiguous(bytes32 requestHash);
     /// @notice No request has this hash.
     /// @param requestHash The hash given.
     error UnknownRequest(bytes32 requestHash);
@@ -61,7 +70,6 @@ contract ValidationRegistry {
 
     struct Status {
         address validatorAddress;
-        uint256 agentId;
         uint8 response;
         bytes32 responseHash;
         string tag;
@@ -70,7 +78,10 @@ contract ValidationRegistry {
     }
 
     IERC8004Identity private immutable identity;
-    mapping(bytes32 => Status) private statuses;
+    mapping(uint256 agentId => mapping(bytes32 requestHash => Status)) private statuses;
+    /// @dev How many agents filed each hash, and the first of them (what the hash-only calls address).
+    mapping(bytes32 requestHash => uint256) private filers;
+    mapping(bytes32 requestHash => uint256) private firstAgent;
     mapping(uint256 => bytes32[]) private byAgent;
     mapping(address => bytes32[]) private byValidator;
 
@@ -89,7 +100,7 @@ contract ValidationRegistry {
     /// @param validatorAddress The validator (a contract or an account); it alone may answer.
     /// @param agentId The agent.
     /// @param requestURI Where the request's content is.
-    /// @param requestHash The commitment to that content; unique: it keys the request.
+    /// @param requestHash The commitment to that content; with `agentId`, the request's key.
     function validationRequest(address validatorAddress, uint256 agentId, string calldata requestURI, bytes32 requestHash)
         external
     {
@@ -98,10 +109,10 @@ contract ValidationRegistry {
         if (msg.sender != owner && identity.getApproved(agentId) != msg.sender && !identity.isApprovedForAll(owner, msg.sender)) {
             revert NotAuthorized(msg.sender, agentId);
         }
-        Status storage s = statuses[requestHash];
+        Status storage s = statuses[agentId][requestHash];
         if (s.validatorAddress != address(0)) revert RequestExists(requestHash);
+        if (filers[requestHash]++ == 0) firstAgent[requestHash] = agentId;
         s.validatorAddress = validatorAddress;
-        s.agentId = agentId;
         s.lastUpdate = block.timestamp;
         byAgent[agentId].push(requestHash);
         byValidator[validatorAddress].push(requestHash);
@@ -109,7 +120,7 @@ contract ValidationRegistry {
     }
 
     /// @notice The request's validator answers it (again, if it likes: the latest answer stands).
-    /// @param requestHash The request.
+    /// @param requestHash The request (reverts `RequestAmbiguous` when several agents filed this hash).
     /// @param response 0 (failed) to 100 (passed).
     /// @param responseURI Where the answer's evidence is.
     /// @param responseHash A commitment to that evidence.
@@ -121,7 +132,25 @@ contract ValidationRegistry {
         bytes32 responseHash,
         string calldata tag
     ) external {
-        Status storage s = statuses[requestHash];
+        validationResponseFor(_soleAgent(requestHash), requestHash, response, responseURI, responseHash, tag);
+    }
+
+    /// @notice The request's validator answers agent `agentId`'s request `requestHash`.
+    /// @param agentId The agent that filed the request.
+    /// @param requestHash The request.
+    /// @param response 0 (failed) to 100 (passed).
+    /// @param responseURI Where the answer's evidence is.
+    /// @param responseHash A commitment to that evidence.
+    /// @param tag A free label.
+    function validationResponseFor(
+        uint256 agentId,
+        bytes32 requestHash,
+        uint8 response,
+        string calldata responseURI,
+        bytes32 responseHash,
+        string calldata tag
+    ) public {
+        Status storage s = statuses[agentId][requestHash];
         if (s.validatorAddress == address(0)) revert UnknownRequest(requestHash);
         if (msg.sender != s.validatorAddress) revert NotValidator(msg.sender);
         if (response > 100) revert ResponseOutOfRange(response);
@@ -130,11 +159,11 @@ contract ValidationRegistry {
         s.tag = tag;
         s.lastUpdate = block.timestamp;
         s.hasResponse = true;
-        emit ValidationResponse(msg.sender, s.agentId, requestHash, response, responseURI, responseHash, tag);
+        emit ValidationResponse(msg.sender, agentId, requestHash, response, responseURI, responseHash, tag);
     }
 
     /// @notice One request and its latest answer.
-    /// @param requestHash The request.
+    /// @param requestHash The request (reverts `RequestAmbiguous` when several agents filed this hash).
     /// @return validatorAddress The validator asked.
     /// @return agentId The agent.
     /// @return response The latest answer (0 until answered).
@@ -153,17 +182,43 @@ contract ValidationRegistry {
             uint256 lastUpdate
         )
     {
-        Status storage s = statuses[requestHash];
-        if (s.validatorAddress == address(0)) revert UnknownRequest(requestHash);
-        return (s.validatorAddress, s.agentId, s.response, s.responseHash, s.tag, s.lastUpdate);
+        return getAgentValidationStatus(_soleAgent(requestHash), requestHash);
     }
 
-    /// @notice Whether the request has been answered (beyond the standard: `response` 0 is also "failed").
+    /// @notice Agent `agentId`'s request `requestHash` and its latest answer.
+    /// @param agentId The agent that filed the request.
+    /// @param requestHash The request.
+    /// @return validatorAddress The validator asked.
+    /// @return agent The agent (`agentId`).
+    /// @return response The latest answer (0 until answered).
+    /// @return responseHash The latest answer's evidence commitment.
+    /// @return tag The latest answer's label.
+    /// @return lastUpdate When it was asked or last answered.
+    function getAgentValidationStatus(uint256 agentId, bytes32 requestHash)
+        public
+        view
+        returns (
+            address validatorAddress,
+            uint256 agent,
+            uint8 response,
+            bytes32 responseHash,
+            string memory tag,
+            uint256 lastUpdate
+        )
+    {
+        Status storage s = statuses[agentId][requestHash];
+        if (s.validatorAddress == address(0)) revert UnknownRequest(requestHash);
+        return (s.validatorAddress, agentId, s.response, s.responseHash, s.tag, s.lastUpdate);
+    }
+
+    /// @notice Whether agent `agentId`'s request was filed and answered (beyond the standard:
+    /// `response` 0 is also "failed").
+    /// @param agentId The agent.
     /// @param requestHash The request.
     /// @return exists Whether it was asked.
     /// @return answered Whether its validator answered it.
-    function isAnswered(bytes32 requestHash) external view returns (bool exists, bool answered) {
-        Status storage s = statuses[requestHash];
+    function isAnswered(uint256 agentId, bytes32 requestHash) external view returns (bool exists, bool answered) {
+        Status storage s = statuses[agentId][requestHash];
         return (s.validatorAddress != address(0), s.hasResponse);
     }
 
@@ -182,7 +237,7 @@ contract ValidationRegistry {
         bytes32 tagHash = keccak256(bytes(tag));
         uint256 total = 0;
         for (uint256 i = 0; i < hashes.length; i++) {
-            Status storage s = statuses[hashes[i]];
+            Status storage s = statuses[agentId][hashes[i]];
             if (!s.hasResponse) continue;
             if (bytes(tag).length != 0 && keccak256(bytes(s.tag)) != tagHash) continue;
             if (validatorAddresses.length != 0 && !_listed(validatorAddresses, s.validatorAddress)) continue;
@@ -204,6 +259,14 @@ contract ValidationRegistry {
     /// @return requestHashes Their hashes.
     function getValidatorRequests(address validatorAddress) external view returns (bytes32[] memory requestHashes) {
         return byValidator[validatorAddress];
+    }
+
+    /// @dev The agent of the one request filed with `requestHash` (unknown: none; ambiguous: several).
+    function _soleAgent(bytes32 requestHash) private view returns (uint256) {
+        uint256 n = filers[requestHash];
+        if (n == 0) revert UnknownRequest(requestHash);
+        if (n > 1) revert RequestAmbiguous(requestHash);
+        return firstAgent[requestHash];
     }
 
     function _owner(uint256 agentId) private view returns (address owner) {

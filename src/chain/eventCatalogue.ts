@@ -158,7 +158,8 @@ export const COURT_EVENTS = {
     contract: "evaluator",
     type: null,
     stale: ["job"],
-    about: "the window passed undisputed and the job was finalized (JobCompleted says it)",
+    about:
+      "the window passed undisputed and the job was finalized: completed (JobCompleted), or rejected and refunded (JobRejected) when the court could not have ruled a dispute filed at the window's end before expiry",
   },
   JobRuled: {
     contract: "evaluator",

@@ -5,7 +5,7 @@ import { arbitrationEnvLines, writeDeployment } from "../chain/deployments.js";
 import { deployArbitration } from "../deploy/arbitration.js";
 import { deployCourt } from "../deploy/deploy.js";
 import { deployErc8004 } from "../deploy/erc8004.js";
-import { devParams, productionParams } from "../deploy/terms.js";
+import { devParams, PRODUCTION_CHALLENGE_WINDOW, productionParams } from "../deploy/terms.js";
 
 /**
  * `npm run deploy`: deploys the court to RPC_URL with DEPLOYER_PRIVATE_KEY, taken from the
@@ -86,7 +86,7 @@ function arbitrationSettings(env: NodeJS.ProcessEnv) {
   if (courts.some((c) => !Number.isSafeInteger(c) || c < 1)) {
     throw new Error("EVALUATOR_COURTS must be court ids separated by commas, e.g. 1");
   }
-  const window = Number(env.CHALLENGE_WINDOW_SECONDS || 86_400);
+  const window = Number(env.CHALLENGE_WINDOW_SECONDS || PRODUCTION_CHALLENGE_WINDOW);
   if (!Number.isSafeInteger(window) || window < 60) {
     throw new Error("CHALLENGE_WINDOW_SECONDS must be whole seconds, at least 60");
   }

@@ -61,6 +61,35 @@ export const devParams: CourtParams = {
 export const DEV_TOKEN_FILING_FEE = 1_000_000n;
 /** The dev chain's court-backed ERC-8183 evaluators: seconds after a submission the client may dispute. */
 export const DEV_CHALLENGE_WINDOW = 300;
+/** A real chain's court-backed evaluators: a day to dispute after a submission (CHALLENGE_WINDOW_SECONDS). */
+export const PRODUCTION_CHALLENGE_WINDOW = 86_400;
+
+/**
+ * The least time a job judged by docket's court must give its provider to do the work and submit,
+ * beyond the challenge window and the court's worst case (create_job refuses less).
+ */
+export const MIN_JOB_WORK_TIME = 3600n;
+/** The working time create_job adds to the window and the worst case when no expiry is given. */
+export const DEFAULT_JOB_WORK_TIME = 7n * 86_400n;
+
+/**
+ * A court's worst case from filing to a final ruling, as `DocketArbitrator.maxDuration` computes it:
+ * the response window, the appeal window and two rounds of drawing plus voting.
+ */
+export function maxDuration(p: CourtParams): bigint {
+  const voting = p.hiddenVotes ? p.commitPeriod + p.revealPeriod : p.deliberationPeriod;
+  return p.responseWindow + p.appealWindow + 2n * (p.deliberationPeriod + voting);
+}
+
+/**
+ * How long a job judged in a court of these terms lives by default (`work` defaults to a week): the
+ * challenge window, the court's worst case and the time to do the work. A job submitted later than
+ * its expiry minus window minus worst case cannot be judged, and finalizing it refunds the client
+ * (docs/arbitration.md, "When a job can be judged").
+ */
+export function jobLife(p: CourtParams, challengeWindow: number, work: bigint = DEFAULT_JOB_WORK_TIME): bigint {
+  return BigInt(challengeWindow) + maxDuration(p) + work;
+}
 /** What the seed mints to every dev account but the court's: 1000 dUSD. */
 export const DEV_TOKEN_GRANT = 1_000_000_000n;
 

@@ -8,6 +8,7 @@ import {
   testUSDAbi,
 } from "../chain/abi/generated.js";
 import type { Deployment } from "../chain/deployments.js";
+import { DEV_CHALLENGE_WINDOW, devParams, jobLife } from "../deploy/terms.js";
 import { publishEvidence } from "../evidence/document.js";
 import type { EvidencePublisher } from "../evidence/store.js";
 import type { Actor } from "./actor.js";
@@ -23,8 +24,8 @@ export const JOB_CLIENT = 20;
 export const JOB_PROVIDER = 21;
 /** 25 dUSD (six decimals). */
 const BUDGET = 25_000_000n;
-/** Thirty days: room for the challenge window and any court's worst case. */
-const LIFE = 30n * 24n * 3600n;
+/** What create_job gives by default: the challenge window, the dev courts' worst case and a week's work. */
+const LIFE = jobLife(devParams, DEV_CHALLENGE_WINDOW);
 
 export interface SeededJob {
   label: string;

@@ -1,8 +1,10 @@
 import { zeroAddress } from "viem";
 import { z } from "zod";
-import { agenticCommerceAbi } from "../chain/abi/generated.js";
-import { evaluatorOf } from "../chain/jobs.js";
+import { agenticCommerceAbi, courtEvaluatorAbi } from "../chain/abi/generated.js";
+import type { Court } from "../chain/court.js";
+import { type Arbitration, evaluatorOf } from "../chain/jobs.js";
 import { readChainTime } from "../chain/reads.js";
+import { DEFAULT_JOB_WORK_TIME, MIN_JOB_WORK_TIME } from "../deploy/terms.js";
 import { buildUnsignedTx } from "../tx/unsignedTx.js";
 import { courtInput, GENERAL_COURT } from "./courts.shared.js";
 import { fundJob } from "./fundJob.js";
@@ -11,14 +13,56 @@ import { jobKeys } from "./keys.js";
 import { Answer, chainErrors, defineOperation } from "./operation.js";
 import { address, unsignedTxResponse } from "./schemas.js";
 
-/** A job's default life: long enough for any dev court's worst case after a challenge window. */
-const DEFAULT_EXPIRY = 30 * 24 * 3600;
+const MAX_EXPIRY = 365 * 24 * 3600;
+/** The default life of a job whose evaluator is not docket's (docket knows nothing of its timings). */
+const FOREIGN_DEFAULT_EXPIRY = 30 * 24 * 3600;
+
+/** The chain time, the evaluator's challenge window and its court's worst case (one multicall). */
+async function evaluatorTimings(court: Court, evaluator: `0x${string}`) {
+  const [now, window, rulingBy] = await Promise.all([
+    readChainTime(court),
+    court.reader.readContract({ address: evaluator, abi: courtEvaluatorAbi, functionName: "challengeWindow" }),
+    court.reader.readContract({ address: evaluator, abi: courtEvaluatorAbi, functionName: "rulingDeadline" }),
+  ]);
+  return { now, window: BigInt(window), maxDuration: rulingBy - now };
+}
+
+/**
+ * The job's expiry: `expiresIn` from now, or by default the window, the worst case and a week's work;
+ * refused (422 JOB_STEP_REFUSED, expiry_too_short) when a docket evaluator's court could not judge a
+ * job submitted within MIN_JOB_WORK_TIME of its creation (src/deploy/terms.ts).
+ */
+async function expiryOf(court: Court, a: Arbitration, evaluator: `0x${string}`, expiresIn: number | undefined) {
+  if (!evaluatorOf(a, evaluator)) {
+    return (await readChainTime(court)) + BigInt(expiresIn ?? FOREIGN_DEFAULT_EXPIRY);
+  }
+  const t = await evaluatorTimings(court, evaluator);
+  const least = t.window + t.maxDuration + MIN_JOB_WORK_TIME;
+  if (expiresIn === undefined) {
+    const span = t.window + t.maxDuration + DEFAULT_JOB_WORK_TIME;
+    return t.now + (span > BigInt(MAX_EXPIRY) ? least : span);
+  }
+  if (BigInt(expiresIn) < least) {
+    refuse(
+      "expiry_too_short",
+      `a job judged by docket's court must live at least ${least} s (the challenge window ${t.window} s, the court's worst case ${t.maxDuration} s and ${MIN_JOB_WORK_TIME} s to do the work); ${expiresIn} s would leave work submitted late undisputable, and finalizing it would refund you`,
+      {
+        expiresIn,
+        minExpiresIn: Number(least),
+        challengeWindow: Number(t.window),
+        maxDuration: Number(t.maxDuration),
+        minWorkTime: Number(MIN_JOB_WORK_TIME),
+      },
+    );
+  }
+  return t.now + BigInt(expiresIn);
+}
 
 export const createJob = defineOperation({
   name: "create_job",
   title: "Create a job",
   description:
-    "Create an ERC-8183 job (docs/arbitration.md) as its client: the provider who will do the work, a description, an expiry, and docket's court-backed evaluator of the `court` you choose (its disputes are judged there: the General court votes in the open, Agentic Commerce hides votes), or any `evaluator` address you name (then docket's court does not judge it). Returns the unsigned createJob transaction for `from` to sign; the new job's id is in its JobCreated event (or list_jobs?client=you). Next: fund_job (sets the budget, approves the token, escrows it).",
+    "Create an ERC-8183 job (docs/arbitration.md) as its client: the provider who will do the work, a description, an expiry, and docket's court-backed evaluator of the `court` you choose (its disputes are judged there: the General court votes in the open, Agentic Commerce hides votes), or any `evaluator` address you name (then docket's court does not judge it). Returns the unsigned createJob transaction for `from` to sign; the new job's id is in its JobCreated event (or list_jobs?client=you). Refused up front (422 JOB_STEP_REFUSED, `details.rule`): no_evaluator_for_court, evaluator_court_mismatch, expiry_too_short (with docket's evaluator the job must outlive its challenge window, the court's worst case and an hour of work: later work could not be judged). Next: fund_job (sets the budget, approves the token, escrows it).",
   kind: "write",
   toolset: "jobs",
   http: { method: "POST", path: "/jobs" },
@@ -38,10 +82,10 @@ export const createJob = defineOperation({
       .number()
       .int()
       .min(60)
-      .max(365 * 24 * 3600)
-      .default(DEFAULT_EXPIRY)
+      .max(MAX_EXPIRY)
+      .optional()
       .describe(
-        "Seconds from now (chain time) until the job expires and a funded job can be refunded (default 30 days); leave room for the challenge window and a ruling",
+        "Seconds from now (chain time) until the job expires and a funded job can be refunded. With docket's evaluator it must cover the challenge window, the court's worst case (get_arbitration_cost's maxDuration) and an hour of work at least (else 422 expiry_too_short); the default is those plus seven days of work. The provider must submit before expiry minus window minus worst case: later work cannot be judged, and finalizing it refunds the client",
       ),
   }),
   output: unsignedTxResponse.extend({
@@ -72,7 +116,7 @@ export const createJob = defineOperation({
         evaluator: i.evaluator,
       });
     }
-    const expiredAt = (await readChainTime(ctx.court)) + BigInt(i.expiresIn);
+    const expiredAt = await expiryOf(ctx.court, a, evaluator, i.expiresIn);
     const tx = await buildUnsignedTx(ctx.court, {
       to: a.commerce,
       abi: agenticCommerceAbi,

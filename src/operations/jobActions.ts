@@ -69,7 +69,7 @@ function finalizeStep(j: JobView): JobAction {
     "anyone",
     false,
     null,
-    "The challenge window closed without a dispute: complete the job and pay the provider",
+    "The challenge window closed without a dispute: settle the job (the provider is paid, or the client refunded when the court could not have judged it: finalize_job's `pays` says which)",
   );
 }
 

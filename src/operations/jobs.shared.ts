@@ -99,7 +99,7 @@ const disputeSchema = z.object({
         .enum(RULING_NAMES)
         .nullable()
         .describe(
-          "Who the ruling is for: client (refund), provider (paid), refused (the job completes, as if undisputed)",
+          "Who the ruling is for: client (refund), provider (paid), refused (dismissed without a verdict: no acceptance, the client is refunded)",
         ),
       delivery: z
         .enum(RULING_STATUSES)
@@ -147,6 +147,12 @@ export const jobSchema = z.object({
         .int()
         .describe("The latest a dispute filed now would be finally ruled (the court's worst case), unix seconds"),
       disputable: z.boolean().describe("Whether dispute_job would be taken now (by the client)"),
+      judgeable: z
+        .boolean()
+        .nullable()
+        .describe(
+          "Whether the court could judge the whole window (a dispute at its last second ruled before expiry): true, finalize_job pays the provider; false, it refunds the client; null before submission",
+        ),
       dispute: disputeSchema.nullable(),
     })
     .nullable()
@@ -214,10 +220,22 @@ export function disputeBar(
   if (evaluation.rulingDeadline + 1n >= job.expiredAt)
     return {
       rule: "expires_before_ruling",
-      message: `job ${job.id} expires at ${job.expiredAt}, before a ruling could be final (at worst ${evaluation.rulingDeadline}): after expiry anyone could refund it, so the dispute is refused`,
+      message: `job ${job.id} expires at ${job.expiredAt}, before a ruling could be final (at worst ${evaluation.rulingDeadline}): after expiry anyone could refund it, so the dispute is refused; the court cannot judge this work, and finalizing the job after the window refunds you`,
       details: { expiredAt: Number(job.expiredAt), rulingBy: Number(evaluation.rulingDeadline) },
     };
   return null;
+}
+
+/**
+ * Whether finalizing the submitted job pays the provider (CourtEvaluator.judgeable): a dispute filed
+ * at the window's last second could be ruled before the job expires. Else the court could not have
+ * judged the work, and finalizing refunds the client.
+ */
+export function finalizePays(r: Pick<JobRead, "job" | "chainTime" | "evaluation">): boolean {
+  const ev = r.evaluation;
+  if (!ev) return true;
+  const maxDuration = ev.rulingDeadline - r.chainTime;
+  return ev.view.windowEndsAt + maxDuration < r.job.expiredAt;
 }
 
 /** A job as get_job shows it. */
@@ -246,6 +264,7 @@ export function formatJob(r: JobRead, courts: readonly CourtView[]): JobBody {
           arbitrationCost: evaluation.cost.toString(),
           rulingBy: Number(evaluation.rulingDeadline),
           disputable: disputeBar(r) === null,
+          judgeable: submitted ? finalizePays(r) : null,
           dispute: r.dispute ? formatDispute(evaluation, r.dispute, courts) : null,
         }
       : null,

@@ -907,7 +907,8 @@ const table: Record<ContractName, Record<string, Row>> = {
       },
     },
     "finalize(uint256)": {
-      mayCall: "anyone, after an undisputed challenge window",
+      mayCall:
+        "anyone, after an undisputed challenge window (it pays the provider, or refunds the client when the court could not have judged the window)",
       access: { only: "anyone" },
       coveredBy: [
         {
@@ -951,6 +952,20 @@ const table: Record<ContractName, Record<string, Row>> = {
         const agentId = await newAgent(party(1));
         await val(party(1), "validationRequest", [party(2).address, agentId, "", hash]);
         await kit.expectRevert(val(stranger(), "validationResponse", [hash, 100, "", hash, ""]), "NotValidator");
+      },
+    },
+    "validationResponseFor(uint256,bytes32,uint8,string,bytes32,string)": {
+      mayCall: "the validator the agent's request names",
+      access: { only: "role", role: "validator", error: "NotValidator" },
+      coveredBy: [{ file: JB, test: VR }],
+      check: async () => {
+        const hash = toHex(4343n, { size: 32 });
+        const agentId = await newAgent(party(1));
+        await val(party(1), "validationRequest", [party(2).address, agentId, "", hash]);
+        await kit.expectRevert(
+          val(stranger(), "validationResponseFor", [agentId, hash, 100, "", hash, ""]),
+          "NotValidator",
+        );
       },
     },
   },

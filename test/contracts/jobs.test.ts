@@ -1,6 +1,7 @@
 /**
  * ERC-8183 jobs judged by the court: the reference AgenticCommerce escrow with a CourtEvaluator as
- * its evaluator. Undisputed, the provider is paid after the challenge window; disputed, the case
+ * its evaluator. Undisputed, the provider is paid after the challenge window (the attacks on that
+ * rule are in jobs-attacks.test.ts); disputed, the case
  * (public votes in the General court, hidden votes in Agentic Commerce) decides who gets the
  * escrow, read back in token balances; a dispute that could outlast the job is refused; the
  * provider's ERC-8004 validation request is answered with the ruling.
@@ -319,7 +320,7 @@ describe("jobs: disputes judged by the court", () => {
     }
   });
 
-  it("the provider who never answers loses by default; a dismissed case (ruling 0) completes the job as the window would", async () => {
+  it("the provider who never answers loses by default; a dismissed case (ruling 0) refunds the client: no verdict is no acceptance", async () => {
     const j = await submitted(general);
     const { caseAddr } = await arbKit.disputeJob(c, general, client(), j.jobId);
     await kit.advance(c, kit.P.responseWindow + 1n);
@@ -335,8 +336,9 @@ describe("jobs: disputes judged by the court", () => {
     await kit.resolveAfterDeadline(dismissed.caseAddr, keeper());
     expect((await kit.readCase(c, dismissed.caseAddr)).state).toBe(kit.State.Dismissed);
     const job = await arbKit.readJob(c, k.jobId);
-    expect(job.status).toBe(arbKit.JobStatus.Completed);
-    expect(await arbKit.tokenOf(c, provider().address)).toBe(k.provider + BUDGET);
+    expect(job.status).toBe(arbKit.JobStatus.Rejected);
+    expect(await arbKit.tokenOf(c, provider().address)).toBe(k.provider);
+    expect(await arbKit.tokenOf(c, client().address)).toBe(k.client + BUDGET);
     const e = await arbKit.readEvaluation(c, general, k.jobId);
     expect([e.phase, e.ruling]).toEqual([arbKit.Phase.Ruled, 0]);
   });

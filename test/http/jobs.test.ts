@@ -1,5 +1,7 @@
-import type { Address } from "viem";
+import { type Address, parseEventLogs, zeroAddress } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { agenticCommerceAbi } from "../../src/chain/abi/generated.js";
+import { advanceTime } from "../../src/devnet/seed.js";
 import type { DocketEvent } from "../../src/events/types.js";
 import { testArbitrableAbi } from "../contracts/arbitration-helpers.js";
 import { TestDocket } from "../support/docket.js";
@@ -51,10 +53,32 @@ describe("jobs judged by docket's court, over HTTP", () => {
     await undisputedJob(f, client, provider, t.address(16));
   });
 
-  it("refuses up front, with the rule: the client submitting, a job that would expire before a ruling", async () => {
+  it("refuses up front, with the rule: an expiry the court could not judge within, the client submitting, a job that would expire before a ruling", async () => {
     await f.mint(client, BUDGET);
-    // Ten minutes of life: any court's worst case is longer.
-    const id = await f.create(client, provider, 1, { expiresIn: 1200 });
+    // Twenty minutes of life: less than the window, the court's worst case and an hour of work.
+    const short = await f.call("create_job", { from: client, provider, court: 1, description: "x", expiresIn: 1200 });
+    expect(short).toMatchObject({
+      status: 422,
+      body: { error: { code: "JOB_STEP_REFUSED", details: { rule: "expiry_too_short", expiresIn: 1200 } } },
+    });
+    const least = short.body.error.details.minExpiresIn;
+    expect(least).toBe(short.body.error.details.challengeWindow + short.body.error.details.maxDuration + 3600);
+    // By default the job outlives the window, the worst case and a week of work.
+    const created = await f.ok("create_job", { from: client, provider, court: 1, description: "x" });
+    const chainNow = Number((await t.court.reader.getBlock()).timestamp);
+    expect(created.expiredAt - chainNow).toBe(least - 3600 + 7 * 86_400);
+    // Such a job made without docket (straight on the contract) is still refused a dispute, and refunds when finalized.
+    const a = f.arbitration;
+    const now = (await t.court.reader.getBlock()).timestamp;
+    const r = await t.actor(15).write({
+      address: a.commerce,
+      abi: agenticCommerceAbi,
+      functionName: "createJob",
+      args: [provider, a.evaluators[0]?.address as Address, now + 1200n, "Too short a life", zeroAddress],
+    });
+    const id = Number(
+      parseEventLogs({ abi: agenticCommerceAbi, eventName: "JobCreated", logs: r.logs })[0]?.args.jobId,
+    );
     await f.fund(id, client, BUDGET);
     const byClient = await f.call("submit_job", { id, from: client, deliverable: `0x${"ab".repeat(32)}` });
     expect(byClient).toMatchObject({
@@ -65,10 +89,17 @@ describe("jobs judged by docket's court, over HTTP", () => {
     expect((await f.job(id)).deliverable).toBe(`0x${"ab".repeat(32)}`);
     const byProvider = await f.call("dispute_job", { id, from: provider, statement: "x" });
     expect(byProvider).toMatchObject({ status: 422, body: { error: { details: { rule: "expires_before_ruling" } } } });
-    expect((await f.job(id)).evaluation.disputable).toBe(false);
+    expect((await f.job(id)).evaluation).toMatchObject({ disputable: false, judgeable: false });
     const tooLate = await f.call("dispute_job", { id, from: client, statement: "x" });
     expect(tooLate.status).toBe(422);
     expect(tooLate.body.error.message).toMatch(/expires at \d+, before a ruling/);
+    const read = await f.ok("get_job", { id });
+    await advanceTime(t.court.reader, read.job.evaluation.windowEndsAt - read.chainTime + 1);
+    const before = await f.balance(client);
+    const { body } = await f.write("finalize_job", { id, from: t.address(16) }, t.address(16));
+    expect(body.pays).toBe(false);
+    expect(await f.job(id)).toMatchObject({ state: "Rejected", evaluation: { phase: "finalized" } });
+    expect(await f.balance(client)).toBe(before + BUDGET);
   });
 
   it("bad input: 404 for a job that does not exist, 400 for a bad address or a deliverable that is no CID nor bytes32, 422 for a bad id", async () => {

@@ -287,7 +287,7 @@ export async function undisputedJob(f: JobFlow, client: Address, provider: Addre
   });
   const read = await f.ok("get_job", { id });
   await advanceTime(f.t.court.reader, read.job.evaluation.windowEndsAt - read.chainTime + 1);
-  expect((await f.job(id)).evaluation).toMatchObject({ phase: "finalizable", disputable: false });
+  expect((await f.job(id)).evaluation).toMatchObject({ phase: "finalizable", disputable: false, judgeable: true });
   const late = await f.call("dispute_job", { id, from: client, statement: "Too late." });
   expect(late).toMatchObject({
     ok: false,
@@ -297,7 +297,8 @@ export async function undisputedJob(f: JobFlow, client: Address, provider: Addre
   const keeperView = await f.ok("list_keeper_actions", {});
   expect(keeperView.jobs).toContainEqual(expect.objectContaining({ job: id, operation: "finalize_job", as: "anyone" }));
   const before = await f.balance(provider);
-  await f.write("finalize_job", { id, from: keeper }, keeper);
+  const { body } = await f.write("finalize_job", { id, from: keeper }, keeper);
+  expect(body.pays).toBe(true);
   expect(await f.job(id)).toMatchObject({ state: "Completed", evaluation: { phase: "finalized", dispute: null } });
   expect(await f.balance(provider)).toBe(before + BUDGET);
   return id;

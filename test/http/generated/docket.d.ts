@@ -715,7 +715,7 @@ export interface paths {
         put?: never;
         /**
          * Create a job
-         * @description Create an ERC-8183 job (docs/arbitration.md) as its client: the provider who will do the work, a description, an expiry, and docket's court-backed evaluator of the `court` you choose (its disputes are judged there: the General court votes in the open, Agentic Commerce hides votes), or any `evaluator` address you name (then docket's court does not judge it). Returns the unsigned createJob transaction for `from` to sign; the new job's id is in its JobCreated event (or list_jobs?client=you). Next: fund_job (sets the budget, approves the token, escrows it).
+         * @description Create an ERC-8183 job (docs/arbitration.md) as its client: the provider who will do the work, a description, an expiry, and docket's court-backed evaluator of the `court` you choose (its disputes are judged there: the General court votes in the open, Agentic Commerce hides votes), or any `evaluator` address you name (then docket's court does not judge it). Returns the unsigned createJob transaction for `from` to sign; the new job's id is in its JobCreated event (or list_jobs?client=you). Refused up front (422 JOB_STEP_REFUSED, `details.rule`): no_evaluator_for_court, evaluator_court_mismatch, expiry_too_short (with docket's evaluator the job must outlive its challenge window, the court's worst case and an hour of work: later work could not be judged). Next: fund_job (sets the budget, approves the token, escrows it).
          *
          *     MCP tool: `create_job`.
          */
@@ -825,7 +825,7 @@ export interface paths {
         put?: never;
         /**
          * Finalize an undisputed job
-         * @description Anyone completes a submitted job once its challenge window closed without a dispute (docs/arbitration.md): docket's evaluator calls the job contract's complete and the escrowed budget goes to the provider. A keeper step (list_keeper_actions lists it). Refused up front (422 JOB_STEP_REFUSED, `details.rule`): not_docket_evaluator, window_open (with when it closes), and any phase but finalizable (disputed: the ruling decides; already ruled or finalized).
+         * @description Anyone settles a submitted job once its challenge window closed without a dispute (docs/arbitration.md): docket's evaluator completes it and the escrowed budget goes to the provider, unless the court could not have judged the work (a dispute filed at the window's end would have been ruled after the job expires: the provider submitted too late), when it rejects it and the client is refunded; `pays` says which. A keeper step (list_keeper_actions lists it). Refused up front (422 JOB_STEP_REFUSED, `details.rule`): not_docket_evaluator, window_open (with when it closes), and any phase but finalizable (disputed: the ruling decides; already ruled or finalized).
          *
          *     MCP tool: `finalize_job`.
          */
@@ -7172,10 +7172,7 @@ export interface operations {
                      * @example 0x70997970C51812dc3A010C7d01b50e0d17dc79C8
                      */
                     evaluator?: string;
-                    /**
-                     * @description Seconds from now (chain time) until the job expires and a funded job can be refunded (default 30 days); leave room for the challenge window and a ruling
-                     * @default 2592000
-                     */
+                    /** @description Seconds from now (chain time) until the job expires and a funded job can be refunded. With docket's evaluator it must cover the challenge window, the court's worst case (get_arbitration_cost's maxDuration) and an hour of work at least (else 422 expiry_too_short); the default is those plus seven days of work. The provider must submit before expiry minus window minus worst case: later work cannot be judged, and finalizing it refunds the client */
                     expiresIn?: number;
                 };
             };
@@ -7437,6 +7434,8 @@ export interface operations {
                                 rulingBy: number;
                                 /** @description Whether dispute_job would be taken now (by the client) */
                                 disputable: boolean;
+                                /** @description Whether the court could judge the whole window (a dispute at its last second ruled before expiry): true, finalize_job pays the provider; false, it refunds the client; null before submission */
+                                judgeable: boolean | null;
                                 dispute: {
                                     /** @description The arbitrator's dispute id */
                                     id: number;
@@ -7457,7 +7456,7 @@ export interface operations {
                                     ruling: {
                                         /** @description 0 refused (dismissed), 1 the client won, 2 the provider won; null until final */
                                         value: number | null;
-                                        /** @description Who the ruling is for: client (refund), provider (paid), refused (the job completes, as if undisputed) */
+                                        /** @description Who the ruling is for: client (refund), provider (paid), refused (dismissed without a verdict: no acceptance, the client is refunded) */
                                         winner: ("refused" | "client" | "provider") | null;
                                         /**
                                          * @description pending: the case is not final; delivered: the evaluator received `rule`; failed: due again (deliver_ruling)
@@ -8288,6 +8287,8 @@ export interface operations {
                         };
                         /** @description How to sign and broadcast it with your own wallet */
                         instructions: string;
+                        /** @description True: the job completes and the provider is paid; false: the court could not have judged it (the window ended too close to expiry), the client is refunded */
+                        pays: boolean;
                         /** @description What to do once this transaction is mined; null when nothing follows from you */
                         next: {
                             /** @description The docket tool (MCP) to call next */

@@ -11,13 +11,17 @@
  * - every job's status is the model's, and the evaluator's phase agrees with it;
  * - an action the model refuses reverts with the named error it expects (a dispute outside the
  *   window, or one that could outlast the job; a finalize inside the window or of a disputed job;
- *   a refund before expiry or of a closed job); an action it allows passes.
+ *   a refund before expiry or of a closed job); an action it allows passes;
+ * - only a verdict for the provider, or silence through a window the court could judge, pays the
+ *   provider (issue #31): a finalize after a window that ended too close to expiry for a ruling
+ *   refunds the client, and so does a case dismissed without a verdict (ruling 0).
  *
  * ESCROW_SEED and ESCROW_RUNS override the defaults.
  */
 import fc from "fast-check";
 import type { Address } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { maxDuration } from "../../../src/deploy/terms.js";
 import * as arbKit from "../../contracts/arbitration-helpers.js";
 import * as kit from "../../contracts/helpers.js";
 
@@ -25,14 +29,14 @@ const SEED = Number(process.env.ESCROW_SEED ?? 8183);
 const RUNS = Number(process.env.ESCROW_RUNS ?? 8);
 const WINDOW = 300n;
 /** The General court's worst case from filing to ruling (DocketArbitrator.maxDuration). */
-const MAX_DURATION = kit.P.responseWindow + kit.P.appealWindow + 4n * kit.P.deliberationPeriod;
+const MAX_DURATION = maxDuration(kit.P);
 
 type Action =
   | { kind: "create"; client: number; provider: number; budget: bigint; long: boolean }
   | { kind: "submit"; pick: number }
   | { kind: "dispute"; pick: number }
   | { kind: "finalize"; pick: number }
-  | { kind: "judge"; pick: number; clientWins: boolean }
+  | { kind: "judge"; pick: number; clientWins: boolean; dismissed: boolean }
   | { kind: "refund"; pick: number }
   | { kind: "wait"; seconds: number };
 
@@ -46,6 +50,7 @@ interface ModelJob {
   submittedAt: bigint;
   disputed: boolean;
   ruled: boolean;
+  finalized: boolean;
   caseAddr?: Address;
 }
 
@@ -76,8 +81,13 @@ const action: fc.Arbitrary<Action> = fc.oneof(
   { weight: 4, arbitrary: fc.record({ kind: fc.constant("dispute" as const), pick: fc.nat() }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant("finalize" as const), pick: fc.nat() }) },
   {
-    weight: 3,
-    arbitrary: fc.record({ kind: fc.constant("judge" as const), pick: fc.nat(), clientWins: fc.boolean() }),
+    weight: 4,
+    arbitrary: fc.record({
+      kind: fc.constant("judge" as const),
+      pick: fc.nat(),
+      clientWins: fc.boolean(),
+      dismissed: fc.boolean(),
+    }),
   },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant("refund" as const), pick: fc.nat() }) },
   {
@@ -152,6 +162,7 @@ async function runSequence(actions: Action[]): Promise<void> {
         submittedAt: 0n,
         disputed: false,
         ruled: false,
+        finalized: false,
       });
     } else if (a.kind === "submit") {
       const j = pick(a.pick, (x) => x.status === arbKit.JobStatus.Funded);
@@ -196,18 +207,29 @@ async function runSequence(actions: Action[]): Promise<void> {
       expect(got, `finalize of job ${j.id}`).toBe(expected);
       if (expected) count(`finalize refused`);
       if (!expected) {
-        j.status = arbKit.JobStatus.Completed;
-        move(j.provider, j.budget);
+        // Silence pays only when a dispute at the window's last second could have been ruled before expiry.
+        const pays = j.submittedAt + WINDOW + MAX_DURATION < j.expiredAt;
+        j.finalized = true;
+        j.status = pays ? arbKit.JobStatus.Completed : arbKit.JobStatus.Rejected;
+        move(pays ? j.provider : j.client, j.budget);
+        if (!pays) count("finalize refunded");
       }
     } else if (a.kind === "judge") {
       const j = pick(a.pick, (x) => x.disputed && !x.ruled);
       if (!j?.caseAddr) continue;
       const deadline = (await kit.readCase(c, j.caseAddr)).responseDeadline;
       await clear([deadline]);
-      // A provider who let the response window pass loses by default; else the panel decides.
-      const clientWins = (await next()) > deadline || a.clientWins;
-      if ((await next()) > deadline) {
+      // A provider who let the response window pass loses by default; else the panel decides, or
+      // nobody seats one and the case is dismissed at the deadline (no verdict: the client is refunded).
+      const defaulted = (await next()) > deadline;
+      const clientWins = defaulted || a.dismissed || a.clientWins;
+      if (defaulted) {
         await kit.triggerDefault(j.caseAddr, kit.actor(c, 5));
+      } else if (a.dismissed) {
+        await kit.respond(j.caseAddr, kit.actor(c, j.provider), 0n);
+        await kit.advance(c, kit.P.deliberationPeriod + 1n);
+        await kit.resolveAfterDeadline(j.caseAddr, kit.actor(c, 5));
+        count("judge dismissed");
       } else {
         await kit.respond(j.caseAddr, kit.actor(c, j.provider), 0n);
         await kit.seat(c, j.caseAddr, judges());
@@ -264,7 +286,7 @@ async function check(jobs: ModelJob[], tokens: Map<number, bigint>, escrow: bigi
     const e = await arbKit.readEvaluation(c, evaluator, j.id);
     if (j.ruled) expect(e.phase).toBe(arbKit.Phase.Ruled);
     else if (j.disputed) expect(e.phase).toBe(arbKit.Phase.Disputed);
-    else if (j.status === arbKit.JobStatus.Completed) expect(e.phase).toBe(arbKit.Phase.Finalized);
+    else if (j.finalized) expect(e.phase).toBe(arbKit.Phase.Finalized);
     else if (j.status === arbKit.JobStatus.Expired) expect(e.phase).toBe(arbKit.Phase.Closed);
   }
 }
@@ -277,7 +299,18 @@ describe("escrow invariants under random job sequences", () => {
     );
     console.log(`escrow invariants: seed ${SEED}, ${RUNS} sequences, steps ${JSON.stringify(Object.fromEntries(ran))}`);
     // Every kind of step ran, and the refusals were exercised too.
-    for (const k of ["create", "submit", "dispute", "finalize", "judge", "refund", "wait", "dispute refused"]) {
+    for (const k of [
+      "create",
+      "submit",
+      "dispute",
+      "finalize",
+      "judge",
+      "refund",
+      "wait",
+      "dispute refused",
+      "finalize refunded",
+      "judge dismissed",
+    ]) {
       expect(ran.get(k) ?? 0, `${k} steps`).toBeGreaterThan(0);
     }
   }, 600_000);
