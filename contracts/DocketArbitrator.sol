@@ -24,6 +24,12 @@ interface IArbitrationCourts {
     /// @return appealCourt The court whose pool seats its appeal.
     /// @return terms The court's terms now.
     function caseConfig(uint96 courtId) external view returns (uint96 court, uint96 appealCourt, CaseTerms memory terms);
+    /// @notice How many judges a draw in `courtId` could seat now, leaving out `a` and `b`.
+    /// @param courtId The court.
+    /// @param a One party.
+    /// @param b The other.
+    /// @return n The judges beyond the parties.
+    function seatableJudges(uint96 courtId, address a, address b) external view returns (uint256 n);
 }
 
 /// @notice The DisputeCase reads the arbitrator derives a ruling from.
@@ -126,6 +132,12 @@ contract DocketArbitrator is IArbitratorV2 {
     /// @param required The cost.
     /// @param sent What was sent.
     error WrongArbitrationCost(uint256 required, uint256 sent);
+    /// @notice The court has too few judges beyond the parties to seat the dispute's panel: it could
+    /// only take the fee and dismiss the dispute.
+    /// @param courtId The court.
+    /// @param panel The panel the dispute needs.
+    /// @param available The judges it could seat now.
+    error CourtCannotSeatPanel(uint96 courtId, uint256 panel, uint256 available);
     /// @notice No dispute has this id.
     /// @param disputeID The id given.
     error UnknownDispute(uint256 disputeID);
@@ -208,6 +220,9 @@ contract DocketArbitrator is IArbitratorV2 {
         if (numberOfChoices != CHOICES) revert WrongChoices(CHOICES, numberOfChoices);
         (DisputeFiling memory f, uint256 cost) = _filing(extraData);
         if (msg.value != cost) revert WrongArbitrationCost(cost, msg.value);
+        // issue #31 (draw): a court that cannot seat the panel is refused before it takes the fee.
+        uint256 seatable = IArbitrationCourts(registry).seatableJudges(f.courtId, f.plaintiff, f.defendant);
+        if (seatable < f.panelSize) revert CourtCannotSeatPanel(f.courtId, f.panelSize, seatable);
         disputeID = disputes.length;
         f.arbitrable = msg.sender;
         f.disputeId = disputeID;

@@ -83,6 +83,18 @@ contract RegistryBook is RegistryBase {
         return (pool.leaves(), pool.members());
     }
 
+    /// @notice How many judges a draw in `courtId` could seat now, leaving out `a` and `b` (a case's
+    /// parties, never drawn): judges with a weight in the court's pool.
+    /// @param courtId The court.
+    /// @param a One party.
+    /// @param b The other.
+    /// @return n The judges beyond the parties.
+    function seatableJudges(uint96 courtId, address a, address b) external view returns (uint256 n) {
+        n = pools[courtId].members();
+        if (n != 0 && _weightIn(a, courtId) != 0) n -= 1;
+        if (n != 0 && b != a && _weightIn(b, courtId) != 0) n -= 1;
+    }
+
     /// @notice Every court, in id order (at most MAX_COURTS).
     /// @return out The courts.
     function getCourts() external view returns (CourtView[] memory out) {
