@@ -330,7 +330,9 @@ contract DocketArbitrator is IArbitratorV2 {
     /// @notice The longest a dispute with these parameters can take from filing to a final ruling,
     /// in seconds, if every step is taken at its deadline: the response window, a draw and a vote
     /// in each of two rounds (a deliberation period to draw, then the deliberation period or the
-    /// commit and reveal periods to vote), and the appeal window. An escrow that must have its
+    /// commit and reveal periods to vote), and the appeal window; plus the second after a deadline
+    /// that `resolveAfterDeadline` needs, once for the appeal that lapses and, with hidden votes,
+    /// once more for the first round counted at its reveal deadline. An escrow that must have its
     /// ruling before a date refuses a dispute that could end later.
     /// @param extraData As for `arbitrationCost`.
     /// @return duration Seconds.
@@ -338,7 +340,8 @@ contract DocketArbitrator is IArbitratorV2 {
         (uint96 courtId,) = _courtAndJurors(extraData);
         (,, CaseTerms memory t) = IArbitrationCourts(registry).caseConfig(courtId);
         uint256 voting = t.hiddenVotes ? uint256(t.commitPeriod) + t.revealPeriod : t.deliberationPeriod;
-        return uint256(t.responseWindow) + t.appealWindow + 2 * (uint256(t.deliberationPeriod) + voting);
+        uint256 lateSeconds = t.hiddenVotes ? 2 : 1;
+        return uint256(t.responseWindow) + t.appealWindow + 2 * (uint256(t.deliberationPeriod) + voting) + lateSeconds;
     }
 
     // ------------------------------------------------------------------ internal

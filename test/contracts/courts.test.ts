@@ -362,7 +362,8 @@ describe("issue #26", () => {
     await unstakeAll(sybil);
   });
 
-  it("hole 1: an appeal that cannot get a panel lets the first verdict stand (no sybil: 7 judges, 3 + 5 needed)", async () => {
+  it("hole 1: an appeal that cannot get a panel lets the first verdict stand; the appellant loses its bond", async () => {
+    // No sybil (issue #31 keeps it in the draw): 7 judges, 3 of them in round one, 5 needed on appeal.
     const params = childParams({ jumpPanelSize: 0 });
     const court = await createCourt("Hole one short", params);
     const honest = await freshActors(7);

@@ -4,7 +4,7 @@
  * party's idle sybil judge cannot shrink the pool under the panel; (b) the arbitrator refuses a
  * dispute whose court cannot seat a panel from judges beyond the parties, before it takes the fee.
  */
-import { type Hex, parseEther, parseEventLogs } from "viem";
+import { type Address, type Hex, parseEther, parseEventLogs, type TransactionReceipt } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { describe, expect, it } from "vitest";
 import { type CourtParams, courtConfig } from "../../src/deploy/terms.js";
@@ -112,5 +112,59 @@ describe("issue #31 item 2b: the arbitrator refuses a court that cannot seat the
     await stakeIn(j3, court);
     const { caseAddr } = await arbKit.openDispute(c, arbitrable, keeper, data);
     expect((await kit.readCase(c, caseAddr)).plaintiff).toBe(plaintiff.address);
+  });
+});
+
+describe("issue #31, also found (i): maxDuration is the worst case to the second", () => {
+  /** The next transaction lands at exactly `t`. */
+  const at = (t: bigint) => kit.rpc(c, "evm_setNextBlockTimestamp", [`0x${t.toString(16)}`]);
+  const timeOf = async (r: TransactionReceipt) => (await c.reader.getBlock({ blockNumber: r.blockNumber })).timestamp;
+
+  it("a dispute whose every step comes at its deadline gets its ruling exactly maxDuration after filing", async () => {
+    // Public votes: round one decided by the last vote at its deadline, the appeal at the window's
+    // last second, the appeal's panel seated at its deadline and never voting, so the appeal lapses
+    // a second after its deadline and the first verdict is final then.
+    const court = await createCourt("Slow court");
+    const pool = await freshActors(8);
+    for (const j of pool) await stakeIn(j, court);
+    const [plaintiff, defendant, keeper] = (await freshActors(3)) as [Actor, Actor, Actor];
+    const actorOf = (a: Address) => pool.find((j) => j.address === a) as Actor;
+    const arbitrable = await arbKit.deployTestArbitrable(c, keeper);
+    const data = arbKit.extraData({ court, plaintiff: plaintiff.address, defendant: defendant.address });
+    const maxDuration = await kit.readView(
+      c,
+      arbKit.arbitrationOf(c).arbitrator,
+      arbKit.docketArbitratorAbi,
+      "maxDuration",
+      [data],
+    );
+    const { disputeId, caseAddr } = await arbKit.openDispute(c, arbitrable, keeper, data);
+    const filedAt = (await kit.readCase(c, caseAddr)).filedAt;
+    await at(filedAt + params.responseWindow);
+    await kit.respond(caseAddr, defendant, 0n);
+    const drawBy = (await kit.readCase(c, caseAddr)).deliberationDeadline;
+    await at(drawBy);
+    await kit.drawJudges(c, caseAddr, keeper);
+    const round1 = (await kit.readCase(c, caseAddr)).judges;
+    await kit.vote(caseAddr, actorOf(round1[0] as Address), true);
+    await at((await kit.readCase(c, caseAddr)).deliberationDeadline);
+    await kit.vote(caseAddr, actorOf(round1[1] as Address), true);
+    await at((await kit.readCase(c, caseAddr)).appealDeadline);
+    await kit.appeal(caseAddr, defendant, params.appealBond);
+    await at((await kit.readCase(c, caseAddr)).deliberationDeadline);
+    await kit.drawJudges(c, caseAddr, keeper);
+    const last = (await kit.readCase(c, caseAddr)).deliberationDeadline;
+    await kit.expectRevert(
+      (async () => {
+        await at(last);
+        return kit.resolveAfterDeadline(caseAddr, keeper);
+      })(),
+      "DeadlineNotReached",
+      [last],
+    );
+    await at(last + 1n);
+    const r = await kit.resolveAfterDeadline(caseAddr, keeper);
+    expect((await arbKit.readDispute(c, disputeId)).ruling).toBe(1);
+    expect((await timeOf(r)) - filedAt).toBe(maxDuration);
   });
 });

@@ -25,7 +25,7 @@ const SEED = Number(process.env.ESCROW_SEED ?? 8183);
 const RUNS = Number(process.env.ESCROW_RUNS ?? 8);
 const WINDOW = 300n;
 /** The General court's worst case from filing to ruling (DocketArbitrator.maxDuration). */
-const MAX_DURATION = kit.P.responseWindow + kit.P.appealWindow + 4n * kit.P.deliberationPeriod;
+const MAX_DURATION = kit.P.responseWindow + kit.P.appealWindow + 4n * kit.P.deliberationPeriod + 1n;
 
 type Action =
   | { kind: "create"; client: number; provider: number; budget: bigint; long: boolean }
