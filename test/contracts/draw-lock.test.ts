@@ -9,6 +9,8 @@ import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { describe, expect, it } from "vitest";
 import { type CourtParams, courtConfig } from "../../src/deploy/terms.js";
 import type { Actor } from "../../src/devnet/actor.js";
+import { wrapChainError } from "../../src/errors/chain.js";
+import { errorStatus } from "../../src/errors/errors.js";
 import * as arbKit from "./arbitration-helpers.js";
 import * as kit from "./helpers.js";
 
@@ -107,6 +109,14 @@ describe("issue #31 item 2b: the arbitrator refuses a court that cannot seat the
     const arbitrable = await arbKit.deployTestArbitrable(c, keeper);
     const data = arbKit.extraData({ court, plaintiff: plaintiff.address, defendant: defendant.address });
     await kit.expectRevert(arbKit.openDispute(c, arbitrable, keeper, data), "CourtCannotSeatPanel", [court, 3n, 2n]);
+    // docket's operations answer it as the caller's input against the chain: 422, not 500.
+    const wrapped = await arbKit.openDispute(c, arbitrable, keeper, data).then(
+      () => null,
+      (e: unknown) => wrapChainError(e),
+    );
+    expect(wrapped?.code).toBe("VALIDATION_ERROR");
+    expect(errorStatus.VALIDATION_ERROR).toBe(422);
+    expect(wrapped?.details).toMatchObject({ reason: "CourtCannotSeatPanel" });
     // One more judge beyond the parties and the court takes it.
     const [j3] = (await freshActors(1)) as [Actor];
     await stakeIn(j3, court);
