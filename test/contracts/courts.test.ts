@@ -335,22 +335,28 @@ describe("draws per court", () => {
   });
 });
 
+/** A court of its own with 7 judges and a case there decided 2-1 for the plaintiff by three of them. */
+async function twoToOne(name: string) {
+  const params = childParams({ jumpPanelSize: 0 });
+  const court = await createCourt(name, params);
+  const honest = await freshActors(7);
+  for (const j of honest) await stakeIn(j, court, parseEther("0.2"));
+  const [plaintiff, defendant] = await freshActors(2, "1");
+  const { caseAddr } = await kit.fileCase(c, plaintiff as Actor, (defendant as Actor).address, { court });
+  await kit.respond(caseAddr, defendant as Actor);
+  await kit.seat(c, caseAddr, honest.slice(0, 3));
+  await kit.vote(caseAddr, honest[0] as Actor, true);
+  await kit.vote(caseAddr, honest[1] as Actor, false);
+  await kit.vote(caseAddr, honest[2] as Actor, true);
+  return { params, court, honest, plaintiff, defendant, caseAddr };
+}
+
 describe("issue #26", () => {
   it("hole 1 (and issue #31): the defendant's idle judge cannot leave the appeal's armed draw", async () => {
     // The issue's sequence in a court of its own: 7 honest judges, a 2-1 verdict for the plaintiff,
     // the defendant's own idle judge stakes (8 judges: exactly 3 + 5), the defendant appeals, its
     // judge tries to leave before the draw.
-    const params = childParams({ jumpPanelSize: 0 });
-    const court = await createCourt("Hole one", params);
-    const honest = await freshActors(7);
-    for (const j of honest) await stakeIn(j, court, parseEther("0.2"));
-    const [plaintiff, defendant] = await freshActors(2, "1");
-    const { caseAddr } = await kit.fileCase(c, plaintiff as Actor, (defendant as Actor).address, { court });
-    await kit.respond(caseAddr, defendant as Actor);
-    await kit.seat(c, caseAddr, honest.slice(0, 3));
-    await kit.vote(caseAddr, honest[0] as Actor, true);
-    await kit.vote(caseAddr, honest[1] as Actor, false);
-    await kit.vote(caseAddr, honest[2] as Actor, true);
+    const { params, court, defendant, caseAddr } = await twoToOne("Hole one");
     // Issue #31 closed the sybil's way out (a judge counted in an armed draw cannot leave it, see
     // draw-lock.test.ts): the sybil stays and is drawn. Without it the pool is one short of 3 + 5.
     const sybil = await freshActor();
@@ -364,17 +370,7 @@ describe("issue #26", () => {
 
   it("hole 1: an appeal that cannot get a panel lets the first verdict stand; the appellant loses its bond", async () => {
     // No sybil (issue #31 keeps it in the draw): 7 judges, 3 of them in round one, 5 needed on appeal.
-    const params = childParams({ jumpPanelSize: 0 });
-    const court = await createCourt("Hole one short", params);
-    const honest = await freshActors(7);
-    for (const j of honest) await stakeIn(j, court, parseEther("0.2"));
-    const [plaintiff, defendant] = await freshActors(2, "1");
-    const { caseAddr } = await kit.fileCase(c, plaintiff as Actor, (defendant as Actor).address, { court });
-    await kit.respond(caseAddr, defendant as Actor);
-    await kit.seat(c, caseAddr, honest.slice(0, 3));
-    await kit.vote(caseAddr, honest[0] as Actor, true);
-    await kit.vote(caseAddr, honest[1] as Actor, false);
-    await kit.vote(caseAddr, honest[2] as Actor, true);
+    const { params, honest, plaintiff, defendant, caseAddr } = await twoToOne("Hole one short");
     await kit.appeal(caseAddr, defendant as Actor, params.appealBond);
     await kit.expectRevert(kit.drawJudges(c, caseAddr, c.owner), "NotEnoughJudges", [4n, 5n]);
     await kit.advance(c, params.deliberationPeriod + 1n);
