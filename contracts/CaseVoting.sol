@@ -141,6 +141,8 @@ library CaseVoting {
             revert WrongState(state);
         }
         if (block.timestamp <= s.deliberationDeadline) revert DeadlineNotReached(s.deliberationDeadline);
+        // No panel came: the armed draw stops waiting, and its pool's judges may leave again.
+        if (state != CaseState.Deliberating) s.registry.drawSettled();
         // Hidden votes are counted when the reveal phase ends: a majority of the panel among the
         // revealed votes decides, and whoever did not reveal is a no-show.
         if (state == CaseState.Deliberating && s.terms.hiddenVotes) {

@@ -144,6 +144,9 @@ contract CourtRegistry is RegistryBase, ICourtRegistry {
         if (j.stake == 0) revert NothingStaked();
         if (j.activeCases > 0) revert JudgeServingOnOpenCase(j.activeCases);
         uint256 amount = j.stake;
+        for (uint256 list = j.courts; list != 0; list >>= 8) {
+            _requireNoPendingDraw(uint96(list & 0xff));
+        }
         for (uint256 n = _count(j.courts); n > 0; n--) {
             _leaveCourt(msg.sender, j, n - 1);
         }
@@ -165,6 +168,7 @@ contract CourtRegistry is RegistryBase, ICourtRegistry {
         uint256 k = 0;
         while (k < n && _at(list, k) != courtId) k++;
         if (k == n) revert NotStakedInCourt(courtId);
+        _requireNoPendingDraw(courtId);
         uint256 amount = _leaveCourt(msg.sender, j, k);
         j.stake -= uint88(amount);
         totalJudgeStake -= uint128(amount);
@@ -253,8 +257,21 @@ contract CourtRegistry is RegistryBase, ICourtRegistry {
     /// @notice A case armed a draw that reads `courtId`'s pool as of this block: the pool's tree keeps
     /// what it holds now for it (see SortitionTree).
     /// @param courtId The court whose pool the draw reads.
+    /// While it waits, the judges counted in that pool cannot leave it (see DrawPendingInCourt).
     function drawArmed(uint96 courtId) external onlyCase {
         pools[courtId].markArmed();
+        uint96 was = pendingDrawOf[msg.sender];
+        if (was != 0) pendingDraws[was] -= 1;
+        pendingDraws[courtId] += 1;
+        pendingDrawOf[msg.sender] = courtId;
+    }
+
+    /// @notice The calling case's armed draw no longer waits: it seated a panel, or the case ended.
+    function drawSettled() external onlyCase {
+        uint96 was = pendingDrawOf[msg.sender];
+        if (was == 0) return;
+        pendingDraws[was] -= 1;
+        delete pendingDrawOf[msg.sender];
     }
 
     /// @notice A case seated `judge` on its panel: one more open case (unstaking waits for none).
@@ -412,6 +429,14 @@ contract CourtRegistry is RegistryBase, ICourtRegistry {
         try ICaseOutcomeHook(hook).recordOutcome{gas: OUTCOME_HOOK_GAS}(msg.sender, a, b, kind) {}
         catch {
             emit OutcomeHookFailed(msg.sender);
+        }
+    }
+
+    /// @dev A stake in `courtId` counts in its pool and every pool above it: none of them may have a
+    /// draw waiting (a judge who left between the arming and the draw would shrink the panel's pool).
+    function _requireNoPendingDraw(uint96 courtId) private view {
+        for (uint96 c = courtId; c != 0; c = courts[c].parent) {
+            if (pendingDraws[c] != 0) revert DrawPendingInCourt(c);
         }
     }
 

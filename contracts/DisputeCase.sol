@@ -771,6 +771,7 @@ contract DisputeCase {
             seated.push(judges[i]);
             c.registry.judgeAssigned(judges[i]);
         }
+        c.registry.drawSettled();
         if (c.terms.hiddenVotes) {
             uint64 commitBy = uint64(block.timestamp) + c.terms.commitPeriod;
             c.commitDeadline = commitBy;

@@ -25,6 +25,12 @@ interface IArbitrationCourts {
     /// @return appealCourt The court whose pool seats its appeal.
     /// @return terms The court's terms now.
     function caseConfig(uint96 courtId) external view returns (uint96 court, uint96 appealCourt, CaseTerms memory terms);
+    /// @notice How many judges a draw in `courtId` could seat now, leaving out `a` and `b`.
+    /// @param courtId The court.
+    /// @param a One party.
+    /// @param b The other.
+    /// @return n The judges beyond the parties.
+    function seatableJudges(uint96 courtId, address a, address b) external view returns (uint256 n);
 }
 
 /// @notice The DisputeCase reads the arbitrator derives a ruling from.
@@ -134,6 +140,12 @@ contract DocketArbitrator is IArbitratorV2, IArbitratorConsent {
     /// @param required The cost.
     /// @param sent What was sent.
     error WrongArbitrationCost(uint256 required, uint256 sent);
+    /// @notice The court has too few judges beyond the parties to seat the dispute's panel: it could
+    /// only take the fee and dismiss the dispute.
+    /// @param courtId The court.
+    /// @param panel The panel the dispute needs.
+    /// @param available The judges it could seat now.
+    error CourtCannotSeatPanel(uint96 courtId, uint256 panel, uint256 available);
     /// @notice No dispute has this id.
     /// @param disputeID The id given.
     error UnknownDispute(uint256 disputeID);
@@ -224,6 +236,9 @@ contract DocketArbitrator is IArbitratorV2, IArbitratorConsent {
         if (numberOfChoices != CHOICES) revert WrongChoices(CHOICES, numberOfChoices);
         (DisputeFiling memory f, uint256 cost) = _filing(extraData);
         if (msg.value != cost) revert WrongArbitrationCost(cost, msg.value);
+        // issue #31 (draw): a court that cannot seat the panel is refused before it takes the fee.
+        uint256 seatable = IArbitrationCourts(registry).seatableJudges(f.courtId, f.plaintiff, f.defendant);
+        if (seatable < f.panelSize) revert CourtCannotSeatPanel(f.courtId, f.panelSize, seatable);
         disputeID = disputes.length;
         f.arbitrable = msg.sender;
         f.disputeId = disputeID;
@@ -349,7 +364,9 @@ contract DocketArbitrator is IArbitratorV2, IArbitratorConsent {
     /// @notice The longest a dispute with these parameters can take from filing to a final ruling,
     /// in seconds, if every step is taken at its deadline: the response window, a draw and a vote
     /// in each of two rounds (a deliberation period to draw, then the deliberation period or the
-    /// commit and reveal periods to vote), and the appeal window. An escrow that must have its
+    /// commit and reveal periods to vote), and the appeal window; plus the second after a deadline
+    /// that `resolveAfterDeadline` needs, once for the appeal that lapses and, with hidden votes,
+    /// once more for the first round counted at its reveal deadline. An escrow that must have its
     /// ruling before a date refuses a dispute that could end later.
     /// @param extraData As for `arbitrationCost`.
     /// @return duration Seconds.
@@ -357,7 +374,8 @@ contract DocketArbitrator is IArbitratorV2, IArbitratorConsent {
         (uint96 courtId,) = _courtAndJurors(extraData);
         (,, CaseTerms memory t) = IArbitrationCourts(registry).caseConfig(courtId);
         uint256 voting = t.hiddenVotes ? uint256(t.commitPeriod) + t.revealPeriod : t.deliberationPeriod;
-        return uint256(t.responseWindow) + t.appealWindow + 2 * (uint256(t.deliberationPeriod) + voting);
+        uint256 lateSeconds = t.hiddenVotes ? 2 : 1;
+        return uint256(t.responseWindow) + t.appealWindow + 2 * (uint256(t.deliberationPeriod) + voting) + lateSeconds;
     }
 
     // ------------------------------------------------------------------ internal

@@ -204,6 +204,8 @@ interface ICourtRegistry {
     /// @notice A case armed a draw on `courtId`'s pool as of this block; only a case.
     /// @param courtId The court whose pool the draw reads.
     function drawArmed(uint96 courtId) external;
+    /// @notice The case's armed draw no longer waits (it seated a panel, or the case ended); only a case.
+    function drawSettled() external;
     /// @notice A case seated `judge`; only a case.
     /// @param judge The judge.
     function judgeAssigned(address judge) external;

@@ -41,6 +41,10 @@ abstract contract RegistryBase {
     /// @notice A judge seated on an open case may not unstake until the case releases it.
     /// @param openCases The open cases it serves on.
     error JudgeServingOnOpenCase(uint256 openCases);
+    /// @notice A draw armed on this court's pool (or a pool above it, where the stake also counts)
+    /// is waiting to be executed: the judge may not leave until it is executed or the case ends.
+    /// @param courtId The court whose pool the waiting draw reads.
+    error DrawPendingInCourt(uint96 courtId);
     /// @notice The treasury holds less than asked for.
     /// @param treasury What it holds.
     error AmountExceedsTreasury(uint256 treasury);
@@ -300,6 +304,11 @@ abstract contract RegistryBase {
     /// In the General court the weight is all that counts of the judge's stakes (every court is below
     /// it) and the leaf is in the judge's record, so a judge of a child court needs no slot there.
     mapping(address => mapping(uint96 => uint256)) internal seats;
+    /// @dev Per court, the armed draws not executed yet (the cases' draws, re-armed or not): while
+    /// one waits, no judge counted in that court's pool may take its stake out of it.
+    mapping(uint96 => uint256) internal pendingDraws;
+    /// @dev Per case, the court whose pool its waiting draw reads (0: none waits).
+    mapping(address => uint96) internal pendingDrawOf;
     uint256 internal constant LEAF_MASK = (1 << 24) - 1;
     uint256 internal constant COUNTS = 1 << 31;
 

@@ -83,6 +83,30 @@ contract RegistryBook is RegistryBase {
         return (pool.leaves(), pool.members());
     }
 
+    /// @notice How many judges a draw in `courtId` could seat now, leaving out `a` and `b` (a case's
+    /// parties, never drawn): judges with a weight in the court's pool.
+    /// @param courtId The court.
+    /// @param a One party.
+    /// @param b The other.
+    /// @return n The judges beyond the parties.
+    function seatableJudges(uint96 courtId, address a, address b) external view returns (uint256 n) {
+        n = pools[courtId].members();
+        if (n != 0 && _weightIn(a, courtId) != 0) n -= 1;
+        if (n != 0 && b != a && _weightIn(b, courtId) != 0) n -= 1;
+    }
+
+    /// @notice The court whose waiting draw keeps `judge` from leaving now (its stake counts there),
+    /// or 0 when none does (issue #31: see DrawPendingInCourt).
+    /// @param judge The judge.
+    /// @return courtId The court, or 0.
+    function drawHolding(address judge) external view returns (uint96 courtId) {
+        for (uint256 list = judges[judge].courts; list != 0; list >>= 8) {
+            for (uint96 c = uint96(list & 0xff); c != 0; c = courts[c].parent) {
+                if (pendingDraws[c] != 0) return c;
+            }
+        }
+    }
+
     /// @notice Every court, in id order (at most MAX_COURTS).
     /// @return out The courts.
     function getCourts() external view returns (CourtView[] memory out) {

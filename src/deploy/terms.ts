@@ -74,11 +74,14 @@ export const DEFAULT_JOB_WORK_TIME = 7n * 86_400n;
 
 /**
  * A court's worst case from filing to a final ruling, as `DocketArbitrator.maxDuration` computes it:
- * the response window, the appeal window and two rounds of drawing plus voting.
+ * the response window, the appeal window and two rounds of drawing plus voting, plus the second after
+ * a deadline that `resolveAfterDeadline` needs (once for the lapsed appeal and, with hidden votes,
+ * once more for the first round counted at its reveal deadline).
  */
 export function maxDuration(p: CourtParams): bigint {
   const voting = p.hiddenVotes ? p.commitPeriod + p.revealPeriod : p.deliberationPeriod;
-  return p.responseWindow + p.appealWindow + 2n * (p.deliberationPeriod + voting);
+  const lateSeconds = p.hiddenVotes ? 2n : 1n;
+  return p.responseWindow + p.appealWindow + 2n * (p.deliberationPeriod + voting) + lateSeconds;
 }
 
 /**

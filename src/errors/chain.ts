@@ -12,13 +12,16 @@ import {
   RpcRequestError,
   TimeoutError,
 } from "viem";
-import { caseFactoryAbi, courtRegistryAbi, disputeCaseAbi } from "../chain/abi/generated.js";
+import { caseFactoryAbi, courtRegistryAbi, disputeCaseAbi, docketArbitratorAbi } from "../chain/abi/generated.js";
 import { DocketError } from "./errors.js";
 
 /** Every court error, so a revert from any of our contracts decodes wherever it surfaces. */
-export const courtErrorsAbi = [...caseFactoryAbi, ...courtRegistryAbi, ...disputeCaseAbi].filter(
-  (x) => x.type === "error",
-) as Abi;
+export const courtErrorsAbi = [
+  ...caseFactoryAbi,
+  ...courtRegistryAbi,
+  ...disputeCaseAbi,
+  ...docketArbitratorAbi,
+].filter((x) => x.type === "error") as Abi;
 
 /** "NotAssignedJudge" -> "not assigned judge" */
 function humanize(name: string): string {
@@ -119,6 +122,18 @@ export function wrapChainError(err: unknown, context: Record<string, unknown> = 
         ...(name ? { args: argsOf(name, args) } : {}),
         ...context,
       };
+      // The caller's choice does not hold against the chain (issue #31): the court it named cannot
+      // seat a panel beyond the parties, so the arbitrator refuses the dispute before its fee.
+      if (name === "CourtCannotSeatPanel") {
+        return new DocketError(
+          "VALIDATION_ERROR",
+          `the court cannot seat this dispute's panel: ${details.message}`,
+          details,
+          {
+            cause: err,
+          },
+        );
+      }
       return new DocketError("CONTRACT_REVERT", `the contract refused the call: ${details.message}`, details, {
         cause: err,
       });

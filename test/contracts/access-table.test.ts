@@ -199,13 +199,18 @@ const table: Record<ContractName, Record<string, Row>> = {
         { file: CT, test: "stakes per court: each court's minimum, unstakeFrom one court, at most four courts" },
       ],
       check: async () => {
+        // It stays staked: a draw armed in the General court may be waiting here, and then no
+        // judge counted in it may leave (issue #31, DrawPendingInCourt).
         const who = kit.actor(c, 17);
         await reg(who, "stakeAsJudge", [0n], kit.P.minJudgeStake);
-        await reg(who, "unstake");
+        expect(await kit.readView(c, c.registry, kit.courtRegistryAbi, "isEligibleJudgeIn", [who.address, 1n])).toBe(
+          true,
+        );
       },
     },
     "unstakeFrom(uint96)": {
-      mayCall: "a judge, for its own stake in one court, while not serving on an open case",
+      mayCall:
+        "a judge, for its own stake in one court, while not serving on an open case and while no armed draw waits in that court or one above it",
       access: { only: "self", what: "a stake in the court", error: "NotStakedInCourt" },
       coveredBy: [
         { file: CT, test: "stakes per court: each court's minimum, unstakeFrom one court, at most four courts" },
@@ -259,7 +264,8 @@ const table: Record<ContractName, Record<string, Row>> = {
       },
     },
     "unstake()": {
-      mayCall: "a judge, for its own stake, while not serving on an open case",
+      mayCall:
+        "a judge, for its own stake, while not serving on an open case and while no armed draw waits in a court its stakes count in",
       access: { only: "self", what: "a stake", error: "NothingStaked" },
       coveredBy: [{ file: A, test: "unstake: nothing staked, or still serving on an open case, is refused" }],
       check: () => kit.expectRevert(reg(stranger(), "unstake"), "NothingStaked"),
@@ -270,10 +276,25 @@ const table: Record<ContractName, Record<string, Row>> = {
       coveredBy: [
         {
           file: CT,
-          test: "a reused leaf never gives its new owner the departed judge's weight in a draw armed before",
+          test: "a judge staked after the arming is never drawn, and no leaf is freed for it while the draw waits",
+        },
+        {
+          file: "draw-lock.test.ts",
+          test: "the defendant's sybil judge cannot leave between the answer and the draw; the draw seats the panel",
         },
       ],
       check: () => kit.expectRevert(reg(c.owner, "drawArmed", [1n]), "OnlyCase"),
+    },
+    "drawSettled()": {
+      mayCall: "a case created by the factory, when its armed draw seats a panel or it ends without one",
+      access: { only: "case" },
+      coveredBy: [
+        {
+          file: "draw-lock.test.ts",
+          test: "a judge of a court whose draw has no panel leaves once the case is dismissed at the deadline",
+        },
+      ],
+      check: () => kit.expectRevert(reg(c.owner, "drawSettled"), "OnlyCase"),
     },
     "judgeAssigned(address)": {
       mayCall: "a case created by the factory",

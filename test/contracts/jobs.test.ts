@@ -231,7 +231,8 @@ describe("jobs: the challenge window", () => {
   });
 
   it("a dispute that could be ruled after the job expires is refused up front", async () => {
-    const maxDuration = BigInt(kit.P.responseWindow + kit.P.appealWindow + 4n * kit.P.deliberationPeriod);
+    // + 1: the lapsed appeal ends a second after its deadline (public votes; see maxDuration).
+    const maxDuration = BigInt(kit.P.responseWindow + kit.P.appealWindow + 4n * kit.P.deliberationPeriod + 1n);
     const j = await submitted(general, { expiresIn: maxDuration - 100n });
     await kit.expectRevert(arbKit.disputeJob(c, general, client(), j.jobId, "bafkreiclaim"), "JobExpiresBeforeRuling");
     const deadline = await c.reader.readContract({

@@ -333,7 +333,7 @@ export interface paths {
         };
         /**
          * Judge stake
-         * @description One judge's stake (wei) in all and per court (`courts`: each court it staked in, its stake there and whether it reaches that court's minimum), the General court's minimum, eligibility, open cases and whether it can unstake now (only with no open cases). An address that never staked answers zeros and no courts.
+         * @description One judge's stake (wei) in all and per court (`courts`: each court it staked in, its stake there and whether it reaches that court's minimum), the General court's minimum, eligibility, open cases and whether it can unstake now (only with no open cases, and while no armed draw waits in a court its stake counts in: such a draw holds its pool until it is executed, anyone may execute it with assign_judges_random). An address that never staked answers zeros and no courts.
          *
          *     MCP tool: `get_judge_stake`.
          */
@@ -3765,7 +3765,7 @@ export interface operations {
                         }[];
                         /** @description The General court's minimum judge stake, wei (each court's: get_court) */
                         minimumStake: string;
-                        /** @description Has a stake and sits on no open case */
+                        /** @description Has a stake, sits on no open case, and no waiting draw holds it */
                         canUnstake: boolean;
                     };
                 };

@@ -22,7 +22,8 @@
  *   blocks on), and the panel it seats (read back: sampling is the contract's) has the right
  *   size, no party, no duplicate, no round-one judge on appeal, and only judges eligible now
  *   who had weight in the block that armed it; refused with NotEnoughJudges exactly when fewer
- *   such judges exist;
+ *   such judges exist; and while an armed draw waits for its panel no judge may unstake
+ *   (DrawPendingInCourt, issue #31);
  * - filing fees go to the fee recipient, and fileCase wants one paid by its caller, unused;
  * - token fees (EIP-3009 authorizations submitted by fileCaseWithAuthorization itself): every
  *   tracked token balance is the model's after every step; the fee recipient holds exactly the token

@@ -577,6 +577,9 @@ export class CourtModel {
     const j = this.judge(by);
     if (j.stake === 0n) return "NothingStaked";
     if (j.activeCases > 0) return "JudgeServingOnOpenCase";
+    // Issue #31: every case here is in the General court, which every stake counts in, so any
+    // armed draw still waiting for its panel holds every judge in the pool.
+    if (this.cases.some((k) => k.state === State.Active || k.state === State.Appealed)) return "DrawPendingInCourt";
     if (this.accepting.get(by) === false) return "TransferFailed";
     return null;
   }
