@@ -178,6 +178,8 @@ export const IGNORED_EVENTS: Record<CourtContract, Record<string, string>> = {
     OwnershipTransferred: "ownership is the owner's business, and its signature is every Ownable's",
     TokenFilingFeeTaken: "the filing it pays for reports CaseFiled, which makes every filing key stale",
     TokenRefunded: "the owner returning stray tokens changes nothing docket serves",
+    PartyOffRecord:
+      "it comes with the filing's CaseFiled, which makes every filing key stale; the record moves only when the case ends",
   },
   registry: {
     OutcomeHookSet: "no answer docket serves shows the outcome hook",
@@ -186,6 +188,8 @@ export const IGNORED_EVENTS: Record<CourtContract, Record<string, string>> = {
   arbitrator: {
     DisputeCreation: "DisputeFiled, in the same transaction, says the same and names the case",
     Ruling: "RulingDelivered or RulingFailed follows in the same transaction",
+    ConsentSet:
+      "a party's consent changes no answer docket serves until a dispute is filed, which reports DisputeFiled",
   },
   commerce: {
     PaymentReleased: "JobCompleted, in the same transaction, says it",

@@ -12,6 +12,14 @@ import type { Court } from "./court.js";
 import { readAll, readChainTime, readFound, readPage } from "./reads.js";
 
 /**
+ * The least time a job judged by docket's court must give its provider to do the work and submit,
+ * beyond the challenge window and the court's worst case (create_job refuses less).
+ */
+export const MIN_JOB_WORK_TIME = 3600n;
+/** The working time create_job adds to the window and the worst case when no expiry is given. */
+export const DEFAULT_JOB_WORK_TIME = 7n * 86_400n;
+
+/**
  * The arbitration side of the court (docs/arbitration.md): the arbitrator (Kleros' IArbitratorV2
  * shape), an ERC-8183 job contract and docket's court-backed evaluators of its jobs, one per court.
  * Every read here is one JSON-RPC request (one multicall), the second only where it says so.

@@ -1,4 +1,5 @@
 import { parseEther } from "viem";
+import { DEFAULT_JOB_WORK_TIME } from "../chain/jobs.js";
 
 /** Constructor parameters of the court contracts. */
 export interface CourtParams {
@@ -63,14 +64,6 @@ export const DEV_TOKEN_FILING_FEE = 1_000_000n;
 export const DEV_CHALLENGE_WINDOW = 300;
 /** A real chain's court-backed evaluators: a day to dispute after a submission (CHALLENGE_WINDOW_SECONDS). */
 export const PRODUCTION_CHALLENGE_WINDOW = 86_400;
-
-/**
- * The least time a job judged by docket's court must give its provider to do the work and submit,
- * beyond the challenge window and the court's worst case (create_job refuses less).
- */
-export const MIN_JOB_WORK_TIME = 3600n;
-/** The working time create_job adds to the window and the worst case when no expiry is given. */
-export const DEFAULT_JOB_WORK_TIME = 7n * 86_400n;
 
 /**
  * A court's worst case from filing to a final ruling, as `DocketArbitrator.maxDuration` computes it:

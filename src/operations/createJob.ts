@@ -2,9 +2,8 @@ import { zeroAddress } from "viem";
 import { z } from "zod";
 import { agenticCommerceAbi, courtEvaluatorAbi } from "../chain/abi/generated.js";
 import type { Court } from "../chain/court.js";
-import { type Arbitration, evaluatorOf } from "../chain/jobs.js";
+import { type Arbitration, DEFAULT_JOB_WORK_TIME, evaluatorOf, MIN_JOB_WORK_TIME } from "../chain/jobs.js";
 import { readChainTime } from "../chain/reads.js";
-import { DEFAULT_JOB_WORK_TIME, MIN_JOB_WORK_TIME } from "../deploy/terms.js";
 import { buildUnsignedTx } from "../tx/unsignedTx.js";
 import { courtInput, GENERAL_COURT } from "./courts.shared.js";
 import { fundJob } from "./fundJob.js";
@@ -30,7 +29,7 @@ async function evaluatorTimings(court: Court, evaluator: `0x${string}`) {
 /**
  * The job's expiry: `expiresIn` from now, or by default the window, the worst case and a week's work;
  * refused (422 JOB_STEP_REFUSED, expiry_too_short) when a docket evaluator's court could not judge a
- * job submitted within MIN_JOB_WORK_TIME of its creation (src/deploy/terms.ts).
+ * job submitted within MIN_JOB_WORK_TIME of its creation (src/chain/jobs.ts).
  */
 async function expiryOf(court: Court, a: Arbitration, evaluator: `0x${string}`, expiresIn: number | undefined) {
   if (!evaluatorOf(a, evaluator)) {
