@@ -2,15 +2,19 @@ import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { advanceTime } from "../../src/devnet/seed.js";
-import { TestDocket } from "../support/index.js";
+import { BuiltDocket } from "../support/index.js";
 
 const run = promisify(execFile);
 
-/** The README's curl walk-through signs with examples/sign.ts: it must keep working. */
+/**
+ * The README's curl walk-through signs with examples/sign.ts: it must keep working, against docket as
+ * `npm start` runs it (the built entry). docket here is pointed at a leased chain as at any chain, so
+ * the examples get the chain's JSON-RPC URL as a user on an external chain gives it (RPC_URL).
+ */
 describe("examples/sign.ts", () => {
-  let t: TestDocket;
+  let t: BuiltDocket;
   beforeAll(async () => {
-    t = await TestDocket.shared();
+    t = await BuiltDocket.shared();
   });
   afterAll(async () => {
     await t?.close();
@@ -24,7 +28,7 @@ describe("examples/sign.ts", () => {
       body: JSON.stringify({ address: me.address, name: "my-agent" }),
     });
     const child = run("npx", ["tsx", "examples/sign.ts"], {
-      env: { ...process.env, PRIVATE_KEY: me.privateKey, DOCKET_URL: t.url },
+      env: { ...process.env, PRIVATE_KEY: me.privateKey, DOCKET_URL: t.url, RPC_URL: t.devnet.rpcUrl },
     });
     child.child.stdin?.end(await res.text());
     expect(JSON.parse((await child).stdout)).toMatchObject({ status: "success" });
@@ -47,7 +51,7 @@ describe("examples/sign.ts", () => {
       body: JSON.stringify({ plaintiff_wins: true }),
     });
     const child = run("npx", ["tsx", "examples/sign.ts"], {
-      env: { ...process.env, PRIVATE_KEY: account?.privateKey, DOCKET_URL: t.url },
+      env: { ...process.env, PRIVATE_KEY: account?.privateKey, DOCKET_URL: t.url, RPC_URL: t.devnet.rpcUrl },
     });
     child.child.stdin?.end(await res.text());
     const { stdout } = await child;
@@ -59,9 +63,9 @@ describe("examples/sign.ts", () => {
 
 /** docs/agents.md's keeper loop: one sweep executes every permissionless step docket lists. */
 describe("examples/keeper.ts", () => {
-  let t: TestDocket;
+  let t: BuiltDocket;
   beforeAll(async () => {
-    t = await TestDocket.shared();
+    t = await BuiltDocket.shared();
   });
   afterAll(async () => {
     await t?.close();
@@ -88,7 +92,7 @@ describe("examples/keeper.ts", () => {
     ]);
     const keeper = t.devnet.accounts[18];
     const { stdout } = await run("npx", ["tsx", "examples/keeper.ts", "--once"], {
-      env: { ...process.env, PRIVATE_KEY: keeper?.privateKey, DOCKET_URL: t.url },
+      env: { ...process.env, PRIVATE_KEY: keeper?.privateKey, DOCKET_URL: t.url, RPC_URL: t.devnet.rpcUrl },
     });
     const done = stdout
       .trim()
