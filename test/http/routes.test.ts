@@ -92,7 +92,21 @@ describe("every route, happy path", () => {
       },
       assign_judges_random: { path: `/cases/${active}/assign-judges-random`, body: { from: t.address(0) } },
       stake_as_judge: { path: "/judges/stake", body: { address: t.address(16), amount: "100000000000000000" } },
-      unstake_judge: { path: "/judges/unstake", body: { address: idle } },
+      unstake_judge: {
+        path: "/judges/unstake",
+        body: { address: idle },
+        // Issue #31: a draw waiting in the General court holds every judge of its pool, and the seeded
+        // world has such draws; the idle judge (staked in General only) executes them first, as the
+        // keeper view lists them.
+        before: async () => {
+          if ((await t.get(`/judges/stake/${idle}`)).body.canUnstake) return;
+          const steps = (await t.get("/keeper/actions?court=1")).body.actions as { case: string; operation: string }[];
+          for (const s of steps.filter((a) => a.operation === "assign_judges_random")) {
+            await t.write(`/cases/${s.case}/assign-judges-random`, {}, 18);
+          }
+          expect((await t.get(`/judges/stake/${idle}`)).body.canUnstake).toBe(true);
+        },
+      },
       self_register_agent: { path: "/agent/self-register", body: { address: t.address(18), name: "x" } },
       // The seeded jobs: open, funded, submitted in the window (docs/arbitration.md).
       get_arbitration_cost: { path: "/arbitration/cost?court=2&jurors=3" },
