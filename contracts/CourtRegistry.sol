@@ -178,7 +178,8 @@ contract CourtRegistry is RegistryBase, ICourtRegistry {
     }
 
     /// @notice Whether `judge` can be drawn in `courtId` now: a stake of its in that court or one
-    /// below it reaches its court's minimum.
+    /// below it counts (it reached its court's minimum when it was last set; a minimum raised later
+    /// binds from the judge's next stake change on).
     /// @param judge The judge.
     /// @param courtId The court.
     /// @return True when it can.
@@ -231,8 +232,8 @@ contract CourtRegistry is RegistryBase, ICourtRegistry {
         for (uint256 nonce = 0; got < chosen.length; nonce++) {
             if (total <= cuts.weight || cuts.n == cuts.start.length) revert NotEnoughJudges(got, chosen.length);
             address judge = _drawOne(pool, cuts, uint256(keccak256(abi.encode(seed, nonce))), total, atBlock);
-            // Left the court or fell below its minimum since (a judge can only take itself out), or
-            // an excluded judge who left and came back under a new leaf: skipped.
+            // Left the court or a slash took its stake below the minimum since (a judge can only take
+            // itself out), or an excluded judge who left and came back under a new leaf: skipped.
             if (judge != address(0) && isEligibleJudgeIn(judge, courtId) && !_listed(excluded, judge)) {
                 chosen[got++] = judge;
             }

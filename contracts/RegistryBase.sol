@@ -393,11 +393,14 @@ abstract contract RegistryBase {
         ) revert InvalidParameter();
     }
 
-    /// @dev Whether a stake of `judge`'s in `courtId` or a court below it reaches its court's minimum.
+    /// @dev Whether a stake of `judge`'s in `courtId` or a court below it counts in the pools: it
+    /// reached its court's minimum when it was last set. The draw and the trees agree on it, so a
+    /// minimum raised later binds a judge from its next stake change on, and never leaves weight in a
+    /// tree that the draw would skip (issue #31: after 32 such skips a draw had reverted).
     function _eligibleIn(address judge, uint96 courtId) internal view returns (bool) {
         for (uint256 list = judges[judge].courts; list != 0; list >>= 8) {
             uint96 c = uint96(list & 0xff);
-            if (_stakeIn(judge, c) >= courts[c].config.minJudgeStake && _isWithin(c, courtId)) return true;
+            if (seats[judge][c] & COUNTS != 0 && _isWithin(c, courtId)) return true;
         }
         return false;
     }

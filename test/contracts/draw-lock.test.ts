@@ -178,3 +178,46 @@ describe("issue #31, also found (i): maxDuration is the worst case to the second
     expect((await timeOf(r)) - filedAt).toBe(maxDuration);
   });
 });
+
+describe("issue #31, also found (ii): a raised minimum stake never leaves the draw short", () => {
+  it("the owner raises a court's minimum over 40 judges staked at the old one: the draw still seats its panel", async () => {
+    // On c92071b the judges below the new minimum kept their weight in the court's tree while the
+    // draw skipped them as ineligible, and after 32 skipped points it reverted NotEnoughJudges.
+    const court = await createCourt("Raised minimum");
+    const light = await freshActors(40);
+    for (const j of light) await stakeIn(j, court);
+    const [heavy, plaintiff, defendant] = (await freshActors(3)) as [Actor, Actor, Actor];
+    await heavy.write({
+      address: c.registry,
+      abi: kit.courtRegistryAbi,
+      functionName: "stakeAsJudge",
+      args: [court],
+      value: params.minJudgeStake * 3n,
+    });
+    const raised: CourtParams = { ...params, minJudgeStake: params.minJudgeStake * 2n };
+    await c.owner.write({
+      address: c.registry,
+      abi: kit.courtRegistryAbi,
+      functionName: "setCourt",
+      args: [court, "Raised minimum", "bafkreiraisedminimum", courtConfig(raised)],
+    });
+    const { caseAddr } = await kit.fileCase(c, plaintiff, defendant.address, { court });
+    await kit.respond(caseAddr, defendant);
+    await kit.drawJudges(c, caseAddr, c.owner);
+    const v = await kit.readCase(c, caseAddr);
+    expect(v.state).toBe(kit.State.Deliberating);
+    expect(v.judges).toHaveLength(3);
+    // The draw and the tree agree: a judge staked before the raise counts until its stake in the court
+    // next changes, and a new stake must reach the new minimum.
+    const eligible = (who: Actor) =>
+      c.reader.readContract({
+        address: c.registry,
+        abi: kit.courtRegistryAbi,
+        functionName: "isEligibleJudgeIn",
+        args: [who.address, court],
+      });
+    expect(await eligible(light[0] as Actor)).toBe(true);
+    const [late] = (await freshActors(1)) as [Actor];
+    await kit.expectRevert(stakeIn(late, court), "StakeBelowMinimum", [raised.minJudgeStake, params.minJudgeStake]);
+  });
+});
