@@ -72,6 +72,21 @@ async function closeSeededCases(t: TestDocket): Promise<void> {
   throw new Error("the seeded cases did not close in four rounds");
 }
 
+/**
+ * Tops up every seeded Agentic Commerce judge (accounts 11 to 14) by the court's minimum: closing the
+ * seeded cases slashes their no-shows, and which judges those were depends on the draws' entropy, so
+ * on some runs two of the four fall below the court's minimum and a panel of three cannot be drawn.
+ */
+async function topUpAgenticJudges(t: TestDocket): Promise<void> {
+  for (const i of [11, 12, 13, 14]) {
+    await t.write(
+      "/judges/stake",
+      { address: t.address(i), amount: "200000000000000000", court: Number(AGENTIC_COMMERCE_COURT) },
+      i,
+    );
+  }
+}
+
 describe("examples/judge-agent on a hidden-vote court (Agentic Commerce)", () => {
   let t: TestDocket;
   beforeAll(async () => {
@@ -83,6 +98,7 @@ describe("examples/judge-agent on a hidden-vote court (Agentic Commerce)", () =>
 
   it("three agents, one per drawn judge, commit, reveal on the pushed events and decide a fresh case", async () => {
     await closeSeededCases(t);
+    await topUpAgenticJudges(t);
     const plaintiff = t.address(1);
     const defendant = t.address(2);
     const c = await t.fileOnChain(1, 2, "Forty GPU-hours billed, twelve delivered.", AGENTIC_COMMERCE_COURT);
