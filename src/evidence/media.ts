@@ -1,7 +1,7 @@
 import { DocketError } from "../errors/errors.js";
 
 /**
- * The media types evidence may have (DESIGN section 10), with the file extension ERC-1497's
+ * The media types evidence may have (docs/evidence.md, "Safety model"), with the file extension ERC-1497's
  * `fileTypeExtension` names. Anything else is refused at publish (415).
  */
 export const MEDIA_TYPES = {

@@ -183,7 +183,7 @@ describe("factory access and validation", () => {
     await kit.expectRevert(fileAs(p, [d, "claim", "h".repeat(129), kit.freshRef()]), "EvidenceHashInvalid");
     const zeroRef = `0x${"0".repeat(64)}` as Hex;
     await kit.expectRevert(fileAs(p, [d, "claim", "hash", zeroRef]), "PaymentRefRequired");
-    // The stake is checked once the filing fee is found paid (filing-fee.test.ts covers unpaid ones).
+    // The stake is checked once the filing fee is found paid (filingFee.test.ts covers unpaid ones).
     const paid = kit.freshRef();
     await kit.payFee(c, p, paid);
     await kit.expectRevert(fileAs(p, [d, "claim", "hash", paid], kit.P.minPartyStake - 1n), "StakeBelowMinimum", [

@@ -358,7 +358,7 @@ describe("issue #26", () => {
     // judge tries to leave before the draw.
     const { params, court, defendant, caseAddr } = await twoToOne("Hole one");
     // Issue #31 closed the sybil's way out (a judge counted in an armed draw cannot leave it, see
-    // draw-lock.test.ts): the sybil stays and is drawn. Without it the pool is one short of 3 + 5.
+    // drawLock.test.ts): the sybil stays and is drawn. Without it the pool is one short of 3 + 5.
     const sybil = await freshActor();
     await stakeIn(sybil, court, parseEther("0.2"));
     await kit.appeal(caseAddr, defendant as Actor, params.appealBond);

@@ -56,7 +56,7 @@ export const P: CourtParams = devPublicParams;
 /** The dev chain's own terms: hidden votes (commit, then reveal). */
 export const HP: CourtParams = devParams;
 
-/** CaseState, in enum order (DESIGN.md section 2). */
+/** CaseState, in the contracts' enum order (docs/contracts.md, "A case's life"). */
 export const State = {
   Filed: 0,
   Summoned: 1,

@@ -1,7 +1,7 @@
 /**
  * ERC-8183 jobs judged by the court: the reference AgenticCommerce escrow with a CourtEvaluator as
  * its evaluator. Undisputed, the provider is paid after the challenge window (the attacks on that
- * rule are in jobs-attacks.test.ts); disputed, the case
+ * rule are in jobsAttacks.test.ts); disputed, the case
  * (public votes in the General court, hidden votes in Agentic Commerce) decides who gets the
  * escrow, read back in token balances; a dispute that could outlast the job is refused; the
  * provider's ERC-8004 validation request is answered with the ruling.
@@ -9,7 +9,7 @@
 import { type Address, encodeFunctionData, parseEventLogs, toHex } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { rawCid } from "../../src/evidence/cid.js";
-import * as arbKit from "./arbitration-helpers.js";
+import * as arbKit from "./arbitrationHelpers.js";
 import * as kit from "./helpers.js";
 
 let c: kit.Court;

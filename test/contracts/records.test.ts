@@ -10,7 +10,7 @@ import type { Erc8004Deployment } from "../../src/chain/deployments.js";
 import { deployCourt } from "../../src/deploy/deploy.js";
 import { DEV_TOKEN_FILING_FEE } from "../../src/deploy/terms.js";
 import type { Actor } from "../../src/devnet/actor.js";
-import { arbitrationOf, deployTestArbitrable, extraData, openDispute } from "./arbitration-helpers.js";
+import { arbitrationOf, deployTestArbitrable, extraData, openDispute } from "./arbitrationHelpers.js";
 import * as kit from "./helpers.js";
 
 let c: kit.Court;

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { agenticCommerceAbi } from "../../src/chain/abi/generated.js";
 import { advanceTime } from "../../src/devnet/seed.js";
 import type { DocketEvent } from "../../src/events/types.js";
-import { testArbitrableAbi } from "../contracts/arbitration-helpers.js";
+import { testArbitrableAbi } from "../contracts/arbitrationHelpers.js";
 import { TestDocket } from "../support/docket.js";
 import { BUDGET, disputedJob, failedRuling, httpDriver, JobFlow, undisputedJob } from "../support/jobFlow.js";
 

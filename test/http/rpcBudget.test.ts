@@ -10,7 +10,7 @@ import { type Docket, startServer } from "../../src/server.js";
 import { leaseChain, type RpcProxy, request, startRpcProxy } from "../support/index.js";
 
 /**
- * DESIGN.md section 7, by counting: docket talks to the dev chain only through a counting
+ * The RPC budget of docs/api.md (a case read costs at most 2 JSON-RPC requests cold, an aggregate 3), by counting: docket talks to the dev chain only through a counting
  * JSON-RPC proxy, and each check measures the JSON-RPC requests one HTTP request costs.
  * Cold means a key this server has not cached yet: a fresh address or page, or a fresh server.
  */
@@ -113,7 +113,7 @@ afterAll(async () => {
   }
 });
 
-describe("RPC budget (DESIGN.md section 7), counted at a JSON-RPC proxy", () => {
+describe("RPC budget (docs/api.md), counted at a JSON-RPC proxy", () => {
   it("the proxy counts JSON-RPC requests, each element of a batch, per method", async () => {
     proxy.reset();
     const call = (method: string, id: number) => ({ jsonrpc: "2.0", id, method, params: [] });

@@ -3,7 +3,7 @@ import { expect } from "vitest";
 import { agenticCommerceAbi, courtEvaluatorAbi, testUSDAbi } from "../../src/chain/abi/generated.js";
 import { advanceTime } from "../../src/devnet/seed.js";
 import { operations } from "../../src/operations/registry.js";
-import { extraData, openDispute, testArbitrableAbi } from "../contracts/arbitration-helpers.js";
+import { extraData, openDispute, testArbitrableAbi } from "../contracts/arbitrationHelpers.js";
 import { compileFixture } from "../contracts/refuser.js";
 import type { TestDocket } from "./docket.js";
 

@@ -11,7 +11,7 @@ import { type CourtParams, courtConfig } from "../../src/deploy/terms.js";
 import type { Actor } from "../../src/devnet/actor.js";
 import { wrapChainError } from "../../src/errors/chain.js";
 import { errorStatus } from "../../src/errors/errors.js";
-import * as arbKit from "./arbitration-helpers.js";
+import * as arbKit from "./arbitrationHelpers.js";
 import * as kit from "./helpers.js";
 
 let c: kit.Court;

@@ -15,7 +15,7 @@ import {
 import { type RedisServer, startRedis } from "./redisServer.js";
 
 /**
- * DESIGN.md section 6 with REDIS_URL: two replicas on one chain and one real Redis share cache
+ * The shared cache of docs/replicas.md (REDIS_URL): two replicas on one chain and one real Redis share cache
  * entries, holds and invalidations; single-flight stays per replica. No event follower here
  * (EVENT_POLL_MS=0), so every invalidation seen comes from a write built through docket.
  */

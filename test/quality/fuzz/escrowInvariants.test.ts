@@ -22,7 +22,7 @@ import fc from "fast-check";
 import type { Address } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { maxDuration } from "../../../src/deploy/terms.js";
-import * as arbKit from "../../contracts/arbitration-helpers.js";
+import * as arbKit from "../../contracts/arbitrationHelpers.js";
 import * as kit from "../../contracts/helpers.js";
 
 const SEED = Number(process.env.ESCROW_SEED ?? 8183);

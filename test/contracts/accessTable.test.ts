@@ -14,7 +14,7 @@ import { type Abi, type Address, encodeFunctionData, toHex } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { caseTerms, courtConfig, DEV_TOKEN_FILING_FEE } from "../../src/deploy/terms.js";
 import type { Actor } from "../../src/devnet/actor.js";
-import * as arbKit from "./arbitration-helpers.js";
+import * as arbKit from "./arbitrationHelpers.js";
 import * as kit from "./helpers.js";
 
 type ContractName =
@@ -98,15 +98,15 @@ const onCase = (caseAddr: Address, who: Actor, functionName: string, args: reado
   call(who, caseAddr, kit.disputeCaseAbi, functionName, args, value);
 
 const A = "access.test.ts";
-const CA = "case-access.test.ts";
+const CA = "caseAccess.test.ts";
 const ACC = "accounting.test.ts";
 const PAY = "payments.test.ts";
-const HV = "hidden-votes.test.ts";
-const FF = "filing-fee.test.ts";
-const DG = "draw-grinding.test.ts";
+const HV = "hiddenVotes.test.ts";
+const FF = "filingFee.test.ts";
+const DG = "drawGrinding.test.ts";
 const E8 = "erc8004.test.ts";
 const reporter = () => (c.devnet.deployment.erc8004 as { reporter: Address }).reporter;
-const TF = "token-fee.test.ts";
+const TF = "tokenFee.test.ts";
 const AR = "arbitration.test.ts";
 const RC = "records.test.ts";
 const JB = "jobs.test.ts";
@@ -279,7 +279,7 @@ const table: Record<ContractName, Record<string, Row>> = {
           test: "a judge staked after the arming is never drawn, and no leaf is freed for it while the draw waits",
         },
         {
-          file: "draw-lock.test.ts",
+          file: "drawLock.test.ts",
           test: "the defendant's sybil judge cannot leave between the answer and the draw; the draw seats the panel",
         },
       ],
@@ -290,7 +290,7 @@ const table: Record<ContractName, Record<string, Row>> = {
       access: { only: "case" },
       coveredBy: [
         {
-          file: "draw-lock.test.ts",
+          file: "drawLock.test.ts",
           test: "a judge of a court whose draw has no panel leaves once the case is dismissed at the deadline",
         },
       ],

@@ -6,7 +6,7 @@
  */
 import { type Address, parseEventLogs } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import * as arbKit from "./arbitration-helpers.js";
+import * as arbKit from "./arbitrationHelpers.js";
 import * as kit from "./helpers.js";
 
 let c: kit.Court;
