@@ -1,7 +1,7 @@
 import { type Address, encodeFunctionData, type Hex, maxUint256, toHex } from "viem";
 import { caseFactoryAbi, courtRegistryAbi } from "../../src/chain/abi/generated.js";
 import { makeChain, makePublicClient } from "../../src/chain/client.js";
-import { readDeliberating } from "../../src/chain/reads.js";
+import { readDeliberating } from "../../src/chain/reads/cases.js";
 import type { Docket } from "../../src/server.js";
 import type { RpcProxy } from "../../test/support/index.js";
 import { clearCache } from "../lib/docket.js";

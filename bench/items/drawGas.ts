@@ -1,6 +1,6 @@
 import { type Address, encodeFunctionData } from "viem";
 import { courtRegistryAbi } from "../../src/chain/abi/generated.js";
-import { JUDGE_CHUNK } from "../../src/chain/reads.js";
+import { JUDGE_CHUNK } from "../../src/chain/reads/judges.js";
 import { startDevnet } from "../../src/devnet/devnet.js";
 import { median, round } from "../lib/stats.js";
 import { World } from "../lib/world.js";

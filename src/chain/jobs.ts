@@ -9,7 +9,7 @@ import {
 } from "viem";
 import { agenticCommerceAbi, caseFactoryAbi, courtEvaluatorAbi, docketArbitratorAbi } from "./abi/generated.js";
 import type { Court } from "./court.js";
-import { readAll, readChainTime, readFound, readPage } from "./reads.js";
+import { readAll, readChainTime, readFound, readPage } from "./reads/core.js";
 
 /**
  * The least time a job judged by docket's court must give its provider to do the work and submit,

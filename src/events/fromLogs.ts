@@ -2,7 +2,7 @@ import { type Address, getAddress } from "viem";
 import type { CourtLog } from "../chain/courtLogs.js";
 import { courtEventOf } from "../chain/eventCatalogue.js";
 import type { ChainChange } from "../chain/follower.js";
-import { OUTCOME_NAMES, STATE_NAMES } from "../chain/reads.js";
+import { OUTCOME_NAMES, STATE_NAMES } from "../chain/reads/cases.js";
 import type { DocketEvent, EventType, EventValue } from "./types.js";
 
 /**

@@ -1,8 +1,8 @@
 import express, { type Express, type Request, type RequestHandler, type Response } from "express";
 import { LRUCache } from "lru-cache";
 import { DocketError } from "../errors/errors.js";
-import type { Ctx, Operation, RequestInfo } from "../operations/operation.js";
-import { cachedAnswer, type OperationResult, type Prepared, prepare, run } from "../operations/run.js";
+import type { Ctx, Operation, RequestInfo } from "../operations/kernel/operation.js";
+import { cachedAnswer, type OperationResult, type Prepared, prepare, run } from "../operations/kernel/run.js";
 import type { PaymentOutcome } from "../payments/filing.js";
 import { encodeBase64Json } from "../payments/x402.js";
 import { compose, type Final } from "./compose.js";

@@ -1,7 +1,7 @@
 import { createRequire } from "node:module";
 import { dirname } from "node:path";
 import express, { type Express } from "express";
-import type { Operation } from "../operations/operation.js";
+import type { Operation } from "../operations/kernel/operation.js";
 import { buildOpenApi } from "./openapi.js";
 import { publicOrigin } from "./publicOrigin.js";
 

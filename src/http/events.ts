@@ -4,7 +4,7 @@ import { DocketError } from "../errors/errors.js";
 import type { EventHub } from "../events/hub.js";
 import { type DocketEvent, EVENT_TYPES, type EventFilter, GAP_EVENT, matches } from "../events/types.js";
 import type { Logger } from "../log.js";
-import { address, validationError } from "../operations/schemas.js";
+import { address, validationError } from "../operations/kernel/schemas.js";
 import { sendError } from "./errors.js";
 
 export interface EventStreamLimits {

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { ErrorCode } from "../errors/errors.js";
-import type { Operation } from "../operations/operation.js";
-import { jsonSchemaOf } from "../operations/schemas.js";
+import type { Operation } from "../operations/kernel/operation.js";
+import { jsonSchemaOf } from "../operations/kernel/schemas.js";
 import { eventsOpenApi } from "./events.js";
 import { gatewayOpenApi } from "./gateway.js";
 import { errorsByStatus, inputFields } from "./operationErrors.js";

@@ -1,6 +1,6 @@
 import { type ErrorCode, errorStatus } from "../errors/errors.js";
-import { chainErrors, type Operation } from "../operations/operation.js";
-import { type JsonSchema, jsonSchemaOf, PATTERN_CODES } from "../operations/schemas.js";
+import { chainErrors, type Operation } from "../operations/kernel/operation.js";
+import { type JsonSchema, jsonSchemaOf, PATTERN_CODES } from "../operations/kernel/schemas.js";
 import { RATE_LIMIT_EXEMPT_PATH } from "./security.js";
 
 type Json = JsonSchema;
@@ -40,7 +40,7 @@ function patterns(schema: unknown): string[] {
 }
 
 /**
- * How a field can be refused (operations/schemas.ts validationError): a path parameter is always a
+ * How a field can be refused (operations/kernel/schemas.ts validationError): a path parameter is always a
  * present string, so only its format (and its percent-encoding) can be wrong, or, for a number (a
  * court id), its value; a query or body field can also be missing or of any other JSON type.
  */

@@ -1,5 +1,5 @@
 import { DocketError } from "../errors/errors.js";
-import type { Operation } from "../operations/operation.js";
+import type { Operation } from "../operations/kernel/operation.js";
 
 /** A request's operation and its decoded path parameters. */
 export interface RouteMatch {

@@ -3,7 +3,7 @@ import type { Express, NextFunction, Request, RequestHandler, Response } from "e
 import { rateLimit } from "express-rate-limit";
 import helmet from "helmet";
 import { DocketError } from "../errors/errors.js";
-import type { Operation } from "../operations/operation.js";
+import type { Operation } from "../operations/kernel/operation.js";
 import { sendError } from "./errors.js";
 import type { AppOptions } from "./options.js";
 

@@ -1,5 +1,5 @@
 import type { McpServer } from "@modelcontextprotocol/server";
-import type { Operation } from "../operations/operation.js";
+import type { Operation } from "../operations/kernel/operation.js";
 import {
   CASE_APP_URI,
   caseAppHtml,

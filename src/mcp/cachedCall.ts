@@ -1,8 +1,8 @@
 import { PROTOCOL_VERSION_META_KEY, SUPPORTED_PROTOCOL_VERSIONS } from "@modelcontextprotocol/server";
 import type { NextFunction, Request, Response } from "express";
 import { LRUCache } from "lru-cache";
-import type { Ctx, Operation } from "../operations/operation.js";
-import { cachedAnswer, type Prepared, prepare } from "../operations/run.js";
+import type { Ctx, Operation } from "../operations/kernel/operation.js";
+import { cachedAnswer, type Prepared, prepare } from "../operations/kernel/run.js";
 import { toolResult } from "./errors.js";
 import type { ReadAhead } from "./jsonBounds.js";
 import { selectedTools } from "./toolFilter.js";

@@ -1,6 +1,6 @@
 import { type CompleteResult, type McpServer, ProtocolError, ProtocolErrorCode } from "@modelcontextprotocol/server";
 import { ADDRESS_RE } from "../formats.js";
-import type { Ctx, Operation } from "../operations/operation.js";
+import type { Ctx, Operation } from "../operations/kernel/operation.js";
 import { CASE_TEMPLATE, findOperation, INBOX_TEMPLATE, readThrough, servesInbox } from "./resources.js";
 
 /** MCP caps a completion at 100 values. */

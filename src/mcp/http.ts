@@ -3,7 +3,7 @@ import type { Express, NextFunction, Request, RequestHandler, Response } from "e
 import type { EventHub } from "../events/hub.js";
 import { compose, type Final } from "../http/compose.js";
 import { sendError } from "../http/errors.js";
-import type { Ctx, Operation } from "../operations/operation.js";
+import type { Ctx, Operation } from "../operations/kernel/operation.js";
 import { cachedToolCalls } from "./cachedCall.js";
 import { type JsonBounds, mcpJsonBounds } from "./jsonBounds.js";
 import { jsonRpcError } from "./jsonRpc.js";

@@ -2,8 +2,8 @@ import type { PromptMessage } from "@modelcontextprotocol/sdk/types.js";
 import type { McpServer } from "@modelcontextprotocol/server";
 import { z } from "zod";
 import { ADDRESS_RE } from "../formats.js";
-import type { CourtBody } from "../operations/courts.shared.js";
-import type { Ctx, Operation } from "../operations/operation.js";
+import type { CourtBody } from "../operations/courts/court.js";
+import type { Ctx, Operation } from "../operations/kernel/operation.js";
 import { answerThrough, caseUri, courtUri, findOperation, readThrough } from "./resources.js";
 
 /** What the judge is told of the case's court: its name, the rules of its votes and its policy. */

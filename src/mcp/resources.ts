@@ -1,6 +1,6 @@
 import { type McpServer, ProtocolError, ProtocolErrorCode, ResourceTemplate } from "@modelcontextprotocol/server";
-import type { Ctx, Operation } from "../operations/operation.js";
-import { type OperationResult, runOperation } from "../operations/run.js";
+import type { Ctx, Operation } from "../operations/kernel/operation.js";
+import { type OperationResult, runOperation } from "../operations/kernel/run.js";
 import { protocolError } from "./errors.js";
 import type { Era } from "./server.js";
 

@@ -1,7 +1,7 @@
 import { createRequire } from "node:module";
 import { McpServer } from "@modelcontextprotocol/server";
 import type { EventHub } from "../events/hub.js";
-import type { Ctx, Operation } from "../operations/operation.js";
+import type { Ctx, Operation } from "../operations/kernel/operation.js";
 import { registerApps } from "./apps.js";
 import { registerCompletions } from "./completions.js";
 import { registerJudgeCasePrompt } from "./prompts.js";
@@ -77,7 +77,7 @@ const cacheHints = {
  * addresses, and, given the event hub, resource subscriptions (`resources/subscribe` for the
  * 2025 era; for 2026-07-28 the SDK's entries serve `subscriptions/listen` and docket only declares
  * the capability and publishes). It holds no logic of its own; every call goes through run
- * (src/operations/run.ts).
+ * (src/operations/kernel/run.ts).
  *
  * @example
  * const server = buildServer(ctx, { operations, tools: selectOperations(operations, config.DOCKET_TOOLS) });

@@ -1,5 +1,5 @@
 import { serveStdio as serveSdkStdio } from "@modelcontextprotocol/server/stdio";
-import type { Ctx } from "../operations/operation.js";
+import type { Ctx } from "../operations/kernel/operation.js";
 import { type BuildServerOptions, buildServer } from "./server.js";
 
 export interface StdioSession {

@@ -8,7 +8,7 @@ import {
 } from "@modelcontextprotocol/server";
 import type { Request, Response } from "express";
 import type { Logger } from "../log.js";
-import type { Operation } from "../operations/operation.js";
+import type { Operation } from "../operations/kernel/operation.js";
 import { jsonRpcError } from "./jsonRpc.js";
 import type { Era } from "./server.js";
 import { selectedTools } from "./toolFilter.js";

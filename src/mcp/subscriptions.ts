@@ -2,7 +2,7 @@ import { type McpServer, ProtocolError, ProtocolErrorCode } from "@modelcontextp
 import { getAddress } from "viem";
 import type { EventHub } from "../events/hub.js";
 import { type DocketEvent, isChainEvent } from "../events/types.js";
-import type { Ctx, Operation } from "../operations/operation.js";
+import type { Ctx, Operation } from "../operations/kernel/operation.js";
 import { caseUri, inboxUri, type ResourceTarget, readTarget, resourceTarget, servesInbox } from "./resources.js";
 
 /** Resources one session may watch at once; one more is refused (-32602). */

@@ -2,7 +2,7 @@ import type { RequestHandler, Response } from "express";
 import { ConfigError } from "../config.js";
 import { DocketError } from "../errors/errors.js";
 import { sendError } from "../http/errors.js";
-import { type Operation, TOOLSETS } from "../operations/operation.js";
+import { type Operation, TOOLSETS } from "../operations/kernel/operation.js";
 
 const toolsets = new Set<string>(TOOLSETS);
 

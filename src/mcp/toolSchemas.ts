@@ -1,4 +1,4 @@
-import type { JsonSchema } from "../operations/schemas.js";
+import type { JsonSchema } from "../operations/kernel/schemas.js";
 
 function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === "object" && v !== null && !Array.isArray(v);

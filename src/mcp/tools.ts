@@ -7,9 +7,9 @@ import {
   type Tool,
   type ToolAnnotations,
 } from "@modelcontextprotocol/server";
-import type { Ctx, Operation, RequestInfo } from "../operations/operation.js";
-import { prepare, run } from "../operations/run.js";
-import { type JsonSchema, jsonSchemaOf } from "../operations/schemas.js";
+import type { Ctx, Operation, RequestInfo } from "../operations/kernel/operation.js";
+import { prepare, run } from "../operations/kernel/run.js";
+import { type JsonSchema, jsonSchemaOf } from "../operations/kernel/schemas.js";
 import type { PaymentOutcome } from "../payments/filing.js";
 import { appMeta } from "./apps.js";
 import { errorEnvelopeSchema, toolError, toolResult } from "./errors.js";

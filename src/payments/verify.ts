@@ -9,7 +9,9 @@ import {
 } from "viem";
 import { caseFactoryAbi } from "../chain/abi/generated.js";
 import type { Court } from "../chain/court.js";
-import { type CourtParamsView, lookupTransaction, readFeeRecord, type TxLookup } from "../chain/reads.js";
+import { lookupTransaction, type TxLookup } from "../chain/reads/core.js";
+import type { CourtParamsView } from "../chain/reads/courts.js";
+import { readFeeRecord } from "../chain/reads/payments.js";
 import type { ErrorCode } from "../errors/errors.js";
 
 /**

@@ -1,4 +1,4 @@
-import type { AgentBody } from "../operations/agents.shared.js";
+import type { AgentBody } from "../operations/agents/agent.js";
 import { cidOf, unframe } from "./evidence.js";
 import { type CasesPage, casesPage } from "./pages.js";
 import type { Reads, SameData } from "./reads.js";

@@ -1,4 +1,4 @@
-import type { CaseBody } from "../operations/cases.shared.js";
+import type { CaseBody } from "../operations/cases/case.js";
 
 /**
  * A case's evidence as the explorer shows it: each item attributed to its party, its bytes only

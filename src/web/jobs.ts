@@ -1,5 +1,5 @@
-import type { AgentBody } from "../operations/agents.shared.js";
-import { type JobBody, jobSchema } from "../operations/jobs.shared.js";
+import type { AgentBody } from "../operations/agents/agent.js";
+import { type JobBody, jobSchema } from "../operations/jobs/job.js";
 import { unframe } from "./evidence.js";
 import type { Reads, SameData } from "./reads.js";
 

@@ -1,8 +1,8 @@
 import type { z } from "zod";
 import type { DocketEvent } from "../events/types.js";
-import type { AgentBody } from "../operations/agents.shared.js";
-import { type CaseBody, caseSchema } from "../operations/cases.shared.js";
-import type { judgeSchema } from "../operations/judges.shared.js";
+import type { AgentBody } from "../operations/agents/agent.js";
+import { type CaseBody, caseSchema } from "../operations/cases/case.js";
+import type { judgeSchema } from "../operations/judges/judge.js";
 import { type EvidenceItem, evidenceItems } from "./evidence.js";
 import type { Reads, SameData } from "./reads.js";
 import type { RecentEvents } from "./recent.js";

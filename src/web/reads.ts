@@ -1,11 +1,11 @@
 import { DocketError } from "../errors/errors.js";
-import type { AgentBody } from "../operations/agents.shared.js";
-import type { CaseBody } from "../operations/cases.shared.js";
-import type { Ctx, Operation, RequestInfo } from "../operations/operation.js";
-import { runOperation } from "../operations/run.js";
+import type { AgentBody } from "../operations/agents/agent.js";
+import type { CaseBody } from "../operations/cases/case.js";
+import type { Ctx, Operation, RequestInfo } from "../operations/kernel/operation.js";
+import { runOperation } from "../operations/kernel/run.js";
 
 /**
- * The explorer's reads: every one is an operation run through `operations/run.ts`, as the API runs
+ * The explorer's reads: every one is an operation run through `operations/kernel/run.ts`, as the API runs
  * it (same validation, same cache, same answer), never a chain read of its own. An operation is
  * found by its HTTP route, so a page can tell whether one it can use is served (the courts'
  * operations, for instance, exist only once that branch is merged).

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { matches } from "../../src/cache/cache.js";
-import { getAgent } from "../../src/operations/getAgent.js";
-import { getCase } from "../../src/operations/getCase.js";
+import { getAgent } from "../../src/operations/agents/getAgent.js";
+import { getCase } from "../../src/operations/cases/getCase.js";
+import { listCases } from "../../src/operations/cases/listCases.js";
 import { caseKeys, judgeKeys, keyOf, keysForEvent } from "../../src/operations/keys.js";
-import { listCases } from "../../src/operations/listCases.js";
 
 /** The one key vocabulary: what a mined event or a write invalidates reaches the keys reads are stored under. */
 describe("cache keys (src/operations/keys.ts)", () => {

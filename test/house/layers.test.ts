@@ -126,6 +126,23 @@ describe("import layers (docs/architecture.md)", () => {
     expect(importers).toEqual([]);
   });
 
+  it('every operation lives in a domain folder of operations/ (docs/architecture.md, "Operations by domain")', () => {
+    const ops = join(SRC, "operations");
+    const atRoot = files
+      .filter((f) => dirname(f) === ops)
+      .map((f) => relative(ops, f))
+      .filter((f) => f !== "registry.ts" && f !== "keys.ts");
+    expect(atRoot).toEqual([]);
+    const defined = files.filter((f) =>
+      /=\s*define(Operation|CaseWrite|JobStep)\(/.test(readFileSync(f, "utf8").replace(/^\s*(\/\/|\*).*$/gm, "")),
+    );
+    const outside = defined
+      .map((f) => relative(ops, f).replace(/\\/g, "/"))
+      .filter((f) => f.startsWith("..") || f.startsWith("kernel/") || !f.includes("/"));
+    expect(outside).toEqual([]);
+    expect(defined.length).toBeGreaterThanOrEqual(40);
+  });
+
   it("no layer imports one it may not", () => {
     const bad: string[] = [];
     for (const f of files) {

@@ -4,7 +4,7 @@ import { loadConfig } from "../../src/config.js";
 import { rawCid } from "../../src/evidence/cid.js";
 import { ADDRESS_PATTERN, AMOUNT_PATTERN, EVIDENCE_REF_PATTERN, TX_HASH_PATTERN } from "../../src/formats.js";
 import { type InputField, inputFields } from "../../src/http/operationErrors.js";
-import type { Operation } from "../../src/operations/operation.js";
+import type { Operation } from "../../src/operations/kernel/operation.js";
 import { operations } from "../../src/operations/registry.js";
 import { type Docket, startServer } from "../../src/server.js";
 import { filing, payAsTold, xPayment } from "../payments/helpers.js";

@@ -13,7 +13,7 @@ import { rawCid } from "../../src/evidence/cid.js";
 import { toolError } from "../../src/mcp/errors.js";
 import { buildServer } from "../../src/mcp/server.js";
 import { selectOperations } from "../../src/mcp/toolFilter.js";
-import type { Operation } from "../../src/operations/operation.js";
+import type { Operation } from "../../src/operations/kernel/operation.js";
 import { operations } from "../../src/operations/registry.js";
 import { type Docket, startServer } from "../../src/server.js";
 import { signAndSend, TestDocket } from "../support/index.js";

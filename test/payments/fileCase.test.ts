@@ -11,8 +11,8 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { caseFactoryAbi } from "../../src/chain/abi/generated.js";
 import { DocketError } from "../../src/errors/errors.js";
-import { fileCase } from "../../src/operations/fileCase.js";
-import { runOperation } from "../../src/operations/run.js";
+import { fileCase } from "../../src/operations/cases/fileCase.js";
+import { runOperation } from "../../src/operations/kernel/run.js";
 import { decodePaymentResponse, NATIVE_ASSET, paymentRequiredSchema } from "../../src/payments/x402.js";
 import { TestDocket } from "../support/index.js";
 import * as fees from "./helpers.js";

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { verifyTransaction } from "../../src/operations/verifyTransaction.js";
+import { verifyTransaction } from "../../src/operations/payments/verifyTransaction.js";
 import { TestDocket } from "../support/index.js";
 import { send } from "./helpers.js";
 

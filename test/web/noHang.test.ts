@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../../src/config.js";
 import { createApp } from "../../src/http/app.js";
 import { mountMcp } from "../../src/mcp/http.js";
-import type { Ctx } from "../../src/operations/operation.js";
+import type { Ctx } from "../../src/operations/kernel/operation.js";
 import { operations } from "../../src/operations/registry.js";
 import { createContext } from "../../src/server.js";
 import { mountExplorer } from "../../src/web/explorer.js";

@@ -3,7 +3,7 @@ import { CID } from "multiformats/cid";
 import * as Digest from "multiformats/hashes/digest";
 import { type Address, getAddress, toHex } from "viem";
 import type { z } from "zod";
-import type { Operation } from "../../../src/operations/operation.js";
+import type { Operation } from "../../../src/operations/kernel/operation.js";
 
 /**
  * Generators of malformed (and some valid) docket inputs, derived from the operations' own zod

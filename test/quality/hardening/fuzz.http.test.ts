@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { errorStatus } from "../../../src/errors/errors.js";
 import { coerceQuery } from "../../../src/http/input.js";
 import { uploadJsonLimit } from "../../../src/http/upload.js";
-import type { Operation } from "../../../src/operations/operation.js";
+import type { Operation } from "../../../src/operations/kernel/operation.js";
 import { operations } from "../../../src/operations/registry.js";
 import { TestDocket } from "../../support/index.js";
 import {

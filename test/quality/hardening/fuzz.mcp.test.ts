@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ErrorCode as DocketCode, errorStatus } from "../../../src/errors/errors.js";
 import { buildServer } from "../../../src/mcp/server.js";
 import { toolArguments } from "../../../src/mcp/tools.js";
-import type { Operation } from "../../../src/operations/operation.js";
+import type { Operation } from "../../../src/operations/kernel/operation.js";
 import { operations } from "../../../src/operations/registry.js";
 import { TestDocket } from "../../support/index.js";
 import {

@@ -1,7 +1,7 @@
-import { readCase } from "../../../src/chain/reads.js";
+import { readCase } from "../../../src/chain/reads/cases.js";
 import type { Devnet } from "../../../src/devnet/devnet.js";
 import { type ErrorCode, errorStatus } from "../../../src/errors/errors.js";
-import type { Operation } from "../../../src/operations/operation.js";
+import type { Operation } from "../../../src/operations/kernel/operation.js";
 import type { World } from "./arbitraries.js";
 
 /**

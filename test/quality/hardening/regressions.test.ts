@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { errorCodes } from "../../../src/errors/errors.js";
 import { rawCid } from "../../../src/evidence/cid.js";
 import { buildServer } from "../../../src/mcp/server.js";
-import { fileCase } from "../../../src/operations/fileCase.js";
+import { fileCase } from "../../../src/operations/cases/fileCase.js";
 import { operations } from "../../../src/operations/registry.js";
 import { TestDocket } from "../../support/index.js";
 import { nestedText } from "./arbitraries.js";

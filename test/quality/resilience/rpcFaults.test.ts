@@ -11,7 +11,7 @@ import { type Devnet, startDevnet } from "../../../src/devnet/devnet.js";
 import { EvidenceStore } from "../../../src/evidence/store.js";
 import { createApp } from "../../../src/http/app.js";
 import { makeLogger } from "../../../src/log.js";
-import type { Ctx } from "../../../src/operations/operation.js";
+import type { Ctx } from "../../../src/operations/kernel/operation.js";
 import { operations } from "../../../src/operations/registry.js";
 import { type Api, type RpcProxy, request, startRpcProxy } from "../../support/index.js";
 

@@ -1,0 +1,137 @@
+/** Case reads: a case, its evidence, its parties, the pages of cases (every case, Deliberating, a party's open cases, every open case's status), and the names of its states and outcomes. */
+import type { Address } from "viem";
+import { caseFactoryAbi, disputeCaseAbi } from "../abi/generated.js";
+import type { Court } from "../court.js";
+import { readFound, readPage } from "./core.js";
+import { readCourts } from "./courts.js";
+
+/** State names in enum order; `Deliberating` is 3, as the interface requires. */
+export const STATE_NAMES = [
+  "Filed",
+  "Summoned",
+  "Active",
+  "Deliberating",
+  "Resolved",
+  "Dismissed",
+  "Defaulted",
+  "Appealed",
+] as const;
+
+export const OUTCOME_NAMES = [null, "PlaintiffWon", "DefendantWon", "Dismissed"] as const;
+
+/**
+ * Each read below is exactly one JSON-RPC request (an eth_call, or one Multicall3 eth_call). On a
+ * chain without Multicall3 (found once, at connect), a "multicall" is its calls made one by one, in
+ * parallel: as many eth_calls as it has calls.
+ */
+
+export async function readCase(court: Court, addr: Address) {
+  return readFound(court, { address: court.factory, abi: caseFactoryAbi, functionName: "getCase", args: [addr] });
+}
+
+export type CaseView = NonNullable<Awaited<ReturnType<typeof readCase>>>;
+
+/** A case (undefined when the address is not one) and every court, to name its court: one multicall. */
+export async function readCaseInCourt(court: Court, addr: Address) {
+  // Same tick, so the client batches both into one Multicall3 eth_call.
+  const [view, courts] = await Promise.all([readCase(court, addr), readCourts(court)]);
+  return { view, courts };
+}
+
+/**
+ * A case's parties, filing evidence and evidence list, or undefined when the address is not a case.
+ * The factory says first whether it is one (its getCase); only a case is called itself: an address
+ * that is none may be anything (a precompile that burns all the gas it is given fails the whole
+ * multicall its call shares). One request, and a second for the evidence list when it has items.
+ */
+export async function readCaseEvidence(court: Court, addr: Address) {
+  // The factory answers only for its own cases, so an address that is not one (a precompile, any
+  // contract) is never called: one eth_call, whatever the address.
+  const [exists, view, evidence] = await court.reader.readContract({
+    address: court.factory,
+    abi: caseFactoryAbi,
+    functionName: "getCaseEvidence",
+    args: [addr],
+  });
+  if (!exists) return undefined;
+  return {
+    plaintiff: view.plaintiff,
+    defendant: view.defendant,
+    filing: view.evidenceIpfsHash,
+    filedAt: view.filedAt,
+    evidence,
+  };
+}
+
+/** The minimum party stake a case was filed under (its terms are frozen at filing). */
+export async function readCaseMinimumStake(court: Court, addr: Address): Promise<bigint> {
+  const terms = await court.reader.readContract({ address: addr, abi: disputeCaseAbi, functionName: "terms" });
+  // The public getter returns CaseTerms as a tuple, in declaration order.
+  const MIN_PARTY_STAKE = 5;
+  return terms[MIN_PARTY_STAKE];
+}
+
+/** Cases per eth_call when reading participants: well inside a node's gas cap for one call. */
+const PARTICIPANTS_PER_CALL = 200;
+
+/**
+ * The parties and current panel of each case (its `getSummary`), for the event stream: one multicall
+ * for up to 200 cases, however many a poll's events touch. A case whose read fails is left out.
+ */
+export async function readParticipants(court: Court, cases: readonly Address[]): Promise<Map<Address, Address[]>> {
+  const out = new Map<Address, Address[]>();
+  const chunks: Address[][] = [];
+  for (let i = 0; i < cases.length; i += PARTICIPANTS_PER_CALL) chunks.push(cases.slice(i, i + PARTICIPANTS_PER_CALL));
+  await Promise.all(
+    chunks.map(async (chunk) => {
+      const contracts = chunk.map((c) => ({ address: c, abi: disputeCaseAbi, functionName: "getSummary" }) as const);
+      const results = court.hasMulticall3
+        ? await court.reader.multicall({ allowFailure: true, batchSize: 0, contracts })
+        : (await Promise.allSettled(contracts.map((c) => court.reader.readContract(c)))).map((r) =>
+            r.status === "fulfilled" ? { status: "success" as const, result: r.value } : { status: "failure" as const },
+          );
+      results.forEach((r, i) => {
+        if (r.status === "success" && r.result)
+          out.set(chunk[i] as Address, [r.result.plaintiff, r.result.defendant, ...r.result.judges]);
+      });
+    }),
+  );
+  return out;
+}
+
+/** A page of every case. */
+export async function readCasePage(court: Court, offset: number, limit: number) {
+  return readPage(court, { address: court.factory, abi: caseFactoryAbi }, "getCases", offset, limit);
+}
+
+/** A page of the cases in Deliberating, from the factory's own index of them. */
+export async function readDeliberating(court: Court, offset: number, limit: number) {
+  return readPage(court, { address: court.factory, abi: caseFactoryAbi }, "getDeliberatingCases", offset, limit);
+}
+
+/**
+ * A page of the open cases `who` takes part in (party, or judge of any round), each as the compact
+ * status the inbox works from, with the chain time the page was read at: one eth_call.
+ */
+export async function readInvolvedCases(court: Court, who: Address, offset: number, limit: number) {
+  const [total, chainTime, page] = await court.reader.readContract({
+    address: court.factory,
+    abi: caseFactoryAbi,
+    functionName: "getInvolvedCases",
+    args: [who, BigInt(offset), BigInt(limit)],
+  });
+  return { total: Number(total), chainTime: Number(chainTime), cases: page };
+}
+
+/** A page of every open case's status, for the keeper view: one eth_call. */
+export async function readCaseStatuses(court: Court, offset: number, limit: number) {
+  const [total, chainTime, page] = await court.reader.readContract({
+    address: court.factory,
+    abi: caseFactoryAbi,
+    functionName: "getCaseStatuses",
+    args: [BigInt(offset), BigInt(limit)],
+  });
+  return { total: Number(total), chainTime: Number(chainTime), cases: page };
+}
+
+export type CaseStatusView = Awaited<ReturnType<typeof readCaseStatuses>>["cases"][number];

@@ -1,0 +1,76 @@
+import { z } from "zod";
+import { readInvolvedCases } from "../../chain/reads/cases.js";
+import { caseActionsFor, caseActionsSchema, ttlUntilNextChange } from "../cases/actions.js";
+import { courtsOf } from "../courts/court.js";
+import { jobActionSchema, jobStepsFor, nextJobChange, readJobStepsOf } from "../jobs/jobActions.js";
+import { Answer, defineOperation } from "../kernel/operation.js";
+import { address, scanPagination } from "../kernel/schemas.js";
+import { keyOf } from "../keys.js";
+
+export const getInbox = defineOperation({
+  name: "get_inbox",
+  title: "An address's inbox of next actions",
+  description:
+    "Every open case the address takes part in (plaintiff, defendant, judge of any round) with what it may or must do now: respond before the deadline, commit or cast a vote, reveal it, add evidence, appeal, and the permissionless steps on its cases (draw, default, resolve, settle); and in `jobs`, the steps due on its ERC-8183 jobs (fund, submit, dispute in the challenge window, finalize). Each case names its court; each action names the tool to call, its HTTP route, whether it is required and its deadline in chain time. Required actions come first. A stranger's inbox is empty: court-wide keeper steps are in list_keeper_actions. Subscribe to the MCP resource docket://agents/{address}/inbox, or stream GET /events?address=…, to be told when it changes.",
+  kind: "read",
+  toolset: "agents",
+  http: { method: "GET", path: "/agent/:address/inbox" },
+  input: z.object({
+    address: address("The agent, judge or party whose inbox to read"),
+    ...scanPagination("Cases per page, 1 to 100 (default 100)"),
+  }),
+  output: z.object({
+    address: z.string(),
+    chainTime: z.number().int().describe("Unix seconds of the block the inbox was read at"),
+    total: z.number().int().describe("Open cases the address takes part in"),
+    offset: z.number().int(),
+    limit: z.number().int(),
+    actionsNow: z.number().int().describe("Actions available now across this page"),
+    requiredNow: z.number().int().describe("Of which required (missing them costs the address)"),
+    cases: z.array(caseActionsSchema),
+    jobs: z
+      .array(jobActionSchema)
+      .describe(
+        "Steps due on the address's ERC-8183 jobs (of the newest 200): fund (client), submit (provider), dispute in the window (client), finalize (anyone); a disputed job's case is in `cases`",
+      ),
+  }),
+  cache: { key: (i) => keyOf.inbox(i.address, i.offset, i.limit) },
+  handler: async ({ address: who, limit, offset }, ctx) => {
+    const [page, courts, jobRead] = await Promise.all([
+      readInvolvedCases(ctx.court, who, offset, limit),
+      courtsOf(ctx),
+      readJobStepsOf(ctx.court),
+    ]);
+    const now = BigInt(page.chainTime);
+    const cases = page.cases
+      .map((s) => caseActionsFor(s, who, now, courts))
+      // Cases with something to do first, the most urgent first; then the rest in index order (sort is stable).
+      .sort((a, b) => rank(a) - rank(b));
+    const jobs = jobStepsFor(jobRead.jobs, jobRead.evaluations, who, now);
+    // The counts are the cases' (this page's); job steps are listed apart, in `jobs`.
+    const actions = cases.flatMap((c) => c.actions);
+    const body = {
+      address: who,
+      chainTime: page.chainTime,
+      total: page.total,
+      offset,
+      limit,
+      actionsNow: actions.length,
+      requiredNow: actions.filter((a) => a.required).length,
+      cases,
+      jobs,
+    };
+    const ttl = ttlUntilNextChange(
+      [...cases.map((c) => c.nextChangeAt), nextJobChange(jobRead.jobs, jobRead.evaluations, now)],
+      now,
+    );
+    return new Answer(body, { ttl });
+  },
+});
+
+/** Required first (soonest deadline first), then optional, then nothing to do. */
+function rank(c: { actions: { required: boolean; deadline: number | null }[] }): number {
+  const first = c.actions[0];
+  if (!first) return Number.MAX_SAFE_INTEGER;
+  return (first.required ? 0 : 2 ** 40) + (first.deadline ?? 2 ** 39);
+}
