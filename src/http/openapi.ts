@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { ErrorCode } from "../errors/errors.js";
-import type { Operation } from "../operations/kernel/operation.js";
+import { type Operation, TOOLSET_DESCRIPTIONS } from "../operations/kernel/operation.js";
 import { jsonSchemaOf } from "../operations/kernel/schemas.js";
 import { eventsOpenApi } from "./events.js";
 import { gatewayOpenApi } from "./gateway.js";
@@ -245,11 +245,7 @@ export function buildOpenApi(operations: Operation[], opts: { version: string; e
     // Everything is public: no operation takes credentials (a payment is a proof, not a credential).
     security: [],
     tags: [
-      { name: "cases", description: "Disputes and their lifecycle" },
-      { name: "judges", description: "Judge pool, stakes and validator statistics" },
-      { name: "agents", description: "Agent registration and discovery" },
-      { name: "payments", description: "Payment-required filing and transaction verification" },
-      { name: "system", description: "Health and statistics" },
+      ...Object.entries(TOOLSET_DESCRIPTIONS).map(([name, description]) => ({ name, description })),
       ...(opts.events
         ? [{ name: "events", description: "Court events pushed as they are mined (Server-Sent Events)" }]
         : []),

@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../../src/config.js";
+import { TOOLSETS } from "../../src/operations/kernel/operation.js";
 import { type Docket, startServer } from "../../src/server.js";
 
 const run = promisify(execFile);
@@ -96,6 +97,19 @@ describe("/openapi.json", () => {
     expect(op.responses["409"].content["application/json"].schema.properties.error.properties.code.enum).toEqual([
       "PAYMENT_ALREADY_USED",
     ]);
+  });
+
+  it("declares every tag an operation carries, one per toolset, each described", async () => {
+    const doc = await openapi(plain.url);
+    const declared = (doc.tags as { name: string; description: string }[]).filter((t) => t.name !== "events");
+    expect(declared.map((t) => t.name)).toEqual([...TOOLSETS]);
+    expect(declared.every((t) => t.description.length > 10)).toBe(true);
+    const used = new Set<string>();
+    for (const item of Object.values(doc.paths as Record<string, Record<string, { tags?: string[] }>>)) {
+      for (const op of Object.values(item)) for (const tag of op.tags ?? []) used.add(tag);
+    }
+    expect([...used].filter((t) => !declared.some((d) => d.name === t) && t !== "events")).toEqual([]);
+    expect(used.has("jobs")).toBe(true);
   });
 
   it("only file_case pays: no other operation declares a payment header, a 402 or a 409", async () => {

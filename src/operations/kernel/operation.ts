@@ -22,9 +22,20 @@ export interface Ctx {
   evidence: EvidenceStore;
 }
 
-/** The groups tools are offered in (DOCKET_TOOLS names them); every operation belongs to one. */
-export const TOOLSETS = ["cases", "judges", "agents", "jobs", "payments", "system"] as const;
-export type Toolset = (typeof TOOLSETS)[number];
+/**
+ * The groups tools are offered in (DOCKET_TOOLS names them), each with what it holds: every operation
+ * belongs to one, and the OpenAPI document tags its operations with it.
+ */
+export const TOOLSET_DESCRIPTIONS = {
+  cases: "Disputes and their lifecycle: filing, answering, evidence, votes, appeals, courts",
+  judges: "Judge pool, stakes and validator statistics",
+  agents: "Agent registration, discovery and inboxes",
+  jobs: "ERC-8183 jobs judged by a court: escrow, submission, dispute, ruling",
+  payments: "Payment-required filing and transaction verification",
+  system: "Health and statistics",
+} as const;
+export type Toolset = keyof typeof TOOLSET_DESCRIPTIONS;
+export const TOOLSETS = Object.keys(TOOLSET_DESCRIPTIONS) as Toolset[];
 
 /** How a read is cached: the key its input is stored under (built in keys.ts). Its TTL comes with each answer. */
 export interface CachePolicy<I> {
