@@ -1,14 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { TestDocket } from "../support/index.js";
+import { describe, expect, it } from "vitest";
+import { forSuite, TestDocket } from "../support/index.js";
 
 describe("npm start's server on the seeded dev chain", () => {
   let t: TestDocket;
-  beforeAll(async () => {
-    t = await TestDocket.start();
-  });
-  afterAll(async () => {
-    await t?.close();
-  });
+  forSuite(async () => (t = await TestDocket.start()));
 
   it("reports health with chain id, contracts, minimums and the dev chain's RPC URL", async () => {
     const { status, body } = await t.get("/health");

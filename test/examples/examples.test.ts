@@ -1,8 +1,8 @@
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { advanceTime } from "../../src/devnet/seed.js";
-import { BuiltDocket } from "../support/index.js";
+import { BuiltDocket, forSuite } from "../support/index.js";
 
 const run = promisify(execFile);
 
@@ -13,12 +13,7 @@ const run = promisify(execFile);
  */
 describe("examples/sign.ts", () => {
   let t: BuiltDocket;
-  beforeAll(async () => {
-    t = await BuiltDocket.shared();
-  });
-  afterAll(async () => {
-    await t?.close();
-  });
+  forSuite(async () => (t = await BuiltDocket.shared()));
 
   it("self-register a free account, sign the answer, read the agent back", async () => {
     const me = t.devnet.accounts[15] as { address: string; privateKey: string };
@@ -64,12 +59,7 @@ describe("examples/sign.ts", () => {
 /** docs/agents.md's keeper loop: one sweep executes every permissionless step docket lists. */
 describe("examples/keeper.ts", () => {
   let t: BuiltDocket;
-  beforeAll(async () => {
-    t = await BuiltDocket.shared();
-  });
-  afterAll(async () => {
-    await t?.close();
-  });
+  forSuite(async () => (t = await BuiltDocket.shared()));
 
   it("after every window closed, one sweep defaults, resolves and settles the open cases, and nothing is left", async () => {
     await advanceTime(t.court.reader, 2 * 24 * 3600);

@@ -1,9 +1,9 @@
 import { spawn } from "node:child_process";
 import type { Address } from "viem";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { AGENTIC_COMMERCE_COURT } from "../../src/deploy/terms.js";
 import { advanceTime } from "../../src/devnet/seed.js";
-import { TestDocket, until } from "../support/index.js";
+import { forSuite, TestDocket, until } from "../support/index.js";
 
 interface Line {
   step: string;
@@ -89,12 +89,7 @@ async function topUpAgenticJudges(t: TestDocket): Promise<void> {
 
 describe("examples/judge-agent on a hidden-vote court (Agentic Commerce)", () => {
   let t: TestDocket;
-  beforeAll(async () => {
-    t = await TestDocket.shared({ EVENT_POLL_MS: "200" });
-  });
-  afterAll(async () => {
-    await t?.close();
-  });
+  forSuite(async () => (t = await TestDocket.shared({ EVENT_POLL_MS: "200" })));
 
   it("three agents, one per drawn judge, commit, reveal on the pushed events and decide a fresh case", async () => {
     await closeSeededCases(t);
@@ -176,12 +171,7 @@ describe("examples/judge-agent on a hidden-vote court (Agentic Commerce)", () =>
 
 describe("examples/judge-agent on a public-vote court (the General court)", () => {
   let t: TestDocket;
-  beforeAll(async () => {
-    t = await TestDocket.shared({ EVENT_POLL_MS: "200" });
-  });
-  afterAll(async () => {
-    await t?.close();
-  });
+  forSuite(async () => (t = await TestDocket.shared({ EVENT_POLL_MS: "200" })));
 
   it("one agent's vote is the second for the plaintiff and decides a fresh case", async () => {
     // A judge of the seeded cases may also sit on a hidden-vote panel, whose reveal it would wait for.

@@ -1,7 +1,7 @@
 import { type Address, type Hex, parseEventLogs } from "viem";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { caseFactoryAbi, courtRegistryAbi } from "../../src/chain/abi/generated.js";
-import { TestDocket } from "../support/index.js";
+import { forSuite, TestDocket } from "../support/index.js";
 
 /**
  * Courts over docket's HTTP API on the dev world `npm start` runs: the General court (public votes)
@@ -42,12 +42,7 @@ describe("courts over HTTP, signed by test wallets", () => {
     return v.judges;
   }
 
-  beforeAll(async () => {
-    t = await TestDocket.shared({ EVENT_POLL_MS: "200" });
-  });
-  afterAll(async () => {
-    await t?.close();
-  });
+  forSuite(async () => (t = await TestDocket.shared({ EVENT_POLL_MS: "200" })));
 
   it("GET /courts lists the General court (root, public votes) and Agentic Commerce (below it, hidden votes), with readable policies", async () => {
     const r = await t.get("/courts");

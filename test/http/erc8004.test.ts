@@ -1,7 +1,7 @@
 import type { Address, Hex } from "viem";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { advanceTime } from "../../src/devnet/seed.js";
-import { TestDocket } from "../support/index.js";
+import { forSuite, TestDocket } from "../support/index.js";
 
 /**
  * ERC-8004 through docket, end to end over HTTP: an agent registered in the Identity Registry with
@@ -31,12 +31,7 @@ describe("ERC-8004 identity and reputation over HTTP", () => {
     return e;
   };
 
-  beforeAll(async () => {
-    t = await TestDocket.shared();
-  });
-  afterAll(async () => {
-    await t?.close();
-  });
+  forSuite(async () => (t = await TestDocket.shared()));
 
   it("/health names the ERC-8004 registries and the court's reporter", async () => {
     const h = await t.get("/health");

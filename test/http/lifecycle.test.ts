@@ -1,8 +1,8 @@
 import type { Address } from "viem";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { advanceTime } from "../../src/devnet/seed.js";
 import { rawCid } from "../../src/evidence/cid.js";
-import { TestDocket } from "../support/index.js";
+import { forSuite, TestDocket } from "../support/index.js";
 
 /**
  * A whole case driven only through docket's HTTP API: every write is an unsigned transaction that
@@ -21,12 +21,7 @@ describe("case lifecycle over HTTP, signed by test wallets", () => {
     return r.body.case;
   };
 
-  beforeAll(async () => {
-    t = await TestDocket.shared();
-  });
-  afterAll(async () => {
-    await t?.close();
-  });
+  forSuite(async () => (t = await TestDocket.shared()));
 
   it("registers an agent, and discovery and the agent record show it", async () => {
     const before = await t.get("/agent/discover?limit=100");

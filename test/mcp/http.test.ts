@@ -7,7 +7,7 @@ import { loadConfig } from "../../src/config.js";
 import { devAccount } from "../../src/devnet/devAccounts.js";
 import { operations } from "../../src/operations/registry.js";
 import { type Docket, startServer } from "../../src/server.js";
-import { TestDocket } from "../support/index.js";
+import { forSuite, TestDocket } from "../support/index.js";
 import {
   call,
   connect,
@@ -71,12 +71,7 @@ describe("MCP over HTTP, on the API's own port", () => {
 
   describe.each(ERAS)("Streamable HTTP at /mcp (stateless), protocol %s", (era) => {
     let client: Client;
-    beforeAll(async () => {
-      client = await connectHttp(era, `${docket.url}/mcp`);
-    });
-    afterAll(async () => {
-      await client?.close();
-    });
+    forSuite(async () => (client = await connectHttp(era, `${docket.url}/mcp`)));
 
     it("lists every tool and reads", async () => {
       await expectAllTools(client);
@@ -112,12 +107,7 @@ describe("MCP over HTTP, on the API's own port", () => {
 
   describe("legacy SSE at GET /sse + POST /messages", () => {
     let client: Client;
-    beforeAll(async () => {
-      client = await connect(new SSEClientTransport(new URL(`${docket.url}/sse`)));
-    });
-    afterAll(async () => {
-      await client?.close();
-    });
+    forSuite(async () => (client = await connect(new SSEClientTransport(new URL(`${docket.url}/sse`)))));
 
     it("lists every tool and reads", async () => {
       await expectAllTools(client);

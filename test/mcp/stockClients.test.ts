@@ -16,7 +16,7 @@ import type { Devnet } from "../../src/devnet/devnet.js";
 import { rawCid } from "../../src/evidence/cid.js";
 import { operations } from "../../src/operations/registry.js";
 import type { Docket } from "../../src/server.js";
-import { externalChainEnv, signAndSend, TestDocket } from "../support/index.js";
+import { externalChainEnv, forSuite, signAndSend, TestDocket } from "../support/index.js";
 import type { Json } from "./helpers.js";
 
 /**
@@ -153,12 +153,7 @@ describe("stock MCP clients from npm", () => {
   for (const [client, connect] of Object.entries(clients)) {
     describe.each(transports)(`${client} over %s`, (transport, target) => {
       let driver: Driver;
-      beforeAll(async () => {
-        driver = await connect(target());
-      });
-      afterAll(async () => {
-        await driver?.close();
-      });
+      forSuite(async () => (driver = await connect(target())));
 
       it("lists every docket tool", async () => {
         expect((await driver.names()).sort()).toEqual(operations.map((op) => op.name).sort());

@@ -7,7 +7,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { devAccount } from "../../src/devnet/devAccounts.js";
 import { rawCid } from "../../src/evidence/cid.js";
 import { operations } from "../../src/operations/registry.js";
-import { mine, rpc, TestDocket } from "../support/index.js";
+import { forSuite, mine, rpc, TestDocket } from "../support/index.js";
 import { connect, connectHttp, type Json, modern, ok } from "./helpers.js";
 
 /**
@@ -302,12 +302,7 @@ describe("MCP subscriptions, paged resources, completions", () => {
 
   describe("completion/complete", () => {
     let client: Client;
-    beforeAll(async () => {
-      client = await connect(new StreamableHTTPClientTransport(new URL(`${t.url}/mcp/session`)));
-    });
-    afterAll(async () => {
-      await client?.close();
-    });
+    forSuite(async () => (client = await connect(new StreamableHTTPClientTransport(new URL(`${t.url}/mcp/session`)))));
 
     const complete = (ref: Json, name: string, value: string, context?: Record<string, string>) =>
       client.complete({ ref, argument: { name, value }, ...(context ? { context: { arguments: context } } : {}) });

@@ -12,7 +12,8 @@
  * - signing and sending: `signAndSend` (an unsigned_tx as a dev account's wallet), `TestDocket.write`,
  *   `voteOnChain`, raw `rpc` and `mine`;
  * - polling: `waitFor`, `until`;
- * - load: `soak`.
+ * - load: `soak`;
+ * - a suite's lifetime: `forSuite` (start before the first test, close after the last).
  */
 export * from "./chain.js";
 export * from "./docket.js";
@@ -21,4 +22,5 @@ export * from "./replica.js";
 export * from "./rpcProxy.js";
 export * from "./sharedChain.js";
 export * from "./soak.js";
+export * from "./suite.js";
 export * from "./wait.js";
