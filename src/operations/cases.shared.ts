@@ -10,9 +10,9 @@ import {
   STATE_NAMES,
 } from "../chain/reads.js";
 import { DocketError } from "../errors/errors.js";
+import { keyOf } from "../freshness/keys.js";
 import { cachedRead } from "./cachedRead.js";
 import { courtRef, refOf } from "./courts.shared.js";
-import { keyOf } from "./keys.js";
 import type { Ctx } from "./operation.js";
 import { address } from "./schemas.js";
 

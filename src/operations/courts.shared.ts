@@ -2,8 +2,8 @@ import { z } from "zod";
 import { type CourtView, readCourts } from "../chain/reads.js";
 import { DocketError } from "../errors/errors.js";
 import { isTextType } from "../evidence/media.js";
+import { keyOf } from "../freshness/keys.js";
 import { cachedRead } from "./cachedRead.js";
-import { keyOf } from "./keys.js";
 import type { Ctx } from "./operation.js";
 
 /** Shapes and helpers the court operations share. */

@@ -4,11 +4,11 @@ import { agenticCommerceAbi, courtEvaluatorAbi } from "../chain/abi/generated.js
 import type { Court } from "../chain/court.js";
 import { type Arbitration, DEFAULT_JOB_WORK_TIME, evaluatorOf, MIN_JOB_WORK_TIME } from "../chain/jobs.js";
 import { readChainTime } from "../chain/reads.js";
+import { staleKeys } from "../freshness/stale.js";
 import { buildUnsignedTx } from "../tx/unsignedTx.js";
 import { courtInput, GENERAL_COURT } from "./courts.shared.js";
 import { fundJob } from "./fundJob.js";
 import { arbitrationOf, nextStep, refuse, routeOf } from "./jobs.shared.js";
-import { jobKeys } from "./keys.js";
 import { Answer, chainErrors, defineOperation } from "./operation.js";
 import { address, unsignedTxResponse } from "./schemas.js";
 
@@ -136,7 +136,7 @@ export const createJob = defineOperation({
             "Once mined, take the job id from the JobCreated event (or list_jobs?client=you) and fund it with a budget",
         },
       },
-      { invalidate: jobKeys() },
+      { invalidate: staleKeys({ job: true }) },
     );
   },
 });

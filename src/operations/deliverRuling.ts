@@ -1,10 +1,10 @@
 import { z } from "zod";
 import { docketArbitratorAbi } from "../chain/abi/generated.js";
 import { RULING_STATUSES, readCaseArbitration } from "../chain/jobs.js";
+import { staleKeys } from "../freshness/stale.js";
 import { buildUnsignedTx } from "../tx/unsignedTx.js";
 import { caseAddress, requireCase } from "./cases.shared.js";
 import { arbitrationOf, refuse } from "./jobs.shared.js";
-import { caseKeys, jobKeys } from "./keys.js";
 import { Answer, chainErrors, defineOperation } from "./operation.js";
 import { from, unsignedTxResponse } from "./schemas.js";
 
@@ -54,7 +54,7 @@ export const deliverRuling = defineOperation({
     });
     return new Answer(
       { ...tx, disputeId: Number(rec.disputeId), arbitrable: rec.arbitrable },
-      { invalidate: [...caseKeys(v.addr), ...jobKeys()] },
+      { invalidate: staleKeys({ case: v.addr, job: true }) },
     );
   },
 });

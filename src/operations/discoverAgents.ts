@@ -1,9 +1,9 @@
 import { z } from "zod";
 import { readErc8004Cards } from "../chain/erc8004.js";
 import { readAgents } from "../chain/reads.js";
+import { keyOf } from "../freshness/keys.js";
 import { agentSchema, formatAgent } from "./agents.shared.js";
 import { formatErc8004 } from "./erc8004.shared.js";
-import { keyOf } from "./keys.js";
 import { Answer, defineOperation } from "./operation.js";
 import { paginationInput } from "./schemas.js";
 

@@ -3,10 +3,10 @@ import { z } from "zod";
 import { courtEvaluatorAbi } from "../chain/abi/generated.js";
 import { DocketError } from "../errors/errors.js";
 import { publishEvidence } from "../evidence/document.js";
+import { staleKeys } from "../freshness/stale.js";
 import { courtsOf, refOf } from "./courts.shared.js";
 import { defineJobStep } from "./jobStep.js";
 import { disputeBar, refuse } from "./jobs.shared.js";
-import { filingKeys } from "./keys.js";
 import { address, evidenceRef } from "./schemas.js";
 
 export const disputeJob = defineJobStep({
@@ -82,7 +82,7 @@ export const disputeJob = defineJobStep({
             "Once mined, get_job shows the case (get_case); the provider answers it with respond_to_case, judges are drawn, and the ruling settles the job",
         },
       },
-      alsoInvalidates: filingKeys(),
+      alsoStale: { filing: true },
     };
   },
 });

@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { readArbitrationCost } from "../chain/jobs.js";
+import { keyOf } from "../freshness/keys.js";
 import { courtInput, courtsOf, findCourt, GENERAL_COURT, refOf } from "./courts.shared.js";
 import { arbitrationOf } from "./jobs.shared.js";
-import { keyOf } from "./keys.js";
 import { Answer, chainErrors, defineOperation } from "./operation.js";
 
 export const getArbitrationCost = defineOperation({

@@ -2,8 +2,8 @@ import type { Address } from "viem";
 import { z } from "zod";
 import { evaluatorOf, readCaseArbitration, readJobOfDispute } from "../chain/jobs.js";
 import { readCaseInCourt } from "../chain/reads.js";
+import { keyOf } from "../freshness/keys.js";
 import { type CaseBody, caseAddress, caseFound, caseSchema, formatCase, isFinal } from "./cases.shared.js";
-import { keyOf } from "./keys.js";
 import { Answer, type Ctx, chainErrors, defineOperation } from "./operation.js";
 
 export const getCase = defineOperation({

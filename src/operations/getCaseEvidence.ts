@@ -3,9 +3,9 @@ import { z } from "zod";
 import { readCaseEvidence } from "../chain/reads.js";
 import { DocketError } from "../errors/errors.js";
 import { type Author, EVIDENCE_RULE } from "../evidence/frame.js";
+import { keyOf } from "../freshness/keys.js";
 import { caseAddress } from "./cases.shared.js";
 import { evidenceView, viewEvidence } from "./evidence.shared.js";
-import { keyOf } from "./keys.js";
 import { Answer, chainErrors, defineOperation } from "./operation.js";
 
 const item = evidenceView.extend({

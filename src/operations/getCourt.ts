@@ -1,6 +1,6 @@
 import { z } from "zod";
+import { keyOf } from "../freshness/keys.js";
 import { courtId, courtSchema, courtsOf, findCourt, formatCourt } from "./courts.shared.js";
-import { keyOf } from "./keys.js";
 import { Answer, chainErrors, defineOperation } from "./operation.js";
 
 export const getCourt = defineOperation({

@@ -1,9 +1,9 @@
 import { z } from "zod";
 import { readInvolvedCases } from "../chain/reads.js";
+import { keyOf } from "../freshness/keys.js";
 import { caseActionsFor, caseActionsSchema, ttlUntilNextChange } from "./actions.js";
 import { courtsOf } from "./courts.shared.js";
 import { jobActionSchema, jobStepsFor, nextJobChange, readJobStepsOf } from "./jobActions.js";
-import { keyOf } from "./keys.js";
 import { Answer, defineOperation } from "./operation.js";
 import { address, scanPagination } from "./schemas.js";
 

@@ -1,7 +1,7 @@
 import { z } from "zod";
+import { keyOf } from "../freshness/keys.js";
 import { courtsOf } from "./courts.shared.js";
 import { formatJob, JOB_ERRORS, jobId, jobIsFinal, jobSchema, requireJob } from "./jobs.shared.js";
-import { keyOf } from "./keys.js";
 import { Answer, chainErrors, defineOperation } from "./operation.js";
 
 export const getJob = defineOperation({

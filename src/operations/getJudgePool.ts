@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { readJudgePage, readJudgePool } from "../chain/reads.js";
+import { keyOf } from "../freshness/keys.js";
 import { courtInput, courtRef, findCourt, GENERAL_COURT, refOf } from "./courts.shared.js";
 import { countedIn, formatJudge, isWithin, judgeSchema } from "./judges.shared.js";
-import { keyOf } from "./keys.js";
 import { Answer, chainErrors, defineOperation } from "./operation.js";
 import { paginationInput } from "./schemas.js";
 

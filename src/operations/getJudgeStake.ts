@@ -1,9 +1,9 @@
 import { z } from "zod";
 import { courtRegistryAbi } from "../chain/abi/generated.js";
 import { readJudge } from "../chain/reads.js";
+import { keyOf } from "../freshness/keys.js";
 import { courtsOf } from "./courts.shared.js";
 import { formatJudge, judgeSchema } from "./judges.shared.js";
-import { keyOf } from "./keys.js";
 import { Answer, defineOperation } from "./operation.js";
 import { address } from "./schemas.js";
 

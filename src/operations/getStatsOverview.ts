@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { readOverview, STATE_NAMES } from "../chain/reads.js";
+import { keyOf } from "../freshness/keys.js";
 import { courtRef, refOf } from "./courts.shared.js";
-import { keyOf } from "./keys.js";
 import { Answer, defineOperation } from "./operation.js";
 
 export const getStatsOverview = defineOperation({

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { displayAmount, readJudge } from "../chain/reads.js";
+import { keyOf } from "../freshness/keys.js";
 import { courtRef, courtsOf, refOf } from "./courts.shared.js";
-import { keyOf } from "./keys.js";
 import { Answer, defineOperation } from "./operation.js";
 import { accuracyOf, RANKS, rankOf } from "./ranks.js";
 import { address } from "./schemas.js";
@@ -27,7 +27,7 @@ export const getValidatorStats = defineOperation({
       .array(courtRef.extend({ staked: z.string().describe('Amount and unit, e.g. "0.5 ETH"') }))
       .describe("The courts the validator staked in, with its stake in each"),
   }),
-  cache: { key: (i) => keyOf.validator(i.address) },
+  cache: { key: (i) => keyOf.judgeStats(i.address) },
   handler: async ({ address: who }, ctx) => {
     const [{ judge, courtStakes }, courts] = await Promise.all([readJudge(ctx.court, who), courtsOf(ctx)]);
     const won = judge.majorityVotes;

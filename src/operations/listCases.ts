@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { readCasePage } from "../chain/reads.js";
-import { keyOf } from "./keys.js";
+import { keyOf } from "../freshness/keys.js";
 import { Answer, defineOperation } from "./operation.js";
 import { paginationInput } from "./schemas.js";
 

@@ -1,6 +1,6 @@
 import { z } from "zod";
+import { keyOf } from "../freshness/keys.js";
 import { courtSchema, courtsOf, formatCourt } from "./courts.shared.js";
-import { keyOf } from "./keys.js";
 import { Answer, defineOperation } from "./operation.js";
 
 export const listCourts = defineOperation({

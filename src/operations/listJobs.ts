@@ -1,8 +1,8 @@
 import { isAddressEqual } from "viem";
 import { z } from "zod";
 import { JOB_STATES, readAllJobs, readJobPage } from "../chain/jobs.js";
+import { keyOf } from "../freshness/keys.js";
 import { arbitrationOf, jobSummary, summarizeJob } from "./jobs.shared.js";
-import { keyOf } from "./keys.js";
 import { Answer, chainErrors, defineOperation } from "./operation.js";
 import { address, paginationInput } from "./schemas.js";
 

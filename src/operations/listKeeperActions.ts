@@ -1,9 +1,9 @@
 import { z } from "zod";
 import { readCaseStatuses } from "../chain/reads.js";
+import { keyOf } from "../freshness/keys.js";
 import { actionSchema, keeperSteps, nextChange, ttlUntilNextChange } from "./actions.js";
 import { courtId, courtRef, courtsOf, refOf } from "./courts.shared.js";
 import { jobActionSchema, keeperJobSteps, nextJobChange, readJobStepsOf, rulingStep } from "./jobActions.js";
-import { keyOf } from "./keys.js";
 import { Answer, defineOperation } from "./operation.js";
 import { scanPagination } from "./schemas.js";
 

@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { readDeliberating, STATE_NAMES } from "../chain/reads.js";
+import { keyOf } from "../freshness/keys.js";
 import { caseSchema } from "./cases.shared.js";
 import { courtsOf, refOf } from "./courts.shared.js";
-import { keyOf } from "./keys.js";
 import { Answer, defineOperation } from "./operation.js";
 import { scanPagination } from "./schemas.js";
 

@@ -2,9 +2,9 @@ import { z } from "zod";
 import { courtRegistryAbi } from "../chain/abi/generated.js";
 import { readJudge } from "../chain/reads.js";
 import { DocketError } from "../errors/errors.js";
+import { staleKeys } from "../freshness/stale.js";
 import { buildUnsignedTx } from "../tx/unsignedTx.js";
 import { courtInput, courtsOf, findCourt, GENERAL_COURT } from "./courts.shared.js";
-import { judgeKeys } from "./keys.js";
 import { Answer, chainErrors, defineOperation } from "./operation.js";
 import { address, amount, unsignedTxResponse } from "./schemas.js";
 
@@ -47,6 +47,6 @@ export const stakeAsJudge = defineOperation({
       from: who,
       action: `Stakes ${raw} wei as a judge in court ${id} (${court.name})`,
     });
-    return new Answer(tx, { invalidate: judgeKeys(who) });
+    return new Answer(tx, { invalidate: staleKeys({ judge: who }) });
   },
 });

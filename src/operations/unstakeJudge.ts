@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { courtRegistryAbi } from "../chain/abi/generated.js";
+import { staleKeys } from "../freshness/stale.js";
 import { buildUnsignedTx } from "../tx/unsignedTx.js";
 import { courtId } from "./courts.shared.js";
-import { judgeKeys } from "./keys.js";
 import { Answer, defineOperation } from "./operation.js";
 import { address, unsignedTxResponse } from "./schemas.js";
 
@@ -32,6 +32,6 @@ export const unstakeJudge = defineOperation({
           }),
       from: who,
     });
-    return new Answer(tx, { invalidate: judgeKeys(who) });
+    return new Answer(tx, { invalidate: staleKeys({ judge: who }) });
   },
 });

@@ -8744,7 +8744,7 @@ export interface operations {
                 case?: string;
                 /** @description Only the events that concern this address: a party or judge of the event's case, the agent or judge it is about */
                 address?: string;
-                /** @description Comma-separated event types to receive (default: all): case.filed, case.responded, evidence.submitted, draw.armed, judges.drawn, vote.committed, vote.revealed, vote.cast, case.verdict, case.appealed, case.settled, case.defaulted, case.dismissed, filing.fee_paid, agent.registered, agent.updated, judge.staked, judge.unstaked, judge.slashed, judge.rewarded, dispute.filed, ruling.delivered, ruling.failed, job.created, job.funded, job.submitted, job.completed, job.rejected, job.expired, job.disputed, job.ruled, chain.reorg, chain.reset */
+                /** @description Comma-separated event types to receive (default: all): case.filed, case.responded, evidence.submitted, draw.armed, judges.assigned, vote.committed, vote.revealed, vote.cast, case.verdict, case.appealed, case.settled, case.defaulted, case.dismissed, filing.fee_paid, agent.registered, agent.updated, judge.staked, judge.unstaked, judge.slashed, judge.rewarded, dispute.filed, ruling.delivered, ruling.failed, job.created, job.funded, job.submitted, job.completed, job.rejected, job.expired, job.disputed, job.ruled, chain.reorg, chain.reset */
                 types?: string;
                 /** @description Resume after this event id, for clients that cannot send the Last-Event-ID header */
                 lastEventId?: string;
