@@ -8,7 +8,7 @@ import { staleKeys } from "../freshness/stale.js";
 import { buildUnsignedTx } from "../tx/unsignedTx.js";
 import { courtInput, GENERAL_COURT } from "./courts.shared.js";
 import { fundJob } from "./fundJob.js";
-import { arbitrationOf, nextStep, refuse, routeOf } from "./jobs.shared.js";
+import { nextStep, refuse, requireArbitration, routeOf } from "./jobs.shared.js";
 import { Answer, chainErrors, defineOperation } from "./operation.js";
 import { address, unsignedTxResponse } from "./schemas.js";
 
@@ -100,7 +100,7 @@ export const createJob = defineOperation({
     court: 2,
   },
   handler: async (i, ctx) => {
-    const a = arbitrationOf(ctx);
+    const a = requireArbitration(ctx);
     const court = i.court ?? GENERAL_COURT;
     const evaluator = i.evaluator ?? a.evaluators.find((e) => e.courtId === court)?.address;
     if (!evaluator) {

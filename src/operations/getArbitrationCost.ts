@@ -2,7 +2,7 @@ import { z } from "zod";
 import { readArbitrationCost } from "../chain/jobs.js";
 import { keyOf } from "../freshness/keys.js";
 import { courtInput, courtsOf, findCourt, GENERAL_COURT, refOf } from "./courts.shared.js";
-import { arbitrationOf } from "./jobs.shared.js";
+import { requireArbitration } from "./jobs.shared.js";
 import { Answer, chainErrors, defineOperation } from "./operation.js";
 
 export const getArbitrationCost = defineOperation({
@@ -37,7 +37,7 @@ export const getArbitrationCost = defineOperation({
   cache: { key: (i) => keyOf.arbitrationCost(i.court ?? GENERAL_COURT, i.jurors) },
   example: { court: 2, jurors: 3 },
   handler: async ({ court = GENERAL_COURT, jurors }, ctx) => {
-    const a = arbitrationOf(ctx);
+    const a = requireArbitration(ctx);
     const courts = await courtsOf(ctx);
     const c = findCourt(courts, court);
     const panel = Math.max(Number(c.config.terms.panelSize), jurors);

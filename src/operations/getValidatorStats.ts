@@ -9,7 +9,7 @@ import { address } from "./schemas.js";
 export const getValidatorStats = defineOperation({
   name: "get_validator_stats",
   title: "Validator statistics",
-  description: `A judge's (validator's) record: votes cast, accuracy (percentage of scored votes that agreed with the panel majority), rewards and current stake as display strings ("0.05 ETH"), rank and cases won/lost as a judge, then its stake per court. Ranks, highest first: ${RANKS.map((r) => `${r.rank} (>= ${r.minValidated} validated, >= ${r.minAccuracy}%)`).join(", ")}. An address that never judged answers zeros and UNRANKED.`,
+  description: `A judge's (validator's) record: votes cast, accuracy (percentage of scored votes that agreed with the panel majority), rewards and current stake as display strings ("0.05 ETH"), rank and cases won/lost as a judge, then its stake per court. Ranks, highest first: ${RANKS.map((r) => `${r.rank} (>= ${r.minJudged} validated, >= ${r.minAccuracy}%)`).join(", ")}. An address that never judged answers zeros and UNRANKED.`,
   kind: "read",
   toolset: "judges",
   http: { method: "GET", path: "/validate/stats/:address" },

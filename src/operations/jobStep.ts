@@ -2,7 +2,7 @@ import { z } from "zod";
 import type { ErrorCode } from "../errors/errors.js";
 import { type Staleness, staleKeys } from "../freshness/stale.js";
 import { buildUnsignedTx, type TxRequest } from "../tx/unsignedTx.js";
-import { arbitrationOf, JOB_ERRORS, type JobRead, jobId, nextStep, requireJob } from "./jobs.shared.js";
+import { JOB_ERRORS, type JobRead, jobId, nextStep, requireArbitration, requireJob } from "./jobs.shared.js";
 import { Answer, type Ctx, chainErrors, defineOperation, type Operation } from "./operation.js";
 import { unsignedTxResponse } from "./schemas.js";
 
@@ -60,7 +60,7 @@ export function defineJobStep<Fields extends z.ZodRawShape, Out extends z.ZodRaw
     example: spec.example as never,
     handler: async (raw, ctx) => {
       const i = raw as In;
-      arbitrationOf(ctx);
+      requireArbitration(ctx);
       const checked = spec.check ? spec.check(i) : (undefined as Checked);
       const r = await requireJob(ctx, i.id);
       const { answer, alsoStale, ...call } = await spec.call(i, r, ctx, checked);

@@ -6,7 +6,7 @@ import { courtsOf, refOf } from "./courts.shared.js";
 import { Answer, defineOperation } from "./operation.js";
 import { scanPagination } from "./schemas.js";
 
-/** A case as a validator scans for it: the case's own fields, less the free text, plus its round and deadline. */
+/** A case as a judge scans for it: the case's own fields, less the free text, plus its round and deadline. */
 const pendingCase = caseSchema
   .pick({
     address: true,
