@@ -14,14 +14,14 @@
  */
 export type CourtContract = "factory" | "registry" | "case" | "arbitrator" | "commerce" | "evaluator";
 
-export interface CourtEvent {
+export interface FollowedEvent {
   contract: CourtContract;
   /** What the event says, in one line. */
   about: string;
 }
 
 /** Every followed event, in the order of the docs' table (docs/events.md). */
-export const COURT_EVENTS = {
+export const FOLLOWED_EVENTS = {
   CaseFiled: { contract: "factory", about: "a case was filed" },
   Responded: { contract: "case", about: "the defendant staked and answered" },
   EvidenceSubmitted: { contract: "case", about: "a party added evidence" },
@@ -117,9 +117,9 @@ export const COURT_EVENTS = {
     contract: "evaluator",
     about: "the evaluator applied the ruling: the job completed or was rejected",
   },
-} as const satisfies Record<string, CourtEvent>;
+} as const satisfies Record<string, FollowedEvent>;
 
-export type CourtEventName = keyof typeof COURT_EVENTS;
+export type FollowedEventName = keyof typeof FOLLOWED_EVENTS;
 
 /** Events of the followed contracts that the follower does not ask for, each with the reason. */
 export const IGNORED_EVENTS: Record<CourtContract, Record<string, string>> = {
@@ -156,13 +156,15 @@ export const IGNORED_EVENTS: Record<CourtContract, Record<string, string>> = {
 };
 
 /** The followed events of one contract. */
-export function followedOf(contract: CourtContract): CourtEventName[] {
-  return (Object.keys(COURT_EVENTS) as CourtEventName[]).filter((n) => COURT_EVENTS[n].contract === contract);
+export function followedOf(contract: CourtContract): FollowedEventName[] {
+  return (Object.keys(FOLLOWED_EVENTS) as FollowedEventName[]).filter((n) => FOLLOWED_EVENTS[n].contract === contract);
 }
 
 /** The entry for an event name, if docket follows it. */
-export function courtEventOf(name: string | undefined): CourtEvent | undefined {
-  return name !== undefined && Object.hasOwn(COURT_EVENTS, name) ? COURT_EVENTS[name as CourtEventName] : undefined;
+export function followedEventOf(name: string | undefined): FollowedEvent | undefined {
+  return name !== undefined && Object.hasOwn(FOLLOWED_EVENTS, name)
+    ? FOLLOWED_EVENTS[name as FollowedEventName]
+    : undefined;
 }
 
 /**

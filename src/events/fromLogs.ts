@@ -1,5 +1,5 @@
 import { type Address, getAddress } from "viem";
-import { courtEventOf } from "../chain/contractEvents.js";
+import { followedEventOf } from "../chain/contractEvents.js";
 import type { CourtLog } from "../chain/courtLogs.js";
 import type { ChainChange } from "../chain/follower.js";
 import { OUTCOME_NAMES, STATE_NAMES } from "../chain/reads.js";
@@ -58,7 +58,7 @@ function stateAfter(l: CourtLog, logs: readonly CourtLog[]): string | undefined 
 }
 
 /** A case contract's own event (the follower keeps only those the factory vouches for). */
-const isCaseLog = (l: CourtLog) => courtEventOf(l.eventName)?.contract === "case";
+const isCaseLog = (l: CourtLog) => followedEventOf(l.eventName)?.contract === "case";
 
 /** The type docket pushes for a court event; undefined when it only moves the cache. */
 const typeOf = (l: CourtLog) => pushedTypeOf(l.eventName);

@@ -1,4 +1,4 @@
-import type { CourtEventName } from "../chain/contractEvents.js";
+import type { FollowedEventName } from "../chain/contractEvents.js";
 
 /**
  * The pushed event types: the events docket pushes to clients (`GET /events`, MCP resource
@@ -53,10 +53,10 @@ export const PUSHED_AS = {
   JobDisputed: "job.disputed",
   JobFinalized: null,
   JobRuled: "job.ruled",
-} as const satisfies Record<CourtEventName, string | null>;
+} as const satisfies Record<FollowedEventName, string | null>;
 
 /** The types docket pushes for contract events. */
-type ContractEventType = Exclude<(typeof PUSHED_AS)[CourtEventName], null>;
+type ContractEventType = Exclude<(typeof PUSHED_AS)[FollowedEventName], null>;
 
 /** Every pushed event type, in the table's order, then the chain's own two. */
 export const EVENT_TYPES = [
@@ -69,7 +69,7 @@ export type EventType = ContractEventType | "chain.reorg" | "chain.reset";
 /** The type a followed contract event is pushed as; undefined when it only moves the cache (or is not followed). */
 export function pushedTypeOf(eventName: string | undefined): ContractEventType | undefined {
   if (eventName === undefined || !Object.hasOwn(PUSHED_AS, eventName)) return undefined;
-  return PUSHED_AS[eventName as CourtEventName] ?? undefined;
+  return PUSHED_AS[eventName as FollowedEventName] ?? undefined;
 }
 
 /** A JSON value an event carries (wei amounts are decimal strings, addresses checksummed). */

@@ -10,7 +10,7 @@
  * read is cached under.
  */
 
-import type { CourtEventName } from "../chain/contractEvents.js";
+import type { FollowedEventName } from "../chain/contractEvents.js";
 import { everyKey, keyOf } from "./keys.js";
 
 /** A case's two parties, whose records a concluding change moves. */
@@ -182,13 +182,13 @@ export const STALE_BY_EVENT = {
   JobDisputed: { job: "jobId" },
   JobFinalized: { job: "jobId" },
   JobRuled: { job: "jobId" },
-} as const satisfies Record<CourtEventName, EventRow>;
+} as const satisfies Record<FollowedEventName, EventRow>;
 
 /** The keys a mined contract event makes stale; the composition root hands this to the follower. */
 export function keysForEvent(log: { eventName?: string; args?: unknown }): string[] {
   const name = log.eventName;
   if (name === undefined || !Object.hasOwn(STALE_BY_EVENT, name)) return [];
-  const row: EventRow = STALE_BY_EVENT[name as CourtEventName];
+  const row: EventRow = STALE_BY_EVENT[name as FollowedEventName];
   const a = (log.args ?? {}) as Record<string, unknown>;
   const s = Object.fromEntries(Object.entries(row).map(([k, arg]) => [k, arg === true ? true : String(a[arg])]));
   return staleKeys(s as Staleness);

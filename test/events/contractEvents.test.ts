@@ -8,7 +8,7 @@ import {
   disputeCaseAbi,
   docketArbitratorAbi,
 } from "../../src/chain/abi/generated.js";
-import { COURT_EVENTS, type CourtContract, IGNORED_EVENTS, unplaced } from "../../src/chain/contractEvents.js";
+import { type CourtContract, FOLLOWED_EVENTS, IGNORED_EVENTS, unplaced } from "../../src/chain/contractEvents.js";
 import { courtEvents } from "../../src/chain/courtLogs.js";
 import { EVENT_TYPES, PUSHED_AS } from "../../src/events/types.js";
 import { keysForEvent, STALE_BY_EVENT } from "../../src/freshness/stale.js";
@@ -24,7 +24,7 @@ const ABI_OF: Record<CourtContract, Abi> = {
   evaluator: courtEvaluatorAbi,
 };
 const eventNames = (abi: Abi) => abi.filter((x) => x.type === "event").map((x) => x.name as string);
-const followed = Object.entries(COURT_EVENTS) as [keyof typeof COURT_EVENTS, { contract: CourtContract }][];
+const followed = Object.entries(FOLLOWED_EVENTS) as [keyof typeof FOLLOWED_EVENTS, { contract: CourtContract }][];
 
 /**
  * The contract events docket follows (src/chain/contractEvents.ts), the types it pushes for them
@@ -48,12 +48,12 @@ describe("the contract events docket follows", () => {
     for (const [contract, ignored] of Object.entries(IGNORED_EVENTS)) {
       for (const name of Object.keys(ignored)) expect(eventNames(ABI_OF[contract as CourtContract])).toContain(name);
     }
-    expect(courtEvents.map((e) => e.name).sort()).toEqual(Object.keys(COURT_EVENTS).sort());
+    expect(courtEvents.map((e) => e.name).sort()).toEqual(Object.keys(FOLLOWED_EVENTS).sort());
   });
 
   it("gives every followed event a push type and a freshness row, and nothing else one", () => {
-    expect(Object.keys(PUSHED_AS)).toEqual(Object.keys(COURT_EVENTS));
-    expect(Object.keys(STALE_BY_EVENT)).toEqual(Object.keys(COURT_EVENTS));
+    expect(Object.keys(PUSHED_AS)).toEqual(Object.keys(FOLLOWED_EVENTS));
+    expect(Object.keys(STALE_BY_EVENT)).toEqual(Object.keys(FOLLOWED_EVENTS));
   });
 
   it("gives every followed event a pushed type or something it makes stale", () => {
