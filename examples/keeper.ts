@@ -24,7 +24,7 @@ interface Step {
   job?: number;
 }
 
-/** One sweep over every page of keeper steps; returns how many were executed. */
+/** One sweep over every page of keeper actions; returns how many were executed. */
 async function sweep(): Promise<number> {
   let done = 0;
   for (let offset: number | null = 0; offset !== null; ) {

@@ -103,13 +103,13 @@ export async function connectCourt(config: Config, own?: OwnChain): Promise<Cour
     factory: getAddress(factory),
     registry: getAddress(registry),
     erc8004: await probeErc8004(reader, getAddress(registry), config),
-    arbitration: arbitrationOf(config) ?? fromFile?.arbitration,
+    arbitration: arbitrationFromConfig(config) ?? fromFile?.arbitration,
     close: async () => {},
   };
 }
 
 /** The arbitration contracts the config names (ARBITRATOR_ADDRESS, JOBS_ADDRESS, JOBS_TOKEN_ADDRESS, EVALUATORS), if all are set. */
-export function arbitrationOf(config: Config): Arbitration | undefined {
+export function arbitrationFromConfig(config: Config): Arbitration | undefined {
   const { ARBITRATOR_ADDRESS, JOBS_ADDRESS, JOBS_TOKEN_ADDRESS, EVALUATORS } = config;
   if (!ARBITRATOR_ADDRESS && !JOBS_ADDRESS && !JOBS_TOKEN_ADDRESS && !EVALUATORS) return undefined;
   if (!ARBITRATOR_ADDRESS || !JOBS_ADDRESS || !JOBS_TOKEN_ADDRESS || !EVALUATORS) {

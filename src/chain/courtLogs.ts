@@ -7,15 +7,15 @@ import {
   disputeCaseAbi,
   docketArbitratorAbi,
 } from "./abi/generated.js";
+import { type CourtContract, followedOf } from "./contractEvents.js";
 import type { Court } from "./court.js";
-import { type CourtContract, followedOf } from "./eventCatalogue.js";
 
 const eventsOf = (abi: readonly { type: string; name?: string }[], contract: CourtContract) => {
   const followed = new Set<string>(followedOf(contract));
   return abi.filter((x): x is AbiEvent => x.type === "event" && followed.has(x.name as string));
 };
 
-// Which events of each contract: the catalogue (eventCatalogue.ts) says, and why the others are not.
+// Which events of each contract: contractEvents.ts says, and why the others are not.
 const factoryEvents = eventsOf(caseFactoryAbi, "factory");
 const registryEvents = eventsOf(courtRegistryAbi, "registry");
 const caseEvents = eventsOf(disputeCaseAbi, "case");

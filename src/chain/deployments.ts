@@ -90,7 +90,7 @@ export function readDeployment(
   return { factory: getAddress(d.factory), registry: getAddress(d.registry), arbitration: d.arbitration };
 }
 
-/** The KEY=value lines that point a docket at these arbitration contracts (the settings `arbitrationOf` reads). */
+/** The KEY=value lines that point a docket at these arbitration contracts (the settings `arbitrationFromConfig` reads). */
 export function arbitrationEnvLines(a: ArbitrationDeployment): string[] {
   return [
     `ARBITRATOR_ADDRESS=${a.arbitrator}`,

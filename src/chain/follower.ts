@@ -12,8 +12,8 @@ export type { CourtLog } from "./courtLogs.js";
 /** How long a range the provider refused stays shrunk before the full RPC_LOGS_RANGE_MAX is tried again. */
 const RANGE_MEMORY_MS = 10 * 60_000;
 
-/** A decoded court event, as the follower hands it to `keysFor`. */
-export interface CourtEvent {
+/** A mined contract event, decoded, as the follower hands it to `keysFor`. */
+export interface MinedEvent {
   eventName?: string;
   args?: unknown;
 }
@@ -39,10 +39,10 @@ export interface PollMeta {
 export interface FollowerOptions {
   intervalMs: number;
   /**
-   * The cache keys a mined event makes stale. Handed in by the composition root: the keys are the
-   * operations' vocabulary, which the chain layer does not know.
+   * The cache keys a mined event makes stale. Handed in by the composition root: the keys and what goes
+   * stale are the freshness table's (freshness/stale.ts), which the chain layer does not know.
    */
-  keysFor: (event: CourtEvent) => string[];
+  keysFor: (event: MinedEvent) => string[];
   /**
    * Drops cached answers a change on chain made stale: exact keys (patterns), or `"all"` when the
    * follower cannot tell what changed (a reset chain, a reorg deeper than its window, another chain).

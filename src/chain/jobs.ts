@@ -52,13 +52,13 @@ export function evaluatorOf(a: Arbitration, addr: Address) {
 }
 
 /** What `arbitrationCost` is asked with: the first two words of the dispute's extraData (court, panel). */
-export function costExtraData(court: number, jurors: number) {
-  return encodeAbiParameters([{ type: "uint256" }, { type: "uint256" }], [BigInt(court), BigInt(jurors)]);
+export function costExtraData(court: number, judges: number) {
+  return encodeAbiParameters([{ type: "uint256" }, { type: "uint256" }], [BigInt(court), BigInt(judges)]);
 }
 
-/** The cost and worst-case duration of a dispute in `court` with `jurors`: one multicall. */
-export async function readArbitrationCost(court: Court, a: Arbitration, courtId: number, jurors: number) {
-  const extraData = costExtraData(courtId, jurors);
+/** The cost and worst-case duration of a dispute in `court` with a panel of at least `judges`: one multicall. */
+export async function readArbitrationCost(court: Court, a: Arbitration, courtId: number, judges: number) {
+  const extraData = costExtraData(courtId, judges);
   const [cost, maxDuration] = await readAll(court, [
     { address: a.arbitrator, abi: docketArbitratorAbi, functionName: "arbitrationCost", args: [extraData] },
     { address: a.arbitrator, abi: docketArbitratorAbi, functionName: "maxDuration", args: [extraData] },
@@ -191,7 +191,7 @@ export async function readJobPage(court: Court, a: Arbitration, offset: number, 
  * ruling failed to deliver (one multicall, batched with whatever the caller reads in the same tick),
  * then the evaluation of each submitted job a docket evaluator judges (a second, only when there are any).
  */
-export async function readJobSteps(court: Court, a: Arbitration) {
+export async function readJobActionInputs(court: Court, a: Arbitration) {
   const [[, jobs], [, due]] = await Promise.all([
     court.reader.readContract({
       address: a.commerce,

@@ -1,9 +1,9 @@
 import { type Address, getAddress } from "viem";
+import { followedEventOf } from "../chain/contractEvents.js";
 import type { CourtLog } from "../chain/courtLogs.js";
-import { courtEventOf } from "../chain/eventCatalogue.js";
 import type { ChainChange } from "../chain/follower.js";
 import { OUTCOME_NAMES, STATE_NAMES } from "../chain/reads/cases.js";
-import type { DocketEvent, EventType, EventValue } from "./types.js";
+import { type DocketEvent, type EventType, type EventValue, pushedTypeOf } from "./types.js";
 
 /**
  * The parties and current panel of each case, read together (the composition root hands in
@@ -58,10 +58,10 @@ function stateAfter(l: CourtLog, logs: readonly CourtLog[]): string | undefined 
 }
 
 /** A case contract's own event (the follower keeps only those the factory vouches for). */
-const isCaseLog = (l: CourtLog) => courtEventOf(l.eventName)?.contract === "case";
+const isCaseLog = (l: CourtLog) => followedEventOf(l.eventName)?.contract === "case";
 
-/** The type docket pushes for a court event (the catalogue's); undefined when it only moves the cache. */
-const typeOf = (l: CourtLog) => (courtEventOf(l.eventName)?.type ?? undefined) as EventType | undefined;
+/** The type docket pushes for a court event; undefined when it only moves the cache. */
+const typeOf = (l: CourtLog) => pushedTypeOf(l.eventName);
 
 /** Which case an event is about: a case contract's own events, filing, a judge paid or slashed for one. */
 function caseOf(l: CourtLog, caseEvent: boolean): Address | undefined {

@@ -1,17 +1,76 @@
-import { COURT_EVENT_TYPES, type COURT_EVENTS, type CourtEventName } from "../chain/eventCatalogue.js";
+import type { FollowedEventName } from "../chain/contractEvents.js";
 
 /**
- * The events docket pushes to agents (`GET /events`, MCP resource updates): court events as the
- * follower decodes them from mined logs, plus the chain's own (a reorg, a reset). One catalogue,
- * shared by every front end; the court's part comes from src/chain/eventCatalogue.ts.
+ * The pushed event types: the events docket pushes to clients (`GET /events`, MCP resource
+ * updates), as opposed to the contract events it follows (`chain/contractEvents.ts`). Each followed
+ * contract event is pushed as one type here, or not at all (it only moves the cache: see
+ * `freshness/stale.ts`); the chain's own two (a reorg, a reset) follow. One list, shared by every
+ * front end and by docs/events.md's table.
  */
 
-/** The types docket pushes for court events (the catalogue's), then the chain's own two. */
-type CourtEventType = Exclude<(typeof COURT_EVENTS)[CourtEventName]["type"], null>;
+/** The type docket pushes for each followed contract event; null when it only moves the cache. */
+export const PUSHED_AS = {
+  CaseFiled: "case.filed",
+  Responded: "case.responded",
+  EvidenceSubmitted: "evidence.submitted",
+  DrawArmed: "draw.armed",
+  JudgesAssigned: "judges.assigned",
+  VoteCommitted: "vote.committed",
+  VoteRevealed: "vote.revealed",
+  VoteCast: "vote.cast",
+  Verdict: "case.verdict",
+  Appealed: "case.appealed",
+  Settled: "case.settled",
+  Defaulted: "case.defaulted",
+  Dismissed: "case.dismissed",
+  FilingFeePaid: "filing.fee_paid",
+  AgentRegistered: "agent.registered",
+  AgentUpdated: "agent.updated",
+  JudgeStaked: "judge.staked",
+  JudgeUnstaked: "judge.unstaked",
+  JudgeSlashed: "judge.slashed",
+  JudgeRewarded: "judge.rewarded",
+  CaseChanged: null,
+  FilingChanged: null,
+  TokenFeeChanged: null,
+  JudgeRecordChanged: null,
+  PartyRecordChanged: null,
+  TreasuryWithdrawn: null,
+  CourtCreated: null,
+  CourtChanged: null,
+  ArbitratorChanged: null,
+  DisputeFiled: "dispute.filed",
+  RulingDelivered: "ruling.delivered",
+  RulingFailed: "ruling.failed",
+  JobCreated: "job.created",
+  ProviderSet: null,
+  BudgetSet: null,
+  JobFunded: "job.funded",
+  JobSubmitted: "job.submitted",
+  JobCompleted: "job.completed",
+  JobRejected: "job.rejected",
+  JobExpired: "job.expired",
+  JobDisputed: "job.disputed",
+  JobFinalized: null,
+  JobRuled: "job.ruled",
+} as const satisfies Record<FollowedEventName, string | null>;
 
-/** Every event type, in the catalogue's order. */
-export const EVENT_TYPES = [...(COURT_EVENT_TYPES as CourtEventType[]), "chain.reorg", "chain.reset"] as const;
-export type EventType = (typeof EVENT_TYPES)[number];
+/** The types docket pushes for contract events. */
+type ContractEventType = Exclude<(typeof PUSHED_AS)[FollowedEventName], null>;
+
+/** Every pushed event type, in the table's order, then the chain's own two. */
+export const EVENT_TYPES = [
+  ...new Set(Object.values(PUSHED_AS).filter((t): t is ContractEventType => t !== null)),
+  "chain.reorg",
+  "chain.reset",
+] as const;
+export type EventType = ContractEventType | "chain.reorg" | "chain.reset";
+
+/** The type a followed contract event is pushed as; undefined when it only moves the cache (or is not followed). */
+export function pushedTypeOf(eventName: string | undefined): ContractEventType | undefined {
+  if (eventName === undefined || !Object.hasOwn(PUSHED_AS, eventName)) return undefined;
+  return PUSHED_AS[eventName as FollowedEventName] ?? undefined;
+}
 
 /** A JSON value an event carries (wei amounts are decimal strings, addresses checksummed). */
 export type EventValue = string | number | boolean | null | string[];

@@ -216,7 +216,7 @@ const EVENT_WORDS: Record<string, string> = {
   "case.responded": "The defendant responded",
   "evidence.submitted": "Evidence added",
   "draw.armed": "Panel draw armed",
-  "judges.drawn": "Panel drawn",
+  "judges.assigned": "Judges assigned",
   "vote.committed": "A judge committed a hidden vote",
   "vote.revealed": "A judge revealed a vote",
   "vote.cast": "A judge voted",

@@ -1,12 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { matches } from "../../src/cache/cache.js";
+import { everyKey, keyOf } from "../../src/freshness/keys.js";
+import { keysForEvent, STALE_BY_EVENT, type Staleness, staleKeys } from "../../src/freshness/stale.js";
 import { getAgent } from "../../src/operations/agents/getAgent.js";
 import { getCase } from "../../src/operations/cases/getCase.js";
 import { listCases } from "../../src/operations/cases/listCases.js";
-import { caseKeys, judgeKeys, keyOf, keysForEvent } from "../../src/operations/keys.js";
 
 /** The one key vocabulary: what a mined event or a write invalidates reaches the keys reads are stored under. */
-describe("cache keys (src/operations/keys.ts)", () => {
+describe("cache keys and the freshness table (src/freshness/)", () => {
   const a = "0x70997970C51812dc3A010C7d01b50e0d17dc79C8";
   const stale = (patterns: string[], key: string) => patterns.some((p) => matches(p, key));
 
@@ -26,7 +27,7 @@ describe("cache keys (src/operations/keys.ts)", () => {
         getAgent.cache?.key({ address: a }) as string,
       ),
     ).toBe(true);
-    expect(keysForEvent({ eventName: "JudgeSlashed", args: { judge: a } })).toEqual(judgeKeys(a));
+    expect(keysForEvent({ eventName: "JudgeSlashed", args: { judge: a } })).toEqual(staleKeys({ judge: a }));
     expect(keysForEvent({ eventName: "FilingChanged" })).toContain(keyOf.params());
     expect(keysForEvent({ eventName: "SomethingElse" })).toEqual([]);
     // A court's creation or change reaches the court reads, the terms filing quotes and every pool.
@@ -51,9 +52,62 @@ describe("cache keys (src/operations/keys.ts)", () => {
 
   it("a concluding case change also reaches judges and both parties", () => {
     const p = "0x1111111111111111111111111111111111111111";
-    const keys = caseKeys(a, { plaintiff: p, defendant: a });
+    const keys = staleKeys({ case: a, concluded: { plaintiff: p, defendant: a } });
     expect(stale(keys, keyOf.agent(p))).toBe(true);
     expect(stale(keys, keyOf.judgeStake(p))).toBe(true);
-    expect(stale(caseKeys(a), keyOf.agent(p))).toBe(false);
+    expect(stale(staleKeys({ case: a }), keyOf.agent(p))).toBe(false);
+  });
+
+  it("a write and the event that reports the same change on chain make the same keys stale", () => {
+    // stake_as_judge / unstake_judge and JudgeStaked / JudgeUnstaked; file_case and CaseFiled;
+    // a case write and CaseChanged; a job step and the job contract's event; register and AgentRegistered.
+    expect(staleKeys({ judge: a })).toEqual(keysForEvent({ eventName: "JudgeStaked", args: { judge: a } }));
+    expect(staleKeys({ filing: true })).toEqual(keysForEvent({ eventName: "CaseFiled", args: { caseAddr: a } }));
+    expect(staleKeys({ case: a })).toEqual(keysForEvent({ eventName: "CaseChanged", args: { caseAddr: a } }));
+    expect(staleKeys({ job: 7 })).toEqual(keysForEvent({ eventName: "JobFunded", args: { jobId: 7n } }));
+    expect(staleKeys({ agent: a })).toEqual(keysForEvent({ eventName: "AgentRegistered", args: { agent: a } }));
+  });
+
+  /** The kind of a key or pattern: what comes before its first `:` (or `*`). */
+  const kindOf = (key: string) => key.split(/[:*]/)[0] as string;
+  /** Every kind of key a read is cached under, from the key vocabulary. */
+  const readKinds = new Set(
+    Object.values(keyOf).map((f) => kindOf((f as (...a: unknown[]) => string)("0xa", 1, 2, 3))),
+  );
+
+  it("every key a row or a write names is a key some read is cached under", () => {
+    expect(
+      Object.values(everyKey)
+        .filter((p) => p !== everyKey.all)
+        .map(kindOf)
+        .filter((k) => !readKinds.has(k)),
+    ).toEqual([]);
+    const args = { caseAddr: a, agent: a, judge: a, party: a, jobId: 1n };
+    const fromEvents = Object.keys(STALE_BY_EVENT).flatMap((eventName) => keysForEvent({ eventName, args }));
+    const every: Required<Staleness> = {
+      filing: true,
+      case: a,
+      concluded: { plaintiff: a, defendant: a },
+      agent: a,
+      judge: a,
+      party: a,
+      stats: true,
+      params: true,
+      court: true,
+      job: 1,
+      draw: [a],
+    };
+    const fromWrites = Object.entries(every).flatMap(([k, v]) => staleKeys({ [k]: v }));
+    expect([...fromEvents, ...fromWrites].map(kindOf).filter((k) => !readKinds.has(k))).toEqual([]);
+  });
+
+  it("every kind of cached read is made stale by some contract event", () => {
+    const args = { caseAddr: a, agent: a, judge: a, party: a, jobId: 1n };
+    const reached = new Set(
+      Object.keys(STALE_BY_EVENT)
+        .flatMap((eventName) => keysForEvent({ eventName, args }))
+        .map(kindOf),
+    );
+    expect([...readKinds].filter((k) => !reached.has(k))).toEqual([]);
   });
 });

@@ -4,7 +4,7 @@ import { courtRegistryAbi } from "../../src/chain/abi/generated.js";
 import { devPublicParams } from "../../src/deploy/terms.js";
 import { Actor } from "../../src/devnet/actor.js";
 import { type Devnet, startDevnet } from "../../src/devnet/devnet.js";
-import { everyKey } from "../../src/operations/keys.js";
+import { everyKey } from "../../src/freshness/keys.js";
 import type { Docket } from "../../src/server.js";
 import {
   everyReadPath,

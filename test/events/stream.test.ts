@@ -96,7 +96,7 @@ describe("GET /events: court events pushed as they are mined", () => {
 
     await t.write(`/cases/${summoned}/assign-judges-random`, { from: t.address(0) }, 0);
     await poll();
-    const drawn = await plaintiffStream.next((x) => x.type === "judges.drawn");
+    const drawn = await plaintiffStream.next((x) => x.type === "judges.assigned");
     const judges = (await caseOf(summoned)).judges as string[];
     expect(judges).toHaveLength(3);
     expect(drawn.data.data).toMatchObject({ round: 1, judges, state: "Deliberating" });
@@ -104,7 +104,7 @@ describe("GET /events: court events pushed as they are mined", () => {
     const judge = judges[0] as string;
     expect(drawn.data.addresses).toEqual(expect.arrayContaining([c.plaintiff, c.defendant, ...judges]));
     const judgeStream = await listen(`address=${judge}`, responded.id);
-    await judgeStream.next((x) => x.type === "judges.drawn");
+    await judgeStream.next((x) => x.type === "judges.assigned");
   });
 
   it("filters by case, address and types; a party sees the verdict on its case", async () => {

@@ -49,7 +49,7 @@ const keyOf = (t: TestDocket, judge: string) =>
 
 const indexOf = (lines: Line[], pred: (l: Line) => boolean) => lines.findIndex(pred);
 
-/** Closes the seeded open cases (their panels would keep a judge busy until a deadline): a day on, every keeper step. */
+/** Closes the seeded open cases (their panels would keep a judge busy until a deadline): a day on, every keeper action. */
 async function closeSeededCases(t: TestDocket): Promise<void> {
   // A step can make the next one due only later (a verdict, then its appeal window): rounds until
   // the keeper has nothing left, each read at the chain time just reached (not a view of before it).

@@ -49,7 +49,7 @@ describe("jobs judged by docket's court, over HTTP", () => {
     await disputedJob(f, client, provider, 2, true);
   });
 
-  it("undisputed, the window passes: anyone finalizes (a keeper step) and the provider is paid", async () => {
+  it("undisputed, the window passes: anyone finalizes (a keeper action) and the provider is paid", async () => {
     await undisputedJob(f, client, provider, t.address(16));
   });
 

@@ -1,9 +1,9 @@
 import { z } from "zod";
 import { readErc8004Cards } from "../../chain/erc8004.js";
 import { readAgents } from "../../chain/reads/agents.js";
+import { keyOf } from "../../freshness/keys.js";
 import { Answer, defineOperation } from "../kernel/operation.js";
 import { paginationInput } from "../kernel/schemas.js";
-import { keyOf } from "../keys.js";
 import { agentSchema, formatAgent } from "./agent.js";
 import { formatErc8004 } from "./erc8004.js";
 

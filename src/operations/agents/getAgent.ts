@@ -2,9 +2,9 @@ import { z } from "zod";
 import { readErc8004Cards } from "../../chain/erc8004.js";
 import { readAgent } from "../../chain/reads/agents.js";
 import { DocketError } from "../../errors/errors.js";
+import { keyOf } from "../../freshness/keys.js";
 import { Answer, chainErrors, defineOperation } from "../kernel/operation.js";
 import { address } from "../kernel/schemas.js";
-import { keyOf } from "../keys.js";
 import { agentSchema, formatAgent } from "./agent.js";
 import { formatErc8004 } from "./erc8004.js";
 

@@ -1,17 +1,17 @@
 import { z } from "zod";
 import { readInvolvedCases } from "../../chain/reads/cases.js";
+import { keyOf } from "../../freshness/keys.js";
 import { caseActionsFor, caseActionsSchema, ttlUntilNextChange } from "../cases/actions.js";
 import { courtsOf } from "../courts/court.js";
-import { jobActionSchema, jobStepsFor, nextJobChange, readJobStepsOf } from "../jobs/jobActions.js";
+import { jobActionSchema, jobActionsFor, nextJobChange, readJobActionInputsOf } from "../jobs/jobActions.js";
 import { Answer, defineOperation } from "../kernel/operation.js";
 import { address, scanPagination } from "../kernel/schemas.js";
-import { keyOf } from "../keys.js";
 
 export const getInbox = defineOperation({
   name: "get_inbox",
   title: "An address's inbox of next actions",
   description:
-    "Every open case the address takes part in (plaintiff, defendant, judge of any round) with what it may or must do now: respond before the deadline, commit or cast a vote, reveal it, add evidence, appeal, and the permissionless steps on its cases (draw, default, resolve, settle); and in `jobs`, the steps due on its ERC-8183 jobs (fund, submit, dispute in the challenge window, finalize). Each case names its court; each action names the tool to call, its HTTP route, whether it is required and its deadline in chain time. Required actions come first. A stranger's inbox is empty: court-wide keeper steps are in list_keeper_actions. Subscribe to the MCP resource docket://agents/{address}/inbox, or stream GET /events?address=…, to be told when it changes.",
+    "Every open case the address takes part in (plaintiff, defendant, judge of any round) with what it may or must do now: respond before the deadline, commit or cast a vote, reveal it, add evidence, appeal, and the permissionless actions on its cases (draw, default, resolve, settle); and in `jobs`, the actions due on its ERC-8183 jobs (fund, submit, dispute in the challenge window, finalize). Each case names its court; each action names the tool to call, its HTTP route, whether it is required and its deadline in chain time. Required actions come first. A stranger's inbox is empty: court-wide keeper actions are in list_keeper_actions. Subscribe to the MCP resource docket://agents/{address}/inbox, or stream GET /events?address=…, to be told when it changes.",
   kind: "read",
   toolset: "agents",
   http: { method: "GET", path: "/agent/:address/inbox" },
@@ -31,7 +31,7 @@ export const getInbox = defineOperation({
     jobs: z
       .array(jobActionSchema)
       .describe(
-        "Steps due on the address's ERC-8183 jobs (of the newest 200): fund (client), submit (provider), dispute in the window (client), finalize (anyone); a disputed job's case is in `cases`",
+        "Actions due on the address's ERC-8183 jobs (of the newest 200): fund (client), submit (provider), dispute in the window (client), finalize (anyone); a disputed job's case is in `cases`",
       ),
   }),
   cache: { key: (i) => keyOf.inbox(i.address, i.offset, i.limit) },
@@ -39,15 +39,15 @@ export const getInbox = defineOperation({
     const [page, courts, jobRead] = await Promise.all([
       readInvolvedCases(ctx.court, who, offset, limit),
       courtsOf(ctx),
-      readJobStepsOf(ctx.court),
+      readJobActionInputsOf(ctx.court),
     ]);
     const now = BigInt(page.chainTime);
     const cases = page.cases
       .map((s) => caseActionsFor(s, who, now, courts))
       // Cases with something to do first, the most urgent first; then the rest in index order (sort is stable).
       .sort((a, b) => rank(a) - rank(b));
-    const jobs = jobStepsFor(jobRead.jobs, jobRead.evaluations, who, now);
-    // The counts are the cases' (this page's); job steps are listed apart, in `jobs`.
+    const jobs = jobActionsFor(jobRead.jobs, jobRead.evaluations, who, now);
+    // The counts are the cases' (this page's); job actions are listed apart, in `jobs`.
     const actions = cases.flatMap((c) => c.actions);
     const body = {
       address: who,

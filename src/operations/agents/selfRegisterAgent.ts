@@ -3,10 +3,10 @@ import { z } from "zod";
 import { courtRegistryAbi, identityRegistryAbi } from "../../chain/abi/generated.js";
 import { registrationFile } from "../../chain/erc8004.js";
 import { DocketError } from "../../errors/errors.js";
+import { staleKeys } from "../../freshness/stale.js";
 import { buildUnsignedTx } from "../../tx/unsignedTx.js";
 import { Answer, chainErrors, defineOperation } from "../kernel/operation.js";
 import { address, unsignedTxResponse } from "../kernel/schemas.js";
-import { agentKeys } from "../keys.js";
 
 export const selfRegisterAgent = defineOperation({
   name: "self_register_agent",
@@ -57,7 +57,7 @@ export const selfRegisterAgent = defineOperation({
       from: who,
       action: `Registers ${who} as agent "${name}"`,
     });
-    if (!erc8004) return new Answer(tx, { invalidate: agentKeys(who) });
+    if (!erc8004) return new Answer(tx, { invalidate: staleKeys({ agent: who }) });
     const e = ctx.court.erc8004;
     if (!e.enabled) throw new DocketError("VALIDATION_ERROR", `ERC-8004 is off on this docket: ${e.reason}`, {});
     const origin = req.resourceUrl ? new URL(req.resourceUrl).origin : undefined;
@@ -79,7 +79,7 @@ export const selfRegisterAgent = defineOperation({
     });
     return new Answer(
       { ...tx, erc8004: { ...register, identityRegistry: e.identity, agentURI, registrationFile: file } },
-      { invalidate: agentKeys(who) },
+      { invalidate: staleKeys({ agent: who }) },
     );
   },
 });

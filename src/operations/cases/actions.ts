@@ -17,7 +17,7 @@ import { voteOnCase } from "./voteOnCase.js";
 /**
  * Who may do what on a case now, worked out from the compact status the factory returns for a page
  * of cases in one call (CaseStatus in contracts/ICourt.sol). The inbox (one address's cases) and the
- * keeper view (the permissionless steps court-wide) both come from here.
+ * keeper view (the permissionless actions court-wide) both come from here.
  *
  * "Now" is the chain time of the block the page was read at. A transaction sent now lands in a
  * later block, so an action "before a deadline" is listed while chain time is strictly before it,
@@ -55,7 +55,7 @@ export function actionFields<const R extends readonly [string, ...string[]]>(
 export const actionSchema = z.object(
   actionFields(ROLES, {
     http: 'The matching HTTP route, e.g. "POST /cases/0x…/vote"',
-    as: "In which capacity: a party, a judge of the current panel, or anyone (a keeper step)",
+    as: "In which capacity: a party, a judge of the current panel, or anyone (a keeper action)",
     required: "true when missing it costs the caller (a default, a no-show slash); false when optional",
   }),
 );
@@ -111,8 +111,8 @@ function awaitsPanel(s: CaseStatusView): boolean {
   return (st === "Active" && s.round === 1) || (st === "Appealed" && s.round === 2);
 }
 
-/** The permissionless steps executable now on one case (a keeper's work). */
-export function keeperSteps(s: CaseStatusView, now: bigint): Action[] {
+/** The permissionless actions executable now on one case (a keeper's work). */
+export function keeperActions(s: CaseStatusView, now: bigint): Action[] {
   const st = state(s);
   const out: Action[] = [];
   if (st === "Summoned" && now > s.responseDeadline) {
@@ -169,7 +169,7 @@ function rolesOf(s: CaseStatusView, who: Address): Role[] {
 }
 
 /** What a judge of the current panel may do now, or what it waits for. */
-function judgeSteps(s: CaseStatusView, who: Address, now: bigint): { actions: Action[]; waiting: string | null } {
+function judgeActions(s: CaseStatusView, who: Address, now: bigint): { actions: Action[]; waiting: string | null } {
   if (state(s) !== "Deliberating") return { actions: [], waiting: null };
   const i = s.judges.findIndex((j) => j.toLowerCase() === who.toLowerCase());
   const code = s.votes[i] ?? 0;
@@ -232,7 +232,7 @@ function judgeSteps(s: CaseStatusView, who: Address, now: bigint): { actions: Ac
 }
 
 /** What a party may or must do now. */
-function partySteps(s: CaseStatusView, who: Address, roles: Role[], now: bigint): Action[] {
+function partyActions(s: CaseStatusView, who: Address, roles: Role[], now: bigint): Action[] {
   const st = state(s);
   const out: Action[] = [];
   const as: Role = roles.includes("plaintiff") ? "plaintiff" : "defendant";
@@ -297,9 +297,9 @@ export function caseActionsFor(
   courts: readonly CourtView[],
 ): CaseActions {
   const roles = rolesOf(s, who);
-  const judge = roles.includes("judge") ? judgeSteps(s, who, now) : { actions: [], waiting: null };
-  const party = roles.includes("plaintiff") || roles.includes("defendant") ? partySteps(s, who, roles, now) : [];
-  const actions = [...judge.actions, ...party, ...keeperSteps(s, now)].sort(byUrgency);
+  const judge = roles.includes("judge") ? judgeActions(s, who, now) : { actions: [], waiting: null };
+  const party = roles.includes("plaintiff") || roles.includes("defendant") ? partyActions(s, who, roles, now) : [];
+  const actions = [...judge.actions, ...party, ...keeperActions(s, now)].sort(byUrgency);
   let waitingFor = judge.waiting;
   if (actions.length === 0 && waitingFor === null) waitingFor = waitingOf(s, now);
   return {
@@ -332,7 +332,7 @@ function waitingOf(s: CaseStatusView, now: bigint): string | null {
 }
 
 /**
- * Longest a list of next actions (an inbox, the keeper steps) is reused: chain time moves deadlines
+ * Longest a list of next actions (an inbox, the keeper actions) is reused: chain time moves deadlines
  * past without any event to invalidate it.
  */
 const MAX_ACTIONS_TTL = 15;

@@ -1,9 +1,9 @@
 import { z } from "zod";
 import { caseFactoryAbi } from "../../chain/abi/generated.js";
+import { staleKeys } from "../../freshness/stale.js";
 import { buildUnsignedTx } from "../../tx/unsignedTx.js";
 import { Answer, chainErrors, defineOperation } from "../kernel/operation.js";
 import { address, from, unsignedTxResponse } from "../kernel/schemas.js";
-import { caseKeys, everyKey, keyOf } from "../keys.js";
 import { caseAddress, requireCase } from "./case.js";
 
 export const assignJudges = defineOperation({
@@ -32,7 +32,7 @@ export const assignJudges = defineOperation({
       action: "Seats the given judges on the case",
     });
     return new Answer(tx, {
-      invalidate: [...caseKeys(v.addr), everyKey.judgePool, ...judges.map((j) => keyOf.judgeStake(j))],
+      invalidate: staleKeys({ case: v.addr, draw: judges }),
     });
   },
 });

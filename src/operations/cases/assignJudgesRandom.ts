@@ -1,9 +1,9 @@
 import { z } from "zod";
 import { caseFactoryAbi } from "../../chain/abi/generated.js";
+import { staleKeys } from "../../freshness/stale.js";
 import { buildUnsignedTx } from "../../tx/unsignedTx.js";
 import { Answer, chainErrors, defineOperation } from "../kernel/operation.js";
 import { from, unsignedTxResponse } from "../kernel/schemas.js";
-import { caseKeys, everyKey } from "../keys.js";
 import { caseAddress, requireCase } from "./case.js";
 
 export const assignJudgesRandom = defineOperation({
@@ -30,6 +30,6 @@ export const assignJudgesRandom = defineOperation({
       simulateAt: "pending",
     });
     // Which judges get drawn is known only once mined, so every judge's stake view may change.
-    return new Answer(tx, { invalidate: [...caseKeys(v.addr), everyKey.judgePool, everyKey.judgeStake] });
+    return new Answer(tx, { invalidate: staleKeys({ case: v.addr, draw: true }) });
   },
 });

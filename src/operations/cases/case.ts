@@ -3,11 +3,11 @@ import { z } from "zod";
 import { type CaseView, OUTCOME_NAMES, readCase, STATE_NAMES } from "../../chain/reads/cases.js";
 import { type CourtParamsView, type CourtView, readParams } from "../../chain/reads/courts.js";
 import { DocketError } from "../../errors/errors.js";
+import { keyOf } from "../../freshness/keys.js";
 import { courtRef, refOf } from "../courts/court.js";
 import { cachedRead } from "../kernel/cachedRead.js";
 import type { Ctx } from "../kernel/operation.js";
 import { address } from "../kernel/schemas.js";
-import { keyOf } from "../keys.js";
 
 /** Shapes and helpers the case operations share. */
 

@@ -3,10 +3,10 @@ import { z } from "zod";
 import { disputeCaseAbi } from "../../chain/abi/generated.js";
 import type { CaseView } from "../../chain/reads/cases.js";
 import type { ErrorCode } from "../../errors/errors.js";
+import { staleKeys } from "../../freshness/stale.js";
 import { buildUnsignedTx } from "../../tx/unsignedTx.js";
 import { Answer, type Ctx, chainErrors, defineOperation, type Operation } from "../kernel/operation.js";
 import { from, unsignedTxResponse } from "../kernel/schemas.js";
-import { caseKeys } from "../keys.js";
 import { caseAddress, requireCase } from "./case.js";
 
 type CaseFn =
@@ -52,8 +52,6 @@ export function defineCaseWrite<Extra extends z.ZodRawShape, Out extends z.ZodRa
   extraOutput?: Out;
   /** Whether the change can conclude the case (moves judge and party records too). */
   concluding?: boolean;
-  /** Keys beyond the case's own. */
-  alsoInvalidates?: (v: CaseView) => string[];
   /** Codes `call` raises beyond those of every case write. */
   errors?: readonly ErrorCode[];
   example?: Record<string, unknown>;
@@ -84,7 +82,7 @@ export function defineCaseWrite<Extra extends z.ZodRawShape, Out extends z.ZodRa
         action: action ?? spec.action,
       });
       return new Answer(extra ? { ...tx, ...extra } : tx, {
-        invalidate: [...caseKeys(v.addr, spec.concluding ? v : undefined), ...(spec.alsoInvalidates?.(v) ?? [])],
+        invalidate: staleKeys(spec.concluding ? { case: v.addr, concluded: v } : { case: v.addr }),
       });
     },
   }) as unknown as Operation;

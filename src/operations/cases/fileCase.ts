@@ -2,13 +2,13 @@ import { type Address, isAddress, isAddressEqual, zeroAddress } from "viem";
 import { z } from "zod";
 import { caseFactoryAbi } from "../../chain/abi/generated.js";
 import { DocketError } from "../../errors/errors.js";
+import { staleKeys } from "../../freshness/stale.js";
 import { type Filing, type FilingFee, paymentProof, settleFilingFee } from "../../payments/filing.js";
 import { x402Terms } from "../../payments/x402.js";
 import { buildUnsignedTx } from "../../tx/unsignedTx.js";
 import { courtInput, courtsOf, findCourt, GENERAL_COURT } from "../courts/court.js";
 import { Answer, type Ctx, defineOperation } from "../kernel/operation.js";
 import { address, amount, evidenceRef, txHash, unsignedTxResponse } from "../kernel/schemas.js";
-import { filingKeys } from "../keys.js";
 import { courtParams } from "./case.js";
 
 // The factory's own limits count UTF-8 bytes; zod counts characters, so both are checked.
@@ -107,7 +107,10 @@ export const fileCase = defineOperation({
     });
     if (!fee.paid) return new Answer(fee.body, { status: 402, payment: fee.payment });
     const tx = await fileTx(ctx, i, filing.plaintiff, fee.stake, fee.by);
-    return new Answer({ ...tx, payment: fee.receipt }, { payment: fee.payment, invalidate: filingKeys() });
+    return new Answer(
+      { ...tx, payment: fee.receipt },
+      { payment: fee.payment, invalidate: staleKeys({ filing: true }) },
+    );
   },
 });
 

@@ -2,8 +2,8 @@ import type { Address } from "viem";
 import { z } from "zod";
 import { evaluatorOf, readCaseArbitration, readJobOfDispute } from "../../chain/jobs.js";
 import { readCaseInCourt } from "../../chain/reads/cases.js";
+import { keyOf } from "../../freshness/keys.js";
 import { Answer, type Ctx, chainErrors, defineOperation } from "../kernel/operation.js";
-import { keyOf } from "../keys.js";
 import { type CaseBody, caseAddress, caseFound, caseSchema, formatCase, isFinal } from "./case.js";
 
 export const getCase = defineOperation({
@@ -22,7 +22,7 @@ export const getCase = defineOperation({
     // Same tick: the case, the courts and its arbitration record go in one multicall.
     const [{ view, courts }, arbitration] = await Promise.all([
       readCaseInCourt(ctx.court, address),
-      arbitrationOf(ctx, address),
+      caseArbitration(ctx, address),
     ]);
     const v = caseFound(view, address);
     // 300 s once nothing shown can change; while the appeal window is open, no longer than it stays open.
@@ -36,7 +36,7 @@ export const getCase = defineOperation({
  * The dispute a case was born from, in two steps: the record (read with the case) and then, for a
  * dispute one of docket's evaluators opened, its job (a second request, only for such a case).
  */
-async function arbitrationOf(ctx: Ctx, address: Address): Promise<() => Promise<CaseBody["arbitration"]>> {
+async function caseArbitration(ctx: Ctx, address: Address): Promise<() => Promise<CaseBody["arbitration"]>> {
   const rec = ctx.court.arbitration ? await readCaseArbitration(ctx.court, address) : undefined;
   return async () => {
     const a = ctx.court.arbitration;

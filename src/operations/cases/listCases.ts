@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { readCasePage } from "../../chain/reads/cases.js";
+import { keyOf } from "../../freshness/keys.js";
 import { Answer, defineOperation } from "../kernel/operation.js";
 import { paginationInput } from "../kernel/schemas.js";
-import { keyOf } from "../keys.js";
 
 export const listCases = defineOperation({
   name: "list_cases",

@@ -1,23 +1,31 @@
 import { z } from "zod";
 import { readCaseStatuses } from "../../chain/reads/cases.js";
+import { keyOf } from "../../freshness/keys.js";
 import { courtId, courtRef, courtsOf, refOf } from "../courts/court.js";
-import { jobActionSchema, keeperJobSteps, nextJobChange, readJobStepsOf, rulingStep } from "../jobs/jobActions.js";
+import {
+  jobActionSchema,
+  keeperJobActions,
+  nextJobChange,
+  readJobActionInputsOf,
+  rulingAction,
+} from "../jobs/jobActions.js";
 import { Answer, defineOperation } from "../kernel/operation.js";
 import { scanPagination } from "../kernel/schemas.js";
-import { keyOf } from "../keys.js";
-import { actionSchema, keeperSteps, nextChange, ttlUntilNextChange } from "./actions.js";
+import { actionSchema, keeperActions, nextChange, ttlUntilNextChange } from "./actions.js";
 
 export const listKeeperActions = defineOperation({
   name: "list_keeper_actions",
-  title: "Keeper steps executable now",
+  title: "Keeper actions executable now",
   description:
-    "The permissionless steps any agent may execute now across the court, so cases never stall: draw a panel whose randomness is in (assign_judges_random), end an unanswered case (trigger_default), resolve a case past its deliberation deadline (resolve_after_deadline), pay out a verdict whose appeal window closed (settle_case), deliver a ruling whose callback failed (deliver_ruling) and, in `jobs`, finalize an ERC-8183 job whose challenge window closed undisputed (finalize_job). Scans a page of open cases (100 by default) per call; walk `nextOffset` until it is null (`court` keeps the steps of one court's cases; the page and total still count every open case). Each step names the tool and HTTP route; call it (with `from` to have it simulated), sign and broadcast. Keepers earn nothing but progress.",
+    "The permissionless actions any agent may execute now across the court, so cases never stall: draw a panel whose randomness is in (assign_judges_random), end an unanswered case (trigger_default), resolve a case past its deliberation deadline (resolve_after_deadline), pay out a verdict whose appeal window closed (settle_case), deliver a ruling whose callback failed (deliver_ruling) and, in `jobs`, finalize an ERC-8183 job whose challenge window closed undisputed (finalize_job). Scans a page of open cases (100 by default) per call; walk `nextOffset` until it is null (`court` keeps the actions on one court's cases; the page and total still count every open case). Each action names the tool and HTTP route; call it (with `from` to have it simulated), sign and broadcast. Keepers earn nothing but progress.",
   kind: "read",
   toolset: "cases",
   http: { method: "GET", path: "/keeper/actions" },
   input: z.object({
     ...scanPagination("Open cases scanned per page, 1 to 100 (default 100)"),
-    court: courtId("Optional: only the steps on cases whose current round sits in this court (list_courts)").optional(),
+    court: courtId(
+      "Optional: only the actions on cases whose current round sits in this court (list_courts)",
+    ).optional(),
   }),
   output: z.object({
     chainTime: z.number().int().describe("Unix seconds of the block the page was read at"),
@@ -42,21 +50,21 @@ export const listKeeperActions = defineOperation({
     const [page, courts, jobRead] = await Promise.all([
       readCaseStatuses(ctx.court, offset, limit),
       courtsOf(ctx),
-      readJobStepsOf(ctx.court),
+      readJobActionInputsOf(ctx.court),
     ]);
     const now = BigInt(page.chainTime);
     const actions = page.cases
       .filter((s) => court === undefined || Number(s.courtId) === court)
-      .flatMap((s) => keeperSteps(s, now).map((a) => ({ case: s.addr, court: refOf(courts, s.courtId), ...a })));
+      .flatMap((s) => keeperActions(s, now).map((a) => ({ case: s.addr, court: refOf(courts, s.courtId), ...a })));
     // Rulings whose delivery failed (any page: they are few), then the jobs to finalize; on the first page only.
     const first = offset === 0;
     if (first) {
       for (const d of jobRead.due) {
         if (court !== undefined && Number(d.courtId) !== court) continue;
-        actions.push({ case: d.caseAddr, court: refOf(courts, d.courtId), ...rulingStep(d.caseAddr, d.id) });
+        actions.push({ case: d.caseAddr, court: refOf(courts, d.courtId), ...rulingAction(d.caseAddr, d.id) });
       }
     }
-    const jobs = first && court === undefined ? keeperJobSteps(jobRead.jobs, jobRead.evaluations, now) : [];
+    const jobs = first && court === undefined ? keeperJobActions(jobRead.jobs, jobRead.evaluations, now) : [];
     const end = offset + page.cases.length;
     const body = {
       chainTime: page.chainTime,

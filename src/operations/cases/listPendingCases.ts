@@ -1,12 +1,12 @@
 import { z } from "zod";
 import { readDeliberating, STATE_NAMES } from "../../chain/reads/cases.js";
+import { keyOf } from "../../freshness/keys.js";
 import { courtsOf, refOf } from "../courts/court.js";
 import { Answer, defineOperation } from "../kernel/operation.js";
 import { scanPagination } from "../kernel/schemas.js";
-import { keyOf } from "../keys.js";
 import { caseSchema } from "./case.js";
 
-/** A case as a validator scans for it: the case's own fields, less the free text, plus its round and deadline. */
+/** A case as a judge scans for it: the case's own fields, less the free text, plus its round and deadline. */
 const pendingCase = caseSchema
   .pick({
     address: true,

@@ -2,9 +2,9 @@ import { z } from "zod";
 import { type CourtView, readCourts } from "../../chain/reads/courts.js";
 import { DocketError } from "../../errors/errors.js";
 import { isTextType } from "../../evidence/media.js";
+import { keyOf } from "../../freshness/keys.js";
 import { cachedRead } from "../kernel/cachedRead.js";
 import type { Ctx } from "../kernel/operation.js";
-import { keyOf } from "../keys.js";
 
 /** Shapes and helpers the court operations share. */
 

@@ -1,6 +1,6 @@
 import { z } from "zod";
+import { keyOf } from "../../freshness/keys.js";
 import { Answer, chainErrors, defineOperation } from "../kernel/operation.js";
-import { keyOf } from "../keys.js";
 import { courtId, courtSchema, courtsOf, findCourt, formatCourt } from "./court.js";
 
 export const getCourt = defineOperation({

@@ -1,6 +1,6 @@
 import { z } from "zod";
+import { keyOf } from "../../freshness/keys.js";
 import { Answer, defineOperation } from "../kernel/operation.js";
-import { keyOf } from "../keys.js";
 import { courtSchema, courtsOf, formatCourt } from "./court.js";
 
 export const listCourts = defineOperation({

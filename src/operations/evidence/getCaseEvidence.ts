@@ -3,9 +3,9 @@ import { z } from "zod";
 import { readCaseEvidence } from "../../chain/reads/cases.js";
 import { DocketError } from "../../errors/errors.js";
 import { type Author, EVIDENCE_RULE } from "../../evidence/frame.js";
+import { keyOf } from "../../freshness/keys.js";
 import { caseAddress } from "../cases/case.js";
 import { Answer, chainErrors, defineOperation } from "../kernel/operation.js";
-import { keyOf } from "../keys.js";
 import { evidenceView, viewEvidence } from "./evidence.js";
 
 const item = evidenceView.extend({

@@ -4,13 +4,13 @@ import { agenticCommerceAbi, courtEvaluatorAbi } from "../../chain/abi/generated
 import type { Court } from "../../chain/court.js";
 import { type Arbitration, DEFAULT_JOB_WORK_TIME, evaluatorOf, MIN_JOB_WORK_TIME } from "../../chain/jobs.js";
 import { readChainTime } from "../../chain/reads/core.js";
+import { staleKeys } from "../../freshness/stale.js";
 import { buildUnsignedTx } from "../../tx/unsignedTx.js";
 import { courtInput, GENERAL_COURT } from "../courts/court.js";
 import { Answer, chainErrors, defineOperation } from "../kernel/operation.js";
 import { address, unsignedTxResponse } from "../kernel/schemas.js";
-import { jobKeys } from "../keys.js";
 import { fundJob } from "./fundJob.js";
-import { arbitrationOf, nextStep, refuse, routeOf } from "./job.js";
+import { nextStep, refuse, requireArbitration, routeOf } from "./job.js";
 
 const MAX_EXPIRY = 365 * 24 * 3600;
 /** The default life of a job whose evaluator is not docket's (docket knows nothing of its timings). */
@@ -100,7 +100,7 @@ export const createJob = defineOperation({
     court: 2,
   },
   handler: async (i, ctx) => {
-    const a = arbitrationOf(ctx);
+    const a = requireArbitration(ctx);
     const court = i.court ?? GENERAL_COURT;
     const evaluator = i.evaluator ?? a.evaluators.find((e) => e.courtId === court)?.address;
     if (!evaluator) {
@@ -136,7 +136,7 @@ export const createJob = defineOperation({
             "Once mined, take the job id from the JobCreated event (or list_jobs?client=you) and fund it with a budget",
         },
       },
-      { invalidate: jobKeys() },
+      { invalidate: staleKeys({ job: true }) },
     );
   },
 });

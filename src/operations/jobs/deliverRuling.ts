@@ -1,18 +1,18 @@
 import { z } from "zod";
 import { docketArbitratorAbi } from "../../chain/abi/generated.js";
 import { RULING_STATUSES, readCaseArbitration } from "../../chain/jobs.js";
+import { staleKeys } from "../../freshness/stale.js";
 import { buildUnsignedTx } from "../../tx/unsignedTx.js";
 import { caseAddress, requireCase } from "../cases/case.js";
 import { Answer, chainErrors, defineOperation } from "../kernel/operation.js";
 import { from, unsignedTxResponse } from "../kernel/schemas.js";
-import { caseKeys, jobKeys } from "../keys.js";
-import { arbitrationOf, refuse } from "./job.js";
+import { refuse, requireArbitration } from "./job.js";
 
 export const deliverRuling = defineOperation({
   name: "deliver_ruling",
   title: "Deliver a ruling again",
   description:
-    "Anyone retries delivering the final ruling of a case born from a dispute (docs/arbitration.md) when the arbitrable's `rule` callback failed: the arbitrator calls it again (executeRuling), with the same bounded gas. The case itself is never blocked by a failing callback; only the escrow waits. A keeper step (list_keeper_actions lists it). Refused up front (422 JOB_STEP_REFUSED, `details.rule`): not_a_dispute (the case was filed by its plaintiff), ruling_pending (the case is not final yet), ruling_delivered (done already).",
+    "Anyone retries delivering the final ruling of a case born from a dispute (docs/arbitration.md) when the arbitrable's `rule` callback failed: the arbitrator calls it again (executeRuling), with the same bounded gas. The case itself is never blocked by a failing callback; only the escrow waits. A keeper action (list_keeper_actions lists it). Refused up front (422 JOB_STEP_REFUSED, `details.rule`): not_a_dispute (the case was filed by its plaintiff), ruling_pending (the case is not final yet), ruling_delivered (done already).",
   kind: "write",
   toolset: "jobs",
   http: { method: "POST", path: "/cases/:address/deliver-ruling" },
@@ -21,7 +21,7 @@ export const deliverRuling = defineOperation({
   errors: [...chainErrors("write"), "CASE_NOT_FOUND", "NOT_FOUND", "JOB_STEP_REFUSED"],
   example: {},
   handler: async (i, ctx) => {
-    const a = arbitrationOf(ctx);
+    const a = requireArbitration(ctx);
     const [v, rec] = await Promise.all([requireCase(ctx, i.address), readCaseArbitration(ctx.court, i.address)]);
     if (!rec)
       refuse(
@@ -54,7 +54,7 @@ export const deliverRuling = defineOperation({
     });
     return new Answer(
       { ...tx, disputeId: Number(rec.disputeId), arbitrable: rec.arbitrable },
-      { invalidate: [...caseKeys(v.addr), ...jobKeys()] },
+      { invalidate: staleKeys({ case: v.addr, job: true }) },
     );
   },
 });

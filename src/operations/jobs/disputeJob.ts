@@ -5,7 +5,6 @@ import { DocketError } from "../../errors/errors.js";
 import { publishEvidence } from "../../evidence/document.js";
 import { courtsOf, refOf } from "../courts/court.js";
 import { address, evidenceRef } from "../kernel/schemas.js";
-import { filingKeys } from "../keys.js";
 import { disputeBar, refuse } from "./job.js";
 import { defineJobStep } from "./jobStep.js";
 
@@ -82,7 +81,7 @@ export const disputeJob = defineJobStep({
             "Once mined, get_job shows the case (get_case); the provider answers it with respond_to_case, judges are drawn, and the ruling settles the job",
         },
       },
-      alsoInvalidates: filingKeys(),
+      alsoStale: { filing: true },
     };
   },
 });

@@ -9,7 +9,7 @@ export const finalizeJob = defineJobStep({
   name: "finalize_job",
   title: "Finalize an undisputed job",
   description:
-    "Anyone settles a submitted job once its challenge window closed without a dispute (docs/arbitration.md): docket's evaluator completes it and the escrowed budget goes to the provider, unless the court could not have judged the work (a dispute filed at the window's end would have been ruled after the job expires: the provider submitted too late), when it rejects it and the client is refunded; `pays` says which. A keeper step (list_keeper_actions lists it). Refused up front (422 JOB_STEP_REFUSED, `details.rule`): not_docket_evaluator, window_open (with when it closes), and any phase but finalizable (disputed: the ruling decides; already ruled or finalized).",
+    "Anyone settles a submitted job once its challenge window closed without a dispute (docs/arbitration.md): docket's evaluator completes it and the escrowed budget goes to the provider, unless the court could not have judged the work (a dispute filed at the window's end would have been ruled after the job expires: the provider submitted too late), when it rejects it and the client is refunded; `pays` says which. A keeper action (list_keeper_actions lists it). Refused up front (422 JOB_STEP_REFUSED, `details.rule`): not_docket_evaluator, window_open (with when it closes), and any phase but finalizable (disputed: the ruling decides; already ruled or finalized).",
   path: "finalize",
   fields: { from },
   output: {

@@ -1,9 +1,9 @@
 import { z } from "zod";
 import { readArbitrationCost } from "../../chain/jobs.js";
+import { keyOf } from "../../freshness/keys.js";
 import { courtInput, courtsOf, findCourt, GENERAL_COURT, refOf } from "../courts/court.js";
 import { Answer, chainErrors, defineOperation } from "../kernel/operation.js";
-import { keyOf } from "../keys.js";
-import { arbitrationOf } from "./job.js";
+import { requireArbitration } from "./job.js";
 
 export const getArbitrationCost = defineOperation({
   name: "get_arbitration_cost",
@@ -37,7 +37,7 @@ export const getArbitrationCost = defineOperation({
   cache: { key: (i) => keyOf.arbitrationCost(i.court ?? GENERAL_COURT, i.jurors) },
   example: { court: 2, jurors: 3 },
   handler: async ({ court = GENERAL_COURT, jurors }, ctx) => {
-    const a = arbitrationOf(ctx);
+    const a = requireArbitration(ctx);
     const courts = await courtsOf(ctx);
     const c = findCourt(courts, court);
     const panel = Math.max(Number(c.config.terms.panelSize), jurors);

@@ -1,7 +1,7 @@
 import { z } from "zod";
+import { keyOf } from "../../freshness/keys.js";
 import { courtsOf } from "../courts/court.js";
 import { Answer, chainErrors, defineOperation } from "../kernel/operation.js";
-import { keyOf } from "../keys.js";
 import { formatJob, JOB_ERRORS, jobId, jobIsFinal, jobSchema, requireJob } from "./job.js";
 
 export const getJob = defineOperation({

@@ -32,7 +32,7 @@ export const jobId = z
   .describe("The job's id on the ERC-8183 job contract (list_jobs lists them; ids start at 1)");
 
 /** The arbitration contracts docket serves, or 404 NOT_FOUND when this docket serves none. */
-export function arbitrationOf(ctx: Ctx): Arbitration {
+export function requireArbitration(ctx: Ctx): Arbitration {
   const a = ctx.court.arbitration;
   if (!a) {
     throw new DocketError(
@@ -45,7 +45,7 @@ export function arbitrationOf(ctx: Ctx): Arbitration {
 
 /** A job read fresh, with its evaluation, dispute and case; 404 JOB_NOT_FOUND when there is none. */
 export async function requireJob(ctx: Ctx, id: number) {
-  const a = arbitrationOf(ctx);
+  const a = requireArbitration(ctx);
   const read = await readJob(ctx.court, a, BigInt(id));
   if (!read) throw new DocketError("JOB_NOT_FOUND", `no job ${id}: list_jobs lists them`, { job: id });
   const ev = read.evaluation?.view;

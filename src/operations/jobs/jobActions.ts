@@ -1,7 +1,13 @@
 import { type Address, isAddressEqual } from "viem";
 import { z } from "zod";
 import type { Court } from "../../chain/court.js";
-import { type Arbitration, type EvaluationView, JOB_STATES, type JobView, readJobSteps } from "../../chain/jobs.js";
+import {
+  type Arbitration,
+  type EvaluationView,
+  JOB_STATES,
+  type JobView,
+  readJobActionInputs,
+} from "../../chain/jobs.js";
 import { actionFields } from "../cases/actions.js";
 import type { Operation } from "../kernel/operation.js";
 import { deliverRuling } from "./deliverRuling.js";
@@ -12,10 +18,10 @@ import { routeOf } from "./job.js";
 import { submitJob } from "./submitJob.js";
 
 /**
- * The job steps that are due (docs/arbitration.md), for the inbox (one address's jobs) and the
+ * The job actions that are due (docs/arbitration.md), for the inbox (one address's jobs) and the
  * keeper view (the permissionless ones): worked out from the newest JOB_SCAN jobs, the evaluation
  * of each submitted one and the rulings whose delivery failed. "Now" is the chain time the page was
- * read at, as for case steps (actions.ts).
+ * read at, as for case actions (actions.ts).
  */
 
 export const JOB_ROLES = ["client", "provider", "anyone"] as const;
@@ -24,13 +30,13 @@ export const jobActionSchema = z.object({
   job: z.number().int().describe("The job's id (get_job)"),
   ...actionFields(JOB_ROLES, {
     http: 'The matching HTTP route, e.g. "POST /jobs/7/finalize"',
-    as: "In which capacity: the job's client or provider, or anyone (a keeper step)",
+    as: "In which capacity: the job's client or provider, or anyone (a keeper action)",
     required: "true when missing it costs the caller (a provider that never submits loses the job at expiry)",
   }),
 });
 export type JobAction = z.infer<typeof jobActionSchema>;
 
-const step = (
+const jobAction = (
   op: Operation,
   j: JobView,
   as: JobAction["as"],
@@ -52,18 +58,18 @@ function finalizable(e: EvaluationView | undefined, now: bigint): boolean {
   return !!e && !e.disputed && e.windowEndsAt > 0n && now > e.windowEndsAt;
 }
 
-/** The permissionless job steps: finalize a job whose window passed undisputed. */
-export function keeperJobSteps(
+/** The permissionless job actions: finalize a job whose window passed undisputed. */
+export function keeperJobActions(
   jobs: readonly JobView[],
   evaluations: ReadonlyMap<string, EvaluationView>,
   now: bigint,
 ): JobAction[] {
-  return jobs.filter((j) => finalizable(evaluations.get(j.id.toString()), now)).map(finalizeStep);
+  return jobs.filter((j) => finalizable(evaluations.get(j.id.toString()), now)).map(finalizeAction);
 }
 
-/** Anyone's step on a job whose window passed undisputed: finalize it. */
-function finalizeStep(j: JobView): JobAction {
-  return step(
+/** Anyone's action on a job whose window passed undisputed: finalize it. */
+function finalizeAction(j: JobView): JobAction {
+  return jobAction(
     finalizeJob,
     j,
     "anyone",
@@ -73,8 +79,8 @@ function finalizeStep(j: JobView): JobAction {
   );
 }
 
-/** What `who` may or must do on its own jobs now (client or provider), keeper steps on them included. */
-export function jobStepsFor(
+/** What `who` may or must do on its own jobs now (client or provider), keeper actions on them included. */
+export function jobActionsFor(
   jobs: readonly JobView[],
   evaluations: ReadonlyMap<string, EvaluationView>,
   who: Address,
@@ -95,12 +101,12 @@ export function jobStepsFor(
       !isAddressEqual(j.provider, "0x0000000000000000000000000000000000000000")
     ) {
       out.push(
-        step(fundJob, j, "client", false, j.expiredAt, "Set the budget and escrow it so the provider can start"),
+        jobAction(fundJob, j, "client", false, j.expiredAt, "Set the budget and escrow it so the provider can start"),
       );
     }
     if (provider && state === "Funded" && live) {
       out.push(
-        step(
+        jobAction(
           submitJob,
           j,
           "provider",
@@ -112,7 +118,7 @@ export function jobStepsFor(
     }
     if (client && state === "Submitted" && e && !e.disputed && now < e.windowEndsAt) {
       out.push(
-        step(
+        jobAction(
           disputeJob,
           j,
           "client",
@@ -122,14 +128,14 @@ export function jobStepsFor(
         ),
       );
     }
-    if (finalizable(e, now)) out.push(finalizeStep(j));
+    if (finalizable(e, now)) out.push(finalizeAction(j));
   }
   return out.sort(
     (a, b) => Number(b.required) - Number(a.required) || (a.deadline ?? Infinity) - (b.deadline ?? Infinity),
   );
 }
 
-/** The chain time by which the job steps change without an event (a window closing, an expiry). */
+/** The chain time by which the job actions change without an event (a window closing, an expiry). */
 export function nextJobChange(
   jobs: readonly JobView[],
   evaluations: ReadonlyMap<string, EvaluationView>,
@@ -146,15 +152,15 @@ export function nextJobChange(
   return ahead.length === 0 ? null : Number(ahead.reduce((a, b) => (a < b ? a : b)));
 }
 
-/** The job steps' reads, or nothing when docket serves no arbitration contracts. */
-export async function readJobStepsOf(court: Court) {
+/** What the job actions are built from, or nothing when docket serves no arbitration contracts. */
+export async function readJobActionInputsOf(court: Court) {
   const a: Arbitration | undefined = court.arbitration;
   if (!a) return { jobs: [] as JobView[], due: [], evaluations: new Map<string, EvaluationView>() };
-  return readJobSteps(court, a);
+  return readJobActionInputs(court, a);
 }
 
-/** A ruling due again, as a keeper step on its case. */
-export function rulingStep(caseAddr: string, disputeId: bigint) {
+/** A ruling due again, as a keeper action on its case. */
+export function rulingAction(caseAddr: string, disputeId: bigint) {
   return {
     operation: deliverRuling.name,
     http: routeOf(deliverRuling, caseAddr),

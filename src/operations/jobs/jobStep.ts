@@ -1,16 +1,17 @@
 import { z } from "zod";
 import type { ErrorCode } from "../../errors/errors.js";
+import { type Staleness, staleKeys } from "../../freshness/stale.js";
 import { buildUnsignedTx, type TxRequest } from "../../tx/unsignedTx.js";
 import { Answer, type Ctx, chainErrors, defineOperation, type Operation } from "../kernel/operation.js";
 import { unsignedTxResponse } from "../kernel/schemas.js";
-import { jobKeys } from "../keys.js";
-import { arbitrationOf, JOB_ERRORS, type JobRead, jobId, nextStep, requireJob } from "./job.js";
+import { JOB_ERRORS, type JobRead, jobId, nextStep, requireArbitration, requireJob } from "./job.js";
 
-/** What a step sends, what its answer adds beside the transaction, and keys it makes stale beyond the job's. */
+/** What a step sends, what its answer adds beside the transaction, and what it makes stale beyond the job. */
 export interface JobCall<Answer = Record<string, unknown>> extends Omit<TxRequest, "from"> {
   /** Fields of the answer besides unsigned_tx and instructions, `next` among them. */
   answer: Answer & { next: z.infer<typeof nextStep> };
-  alsoInvalidates?: string[];
+  /** Staleness beyond the job's own (the freshness table's kinds). */
+  alsoStale?: Omit<Staleness, "job">;
 }
 
 /** The values of an answer's declared fields. */
@@ -59,12 +60,12 @@ export function defineJobStep<Fields extends z.ZodRawShape, Out extends z.ZodRaw
     example: spec.example as never,
     handler: async (raw, ctx) => {
       const i = raw as In;
-      arbitrationOf(ctx);
+      requireArbitration(ctx);
       const checked = spec.check ? spec.check(i) : (undefined as Checked);
       const r = await requireJob(ctx, i.id);
-      const { answer, alsoInvalidates = [], ...call } = await spec.call(i, r, ctx, checked);
+      const { answer, alsoStale, ...call } = await spec.call(i, r, ctx, checked);
       const tx = await buildUnsignedTx(ctx.court, { ...call, from: i.from });
-      return new Answer({ ...tx, ...answer } as never, { invalidate: [...jobKeys(i.id), ...alsoInvalidates] });
+      return new Answer({ ...tx, ...answer } as never, { invalidate: staleKeys({ ...alsoStale, job: i.id }) });
     },
   }) as unknown as Operation;
 }

@@ -1,10 +1,10 @@
 import { isAddressEqual } from "viem";
 import { z } from "zod";
 import { JOB_STATES, readAllJobs, readJobPage } from "../../chain/jobs.js";
+import { keyOf } from "../../freshness/keys.js";
 import { Answer, chainErrors, defineOperation } from "../kernel/operation.js";
 import { address, paginationInput } from "../kernel/schemas.js";
-import { keyOf } from "../keys.js";
-import { arbitrationOf, jobSummary, summarizeJob } from "./job.js";
+import { jobSummary, requireArbitration, summarizeJob } from "./job.js";
 
 export const listJobs = defineOperation({
   name: "list_jobs",
@@ -32,7 +32,7 @@ export const listJobs = defineOperation({
   },
   example: { limit: 20, offset: 0, state: "Submitted" },
   handler: async ({ limit, offset, state, client, provider }, ctx) => {
-    const a = arbitrationOf(ctx);
+    const a = requireArbitration(ctx);
     if (!state && !client && !provider) {
       const { total, page } = await readJobPage(ctx.court, a, offset, limit);
       return new Answer({ total, jobs: page.map(summarizeJob), offset, limit }, { ttl: 30 });

@@ -1,9 +1,9 @@
 import { z } from "zod";
 import { readJudgePage, readJudgePool } from "../../chain/reads/judges.js";
+import { keyOf } from "../../freshness/keys.js";
 import { courtInput, courtRef, findCourt, GENERAL_COURT, refOf } from "../courts/court.js";
 import { Answer, chainErrors, defineOperation } from "../kernel/operation.js";
 import { paginationInput } from "../kernel/schemas.js";
-import { keyOf } from "../keys.js";
 import { countedIn, formatJudge, isWithin, judgeSchema } from "./judge.js";
 
 export const getJudgePool = defineOperation({

@@ -1,10 +1,10 @@
 import { z } from "zod";
 import { courtRegistryAbi } from "../../chain/abi/generated.js";
 import { readJudge } from "../../chain/reads/judges.js";
+import { keyOf } from "../../freshness/keys.js";
 import { courtsOf } from "../courts/court.js";
 import { Answer, defineOperation } from "../kernel/operation.js";
 import { address } from "../kernel/schemas.js";
-import { keyOf } from "../keys.js";
 import { formatJudge, judgeSchema } from "./judge.js";
 
 export const getJudgeStake = defineOperation({

@@ -1,16 +1,16 @@
 import { z } from "zod";
 import { displayAmount } from "../../chain/reads/core.js";
 import { readJudge } from "../../chain/reads/judges.js";
+import { keyOf } from "../../freshness/keys.js";
 import { courtRef, courtsOf, refOf } from "../courts/court.js";
 import { Answer, defineOperation } from "../kernel/operation.js";
 import { address } from "../kernel/schemas.js";
-import { keyOf } from "../keys.js";
 import { accuracyOf, RANKS, rankOf } from "./ranks.js";
 
 export const getValidatorStats = defineOperation({
   name: "get_validator_stats",
   title: "Validator statistics",
-  description: `A judge's (validator's) record: votes cast, accuracy (percentage of scored votes that agreed with the panel majority), rewards and current stake as display strings ("0.05 ETH"), rank and cases won/lost as a judge, then its stake per court. Ranks, highest first: ${RANKS.map((r) => `${r.rank} (>= ${r.minValidated} validated, >= ${r.minAccuracy}%)`).join(", ")}. An address that never judged answers zeros and UNRANKED.`,
+  description: `A judge's (validator's) record: votes cast, accuracy (percentage of scored votes that agreed with the panel majority), rewards and current stake as display strings ("0.05 ETH"), rank and cases won/lost as a judge, then its stake per court. Ranks, highest first: ${RANKS.map((r) => `${r.rank} (>= ${r.minJudged} validated, >= ${r.minAccuracy}%)`).join(", ")}. An address that never judged answers zeros and UNRANKED.`,
   kind: "read",
   toolset: "judges",
   http: { method: "GET", path: "/validate/stats/:address" },
@@ -28,7 +28,7 @@ export const getValidatorStats = defineOperation({
       .array(courtRef.extend({ staked: z.string().describe('Amount and unit, e.g. "0.5 ETH"') }))
       .describe("The courts the validator staked in, with its stake in each"),
   }),
-  cache: { key: (i) => keyOf.validator(i.address) },
+  cache: { key: (i) => keyOf.judgeStats(i.address) },
   handler: async ({ address: who }, ctx) => {
     const [{ judge, courtStakes }, courts] = await Promise.all([readJudge(ctx.court, who), courtsOf(ctx)]);
     const won = judge.majorityVotes;

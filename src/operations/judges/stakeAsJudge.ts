@@ -2,11 +2,11 @@ import { z } from "zod";
 import { courtRegistryAbi } from "../../chain/abi/generated.js";
 import { readJudge } from "../../chain/reads/judges.js";
 import { DocketError } from "../../errors/errors.js";
+import { staleKeys } from "../../freshness/stale.js";
 import { buildUnsignedTx } from "../../tx/unsignedTx.js";
 import { courtInput, courtsOf, findCourt, GENERAL_COURT } from "../courts/court.js";
 import { Answer, chainErrors, defineOperation } from "../kernel/operation.js";
 import { address, amount, unsignedTxResponse } from "../kernel/schemas.js";
-import { judgeKeys } from "../keys.js";
 
 export const stakeAsJudge = defineOperation({
   name: "stake_as_judge",
@@ -47,6 +47,6 @@ export const stakeAsJudge = defineOperation({
       from: who,
       action: `Stakes ${raw} wei as a judge in court ${id} (${court.name})`,
     });
-    return new Answer(tx, { invalidate: judgeKeys(who) });
+    return new Answer(tx, { invalidate: staleKeys({ judge: who }) });
   },
 });

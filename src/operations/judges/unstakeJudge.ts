@@ -1,10 +1,10 @@
 import { z } from "zod";
 import { courtRegistryAbi } from "../../chain/abi/generated.js";
+import { staleKeys } from "../../freshness/stale.js";
 import { buildUnsignedTx } from "../../tx/unsignedTx.js";
 import { courtId } from "../courts/court.js";
 import { Answer, defineOperation } from "../kernel/operation.js";
 import { address, unsignedTxResponse } from "../kernel/schemas.js";
-import { judgeKeys } from "../keys.js";
 
 export const unstakeJudge = defineOperation({
   name: "unstake_judge",
@@ -32,6 +32,6 @@ export const unstakeJudge = defineOperation({
           }),
       from: who,
     });
-    return new Answer(tx, { invalidate: judgeKeys(who) });
+    return new Answer(tx, { invalidate: staleKeys({ judge: who }) });
   },
 });

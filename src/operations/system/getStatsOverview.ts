@@ -1,9 +1,9 @@
 import { z } from "zod";
 import { STATE_NAMES } from "../../chain/reads/cases.js";
 import { readOverview } from "../../chain/reads/system.js";
+import { keyOf } from "../../freshness/keys.js";
 import { courtRef, refOf } from "../courts/court.js";
 import { Answer, defineOperation } from "../kernel/operation.js";
-import { keyOf } from "../keys.js";
 
 export const getStatsOverview = defineOperation({
   name: "get_stats_overview",

@@ -178,8 +178,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Keeper steps executable now
-         * @description The permissionless steps any agent may execute now across the court, so cases never stall: draw a panel whose randomness is in (assign_judges_random), end an unanswered case (trigger_default), resolve a case past its deliberation deadline (resolve_after_deadline), pay out a verdict whose appeal window closed (settle_case), deliver a ruling whose callback failed (deliver_ruling) and, in `jobs`, finalize an ERC-8183 job whose challenge window closed undisputed (finalize_job). Scans a page of open cases (100 by default) per call; walk `nextOffset` until it is null (`court` keeps the steps of one court's cases; the page and total still count every open case). Each step names the tool and HTTP route; call it (with `from` to have it simulated), sign and broadcast. Keepers earn nothing but progress.
+         * Keeper actions executable now
+         * @description The permissionless actions any agent may execute now across the court, so cases never stall: draw a panel whose randomness is in (assign_judges_random), end an unanswered case (trigger_default), resolve a case past its deliberation deadline (resolve_after_deadline), pay out a verdict whose appeal window closed (settle_case), deliver a ruling whose callback failed (deliver_ruling) and, in `jobs`, finalize an ERC-8183 job whose challenge window closed undisputed (finalize_job). Scans a page of open cases (100 by default) per call; walk `nextOffset` until it is null (`court` keeps the actions on one court's cases; the page and total still count every open case). Each action names the tool and HTTP route; call it (with `from` to have it simulated), sign and broadcast. Keepers earn nothing but progress.
          *
          *     MCP tool: `list_keeper_actions`.
          */
@@ -267,7 +267,7 @@ export interface paths {
         };
         /**
          * An address's inbox of next actions
-         * @description Every open case the address takes part in (plaintiff, defendant, judge of any round) with what it may or must do now: respond before the deadline, commit or cast a vote, reveal it, add evidence, appeal, and the permissionless steps on its cases (draw, default, resolve, settle); and in `jobs`, the steps due on its ERC-8183 jobs (fund, submit, dispute in the challenge window, finalize). Each case names its court; each action names the tool to call, its HTTP route, whether it is required and its deadline in chain time. Required actions come first. A stranger's inbox is empty: court-wide keeper steps are in list_keeper_actions. Subscribe to the MCP resource docket://agents/{address}/inbox, or stream GET /events?address=…, to be told when it changes.
+         * @description Every open case the address takes part in (plaintiff, defendant, judge of any round) with what it may or must do now: respond before the deadline, commit or cast a vote, reveal it, add evidence, appeal, and the permissionless actions on its cases (draw, default, resolve, settle); and in `jobs`, the actions due on its ERC-8183 jobs (fund, submit, dispute in the challenge window, finalize). Each case names its court; each action names the tool to call, its HTTP route, whether it is required and its deadline in chain time. Required actions come first. A stranger's inbox is empty: court-wide keeper actions are in list_keeper_actions. Subscribe to the MCP resource docket://agents/{address}/inbox, or stream GET /events?address=…, to be told when it changes.
          *
          *     MCP tool: `get_inbox`.
          */
@@ -825,7 +825,7 @@ export interface paths {
         put?: never;
         /**
          * Finalize an undisputed job
-         * @description Anyone settles a submitted job once its challenge window closed without a dispute (docs/arbitration.md): docket's evaluator completes it and the escrowed budget goes to the provider, unless the court could not have judged the work (a dispute filed at the window's end would have been ruled after the job expires: the provider submitted too late), when it rejects it and the client is refunded; `pays` says which. A keeper step (list_keeper_actions lists it). Refused up front (422 JOB_STEP_REFUSED, `details.rule`): not_docket_evaluator, window_open (with when it closes), and any phase but finalizable (disputed: the ruling decides; already ruled or finalized).
+         * @description Anyone settles a submitted job once its challenge window closed without a dispute (docs/arbitration.md): docket's evaluator completes it and the escrowed budget goes to the provider, unless the court could not have judged the work (a dispute filed at the window's end would have been ruled after the job expires: the provider submitted too late), when it rejects it and the client is refunded; `pays` says which. A keeper action (list_keeper_actions lists it). Refused up front (422 JOB_STEP_REFUSED, `details.rule`): not_docket_evaluator, window_open (with when it closes), and any phase but finalizable (disputed: the ruling decides; already ruled or finalized).
          *
          *     MCP tool: `finalize_job`.
          */
@@ -847,7 +847,7 @@ export interface paths {
         put?: never;
         /**
          * Deliver a ruling again
-         * @description Anyone retries delivering the final ruling of a case born from a dispute (docs/arbitration.md) when the arbitrable's `rule` callback failed: the arbitrator calls it again (executeRuling), with the same bounded gas. The case itself is never blocked by a failing callback; only the escrow waits. A keeper step (list_keeper_actions lists it). Refused up front (422 JOB_STEP_REFUSED, `details.rule`): not_a_dispute (the case was filed by its plaintiff), ruling_pending (the case is not final yet), ruling_delivered (done already).
+         * @description Anyone retries delivering the final ruling of a case born from a dispute (docs/arbitration.md) when the arbitrable's `rule` callback failed: the arbitrator calls it again (executeRuling), with the same bounded gas. The case itself is never blocked by a failing callback; only the escrow waits. A keeper action (list_keeper_actions lists it). Refused up front (422 JOB_STEP_REFUSED, `details.rule`): not_a_dispute (the case was filed by its plaintiff), ruling_pending (the case is not final yet), ruling_delivered (done already).
          *
          *     MCP tool: `deliver_ruling`.
          */
@@ -2572,7 +2572,7 @@ export interface operations {
                 limit?: number;
                 /** @description Items to skip (default 0) */
                 offset?: number;
-                /** @description Optional: only the steps on cases whose current round sits in this court (list_courts) */
+                /** @description Optional: only the actions on cases whose current round sits in this court (list_courts) */
                 court?: number;
             };
             header?: never;
@@ -2602,7 +2602,7 @@ export interface operations {
                             /** @description The matching HTTP route, e.g. "POST /cases/0x…/vote" */
                             http: string;
                             /**
-                             * @description In which capacity: a party, a judge of the current panel, or anyone (a keeper step)
+                             * @description In which capacity: a party, a judge of the current panel, or anyone (a keeper action)
                              * @enum {string}
                              */
                             as: "plaintiff" | "defendant" | "judge" | "past_judge" | "anyone";
@@ -2629,7 +2629,7 @@ export interface operations {
                             /** @description The matching HTTP route, e.g. "POST /jobs/7/finalize" */
                             http: string;
                             /**
-                             * @description In which capacity: the job's client or provider, or anyone (a keeper step)
+                             * @description In which capacity: the job's client or provider, or anyone (a keeper action)
                              * @enum {string}
                              */
                             as: "client" | "provider" | "anyone";
@@ -3221,7 +3221,7 @@ export interface operations {
                                 /** @description The matching HTTP route, e.g. "POST /cases/0x…/vote" */
                                 http: string;
                                 /**
-                                 * @description In which capacity: a party, a judge of the current panel, or anyone (a keeper step)
+                                 * @description In which capacity: a party, a judge of the current panel, or anyone (a keeper action)
                                  * @enum {string}
                                  */
                                 as: "plaintiff" | "defendant" | "judge" | "past_judge" | "anyone";
@@ -3236,7 +3236,7 @@ export interface operations {
                             /** @description Chain time of the next deadline that changes what may be done on the case; null: none ahead */
                             nextChangeAt: number | null;
                         }[];
-                        /** @description Steps due on the address's ERC-8183 jobs (of the newest 200): fund (client), submit (provider), dispute in the window (client), finalize (anyone); a disputed job's case is in `cases` */
+                        /** @description Actions due on the address's ERC-8183 jobs (of the newest 200): fund (client), submit (provider), dispute in the window (client), finalize (anyone); a disputed job's case is in `cases` */
                         jobs: {
                             /** @description The job's id (get_job) */
                             job: number;
@@ -3245,7 +3245,7 @@ export interface operations {
                             /** @description The matching HTTP route, e.g. "POST /jobs/7/finalize" */
                             http: string;
                             /**
-                             * @description In which capacity: the job's client or provider, or anyone (a keeper step)
+                             * @description In which capacity: the job's client or provider, or anyone (a keeper action)
                              * @enum {string}
                              */
                             as: "client" | "provider" | "anyone";
@@ -8744,7 +8744,7 @@ export interface operations {
                 case?: string;
                 /** @description Only the events that concern this address: a party or judge of the event's case, the agent or judge it is about */
                 address?: string;
-                /** @description Comma-separated event types to receive (default: all): case.filed, case.responded, evidence.submitted, draw.armed, judges.drawn, vote.committed, vote.revealed, vote.cast, case.verdict, case.appealed, case.settled, case.defaulted, case.dismissed, filing.fee_paid, agent.registered, agent.updated, judge.staked, judge.unstaked, judge.slashed, judge.rewarded, dispute.filed, ruling.delivered, ruling.failed, job.created, job.funded, job.submitted, job.completed, job.rejected, job.expired, job.disputed, job.ruled, chain.reorg, chain.reset */
+                /** @description Comma-separated event types to receive (default: all): case.filed, case.responded, evidence.submitted, draw.armed, judges.assigned, vote.committed, vote.revealed, vote.cast, case.verdict, case.appealed, case.settled, case.defaulted, case.dismissed, filing.fee_paid, agent.registered, agent.updated, judge.staked, judge.unstaked, judge.slashed, judge.rewarded, dispute.filed, ruling.delivered, ruling.failed, job.created, job.funded, job.submitted, job.completed, job.rejected, job.expired, job.disputed, job.ruled, chain.reorg, chain.reset */
                 types?: string;
                 /** @description Resume after this event id, for clients that cannot send the Last-Event-ID header */
                 lastEventId?: string;
