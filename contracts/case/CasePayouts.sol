@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 pragma solidity ^0.8.28;
 
-import {CaseState, Outcome, JudgeResult} from "./ICourt.sol";
+import {CaseState, Outcome, JudgeResult} from "../interfaces/ICourt.sol";
 import {CaseData, CaseRules} from "./CaseStore.sol";
 
 /// @title A case's books: the final payout, judges' scores and release, refunds, deferred payments.

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 pragma solidity ^0.8.28;
 
-import {CaseState, Outcome, CaseTerms, ICourtRegistry, ICaseFactory} from "./ICourt.sol";
+import {CaseState, Outcome, CaseTerms, ICourtRegistry, ICaseFactory} from "../interfaces/ICourt.sol";
 
 // The state of one case that its roles share, and the rules they all apply. A case (DisputeCase, an
 // EIP-1167 clone) holds a `CaseData` in its own storage and runs its voting (CaseVoting) and payouts

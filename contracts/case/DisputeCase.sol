@@ -11,7 +11,7 @@ import {
     VoteView,
     ICourtRegistry,
     IDrawEntropy
-} from "./ICourt.sol";
+} from "../interfaces/ICourt.sol";
 import {CaseData, CaseRules, WrongState, DeliberationClosed} from "./CaseStore.sol";
 import {CaseVoting} from "./CaseVoting.sol";
 import {CasePayouts} from "./CasePayouts.sol";

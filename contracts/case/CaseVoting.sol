@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 pragma solidity ^0.8.28;
 
-import {CaseState, Outcome} from "./ICourt.sol";
+import {CaseState, Outcome} from "../interfaces/ICourt.sol";
 import {CaseData, CaseRules, WrongState, DeliberationClosed} from "./CaseStore.sol";
 import {CasePayouts} from "./CasePayouts.sol";
 

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 pragma solidity ^0.8.28;
 
-import {CaseState, CaseTerms, DisputeFiling, Outcome} from "./ICourt.sol";
-import {IArbitrableV2, IArbitratorV2} from "./IArbitration.sol";
-import {Paging} from "./Paging.sol";
-import {IArbitratorConsent} from "./ICourtRecord.sol";
+import {CaseState, CaseTerms, DisputeFiling, Outcome} from "../interfaces/ICourt.sol";
+import {IArbitrableV2, IArbitratorV2} from "../interfaces/IArbitration.sol";
+import {Paging} from "../libraries/Paging.sol";
+import {IArbitratorConsent} from "../interfaces/ICourtRecord.sol";
 
 /// @notice The CaseFactory calls the arbitrator makes.
 interface IArbitrationFactory {

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 pragma solidity ^0.8.28;
 
-import {CourtConfig, CourtView} from "./ICourt.sol";
-import {Paging} from "./Paging.sol";
+import {CourtConfig, CourtView} from "../interfaces/ICourt.sol";
+import {Paging} from "../libraries/Paging.sol";
 import {RegistryBase} from "./RegistryBase.sol";
 import {SortitionTree} from "./SortitionTree.sol";
 

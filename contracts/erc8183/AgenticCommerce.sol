@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 pragma solidity ^0.8.28;
 
-import {Paging} from "./Paging.sol";
+import {Paging} from "../libraries/Paging.sol";
 
 /// @notice The ERC-20 calls the job escrow makes.
 interface IERC20Escrow {

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 pragma solidity ^0.8.28;
 
-import {IAgentWalletIndex, MetadataEntry} from "./IERC8004.sol";
+import {IAgentWalletIndex, MetadataEntry} from "../interfaces/IERC8004.sol";
 
 /// @notice ERC-721's receiver hook, which `safeTransferFrom` calls on a contract recipient.
 interface IERC721Receiver {

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 pragma solidity ^0.8.28;
 
-import {CaseTerms, CourtConfig} from "./ICourt.sol";
+import {CaseTerms, CourtConfig} from "../interfaces/ICourt.sol";
 import {SortitionTree} from "./SortitionTree.sol";
 
 /// @title The registry's storage, types, events and errors, shared by CourtRegistry and RegistryBook.

@@ -12,9 +12,9 @@ import {
     ICaseFactory,
     IDrawEntropy,
     IFeeToken
-} from "./ICourt.sol";
-import {DisputeCase} from "./DisputeCase.sol";
-import {Paging} from "./Paging.sol";
+} from "../interfaces/ICourt.sol";
+import {DisputeCase} from "../case/DisputeCase.sol";
+import {Paging} from "../libraries/Paging.sol";
 
 /// @notice What the factory tells the arbitrator that filed a case, once, when the case is final.
 interface ICaseCloseHook {
@@ -22,8 +22,8 @@ interface ICaseCloseHook {
     /// @param caseAddr The case.
     function caseClosed(address caseAddr) external;
 }
-import {CourtRegistry} from "./CourtRegistry.sol";
-import {IArbitratorConsent, ICaseFiledHook, ICaseRecord} from "./ICourtRecord.sol";
+import {CourtRegistry} from "../courts/CourtRegistry.sol";
+import {IArbitratorConsent, ICaseFiledHook, ICaseRecord} from "../interfaces/ICourtRecord.sol";
 
 /// @notice The EIP-712 domain of an EIP-3009 token (USDC's, TestUSD's), to check an authorization's
 /// signature here when the token has used it already.

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 pragma solidity ^0.8.28;
 
-import {ICaseOutcomeHook, IAgentWalletIndex, IERC8004Identity, IERC8004Reputation} from "./IERC8004.sol";
-import {ICaseFiledHook} from "./ICourtRecord.sol";
+import {ICaseOutcomeHook, IAgentWalletIndex, IERC8004Identity, IERC8004Reputation} from "../interfaces/IERC8004.sol";
+import {ICaseFiledHook} from "../interfaces/ICourtRecord.sol";
 
 /// @notice The registry read that names the factory (the only caller of `caseFiled`).
 interface IRegistryFactory {

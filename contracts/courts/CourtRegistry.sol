@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 pragma solidity ^0.8.28;
 
-import {JudgeResult, ICourtRegistry, CaseTerms, CourtConfig} from "./ICourt.sol";
-import {ICaseOutcomeHook} from "./IERC8004.sol";
-import {ICaseRecord} from "./ICourtRecord.sol";
+import {JudgeResult, ICourtRegistry, CaseTerms, CourtConfig} from "../interfaces/ICourt.sol";
+import {ICaseOutcomeHook} from "../interfaces/IERC8004.sol";
+import {ICaseRecord} from "../interfaces/ICourtRecord.sol";
 import {RegistryBase} from "./RegistryBase.sol";
 import {RegistryBook} from "./RegistryBook.sol";
 import {SortitionTree} from "./SortitionTree.sol";

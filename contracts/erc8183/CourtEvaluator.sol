@@ -2,10 +2,10 @@
 pragma solidity ^0.8.28;
 
 import {AgenticCommerce} from "./AgenticCommerce.sol";
-import {DocketArbitrator} from "./DocketArbitrator.sol";
-import {IArbitrableV2, IArbitratorV2} from "./IArbitration.sol";
-import {IAgentWalletIndex} from "./IERC8004.sol";
-import {ValidationRegistry} from "./ValidationRegistry.sol";
+import {DocketArbitrator} from "../arbitration/DocketArbitrator.sol";
+import {IArbitrableV2, IArbitratorV2} from "../interfaces/IArbitration.sol";
+import {IAgentWalletIndex} from "../interfaces/IERC8004.sol";
+import {ValidationRegistry} from "../erc8004/ValidationRegistry.sol";
 
 
 /// @title An ERC-8183 evaluator backed by docket's court.
