@@ -1,50 +1,14 @@
 // SPDX-License-Identifier: MIT
 pragma solidity ^0.8.28;
 
-import {CaseState, CaseTerms, DisputeFiling, Outcome} from "../interfaces/ICourt.sol";
-import {IArbitrableV2, IArbitratorV2} from "../interfaces/IArbitration.sol";
+import {CaseState, CaseTerms, DisputeFiling, Outcome} from "../interfaces/CourtTypes.sol";
+import {IArbitrableV2} from "../interfaces/IArbitrableV2.sol";
+import {IArbitratorV2} from "../interfaces/IArbitratorV2.sol";
 import {Paging} from "../libraries/Paging.sol";
-import {IArbitratorConsent} from "../interfaces/ICourtRecord.sol";
-
-/// @notice The CaseFactory calls the arbitrator makes.
-interface IArbitrationFactory {
-    /// @notice The filing fee in the native coin.
-    /// @return The fee, in wei.
-    function filingFee() external view returns (uint256);
-    /// @notice Files a dispute as a case; only the factory's arbitrator.
-    /// @param f The filing: court, panel size, parties, claim, evidence, arbitrable and dispute id.
-    /// @return caseAddr The new case.
-    function fileDispute(DisputeFiling calldata f) external payable returns (address caseAddr);
-}
-
-/// @notice The CourtRegistry read the arbitrator prices a dispute with.
-interface IArbitrationCourts {
-    /// @notice What a case filed in `courtId` copies.
-    /// @param courtId The court; 0 for the General court.
-    /// @return court The court the case is filed in.
-    /// @return appealCourt The court whose pool seats its appeal.
-    /// @return terms The court's terms now.
-    function caseConfig(uint96 courtId) external view returns (uint96 court, uint96 appealCourt, CaseTerms memory terms);
-    /// @notice How many judges a draw in `courtId` could seat now, leaving out `a` and `b`.
-    /// @param courtId The court.
-    /// @param a One party.
-    /// @param b The other.
-    /// @return n The judges beyond the parties.
-    function seatableJudges(uint96 courtId, address a, address b) external view returns (uint256 n);
-}
-
-/// @notice The DisputeCase reads the arbitrator derives a ruling from.
-interface IArbitratedCase {
-    /// @notice The case's state.
-    /// @return The state.
-    function state() external view returns (CaseState);
-    /// @notice The case's outcome so far.
-    /// @return The outcome (None until a verdict, a default or a dismissal).
-    function outcome() external view returns (Outcome);
-    /// @notice Whether the case's money was paid out (its outcome final).
-    /// @return True once settled.
-    function settled() external view returns (bool);
-}
+import {IArbitratorConsent} from "../interfaces/IArbitratorConsent.sol";
+import {IArbitratedCase} from "../interfaces/IArbitratedCase.sol";
+import {IArbitrationCourts} from "../interfaces/IArbitrationCourts.sol";
+import {IArbitrationFactory} from "../interfaces/IArbitrationFactory.sol";
 
 /// @title docket as a Kleros-style arbitrator (IArbitratorV2).
 /// @notice An arbitrable contract (an escrow, a job evaluator) calls `createDispute(2, extraData)`

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 pragma solidity ^0.8.28;
 
-import {CaseState, Outcome, JudgeResult} from "../interfaces/ICourt.sol";
-import {CaseData, CaseRules} from "./CaseStore.sol";
+import {CaseState, Outcome, JudgeResult} from "../interfaces/CourtTypes.sol";
+import {CaseData} from "./CaseStore.sol";
+import {CaseRules} from "./CaseRules.sol";
 
 /// @title A case's books: the final payout, judges' scores and release, refunds, deferred payments.
 /// @notice A linked library: a case runs it by DELEGATECALL on its own storage, so the money moves

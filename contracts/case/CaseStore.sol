@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: MIT
 pragma solidity ^0.8.28;
 
-import {CaseState, Outcome, CaseTerms, ICourtRegistry, ICaseFactory} from "../interfaces/ICourt.sol";
+import {CaseState, Outcome, CaseTerms} from "../interfaces/CourtTypes.sol";
+import {ICourtRegistry} from "../interfaces/ICourtRegistry.sol";
 
-// The state of one case that its roles share, and the rules they all apply. A case (DisputeCase, an
-// EIP-1167 clone) holds a `CaseData` in its own storage and runs its voting (CaseVoting) and payouts
-// (CasePayouts) as linked libraries by DELEGATECALL on it: the state stays in the case and their
-// events are the case's own. State only the lifecycle core touches stays in DisputeCase.
+// The state of one case that its roles share, and the errors they all raise (the rules they all
+// apply are CaseRules.sol's). A case (DisputeCase, an EIP-1167 clone) holds a `CaseData` in its own
+// storage and runs its voting (CaseVoting) and payouts (CasePayouts) as linked libraries by
+// DELEGATECALL on it: the state stays in the case and their events are the case's own. State only
+// the lifecycle core touches stays in DisputeCase.
 
 /// @notice The case is not in a state that allows this call.
 /// @param current The case's state.
@@ -58,42 +60,4 @@ struct CaseData {
     mapping(uint8 => mapping(address => string)) justifications;
     /// @dev Payouts a recipient refused, kept for it to withdraw.
     mapping(address => uint256) owed;
-}
-
-/// @title The rules every role of a case applies (internal: compiled into each of them).
-library CaseRules {
-    uint8 internal constant NO_VOTE = 0;
-    uint8 internal constant FOR_PLAINTIFF = 1;
-    uint8 internal constant FOR_DEFENDANT = 2;
-
-    /// @dev The panel size of the current round.
-    function panelSize(CaseData storage s) internal view returns (uint256) {
-        return s.round == 1 ? s.terms.panelSize : s.terms.appealPanelSize;
-    }
-
-    /// @dev Hidden votes: the current round's reveal deadline (0 before a panel is seated).
-    function revealDeadline(CaseData storage s) internal view returns (uint64) {
-        uint64 commitBy = s.commitDeadline;
-        return commitBy == 0 ? 0 : commitBy + s.terms.revealPeriod;
-    }
-
-    function servedInRound(CaseData storage s, uint8 r, address who) internal view returns (bool) {
-        address[] storage seated = s.panel[r];
-        for (uint256 i = 0; i < seated.length; i++) {
-            if (seated[i] == who) return true;
-        }
-        return false;
-    }
-
-    /// @dev Moves the case to `next` and tells the factory (which emits CaseChanged and keeps its indexes).
-    function moveTo(CaseData storage s, CaseState next) internal {
-        CaseState prev = s.state;
-        s.state = next;
-        ICaseFactory(s.factory).onCaseChanged(prev, next);
-    }
-
-    /// @dev Tells the factory the case changed without changing state (a vote, evidence, a re-armed draw).
-    function touched(CaseData storage s) internal {
-        ICaseFactory(s.factory).onCaseChanged(s.state, s.state);
-    }
 }

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 pragma solidity ^0.8.28;
 
-import {CaseState, Outcome} from "../interfaces/ICourt.sol";
-import {CaseData, CaseRules, WrongState, DeliberationClosed} from "./CaseStore.sol";
+import {CaseState, Outcome} from "../interfaces/CourtTypes.sol";
+import {CaseData, WrongState, DeliberationClosed} from "./CaseStore.sol";
+import {CaseRules} from "./CaseRules.sol";
 import {CasePayouts} from "./CasePayouts.sol";
 
 /// @title A case's voting: public votes, hidden votes (commit, then reveal), the tally and the verdict.

@@ -1,18 +1,11 @@
 // SPDX-License-Identifier: MIT
 pragma solidity ^0.8.28;
 
-import {
-    CaseState,
-    Outcome,
-    CaseTerms,
-    CaseView,
-    CaseSummary,
-    CaseStatus,
-    VoteView,
-    ICourtRegistry,
-    IDrawEntropy
-} from "../interfaces/ICourt.sol";
-import {CaseData, CaseRules, WrongState, DeliberationClosed} from "./CaseStore.sol";
+import {CaseState, Outcome, CaseTerms, CaseView, CaseSummary, CaseStatus, VoteView} from "../interfaces/CourtTypes.sol";
+import {ICourtRegistry} from "../interfaces/ICourtRegistry.sol";
+import {IDrawEntropy} from "../interfaces/IDrawEntropy.sol";
+import {CaseData, WrongState, DeliberationClosed} from "./CaseStore.sol";
+import {CaseRules} from "./CaseRules.sol";
 import {CaseVoting} from "./CaseVoting.sol";
 import {CasePayouts} from "./CasePayouts.sol";
 

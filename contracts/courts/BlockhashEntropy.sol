@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 pragma solidity ^0.8.28;
 
-import {IDrawEntropy} from "../interfaces/ICourt.sol";
+import {IDrawEntropy} from "../interfaces/IDrawEntropy.sol";
 
 /// @title Draw entropy from the hash of the block that armed the draw.
 /// @notice Nobody who sends a transaction can know the hash of the block their transaction lands in,

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
 pragma solidity ^0.8.28;
 
-import {JudgeResult, ICourtRegistry, CaseTerms, CourtConfig} from "../interfaces/ICourt.sol";
-import {ICaseOutcomeHook} from "../interfaces/IERC8004.sol";
-import {ICaseRecord} from "../interfaces/ICourtRecord.sol";
+import {JudgeResult, CaseTerms, CourtConfig} from "../interfaces/CourtTypes.sol";
+import {ICourtRegistry} from "../interfaces/ICourtRegistry.sol";
+import {ICaseOutcomeHook} from "../interfaces/ICaseOutcomeHook.sol";
+import {ICaseRecord} from "../interfaces/ICaseRecord.sol";
 import {RegistryBase} from "./RegistryBase.sol";
 import {RegistryBook} from "./RegistryBook.sol";
 import {SortitionTree} from "./SortitionTree.sol";
@@ -28,7 +29,6 @@ contract CourtRegistry is RegistryBase, ICourtRegistry {
     /// @notice The code court administration and the paged reads run (see RegistryBook).
     /// @return The RegistryBook this registry deployed.
     address public immutable book;
-
 
     /// @param slashBps_ The share of a judge's stakes taken for a minority vote or a no-show.
     /// @param generalPolicy The CID of the General court's policy document.

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 pragma solidity ^0.8.28;
 
-import {CaseTerms, CourtConfig} from "../interfaces/ICourt.sol";
+import {CaseTerms, CourtConfig} from "../interfaces/CourtTypes.sol";
 import {SortitionTree} from "./SortitionTree.sol";
 
 /// @title The registry's storage, types, events and errors, shared by CourtRegistry and RegistryBook.
@@ -409,7 +409,6 @@ abstract contract RegistryBase {
     function _minJudgeStake() internal view returns (uint256) {
         return courts[GENERAL_COURT].config.minJudgeStake;
     }
-
 
     /// @dev All that counts of a judge's stakes (each court's stake while it reached the minimum):
     /// its weight in the General court.

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 pragma solidity ^0.8.28;
 
-import {CourtConfig, CourtView} from "../interfaces/ICourt.sol";
+import {CourtConfig, CourtView} from "../interfaces/CourtTypes.sol";
 import {Paging} from "../libraries/Paging.sol";
 import {RegistryBase} from "./RegistryBase.sol";
 import {SortitionTree} from "./SortitionTree.sol";
@@ -14,7 +14,6 @@ import {SortitionTree} from "./SortitionTree.sol";
 /// the 24,576-byte code limit; the hot paths (stakes, draws, case callbacks) stay in the registry.
 contract RegistryBook is RegistryBase {
     using SortitionTree for SortitionTree.Tree;
-
 
     // ------------------------------------------------------------------ courts
 

@@ -1,22 +1,13 @@
 // SPDX-License-Identifier: MIT
 pragma solidity ^0.8.28;
 
-import {ICaseOutcomeHook, IAgentWalletIndex, IERC8004Identity, IERC8004Reputation} from "../interfaces/IERC8004.sol";
-import {ICaseFiledHook} from "../interfaces/ICourtRecord.sol";
-
-/// @notice The registry read that names the factory (the only caller of `caseFiled`).
-interface IRegistryFactory {
-    /// @notice The CaseFactory.
-    /// @return The factory.
-    function factory() external view returns (address);
-}
-
-/// @notice The case read that tells the winner of a verdict apart from the plaintiff.
-interface ICasePlaintiff {
-    /// @notice The plaintiff.
-    /// @return The plaintiff.
-    function plaintiff() external view returns (address);
-}
+import {ICaseOutcomeHook} from "../interfaces/ICaseOutcomeHook.sol";
+import {IAgentWalletIndex} from "../interfaces/IAgentWalletIndex.sol";
+import {IERC8004Identity} from "../interfaces/IERC8004Identity.sol";
+import {IERC8004Reputation} from "../interfaces/IERC8004Reputation.sol";
+import {ICaseFiledHook} from "../interfaces/ICaseFiledHook.sol";
+import {ICasePlaintiff} from "../interfaces/ICasePlaintiff.sol";
+import {IRegistryFactory} from "../interfaces/IRegistryFactory.sol";
 
 /// @title The court's voice in an ERC-8004 Reputation Registry.
 /// @notice When a case ends, the court registry calls `recordOutcome` and this contract gives each

@@ -1,29 +1,10 @@
 // SPDX-License-Identifier: MIT
 pragma solidity ^0.8.28;
 
-import {IAgentWalletIndex, MetadataEntry} from "../interfaces/IERC8004.sol";
-
-/// @notice ERC-721's receiver hook, which `safeTransferFrom` calls on a contract recipient.
-interface IERC721Receiver {
-    /// @notice Tells a contract it received a token; it accepts by returning this function's selector.
-    /// @param operator Who made the transfer.
-    /// @param from The previous owner.
-    /// @param tokenId The token (the agent id).
-    /// @param data The data passed to `safeTransferFrom`.
-    /// @return The selector of `onERC721Received` to accept; anything else refuses.
-    function onERC721Received(address operator, address from, uint256 tokenId, bytes calldata data)
-        external
-        returns (bytes4);
-}
-
-/// @notice ERC-1271: how a contract wallet says a signature is its own.
-interface IERC1271 {
-    /// @notice Whether `signature` is the wallet's valid signature of `hash`.
-    /// @param hash The signed digest.
-    /// @param signature The signature, in whatever form the wallet accepts.
-    /// @return The selector of `isValidSignature` when valid; anything else means invalid.
-    function isValidSignature(bytes32 hash, bytes calldata signature) external view returns (bytes4);
-}
+import {IAgentWalletIndex} from "../interfaces/IAgentWalletIndex.sol";
+import {MetadataEntry} from "../interfaces/IERC8004Identity.sol";
+import {IERC1271} from "../interfaces/IERC1271.sol";
+import {IERC721Receiver} from "../interfaces/IERC721Receiver.sol";
 
 /// @title ERC-8004 Identity Registry.
 /// @notice Each agent is an ERC-721 token: its id is the agentId, its tokenURI the agentURI (the

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 pragma solidity ^0.8.28;
 
-import {IERC8004Identity, IERC8004Reputation} from "../interfaces/IERC8004.sol";
+import {IERC8004Identity} from "../interfaces/IERC8004Identity.sol";
+import {IERC8004Reputation} from "../interfaces/IERC8004Reputation.sol";
 
 /// @title ERC-8004 Reputation Registry.
 /// @notice Any client may give an agent feedback (a signed fixed-point value, optional tags, an

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 pragma solidity ^0.8.28;
 
-import {IERC8004Identity} from "../interfaces/IERC8004.sol";
+import {IERC8004Identity} from "../interfaces/IERC8004Identity.sol";
 
 /// @title ERC-8004 Validation Registry.
 /// @notice An agent's owner (or operator) asks a validator to check its work (`validationRequest`,

@@ -2,25 +2,7 @@
 pragma solidity ^0.8.28;
 
 import {Paging} from "../libraries/Paging.sol";
-
-/// @notice The ERC-20 calls the job escrow makes.
-interface IERC20Escrow {
-    /// @notice ERC-20: moves `value` of the caller's tokens to `to`.
-    /// @param to The payee.
-    /// @param value The amount.
-    /// @return True on success.
-    function transfer(address to, uint256 value) external returns (bool);
-    /// @notice ERC-20: moves `value` of `from`'s tokens to `to` out of the caller's allowance.
-    /// @param from The payer.
-    /// @param to The payee.
-    /// @param value The amount.
-    /// @return True on success.
-    function transferFrom(address from, address to, uint256 value) external returns (bool);
-    /// @notice ERC-20: the balance of `who`.
-    /// @param who The holder.
-    /// @return The balance.
-    function balanceOf(address who) external view returns (uint256);
-}
+import {IERC20Escrow} from "../interfaces/IERC20Escrow.sol";
 
 /// @title ERC-8183 Agentic Commerce: a job escrow with an evaluator.
 /// @notice A reference job contract written to ERC-8183 (a non-hooked kernel: `hook` must be zero).

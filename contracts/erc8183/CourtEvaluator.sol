@@ -3,10 +3,10 @@ pragma solidity ^0.8.28;
 
 import {AgenticCommerce} from "./AgenticCommerce.sol";
 import {DocketArbitrator} from "../arbitration/DocketArbitrator.sol";
-import {IArbitrableV2, IArbitratorV2} from "../interfaces/IArbitration.sol";
-import {IAgentWalletIndex} from "../interfaces/IERC8004.sol";
+import {IArbitrableV2} from "../interfaces/IArbitrableV2.sol";
+import {IArbitratorV2} from "../interfaces/IArbitratorV2.sol";
+import {IAgentWalletIndex} from "../interfaces/IAgentWalletIndex.sol";
 import {ValidationRegistry} from "../erc8004/ValidationRegistry.sol";
-
 
 /// @title An ERC-8183 evaluator backed by docket's court.
 /// @notice Make this contract a job's evaluator (on its AgenticCommerce). After the provider

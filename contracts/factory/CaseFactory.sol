@@ -8,30 +8,20 @@ import {
     CaseSummary,
     CaseStatus,
     DisputeFiling,
-    FeeAuthorization,
-    ICaseFactory,
-    IDrawEntropy,
-    IFeeToken
-} from "../interfaces/ICourt.sol";
+    FeeAuthorization
+} from "../interfaces/CourtTypes.sol";
+import {ICaseFactory} from "../interfaces/ICaseFactory.sol";
+import {IDrawEntropy} from "../interfaces/IDrawEntropy.sol";
+import {IFeeToken} from "../interfaces/IFeeToken.sol";
 import {DisputeCase} from "../case/DisputeCase.sol";
 import {Paging} from "../libraries/Paging.sol";
 
-/// @notice What the factory tells the arbitrator that filed a case, once, when the case is final.
-interface ICaseCloseHook {
-    /// @notice A case the caller filed is final; only the factory calls it.
-    /// @param caseAddr The case.
-    function caseClosed(address caseAddr) external;
-}
 import {CourtRegistry} from "../courts/CourtRegistry.sol";
-import {IArbitratorConsent, ICaseFiledHook, ICaseRecord} from "../interfaces/ICourtRecord.sol";
-
-/// @notice The EIP-712 domain of an EIP-3009 token (USDC's, TestUSD's), to check an authorization's
-/// signature here when the token has used it already.
-interface IEip712Token {
-    /// @notice The token's EIP-712 domain separator.
-    /// @return The separator.
-    function DOMAIN_SEPARATOR() external view returns (bytes32);
-}
+import {IArbitratorConsent} from "../interfaces/IArbitratorConsent.sol";
+import {ICaseFiledHook} from "../interfaces/ICaseFiledHook.sol";
+import {ICaseRecord} from "../interfaces/ICaseRecord.sol";
+import {ICaseCloseHook} from "../interfaces/ICaseCloseHook.sol";
+import {IEip712Token} from "../interfaces/IEip712Token.sol";
 
 /// @title Files cases and seats their judges; the gateway's single place to read cases from.
 /// @notice Each case is a minimal clone (EIP-1167) of one DisputeCase implementation, so every case

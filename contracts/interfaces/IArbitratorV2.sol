@@ -1,22 +1,10 @@
 // SPDX-License-Identifier: MIT
 pragma solidity ^0.8.28;
 
-/// @notice Kleros' arbitration standard (IArbitratorV2 / IArbitrableV2), the parts docket implements:
-/// an arbitrable contract asks the arbitrator for a dispute and pays its cost; the arbitrator calls
-/// `rule` back once, when the ruling is final. Ruling 0 is reserved for "refused to arbitrate".
-interface IArbitrableV2 {
-    /// @notice The arbitrable received a ruling.
-    /// @param arbitrator The arbitrator that gave it.
-    /// @param disputeID The arbitrator's dispute id.
-    /// @param ruling The ruling (0 refused, then 1..choices).
-    event Ruling(IArbitratorV2 indexed arbitrator, uint256 indexed disputeID, uint256 ruling);
+import {IArbitrableV2} from "./IArbitrableV2.sol";
 
-    /// @notice Gives the final ruling of a dispute; only the arbitrator may call it.
-    /// @param disputeID The arbitrator's dispute id.
-    /// @param ruling The ruling (0 refused, then 1..choices).
-    function rule(uint256 disputeID, uint256 ruling) external;
-}
-
+/// @notice Kleros' arbitrator standard (IArbitratorV2), the parts docket implements (DocketArbitrator):
+/// disputes created and paid for by arbitrables, their cost, and the ruling given once.
 interface IArbitratorV2 {
     /// @notice A dispute was created.
     /// @param disputeID The new dispute's id.
