@@ -67,8 +67,8 @@ export function deployer(wallet: WalletClient, reader: PublicClient, what: strin
 }
 
 /**
- * Deploys the libraries every case runs by DELEGATECALL (contracts/CasePayouts.sol, then
- * contracts/CaseVoting.sol, which calls it), and answers their addresses: what CaseFactory's bytecode
+ * Deploys the libraries every case runs by DELEGATECALL (contracts/case/CasePayouts.sol, then
+ * contracts/case/CaseVoting.sol, which calls it), and answers their addresses: what CaseFactory's bytecode
  * (it creates the DisputeCase implementation) is linked with.
  */
 export async function deployCaseLibraries(d: ReturnType<typeof deployer>): Promise<CaseLibraries> {

@@ -16,7 +16,7 @@ beforeAll(() => {
   output = solcOutput(true);
 }, 120_000);
 
-/** The committed, generated ABIs and bytecode must be what contracts/*.sol compile to today. */
+/** The committed, generated ABIs and bytecode must be what contracts/ compiles to today. */
 describe("src/chain/abi/generated.ts", () => {
   it("is up to date with contracts/ (else run `npm run build:contracts`)", () => {
     const committed = readFileSync(new URL("../../src/chain/abi/generated.ts", import.meta.url), "utf8");
