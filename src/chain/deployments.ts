@@ -9,7 +9,7 @@ export interface Deployment {
   factory: Address;
   /** The draw entropy source the factory was deployed with. */
   entropy: Address;
-  /** The libraries every case runs (contracts/CaseVoting.sol, CasePayouts.sol), linked into the factory. */
+  /** The libraries every case runs (contracts/case/CaseVoting.sol, CasePayouts.sol), linked into the factory. */
   libraries: CaseLibraries;
   deployer: Address;
   deployedAtBlock: string;

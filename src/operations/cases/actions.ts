@@ -16,7 +16,7 @@ import { voteOnCase } from "./voteOnCase.js";
 
 /**
  * Who may do what on a case now, worked out from the compact status the factory returns for a page
- * of cases in one call (CaseStatus in contracts/ICourt.sol). The inbox (one address's cases) and the
+ * of cases in one call (CaseStatus in contracts/interfaces/CourtTypes.sol). The inbox (one address's cases) and the
  * keeper view (the permissionless actions court-wide) both come from here.
  *
  * "Now" is the chain time of the block the page was read at. A transaction sent now lands in a
