@@ -1,8 +1,8 @@
 import { type McpServer, ProtocolError, ProtocolErrorCode, ResourceTemplate } from "@modelcontextprotocol/server";
 import type { Ctx, Operation } from "../operations/operation.js";
 import { type OperationResult, runOperation } from "../operations/run.js";
+import { cacheFields, type Era } from "./era.js";
 import { protocolError } from "./errors.js";
-import type { Era } from "./server.js";
 
 /** Cases per `resources/list` page unless the composition root says otherwise (MCP_RESOURCE_PAGE_SIZE). */
 export const RESOURCE_PAGE_SIZE = 100;
@@ -36,16 +36,6 @@ export async function answerThrough(
 /** `answerThrough`, the body alone. */
 export async function readThrough(op: Operation, input: Record<string, unknown>, ctx: Ctx): Promise<unknown> {
   return (await answerThrough(op, input, ctx)).body;
-}
-
-/**
- * A 2026-07-28 result's cache fields for an operation's answer: what is left of its TTL (the
- * `max-age` HTTP sends), shared-cacheable like the HTTP answer, since a read of the chain is the
- * same for everyone. Nothing for the 2025 era, whose results have no such fields.
- */
-export function cacheFields(result: OperationResult, era: Era): { ttlMs?: number; cacheScope?: "public" } {
-  if (era !== "modern") return {};
-  return { ttlMs: Math.max(0, Math.round((result.cache?.maxAge ?? 0) * 1000)), cacheScope: "public" };
 }
 
 /** The URI of a case resource. */

@@ -26,14 +26,23 @@ const MAY_IMPORT: Record<string, string[]> = {
   payments: ["chain", "chain/abi", "errors", "formats", "tx"],
   events: ["chain", "chain/abi", "log", "formats"],
   operations: ["chain", "chain/abi", "cache", "tx", "payments", "errors", "formats", "log", "evidence"],
-  http: ["operations", "payments", "events", "evidence", "errors", "log", "formats", "config"],
-  mcp: ["operations", "payments", "events", "http", "web", "errors", "log", "formats", "config"],
-  web: ["operations", "events", "errors", "log", "formats", "config"],
+  // The browser's scripts (the explorer's live script, the MCP App's case view) and their bundler.
+  browser: [],
+  // Neutral ground under the doors: the door kernel, the HTTP error envelope, middleware composition,
+  // the JSON depth check, the DOCKET_TOOLS selection. It imports no door.
+  doors: ["operations", "payments", "errors", "log", "formats", "config"],
+  // The doors: siblings that never import each other (see DOORS below).
+  http: ["doors", "operations", "payments", "events", "evidence", "errors", "log", "formats", "config"],
+  mcp: ["doors", "browser", "operations", "payments", "events", "errors", "log", "formats", "config"],
+  web: ["doors", "browser", "operations", "events", "errors", "log", "formats", "config"],
   // The composition root: everything.
   server: ["*"],
   commands: ["*"],
   cli: ["*"],
 };
+
+/** The ways into the operations; each reaches them through `doors/` and none imports another. */
+const DOORS = ["http", "mcp", "web"];
 
 /** A circle in a graph of layers (`["a", "b", "a"]`), or undefined when there is none. */
 function circleIn(edges: Map<string, Set<string>>): string[] | undefined {
@@ -124,6 +133,24 @@ describe("import layers (docs/architecture.md)", () => {
       .map((f) => relative(SRC, f).replace(/\\/g, "/"))
       .filter((f) => f !== "server.ts" && !f.startsWith("commands/"));
     expect(importers).toEqual([]);
+  });
+
+  it("the doors are siblings: none may import another, and the neutral folder imports none", () => {
+    const crossing = [...DOORS, "doors", "browser"].flatMap((from) =>
+      DOORS.filter((to) => to !== from && (MAY_IMPORT[from] ?? []).includes(to)).map((to) => `${from} -> ${to}`),
+    );
+    expect(crossing).toEqual([]);
+  });
+
+  it("the composition root takes the DOCKET_TOOLS selection from doors/, not from a door", () => {
+    const select = join(SRC, "doors/select.ts");
+    const elsewhere = files.flatMap((f) =>
+      [...readFileSync(f, "utf8").matchAll(/import\s*\{[^}]*\bselectOperations\b[^}]*\}\s*from\s*"([^"]+)"/g)]
+        .map((m) => resolve(dirname(f), (m[1] as string).replace(/\.js$/, ".ts")))
+        .filter((target) => target !== select)
+        .map((target) => `${relative(SRC, f)} -> ${relative(SRC, target)}`),
+    );
+    expect(elsewhere).toEqual([]);
   });
 
   it("no layer imports one it may not", () => {
