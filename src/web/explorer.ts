@@ -123,9 +123,9 @@ export function mountExplorer(
   const eta = new Eta({ views: opts.files?.views ?? views, cache: true, autoEscape: true, autoTrim: false });
   const stylesheet = opts.files?.styles ?? styles;
   const headers = pageHeaders();
-  const courts = reads.op("/courts") !== undefined && reads.item("courts") !== undefined;
+  const courts = reads.op("list_courts") !== undefined && reads.op("get_court") !== undefined;
   // Jobs only where docket serves arbitration (the dev chain; a real chain configured for it).
-  const jobs = reads.op("/jobs") !== undefined && ctx.court.arbitration !== undefined;
+  const jobs = reads.op("list_jobs") !== undefined && ctx.court.arbitration !== undefined;
 
   const render = (res: Response, status: number, view: string, data: object, meta: Meta) => {
     const body = eta.render(`./${view}`, { ...data, fmt, states: CASE_STATES, explorer: EXPLORER });

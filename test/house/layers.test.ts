@@ -153,6 +153,22 @@ describe("import layers (docs/architecture.md)", () => {
     expect(elsewhere).toEqual([]);
   });
 
+  it("every way into run goes through the door kernel (doors/kernel.ts): outside operations/, only it imports a value of run.ts", () => {
+    const kernel = join(SRC, "doors/kernel.ts");
+    const bypass = files
+      .filter((f) => f !== kernel && layerOf(f) !== "operations")
+      .flatMap((f) =>
+        [...readFileSync(f, "utf8").matchAll(/import\s+(type\s+)?\{([^}]*)\}\s*from\s*"([^"]+)"/g)]
+          .filter((m) => {
+            const target = resolve(dirname(f), (m[3] as string).replace(/\.js$/, ".ts"));
+            return layerOf(target) === "operations" && target.endsWith("/run.ts");
+          })
+          .filter((m) => !m[1] && (m[2] as string).split(",").some((n) => n.trim() && !n.trim().startsWith("type ")))
+          .map((m) => `${relative(SRC, f)}: ${(m[2] as string).trim()}`),
+      );
+    expect(bypass).toEqual([]);
+  });
+
   it("no layer imports one it may not", () => {
     const bad: string[] = [];
     for (const f of files) {
