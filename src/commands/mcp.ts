@@ -1,6 +1,6 @@
 import { loadConfig } from "../config.js";
+import { selectOperations } from "../doors/select.js";
 import { serveStdio } from "../mcp/stdio.js";
-import { selectOperations } from "../mcp/toolFilter.js";
 import { operations } from "../operations/registry.js";
 import { createContext, followChain, makeEventHub } from "../server.js";
 

@@ -1,17 +1,18 @@
 import express, { type Express, type Request, type RequestHandler, type Response } from "express";
-import { LRUCache } from "lru-cache";
+import { compose, type Final } from "../doors/compose.js";
+import { errorMiddleware, sendError } from "../doors/httpErrors.js";
+import { nestedDeeperThan } from "../doors/jsonDepth.js";
+import { type Caller, DoorKernel } from "../doors/kernel.js";
 import { DocketError } from "../errors/errors.js";
-import type { Ctx, Operation, RequestInfo } from "../operations/kernel/operation.js";
-import { cachedAnswer, type OperationResult, type Prepared, prepare, run } from "../operations/kernel/run.js";
+import type { Ctx, Operation } from "../operations/kernel/operation.js";
+import type { OperationResult } from "../operations/kernel/run.js";
 import type { PaymentOutcome } from "../payments/filing.js";
 import { encodeBase64Json } from "../payments/x402.js";
-import { compose, type Final } from "./compose.js";
 import { answerWithin } from "./deadline.js";
 import { mountDocs } from "./docs.js";
-import { errorMiddleware, sendError } from "./errors.js";
 import type { EventStreams } from "./events.js";
 import { mountGateway } from "./gateway.js";
-import { nestedDeeperThan, requestInput } from "./input.js";
+import { requestInput } from "./input.js";
 import type { AppOptions } from "./options.js";
 import { publicOrigin } from "./publicOrigin.js";
 import { RouteTable } from "./routes.js";
@@ -89,16 +90,14 @@ function operationRoutes(
   fronts: ReadonlyMap<string, { method: string; handle: Final }>,
 ) {
   const fail = (res: Response, err: unknown) => sendError(res, err, ctx.log);
-  // A GET's input comes from its URL alone, so the input (and cache key) a URL validated to is
-  // remembered: a repeated read skips parsing and validation. Bounded (entries and URL length); a
-  // URL that did not validate is not kept.
-  const memo = new LRUCache<string, Prepared>({ max: 10_000 });
+  // A GET's input comes from its URL alone, so the kernel remembers the input a URL validated to.
+  const door = new DoorKernel(ctx);
   const routes = new Map<Operation, Final>();
   for (const op of table.operations) {
     const handlers = op.http.method === "POST" ? [...security, ...postBody(op)] : security;
     routes.set(
       op,
-      compose(handlers, (req, res) => serve(ctx, op, req, res, memo), fail),
+      compose(handlers, (req, res) => serve(door, op, req, res), fail),
     );
   }
   return (req: Request, res: Response, next: (err?: unknown) => void) => {
@@ -119,41 +118,36 @@ function operationRoutes(
   };
 }
 
-/** Longer GET URLs (long query strings) are validated every time rather than remembered. */
-const MAX_REMEMBERED_URL = 256;
-
-function serve(ctx: Ctx, op: Operation, req: Request, res: Response, memo: LRUCache<string, Prepared>): void {
-  let result: ReturnType<typeof run>;
+function serve(door: DoorKernel, op: Operation, req: Request, res: Response): void {
+  let result: OperationResult | Promise<OperationResult>;
   try {
-    const get = op.http.method === "GET";
-    let prepared = get ? memo.get(req.url) : undefined;
-    if (prepared === undefined) {
-      prepared = prepare(op, requestInput(op.input, req, op.http.method));
-      if (get && req.url.length <= MAX_REMEMBERED_URL) memo.set(req.url, prepared);
-    }
-    // The hit first: most of the traffic, answered without building the request's info.
-    const hit = cachedAnswer(prepared, ctx);
+    const prepared = door.prepare(op, op.http.method === "GET" ? req.url : undefined, httpInput, req);
+    // The hit first: most of the traffic, answered without working out the caller's facts.
+    const hit = door.cached(prepared);
     if (hit) {
       send(res, hit);
       return;
     }
-    result = run(op, prepared, ctx, requestInfo(req));
+    result = door.run(op, prepared, caller(req));
   } catch (err) {
-    sendError(res, err, ctx.log);
+    sendError(res, err, door.ctx.log);
     return;
   }
-  if (result instanceof Promise) result.then((r) => send(res, r)).catch((err) => sendError(res, err, ctx.log));
+  if (result instanceof Promise) result.then((r) => send(res, r)).catch((err) => sendError(res, err, door.ctx.log));
   else send(res, result);
 }
 
+/** An operation's raw input from its request: path parameters, query and (for a POST) body. */
+function httpInput(op: Operation, req: Request): unknown {
+  return requestInput(op.input, req, op.http.method);
+}
+
 /** The caller's headers and the resource's URL, read only when an operation asks for them. */
-function requestInfo(req: Request): RequestInfo {
+function caller(req: Request): Caller {
   return {
     transport: "http",
     headers: req.headers as Record<string, string | undefined>,
-    get resourceUrl() {
-      return `${publicOrigin(req)}${req.originalUrl}`;
-    },
+    resourceUrl: () => `${publicOrigin(req)}${req.originalUrl}`,
   };
 }
 

@@ -1,7 +1,7 @@
 import type { NextFunction, Request, Response } from "express";
+import { sendError } from "../doors/httpErrors.js";
 import { DocketError } from "../errors/errors.js";
 import type { Logger } from "../log.js";
-import { sendError } from "./errors.js";
 
 /**
  * The last resort against a request that never answers (a handler that lost its response, a

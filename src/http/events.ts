@@ -1,11 +1,11 @@
 import type { Request, Response } from "express";
 import { z } from "zod";
+import { sendError } from "../doors/httpErrors.js";
 import { DocketError } from "../errors/errors.js";
 import type { EventHub } from "../events/hub.js";
 import { type DocketEvent, EVENT_TYPES, type EventFilter, GAP_EVENT, matches } from "../events/types.js";
 import type { Logger } from "../log.js";
 import { address, validationError } from "../operations/kernel/schemas.js";
-import { sendError } from "./errors.js";
 
 export interface EventStreamLimits {
   /** EVENTS_MAX_STREAMS: open streams at most; one more is 503. */

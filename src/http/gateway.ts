@@ -1,8 +1,8 @@
 import type { Express, Request, Response } from "express";
+import { sendError } from "../doors/httpErrors.js";
 import { DocketError } from "../errors/errors.js";
 import { parseEvidenceRef } from "../evidence/cid.js";
 import type { EvidenceStore } from "../evidence/store.js";
-import { sendError } from "./errors.js";
 
 const RAW = "application/vnd.ipld.raw";
 

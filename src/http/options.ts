@@ -1,6 +1,6 @@
 import type { Express, RequestHandler } from "express";
 import type { Store } from "express-rate-limit";
-import type { Final } from "./compose.js";
+import type { Final } from "../doors/compose.js";
 import type { EventStreams } from "./events.js";
 
 /** How the HTTP front end is set up; shared by the app and its security layer. */

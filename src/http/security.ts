@@ -2,9 +2,9 @@ import cors, { type CorsOptions } from "cors";
 import type { Express, NextFunction, Request, RequestHandler, Response } from "express";
 import { rateLimit } from "express-rate-limit";
 import helmet from "helmet";
+import { sendError } from "../doors/httpErrors.js";
 import { DocketError } from "../errors/errors.js";
 import type { Operation } from "../operations/kernel/operation.js";
-import { sendError } from "./errors.js";
 import type { AppOptions } from "./options.js";
 
 /** The path the rate limit never counts: load balancers' health checks must not be starved by busy clients. */

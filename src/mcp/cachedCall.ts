@@ -1,8 +1,7 @@
 import { PROTOCOL_VERSION_META_KEY, SUPPORTED_PROTOCOL_VERSIONS } from "@modelcontextprotocol/server";
 import type { NextFunction, Request, Response } from "express";
-import { LRUCache } from "lru-cache";
+import { DoorKernel } from "../doors/kernel.js";
 import type { Ctx, Operation } from "../operations/kernel/operation.js";
-import { cachedAnswer, type Prepared, prepare } from "../operations/kernel/run.js";
 import { toolResult } from "./errors.js";
 import type { ReadAhead } from "./jsonBounds.js";
 import { selectedTools } from "./toolFilter.js";
@@ -10,15 +9,13 @@ import { toolArguments } from "./tools.js";
 
 /** Bodies read ahead at most; anything larger (or of unknown length) goes to the SDK untouched. */
 const MAX_BODY = 64 * 1024;
-/** Longer arguments are validated every time rather than remembered. */
-const MAX_REMEMBERED_ARGS = 256;
 
 /**
  * Stateless Streamable HTTP builds an SDK server and transport per POST, and the transport turns
  * the node request into a web-standard one and back: for a cached read that costs several times
  * the read itself (bench item 4). This middleware, mounted before the SDK's handler on `POST /mcp`,
  * answers the one common case itself: a single, well-formed `tools/call` of a read whose answer is
- * fresh in the in-process cache, the same synchronous hit HTTP serves (`cachedAnswer`). The answer
+ * fresh in the in-process cache, the same synchronous hit HTTP serves (the door kernel's `cached`). The answer
  * is the JSON-RPC response the SDK would send in JSON mode, built by the same `toolResult`.
  *
  * Anything else (another method, a batch, a notification, unusual headers, an unknown tool, input
@@ -29,9 +26,9 @@ const MAX_REMEMBERED_ARGS = 256;
 export function cachedToolCalls(ctx: Ctx, bound: readonly Operation[]) {
   // Per tool selection (the request's, see toolSelection; selections are shared arrays).
   const readsOf = new WeakMap<readonly Operation[], Map<string, Operation>>();
-  // A tool's arguments validated to an input and cache key are remembered, as the HTTP front end
-  // remembers a GET's URL: a repeated read skips validation (bounded; invalid arguments are not kept).
-  const memo = new LRUCache<string, Prepared>({ max: 10_000 });
+  // A tool's arguments validated to an input and cache key are remembered by the kernel, as HTTP's
+  // GET URLs are: a repeated read skips validation (bounded; invalid arguments are not kept).
+  const door = new DoorKernel(ctx);
   return (req: Request, res: Response, next: NextFunction): void => {
     // The body was read by mcpJsonBounds, first on the route; anything unusual is the SDK's to handle.
     const read = req as ReadAhead;
@@ -45,7 +42,7 @@ export function cachedToolCalls(ctx: Ctx, bound: readonly Operation[]) {
       reads = new Map(tools.filter((op) => op.cache).map((op) => [op.name, op]));
       readsOf.set(tools, reads);
     }
-    const reply = answer(read.parsedBody, reads, ctx, memo);
+    const reply = answer(read.parsedBody, reads, door);
     if (reply === undefined) {
       next();
       return;
@@ -74,12 +71,7 @@ function eligible(req: Request): boolean {
  * a 2025-era call (no `_meta` protocol-version envelope): a 2026-07-28 one goes through the SDK,
  * which checks its envelope and its Mcp-Method/Mcp-Name headers and stamps the result.
  */
-function answer(
-  msg: unknown,
-  reads: Map<string, Operation>,
-  ctx: Ctx,
-  memo: LRUCache<string, Prepared>,
-): Buffer | undefined {
+function answer(msg: unknown, reads: Map<string, Operation>, door: DoorKernel): Buffer | undefined {
   if (!isObject(msg) || msg.jsonrpc !== "2.0" || msg.method !== "tools/call") return undefined;
   const { id, params } = msg;
   if (!(typeof id === "string" || Number.isSafeInteger(id)) || !isObject(params)) return undefined;
@@ -88,18 +80,13 @@ function answer(
   const args = params.arguments === undefined ? {} : params.arguments;
   const op = typeof params.name === "string" ? reads.get(params.name) : undefined;
   if (!op || !isObject(args)) return undefined;
-  const remembered = `${op.name}\n${JSON.stringify(args)}`;
-  let prepared = memo.get(remembered);
-  if (prepared === undefined) {
-    try {
-      prepared = prepare(op, toolArguments(op, args));
-    } catch {
-      // Invalid input: the SDK path answers it with docket's error result.
-      return undefined;
-    }
-    if (remembered.length <= MAX_REMEMBERED_ARGS) memo.set(remembered, prepared);
+  let hit: ReturnType<DoorKernel["cached"]>;
+  try {
+    hit = door.cached(door.prepare(op, `${op.name}\n${JSON.stringify(args)}`, toolArguments, args));
+  } catch {
+    // Invalid input: the SDK path answers it with docket's error result.
+    return undefined;
   }
-  const hit = cachedAnswer(prepared, ctx);
   if (!hit) return undefined;
   const result = resultBytes(hit.body);
   // One buffer, written in place: the envelope's head, the result's bytes, the closing brace.

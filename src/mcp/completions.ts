@@ -1,7 +1,8 @@
 import { type CompleteResult, type McpServer, ProtocolError, ProtocolErrorCode } from "@modelcontextprotocol/server";
+import { operationNamed } from "../doors/kernel.js";
 import { ADDRESS_RE } from "../formats.js";
 import type { Ctx, Operation } from "../operations/kernel/operation.js";
-import { CASE_TEMPLATE, findOperation, INBOX_TEMPLATE, readThrough, servesInbox } from "./resources.js";
+import { CASE_TEMPLATE, INBOX_TEMPLATE, readThrough, servesInbox } from "./resources.js";
 
 /** MCP caps a completion at 100 values. */
 const MAX_VALUES = 100;
@@ -66,9 +67,9 @@ export function registerCompletions(
   operations: readonly Operation[],
   served: { judgeCasePrompt: boolean },
 ): void {
-  const listCases = findOperation(operations, "list_cases");
-  const getCase = findOperation(operations, "get_case");
-  const discover = findOperation(operations, "discover_agents");
+  const listCases = operationNamed(operations, "list_cases");
+  const getCase = operationNamed(operations, "get_case");
+  const discover = operationNamed(operations, "discover_agents");
   const caseAddress: Complete | undefined = listCases && ((typed) => scan(listCases, cases, typed, ctx));
   const judgeAddress: Complete | undefined =
     getCase &&

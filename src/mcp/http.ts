@@ -1,8 +1,8 @@
 import { localhostHostValidation } from "@modelcontextprotocol/express";
 import type { Express, NextFunction, Request, RequestHandler, Response } from "express";
+import { compose, type Final } from "../doors/compose.js";
+import { sendError } from "../doors/httpErrors.js";
 import type { EventHub } from "../events/hub.js";
-import { compose, type Final } from "../http/compose.js";
-import { sendError } from "../http/errors.js";
 import type { Ctx, Operation } from "../operations/kernel/operation.js";
 import { cachedToolCalls } from "./cachedCall.js";
 import { type JsonBounds, mcpJsonBounds } from "./jsonBounds.js";

@@ -8,7 +8,7 @@ import {
   UnsubscribeRequestSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 import type { NextFunction, Request, Response } from "express";
-import { nestedDeeperThan } from "../http/input.js";
+import { nestedDeeperThan } from "../doors/jsonDepth.js";
 import { jsonRpcError } from "./jsonRpc.js";
 
 /** The bounds on a JSON body docket reads (JSON_MAX_DEPTH; MCP_MAX_BODY_BYTES for MCP). */

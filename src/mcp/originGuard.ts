@@ -1,6 +1,6 @@
 import type { RequestHandler } from "express";
+import { sendError } from "../doors/httpErrors.js";
 import { DocketError } from "../errors/errors.js";
-import { sendError } from "../http/errors.js";
 
 const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
 

@@ -1,10 +1,11 @@
 import type { PromptMessage } from "@modelcontextprotocol/sdk/types.js";
 import type { McpServer } from "@modelcontextprotocol/server";
 import { z } from "zod";
+import { operationNamed } from "../doors/kernel.js";
 import { ADDRESS_RE } from "../formats.js";
 import type { CourtBody } from "../operations/courts/court.js";
 import type { Ctx, Operation } from "../operations/kernel/operation.js";
-import { answerThrough, caseUri, courtUri, findOperation, readThrough } from "./resources.js";
+import { answerThrough, caseUri, courtUri, readThrough } from "./resources.js";
 
 /** What the judge is told of the case's court: its name, the rules of its votes and its policy. */
 export function courtText(c: CourtBody): string[] {
@@ -64,8 +65,8 @@ const judgeCaseArgs = {
 
 /** The case's court as get_court shows it (with its policy), read through the operations. */
 async function courtOfCase(ctx: Ctx, operations: readonly Operation[], caseAddress: string): Promise<CourtBody> {
-  const getCase = findOperation(operations, "get_case") as Operation;
-  const getCourt = findOperation(operations, "get_court") as Operation;
+  const getCase = operationNamed(operations, "get_case") as Operation;
+  const getCourt = operationNamed(operations, "get_court") as Operation;
   const { case: c } = (await readThrough(getCase, { address: caseAddress }, ctx)) as {
     case: { court: { id: number } };
   };
@@ -112,7 +113,7 @@ const PROMPT_IMAGE_BYTES = 1024 * 1024;
  * (the framing get_case_evidence does, src/evidence/frame.ts), then its images.
  */
 async function evidenceMessages(ctx: Ctx, operations: readonly Operation[], address: string): Promise<PromptMessage[]> {
-  const read = findOperation(operations, "get_case_evidence");
+  const read = operationNamed(operations, "get_case_evidence");
   if (!read) return [];
   let body: { rule: string; evidence: Item[] };
   try {
@@ -129,7 +130,7 @@ async function evidenceMessages(ctx: Ctx, operations: readonly Operation[], addr
     "\n\n",
   );
   const messages: PromptMessage[] = [{ role: "user", content: { type: "text", text } }];
-  const get = findOperation(operations, "get_evidence");
+  const get = operationNamed(operations, "get_evidence");
   const images = body.evidence
     .map((e) => e.document?.file ?? e)
     .filter((f) => f.available && f.mediaType?.startsWith("image/") && (f.size ?? 0) <= PROMPT_IMAGE_BYTES);
@@ -150,7 +151,7 @@ async function evidenceMessages(ctx: Ctx, operations: readonly Operation[], addr
  * the chain), with the case's evidence (framed as the parties' data) and its images.
  */
 export function registerJudgeCasePrompt(server: McpServer, ctx: Ctx, operations: readonly Operation[]): void {
-  const withCourt = findOperation(operations, "get_court") !== undefined;
+  const withCourt = operationNamed(operations, "get_court") !== undefined;
   server.registerPrompt(
     "judge_case",
     {

@@ -1,25 +1,24 @@
 import { type McpServer, ProtocolError, ProtocolErrorCode, ResourceTemplate } from "@modelcontextprotocol/server";
+import { DoorKernel, operationNamed } from "../doors/kernel.js";
 import type { Ctx, Operation } from "../operations/kernel/operation.js";
-import { type OperationResult, runOperation } from "../operations/kernel/run.js";
+import type { OperationResult } from "../operations/kernel/run.js";
+import { cacheFields, type Era } from "./era.js";
 import { protocolError } from "./errors.js";
-import type { Era } from "./server.js";
 
 /** Cases per `resources/list` page unless the composition root says otherwise (MCP_RESOURCE_PAGE_SIZE). */
 export const RESOURCE_PAGE_SIZE = 100;
 
-const mcpReq = { transport: "mcp" as const, headers: {} };
-
-export function findOperation(operations: readonly Operation[], name: string): Operation | undefined {
-  return operations.find((o) => o.name === name);
-}
-
 function operation(operations: readonly Operation[], name: string): Operation {
-  const op = findOperation(operations, name);
+  const op = operationNamed(operations, name);
   if (!op) throw new Error(`no operation ${name} among those served`);
   return op;
 }
 
-/** Runs an operation for the MCP resource layer; a failure is a JSON-RPC error (protocolError, naming `uri`). */
+/**
+ * Runs an operation for the MCP resource layer (resources, subscriptions, completions, the judge
+ * prompt) through the door kernel, as a read of docket's own; a failure is a JSON-RPC error
+ * (protocolError, naming `uri`).
+ */
 export async function answerThrough(
   op: Operation,
   input: Record<string, unknown>,
@@ -27,7 +26,7 @@ export async function answerThrough(
   uri?: string,
 ): Promise<OperationResult> {
   try {
-    return await runOperation(op, input, ctx, mcpReq);
+    return await new DoorKernel(ctx).call(op, input, "mcp");
   } catch (err) {
     throw protocolError(err, ctx.log, uri);
   }
@@ -36,16 +35,6 @@ export async function answerThrough(
 /** `answerThrough`, the body alone. */
 export async function readThrough(op: Operation, input: Record<string, unknown>, ctx: Ctx): Promise<unknown> {
   return (await answerThrough(op, input, ctx)).body;
-}
-
-/**
- * A 2026-07-28 result's cache fields for an operation's answer: what is left of its TTL (the
- * `max-age` HTTP sends), shared-cacheable like the HTTP answer, since a read of the chain is the
- * same for everyone. Nothing for the 2025 era, whose results have no such fields.
- */
-export function cacheFields(result: OperationResult, era: Era): { ttlMs?: number; cacheScope?: "public" } {
-  if (era !== "modern") return {};
-  return { ttlMs: Math.max(0, Math.round((result.cache?.maxAge ?? 0) * 1000)), cacheScope: "public" };
 }
 
 /** The URI of a case resource. */
@@ -93,7 +82,7 @@ export function resourceTarget(uri: string): ResourceTarget | undefined {
 
 /** Whether the inbox resources are served: only with an operation named get_inbox among the operations. */
 export function servesInbox(operations: readonly Operation[]): boolean {
-  return findOperation(operations, "get_inbox") !== undefined;
+  return operationNamed(operations, "get_inbox") !== undefined;
 }
 
 /** Reads what a resource URI names through its operation (get_case, get_inbox): validation, 404, cache. */
@@ -166,7 +155,7 @@ export function registerResources(
         const result = await readTarget({ kind, address: String(address) }, ctx, operations, uri.href);
         const contents = [{ uri: uri.href, mimeType: "application/json", text: JSON.stringify(result.body) }];
         // A case links its evidence: get_case_evidence's answer, whose items name docket://evidence/{cid}.
-        const evidence = kind === "case" ? findOperation(operations, "get_case_evidence") : undefined;
+        const evidence = kind === "case" ? operationNamed(operations, "get_case_evidence") : undefined;
         if (evidence) {
           const read = await answerThrough(evidence, { address: String(address) }, ctx, uri.href);
           contents.push({ uri: `${uri.href}/evidence`, mimeType: "application/json", text: JSON.stringify(read.body) });
@@ -175,7 +164,7 @@ export function registerResources(
       },
     );
   }
-  const getCourt = findOperation(operations, "get_court");
+  const getCourt = operationNamed(operations, "get_court");
   if (getCourt) registerCourtResource(server, ctx, getCourt, era);
   registerEvidence(server, ctx, operations);
   listCasesInPages(server, ctx, operation(operations, "list_cases"), pageSize, era);
@@ -217,7 +206,7 @@ function registerCourtResource(server: McpServer, ctx: Ctx, getCourt: Operation,
  * model sees them. Not listed (CIDs are not enumerable); get_case_evidence and the case resource name them.
  */
 function registerEvidence(server: McpServer, ctx: Ctx, operations: readonly Operation[]): void {
-  const get = findOperation(operations, "get_evidence");
+  const get = operationNamed(operations, "get_evidence");
   if (!get) return;
   server.registerResource(
     "evidence",

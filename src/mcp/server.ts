@@ -4,6 +4,7 @@ import type { EventHub } from "../events/hub.js";
 import type { Ctx, Operation } from "../operations/kernel/operation.js";
 import { registerApps } from "./apps.js";
 import { registerCompletions } from "./completions.js";
+import type { Era } from "./era.js";
 import { registerJudgeCasePrompt } from "./prompts.js";
 import { registerResources } from "./resources.js";
 import { enableSubscriptions, forwardUpdates } from "./subscriptions.js";
@@ -37,9 +38,6 @@ export interface BuildServerOptions {
    */
   forwardEvents?: boolean;
 }
-
-/** The two protocol eras one docket serves (see BuildServerOptions.era). */
-export type Era = "legacy" | "modern";
 
 /**
  * Builds a fresh MCP server; each HTTP exchange (or SSE session) gets its own. Given `tools` (the

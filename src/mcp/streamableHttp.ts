@@ -9,8 +9,8 @@ import {
 import type { Request, Response } from "express";
 import type { Logger } from "../log.js";
 import type { Operation } from "../operations/kernel/operation.js";
+import type { Era } from "./era.js";
 import { jsonRpcError } from "./jsonRpc.js";
-import type { Era } from "./server.js";
 import { selectedTools } from "./toolFilter.js";
 
 /** Builds the server for one request of the stateless endpoint, in the era the SDK classified it. */

@@ -7,8 +7,8 @@ import {
   type Tool,
   type ToolAnnotations,
 } from "@modelcontextprotocol/server";
-import type { Ctx, Operation, RequestInfo } from "../operations/kernel/operation.js";
-import { prepare, run } from "../operations/kernel/run.js";
+import { type Caller, DoorKernel } from "../doors/kernel.js";
+import type { Ctx, Operation } from "../operations/kernel/operation.js";
 import { type JsonSchema, jsonSchemaOf } from "../operations/kernel/schemas.js";
 import type { PaymentOutcome } from "../payments/filing.js";
 import { appMeta } from "./apps.js";
@@ -56,9 +56,8 @@ const definitions = new WeakMap<Operation, Tool>();
  * An MCP call carries no HTTP headers of its own: a payment proof comes in the x402 MCP binding's
  * `_meta["x402/payment"]` (a v2 PaymentPayload) or as an argument.
  */
-function mcpRequest(request: CallToolRequest): RequestInfo {
-  const payment = request.params._meta?.[X402_PAYMENT_META];
-  return payment === undefined ? { transport: "mcp", headers: {} } : { transport: "mcp", headers: {}, payment };
+function caller(request: CallToolRequest): Caller {
+  return { transport: "mcp", payment: request.params._meta?.[X402_PAYMENT_META] };
 }
 
 /** The x402 MCP binding's `_meta` keys: the payment a call carries, the settlement its result carries. */
@@ -98,13 +97,14 @@ export function toolDefinition(op: Operation): Tool {
 }
 
 /**
- * Serves tools/list and tools/call for the given operations on a low-level server. Arguments are
- * validated by the operation itself (`prepare`), so bad input gets docket's codes (MISSING_FIELD,
- * INVALID_ADDRESS, VALIDATION_ERROR...) rather than the SDK's generic message; a cached read is
- * answered by `run` without awaiting the cache, as over HTTP.
+ * Serves tools/list and tools/call for the given operations on a low-level server, through the door
+ * kernel. Arguments are validated by the operation itself, so bad input gets docket's codes
+ * (MISSING_FIELD, INVALID_ADDRESS, VALIDATION_ERROR...) rather than the SDK's generic message; a
+ * cached read is answered without awaiting the cache, as over HTTP.
  */
 export function registerTools(server: Server, ctx: Ctx, ops: readonly Operation[]): void {
   const byName = new Map(ops.map((op) => [op.name, op]));
+  const door = new DoorKernel(ctx);
   server.registerCapabilities({ tools: { listChanged: false } });
   server.setRequestHandler("tools/list", () => ({ tools: ops.map(toolDefinition) }));
   // The SDK checks the request against its schema first (-32602 for arguments that are not an object).
@@ -113,12 +113,8 @@ export function registerTools(server: Server, ctx: Ctx, ops: readonly Operation[
     // An unknown tool is a protocol error, as the MCP spec asks, not a tool result.
     if (!op) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `unknown tool: ${request.params.name}`);
     try {
-      const result = await run(
-        op,
-        prepare(op, toolArguments(op, request.params.arguments ?? {})),
-        ctx,
-        mcpRequest(request),
-      );
+      const prepared = door.prepare(op, undefined, toolArguments, request.params.arguments ?? {});
+      const result = await door.run(op, prepared, caller(request));
       return withPaymentResponse(toolResult(result.body, result.status), result.payment);
     } catch (err) {
       return toolError(err, ctx.log);

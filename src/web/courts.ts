@@ -24,13 +24,13 @@ export interface CourtsPage {
 
 /** Every court, when the courts' list is served; null when it is not. */
 export async function courtList(reads: Reads): Promise<CourtSummary[] | null> {
-  if (!reads.op("/courts")) return null;
-  const body = await reads.get<{ courts?: CourtSummary[] } | CourtSummary[]>("/courts");
+  if (!reads.op("list_courts")) return null;
+  const body = await reads.get<{ courts?: CourtSummary[] } | CourtSummary[]>("list_courts");
   return Array.isArray(body) ? body : (body.courts ?? []);
 }
 
 export async function courtsPage(reads: Reads): Promise<CourtsPage> {
-  return { courts: (await courtList(reads)) ?? [], same: { json: "/courts", mcp: opName(reads, "/courts") } };
+  return { courts: (await courtList(reads)) ?? [], same: { json: "/courts", mcp: opName(reads, "list_courts") } };
 }
 
 export interface CourtPage {
@@ -48,13 +48,14 @@ export interface CourtPage {
 }
 
 export async function courtPage(reads: Reads, id: string): Promise<CourtPage> {
-  const item = reads.item("courts");
-  if (!item) throw new Error("courts are not served");
+  if (!reads.op("get_court")) throw new Error("courts are not served");
   const key = /^\d+$/.test(id) ? Number(id) : id;
-  const body = await reads.get<{ court?: CourtSummary } & CourtSummary>(item.path, { [item.param]: key });
+  const body = await reads.get<{ court?: CourtSummary } & CourtSummary>("get_court", { id: key });
   const court = body.court ?? body;
   const [pool, cases] = await Promise.all([
-    reads.op("/judges/pool") ? reads.get<NonNullable<CourtPage["pool"]>>("/judges/pool", { court: court.id }) : null,
+    reads.op("get_judge_pool")
+      ? reads.get<NonNullable<CourtPage["pool"]>>("get_judge_pool", { court: court.id })
+      : null,
     casesPage(reads, { court: String(court.id), limit: 20, offset: 0 }),
   ]);
   const names = await reads.names((pool?.judges ?? []).map((j) => j.address));
@@ -62,8 +63,8 @@ export async function courtPage(reads: Reads, id: string): Promise<CourtPage> {
   const fields = Object.entries(court).filter(([k]) => !apart.has(k));
   const policy = policyOf(court);
   // The policy is a document on IPFS: read, checked against its CID, through the evidence read.
-  if (policy.cid && !policy.text && reads.op("/evidence/:cid")) {
-    const doc = await reads.get<{ text?: string }>("/evidence/:cid", { cid: policy.cid }).catch(() => null);
+  if (policy.cid && !policy.text && reads.op("get_evidence")) {
+    const doc = await reads.get<{ text?: string }>("get_evidence", { cid: policy.cid }).catch(() => null);
     policy.text = unframe(doc?.text ?? null);
   }
   return {
@@ -73,7 +74,7 @@ export async function courtPage(reads: Reads, id: string): Promise<CourtPage> {
     pool,
     names,
     cases,
-    same: { json: item.path.replace(`:${item.param}`, String(court.id)), mcp: opName(reads, item.path) },
+    same: { json: reads.route("get_court", { id: court.id }), mcp: opName(reads, "get_court") },
   };
 }
 
@@ -93,6 +94,6 @@ function policyOf(court: Record<string, unknown>): CourtPage["policy"] {
   return { cid, href: cid ? `/evidence/${cid}` : null, text };
 }
 
-function opName(reads: Reads, path: string): string {
-  return reads.op(path)?.name ?? "";
+function opName(reads: Reads, name: string): string {
+  return reads.op(name)?.name ?? "";
 }

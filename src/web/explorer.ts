@@ -4,12 +4,12 @@ import { Eta } from "eta";
 import type { Express, NextFunction, Request, RequestHandler, Response } from "express";
 import helmet from "helmet";
 import { z } from "zod";
+import { clientScript } from "../browser/bundle.js";
 import { asDocketError, DocketError } from "../errors/errors.js";
 import type { EventHub } from "../events/hub.js";
 import { EVENT_TYPES } from "../events/types.js";
 import type { Ctx, Operation } from "../operations/kernel/operation.js";
 import { address, validationError } from "../operations/kernel/schemas.js";
-import { clientScript } from "./client/bundle.js";
 import { courtList, courtPage, courtsPage } from "./courts.js";
 import { fmt } from "./format.js";
 import { JOB_STATES, jobPage, jobsPage, PHASE_TEXT } from "./jobs.js";
@@ -123,9 +123,9 @@ export function mountExplorer(
   const eta = new Eta({ views: opts.files?.views ?? views, cache: true, autoEscape: true, autoTrim: false });
   const stylesheet = opts.files?.styles ?? styles;
   const headers = pageHeaders();
-  const courts = reads.op("/courts") !== undefined && reads.item("courts") !== undefined;
+  const courts = reads.op("list_courts") !== undefined && reads.op("get_court") !== undefined;
   // Jobs only where docket serves arbitration (the dev chain; a real chain configured for it).
-  const jobs = reads.op("/jobs") !== undefined && ctx.court.arbitration !== undefined;
+  const jobs = reads.op("list_jobs") !== undefined && ctx.court.arbitration !== undefined;
 
   const render = (res: Response, status: number, view: string, data: object, meta: Meta) => {
     const body = eta.render(`./${view}`, { ...data, fmt, states: CASE_STATES, explorer: EXPLORER });

@@ -1,5 +1,5 @@
 import { formatEther } from "viem";
-import { duration } from "./duration.js";
+import { duration } from "../browser/duration.js";
 
 /** How the explorer writes values for people; the templates call these (their output is escaped too). */
 export const fmt = {

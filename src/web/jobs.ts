@@ -39,7 +39,7 @@ export interface JobsQuery {
 }
 
 export async function jobsPage(reads: Reads, q: JobsQuery): Promise<JobsPage> {
-  const body = await reads.get<{ total: number; jobs: JobRow[] }>("/jobs", { ...q });
+  const body = await reads.get<{ total: number; jobs: JobRow[] }>("list_jobs", { ...q });
 
   const names = await reads.names(body.jobs.flatMap((j) => [j.client, ...(j.provider ? [j.provider] : [])]));
   const search = new URLSearchParams(
@@ -52,7 +52,7 @@ export async function jobsPage(reads: Reads, q: JobsQuery): Promise<JobsPage> {
     total: body.total,
     query: q,
     names,
-    same: { json: `/jobs?${search}`, mcp: reads.op("/jobs")?.name ?? "" },
+    same: { json: `/jobs?${search}`, mcp: reads.op("list_jobs")?.name ?? "" },
   };
 }
 
@@ -66,14 +66,14 @@ export interface JobPage {
 }
 
 export async function jobPage(reads: Reads, id: number): Promise<JobPage> {
-  const { job, chainTime } = await reads.get<{ job: JobBody; chainTime: number }>("/jobs/:id", { id });
+  const { job, chainTime } = await reads.get<{ job: JobBody; chainTime: number }>("get_job", { id });
   const names = await reads.names([job.client, ...(job.provider ? [job.provider] : [])]);
   let deliverable: JobPage["deliverable"] = null;
   if (job.deliverableCid) {
     const cid = job.deliverableCid;
     // Read and checked against its CID through the evidence read, like a court's policy; absent is no error.
-    const doc = reads.op("/evidence/:cid")
-      ? await reads.get<{ text?: string }>("/evidence/:cid", { cid }).catch(() => null)
+    const doc = reads.op("get_evidence")
+      ? await reads.get<{ text?: string }>("get_evidence", { cid }).catch(() => null)
       : null;
     deliverable = { cid, href: `/evidence/${cid}`, text: unframe(doc?.text ?? null) };
   }
@@ -82,7 +82,7 @@ export async function jobPage(reads: Reads, id: number): Promise<JobPage> {
     chainTime,
     deliverable,
     names,
-    same: { json: `/jobs/${job.id}`, mcp: reads.op("/jobs/:id")?.name ?? "" },
+    same: { json: `/jobs/${job.id}`, mcp: reads.op("get_job")?.name ?? "" },
   };
 }
 

@@ -60,8 +60,8 @@ export interface OverviewPage {
 
 export async function overviewPage(reads: Reads, recent: RecentEvents): Promise<OverviewPage> {
   const [stats, keeper, latest] = await Promise.all([
-    reads.get<Stats>("/stats/overview"),
-    reads.get<OverviewPage["keeper"]>("/keeper/actions", { limit: 100 }),
+    reads.get<Stats>("get_stats_overview"),
+    reads.get<OverviewPage["keeper"]>("list_keeper_actions", { limit: 100 }),
     casesPage(reads, { limit: 5, offset: 0 }),
   ]);
   return {
@@ -97,7 +97,7 @@ const SCAN_CHUNK = 50;
 
 /** One page of cases, newest first; with a filter, the newest SCAN_MAX cases are searched. */
 export async function casesPage(reads: Reads, q: CasesQuery): Promise<CasesPage> {
-  const { total } = await reads.get<{ total: number }>("/cases", { limit: 1, offset: 0 });
+  const { total } = await reads.get<{ total: number }>("list_cases", { limit: 1, offset: 0 });
   const filtered = q.state !== undefined || q.party !== undefined || q.court !== undefined;
   const same = { json: `/cases?limit=${q.limit}&offset=${q.offset}`, mcp: "list_cases" };
   if (!filtered) {
@@ -122,7 +122,7 @@ export async function casesPage(reads: Reads, q: CasesQuery): Promise<CasesPage>
 
 async function newestFirst(reads: Reads, start: number, end: number): Promise<CaseBody[]> {
   if (end <= start) return [];
-  const page = await reads.get<{ cases: string[] }>("/cases", { offset: start, limit: end - start });
+  const page = await reads.get<{ cases: string[] }>("list_cases", { offset: start, limit: end - start });
   const cases = await Promise.all(page.cases.map((a) => reads.case(a).then((r) => r.case)));
   return cases.reverse();
 }
@@ -172,9 +172,9 @@ export async function casePage(reads: Reads, recent: RecentEvents, address: stri
   const { case: c } = await reads.case(address);
   const [names, evidence, inbox, stats] = await Promise.all([
     reads.names([c.plaintiff, c.defendant, ...c.judges]),
-    reads.get<{ evidence: Record<string, unknown>[] }>("/cases/:address/evidence", { address: c.address }),
-    reads.get<{ chainTime: number; cases: InboxCase[] }>("/agent/:address/inbox", { address: c.plaintiff }),
-    reads.get<Stats>("/stats/overview"),
+    reads.get<{ evidence: Record<string, unknown>[] }>("get_case_evidence", { address: c.address }),
+    reads.get<{ chainTime: number; cases: InboxCase[] }>("get_inbox", { address: c.plaintiff }),
+    reads.get<Stats>("get_stats_overview"),
   ]);
   const mine = inbox.cases.find((x) => x.case.toLowerCase() === c.address.toLowerCase());
   // Once every judge has committed, the reveal phase runs to its own deadline: that is the one to watch.
@@ -261,7 +261,7 @@ export interface AgentPage {
 export async function agentPage(reads: Reads, address: string): Promise<AgentPage> {
   const [agent, judge, cases] = await Promise.all([
     reads.agent(address),
-    reads.get<AgentPage["judge"]>("/judges/stake/:address", { address }),
+    reads.get<AgentPage["judge"]>("get_judge_stake", { address }),
     casesPage(reads, { party: address, limit: 20, offset: 0 }),
   ]);
   return { address, agent, judge, cases, same: { json: `/agent/${address}`, mcp: "get_agent" } };

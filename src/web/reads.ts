@@ -1,57 +1,52 @@
+import { DoorKernel, operationNamed } from "../doors/kernel.js";
 import { DocketError } from "../errors/errors.js";
 import type { AgentBody } from "../operations/agents/agent.js";
 import type { CaseBody } from "../operations/cases/case.js";
-import type { Ctx, Operation, RequestInfo } from "../operations/kernel/operation.js";
-import { runOperation } from "../operations/kernel/run.js";
+import type { Ctx, Operation } from "../operations/kernel/operation.js";
 
 /**
- * The explorer's reads: every one is an operation run through `operations/kernel/run.ts`, as the API runs
- * it (same validation, same cache, same answer), never a chain read of its own. An operation is
- * found by its HTTP route, so a page can tell whether one it can use is served (the courts'
- * operations, for instance, exist only once that branch is merged).
+ * The explorer's reads: every one is an operation run through the door kernel, as the API runs it
+ * (same validation, same cache, same answer), never a chain read of its own. An operation is
+ * found by its name, so a page can tell whether one it can use is served (the jobs' operations
+ * exist only where docket serves arbitration, for instance).
  */
 export class Reads {
-  private readonly byRoute = new Map<string, Operation>();
-  private readonly info: RequestInfo = { transport: "http", headers: {} };
+  private readonly reads: Operation[];
+  private readonly door: DoorKernel;
 
-  constructor(
-    private readonly ctx: Ctx,
-    operations: readonly Operation[],
-  ) {
-    for (const op of operations) if (op.http.method === "GET") this.byRoute.set(op.http.path, op);
+  constructor(ctx: Ctx, operations: readonly Operation[]) {
+    this.reads = operations.filter((op) => op.kind === "read");
+    this.door = new DoorKernel(ctx);
   }
 
-  /** The read served at `GET path` (a route pattern such as `/cases/:address`), if any. */
-  op(path: string): Operation | undefined {
-    return this.byRoute.get(path);
+  /** The read named `name` (get_case, list_courts...), if it is served. */
+  op(name: string): Operation | undefined {
+    return operationNamed(this.reads, name);
   }
 
-  /** The read served at `GET /{collection}/:param`, and its parameter's name (`/courts/:id`). */
-  item(collection: string): { path: string; param: string } | undefined {
-    for (const path of this.byRoute.keys()) {
-      const m = new RegExp(`^/${collection}/:(\\w+)$`).exec(path);
-      if (m) return { path, param: m[1] as string };
-    }
-    return undefined;
+  /** The JSON route that answers the read `name` with these path parameters (`/courts/1` for get_court's id 1). */
+  route(name: string, params: Record<string, string | number>): string {
+    const path = this.op(name)?.http.path ?? "/";
+    return path.replace(/:(\w+)/g, (_, p: string) => encodeURIComponent(String(params[p] ?? "")));
   }
 
-  /** Runs the read at `GET path` with `input` and returns its body; its errors are DocketErrors. */
-  async get<T>(path: string, input: Record<string, unknown> = {}): Promise<T> {
-    const op = this.op(path);
-    if (!op) throw new DocketError("NOT_FOUND", `no read is served at GET ${path}`);
-    const r = await runOperation(op, input, this.ctx, this.info);
-    if (r.status >= 400) throw new DocketError("SERVICE_UNAVAILABLE", `GET ${path} answered ${r.status}`);
+  /** Runs the read `name` with `input` and returns its body; its errors are DocketErrors. */
+  async get<T>(name: string, input: Record<string, unknown> = {}): Promise<T> {
+    const op = this.op(name);
+    if (!op) throw new DocketError("NOT_FOUND", `no read named ${name} is served`);
+    const r = await this.door.call(op, input, "http");
+    if (r.status >= 400) throw new DocketError("SERVICE_UNAVAILABLE", `${name} answered ${r.status}`);
     return r.body as T;
   }
 
   case(address: string): Promise<{ case: CaseBody & { court?: { id: number | string; name: string } } }> {
-    return this.get("/cases/:address", { address });
+    return this.get("get_case", { address });
   }
 
   /** An agent's record, or null for an address that is no agent (a 404 is an answer here). */
   async agent(address: string): Promise<AgentBody | null> {
     try {
-      return (await this.get<{ agent: AgentBody }>("/agent/:address", { address })).agent;
+      return (await this.get<{ agent: AgentBody }>("get_agent", { address })).agent;
     } catch (err) {
       if (err instanceof DocketError && err.status === 404) return null;
       throw err;

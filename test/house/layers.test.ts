@@ -28,14 +28,23 @@ const MAY_IMPORT: Record<string, string[]> = {
   payments: ["chain", "chain/abi", "errors", "formats", "tx"],
   events: ["chain", "chain/abi", "log", "formats"],
   operations: ["chain", "chain/abi", "cache", "freshness", "tx", "payments", "errors", "formats", "log", "evidence"],
-  http: ["operations", "payments", "events", "evidence", "errors", "log", "formats", "config"],
-  mcp: ["operations", "payments", "events", "http", "web", "errors", "log", "formats", "config"],
-  web: ["operations", "events", "errors", "log", "formats", "config"],
+  // The browser's scripts (the explorer's live script, the MCP App's case view) and their bundler.
+  browser: [],
+  // Neutral ground under the doors: the door kernel, the HTTP error envelope, middleware composition,
+  // the JSON depth check, the DOCKET_TOOLS selection. It imports no door.
+  doors: ["operations", "payments", "errors", "log", "formats", "config"],
+  // The doors: siblings that never import each other (see DOORS below).
+  http: ["doors", "operations", "payments", "events", "evidence", "errors", "log", "formats", "config"],
+  mcp: ["doors", "browser", "operations", "payments", "events", "errors", "log", "formats", "config"],
+  web: ["doors", "browser", "operations", "events", "errors", "log", "formats", "config"],
   // The composition root: everything.
   server: ["*"],
   commands: ["*"],
   cli: ["*"],
 };
+
+/** The ways into the operations; each reaches them through `doors/` and none imports another. */
+const DOORS = ["http", "mcp", "web"];
 
 /** A circle in a graph of layers (`["a", "b", "a"]`), or undefined when there is none. */
 function circleIn(edges: Map<string, Set<string>>): string[] | undefined {
@@ -143,6 +152,40 @@ describe("import layers (docs/architecture.md)", () => {
       .filter((f) => f.startsWith("..") || f.startsWith("kernel/") || !f.includes("/"));
     expect(outside).toEqual([]);
     expect(defined.length).toBeGreaterThanOrEqual(40);
+  });
+
+  it("the doors are siblings: none may import another, and the neutral folder imports none", () => {
+    const crossing = [...DOORS, "doors", "browser"].flatMap((from) =>
+      DOORS.filter((to) => to !== from && (MAY_IMPORT[from] ?? []).includes(to)).map((to) => `${from} -> ${to}`),
+    );
+    expect(crossing).toEqual([]);
+  });
+
+  it("the composition root takes the DOCKET_TOOLS selection from doors/, not from a door", () => {
+    const select = join(SRC, "doors/select.ts");
+    const elsewhere = files.flatMap((f) =>
+      [...readFileSync(f, "utf8").matchAll(/import\s*\{[^}]*\bselectOperations\b[^}]*\}\s*from\s*"([^"]+)"/g)]
+        .map((m) => resolve(dirname(f), (m[1] as string).replace(/\.js$/, ".ts")))
+        .filter((target) => target !== select)
+        .map((target) => `${relative(SRC, f)} -> ${relative(SRC, target)}`),
+    );
+    expect(elsewhere).toEqual([]);
+  });
+
+  it("every way into run goes through the door kernel (doors/kernel.ts): outside operations/, only it imports a value of run.ts", () => {
+    const kernel = join(SRC, "doors/kernel.ts");
+    const bypass = files
+      .filter((f) => f !== kernel && layerOf(f) !== "operations")
+      .flatMap((f) =>
+        [...readFileSync(f, "utf8").matchAll(/import\s+(type\s+)?\{([^}]*)\}\s*from\s*"([^"]+)"/g)]
+          .filter((m) => {
+            const target = resolve(dirname(f), (m[3] as string).replace(/\.js$/, ".ts"));
+            return layerOf(target) === "operations" && target.endsWith("/run.ts");
+          })
+          .filter((m) => !m[1] && (m[2] as string).split(",").some((n) => n.trim() && !n.trim().startsWith("type ")))
+          .map((m) => `${relative(SRC, f)}: ${(m[2] as string).trim()}`),
+      );
+    expect(bypass).toEqual([]);
   });
 
   it("no layer imports one it may not", () => {

@@ -1,6 +1,6 @@
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CASE_APP_URI, MCP_APP_MIME_TYPE, MCP_APPS_EXTENSION } from "../../src/web/mcpApp.js";
+import { CASE_APP_URI, MCP_APP_MIME_TYPE, MCP_APPS_EXTENSION } from "../../src/mcp/apps.js";
 import { connectHttp, ERAS, type Json } from "../mcp/helpers.js";
 import { launchChromium, skipWithoutChromium } from "../support/chromium.js";
 import { BuiltDocket } from "../support/index.js";

@@ -1,4 +1,4 @@
-/** Shared by the server's pages and the live script (src/web/client/live.ts), so both count alike. */
+/** Shared by the server's pages and the live script (src/browser/live.ts), so both count alike. */
 
 /** "1d 2h", "3m 20s", "45s": the two largest units. */
 export function duration(seconds: number): string {

@@ -1,7 +1,7 @@
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 
-/** The browser scripts of src/web/client, by name. */
+/** The browser scripts of src/browser, by name. */
 export type ClientScript = "live" | "caseApp";
 
 const bundled = new Map<ClientScript, Promise<string>>();

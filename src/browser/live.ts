@@ -5,7 +5,7 @@
  * rendered and escaped by the server; it is parsed inert (DOMParser runs no script) and moved in as
  * nodes. Party text is never assembled into markup here. It also counts deadlines down in chain time.
  */
-import { duration } from "../duration.js";
+import { duration } from "./duration.js";
 
 const body = document.body;
 const types = (body.dataset.eventTypes ?? "").split(",").filter(Boolean);
