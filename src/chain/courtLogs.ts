@@ -7,8 +7,8 @@ import {
   disputeCaseAbi,
   docketArbitratorAbi,
 } from "./abi/generated.js";
+import type { Court } from "./access.js";
 import { type CourtContract, followedOf } from "./contractEvents.js";
-import type { Court } from "./court.js";
 
 const eventsOf = (abi: readonly { type: string; name?: string }[], contract: CourtContract) => {
   const followed = new Set<string>(followedOf(contract));

@@ -1,12 +1,7 @@
 import { type Address, getAddress, type PublicClient, zeroAddress } from "viem";
 import type { Config } from "../config.js";
 import { courtRegistryAbi, courtReputationAbi } from "./abi/generated.js";
-import type { Court } from "./court.js";
-
-/** Whether docket speaks ERC-8004 on this chain, and where; or why not (shown by /health). */
-export type Erc8004 =
-  | { enabled: true; identity: Address; reputation: Address; reporter: Address }
-  | { enabled: false; reason: string };
+import type { Court, Erc8004 } from "./access.js";
 
 /**
  * On a real chain: ERC-8004 is on when both registries are configured and the court registry's

@@ -1,8 +1,8 @@
 import type { Block, Hex } from "viem";
 import type { Logger } from "../log.js";
+import type { Court } from "./access.js";
 import { BlockWindow } from "./blockWindow.js";
 import { makePublicClient } from "./client.js";
-import type { Court } from "./court.js";
 import { authenticLogs, type CourtLog, courtEvents } from "./courtLogs.js";
 import { type ChainEvent, ChainStatus } from "./status.js";
 import { isTransient } from "./transport.js";

@@ -8,7 +8,7 @@ import {
   zeroAddress,
 } from "viem";
 import { agenticCommerceAbi, caseFactoryAbi, courtEvaluatorAbi, docketArbitratorAbi } from "./abi/generated.js";
-import type { Court } from "./court.js";
+import type { Arbitration, Court } from "./access.js";
 import { readAll, readChainTime, readFound, readPage } from "./reads/core.js";
 
 /**
@@ -19,20 +19,7 @@ export const MIN_JOB_WORK_TIME = 3600n;
 /** The working time create_job adds to the window and the worst case when no expiry is given. */
 export const DEFAULT_JOB_WORK_TIME = 7n * 86_400n;
 
-/**
- * The arbitration side of the court (docs/arbitration.md): the arbitrator (Kleros' IArbitratorV2
- * shape), an ERC-8183 job contract and docket's court-backed evaluators of its jobs, one per court.
- * Every read here is one JSON-RPC request (one multicall), the second only where it says so.
- */
-export interface Arbitration {
-  arbitrator: Address;
-  /** The ERC-8183 job contract (AgenticCommerce). */
-  commerce: Address;
-  /** The ERC-20 every job of `commerce` is paid in. */
-  token: Address;
-  /** docket's evaluators: each files its disputes in one court (1 is the General court). */
-  evaluators: readonly { address: Address; courtId: number }[];
-}
+/* Every read here is one JSON-RPC request (one multicall), the second only where it says so. */
 
 /** ERC-8183 job statuses, in the contract's enum order. */
 export const JOB_STATES = ["Open", "Funded", "Submitted", "Completed", "Rejected", "Expired"] as const;

@@ -1,7 +1,7 @@
 import type { PaymentRequired, SettleResponse } from "@x402/core/types";
 import { LRUCache } from "lru-cache";
 import { type Address, getAddress, type Hex, isAddress, isAddressEqual, zeroAddress } from "viem";
-import type { Court } from "../chain/court.js";
+import type { Court } from "../chain/access.js";
 import type { CourtParamsView } from "../chain/reads/courts.js";
 import { readTokenDomain, readTokenPayment } from "../chain/reads/payments.js";
 import { randomBytes32 } from "../chain/votes.js";

@@ -8,7 +8,7 @@ import {
   zeroAddress,
 } from "viem";
 import { caseFactoryAbi } from "../chain/abi/generated.js";
-import type { Court } from "../chain/court.js";
+import type { Court } from "../chain/access.js";
 import { lookupTransaction, type TxLookup } from "../chain/reads/core.js";
 import type { CourtParamsView } from "../chain/reads/courts.js";
 import { readFeeRecord } from "../chain/reads/payments.js";

@@ -1,7 +1,7 @@
 import { type Address, encodeFunctionData, type Hex } from "viem";
 import { z } from "zod";
 import { caseFactoryAbi } from "../chain/abi/generated.js";
-import type { Court } from "../chain/court.js";
+import type { Court } from "../chain/access.js";
 import { DocketError, type ErrorCode } from "../errors/errors.js";
 import { TX_HASH_PATTERN } from "../formats.js";
 

@@ -1,5 +1,5 @@
 import { type Abi, type Address, encodeFunctionData, type Hex } from "viem";
-import type { Court } from "../chain/court.js";
+import type { Court } from "../chain/access.js";
 import { courtErrorsAbi } from "../errors/chain.js";
 
 export interface UnsignedTxResponse {

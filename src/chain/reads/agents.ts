@@ -1,7 +1,7 @@
 /** Agent reads: one registered agent, a page of them. */
 import type { Address } from "viem";
 import { courtRegistryAbi } from "../abi/generated.js";
-import type { Court } from "../court.js";
+import type { Court } from "../access.js";
 import { readPage } from "./core.js";
 
 export async function readAgent(court: Court, who: Address) {

@@ -1,7 +1,7 @@
 /** Case reads: a case, its evidence, its parties, the pages of cases (every case, Deliberating, a party's open cases, every open case's status), and the names of its states and outcomes. */
 import type { Address } from "viem";
 import { caseFactoryAbi, disputeCaseAbi } from "../abi/generated.js";
-import type { Court } from "../court.js";
+import type { Court } from "../access.js";
 import { readFound, readPage } from "./core.js";
 import { readCourts } from "./courts.js";
 

@@ -17,8 +17,8 @@ import {
   TransactionReceiptNotFoundError,
 } from "viem";
 import { multicall3Abi } from "../abi/generated.js";
+import type { Court } from "../access.js";
 import { MULTICALL3_ADDRESS } from "../client.js";
-import type { Court } from "../court.js";
 
 /** The chain time: from Multicall3 (batched with the reads beside it), or the latest block without it. */
 export async function readChainTime(court: Court): Promise<bigint> {

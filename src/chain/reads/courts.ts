@@ -1,5 +1,5 @@
 import { caseFactoryAbi, courtRegistryAbi } from "../abi/generated.js";
-import type { Court } from "../court.js";
+import type { Court } from "../access.js";
 
 export async function readParams(court: Court) {
   return court.reader.readContract({ address: court.factory, abi: caseFactoryAbi, functionName: "getParams" });

@@ -1,7 +1,7 @@
 /** Judge reads: one judge's record and stakes per court, a page of the judge list, the whole list in chunks. */
 import type { Address } from "viem";
 import { courtRegistryAbi } from "../abi/generated.js";
-import type { Court } from "../court.js";
+import type { Court } from "../access.js";
 import { readCourts } from "./courts.js";
 
 /**

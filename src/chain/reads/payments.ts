@@ -1,7 +1,7 @@
 /** Payment reads: a filing fee's record, what judging an EIP-3009 token fee needs, a fee token's EIP-712 domain. */
 import type { Address, Hex } from "viem";
 import { caseFactoryAbi, testUSDAbi } from "../abi/generated.js";
-import type { Court } from "../court.js";
+import type { Court } from "../access.js";
 import { CLOCK, readAll } from "./core.js";
 
 /** The court parameters and the record of a filing fee paid under (ref, payer): one multicall. */

@@ -1,6 +1,6 @@
 import { caseFactoryAbi, courtRegistryAbi, multicall3Abi } from "../abi/generated.js";
+import type { Court } from "../access.js";
 import { MULTICALL3_ADDRESS } from "../client.js";
-import type { Court } from "../court.js";
 
 /** Court parameters, registry overview, case counts, every court and the block number, in one multicall. */
 export async function readOverview(court: Court) {

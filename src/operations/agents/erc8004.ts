@@ -1,6 +1,6 @@
 import { zeroAddress } from "viem";
 import { z } from "zod";
-import type { Court } from "../../chain/court.js";
+import type { Court } from "../../chain/access.js";
 import type { Erc8004Card } from "../../chain/erc8004.js";
 
 /** A data: URI docket decodes at most this long (a registration file is a few hundred bytes). */

@@ -1,8 +1,8 @@
 import { zeroAddress } from "viem";
 import { z } from "zod";
 import { agenticCommerceAbi, courtEvaluatorAbi } from "../../chain/abi/generated.js";
-import type { Court } from "../../chain/court.js";
-import { type Arbitration, DEFAULT_JOB_WORK_TIME, evaluatorOf, MIN_JOB_WORK_TIME } from "../../chain/jobs.js";
+import type { Arbitration, Court } from "../../chain/access.js";
+import { DEFAULT_JOB_WORK_TIME, evaluatorOf, MIN_JOB_WORK_TIME } from "../../chain/jobs.js";
 import { readChainTime } from "../../chain/reads/core.js";
 import { staleKeys } from "../../freshness/stale.js";
 import { buildUnsignedTx } from "../../tx/unsignedTx.js";

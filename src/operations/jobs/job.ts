@@ -1,7 +1,7 @@
 import type { Address } from "viem";
 import { z } from "zod";
+import type { Arbitration } from "../../chain/access.js";
 import {
-  type Arbitration,
   type DisputeView,
   type EvaluationRead,
   JOB_PHASES,

@@ -1,13 +1,7 @@
 import { type Address, isAddressEqual } from "viem";
 import { z } from "zod";
-import type { Court } from "../../chain/court.js";
-import {
-  type Arbitration,
-  type EvaluationView,
-  JOB_STATES,
-  type JobView,
-  readJobActionInputs,
-} from "../../chain/jobs.js";
+import type { Arbitration, Court } from "../../chain/access.js";
+import { type EvaluationView, JOB_STATES, type JobView, readJobActionInputs } from "../../chain/jobs.js";
 import { actionFields } from "../cases/actions.js";
 import type { Operation } from "../kernel/operation.js";
 import { deliverRuling } from "./deliverRuling.js";

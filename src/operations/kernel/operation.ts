@@ -1,6 +1,6 @@
 import type { z } from "zod";
 import type { Cache } from "../../cache/cache.js";
-import type { Court } from "../../chain/court.js";
+import type { Court } from "../../chain/access.js";
 import type { ChainStatus } from "../../chain/status.js";
 import type { ErrorCode } from "../../errors/errors.js";
 import type { EvidenceStore } from "../../evidence/store.js";

@@ -4,7 +4,7 @@ import type { Address } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Cache } from "../../../src/cache/cache.js";
 import { LruStore } from "../../../src/cache/lru.js";
-import { connectCourt } from "../../../src/chain/court.js";
+import { connectCourt } from "../../../src/chain/connect.js";
 import { type Config, loadConfig } from "../../../src/config.js";
 import { devAccount } from "../../../src/devnet/devAccounts.js";
 import { type Devnet, startDevnet } from "../../../src/devnet/devnet.js";

@@ -1,31 +1,11 @@
 import { type Address, type Chain, getAddress, type PublicClient } from "viem";
 import type { Config } from "../config.js";
 import { ConfigError } from "../config.js";
+import type { Arbitration, Court } from "./access.js";
 import { MULTICALL3_ADDRESS, makeChain, makePublicClient } from "./client.js";
 import { type Deployment, readDeployment } from "./deployments.js";
-import { type Erc8004, probeErc8004 } from "./erc8004.js";
-import type { Arbitration } from "./jobs.js";
+import { probeErc8004 } from "./erc8004.js";
 import type { RpcLimits } from "./transport.js";
-
-/** Everything docket needs to reach the court contracts on one chain. */
-export interface Court {
-  chain: Chain;
-  chainId: number;
-  reader: PublicClient;
-  /** What the JSON-RPC provider allows (batch size, log range, retry budget): every client of this chain keeps to it. */
-  limits: RpcLimits;
-  factory: Address;
-  registry: Address;
-  /** Whether Multicall3 is deployed: reads are batched into one eth_call only when it is. */
-  hasMulticall3: boolean;
-  /** ERC-8004 identity and reputation: the registries and the court's reporter, or why they are off. */
-  erc8004: Erc8004;
-  /** The arbitrator, the ERC-8183 job contract and docket's evaluators (docs/arbitration.md); absent when not deployed. */
-  arbitration?: Arbitration;
-  /** JSON-RPC URL wallets can broadcast to; reported only for the embedded dev chain. */
-  publicRpcUrl?: string;
-  close(): Promise<void>;
-}
 
 /**
  * A chain docket runs itself (the embedded dev chain, booted by the composition root): the chain
