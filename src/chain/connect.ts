@@ -1,4 +1,4 @@
-import { type Address, type Chain, getAddress, type PublicClient } from "viem";
+import { type Chain, getAddress } from "viem";
 import type { Config } from "../config.js";
 import { ConfigError } from "../config.js";
 import type { Arbitration, Court } from "./access.js";
