@@ -81,18 +81,17 @@ describe("the lifecycle: parts started in order, closed in reverse", () => {
 });
 
 describe("docket's parts, on a real chain", () => {
+  /** A server holding a port, for a docket that asks for it. */
+  const taken: Server = createServer();
+  const takenPort = () => (taken.address() as { port: number }).port;
   let lease: ChainLease;
-  let taken: Server;
-  let port: number;
 
   beforeAll(async () => {
-    lease = await leaseChain();
-    taken = createServer();
     await new Promise<void>((r) => taken.listen(0, "127.0.0.1", r));
-    port = (taken.address() as { port: number }).port;
+    lease = await leaseChain();
   });
   afterAll(async () => {
-    await new Promise((r) => taken?.close(r));
+    await new Promise((r) => taken.close(r));
     await lease?.release();
   });
 
@@ -111,7 +110,7 @@ describe("docket's parts, on a real chain", () => {
 
   it("a port already taken fails the last part: every part started before it is closed, latest first", async () => {
     const life = new Recording();
-    await expect(startServer(config({ PORT: String(port) }), { life })).rejects.toThrow(/EADDRINUSE/);
+    await expect(startServer(config({ PORT: String(takenPort()) }), { life })).rejects.toThrow(/EADDRINUSE/);
     const before = START_PARTS.slice(0, -1);
     expect(life.closed).toEqual([...before].reverse());
     expect(life.parts).toEqual([]);
