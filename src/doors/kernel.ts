@@ -38,7 +38,7 @@ const MEMO_KEY_MAX = 256;
  * @example
  * const door = new DoorKernel(ctx);
  * const prepared = door.prepare(op, req.url, httpInput, req);
- * const r = door.cached(prepared) ?? door.run(op, prepared, callerOf(req));
+ * const r = door.cached(prepared) ?? door.run(op, prepared, { transport: "http", headers: req.headers });
  */
 export class DoorKernel {
   /**
