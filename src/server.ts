@@ -23,9 +23,10 @@ import { everyKey } from "./freshness/keys.js";
 import { keysForEvent } from "./freshness/stale.js";
 import { createApp } from "./http/app.js";
 import { EventStreams } from "./http/events.js";
+import { Lifecycle } from "./lifecycle.js";
 import { type Logger, makeLogger } from "./log.js";
 import { type McpHttp, mountMcp } from "./mcp/http.js";
-import type { Ctx } from "./operations/kernel/operation.js";
+import type { Ctx, Operation } from "./operations/kernel/operation.js";
 import { operations } from "./operations/registry.js";
 import { httpFacilitator } from "./payments/x402v2.js";
 import { mountExplorer } from "./web/explorer.js";
@@ -49,6 +50,9 @@ export interface Docket {
   readonly eventStreams: number;
   /** Open Streamable HTTP sessions (/mcp/session). */
   readonly httpSessions: number;
+  /** Its parts, in the order they started (they close in reverse): see startServer. */
+  parts: readonly string[];
+  /** Closes every part, latest first (src/lifecycle.ts); the same promise however often it is called. */
   close(): Promise<void>;
 }
 
@@ -56,6 +60,18 @@ export interface Docket {
 function makeStore(config: Config, log: Logger): CacheStore {
   if (!config.REDIS_URL) return new LruStore(config.CACHE_MAX_ENTRIES);
   return new RedisStore(config.REDIS_URL, log);
+}
+
+/** The cache over the store the config asks for (a Redis not reachable yet is said, not fatal). */
+async function makeCache(config: Config, log: Logger): Promise<Cache> {
+  const store = makeStore(config, log);
+  if (store instanceof RedisStore && !(await store.ready())) {
+    log.warn("redis is not reachable yet: reads are uncached until it is");
+  }
+  return new Cache(store, {
+    holdMs: config.CACHE_HOLD_SECONDS * 1000,
+    staleMs: config.STALE_MAX_SECONDS * 1000,
+  });
 }
 
 /**
@@ -94,62 +110,83 @@ export interface DevChain {
   facilitator?: { url: string; address: Address };
 }
 
-/**
- * The court docket serves: on the chain RPC_URL names, or, when it is unset, on the embedded dev
- * chain, booted and seeded here (its evidence published to `evidence`) with its facilitator, or on
- * `booted`, a dev chain booted already (a test run's shared one). Closing the court stops the
- * facilitator and the dev chain (`booted`'s `stop`).
- */
-export async function openCourt(
-  config: Config,
-  evidence: EvidencePublisher,
-  booted?: Devnet,
-): Promise<{ court: Court; dev?: DevChain }> {
-  if (config.RPC_URL) return { court: await connectCourt(config) };
-  // The dev world: the General court (public votes) and Agentic Commerce below it (hidden votes).
-  const devnet = booted ?? (await startDevnet({ evidence }));
-  try {
-    const court = await connectCourt(config, devnet);
-    const facilitator =
-      config.X402_FACILITATOR_URL || config.DEV_FACILITATOR === "off"
-        ? undefined
-        : await startDevFacilitator(devnet.rpcUrl, devnet.chainId);
-    const close = async () => {
-      await facilitator?.stop();
-      await devnet.stop();
-    };
-    const dev = { devnet, facilitator: facilitator && { url: facilitator.url, address: facilitator.address } };
-    return { court: { ...court, close }, dev };
-  } catch (err) {
-    await devnet.stop();
-    throw err;
-  }
+/** What the parts every command starts may be handed instead of started. */
+export interface PartOptions {
+  /** A court connected already: served, never closed (the caller's). */
+  court?: Court;
+  /** A dev chain booted already (a test run's shared one), served and stopped as one docket booted. */
+  devnet?: Devnet;
+  log?: Logger;
+  /** An event follower will keep `ctx.chain` (EVENT_POLL_MS > 0): no probe per refused request. */
+  followed?: boolean;
 }
 
-/** Builds the shared context: chain (the dev chain unless RPC_URL is set), cache, logger. */
-export async function createContext(
+/**
+ * The court docket serves, as parts of `life`: on the chain RPC_URL names ("chain connection"), or,
+ * when it is unset, on the embedded dev chain ("dev chain", booted and seeded here with its evidence
+ * published to `evidence`, or `opts.devnet`), its connection and its x402 facilitator ("dev
+ * facilitator"). A court handed in (`opts.court`) is not a part: its owner closes it.
+ */
+async function openCourt(
   config: Config,
-  opts: {
-    court?: Court;
-    /** A dev chain booted already, served as if docket had booted it (see openCourt). */
-    devnet?: Devnet;
-    log?: Logger /** An event follower will keep `ctx.chain` (startServer with EVENT_POLL_MS > 0). */;
-    followed?: boolean;
-  } = {},
+  life: Lifecycle,
+  evidence: EvidencePublisher,
+  opts: PartOptions,
+): Promise<{ court: Court; dev?: DevChain }> {
+  if (opts.court) return { court: opts.court };
+  if (config.RPC_URL)
+    return {
+      court: await life.start(
+        "chain connection",
+        () => connectCourt(config),
+        (c) => c.close(),
+      ),
+    };
+  // The dev world: the General court (public votes) and Agentic Commerce below it (hidden votes).
+  const booted = opts.devnet;
+  const devnet = await life.start(
+    "dev chain",
+    () => booted ?? startDevnet({ evidence }),
+    (d) => d.stop(),
+  );
+  const court = await life.start(
+    "chain connection",
+    () => connectCourt(config, devnet),
+    (c) => c.close(),
+  );
+  const facilitator =
+    config.X402_FACILITATOR_URL || config.DEV_FACILITATOR === "off"
+      ? undefined
+      : await life.start(
+          "dev facilitator",
+          () => startDevFacilitator(devnet.rpcUrl, devnet.chainId),
+          (f) => f.stop(),
+        );
+  return { court, dev: { devnet, facilitator: facilitator && { url: facilitator.url, address: facilitator.address } } };
+}
+
+/**
+ * The parts every command starts first, in this order, on `life`: the evidence store, the chain
+ * (see openCourt), the cache. Returns the shared context (chain, cache, logger, evidence, the x402
+ * facilitator) every door's operations run with.
+ */
+export async function startParts(
+  config: Config,
+  life: Lifecycle,
+  opts: PartOptions = {},
 ): Promise<{ ctx: Ctx; dev?: DevChain }> {
   const log = opts.log ?? makeLogger(config.LOG_LEVEL);
-  const evidence = await openEvidence(config, log);
-  const { court, dev } = opts.court
-    ? { court: opts.court, dev: undefined }
-    : await openCourt(config, evidence, opts.devnet);
-  const store = makeStore(config, log);
-  if (store instanceof RedisStore && !(await store.ready())) {
-    log.warn("redis is not reachable yet: reads are uncached until it is");
-  }
-  const cache = new Cache(store, {
-    holdMs: config.CACHE_HOLD_SECONDS * 1000,
-    staleMs: config.STALE_MAX_SECONDS * 1000,
-  });
+  const evidence = await life.start(
+    "evidence store",
+    () => openEvidence(config, log),
+    (e) => e.close(),
+  );
+  const { court, dev } = await openCourt(config, life, evidence, opts);
+  const cache = await life.start(
+    "cache",
+    () => makeCache(config, log),
+    (c) => c.close(),
+  );
   // Without a follower (EVENT_POLL_MS=0, or MCP over stdio), a wrong chain id found at start is
   // asked again by the requests it refuses.
   const probe = opts.followed ? undefined : () => court.reader.getChainId();
@@ -158,6 +195,15 @@ export async function createContext(
   const facilitatorUrl = config.X402_FACILITATOR_URL ?? dev?.facilitator?.url;
   const facilitator = facilitatorUrl ? httpFacilitator(facilitatorUrl) : undefined;
   return { ctx: { court, cache, log, chain, facilitator, evidence }, dev };
+}
+
+/** `startParts` on a lifecycle of its own, for a caller that wants the context alone (closed by `life.close()`). */
+export async function createContext(
+  config: Config,
+  opts: PartOptions = {},
+): Promise<{ ctx: Ctx; dev?: DevChain; life: Lifecycle }> {
+  const life = new Lifecycle(opts.log);
+  return { ...(await startParts(config, life, opts)), life };
 }
 
 /** The evidence store the config asks for: on disk under EVIDENCE_DIR, read through IPFS_GATEWAYS. */
@@ -191,8 +237,7 @@ async function checkChainId(court: Court, chain: ChainStatus, log: Logger): Prom
 
 /**
  * The event follower that keeps the cache fresh (a change made straight on chain shows within one
- * poll) and hands what it sees to the hub as events, when EVENT_POLL_MS > 0; shared by `docket
- * start` and `docket mcp`.
+ * poll) and hands what it sees to the hub as events, when EVENT_POLL_MS > 0.
  */
 export function followChain(ctx: Ctx, config: Config, hub: EventHub): Follower | undefined {
   if (config.EVENT_POLL_MS <= 0) return undefined;
@@ -208,7 +253,124 @@ export function followChain(ctx: Ctx, config: Config, hub: EventHub): Follower |
   });
 }
 
-/** HTTP API + docs + MCP over HTTP on one port, and the event follower that keeps the cache fresh. */
+/** The event hub as a part: what `GET /events` streams and MCP's subscriptions listen to. */
+export function startHub(config: Config, life: Lifecycle, log: Logger): Promise<EventHub> {
+  return life.start(
+    "event hub",
+    () => makeEventHub(config, log),
+    (h) => h.close(),
+  );
+}
+
+/**
+ * The event follower as a part, when EVENT_POLL_MS > 0: anchored before it is handed on, so nothing
+ * mined after start is missed (a node that is away: its timer retries).
+ */
+export async function startFollower(
+  config: Config,
+  life: Lifecycle,
+  ctx: Ctx,
+  hub: EventHub,
+): Promise<Follower | undefined> {
+  const follower = followChain(ctx, config, hub);
+  if (!follower) return undefined;
+  return life.start(
+    "event follower",
+    async () => {
+      await follower.poll().catch(() => {});
+      return follower;
+    },
+    (f) => f.stop(),
+  );
+}
+
+/** The doors on one express app: HTTP routes, MCP over HTTP, the explorer, `GET /events`. */
+interface Doors {
+  app: ReturnType<typeof createApp>;
+  streams: EventStreams;
+  mcp?: McpHttp;
+  explorer?: { close(): void };
+}
+
+/** Every operation over HTTP, the DOCKET_TOOLS selection as MCP tools, the explorer, on one app. */
+function buildDoors(config: Config, ctx: Ctx, hub: EventHub, tools: Operation[]): Doors {
+  const store = ctx.cache.store;
+  const streams = new EventStreams(hub, ctx.log, {
+    maxStreams: config.EVENTS_MAX_STREAMS,
+    maxQueuedBytes: config.EVENTS_MAX_QUEUED_BYTES,
+    pingMs: config.EVENTS_PING_MS,
+  });
+  const doors: Omit<Doors, "app"> = { streams };
+  const app = createApp(ctx, operations, {
+    rateLimitPerMinute: config.RATE_LIMIT_PER_MINUTE,
+    uploadMaxBytes: config.EVIDENCE_MAX_BYTES,
+    uploadsPerMinute: config.EVIDENCE_UPLOADS_PER_MINUTE,
+    corsOrigins: config.CORS_ORIGINS,
+    trustProxy: config.TRUST_PROXY,
+    jsonMaxDepth: config.JSON_MAX_DEPTH,
+    responseTimeoutMs: config.RESPONSE_TIMEOUT_MS,
+    // Replicas behind one balancer share one budget per client.
+    ...(store instanceof RedisStore ? { rateLimitStore: new SharedRateLimitStore(store) } : {}),
+    events: streams,
+    mount: (a, security, front) => {
+      doors.mcp = mountMcp(a, ctx, {
+        security,
+        front,
+        host: config.HOST,
+        operations,
+        tools,
+        corsOrigins: config.CORS_ORIGINS,
+        sse: { maxSessions: config.MCP_SSE_MAX_SESSIONS, maxQueuedBytes: config.MCP_SSE_MAX_QUEUED_BYTES },
+        sessions: {
+          maxSessions: config.MCP_HTTP_MAX_SESSIONS,
+          idleMs: config.MCP_HTTP_SESSION_IDLE_SECONDS * 1000,
+        },
+        events: hub,
+        resourcePageSize: config.MCP_RESOURCE_PAGE_SIZE,
+        json: { maxBytes: config.MCP_MAX_BODY_BYTES, maxDepth: config.JSON_MAX_DEPTH },
+      });
+      doors.explorer = mountExplorer(a, ctx, operations, { events: hub, security });
+    },
+  });
+  return { ...doors, app };
+}
+
+/**
+ * The HTTP server on PORT and HOST, once it listens. Express 5 calls back on a failure to listen
+ * too (a port in use), so the callback asks the server whether it listens.
+ */
+function listen(app: Doors["app"], config: Config): Promise<Server> {
+  return new Promise<Server>((resolve, reject) => {
+    const s = app.listen(config.PORT, config.HOST, (err?: Error) => {
+      if (s.listening) resolve(s);
+      else reject(err ?? new Error(`cannot listen on ${config.HOST}:${config.PORT}`));
+    });
+    s.once("error", reject);
+  });
+}
+
+/**
+ * Closing the HTTP server: the streams end at once (open ones would keep `server.close()` waiting
+ * forever), in-flight requests finish within `graceMs`, idle keep-alive sockets drop at once.
+ */
+async function closeServer(server: Server, doors: Doors, graceMs: number): Promise<void> {
+  doors.streams.close();
+  const closed = new Promise<void>((r) => server.close(() => r()));
+  server.closeIdleConnections();
+  // MCP ends its streams at once and its stateless handlers once their in-flight calls are answered.
+  await doors.mcp?.close(graceMs);
+  // The sockets of the streams MCP just ended are idle now: drop them too.
+  server.closeIdleConnections();
+  await Promise.race([closed, new Promise((r) => setTimeout(r, graceMs).unref())]);
+  server.closeAllConnections();
+}
+
+/**
+ * `docket start`: the HTTP API, docs, explorer and MCP over HTTP on one port. Its parts, started in
+ * this order on one lifecycle and closed in reverse by `close()`: the evidence store, the chain (dev
+ * chain, chain connection, dev facilitator), the cache, the event hub, the doors (built, not yet
+ * serving), the event follower (anchored), the HTTP server. A part that fails to start closes those before it.
+ */
 export async function startServer(
   config: Config,
   opts: {
@@ -217,75 +379,31 @@ export async function startServer(
     devnet?: Devnet;
     log?: Logger /** How long close() waits for in-flight requests. */;
     graceMs?: number;
+    /** The lifecycle its parts start on (default: one of its own); `close()` closes it. */
+    life?: Lifecycle;
   } = {},
 ): Promise<Docket> {
-  // The composition root: every operation over HTTP, the DOCKET_TOOLS selection as MCP tools. A bad
-  // DOCKET_TOOLS fails here, before the dev chain boots.
+  // A bad DOCKET_TOOLS fails here, before the dev chain boots.
   const tools = selectOperations(operations, config.DOCKET_TOOLS);
-  const { ctx, dev } = await createContext(config, { ...opts, followed: config.EVENT_POLL_MS > 0 });
-  const store = ctx.cache.store;
-  const hub = makeEventHub(config, ctx.log);
-  const streams = new EventStreams(hub, ctx.log, {
-    maxStreams: config.EVENTS_MAX_STREAMS,
-    maxQueuedBytes: config.EVENTS_MAX_QUEUED_BYTES,
-    pingMs: config.EVENTS_PING_MS,
-  });
-  let mcp: McpHttp | undefined;
-  let explorer: { close(): void } | undefined;
-  let app: ReturnType<typeof createApp>;
-  try {
-    app = createApp(ctx, operations, {
-      rateLimitPerMinute: config.RATE_LIMIT_PER_MINUTE,
-      uploadMaxBytes: config.EVIDENCE_MAX_BYTES,
-      uploadsPerMinute: config.EVIDENCE_UPLOADS_PER_MINUTE,
-      corsOrigins: config.CORS_ORIGINS,
-      trustProxy: config.TRUST_PROXY,
-      jsonMaxDepth: config.JSON_MAX_DEPTH,
-      responseTimeoutMs: config.RESPONSE_TIMEOUT_MS,
-      // Replicas behind one balancer share one budget per client.
-      ...(store instanceof RedisStore ? { rateLimitStore: new SharedRateLimitStore(store) } : {}),
-      events: streams,
-      mount: (a, security, front) => {
-        mcp = mountMcp(a, ctx, {
-          security,
-          front,
-          host: config.HOST,
-          operations,
-          tools,
-          corsOrigins: config.CORS_ORIGINS,
-          sse: { maxSessions: config.MCP_SSE_MAX_SESSIONS, maxQueuedBytes: config.MCP_SSE_MAX_QUEUED_BYTES },
-          sessions: {
-            maxSessions: config.MCP_HTTP_MAX_SESSIONS,
-            idleMs: config.MCP_HTTP_SESSION_IDLE_SECONDS * 1000,
-          },
-          events: hub,
-          resourcePageSize: config.MCP_RESOURCE_PAGE_SIZE,
-          json: { maxBytes: config.MCP_MAX_BODY_BYTES, maxDepth: config.JSON_MAX_DEPTH },
-        });
-        explorer = mountExplorer(a, ctx, operations, { events: hub, security });
-      },
-    });
-  } catch (err) {
-    // Whatever refuses to build the app: do not leave the dev chain running behind the error.
-    await hub.close();
-    await ctx.cache.close();
-    if (!opts.court) await ctx.court.close();
-    throw err;
-  }
-  const follower = followChain(ctx, config, hub);
-  // Anchor before serving, so nothing mined after start is missed (a node that is away: the timer retries).
-  await follower?.poll().catch(() => {});
-  let server: Server;
-  try {
-    server = await new Promise<Server>((resolve, reject) => {
-      const s = app.listen(config.PORT, config.HOST, () => resolve(s));
-      s.once("error", reject);
-    });
-  } catch (err) {
-    follower?.stop();
-    await hub.close();
-    throw err;
-  }
+  const log = opts.log ?? makeLogger(config.LOG_LEVEL);
+  const life = opts.life ?? new Lifecycle(log);
+  const { ctx, dev } = await startParts(config, life, { ...opts, log, followed: config.EVENT_POLL_MS > 0 });
+  const hub = await startHub(config, life, log);
+  const doors = await life.start(
+    "doors",
+    () => buildDoors(config, ctx, hub, tools),
+    (d) => {
+      d.explorer?.close();
+      d.streams.close();
+    },
+  );
+  const follower = await startFollower(config, life, ctx, hub);
+  const graceMs = opts.graceMs ?? 10_000;
+  const server = await life.start(
+    "http server",
+    () => listen(doors.app, config),
+    (s) => closeServer(s, doors, graceMs),
+  );
   const { port } = server.address() as AddressInfo;
   const host = config.HOST.includes(":") ? `[${config.HOST}]` : config.HOST;
   return {
@@ -295,34 +413,16 @@ export async function startServer(
     dev,
     follower,
     events: hub,
+    parts: life.parts,
     get sseSessions() {
-      return mcp?.sseSessions ?? 0;
+      return doors.mcp?.sseSessions ?? 0;
     },
     get httpSessions() {
-      return mcp?.httpSessions ?? 0;
+      return doors.mcp?.httpSessions ?? 0;
     },
     get eventStreams() {
-      return streams.size;
+      return doors.streams.size;
     },
-    close: async () => {
-      follower?.stop();
-      explorer?.close();
-      // Open streams (/events, MCP's SSE and sessions) would keep server.close() waiting forever.
-      streams.close();
-      // Stop accepting, let in-flight requests finish (bounded), drop idle keep-alive sockets at once.
-      const closed = new Promise<void>((r) => server.close(() => r()));
-      server.closeIdleConnections();
-      const grace = opts.graceMs ?? 10_000;
-      // MCP ends its streams at once and its stateless handlers once their in-flight calls are answered.
-      await mcp?.close(grace);
-      // The sockets of the streams MCP just ended are idle now: drop them too.
-      server.closeIdleConnections();
-      await Promise.race([closed, new Promise((r) => setTimeout(r, grace).unref())]);
-      server.closeAllConnections();
-      await hub.close();
-      await ctx.cache.close();
-      await ctx.evidence.close();
-      if (!opts.court) await ctx.court.close();
-    },
+    close: () => life.close(),
   };
 }

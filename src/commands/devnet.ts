@@ -2,6 +2,7 @@ import { arbitrationEnvLines } from "../chain/deployments.js";
 import { loadConfig } from "../config.js";
 import { startDevnet } from "../devnet/devnet.js";
 import { onNpmGone } from "../devnet/parent.js";
+import { Lifecycle, stopOnSignals } from "../lifecycle.js";
 import { openEvidence } from "../server.js";
 
 /**
@@ -12,8 +13,18 @@ import { openEvidence } from "../server.js";
 export async function runDevnet(): Promise<void> {
   const port = process.env.DEVNET_PORT ? Number(process.env.DEVNET_PORT) : undefined;
   const config = loadConfig();
-  const evidence = await openEvidence(config);
-  const devnet = await startDevnet({ port, evidence });
+  // Its parts: the evidence store (the seed's documents), then the dev chain; closed in reverse.
+  const life = new Lifecycle();
+  const evidence = await life.start(
+    "evidence store",
+    () => openEvidence(config),
+    (e) => e.close(),
+  );
+  const devnet = await life.start(
+    "dev chain",
+    () => startDevnet({ port, evidence }),
+    (d) => d.stop(),
+  );
   const lines = [
     `RPC_URL=${devnet.rpcUrl}`,
     `CHAIN_ID=${devnet.chainId}`,
@@ -24,17 +35,11 @@ export async function runDevnet(): Promise<void> {
   ];
   process.stdout.write(`${lines.join("\n")}\n`);
   process.stderr.write(`dev chain ready; ${devnet.seed?.cases.length ?? 0} demo cases seeded. Ctrl-C stops it.\n`);
-  let stopping = false;
-  const stop = async () => {
-    if (stopping) return;
-    stopping = true;
-    await devnet.stop();
-    process.exit(0);
-  };
-  process.once("SIGINT", stop);
-  process.once("SIGTERM", stop);
   // Signalled through npm (npm run devnet), npm's shell dies without passing the signal on.
-  onNpmGone(stop);
+  stopOnSignals(() => life.close(), undefined, {
+    message: "dev chain stopping",
+    also: [(stop) => onNpmGone(() => stop("npm exited"))],
+  });
   // Keep the process alive while anvil runs.
   setInterval(() => {}, 1 << 30);
 }

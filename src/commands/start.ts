@@ -1,5 +1,6 @@
 import { loadConfig } from "../config.js";
 import { onNpmGone } from "../devnet/parent.js";
+import { stopOnSignals } from "../lifecycle.js";
 import { startServer } from "../server.js";
 
 /** `npm start`: dev chain (unless RPC_URL is set) + HTTP API + docs + MCP on one port. */
@@ -56,17 +57,9 @@ export async function runStart(): Promise<void> {
   lines.push("", "Ctrl-C stops docket and its dev chain.", "");
   process.stdout.write(lines.join("\n"));
 
-  let stopping = false;
-  const stop = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    docket.ctx.log.info({ signal }, "shutting down: finishing in-flight requests");
-    await docket.close();
-    process.exit(0);
-  };
-  // A bug in one request must not take the server down; it is logged and the request fails alone.
-  process.on("unhandledRejection", (err) => docket.ctx.log.error({ err }, "unhandled rejection"));
-  process.once("SIGINT", () => void stop("SIGINT"));
-  process.once("SIGTERM", () => void stop("SIGTERM"));
-  onNpmGone(() => void stop("npm exited"));
+  // Ctrl-C, SIGTERM or npm going away: its parts close in reverse (in-flight requests finish first).
+  stopOnSignals(() => docket.close(), docket.ctx.log, {
+    message: "shutting down: finishing in-flight requests",
+    also: [(stop) => onNpmGone(() => stop("npm exited"))],
+  });
 }

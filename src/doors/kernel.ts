@@ -31,14 +31,14 @@ const MEMO_KEY_MAX = 256;
  * fast path and its tools, resources and prompt, the explorer). A door hands it the operation, the
  * raw input and the facts of the request; the kernel validates once (`prepare`, remembering the
  * input under a key the door chooses, such as a GET's URL), answers a read fresh in the
- * in-process cache synchronously (`cached`), and runs everything else through `operations/run.ts`
+ * in-process cache synchronously (`cached`), and runs everything else through `operations/kernel/run.ts`
  * with the request's info built only then (`run`). Failures leave as DocketErrors, which each door
  * says its own way (an HTTP envelope, a tool error result, a JSON-RPC error, an error page).
  *
  * @example
  * const door = new DoorKernel(ctx);
  * const prepared = door.prepare(op, req.url, httpInput, req);
- * const r = door.cached(prepared) ?? door.run(op, prepared, callerOf(req));
+ * const r = door.cached(prepared) ?? door.run(op, prepared, { transport: "http", headers: req.headers });
  */
 export class DoorKernel {
   /**

@@ -5,7 +5,7 @@ import type { FollowedEventName } from "../chain/contractEvents.js";
  * updates), as opposed to the contract events it follows (`chain/contractEvents.ts`). Each followed
  * contract event is pushed as one type here, or not at all (it only moves the cache: see
  * `freshness/stale.ts`); the chain's own two (a reorg, a reset) follow. One list, shared by every
- * front end and by docs/events.md's table.
+ * door and by docs/events.md's table.
  */
 
 /** The type docket pushes for each followed contract event; null when it only moves the cache. */

@@ -20,7 +20,7 @@ import { applySecurity, paymentHeaders, securityChain, securityLayer } from "./s
 import { uploadBodyParser } from "./upload.js";
 
 /**
- * The HTTP front end, generated from the registry. It only turns a request into input and a
+ * The HTTP door, generated from the registry. It only turns a request into input and a
  * result into a response; operations hold the logic.
  *
  * Operations are served by one middleware over the operation table (src/http/routes.ts) rather

@@ -3,7 +3,7 @@ import type { Store } from "express-rate-limit";
 import type { Final } from "../doors/compose.js";
 import type { EventStreams } from "./events.js";
 
-/** How the HTTP front end is set up; shared by the app and its security layer. */
+/** How the HTTP door is set up; shared by the app and its security layer. */
 export interface AppOptions {
   /** Largest accepted JSON body. */
   bodyLimit?: string;

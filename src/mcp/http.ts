@@ -24,7 +24,7 @@ export interface McpHttpOptions {
   /** The operations offered as tools: DOCKET_TOOLS, selected by the composition root. */
   tools: readonly Operation[];
   /**
-   * The HTTP front end's security chain (headers, CORS, rate limit), run first on every MCP route:
+   * The HTTP door's security chain (headers, CORS, rate limit), run first on every MCP route:
    * they are mounted before the app's own security layer, so that the router reaches them first.
    */
   security: RequestHandler[];

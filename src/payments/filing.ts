@@ -29,7 +29,7 @@ import {
 } from "./x402v2.js";
 
 /**
- * The x402 flow of a filing fee, whatever the front end: read the proof a request carries, judge it
+ * The x402 flow of a filing fee, whatever the door: read the proof a request carries, judge it
  * against the court, and say what happened: the fee is still to pay (the terms of a 402, with what
  * became of a refused proof), or it is paid (by a mined payment, or by an EIP-3009 authorization the
  * filing itself submits) with its settlement. Nothing here knows a header or a `_meta`: HTTP and MCP
@@ -39,7 +39,7 @@ import {
 /** What became of a payment proof, as x402 reports it, in the version the proof came in. */
 export type Settlement = { x402Version: 1; response: SettleResponseV1 } | { x402Version: 2; response: SettleResponse };
 
-/** What an answer says about a payment, for each front end to say its way. */
+/** What an answer says about a payment, for each door to say its way. */
 export interface PaymentOutcome {
   /** The settlement of the proof the request carried (refused or accepted). */
   settlement?: Settlement;

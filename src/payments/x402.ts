@@ -129,7 +129,7 @@ export interface PaymentResponseHeader extends PaymentHeader {
 }
 
 /**
- * What an operation that takes a payment declares, for the front ends to describe and allow: the
+ * What an operation that takes a payment declares, for the doors to describe and allow: the
  * headers a proof comes in, the headers of the answer, the 402's body, and every code a proof can be
  * refused with. Another header of the protocol (x402 v2's PAYMENT-SIGNATURE, PAYMENT-REQUIRED,
  * PAYMENT-RESPONSE) is one more entry here; OpenAPI and CORS follow.

@@ -172,7 +172,7 @@ export async function leaseChain(): Promise<ChainLease> {
     if (released) return;
     released = true;
     await fetch(`${lender}/release/${wire.id}`, { method: "POST" });
-    // The docket on it has closed its store by now (docket closes its evidence before its court).
+    // The docket on it serves no more by now (its doors close before its chain), so nothing writes to the store.
     rmSync(evidenceDir, { recursive: true, force: true });
   };
   const devnet: Devnet = {

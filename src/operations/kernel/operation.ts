@@ -61,7 +61,7 @@ export interface AnswerOptions {
 }
 
 /**
- * A handler's answer when the body is not all it has to say: a status or headers (both front ends
+ * A handler's answer when the body is not all it has to say: a status or headers (every door
  * use them: MCP reads the status to tell an error result), a TTL, the keys a write makes stale.
  * A handler with nothing more to say returns the bare body.
  */
@@ -129,7 +129,7 @@ export function chainErrors(kind: Operation["kind"]): ErrorCode[] {
   return kind === "write" ? ["RPC_ERROR", "CONTRACT_REVERT"] : ["RPC_ERROR"];
 }
 
-/** What a front end knows about the caller's request, beyond the validated input. */
+/** What a door knows about the caller's request, beyond the validated input. */
 export interface RequestInfo {
   transport: "http" | "mcp";
   headers: Record<string, string | undefined>;

@@ -6,7 +6,7 @@ import type { PaymentOutcome } from "../../payments/filing.js";
 import { Answer, type Ctx, type Operation, type RequestInfo } from "./operation.js";
 import { validationError } from "./schemas.js";
 
-/** What an operation answered, as both front ends send it. */
+/** What an operation answered, as every door sends it. */
 export interface OperationResult {
   body: unknown;
   status: number;
@@ -14,13 +14,13 @@ export interface OperationResult {
   cache?: { status: CacheStatus; maxAge: number };
   /** The content an HTTP answer sends instead of the JSON body (an operation with `http.raw`). */
   raw?: { bytes: Uint8Array; contentType: string };
-  /** x402: what happened to a payment (src/payments/filing.ts); each front end says it its way. */
+  /** x402: what happened to a payment (src/payments/filing.ts); each door says it its way. */
   payment?: PaymentOutcome;
 }
 
 /**
  * A request's input, validated once, and for a read the cache key it is stored under. Inputs are
- * never mutated, so a front end may keep one and reuse it for the same request (HTTP does, per GET URL).
+ * never mutated, so a door may keep one and reuse it for the same request (HTTP does, per GET URL).
  */
 export interface Prepared {
   input: unknown;
@@ -36,7 +36,7 @@ export function prepare(op: Operation, raw: unknown): Prepared {
 }
 
 /**
- * Runs one operation for any front end. A read fresh in the in-process cache is answered at once,
+ * Runs one operation for any door. A read fresh in the in-process cache is answered at once,
  * without awaiting anything (a cache hit is most of the traffic); everything else returns a promise:
  * read through the cache or call the handler, then invalidate what a write makes stale. Every
  * failure leaves as a DocketError.
