@@ -5,8 +5,8 @@ import { Cache, type CacheStore } from "./cache/cache.js";
 import { LruStore } from "./cache/lru.js";
 import { SharedRateLimitStore } from "./cache/rateLimit.js";
 import { RedisStore, redisOptions } from "./cache/redis.js";
-import type { Court } from "./chain/access.js";
-import { connectCourt } from "./chain/connect.js";
+import type { ChainAccess } from "./chain/access.js";
+import { connectChain } from "./chain/connect.js";
 import { type CourtLog, type Follower, followCourt, type PollMeta } from "./chain/follower.js";
 import { readJobParties } from "./chain/jobs.js";
 import { readParticipants } from "./chain/reads/cases.js";
@@ -91,10 +91,10 @@ export function makeEventHub(config: Config, log: Logger): EventHub {
 function publishFollowed(ctx: Ctx, hub: EventHub) {
   return async (logs: CourtLog[], meta: PollMeta) => {
     const events = await eventsFromLogs(logs, {
-      participantsOf: (cases) => readParticipants(ctx.court, cases),
+      participantsOf: (cases) => readParticipants(ctx.chain, cases),
       jobPartiesOf: (ids) => {
-        const a = ctx.court.arbitration;
-        return a ? readJobParties(ctx.court, a, ids) : Promise.resolve(new Map());
+        const a = ctx.chain.arbitration;
+        return a ? readJobParties(ctx.chain, a, ids) : Promise.resolve(new Map());
       },
       onLookupError: (err) =>
         ctx.log.warn({ err: (err as Error).message.split("\n")[0] }, "events: could not read the cases' participants"),
@@ -113,7 +113,7 @@ export interface DevChain {
 /** What the parts every command starts may be handed instead of started. */
 export interface PartOptions {
   /** A court connected already: served, never closed (the caller's). */
-  court?: Court;
+  chain?: ChainAccess;
   /** A dev chain booted already (a test run's shared one), served and stopped as one docket booted. */
   devnet?: Devnet;
   log?: Logger;
@@ -127,18 +127,18 @@ export interface PartOptions {
  * published to `evidence`, or `opts.devnet`), its connection and its x402 facilitator ("dev
  * facilitator"). A court handed in (`opts.court`) is not a part: its owner closes it.
  */
-async function openCourt(
+async function openChain(
   config: Config,
   life: Lifecycle,
   evidence: EvidencePublisher,
   opts: PartOptions,
-): Promise<{ court: Court; dev?: DevChain }> {
-  if (opts.court) return { court: opts.court };
+): Promise<{ chain: ChainAccess; dev?: DevChain }> {
+  if (opts.chain) return { chain: opts.chain };
   if (config.RPC_URL)
     return {
-      court: await life.start(
+      chain: await life.start(
         "chain connection",
-        () => connectCourt(config),
+        () => connectChain(config),
         (c) => c.close(),
       ),
     };
@@ -149,9 +149,9 @@ async function openCourt(
     () => booted ?? startDevnet({ evidence }),
     (d) => d.stop(),
   );
-  const court = await life.start(
+  const access = await life.start(
     "chain connection",
-    () => connectCourt(config, devnet),
+    () => connectChain(config, devnet),
     (c) => c.close(),
   );
   const facilitator =
@@ -162,12 +162,15 @@ async function openCourt(
           () => startDevFacilitator(devnet.rpcUrl, devnet.chainId),
           (f) => f.stop(),
         );
-  return { court, dev: { devnet, facilitator: facilitator && { url: facilitator.url, address: facilitator.address } } };
+  return {
+    chain: access,
+    dev: { devnet, facilitator: facilitator && { url: facilitator.url, address: facilitator.address } },
+  };
 }
 
 /**
  * The parts every command starts first, in this order, on `life`: the evidence store, the chain
- * (see openCourt), the cache. Returns the shared context (chain, cache, logger, evidence, the x402
+ * (see openChain), the cache. Returns the shared context (chain, cache, logger, evidence, the x402
  * facilitator) every door's operations run with.
  */
 export async function startParts(
@@ -181,7 +184,7 @@ export async function startParts(
     () => openEvidence(config, log),
     (e) => e.close(),
   );
-  const { court, dev } = await openCourt(config, life, evidence, opts);
+  const { chain: access, dev } = await openChain(config, life, evidence, opts);
   const cache = await life.start(
     "cache",
     () => makeCache(config, log),
@@ -189,12 +192,12 @@ export async function startParts(
   );
   // Without a follower (EVENT_POLL_MS=0, or MCP over stdio), a wrong chain id found at start is
   // asked again by the requests it refuses.
-  const probe = opts.followed ? undefined : () => court.reader.getChainId();
-  const chain = new ChainStatus(court.chainId, probe);
-  await checkChainId(court, chain, log);
+  const probe = opts.followed ? undefined : () => access.reader.getChainId();
+  const chain = new ChainStatus(access.chainId, probe);
+  await checkChainId(access, chain, log);
   const facilitatorUrl = config.X402_FACILITATOR_URL ?? dev?.facilitator?.url;
   const facilitator = facilitatorUrl ? httpFacilitator(facilitatorUrl) : undefined;
-  return { ctx: { court, cache, log, chain, facilitator, evidence }, dev };
+  return { ctx: { chain: access, cache, log, chainStatus: chain, facilitator, evidence }, dev };
 }
 
 /** `startParts` on a lifecycle of its own, for a caller that wants the context alone (closed by `life.close()`). */
@@ -227,9 +230,9 @@ export function openEvidence(config: Config, log?: Logger): Promise<EvidenceStor
  * starts degraded (health 503, operations CHAIN_MISMATCH) and the follower clears it when the node is
  * right again. Without a follower (EVENT_POLL_MS=0) this is the only check.
  */
-async function checkChainId(court: Court, chain: ChainStatus, log: Logger): Promise<void> {
+async function checkChainId(access: ChainAccess, chain: ChainStatus, log: Logger): Promise<void> {
   try {
-    if (chain.observeChainId(await court.reader.getChainId()) === "mismatch") log.error(chain.problem);
+    if (chain.observeChainId(await access.reader.getChainId()) === "mismatch") log.error(chain.problem);
   } catch (err) {
     log.warn({ err: (err as Error).message.split("\n")[0] }, "cannot read the node's chain id at start");
   }
@@ -241,13 +244,13 @@ async function checkChainId(court: Court, chain: ChainStatus, log: Logger): Prom
  */
 export function followChain(ctx: Ctx, config: Config, hub: EventHub): Follower | undefined {
   if (config.EVENT_POLL_MS <= 0) return undefined;
-  return followCourt(ctx.court, ctx.log, {
+  return followCourt(ctx.chain, ctx.log, {
     intervalMs: config.EVENT_POLL_MS,
     keysFor: keysForEvent,
     // What was mined needs no write hold; "all" when the follower cannot tell what changed.
     invalidate: (keys) => ctx.cache.invalidate(keys === "all" ? [everyKey.all] : keys, { hold: false }),
     confirmations: config.CONFIRMATIONS,
-    status: ctx.chain,
+    status: ctx.chainStatus,
     maxLagSeconds: config.FOLLOWER_MAX_LAG_SECONDS,
     onEvents: publishFollowed(ctx, hub),
   });
@@ -374,7 +377,7 @@ async function closeServer(server: Server, doors: Doors, graceMs: number): Promi
 export async function startServer(
   config: Config,
   opts: {
-    court?: Court;
+    chain?: ChainAccess;
     /** A dev chain booted already (a test run's shared one), served and stopped as one docket booted. */
     devnet?: Devnet;
     log?: Logger /** How long close() waits for in-flight requests. */;

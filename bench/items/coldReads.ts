@@ -195,7 +195,7 @@ export async function measureGas(rpcUrl: string, world: World, docket: Docket): 
     ),
   };
   // Same client settings as docket's, straight at the node: node time plus viem's encoding and decoding.
-  const direct = { ...docket.ctx.court, reader: makePublicClient(makeChain(31337, rpcUrl)) };
+  const direct = { ...docket.ctx.chain, reader: makePublicClient(makeChain(31337, rpcUrl)) };
   return {
     blockGasLimit: Number(BigInt(block.gasLimit)),
     views,

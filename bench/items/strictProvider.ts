@@ -82,7 +82,7 @@ export async function benchStrictProvider(log: (line: string) => void): Promise<
     await rpc("anvil_mine", ["0xd"]);
     const reorg12Blocks = await cost(() => follower.poll());
     note();
-    const event = d.ctx.chain?.lastEvent;
+    const event = d.ctx.chainStatus?.lastEvent;
     if (event?.kind !== "reorg" || event.depth !== 12 || event.block !== base) {
       throw new Error(`the 12-block reorg was not seen as one: ${JSON.stringify(event)}`);
     }

@@ -8,8 +8,8 @@ import type { RpcLimits } from "./transport.js";
  */
 
 /** Everything docket needs to reach the court contracts on one chain. */
-export interface Court {
-  chain: Chain;
+export interface ChainAccess {
+  definition: Chain;
   chainId: number;
   reader: PublicClient;
   /** What the JSON-RPC provider allows (batch size, log range, retry budget): every client of this chain keeps to it. */

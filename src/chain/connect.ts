@@ -1,7 +1,7 @@
 import { type Chain, getAddress } from "viem";
 import type { Config } from "../config.js";
 import { ConfigError } from "../config.js";
-import type { Arbitration, Court } from "./access.js";
+import type { Arbitration, ChainAccess } from "./access.js";
 import { MULTICALL3_ADDRESS, makeChain, makePublicClient } from "./client.js";
 import { type Deployment, readDeployment } from "./deployments.js";
 import { probeErc8004 } from "./erc8004.js";
@@ -22,12 +22,12 @@ export interface OwnChain {
  * booted when RPC_URL is unset. Bad configuration fails here, at start, with one clear line.
  * `close` closes nothing of `own`: whoever booted it stops it.
  */
-export async function connectCourt(config: Config, own?: OwnChain): Promise<Court> {
+export async function connectChain(config: Config, own?: OwnChain): Promise<ChainAccess> {
   const limits = rpcLimits(config);
   if (own) {
     const { deployment } = own;
     return {
-      chain: own.chain,
+      definition: own.chain,
       chainId: own.chain.id,
       reader: makePublicClient(own.chain, { limits }),
       limits,
@@ -75,7 +75,7 @@ export async function connectCourt(config: Config, own?: OwnChain): Promise<Cour
   const chain = makeChain(chainId, rpcUrl, { multicall3: hasMulticall3, name: config.CHAIN_NAME });
   const reader = makePublicClient(chain, { limits });
   return {
-    chain,
+    definition: chain,
     chainId,
     hasMulticall3,
     reader,

@@ -7,7 +7,7 @@ import {
   disputeCaseAbi,
   docketArbitratorAbi,
 } from "./abi/generated.js";
-import type { Court } from "./access.js";
+import type { ChainAccess } from "./access.js";
 import { type CourtContract, followedOf } from "./contractEvents.js";
 
 const eventsOf = (abi: readonly { type: string; name?: string }[], contract: CourtContract) => {
@@ -73,7 +73,7 @@ interface DecodedLog {
  */
 export function authenticLogs(
   logs: readonly DecodedLog[],
-  court: Pick<Court, "factory" | "registry" | "arbitration">,
+  chain: Pick<ChainAccess, "factory" | "registry" | "arbitration">,
 ): CourtLog[] {
   const mined = logs.filter(
     (l): l is DecodedLog & CourtLog =>
@@ -81,14 +81,14 @@ export function authenticLogs(
   );
   const vouched = new Set<string>();
   for (const l of mined) {
-    if (l.eventName === "CaseChanged" && isAddressEqual(l.address, court.factory)) {
+    if (l.eventName === "CaseChanged" && isAddressEqual(l.address, chain.factory)) {
       vouched.add(`${l.transactionHash}:${String(l.args.caseAddr).toLowerCase()}`);
     }
   }
   return mined.filter((l) => {
-    if (isAddressEqual(l.address, court.factory)) return FACTORY.has(l.eventName);
-    if (isAddressEqual(l.address, court.registry)) return REGISTRY.has(l.eventName);
-    const a = court.arbitration;
+    if (isAddressEqual(l.address, chain.factory)) return FACTORY.has(l.eventName);
+    if (isAddressEqual(l.address, chain.registry)) return REGISTRY.has(l.eventName);
+    const a = chain.arbitration;
     if (a) {
       if (isAddressEqual(l.address, a.arbitrator)) return ARBITRATOR.has(l.eventName);
       if (isAddressEqual(l.address, a.commerce)) return COMMERCE.has(l.eventName);

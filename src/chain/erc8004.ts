@@ -1,7 +1,7 @@
 import { type Address, getAddress, type PublicClient, zeroAddress } from "viem";
 import type { Config } from "../config.js";
 import { courtRegistryAbi, courtReputationAbi } from "./abi/generated.js";
-import type { Court, Erc8004 } from "./access.js";
+import type { ChainAccess, Erc8004 } from "./access.js";
 
 /**
  * On a real chain: ERC-8004 is on when both registries are configured and the court registry's
@@ -49,10 +49,10 @@ export async function probeErc8004(reader: PublicClient, registry: Address, conf
  * Each address's ERC-8004 agent (agentId 0: none), its identity and the court's feedback on it, from
  * the reporter's `describe`: one eth_call however many addresses. Undefined when ERC-8004 is off.
  */
-export async function readErc8004Cards(court: Court, who: readonly Address[]) {
-  if (!court.erc8004.enabled || who.length === 0) return undefined;
-  return court.reader.readContract({
-    address: court.erc8004.reporter,
+export async function readErc8004Cards(chain: ChainAccess, who: readonly Address[]) {
+  if (!chain.erc8004.enabled || who.length === 0) return undefined;
+  return chain.reader.readContract({
+    address: chain.erc8004.reporter,
     abi: courtReputationAbi,
     functionName: "describe",
     args: [who],

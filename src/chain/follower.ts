@@ -1,6 +1,6 @@
 import type { Block, Hex } from "viem";
 import type { Logger } from "../log.js";
-import type { Court } from "./access.js";
+import type { ChainAccess } from "./access.js";
 import { BlockWindow } from "./blockWindow.js";
 import { makePublicClient } from "./client.js";
 import { authenticLogs, type CourtLog, courtEvents } from "./courtLogs.js";
@@ -92,22 +92,22 @@ export interface Follower {
  * fork costs genesis and the remembered headers, newest first, RPC_BATCH_MAX to a batch, until the fork
  * point is found. `onEvents` makes no request of the follower's; what its listener reads is its own cost.
  */
-export function followCourt(court: Court, log: Logger, opts: FollowerOptions): Follower {
-  const status = opts.status ?? new ChainStatus(court.chainId);
+export function followCourt(chain: ChainAccess, log: Logger, opts: FollowerOptions): Follower {
+  const status = opts.status ?? new ChainStatus(chain.chainId);
   const confirmations = BigInt(opts.confirmations ?? 0);
   const window = new BlockWindow(opts.window ?? 64);
   if (opts.maxLagSeconds !== undefined) status.maxLagMs = opts.maxLagSeconds * 1000;
   // Requests made together go out as one JSON-RPC batch (RPC_BATCH_MAX at most): one round trip per step.
-  const rpc = makePublicClient(court.chain, { batch: true, limits: court.limits });
+  const rpc = makePublicClient(chain.definition, { batch: true, limits: chain.limits });
   /**
    * Blocks per eth_getLogs: RPC_LOGS_RANGE_MAX, halved each time the provider refuses a range, and
    * back to RPC_LOGS_RANGE_MAX ten minutes after the last refusal (a refusal may have been a bad moment).
    */
-  const rangeMax = BigInt(Math.max(1, court.limits.logsRangeMax));
+  const rangeMax = BigInt(Math.max(1, chain.limits.logsRangeMax));
   let range = rangeMax;
   let shrunkAt = 0;
   /** Headers per batch when looking for a fork point (genesis rides in the first). */
-  const headersPerBatch = Math.max(1, court.limits.batchMax);
+  const headersPerBatch = Math.max(1, chain.limits.batchMax);
   /** The block the last poll read towards (for the lag), and the head the node had then. */
   let lastTarget: bigint | undefined;
   let lastHead: bigint | undefined;
@@ -197,7 +197,7 @@ export function followCourt(court: Court, log: Logger, opts: FollowerOptions): F
     ]);
     lastHead = head.number;
     const change = status.observeChainId(nodeChainId);
-    if (change === "mismatch") log.error({ nodeChainId, expected: court.chainId }, status.problem);
+    if (change === "mismatch") log.error({ nodeChainId, expected: chain.chainId }, status.problem);
     if (change === "recovered") log.info({ chainId: nodeChainId }, "the node answers the right chain again");
     if (change) {
       // Whatever was read around the switch may come from the other chain; re-anchor once it is right.
@@ -262,7 +262,7 @@ export function followCourt(court: Court, log: Logger, opts: FollowerOptions): F
         );
         continue;
       }
-      const logs = authenticLogs(raw, court);
+      const logs = authenticLogs(raw, chain);
       const keys = new Set<string>();
       for (const l of logs) {
         const touched = opts.keysFor(l);
@@ -301,7 +301,7 @@ export function followCourt(court: Court, log: Logger, opts: FollowerOptions): F
   /** Tells the status how far behind the follower is; says once in the log when it has stopped keeping up. */
   const progressed = (error: string | undefined) => {
     if (error === undefined && genesis && lastHead !== undefined && !status.mismatched) {
-      status.seen = { chainId: court.chainId, genesis, head: lastHead };
+      status.seen = { chainId: chain.chainId, genesis, head: lastHead };
     }
     if (!status.recordProgress(cursor, lastTarget, error)) return;
     log.warn(status.lag, "event follower: not keeping up with the chain (health says degraded until it does)");

@@ -8,7 +8,7 @@ import {
   zeroAddress,
 } from "viem";
 import { agenticCommerceAbi, caseFactoryAbi, courtEvaluatorAbi, docketArbitratorAbi } from "./abi/generated.js";
-import type { Arbitration, Court } from "./access.js";
+import type { Arbitration, ChainAccess } from "./access.js";
 import { readAll, readChainTime, readFound, readPage } from "./reads/core.js";
 
 /**
@@ -44,9 +44,9 @@ export function costExtraData(court: number, judges: number) {
 }
 
 /** The cost and worst-case duration of a dispute in `court` with a panel of at least `judges`: one multicall. */
-export async function readArbitrationCost(court: Court, a: Arbitration, courtId: number, judges: number) {
+export async function readArbitrationCost(chain: ChainAccess, a: Arbitration, courtId: number, judges: number) {
   const extraData = costExtraData(courtId, judges);
-  const [cost, maxDuration] = await readAll(court, [
+  const [cost, maxDuration] = await readAll(chain, [
     { address: a.arbitrator, abi: docketArbitratorAbi, functionName: "arbitrationCost", args: [extraData] },
     { address: a.arbitrator, abi: docketArbitratorAbi, functionName: "maxDuration", args: [extraData] },
   ]);
@@ -57,12 +57,12 @@ export async function readArbitrationCost(court: Court, a: Arbitration, courtId:
  * One job, how each docket evaluator sees it (its evaluation, the dispute's cost now, the latest a
  * dispute filed now would be ruled) and the chain time: one multicall. Undefined for no such job.
  */
-export async function readJob(court: Court, a: Arbitration, id: bigint) {
+export async function readJob(chain: ChainAccess, a: Arbitration, id: bigint) {
   // Same tick: the client batches these reads into one Multicall3 eth_call; each fails on its own.
-  const r = court.reader;
+  const r = chain.reader;
   const [job, clock, ...rest] = await Promise.allSettled([
     r.readContract({ address: a.commerce, abi: agenticCommerceAbi, functionName: "getJob", args: [id] }),
-    readChainTime(court),
+    readChainTime(chain),
     ...a.evaluators.flatMap((e) => [
       r.readContract({ address: e.address, abi: courtEvaluatorAbi, functionName: "getEvaluation", args: [id] }),
       r.readContract({ address: e.address, abi: courtEvaluatorAbi, functionName: "arbitrationCost" }),
@@ -131,10 +131,10 @@ export interface EvaluationRead {
 }
 
 /** A dispute, its case and the case's arbitration record: one multicall. */
-export async function readDispute(court: Court, a: Arbitration, disputeId: bigint, caseAddr: Address) {
-  const [dispute, caseRead] = await readAll(court, [
+export async function readDispute(chain: ChainAccess, a: Arbitration, disputeId: bigint, caseAddr: Address) {
+  const [dispute, caseRead] = await readAll(chain, [
     { address: a.arbitrator, abi: docketArbitratorAbi, functionName: "getDispute", args: [disputeId] },
-    { address: court.factory, abi: caseFactoryAbi, functionName: "getCase", args: [caseAddr] },
+    { address: chain.factory, abi: caseFactoryAbi, functionName: "getCase", args: [caseAddr] },
   ]);
   return { dispute, caseView: caseRead[0] ? caseRead[1] : undefined };
 }
@@ -144,8 +144,8 @@ export type DisputeView = Awaited<ReturnType<typeof readDispute>>["dispute"];
  * Every job, newest first, in pages of JOB_SCAN per call, all in one multicall after the first
  * (which says how many there are): 1 request up to JOB_SCAN jobs, 2 beyond.
  */
-export async function readAllJobs(court: Court, a: Arbitration): Promise<{ total: number; jobs: JobView[] }> {
-  const [total, first] = await court.reader.readContract({
+export async function readAllJobs(chain: ChainAccess, a: Arbitration): Promise<{ total: number; jobs: JobView[] }> {
+  const [total, first] = await chain.reader.readContract({
     address: a.commerce,
     abi: agenticCommerceAbi,
     functionName: "getJobs",
@@ -162,15 +162,15 @@ export async function readAllJobs(court: Court, a: Arbitration): Promise<{ total
         args: [BigInt(o), BigInt(JOB_SCAN)],
       } as const);
     }
-    const pages = await readAll(court, calls, { batchSize: 0 });
+    const pages = await readAll(chain, calls, { batchSize: 0 });
     for (const [, page] of pages) jobs.push(...(page as readonly JobView[]));
   }
   return { total: Number(total), jobs };
 }
 
 /** A page of jobs, newest first, with the total: one eth_call. */
-export async function readJobPage(court: Court, a: Arbitration, offset: number, limit: number) {
-  return readPage(court, { address: a.commerce, abi: agenticCommerceAbi }, "getJobs", offset, limit);
+export async function readJobPage(chain: ChainAccess, a: Arbitration, offset: number, limit: number) {
+  return readPage(chain, { address: a.commerce, abi: agenticCommerceAbi }, "getJobs", offset, limit);
 }
 
 /**
@@ -178,15 +178,15 @@ export async function readJobPage(court: Court, a: Arbitration, offset: number, 
  * ruling failed to deliver (one multicall, batched with whatever the caller reads in the same tick),
  * then the evaluation of each submitted job a docket evaluator judges (a second, only when there are any).
  */
-export async function readJobActionInputs(court: Court, a: Arbitration) {
+export async function readJobActionInputs(chain: ChainAccess, a: Arbitration) {
   const [[, jobs], [, due]] = await Promise.all([
-    court.reader.readContract({
+    chain.reader.readContract({
       address: a.commerce,
       abi: agenticCommerceAbi,
       functionName: "getJobs",
       args: [0n, BigInt(JOB_SCAN)],
     }),
-    court.reader.readContract({
+    chain.reader.readContract({
       address: a.arbitrator,
       abi: docketArbitratorAbi,
       functionName: "getDueRulings",
@@ -200,7 +200,7 @@ export async function readJobActionInputs(court: Court, a: Arbitration) {
     submitted.length === 0
       ? []
       : await readAll(
-          court,
+          chain,
           submitted.map(
             (j) =>
               ({
@@ -220,8 +220,8 @@ export async function readJobActionInputs(court: Court, a: Arbitration) {
 }
 
 /** The client's token balance and allowance to the job contract: one multicall. */
-export async function readFunding(court: Court, a: Arbitration, who: Address) {
-  const [balance, allowance] = await readAll(court, [
+export async function readFunding(chain: ChainAccess, a: Arbitration, who: Address) {
+  const [balance, allowance] = await readAll(chain, [
     { address: a.token, abi: erc20Abi, functionName: "balanceOf", args: [who] },
     { address: a.token, abi: erc20Abi, functionName: "allowance", args: [who, a.commerce] },
   ]);
@@ -229,9 +229,9 @@ export async function readFunding(court: Court, a: Arbitration, who: Address) {
 }
 
 /** Whether a case was filed through an arbitrator, and for which arbitrable and dispute. */
-export async function readCaseArbitration(court: Court, caseAddr: Address) {
-  return readFound(court, {
-    address: court.factory,
+export async function readCaseArbitration(chain: ChainAccess, caseAddr: Address) {
+  return readFound(chain, {
+    address: chain.factory,
     abi: caseFactoryAbi,
     functionName: "getCaseArbitration",
     args: [caseAddr],
@@ -239,8 +239,8 @@ export async function readCaseArbitration(court: Court, caseAddr: Address) {
 }
 
 /** The job a docket evaluator's dispute is about (undefined when that evaluator did not open it). */
-export async function readJobOfDispute(court: Court, evaluator: Address, disputeId: bigint) {
-  return readFound(court, {
+export async function readJobOfDispute(chain: ChainAccess, evaluator: Address, disputeId: bigint) {
+  return readFound(chain, {
     address: evaluator,
     abi: courtEvaluatorAbi,
     functionName: "jobOfDispute",
@@ -253,7 +253,7 @@ export const isUnset = (a: Address) => isAddressEqual(a, zeroAddress);
 
 /** The client and provider of each job (for the event stream's `addresses`): one multicall; a job that cannot be read is left out. */
 export async function readJobParties(
-  court: Court,
+  chain: ChainAccess,
   a: Arbitration,
   ids: readonly bigint[],
 ): Promise<Map<string, Address[]>> {
@@ -261,7 +261,7 @@ export async function readJobParties(
   if (ids.length === 0) return out;
   const results = await Promise.allSettled(
     ids.map((id) =>
-      court.reader.readContract({ address: a.commerce, abi: agenticCommerceAbi, functionName: "getJob", args: [id] }),
+      chain.reader.readContract({ address: a.commerce, abi: agenticCommerceAbi, functionName: "getJob", args: [id] }),
     ),
   );
   results.forEach((r, i) => {

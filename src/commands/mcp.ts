@@ -29,9 +29,9 @@ export async function runMcpStdio(): Promise<void> {
     () => serveStdio(ctx, { operations, tools, events, resourcePageSize: config.MCP_RESOURCE_PAGE_SIZE }),
     (s) => s.close(),
   );
-  const { court } = ctx;
+  const { chain } = ctx;
   log.info(
-    { chainId: court.chainId, rpcUrl: court.publicRpcUrl, factory: court.factory, registry: court.registry },
+    { chainId: chain.chainId, rpcUrl: chain.publicRpcUrl, factory: chain.factory, registry: chain.registry },
     "docket MCP server ready on stdio",
   );
   void session.closed.then(() => stop("stdin closed"));

@@ -7,7 +7,7 @@ import { startServer } from "../server.js";
 export async function runStart(): Promise<void> {
   const config = loadConfig();
   const docket = await startServer(config);
-  const { court } = docket.ctx;
+  const { chain } = docket.ctx;
   const devnet = docket.dev?.devnet;
   const lines = [
     "",
@@ -19,17 +19,17 @@ export async function runStart(): Promise<void> {
     `  health        ${docket.url}/health`,
     `  push          ${docket.url}/events (SSE)   inbox: ${docket.url}/agent/{address}/inbox   keeper: ${docket.url}/keeper/actions`,
     `  MCP           ${docket.url}/mcp (Streamable HTTP)   ${docket.url}/mcp/session (with sessions)   ${docket.url}/sse (SSE)   stdio: npx docket mcp`,
-    `  chain         ${court.chainId}${court.publicRpcUrl ? ` (embedded dev chain, JSON-RPC ${court.publicRpcUrl})` : ""}`,
-    `  contracts     factory ${court.factory}  registry ${court.registry}`,
-    court.erc8004.enabled
-      ? `  ERC-8004      identity ${court.erc8004.identity}  reputation ${court.erc8004.reputation}  court reporter ${court.erc8004.reporter}`
-      : `  ERC-8004      off: ${court.erc8004.reason}`,
+    `  chain         ${chain.chainId}${chain.publicRpcUrl ? ` (embedded dev chain, JSON-RPC ${chain.publicRpcUrl})` : ""}`,
+    `  contracts     factory ${chain.factory}  registry ${chain.registry}`,
+    chain.erc8004.enabled
+      ? `  ERC-8004      identity ${chain.erc8004.identity}  reputation ${chain.erc8004.reputation}  court reporter ${chain.erc8004.reporter}`
+      : `  ERC-8004      off: ${chain.erc8004.reason}`,
   ];
   if (devnet?.deployment.feeToken) {
     lines.push(`  fee token     ${devnet.deployment.feeToken} (TestUSD, EIP-3009: filing fee 1 dUSD, x402 "exact")`);
   }
-  if (court.arbitration) {
-    const a = court.arbitration;
+  if (chain.arbitration) {
+    const a = chain.arbitration;
     lines.push(
       `  arbitration   arbitrator ${a.arbitrator}  ERC-8183 jobs ${a.commerce}  (${docket.url}/jobs, docs/arbitration.md)`,
     );

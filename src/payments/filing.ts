@@ -1,7 +1,7 @@
 import type { PaymentRequired, SettleResponse } from "@x402/core/types";
 import { LRUCache } from "lru-cache";
 import { type Address, getAddress, type Hex, isAddress, isAddressEqual, zeroAddress } from "viem";
-import type { Court } from "../chain/access.js";
+import type { ChainAccess } from "../chain/access.js";
 import type { CourtParamsView } from "../chain/reads/courts.js";
 import { readTokenDomain, readTokenPayment } from "../chain/reads/payments.js";
 import { randomBytes32 } from "../chain/votes.js";
@@ -115,7 +115,7 @@ export function paymentProof(
  * settlement (PAYMENT_ALREADY_USED is thrown: 409); an accepted one is the fee the filing uses.
  */
 export async function settleFilingFee(
-  court: Court,
+  chain: ChainAccess,
   facilitator: Facilitator | undefined,
   filing: Filing,
   proof: Proof | undefined,
@@ -125,17 +125,17 @@ export async function settleFilingFee(
     const params = await reads.params();
     const message = "filing a case requires paying the filing fee first: see accepts";
     const stake = await reads.stake();
-    return required(court, { ...filing, params, stake }, { code: "PAYMENT_REQUIRED", message });
+    return required(chain, { ...filing, params, stake }, { code: "PAYMENT_REQUIRED", message });
   }
-  if (proof.kind === "authorization") return settleAuthorization(court, facilitator, filing, proof, reads);
-  const facts = await readPayment(court, proof.txHash, filing.plaintiff);
+  if (proof.kind === "authorization") return settleAuthorization(chain, facilitator, filing, proof, reads);
+  const facts = await readPayment(chain, proof.txHash, filing.plaintiff);
   const stake = await reads.stake();
   const failure = judgePayment(facts, filing.plaintiff);
   if (failure?.code === "PAYMENT_ALREADY_USED") throw new DocketError(failure.code, failure.message, failure.details);
   if (failure) {
     const payer = facts.fee?.payer ?? (facts.tx ? getAddress(facts.tx.from) : filing.plaintiff);
     const refused = { success: false, errorReason: failure.code.toLowerCase(), transaction: "", payer };
-    return required(court, { ...filing, params: facts.params, stake }, failure, settlement(proof.v, refused, court));
+    return required(chain, { ...filing, params: facts.params, stake }, failure, settlement(proof.v, refused, chain));
   }
   const fee = facts.fee as NonNullable<typeof facts.fee>;
   const accepted = { success: true, transaction: proof.txHash, payer: filing.plaintiff };
@@ -148,7 +148,7 @@ export async function settleFilingFee(
       amount: fee.amount.toString(),
       paymentRef: fee.paymentRef,
     },
-    payment: { settlement: settlement(proof.v, accepted, court) },
+    payment: { settlement: settlement(proof.v, accepted, chain) },
     by: { kind: "tx", paymentRef: fee.paymentRef },
   };
 }
@@ -163,7 +163,7 @@ export async function settleFilingFee(
  * the same answer.
  */
 async function settleAuthorization(
-  court: Court,
+  chain: ChainAccess,
   facilitator: Facilitator | undefined,
   filing: Filing,
   proof: AuthorizationProof,
@@ -182,19 +182,19 @@ async function settleAuthorization(
       reason: "accepted.asset",
     });
   }
-  const facts = await readTokenPayment(court, token, a.nonce, filing.plaintiff);
+  const facts = await readTokenPayment(chain, token, a.nonce, filing.plaintiff);
   const stake = await reads.stake();
   const fee = facts.params.tokenFilingFee;
   const failure =
-    judgeAuthorization(a, accepted.payTo, { payer: filing.plaintiff, payTo: court.factory, fee }) ??
+    judgeAuthorization(a, accepted.payTo, { payer: filing.plaintiff, payTo: chain.factory, fee }) ??
     usedToFile(facts.usedBy, a.nonce) ??
-    (await checkAuthorization(a, proof.signature, { ...facts, token, chainId: court.chainId })) ??
+    (await checkAuthorization(a, proof.signature, { ...facts, token, chainId: chain.chainId })) ??
     // A nonce already used got here only with its fee held by the factory: settled, nothing left to verify.
     (facilitator && !facts.used ? await verifyThrough(facilitator, proof.payload) : undefined);
   if (failure?.code === "PAYMENT_ALREADY_USED") throw new DocketError(failure.code, failure.message, failure.details);
   if (failure) {
     const refused = { success: false, errorReason: failure.code.toLowerCase(), transaction: "", payer: a.from };
-    return required(court, { ...filing, params: facts.params, stake }, failure, settlement(2, refused, court));
+    return required(chain, { ...filing, params: facts.params, stake }, failure, settlement(2, refused, chain));
   }
   const amount = a.value.toString();
   const accepts = { success: true, transaction: "", payer: filing.plaintiff, amount, extra: SETTLED_IN_FILING };
@@ -202,7 +202,7 @@ async function settleAuthorization(
     paid: true,
     stake,
     receipt: { txHash: "", payer: filing.plaintiff, amount, paymentRef: a.nonce, asset: token },
-    payment: { settlement: settlement(2, accepts, court) },
+    payment: { settlement: settlement(2, accepts, chain) },
     by: { kind: "authorization", authorization: a, signature: proof.signature, token },
   };
 }
@@ -211,13 +211,13 @@ async function settleAuthorization(
 function settlement(
   v: 1 | 2,
   s: { success: boolean; errorReason?: string; transaction: string; payer: string; amount?: string; extra?: object },
-  court: Court,
+  chain: ChainAccess,
 ): Settlement {
   if (v === 2) {
-    return { x402Version: 2, response: { ...s, network: caip2(court.chainId) } as SettleResponse };
+    return { x402Version: 2, response: { ...s, network: caip2(chain.chainId) } as SettleResponse };
   }
   const { amount: _amount, extra: _extra, ...v1 } = s;
-  return { x402Version: 1, response: { ...v1, network: networkOf(court.chainId) } };
+  return { x402Version: 1, response: { ...v1, network: networkOf(chain.chainId) } };
 }
 
 /**
@@ -225,13 +225,13 @@ function settlement(
  * body), and the settlement of a refused proof.
  */
 async function required(
-  court: Court,
+  chain: ChainAccess,
   t: Filing & { params: CourtParamsView; stake: bigint },
   why: { code: ErrorCode; message: string; details?: Record<string, unknown> },
   refused?: Settlement,
 ): Promise<FilingFee> {
-  const v1 = buildRequirements(court, {
-    payTo: court.factory,
+  const v1 = buildRequirements(chain, {
+    payTo: chain.factory,
     paymentRef: randomBytes32(),
     filingFee: t.params.filingFee,
     payer: t.plaintiff,
@@ -239,10 +239,10 @@ async function required(
     resource: t.resource,
     description: `Filing fee for a docket case by ${t.plaintiff} against ${t.defendant}`,
   });
-  const token = await tokenFee(court, t.params);
+  const token = await tokenFee(chain, t.params);
   const accepts = requirementsV2({
-    chainId: court.chainId,
-    payTo: court.factory,
+    chainId: chain.chainId,
+    payTo: chain.factory,
     filingFee: t.params.filingFee,
     token: token?.fee,
     chainAheadSeconds: token ? token.chainTime - Math.floor(Date.now() / 1000) : 0,
@@ -265,13 +265,16 @@ const domains = new LRUCache<string, { name: string; version: string; offset: nu
 });
 
 /** The court's token fee, when it takes one, with the chain time. */
-async function tokenFee(court: Court, p: CourtParamsView): Promise<{ fee: TokenFee; chainTime: number } | undefined> {
+async function tokenFee(
+  chain: ChainAccess,
+  p: CourtParamsView,
+): Promise<{ fee: TokenFee; chainTime: number } | undefined> {
   if (isAddressEqual(p.feeToken, zeroAddress)) return undefined;
-  const key = `${court.chainId}:${p.feeToken}`;
+  const key = `${chain.chainId}:${p.feeToken}`;
   const now = () => Math.floor(Date.now() / 1000);
   let d = domains.get(key);
   if (!d) {
-    const read = await readTokenDomain(court, p.feeToken);
+    const read = await readTokenDomain(chain, p.feeToken);
     d = { name: read.name, version: read.version, offset: read.chainTime - now() };
     domains.set(key, d);
   }

@@ -8,7 +8,7 @@ import {
   zeroAddress,
 } from "viem";
 import { caseFactoryAbi } from "../chain/abi/generated.js";
-import type { Court } from "../chain/access.js";
+import type { ChainAccess } from "../chain/access.js";
 import { lookupTransaction, type TxLookup } from "../chain/reads/core.js";
 import type { CourtParamsView } from "../chain/reads/courts.js";
 import { readFeeRecord } from "../chain/reads/payments.js";
@@ -38,14 +38,14 @@ export interface PaymentFacts extends TxLookup {
  * Reads what judging a fee payment needs: the transaction and its receipt in parallel, then the court
  * parameters with `feePayment(ref, plaintiff)` in one multicall. 3 JSON-RPC requests.
  */
-export async function readPayment(court: Court, txHash: Hex, plaintiff: Address): Promise<PaymentFacts> {
-  const lookup = await lookupTransaction(court, txHash);
-  const fee = lookup.receipt ? feePaidIn(court, lookup.receipt, plaintiff) : undefined;
-  const { params, usedBy } = await readFeeRecord(court, fee?.paymentRef ?? `0x${"00".repeat(32)}`, plaintiff);
+export async function readPayment(chain: ChainAccess, txHash: Hex, plaintiff: Address): Promise<PaymentFacts> {
+  const lookup = await lookupTransaction(chain, txHash);
+  const fee = lookup.receipt ? feePaidIn(chain, lookup.receipt, plaintiff) : undefined;
+  const { params, usedBy } = await readFeeRecord(chain, fee?.paymentRef ?? `0x${"00".repeat(32)}`, plaintiff);
   return {
     ...lookup,
     txHash,
-    factory: court.factory,
+    factory: chain.factory,
     params,
     fee,
     usedBy: usedBy === zeroAddress ? undefined : usedBy,
@@ -56,9 +56,9 @@ export async function readPayment(court: Court, txHash: Hex, plaintiff: Address)
  * The FilingFeePaid log our factory emitted in this receipt: the plaintiff's when one transaction paid
  * several (a smart-account batch), else the first, so a payment for someone else is refused by name.
  */
-function feePaidIn(court: Court, receipt: TransactionReceipt, plaintiff: Address): PaymentFacts["fee"] {
+function feePaidIn(chain: ChainAccess, receipt: TransactionReceipt, plaintiff: Address): PaymentFacts["fee"] {
   const logs = parseEventLogs({ abi: caseFactoryAbi, eventName: "FilingFeePaid", logs: receipt.logs }).filter((l) =>
-    isAddressEqual(l.address, court.factory),
+    isAddressEqual(l.address, chain.factory),
   );
   const log = logs.find((l) => isAddressEqual(l.args.payer, plaintiff)) ?? logs[0];
   return log && { payer: getAddress(log.args.payer), paymentRef: log.args.paymentRef, amount: log.args.amount };

@@ -1,7 +1,7 @@
 import { type Address, encodeFunctionData, type Hex } from "viem";
 import { z } from "zod";
 import { caseFactoryAbi } from "../chain/abi/generated.js";
-import type { Court } from "../chain/access.js";
+import type { ChainAccess } from "../chain/access.js";
 import { DocketError, type ErrorCode } from "../errors/errors.js";
 import { TX_HASH_PATTERN } from "../formats.js";
 
@@ -210,9 +210,9 @@ export interface FeeTerms {
 }
 
 /** The requirements of the filing fee on `court`'s chain, with the payment transaction ready to sign. */
-export function buildRequirements(court: Court, t: FeeTerms): PaymentRequirementsV1 {
-  const network = networkOf(court.chainId);
-  const rpc = court.publicRpcUrl ? ` (JSON-RPC ${court.publicRpcUrl})` : "";
+export function buildRequirements(chain: ChainAccess, t: FeeTerms): PaymentRequirementsV1 {
+  const network = networkOf(chain.chainId);
+  const rpc = chain.publicRpcUrl ? ` (JSON-RPC ${chain.publicRpcUrl})` : "";
   const proof =
     `Once it is mined, repeat the request with header X-PAYMENT: base64 of ` +
     `{"x402Version":1,"scheme":"exact","network":"${network}","payload":{"txHash":"<the payment's hash>"}}` +
@@ -232,12 +232,12 @@ export function buildRequirements(court: Court, t: FeeTerms): PaymentRequirement
         to: t.payTo,
         value: t.filingFee.toString(),
         data: encodeFunctionData({ abi: caseFactoryAbi, functionName: "payFilingFee", args: [t.paymentRef] }),
-        chainId: court.chainId,
+        chainId: chain.chainId,
       },
       instructions:
         `Pays the filing fee of ${t.filingFee} wei into the court (payFilingFee at ${t.payTo}, which forwards it to the fee recipient). Sign it with the wallet of ${t.payer} ` +
-        `(the payment must come from the plaintiff) and broadcast it to chain ${court.chainId}${rpc}. ${proof}`,
-      chainId: court.chainId,
+        `(the payment must come from the plaintiff) and broadcast it to chain ${chain.chainId}${rpc}. ${proof}`,
+      chainId: chain.chainId,
       payer: t.payer,
       paymentRef: t.paymentRef,
       stake: t.stake.toString(),

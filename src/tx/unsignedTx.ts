@@ -1,5 +1,5 @@
 import { type Abi, type Address, encodeFunctionData, type Hex } from "viem";
-import type { Court } from "../chain/access.js";
+import type { ChainAccess } from "../chain/access.js";
 import { courtErrorsAbi } from "../errors/chain.js";
 
 export interface UnsignedTxResponse {
@@ -28,12 +28,12 @@ export interface TxRequest {
  * Builds every write: encodes the call and, when the signer is known, simulates it with one
  * eth_call. docket never signs; the caller's wallet does.
  */
-export async function buildUnsignedTx(court: Court, req: TxRequest): Promise<UnsignedTxResponse> {
+export async function buildUnsignedTx(chain: ChainAccess, req: TxRequest): Promise<UnsignedTxResponse> {
   const value = req.value ?? 0n;
   const data = encodeFunctionData({ abi: req.abi, functionName: req.functionName, args: req.args } as never);
   if (req.from) {
     // Any revert, ours or from a contract the call reaches, decodes against the court's errors.
-    await court.reader.simulateContract({
+    await chain.reader.simulateContract({
       address: req.to,
       abi: [...req.abi, ...courtErrorsAbi],
       functionName: req.functionName,
@@ -43,13 +43,13 @@ export async function buildUnsignedTx(court: Court, req: TxRequest): Promise<Uns
       ...(req.simulateAt ? { blockTag: req.simulateAt } : {}),
     } as never);
   }
-  const chainId = court.chainId;
+  const chainId = chain.chainId;
   const signer = req.from ? `the wallet of ${req.from}` : "your own wallet";
   return {
     unsigned_tx: { to: req.to, value: value.toString(), data, chainId },
     instructions:
       `${req.action}. Sign this transaction with ${signer} and broadcast it to chain ${chainId}` +
-      `${court.publicRpcUrl ? ` (JSON-RPC ${court.publicRpcUrl})` : ""}, e.g. viem ` +
+      `${chain.publicRpcUrl ? ` (JSON-RPC ${chain.publicRpcUrl})` : ""}, e.g. viem ` +
       "walletClient.sendTransaction({ to, value: BigInt(value), data }). Your wallet sets nonce and gas; docket never signs.",
   };
 }

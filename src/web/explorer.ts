@@ -125,7 +125,7 @@ export function mountExplorer(
   const headers = pageHeaders();
   const courts = reads.op("list_courts") !== undefined && reads.op("get_court") !== undefined;
   // Jobs only where docket serves arbitration (the dev chain; a real chain configured for it).
-  const jobs = reads.op("list_jobs") !== undefined && ctx.court.arbitration !== undefined;
+  const jobs = reads.op("list_jobs") !== undefined && ctx.chain.arbitration !== undefined;
 
   const render = (res: Response, status: number, view: string, data: object, meta: Meta) => {
     const body = eta.render(`./${view}`, { ...data, fmt, states: CASE_STATES, explorer: EXPLORER });

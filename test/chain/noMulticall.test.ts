@@ -28,11 +28,11 @@ describe("a chain without Multicall3", () => {
   });
 
   it("is detected once, and the chain is named by the config, not by its id", async () => {
-    expect(d.ctx.court.hasMulticall3).toBe(false);
-    expect(d.ctx.court.chain.name).toBe("chain 31337");
+    expect(d.ctx.chain.hasMulticall3).toBe(false);
+    expect(d.ctx.chain.definition.name).toBe("chain 31337");
     const named = await startBehind(devnet.rpcUrl, devnet, { CHAIN_NAME: "a private test chain", EVENT_POLL_MS: "0" });
     try {
-      expect(named.ctx.court.chain.name).toBe("a private test chain");
+      expect(named.ctx.chain.definition.name).toBe("a private test chain");
     } finally {
       await named.close();
     }

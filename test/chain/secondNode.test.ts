@@ -119,7 +119,7 @@ describe("docket on a second EVM node (Hardhat 2 / EDR), no Multicall3", () => {
 
   it("the node is not anvil and has no Multicall3; health is ok", async () => {
     expect(await rpc(node.url, "web3_clientVersion")).toMatch(/HardhatNetwork/);
-    expect(d.ctx.court.hasMulticall3).toBe(false);
+    expect(d.ctx.chain.hasMulticall3).toBe(false);
     const health = await request(d, "/health");
     expect(health.status, JSON.stringify(health.body)).toBe(200);
     expect(health.body.status).toBe("ok");

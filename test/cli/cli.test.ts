@@ -63,8 +63,8 @@ describe("command line", () => {
       try {
         const cases = await (await fetch(`${d.url}/cases`)).json();
         expect(cases).toMatchObject({ total: 0, cases: [] });
-        expect(d.ctx.court.factory).toBe(file.factory);
-        expect(d.ctx.court.publicRpcUrl).toBeUndefined();
+        expect(d.ctx.chain.factory).toBe(file.factory);
+        expect(d.ctx.chain.publicRpcUrl).toBeUndefined();
       } finally {
         await d.close();
       }
@@ -119,7 +119,7 @@ describe("command line", () => {
         loadConfig({ PORT: "0", LOG_LEVEL: "silent", RPC_URL: anvil.rpcUrl, DEPLOYMENTS_DIR: dir }),
       );
       try {
-        expect(s.ctx.court.arbitration?.arbitrator).toBe(file.arbitration.arbitrator);
+        expect(s.ctx.chain.arbitration?.arbitrator).toBe(file.arbitration.arbitrator);
         const jobs = await fetch(`${s.url}/jobs`);
         expect(jobs.status).toBe(200);
         expect(await jobs.json()).toMatchObject({ total: 0 });

@@ -6,7 +6,7 @@ import { caseTerms, courtConfig } from "../../src/deploy/terms.js";
 import type { Actor } from "../../src/devnet/actor.js";
 import * as kit from "./helpers.js";
 
-let c: kit.Court;
+let c: kit.CourtDeployment;
 let judges: Actor[];
 
 const { party } = kit.courtOfFile(async (court) => {

@@ -61,9 +61,9 @@ interface Row {
   check: () => Promise<unknown>;
 }
 
-let c: kit.Court;
+let c: kit.CourtDeployment;
 /** A second court, with hidden votes, for the commit-reveal rows (a public court refuses them all). */
-let h: kit.Court;
+let h: kit.CourtDeployment;
 /** On `h`: a case deliberating, panel judge(0..2), judge(0) committed. */
 let hidden: Address = "0x";
 /** Cases prepared in each stage the checks need. */

@@ -4,7 +4,7 @@ import type { Actor } from "../../src/devnet/actor.js";
 import * as kit from "./helpers.js";
 import { Ledger } from "./ledger.js";
 
-let c: kit.Court;
+let c: kit.CourtDeployment;
 let judges: Actor[];
 const j = (i: number) => judges[i] as Actor;
 

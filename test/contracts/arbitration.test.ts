@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as arbKit from "./arbitrationHelpers.js";
 import * as kit from "./helpers.js";
 
-let c: kit.Court;
+let c: kit.CourtDeployment;
 let arbitrable: Address;
 const plaintiff = () => kit.actor(c, 1);
 const defendant = () => kit.actor(c, 2);

@@ -12,7 +12,7 @@ import {
 } from "../../src/chain/abi/generated.js";
 import type { ArbitrationDeployment } from "../../src/chain/deployments.js";
 import type { Actor } from "../../src/devnet/actor.js";
-import { actor, type Court, readView } from "./helpers.js";
+import { actor, type CourtDeployment, readView } from "./helpers.js";
 import { compileFixture } from "./refuser.js";
 
 export { agenticCommerceAbi, courtEvaluatorAbi, docketArbitratorAbi, validationRegistryAbi };
@@ -32,14 +32,14 @@ export const Phase = {
 /** DocketArbitrator.RulingStatus, in enum order. */
 export const RulingStatus = { Pending: 0, Delivered: 1, Failed: 2 } as const;
 
-export function arbitrationOf(c: Court): ArbitrationDeployment {
+export function arbitrationOf(c: CourtDeployment): ArbitrationDeployment {
   const a = c.devnet.deployment.arbitration;
   if (!a) throw new Error("the dev chain deployed no arbitration");
   return a;
 }
 
 /** The evaluator of court `courtId` on the dev chain. */
-export function evaluatorOf(c: Court, courtId: number): Address {
+export function evaluatorOf(c: CourtDeployment, courtId: number): Address {
   const e = arbitrationOf(c).evaluators.find((x) => x.courtId === courtId);
   if (!e) throw new Error(`no evaluator for court ${courtId}`);
   return e.address;
@@ -82,11 +82,11 @@ export function shortExtraData(court: bigint, jurors: bigint): Hex {
   return encodeAbiParameters([{ type: "uint256" }, { type: "uint256" }], [court, jurors]);
 }
 
-export function arbitrationCost(c: Court, data: Hex = "0x"): Promise<bigint> {
+export function arbitrationCost(c: CourtDeployment, data: Hex = "0x"): Promise<bigint> {
   return readView(c, arbitrationOf(c).arbitrator, docketArbitratorAbi, "arbitrationCost", [data]);
 }
 
-export function readDispute(c: Court, id: bigint) {
+export function readDispute(c: CourtDeployment, id: bigint) {
   return readView(c, arbitrationOf(c).arbitrator, docketArbitratorAbi, "getDispute", [id]);
 }
 
@@ -102,7 +102,7 @@ export const testArbitrableAbi = parseAbi([
 ]);
 
 /** Deploys fixtures/TestArbitrable.sol against the dev chain's arbitrator. */
-export async function deployTestArbitrable(c: Court, by: Actor): Promise<Address> {
+export async function deployTestArbitrable(c: CourtDeployment, by: Actor): Promise<Address> {
   const { bytecode } = compileFixture("TestArbitrable");
   const hash = await by.wallet.deployContract({
     abi: parseAbi(["constructor(address arbitrator)"]),
@@ -117,7 +117,7 @@ export async function deployTestArbitrable(c: Court, by: Actor): Promise<Address
 
 /** The test arbitrable opens a dispute (paying the cost); returns its id and case. */
 export async function openDispute(
-  c: Court,
+  c: CourtDeployment,
   arbitrable: Address,
   by: Actor,
   data: Hex,
@@ -138,11 +138,11 @@ export async function openDispute(
 // ------------------------------------------------------------------ ERC-8183 jobs
 
 /** The deployer (the token's minter) gives `to` `amount` of the job token. */
-export async function mintJobToken(c: Court, to: Address, amount: bigint): Promise<void> {
+export async function mintJobToken(c: CourtDeployment, to: Address, amount: bigint): Promise<void> {
   await c.owner.write({ address: arbitrationOf(c).token, abi: testUSDAbi, functionName: "mint", args: [to, amount] });
 }
 
-export function tokenOf(c: Court, who: Address): Promise<bigint> {
+export function tokenOf(c: CourtDeployment, who: Address): Promise<bigint> {
   return readView(c, arbitrationOf(c).token, testUSDAbi, "balanceOf", [who]);
 }
 
@@ -160,7 +160,7 @@ export interface JobOpts {
 
 /** The client creates a job with `evaluator`, the budget is set, and the client funds it. */
 export async function fundedJob(
-  c: Court,
+  c: CourtDeployment,
   client: Actor,
   provider: Address,
   evaluator: Address,
@@ -200,7 +200,12 @@ export async function fundedJob(
   return jobId;
 }
 
-export function submitJob(c: Court, provider: Actor, jobId: bigint, deliverable = deliverableDigest("the summary")) {
+export function submitJob(
+  c: CourtDeployment,
+  provider: Actor,
+  jobId: bigint,
+  deliverable = deliverableDigest("the summary"),
+) {
   return provider.write({
     address: arbitrationOf(c).commerce,
     abi: agenticCommerceAbi,
@@ -209,17 +214,17 @@ export function submitJob(c: Court, provider: Actor, jobId: bigint, deliverable 
   });
 }
 
-export function readJob(c: Court, jobId: bigint) {
+export function readJob(c: CourtDeployment, jobId: bigint) {
   return readView(c, arbitrationOf(c).commerce, agenticCommerceAbi, "getJob", [jobId]);
 }
 
-export function readEvaluation(c: Court, evaluator: Address, jobId: bigint) {
+export function readEvaluation(c: CourtDeployment, evaluator: Address, jobId: bigint) {
   return readView(c, evaluator, courtEvaluatorAbi, "getEvaluation", [jobId]);
 }
 
 /** The client disputes the job through `evaluator`, paying its cost; returns the dispute and its case. */
 export async function disputeJob(
-  c: Court,
+  c: CourtDeployment,
   evaluator: Address,
   client: Actor,
   jobId: bigint,
@@ -239,6 +244,6 @@ export async function disputeJob(
 }
 
 /** The eight judges the arbitration and escrow suites stake: dev accounts 7 to 14. */
-export function eightJudges(c: Court): Actor[] {
+export function eightJudges(c: CourtDeployment): Actor[] {
   return [7, 8, 9, 10, 11, 12, 13, 14].map((i) => actor(c, i));
 }

@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import type { Actor } from "../../src/devnet/actor.js";
 import * as kit from "./helpers.js";
 
-let c: kit.Court;
+let c: kit.CourtDeployment;
 
 const { party, judge } = kit.courtOfFile(async (court) => {
   c = court;

@@ -10,7 +10,7 @@ import { AGENTIC_COMMERCE_COURT, type CourtParams, courtConfig, devChildCourts }
 import type { Actor } from "../../src/devnet/actor.js";
 import * as kit from "./helpers.js";
 
-let c: kit.Court;
+let c: kit.CourtDeployment;
 
 /** A child court's terms: public votes (one transaction per vote), a higher minimum judge stake. */
 const childParams = (over: Partial<CourtParams> = {}): CourtParams => ({

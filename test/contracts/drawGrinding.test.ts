@@ -20,7 +20,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Actor } from "../../src/devnet/actor.js";
 import * as kit from "./helpers.js";
 
-let c: kit.Court;
+let c: kit.CourtDeployment;
 /** Judges 7..14 stake 1..8 ETH; accounts 15..17 stay out of the pool until a test brings them in. */
 const { party, judge } = kit.courtOfFile(async (court) => {
   c = court;

@@ -14,7 +14,7 @@ import { errorStatus } from "../../src/errors/errors.js";
 import * as arbKit from "./arbitrationHelpers.js";
 import * as kit from "./helpers.js";
 
-let c: kit.Court;
+let c: kit.CourtDeployment;
 
 kit.courtOfFile(async (court) => {
   c = court;

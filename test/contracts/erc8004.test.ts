@@ -12,7 +12,7 @@ import { deployErc8004 } from "../../src/deploy/erc8004.js";
 import type { Actor } from "../../src/devnet/actor.js";
 import * as kit from "./helpers.js";
 
-let c: kit.Court;
+let c: kit.CourtDeployment;
 let e: Erc8004Deployment;
 const judges = () => [7, 8, 9].map((i) => kit.actor(c, i));
 

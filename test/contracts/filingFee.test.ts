@@ -10,7 +10,7 @@ import type { Actor } from "../../src/devnet/actor.js";
 import * as kit from "./helpers.js";
 import { compileRefuser, refuserAbi } from "./refuser.js";
 
-let c: kit.Court;
+let c: kit.CourtDeployment;
 
 const { party } = kit.courtOfFile(async (court) => {
   c = court;

@@ -87,7 +87,7 @@ export function slashOf(stake: bigint, params: CourtParams = P): bigint {
 export const ZERO = "0x0000000000000000000000000000000000000000" as const;
 
 /** A booted dev chain with the court deployed; actors are the mnemonic accounts by index. */
-export interface Court {
+export interface CourtDeployment {
   devnet: Devnet;
   reader: PublicClient;
   factory: Address;
@@ -126,7 +126,7 @@ class SuiteActor extends Actor {
 }
 
 /** Boots a dev chain with the court deployed under `params` (public votes unless told otherwise). */
-export async function bootCourt(params: CourtParams = P): Promise<Court> {
+export async function bootCourt(params: CourtParams = P): Promise<CourtDeployment> {
   const devnet = await startDevnet({ seed: false, params });
   const actors = devnet.accounts.map((a) => new SuiteActor(a.account, devnet.chain, devnet.reader));
   return {
@@ -154,8 +154,8 @@ export interface CourtOfFile {
  * The court a test file runs on: booted with `params` before the file's tests, handed to `ready`
  * (which keeps it, and stakes or registers what the file needs), stopped after them.
  */
-export function courtOfFile(ready: (c: Court) => void | Promise<void>, params: CourtParams = P): CourtOfFile {
-  let court: Court | undefined;
+export function courtOfFile(ready: (c: CourtDeployment) => void | Promise<void>, params: CourtParams = P): CourtOfFile {
+  let court: CourtDeployment | undefined;
   beforeAll(async () => {
     court = await bootCourt(params);
     await ready(court);
@@ -163,7 +163,7 @@ export function courtOfFile(ready: (c: Court) => void | Promise<void>, params: C
   afterAll(async () => {
     await court?.stop();
   });
-  const booted = (): Court => {
+  const booted = (): CourtDeployment => {
     if (!court) throw new Error("the court of this file is not booted yet");
     return court;
   };
@@ -171,12 +171,12 @@ export function courtOfFile(ready: (c: Court) => void | Promise<void>, params: C
 }
 
 /** An actor for any account (a fresh key, say), with the suite's gas headroom. */
-export function actorFor(c: Court, account: Account): Actor {
+export function actorFor(c: CourtDeployment, account: Account): Actor {
   return new SuiteActor(account, c.devnet.chain, c.reader);
 }
 
 /** The actor for mnemonic index `i`. */
-export function actor(c: Court, i: number): Actor {
+export function actor(c: CourtDeployment, i: number): Actor {
   const a = c.actors[i];
   if (!a) throw new Error(`no dev account ${i}`);
   return a;
@@ -207,7 +207,7 @@ export interface Filed {
 }
 
 /** Pays the court's filing fee (or `value`) under `paymentRef`, as `payer`. */
-export function payFee(c: Court, payer: Actor, paymentRef: Hex, value: bigint = c.params.filingFee) {
+export function payFee(c: CourtDeployment, payer: Actor, paymentRef: Hex, value: bigint = c.params.filingFee) {
   return payer.write({
     address: c.factory,
     abi: caseFactoryAbi,
@@ -218,7 +218,12 @@ export function payFee(c: Court, payer: Actor, paymentRef: Hex, value: bigint = 
 }
 
 /** Files a case as a plaintiff would: pays the filing fee under a fresh reference, then files with it. */
-export async function fileCase(c: Court, plaintiff: Actor, defendant: Address, opts: FileOpts = {}): Promise<Filed> {
+export async function fileCase(
+  c: CourtDeployment,
+  plaintiff: Actor,
+  defendant: Address,
+  opts: FileOpts = {},
+): Promise<Filed> {
   const paymentRef = opts.paymentRef ?? freshRef();
   if (opts.pay !== false) await payFee(c, plaintiff, paymentRef);
   const receipt = await plaintiff.write({
@@ -248,7 +253,7 @@ export function respond(
 }
 
 /** Seats the given judges through the owner's manual override. */
-export function seat(c: Court, caseAddr: Address, judges: Actor[]): Promise<TransactionReceipt> {
+export function seat(c: CourtDeployment, caseAddr: Address, judges: Actor[]): Promise<TransactionReceipt> {
   return c.owner.write({
     address: c.factory,
     abi: caseFactoryAbi,
@@ -262,7 +267,7 @@ export function seat(c: Court, caseAddr: Address, judges: Actor[]): Promise<Tran
  * which judges the draw walks past, so the suite does not rely on the estimate running the very
  * same draw. The caller passes nothing but the case.
  */
-export async function drawJudges(c: Court, caseAddr: Address, by: Actor): Promise<TransactionReceipt> {
+export async function drawJudges(c: CourtDeployment, caseAddr: Address, by: Actor): Promise<TransactionReceipt> {
   const req = {
     address: c.factory,
     abi: caseFactoryAbi,
@@ -318,7 +323,7 @@ export function revealVote(
  * the panel agrees. `votes` must cover the whole panel for the reveal phase to open early.
  */
 export async function commitAndReveal(
-  c: Court,
+  c: CourtDeployment,
   caseAddr: Address,
   votes: [Actor, boolean][],
   round = 1,
@@ -349,7 +354,7 @@ export function resolveAfterDeadline(caseAddr: Address, by: Actor): Promise<Tran
 }
 
 export async function stakeJudges(
-  c: Court,
+  c: CourtDeployment,
   judges: Actor[],
   amount: bigint = parseEther("1"),
   court = 0n,
@@ -369,7 +374,7 @@ export async function stakeJudges(
 
 /** Files a case between two fresh parties, has it answered and seats a round-1 panel. */
 export async function deliberating(
-  c: Court,
+  c: CourtDeployment,
   plaintiff: Actor,
   defendant: Actor,
   judges: Actor[],
@@ -399,7 +404,7 @@ export function callAs<const A extends Abi, F extends ContractFunctionName<A, "n
 
 /** Reads the view `functionName` of the contract at `address` (`abi`), as `c.reader.readContract` does. */
 export function readView<const A extends Abi, F extends ViewOf<A>>(
-  c: Court,
+  c: CourtDeployment,
   address: Address,
   abi: A,
   functionName: F,
@@ -409,31 +414,31 @@ export function readView<const A extends Abi, F extends ViewOf<A>>(
   return c.reader.readContract({ address, abi, functionName, args, blockNumber } as never) as Promise<ViewResult<A, F>>;
 }
 
-export function readCase(c: Court, caseAddr: Address) {
+export function readCase(c: CourtDeployment, caseAddr: Address) {
   return c.reader.readContract({ address: caseAddr, abi: disputeCaseAbi, functionName: "getCase" });
 }
 
-export function readPanel(c: Court, caseAddr: Address, round: number) {
+export function readPanel(c: CourtDeployment, caseAddr: Address, round: number) {
   return c.reader.readContract({ address: caseAddr, abi: disputeCaseAbi, functionName: "getPanel", args: [round] });
 }
 
-export function readJudge(c: Court, judge: Address) {
+export function readJudge(c: CourtDeployment, judge: Address) {
   return c.reader.readContract({ address: c.registry, abi: courtRegistryAbi, functionName: "getJudge", args: [judge] });
 }
 
-export function readAgent(c: Court, who: Address) {
+export function readAgent(c: CourtDeployment, who: Address) {
   return c.reader.readContract({ address: c.registry, abi: courtRegistryAbi, functionName: "getAgent", args: [who] });
 }
 
-export function readOverview(c: Court) {
+export function readOverview(c: CourtDeployment) {
   return c.reader.readContract({ address: c.registry, abi: courtRegistryAbi, functionName: "getOverview" });
 }
 
-export function readStats(c: Court) {
+export function readStats(c: CourtDeployment) {
   return c.reader.readContract({ address: c.factory, abi: caseFactoryAbi, functionName: "getStats" });
 }
 
-export async function openCaseAddrs(c: Court): Promise<Address[]> {
+export async function openCaseAddrs(c: CourtDeployment): Promise<Address[]> {
   const [, open] = await c.reader.readContract({
     address: c.factory,
     abi: caseFactoryAbi,
@@ -443,7 +448,7 @@ export async function openCaseAddrs(c: Court): Promise<Address[]> {
   return open.map((s) => s.addr);
 }
 
-export function balance(c: Court, who: Address): Promise<bigint> {
+export function balance(c: CourtDeployment, who: Address): Promise<bigint> {
   return c.reader.getBalance({ address: who });
 }
 
@@ -452,18 +457,18 @@ export function gasCost(r: TransactionReceipt): bigint {
   return r.gasUsed * r.effectiveGasPrice;
 }
 
-export function advance(c: Court, seconds: bigint | number): Promise<void> {
+export function advance(c: CourtDeployment, seconds: bigint | number): Promise<void> {
   return advanceTime(c.reader, seconds);
 }
 
 /** A JSON-RPC call the dev chain (anvil) answers outside viem's typed schema. */
-export function rpc<T = unknown>(c: Court, method: string, params: unknown[] = []): Promise<T> {
+export function rpc<T = unknown>(c: CourtDeployment, method: string, params: unknown[] = []): Promise<T> {
   // biome-ignore lint/suspicious/noExplicitAny: anvil methods are not in viem's public schema
   return (c.reader.request as any)({ method, params });
 }
 
 /** Takes a chain snapshot; `revert` goes back to it (and, as anvil does, consumes it). */
-export async function snapshot(c: Court): Promise<{ revert(): Promise<void> }> {
+export async function snapshot(c: CourtDeployment): Promise<{ revert(): Promise<void> }> {
   const id = await rpc<Hex>(c, "evm_snapshot");
   return {
     revert: async () => {
@@ -473,12 +478,12 @@ export async function snapshot(c: Court): Promise<{ revert(): Promise<void> }> {
 }
 
 /** Mines `blocks` empty blocks at once (one second apart, as the dev chain mines). */
-export async function mineBlocks(c: Court, blocks: number): Promise<void> {
+export async function mineBlocks(c: CourtDeployment, blocks: number): Promise<void> {
   await rpc(c, "anvil_mine", [toHex(blocks), toHex(1)]);
 }
 
 /** The registry holds exactly the judges' stakes plus the treasury. */
-export async function expectRegistryBalanced(c: Court): Promise<void> {
+export async function expectRegistryBalanced(c: CourtDeployment): Promise<void> {
   const [held, o] = await Promise.all([balance(c, c.registry), readOverview(c)]);
   expect(held).toBe(o.totalJudgeStake + o.treasury);
 }
@@ -556,7 +561,7 @@ export const TRANSFER_WITH_AUTHORIZATION_TYPES = TRANSFER_WITH_AUTHORIZATION;
 
 /** Signs `auth` with `signer`'s key for `token` (default: the court's fee token), EIP-712 in its own domain. */
 export async function signAuthorization(
-  c: Court,
+  c: CourtDeployment,
   signer: Actor,
   auth: TransferAuthorization,
   token: Address = c.feeToken,
@@ -588,7 +593,7 @@ export type FeeAuthorization = {
  * fresh nonce, valid for ten minutes around the chain's time, as a stock x402 client would.
  */
 export async function authorizeTokenFee(
-  c: Court,
+  c: CourtDeployment,
   payer: Actor,
   opts: { to?: Address; value?: bigint; nonce?: Hex; token?: Address } = {},
 ): Promise<{ auth: TransferAuthorization; signature: Hex; fee: FeeAuthorization }> {
@@ -638,6 +643,6 @@ export function submitAuthorization(
 }
 
 /** The balance of `who` in `token` (default: the court's fee token). */
-export function tokenBalance(c: Court, who: Address, token: Address = c.feeToken): Promise<bigint> {
+export function tokenBalance(c: CourtDeployment, who: Address, token: Address = c.feeToken): Promise<bigint> {
   return c.reader.readContract({ address: token, abi: testUSDAbi, functionName: "balanceOf", args: [who] });
 }

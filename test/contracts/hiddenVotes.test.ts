@@ -16,7 +16,7 @@ import type { Actor } from "../../src/devnet/actor.js";
 import * as kit from "./helpers.js";
 import { Ledger } from "./ledger.js";
 
-let c: kit.Court;
+let c: kit.CourtDeployment;
 const slashOf = (stake: bigint) => kit.slashOf(stake, kit.HP);
 
 const { party, judge } = kit.courtOfFile(async (court) => {

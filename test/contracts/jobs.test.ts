@@ -12,7 +12,7 @@ import { rawCid } from "../../src/evidence/cid.js";
 import * as arbKit from "./arbitrationHelpers.js";
 import * as kit from "./helpers.js";
 
-let c: kit.Court;
+let c: kit.CourtDeployment;
 const client = () => kit.actor(c, 1);
 const provider = () => kit.actor(c, 2);
 const keeper = () => kit.actor(c, 5);

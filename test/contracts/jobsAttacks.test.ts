@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as arbKit from "./arbitrationHelpers.js";
 import * as kit from "./helpers.js";
 
-let c: kit.Court;
+let c: kit.CourtDeployment;
 const client = () => kit.actor(c, 1);
 const provider = () => kit.actor(c, 2);
 const keeper = () => kit.actor(c, 5);

@@ -1,6 +1,6 @@
 import type { Address, TransactionReceipt } from "viem";
 import type { Actor } from "../../src/devnet/actor.js";
-import { balance, type Court, gasCost, readJudge, readOverview } from "./helpers.js";
+import { balance, type CourtDeployment, gasCost, readJudge, readOverview } from "./helpers.js";
 
 /**
  * Snapshots wallets, judge stakes, the treasury and the registry's balance, and adds up the gas
@@ -13,13 +13,13 @@ export class Ledger {
   private treasury = 0n;
   private registryHeld = 0n;
 
-  static async open(c: Court, who: Actor[]): Promise<Ledger> {
+  static async open(c: CourtDeployment, who: Actor[]): Promise<Ledger> {
     const l = new Ledger(c);
     await l.snapshot(who);
     return l;
   }
 
-  private constructor(private c: Court) {}
+  private constructor(private c: CourtDeployment) {}
 
   private async snapshot(who: Actor[]): Promise<void> {
     for (const a of who) {

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import type { Actor } from "../../src/devnet/actor.js";
 import * as kit from "./helpers.js";
 
-let c: kit.Court;
+let c: kit.CourtDeployment;
 let judges: Actor[];
 
 const { party } = kit.courtOfFile(async (court) => {

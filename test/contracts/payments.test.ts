@@ -8,7 +8,7 @@ import type { Actor } from "../../src/devnet/actor.js";
 import * as kit from "./helpers.js";
 import { type Compiled, compileRefuser } from "./refuser.js";
 
-let c: kit.Court;
+let c: kit.CourtDeployment;
 let rejecting: Compiled;
 
 const { party, judge } = kit.courtOfFile(async (court) => {

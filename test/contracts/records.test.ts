@@ -13,7 +13,7 @@ import type { Actor } from "../../src/devnet/actor.js";
 import { arbitrationOf, deployTestArbitrable, extraData, openDispute } from "./arbitrationHelpers.js";
 import * as kit from "./helpers.js";
 
-let c: kit.Court;
+let c: kit.CourtDeployment;
 let e: Erc8004Deployment;
 const judges = () => [7, 8, 9].map((i) => kit.actor(c, i));
 const keeper = () => kit.actor(c, 17);

@@ -14,7 +14,7 @@ import { describe, expect, it } from "vitest";
 import type { Actor } from "../../src/devnet/actor.js";
 import * as kit from "./helpers.js";
 
-let c: kit.Court;
+let c: kit.CourtDeployment;
 /** Stakes 1:2:3:4 ETH (accounts 3..6). */
 let ranked: Actor[];
 const STAKES = [1n, 2n, 3n, 4n].map((n) => parseEther(String(n)));

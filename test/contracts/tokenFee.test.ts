@@ -14,7 +14,7 @@ import { DEV_TOKEN_FILING_FEE } from "../../src/deploy/terms.js";
 import type { Actor } from "../../src/devnet/actor.js";
 import * as kit from "./helpers.js";
 
-let c: kit.Court;
+let c: kit.CourtDeployment;
 /** Someone who submits authorizations to the token directly (a facilitator, a front-runner). */
 const outsider = () => kit.actor(c, 19);
 

@@ -4,7 +4,7 @@ import { caseTerms, DEV_TOKEN_FILING_FEE } from "../../src/deploy/terms.js";
 import * as kit from "./helpers.js";
 import { buildWorld, type World, type WorldCase } from "./world.js";
 
-let c: kit.Court;
+let c: kit.CourtDeployment;
 let w: World;
 let cases: WorldCase[];
 const party = (i: number) => w.party(i);

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import * as kit from "./helpers.js";
 import { buildWorld, type World } from "./world.js";
 
-let c: kit.Court;
+let c: kit.CourtDeployment;
 let w: World;
 const party = (i: number) => w.party(i);
 const judge = (i: number) => w.judge(i);

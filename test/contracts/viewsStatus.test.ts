@@ -23,7 +23,7 @@ const TRACKED = 20;
 /** What the index should hold on one court: each case's participants while it is open. */
 class Involvement {
   readonly open = new Map<Address, Set<Address>>();
-  constructor(readonly court: kit.Court) {}
+  constructor(readonly court: kit.CourtDeployment) {}
 
   add(caseAddr: Address, who: readonly Address[]): void {
     const set = this.open.get(caseAddr) ?? new Set<Address>();
@@ -60,13 +60,13 @@ class Involvement {
   }
 }
 
-let c: kit.Court;
-let h: kit.Court;
+let c: kit.CourtDeployment;
+let h: kit.CourtDeployment;
 let ci: Involvement;
 let hi: Involvement;
-const party = (k: kit.Court, i: number) => kit.actor(k, i);
+const party = (k: kit.CourtDeployment, i: number) => kit.actor(k, i);
 /** Judges are accounts 7..16. */
-const judge = (k: kit.Court, i: number) => kit.actor(k, 7 + i);
+const judge = (k: kit.CourtDeployment, i: number) => kit.actor(k, 7 + i);
 
 beforeAll(async () => {
   [c, h] = await Promise.all([kit.bootCourt(), kit.bootCourt(kit.HP)]);
@@ -367,7 +367,7 @@ describe("getStatus and the involved-cases index", () => {
 
 // ---------------------------------------------------------------- reading
 
-function readStatus(k: kit.Court, addr: Address, blockNumber?: bigint) {
+function readStatus(k: kit.CourtDeployment, addr: Address, blockNumber?: bigint) {
   return k.reader.readContract({
     address: addr,
     abi: kit.disputeCaseAbi,
@@ -376,7 +376,7 @@ function readStatus(k: kit.Court, addr: Address, blockNumber?: bigint) {
   });
 }
 
-function involvedPage(k: kit.Court, who: Address, offset: bigint, limit: bigint, blockNumber?: bigint) {
+function involvedPage(k: kit.CourtDeployment, who: Address, offset: bigint, limit: bigint, blockNumber?: bigint) {
   return k.reader.readContract({
     address: k.factory,
     abi: kit.caseFactoryAbi,
@@ -386,7 +386,7 @@ function involvedPage(k: kit.Court, who: Address, offset: bigint, limit: bigint,
   });
 }
 
-function statusPage(k: kit.Court, offset: bigint, limit: bigint, blockNumber?: bigint) {
+function statusPage(k: kit.CourtDeployment, offset: bigint, limit: bigint, blockNumber?: bigint) {
   return k.reader.readContract({
     address: k.factory,
     abi: kit.caseFactoryAbi,
@@ -396,7 +396,7 @@ function statusPage(k: kit.Court, offset: bigint, limit: bigint, blockNumber?: b
   });
 }
 
-function count(k: kit.Court, who: Address, blockNumber?: bigint) {
+function count(k: kit.CourtDeployment, who: Address, blockNumber?: bigint) {
   return k.reader.readContract({
     address: k.factory,
     abi: kit.caseFactoryAbi,
@@ -407,7 +407,7 @@ function count(k: kit.Court, who: Address, blockNumber?: bigint) {
 }
 
 /** The status of a case just filed; each step spreads its changes over the last expectation. */
-function fresh(k: kit.Court, addr: Address, p: Actor, d: Actor, responseDeadline: bigint): Status {
+function fresh(k: kit.CourtDeployment, addr: Address, p: Actor, d: Actor, responseDeadline: bigint): Status {
   return {
     addr,
     state: kit.State.Summoned,
@@ -434,12 +434,12 @@ function fresh(k: kit.Court, addr: Address, p: Actor, d: Actor, responseDeadline
 }
 
 /** The case's status (at `blockNumber`, else the latest block) is exactly `want`. */
-async function expectStatus(k: kit.Court, want: Status, blockNumber?: bigint): Promise<void> {
+async function expectStatus(k: kit.CourtDeployment, want: Status, blockNumber?: bigint): Promise<void> {
   expect(await readStatus(k, want.addr, blockNumber)).toEqual(want);
 }
 
 /** What the status says once the defendant's answer (`answered`) arms the draw. */
-async function answeredStatus(k: kit.Court, answered: TransactionReceipt): Promise<Partial<Status>> {
+async function answeredStatus(k: kit.CourtDeployment, answered: TransactionReceipt): Promise<Partial<Status>> {
   return {
     state: kit.State.Active,
     deliberationDeadline: (await timeOf(k, answered)) + k.params.deliberationPeriod,
@@ -450,7 +450,7 @@ async function answeredStatus(k: kit.Court, answered: TransactionReceipt): Promi
 
 /** What the status says once a public-vote panel (`judges`) is seated by `seated`: nobody has voted. */
 async function seatedStatus(
-  k: kit.Court,
+  k: kit.CourtDeployment,
   seated: TransactionReceipt,
   judges: readonly Address[],
 ): Promise<Partial<Status>> {
@@ -465,7 +465,7 @@ async function seatedStatus(
 
 /** What the status says once the deciding vote (`decided`) resolves the round, `loser` may appeal. */
 async function decidedStatus(
-  k: kit.Court,
+  k: kit.CourtDeployment,
   decided: TransactionReceipt,
   loser: Actor,
   votes: number[],
@@ -478,11 +478,11 @@ async function decidedStatus(
   };
 }
 
-async function timeOf(k: kit.Court, r: TransactionReceipt): Promise<bigint> {
+async function timeOf(k: kit.CourtDeployment, r: TransactionReceipt): Promise<bigint> {
   return (await k.reader.getBlock({ blockNumber: r.blockNumber })).timestamp;
 }
 
-function byAddress(k: kit.Court, a: Address): Actor {
+function byAddress(k: kit.CourtDeployment, a: Address): Actor {
   const found = k.actors.find((x) => x.address === a);
   if (!found) throw new Error(`no dev account ${a}`);
   return found;

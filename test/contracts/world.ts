@@ -32,7 +32,7 @@ const openStates: number[] = [kit.State.Summoned, kit.State.Active, kit.State.De
  * Judges 0..9 stake distinct amounts; judge 10 stakes exactly the minimum and, slashed as a
  * no-show, stays in the pool but is no longer eligible.
  */
-export async function buildWorld(c: kit.Court): Promise<World> {
+export async function buildWorld(c: kit.CourtDeployment): Promise<World> {
   const cases: WorldCase[] = [];
   const party = (i: number) => kit.actor(c, i);
   const judge = (i: number) => kit.actor(c, 7 + i);

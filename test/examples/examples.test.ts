@@ -62,7 +62,7 @@ describe("examples/keeper.ts", () => {
   forSuite(async () => (t = await BuiltDocket.shared()));
 
   it("after every window closed, one sweep defaults, resolves and settles the open cases, and nothing is left", async () => {
-    await advanceTime(t.court.reader, 2 * 24 * 3600);
+    await advanceTime(t.chain.reader, 2 * 24 * 3600);
     const listed = (await t.get("/keeper/actions")).body;
     const before = listed.actions as { case: string; operation: string }[];
     // ...and the seeded job whose challenge window closed undisputed, to finalize.

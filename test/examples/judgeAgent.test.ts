@@ -54,8 +54,8 @@ async function closeSeededCases(t: TestDocket): Promise<void> {
   // A step can make the next one due only later (a verdict, then its appeal window): rounds until
   // the keeper has nothing left, each read at the chain time just reached (not a view of before it).
   for (let round = 0; round < 4; round++) {
-    await advanceTime(t.court.reader, 2 * 24 * 3600);
-    const now = Number((await t.court.reader.getBlock({ blockTag: "latest" })).timestamp);
+    await advanceTime(t.chain.reader, 2 * 24 * 3600);
+    const now = Number((await t.chain.reader.getBlock({ blockTag: "latest" })).timestamp);
     let steps: { http: string }[] = [];
     await until(
       "the keeper view at the chain time reached",

@@ -99,7 +99,7 @@ describe("courts over HTTP, signed by test wallets", () => {
     // No docket write has touched the court reads yet: this answer is cached.
     expect((await t.get(`/courts/${AGENTIC}`)).headers.get("x-cache")).toBe("HIT");
     await t.actor(judge).write({
-      address: t.court.registry,
+      address: t.chain.registry,
       abi: courtRegistryAbi,
       functionName: "stakeAsJudge",
       args: [BigInt(AGENTIC)],

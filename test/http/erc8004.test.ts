@@ -24,7 +24,7 @@ describe("ERC-8004 identity and reputation over HTTP", () => {
     const r = await t.post("/agent/self-register", { address: t.address(signer), name, erc8004: true });
     expect(r.status).toBe(200);
     const e = r.body.erc8004;
-    expect(e.identityRegistry).toBe(t.court.erc8004.enabled && t.court.erc8004.identity);
+    expect(e.identityRegistry).toBe(t.chain.erc8004.enabled && t.chain.erc8004.identity);
     expect(e.unsigned_tx.to).toBe(e.identityRegistry);
     if (alsoDocket) await t.actor(signer).send(r.body.unsigned_tx as { to: Address; data: Hex; value: string });
     await t.actor(signer).send(e.unsigned_tx as { to: Address; data: Hex; value: string });
@@ -77,7 +77,7 @@ describe("ERC-8004 identity and reputation over HTTP", () => {
       },
     });
     expect(a.erc8004.agentId).toBeGreaterThan(0);
-    expect(a.erc8004.agentRegistry).toBe(`eip155:31337:${t.court.erc8004.enabled && t.court.erc8004.identity}`);
+    expect(a.erc8004.agentRegistry).toBe(`eip155:31337:${t.chain.erc8004.enabled && t.chain.erc8004.identity}`);
     expect(a.erc8004.reputation.client).toBe((await t.get("/health")).body.erc8004.reporter);
   });
 
@@ -103,7 +103,7 @@ describe("ERC-8004 identity and reputation over HTTP", () => {
     for (const j of judges.slice(0, 2)) {
       await t.write(`/cases/${caseAddr}/vote`, { plaintiff_wins: true, from: j }, t.indexOf(j));
     }
-    await advanceTime(t.court.reader, 301);
+    await advanceTime(t.chain.reader, 301);
     await t.write(`/cases/${caseAddr}/settle`, { from: t.address(17) }, 17);
     expect((await t.get(`/cases/${caseAddr}`)).body.case).toMatchObject({ state: "Resolved", outcome: "PlaintiffWon" });
 

@@ -60,7 +60,7 @@ describe("a client generated from /openapi.json files a paid case", () => {
     expect(required.docketError.code).toBe("PAYMENT_REQUIRED");
     const [terms] = required.accepts;
     if (!terms) throw new Error("accepts is empty");
-    expect(terms.payTo).toBe(t.court.factory);
+    expect(terms.payTo).toBe(t.chain.factory);
     expect(terms.extra.unsigned_tx.value).toBe(terms.maxAmountRequired);
 
     // The dev wallet pays exactly as told, and the proof is the payment's hash, as X-PAYMENT says.

@@ -158,7 +158,7 @@ describe("hidden votes over HTTP, signed by test wallets", () => {
     const silent = (c.judges as string[]).slice(3);
     const stakeOf = async (j: string) => BigInt((await t.get(`/judges/stake/${j}`)).body.staked);
     const before = await Promise.all(silent.map(stakeOf));
-    await advanceTime(t.court.reader, 601);
+    await advanceTime(t.chain.reader, 601);
     await t.write(`/cases/${caseAddr}/resolve-timeout`, { from: t.address(0) }, 0);
     const final = await readCase();
     expect(final).toMatchObject({
@@ -184,7 +184,7 @@ describe("hidden votes over HTTP, signed by test wallets", () => {
     const early = await t.post(`/cases/${c}/resolve-timeout`, { from: t.address(0) });
     expect(early.body.error).toMatchObject({ code: "CONTRACT_REVERT", details: { reason: "DeadlineNotReached" } });
     // The reveal deadline is at most commit (300 s) + reveal (300 s) after the panel was seated.
-    await advanceTime(t.court.reader, 601);
+    await advanceTime(t.chain.reader, 601);
     await t.write(`/cases/${c}/resolve-timeout`, { from: t.address(0) }, 0);
     expect(await readCase(c)).toMatchObject({ state: "Dismissed", outcome: "Dismissed", votesForPlaintiff: 1 });
     const after = await Promise.all(silent.map(stakeOf));

@@ -29,7 +29,7 @@ describe("inbox and keeper view over HTTP", () => {
   /** A deadline read straight from the case contract (the case view shows only some). */
   const deadline = async (caseAddr: string, name: "responseDeadline" | "appealDeadline") =>
     Number(
-      await t.court.reader.readContract({
+      await t.chain.reader.readContract({
         address: caseAddr as `0x${string}`,
         abi: disputeCaseAbi,
         functionName: name,
@@ -114,7 +114,7 @@ describe("inbox and keeper view over HTTP", () => {
     const a = await entry(appealed.plaintiff, appealed.address);
     expect(ops(a)).toEqual(["anyone:assign_judges_random"]);
     // The first round's judges stay bound to the case (scored at the final outcome), with nothing to do.
-    const [firstPanel] = await t.court.reader.readContract({
+    const [firstPanel] = await t.chain.reader.readContract({
       address: appealed.address,
       abi: disputeCaseAbi,
       functionName: "getPanel",
@@ -215,7 +215,7 @@ describe("inbox and keeper view over HTTP", () => {
 
     // A day later every window has closed: the summoned case may be defaulted, the verdict settled,
     // the cases still voting resolved.
-    await advanceTime(t.court.reader, 2 * 24 * 3600);
+    await advanceTime(t.chain.reader, 2 * 24 * 3600);
     const later = await walk(100);
     const expected = [
       `${cases.get("summoned").address}:trigger_default`,

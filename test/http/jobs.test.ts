@@ -65,11 +65,11 @@ describe("jobs judged by docket's court, over HTTP", () => {
     expect(least).toBe(short.body.error.details.challengeWindow + short.body.error.details.maxDuration + 3600);
     // By default the job outlives the window, the worst case and a week of work.
     const created = await f.ok("create_job", { from: client, provider, court: 1, description: "x" });
-    const chainNow = Number((await t.court.reader.getBlock()).timestamp);
+    const chainNow = Number((await t.chain.reader.getBlock()).timestamp);
     expect(created.expiredAt - chainNow).toBe(least - 3600 + 7 * 86_400);
     // Such a job made without docket (straight on the contract) is still refused a dispute, and refunds when finalized.
     const a = f.arbitration;
-    const now = (await t.court.reader.getBlock()).timestamp;
+    const now = (await t.chain.reader.getBlock()).timestamp;
     const r = await t.actor(15).write({
       address: a.commerce,
       abi: agenticCommerceAbi,
@@ -94,7 +94,7 @@ describe("jobs judged by docket's court, over HTTP", () => {
     expect(tooLate.status).toBe(422);
     expect(tooLate.body.error.message).toMatch(/expires at \d+, before a ruling/);
     const read = await f.ok("get_job", { id });
-    await advanceTime(t.court.reader, read.job.evaluation.windowEndsAt - read.chainTime + 1);
+    await advanceTime(t.chain.reader, read.job.evaluation.windowEndsAt - read.chainTime + 1);
     const before = await f.balance(client);
     const { body } = await f.write("finalize_job", { id, from: t.address(16) }, t.address(16));
     expect(body.pays).toBe(false);
@@ -129,7 +129,7 @@ describe("jobs judged by docket's court, over HTTP", () => {
       }),
     );
     const calls = () =>
-      t.court.reader.readContract({ address: arbitrable, abi: testArbitrableAbi, functionName: "calls" });
+      t.chain.reader.readContract({ address: arbitrable, abi: testArbitrableAbi, functionName: "calls" });
     // Still refused: the retry is mined, the ruling stays due.
     await f.write("deliver_ruling", { address: caseAddr, from: t.address(16) }, t.address(16));
     expect(await calls()).toBe(0n);

@@ -185,7 +185,7 @@ describe("case lifecycle over HTTP, signed by test wallets", () => {
     const c = await t.fileOnChain(PLAINTIFF, 14);
     const early = await t.post(`/cases/${c}/trigger-default`, { from: t.address(0) });
     expect(early.body.error).toMatchObject({ code: "CONTRACT_REVERT", details: { reason: "ResponseWindowStillOpen" } });
-    await advanceTime(t.court.reader, 301);
+    await advanceTime(t.chain.reader, 301);
     await t.write(`/cases/${c}/trigger-default`, { from: t.address(0) }, 0);
     const r = await t.get(`/cases/${c}`);
     expect(r.body.case).toMatchObject({ state: "Defaulted", stateIndex: 6, outcome: "PlaintiffWon" });
@@ -195,12 +195,12 @@ describe("case lifecycle over HTTP, signed by test wallets", () => {
     const c = await t.fileOnChain(PLAINTIFF, DEFENDANT);
     await t.write(`/cases/${c}/respond`, { stake: "20000000000000000" }, DEFENDANT);
     await t.write(`/cases/${c}/assign-judges-random`, {}, 0);
-    await advanceTime(t.court.reader, 601);
-    const before = await t.court.reader.getBalance({ address: t.address(DEFENDANT) });
+    await advanceTime(t.chain.reader, 601);
+    const before = await t.chain.reader.getBalance({ address: t.address(DEFENDANT) });
     await t.write(`/cases/${c}/resolve-timeout`, { from: t.address(0) }, 0);
     const r = await t.get(`/cases/${c}`);
     expect(r.body.case).toMatchObject({ state: "Dismissed", stateIndex: 5, outcome: "Dismissed" });
-    const after = await t.court.reader.getBalance({ address: t.address(DEFENDANT) });
+    const after = await t.chain.reader.getBalance({ address: t.address(DEFENDANT) });
     expect(after - before).toBe(20000000000000000n);
   });
 });

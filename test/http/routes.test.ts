@@ -131,7 +131,7 @@ describe("every route, happy path", () => {
         body: {},
         before: async () => {
           const read = (await t.get(`/jobs/${submitted}`)).body;
-          await advanceTime(t.court.reader, read.job.evaluation.windowEndsAt - read.chainTime + 1);
+          await advanceTime(t.chain.reader, read.job.evaluation.windowEndsAt - read.chainTime + 1);
         },
       },
       deliver_ruling: {

@@ -138,12 +138,12 @@ describe("MCP catalogue (in-memory transport)", () => {
     it("a write tool signs nothing: calling one leaves the chain as it was", async () => {
       // Not the Deliberating case: the write holds its cache entries, which the last test watches.
       const target = seeded("Appealed");
-      const before = await docket.ctx.court.reader.getBlockNumber();
+      const before = await docket.ctx.chain.reader.getBlockNumber();
       // A hidden vote's commitment binds the judge: `from` is needed (not simulated here: no panel yet).
       const built = await ok(client, "settle_case", { address: target });
       expect(built.unsigned_tx).toMatchObject({ to: target, value: "0", chainId: 31337 });
       expect(built.unsigned_tx.data).toMatch(/^0x[0-9a-f]+$/);
-      expect(await docket.ctx.court.reader.getBlockNumber()).toBe(before);
+      expect(await docket.ctx.chain.reader.getBlockNumber()).toBe(before);
     });
   });
 
@@ -242,12 +242,12 @@ describe("MCP catalogue (in-memory transport)", () => {
       expect(bogus.isError).toBe(true);
       expect(bogus.body.error).toBe("PAYMENT_NOT_FOUND");
 
-      const rpcUrl = docket.ctx.court.publicRpcUrl as string;
+      const rpcUrl = docket.ctx.chain.publicRpcUrl as string;
       const { total } = await ok(client, "list_cases", { limit: 100 });
       const native = asked.body.accepts.find((a: Json) => a.scheme === "native-tx");
       const paid = await signAndSend(rpcUrl, plaintiff, native.extra.unsigned_tx);
       const filing = await ok(client, "file_case", { ...args, payment_tx_hash: paid.transactionHash });
-      expect(filing.unsigned_tx.to).toBe(docket.ctx.court.factory);
+      expect(filing.unsigned_tx.to).toBe(docket.ctx.chain.factory);
       await signAndSend(rpcUrl, plaintiff, filing.unsigned_tx);
       expect((await ok(client, "list_cases", { limit: 100 })).total).toBe(total + 1);
     });
@@ -284,7 +284,7 @@ describe("MCP catalogue (in-memory transport)", () => {
     it("RPC_ERROR when the chain node is down, as over HTTP; a degraded health report is an answer, not an error", async () => {
       const dead = makePublicClient(makeChain(31337, "http://127.0.0.1:9"), { timeoutMs: 1000 });
       const down = await startServer(loadConfig({ PORT: "0", LOG_LEVEL: "silent" }), {
-        court: { ...docket.ctx.court, reader: dead, close: async () => {} },
+        chain: { ...docket.ctx.chain, reader: dead, close: async () => {} },
       });
       try {
         const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
@@ -438,7 +438,7 @@ describe("MCP catalogue (in-memory transport)", () => {
       if (r.isError) continue;
       // Once the write is built its entries are gone (and held): HTTP goes to the chain.
       expect((await fetch(`${docket.url}/cases/${target}`)).headers.get("x-cache")).toBe("MISS");
-      await signAndSend(docket.ctx.court.publicRpcUrl as string, j, r.body.unsigned_tx);
+      await signAndSend(docket.ctx.chain.publicRpcUrl as string, j, r.body.unsigned_tx);
       sent = true;
       break;
     }

@@ -33,7 +33,7 @@ describe("courts over MCP (Streamable HTTP)", () => {
 
   beforeAll(async () => {
     t = await TestDocket.shared();
-    rpcUrl = t.court.publicRpcUrl as string;
+    rpcUrl = t.chain.publicRpcUrl as string;
     client = await connectHttp("2025-11-25", `${t.url}/mcp`);
   });
   afterAll(async () => {

@@ -47,7 +47,7 @@ describe.each(ERAS)("hidden votes over MCP (Streamable HTTP), protocol %s", (era
 
   beforeAll(async () => {
     t = await TestDocket.shared();
-    rpcUrl = t.court.publicRpcUrl as string;
+    rpcUrl = t.chain.publicRpcUrl as string;
     client = await connectHttp(era, `${t.url}/mcp`);
     caseAddr = (await t.fileOnChain(PLAINTIFF, DEFENDANT, undefined, AGENTIC_COMMERCE_COURT)) as Address;
   });
@@ -86,7 +86,7 @@ describe.each(ERAS)("hidden votes over MCP (Streamable HTTP), protocol %s", (era
     expect(await readCase()).toMatchObject({ state: "Deliberating", votesForPlaintiff: 2 });
     const early = await call(client, "resolve_after_deadline", { address: caseAddr, from: t.address(0) });
     expect(early.body.error.details.reason).toBe("DeadlineNotReached");
-    await advanceTime(t.court.reader, 601);
+    await advanceTime(t.chain.reader, 601);
     await send(t.address(0), await ok(client, "resolve_after_deadline", { address: caseAddr, from: t.address(0) }));
     expect(await readCase()).toMatchObject({ state: "Resolved", outcome: "PlaintiffWon", appealWindowOpen: true });
   });
@@ -111,7 +111,7 @@ describe.each(ERAS)("hidden votes over MCP (Streamable HTTP), protocol %s", (era
     for (const j of judges) expect(round1).not.toContain(j);
     for (const j of judges.slice(0, 3)) await reveal(j);
     expect(await readCase()).toMatchObject({ state: "Deliberating", votesForDefendant: 3 });
-    await advanceTime(t.court.reader, 601);
+    await advanceTime(t.chain.reader, 601);
     await send(t.address(0), await ok(client, "resolve_after_deadline", { address: caseAddr, from: t.address(0) }));
     const final = await readCase();
     expect(final).toMatchObject({ state: "Resolved", outcome: "DefendantWon", appealWindowOpen: false });

@@ -63,7 +63,7 @@ describe("MCP over HTTP, on the API's own port", () => {
   let rpcUrl: string;
   beforeAll(async () => {
     docket = (await TestDocket.shared()).docket;
-    rpcUrl = docket.ctx.court.publicRpcUrl as string;
+    rpcUrl = docket.ctx.chain.publicRpcUrl as string;
   });
   afterAll(async () => {
     await docket?.close();
@@ -225,7 +225,7 @@ describe("MCP over HTTP, on the API's own port", () => {
 
     it("DOCKET_TOOLS is the upper bound: a request narrows it, never widens it", async () => {
       const narrow = await startServer(loadConfig({ PORT: "0", LOG_LEVEL: "silent", DOCKET_TOOLS: "cases" }), {
-        court: docket.ctx.court,
+        chain: docket.ctx.chain,
       });
       try {
         const wide = await connectHttp(era, `${narrow.url}/mcp/x/cases,judges`, { "X-MCP-Readonly": "yes" });
@@ -265,7 +265,7 @@ describe("MCP over HTTP, on the API's own port", () => {
 
   it("DOCKET_TOOLS applies over HTTP too", async () => {
     const narrow = await startServer(loadConfig({ PORT: "0", LOG_LEVEL: "silent", DOCKET_TOOLS: "read" }), {
-      court: docket.ctx.court,
+      chain: docket.ctx.chain,
     });
     try {
       const c = await connect(new StreamableHTTPClientTransport(new URL(`${narrow.url}/mcp`)));
@@ -281,12 +281,12 @@ describe("MCP over HTTP, on the API's own port", () => {
       await narrow.close();
     }
     await expect(
-      startServer(loadConfig({ PORT: "0", LOG_LEVEL: "silent", DOCKET_TOOLS: "nope" }), { court: docket.ctx.court }),
+      startServer(loadConfig({ PORT: "0", LOG_LEVEL: "silent", DOCKET_TOOLS: "nope" }), { chain: docket.ctx.chain }),
     ).rejects.toThrow(/DOCKET_TOOLS: unknown toolset or tool 'nope'/);
   });
 
   it("closing docket ends open SSE sessions instead of hanging on them", async () => {
-    const own = await startServer(loadConfig({ PORT: "0", LOG_LEVEL: "silent" }), { court: docket.ctx.court });
+    const own = await startServer(loadConfig({ PORT: "0", LOG_LEVEL: "silent" }), { chain: docket.ctx.chain });
     const client = await connect(new SSEClientTransport(new URL(`${own.url}/sse`)));
     expect(await ok(client, "get_health")).toMatchObject({ status: "ok" });
     // A second session, watched at the socket: its event stream must end when docket closes.

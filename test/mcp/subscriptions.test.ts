@@ -100,7 +100,7 @@ describe("MCP subscriptions, paged resources, completions", () => {
       // Spelled as the listener wrote them; the Summoned case is untouched by the evidence.
       const watched = [caseUri(active), caseUri(seeded("Summoned").toLowerCase())];
       const sub = await modern(client).listen({ resourceSubscriptions: [...watched, "docket://nothing-of-ours"] });
-      const rpcUrl = t.court.publicRpcUrl as string;
+      const rpcUrl = t.chain.publicRpcUrl as string;
       const snapshot = (await rpc(rpcUrl, "evm_snapshot")) as Hex;
       await addEvidence(active);
       await t.docket.follower?.poll();

@@ -33,7 +33,7 @@ describe("file_case: pay, prove, file", () => {
   let firstCase: Address;
 
   const params = () =>
-    t.court.reader.readContract({ address: t.court.factory, abi: caseFactoryAbi, functionName: "getParams" });
+    t.chain.reader.readContract({ address: t.chain.factory, abi: caseFactoryAbi, functionName: "getParams" });
 
   /** Signs an answered fileCase transaction as `signer`; returns the new case from its CaseFiled event. */
   async function signFiling(body: { unsigned_tx: { to: Address; value: string; data: Hex } }, signer: number) {
@@ -69,7 +69,7 @@ describe("file_case: pay, prove, file", () => {
       scheme: "exact",
       network: "eip155:31337",
       maxAmountRequired: fee,
-      payTo: t.court.factory,
+      payTo: t.chain.factory,
       asset: NATIVE_ASSET,
       resource: `${t.url}/cases`,
       mimeType: "application/json",
@@ -80,7 +80,7 @@ describe("file_case: pay, prove, file", () => {
     expect(ref).toMatch(/^0x[0-9a-f]{64}$/);
     expect(BigInt(ref)).not.toBe(0n);
     expect(req.extra.unsigned_tx).toEqual({
-      to: t.court.factory,
+      to: t.chain.factory,
       value: fee,
       data: encodeFunctionData({ abi: caseFactoryAbi, functionName: "payFilingFee", args: [ref] }),
       chainId: 31337,
@@ -91,7 +91,7 @@ describe("file_case: pay, prove, file", () => {
     });
     expect(req.extra).toMatchObject({ chainId: 31337, payer: t.address(PLAINTIFF), stake: minStake });
     expect(req.extra.instructions).toContain(t.address(PLAINTIFF));
-    expect(req.extra.instructions).toContain(t.court.factory);
+    expect(req.extra.instructions).toContain(t.chain.factory);
     expect(req.extra.instructions).toContain("X-PAYMENT");
     expect(paymentRequiredSchema.safeParse(r.body).success).toBe(true);
     expect(fileCase.output.safeParse(r.body).success).toBe(true);
@@ -132,20 +132,20 @@ describe("file_case: pay, prove, file", () => {
     firstProof = await fees.payAsTold(t, r402, PLAINTIFF);
 
     // The payment is recorded for the plaintiff under the 402's reference, and the fee reached the recipient.
-    const paid = await t.court.reader.getTransactionReceipt({ hash: firstProof });
+    const paid = await t.chain.reader.getTransactionReceipt({ hash: firstProof });
     const [feeLog] = parseEventLogs({ abi: caseFactoryAbi, eventName: "FilingFeePaid", logs: paid.logs });
-    expect(isAddressEqual(feeLog?.address ?? zeroAddress, t.court.factory)).toBe(true);
+    expect(isAddressEqual(feeLog?.address ?? zeroAddress, t.chain.factory)).toBe(true);
     expect(feeLog?.args).toEqual({ payer: t.address(PLAINTIFF), paymentRef: firstRef, amount: BigInt(fee) });
-    const block = await t.court.reader.getBlock({ blockNumber: paid.blockNumber });
+    const block = await t.chain.reader.getBlock({ blockNumber: paid.blockNumber });
     expect(isAddressEqual(block.miner, feeRecipient)).toBe(false);
-    const balance = (blockNumber: bigint) => t.court.reader.getBalance({ address: feeRecipient, blockNumber });
+    const balance = (blockNumber: bigint) => t.chain.reader.getBalance({ address: feeRecipient, blockNumber });
     expect((await balance(paid.blockNumber)) - (await balance(paid.blockNumber - 1n))).toBe(BigInt(fee));
-    expect(await t.court.reader.getBalance({ address: t.court.factory })).toBe(0n);
+    expect(await t.chain.reader.getBalance({ address: t.chain.factory })).toBe(0n);
 
     const r = await t.post("/cases", body, fees.xPayment(firstProof));
     expect(r.status, JSON.stringify(r.body)).toBe(200);
     expect(fileCase.output.safeParse(r.body).success).toBe(true);
-    expect(r.body.unsigned_tx).toMatchObject({ to: t.court.factory, value: minStake, chainId: 31337 });
+    expect(r.body.unsigned_tx).toMatchObject({ to: t.chain.factory, value: minStake, chainId: 31337 });
     expect(r.body.instructions).toContain(t.address(PLAINTIFF));
     expect(r.body.payment).toEqual({
       txHash: firstProof,
@@ -235,7 +235,7 @@ describe("file_case: pay, prove, file", () => {
     expect([ra.body.payment.paymentRef, rb.body.payment.paymentRef]).toEqual([ref, ref]);
 
     // Both are signed and broadcast; the gas is fixed so that the second is broadcast even though it must fail.
-    const gas = await t.court.reader.estimateGas({
+    const gas = await t.chain.reader.estimateGas({
       account: t.address(plaintiff),
       to: ra.body.unsigned_tx.to,
       data: ra.body.unsigned_tx.data,
@@ -248,8 +248,8 @@ describe("file_case: pay, prove, file", () => {
     const mined = receipts.find((x) => x.status === "success");
     const lost = receipts.find((x) => x.status === "reverted");
     const [filed] = parseEventLogs({ abi: caseFactoryAbi, eventName: "CaseFiled", logs: mined?.logs ?? [] });
-    const usedBy = await t.court.reader.readContract({
-      address: t.court.factory,
+    const usedBy = await t.chain.reader.readContract({
+      address: t.chain.factory,
       abi: caseFactoryAbi,
       functionName: "paymentRefUsedBy",
       args: [ref, t.address(plaintiff)],
@@ -328,7 +328,7 @@ describe("file_case: pay, prove, file", () => {
     const stranger = 18;
     const p = await params();
     const count = () =>
-      t.court.reader.readContract({ address: t.court.factory, abi: caseFactoryAbi, functionName: "caseCount" });
+      t.chain.reader.readContract({ address: t.chain.factory, abi: caseFactoryAbi, functionName: "caseCount" });
     const before = await count();
     const fileWith = (ref: Hex) =>
       encodeFunctionData({
@@ -339,7 +339,7 @@ describe("file_case: pay, prove, file", () => {
 
     // Nobody paid this reference. Signed and broadcast anyway (gas fixed): it is mined and reverts.
     const unpaid = fees.testRef("unpaid");
-    const tx = { to: t.court.factory, data: fileWith(unpaid), value: p.terms.minPartyStake, gas: 1_000_000n };
+    const tx = { to: t.chain.factory, data: fileWith(unpaid), value: p.terms.minPartyStake, gas: 1_000_000n };
     const receipt = await fees.send(t, plaintiff, tx);
     expect(receipt.status).toBe("reverted");
     expect(await fees.revertOf(t, receipt.transactionHash)).toMatchObject({

@@ -56,7 +56,7 @@ export async function send(
     data: tx.data,
     gas: tx.gas,
   });
-  return t.court.reader.waitForTransactionReceipt({ hash, pollingInterval: 20 });
+  return t.chain.reader.waitForTransactionReceipt({ hash, pollingInterval: 20 });
 }
 
 /** The fee transaction a 402 asks for. */
@@ -72,7 +72,7 @@ export function feeRefOf(r402: Api): Hex {
 /** Pays the fee exactly as a 402 says: signs and broadcasts `accepts[0].extra.unsigned_tx`. */
 export async function payAsTold(t: TestDocket, r402: Api, signer: number): Promise<Hex> {
   const tx = feeTxOf(r402);
-  if (tx.chainId !== t.court.chainId) throw new Error("payment is for another chain");
+  if (tx.chainId !== t.chain.chainId) throw new Error("payment is for another chain");
   const receipt = await send(t, signer, tx);
   if (receipt.status !== "success") throw new Error("fee payment reverted");
   return receipt.transactionHash;
@@ -88,13 +88,13 @@ export function testRef(label: string): Hex {
 /** Pays `payFilingFee(ref)` on the factory as `signer`, without docket; `gas` broadcasts one bound to revert. */
 export function payFee(t: TestDocket, signer: number, ref: Hex, value: bigint, gas?: bigint) {
   const data = encodeFunctionData({ abi: caseFactoryAbi, functionName: "payFilingFee", args: [ref] });
-  return send(t, signer, { to: t.court.factory, value, data, gas });
+  return send(t, signer, { to: t.chain.factory, value, data, gas });
 }
 
 /** The factory's record of the fee `payer` paid under `ref`. */
 export async function feePayment(t: TestDocket, ref: Hex, payer: Address) {
-  const [paid, amount, usedBy] = await t.court.reader.readContract({
-    address: t.court.factory,
+  const [paid, amount, usedBy] = await t.chain.reader.readContract({
+    address: t.chain.factory,
     abi: caseFactoryAbi,
     functionName: "feePayment",
     args: [ref, payer],
@@ -107,8 +107,8 @@ export async function feePayment(t: TestDocket, ref: Hex, payer: Address) {
  * decodes reverts (`{ reason, args }`), or "did not revert".
  */
 export async function revertOf(t: TestDocket, hash: Hex): Promise<Record<string, unknown> | "did not revert"> {
-  const tx = await t.court.reader.getTransaction({ hash });
-  return t.court.reader
+  const tx = await t.chain.reader.getTransaction({ hash });
+  return t.chain.reader
     .call({ account: tx.from, to: tx.to, data: tx.input, value: tx.value, blockNumber: tx.blockNumber })
     .then(
       () => "did not revert" as const,

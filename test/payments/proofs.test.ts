@@ -29,8 +29,8 @@ describe("file_case: refused proofs and inputs", () => {
     // x402 v1's schema: `error` a string (the code), docket's envelope beside it.
     expect(r.body.error).toBe(code);
     expect(r.body.x402Version).toBe(1);
-    expect(r.body.accepts[0]).toMatchObject({ maxAmountRequired: currentFee.toString(), payTo: t.court.factory });
-    expect(r.body.accepts[0].extra.unsigned_tx).toMatchObject({ to: t.court.factory, value: currentFee.toString() });
+    expect(r.body.accepts[0]).toMatchObject({ maxAmountRequired: currentFee.toString(), payTo: t.chain.factory });
+    expect(r.body.accepts[0].extra.unsigned_tx).toMatchObject({ to: t.chain.factory, value: currentFee.toString() });
     expect(decodeFunctionData({ abi: caseFactoryAbi, data: r.body.accepts[0].extra.unsigned_tx.data })).toEqual({
       functionName: "payFilingFee",
       args: [fees.feeRefOf(r)],
@@ -49,8 +49,8 @@ describe("file_case: refused proofs and inputs", () => {
 
   beforeAll(async () => {
     t = await TestDocket.shared();
-    const p = await t.court.reader.readContract({
-      address: t.court.factory,
+    const p = await t.chain.reader.readContract({
+      address: t.chain.factory,
       abi: caseFactoryAbi,
       functionName: "getParams",
     });
@@ -100,7 +100,7 @@ describe("file_case: refused proofs and inputs", () => {
 
   it("a reverted payment: 402 PAYMENT_FAILED", async () => {
     // The factory takes no plain coin: a transfer to it reverts (gas fixed so the wallet broadcasts it anyway).
-    const receipt = await fees.send(t, PLAINTIFF, { to: t.court.factory, value: fee, gas: 100_000n });
+    const receipt = await fees.send(t, PLAINTIFF, { to: t.chain.factory, value: fee, gas: 100_000n });
     expect(receipt.status).toBe("reverted");
     const r = await t.post("/cases", fees.filing(t, PLAINTIFF, DEFENDANT), fees.xPayment(receipt.transactionHash));
     expectRefused(r, "PAYMENT_FAILED");
@@ -131,7 +131,7 @@ describe("file_case: refused proofs and inputs", () => {
     const receipt = await fees.send(t, PLAINTIFF, { to: t.address(17), value: fee });
     const r = await t.post("/cases", fees.filing(t, PLAINTIFF, DEFENDANT), fees.xPayment(receipt.transactionHash));
     expectRefused(r, "PAYMENT_WRONG_RECIPIENT");
-    expect(r.body.docketError.details).toMatchObject({ expected: t.court.factory, actual: t.address(17) });
+    expect(r.body.docketError.details).toMatchObject({ expected: t.chain.factory, actual: t.address(17) });
   });
 
   it("the old way, a plain transfer of the fee to the fee recipient: 402 PAYMENT_WRONG_RECIPIENT", async () => {
@@ -141,7 +141,7 @@ describe("file_case: refused proofs and inputs", () => {
     expectRefused(r, "PAYMENT_WRONG_RECIPIENT");
     expect(r.body.docketError.details).toMatchObject({
       txHash: receipt.transactionHash,
-      expected: t.court.factory,
+      expected: t.chain.factory,
       actual: feeRecipient,
     });
     expect(r.body.docketError.message).toMatch(/payFilingFee/);
@@ -150,11 +150,11 @@ describe("file_case: refused proofs and inputs", () => {
   it("a successful call to the factory that pays no fee: 402 PAYMENT_WRONG_RECIPIENT", async () => {
     // getParams sent as a transaction: mined, succeeds, emits nothing.
     const data = encodeFunctionData({ abi: caseFactoryAbi, functionName: "getParams" });
-    const receipt = await fees.send(t, PLAINTIFF, { to: t.court.factory, data });
+    const receipt = await fees.send(t, PLAINTIFF, { to: t.chain.factory, data });
     expect(receipt.status).toBe("success");
     const r = await t.post("/cases", fees.filing(t, PLAINTIFF, DEFENDANT), fees.xPayment(receipt.transactionHash));
     expectRefused(r, "PAYMENT_WRONG_RECIPIENT");
-    expect(r.body.docketError.details).toMatchObject({ expected: t.court.factory, actual: t.court.factory });
+    expect(r.body.docketError.details).toMatchObject({ expected: t.chain.factory, actual: t.chain.factory });
   });
 
   it("below the fee: payFilingFee reverts on chain, so the proof is 402 PAYMENT_FAILED; more than the fee is fine", async () => {
@@ -221,8 +221,8 @@ describe("file_case: refused proofs and inputs", () => {
   // Last: it changes the court's fee for a while (and puts it back).
   it("the owner raised the fee after the payment: 402 PAYMENT_INSUFFICIENT at the new fee; fine again once restored", async () => {
     const OWNER = 0;
-    const p = await t.court.reader.readContract({
-      address: t.court.factory,
+    const p = await t.chain.reader.readContract({
+      address: t.chain.factory,
       abi: caseFactoryAbi,
       functionName: "getParams",
     });
@@ -234,7 +234,7 @@ describe("file_case: refused proofs and inputs", () => {
     const raised = fee * 2n;
     const setFee = (value: bigint) =>
       t.actor(OWNER).write({
-        address: t.court.factory,
+        address: t.chain.factory,
         abi: caseFactoryAbi,
         functionName: "setFiling",
         args: [feeRecipient, value],
@@ -252,9 +252,9 @@ describe("file_case: refused proofs and inputs", () => {
       expect(await fees.feePayment(t, ref, t.address(PLAINTIFF))).toMatchObject({ paid: true, amount: fee });
       // The chain itself is laxer: fileCase checks that the reference was paid, not at which fee, so the
       // plaintiff could still file with it directly (simulated here, not sent). docket's check is its own.
-      const direct = await t.court.reader.call({
+      const direct = await t.chain.reader.call({
         account: t.address(PLAINTIFF),
-        to: t.court.factory,
+        to: t.chain.factory,
         value: p.terms.minPartyStake,
         data: encodeFunctionData({
           abi: caseFactoryAbi,

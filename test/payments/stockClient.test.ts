@@ -53,14 +53,14 @@ async function sign(body: { unsigned_tx: { to: Address; value: string; data: Hex
 }
 
 function tokenBalance(who: Address, asset: Address = token) {
-  return t.court.reader.readContract({ address: asset, abi: testUSDAbi, functionName: "balanceOf", args: [who] });
+  return t.chain.reader.readContract({ address: asset, abi: testUSDAbi, functionName: "balanceOf", args: [who] });
 }
 
 /** The fee recipient's token moves of a filing: the plaintiff to the factory, the factory to the recipient. */
 function feeMoves(plaintiff: number, amount: bigint) {
   return [
-    { from: t.address(plaintiff), to: t.court.factory, value: amount },
-    { from: t.court.factory, to: t.address(0), value: amount },
+    { from: t.address(plaintiff), to: t.chain.factory, value: amount },
+    { from: t.chain.factory, to: t.address(0), value: amount },
   ];
 }
 
@@ -99,7 +99,7 @@ describe("x402 v2: a stock client pays the filing fee", () => {
         network: "eip155:31337",
         asset: token,
         amount: DEV_TOKEN_FILING_FEE.toString(),
-        payTo: t.court.factory,
+        payTo: t.chain.factory,
         extra: { name: "Docket Test USD", version: "1" },
       },
       { scheme: "native-tx", network: "eip155:31337", asset: "0x0000000000000000000000000000000000000000" },
@@ -136,7 +136,7 @@ describe("x402 v2: a stock client pays the filing fee", () => {
     const c = await t.get(`/cases/${filed.caseAddr}`);
     expect(c.body.case).toMatchObject({ state: "Summoned", plaintiff: t.address(plaintiff) });
     expect(await tokenBalance(t.address(plaintiff))).toBe(before - DEV_TOKEN_FILING_FEE);
-    expect(await tokenBalance(t.court.factory)).toBe(0n);
+    expect(await tokenBalance(t.chain.factory)).toBe(0n);
   });
 
   it("refusals: wrong amount, wrong payTo, someone else's payment, a forged signature, a replay", async () => {
@@ -256,7 +256,7 @@ describe("a court whose fee token behaves like USDC (no TestUSD)", () => {
       await owner().write({ address: usdc, abi: usdcLikeAbi, functionName: "mint", args: [t.address(i), 10_000_000n] });
     }
     await owner().write({
-      address: t.court.factory,
+      address: t.chain.factory,
       abi: caseFactoryAbi,
       functionName: "setTokenFee",
       args: [usdc, DEV_TOKEN_FILING_FEE],
@@ -309,7 +309,7 @@ describe("a court whose fee token behaves like USDC (no TestUSD)", () => {
     const filed = await sign(answer, plaintiff);
     expect(filed.moves).toEqual(feeMoves(plaintiff, DEV_TOKEN_FILING_FEE));
     expect(await tokenBalance(t.address(0), usdc)).toBe(recipientBefore + DEV_TOKEN_FILING_FEE);
-    expect(await tokenBalance(t.court.factory, usdc)).toBe(0n);
+    expect(await tokenBalance(t.chain.factory, usdc)).toBe(0n);
 
     // The same authorization again, over HTTP and straight to the chain: refused.
     expect(sent).toHaveLength(1);
@@ -334,14 +334,14 @@ describe("a court whose fee token behaves like USDC (no TestUSD)", () => {
       functionName: "transferWithAuthorization",
       args: transferArgs(payment.payload),
     });
-    expect(await tokenBalance(t.court.factory, usdc)).toBe(DEV_TOKEN_FILING_FEE);
+    expect(await tokenBalance(t.chain.factory, usdc)).toBe(DEV_TOKEN_FILING_FEE);
 
     // Asked again before filing, docket still answers the filing (the fee is in the factory)...
     const again = await t.post("/cases", body, paymentSignature(payment));
     expect(again.status, JSON.stringify(again.body)).toBe(200);
     // ...and the filing docket answered goes through with the fee that arrived (issue #31, item 5).
     const filed = await sign(paid.body, plaintiff);
-    expect(await tokenBalance(t.court.factory, usdc)).toBe(0n);
+    expect(await tokenBalance(t.chain.factory, usdc)).toBe(0n);
     expect(await tokenBalance(t.address(plaintiff), usdc)).toBe(start - DEV_TOKEN_FILING_FEE);
     const late = await t.post("/cases", body, paymentSignature(payment));
     expect(late.status).toBe(409);

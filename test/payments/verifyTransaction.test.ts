@@ -65,7 +65,7 @@ describe("verify_transaction", () => {
   });
 
   it("a reverted transaction: success false, never allExpectationsMet", async () => {
-    const receipt = await send(t, PAYER, { to: t.court.factory, value: VALUE, gas: 100_000n });
+    const receipt = await send(t, PAYER, { to: t.chain.factory, value: VALUE, gas: 100_000n });
     const r = await t.post("/cases/verify-tx", { txHash: receipt.transactionHash, expectedValue: VALUE });
     expect(r.body).toMatchObject({ found: true, mined: true, success: false, expectations: { value: true } });
     expect(r.body.allExpectationsMet).toBe(false);

@@ -82,9 +82,9 @@ export function externalChainEnv(devnet: ChainAt, env: Record<string, string> = 
   };
 }
 
-/** What the chain's side of a test needs of a docket: where it answers, its dev chain and the court it serves. */
-export interface CourtAccess {
-  chain: Devnet["chain"];
+/** What the chain's side of a test needs of a docket: its dev chain's definition and reader, the factory, the chain id. */
+export interface DevChainAccess {
+  definition: Devnet["chain"];
   reader: Devnet["reader"];
   factory: Address;
   chainId: number;
@@ -93,7 +93,7 @@ export interface CourtAccess {
 /** Helpers to call a docket on a seeded dev chain and to sign as dev accounts, wherever that docket runs. */
 abstract class OnDevChain {
   abstract get url(): string;
-  abstract get court(): CourtAccess;
+  abstract get chain(): DevChainAccess;
   abstract get devnet(): Devnet;
   abstract close(): Promise<void>;
 
@@ -109,7 +109,7 @@ abstract class OnDevChain {
   actor(index: number): Actor {
     const a = this.devnet.accounts[index];
     if (!a) throw new Error(`no dev account ${index}`);
-    return new Actor(a.account, this.court.chain, this.court.reader);
+    return new Actor(a.account, this.chain.definition, this.chain.reader);
   }
 
   get(path: string): Promise<Api> {
@@ -125,7 +125,7 @@ abstract class OnDevChain {
     const r = await this.post(path, body);
     if (r.status !== 200) throw new Error(`${path} answered ${r.status}: ${JSON.stringify(r.body)}`);
     const tx = r.body.unsigned_tx as { to: Address; value: string; data: Hex; chainId: number };
-    if (tx.chainId !== this.court.chainId) throw new Error("unsigned_tx is for another chain");
+    if (tx.chainId !== this.chain.chainId) throw new Error("unsigned_tx is for another chain");
     return this.actor(signer).send(tx);
   }
 
@@ -139,8 +139,8 @@ abstract class OnDevChain {
     claim = `claim ${Date.now()} ${Math.random()}`,
     court: number | bigint = 1,
   ) {
-    const { factory } = this.court;
-    const params = await this.court.reader.readContract({
+    const { factory } = this.chain;
+    const params = await this.chain.reader.readContract({
       address: factory,
       abi: caseFactoryAbi,
       functionName: "getParams",
@@ -220,8 +220,8 @@ export class TestDocket extends OnDevChain {
   get url(): string {
     return this.docket.url;
   }
-  get court() {
-    return this.docket.ctx.court;
+  get chain() {
+    return this.docket.ctx.chain;
   }
   get devnet() {
     const d = this.docket.dev?.devnet;
@@ -272,9 +272,9 @@ export class BuiltDocket extends OnDevChain {
   get devnet(): Devnet {
     return this.lease.devnet;
   }
-  get court(): CourtAccess {
+  get chain(): DevChainAccess {
     const d = this.lease.devnet;
-    return { chain: d.chain, reader: d.reader, factory: d.deployment.factory, chainId: d.chainId };
+    return { definition: d.chain, reader: d.reader, factory: d.deployment.factory, chainId: d.chainId };
   }
 
   async close(): Promise<void> {

@@ -56,7 +56,7 @@ export class JobFlow {
   ) {}
 
   get arbitration() {
-    const a = this.t.court.arbitration;
+    const a = this.t.chain.arbitration;
     if (!a) throw new Error("the dev chain deployed no arbitration contracts");
     return a;
   }
@@ -83,7 +83,7 @@ export class JobFlow {
   }
 
   async balance(who: Address): Promise<bigint> {
-    return this.t.court.reader.readContract({
+    return this.t.chain.reader.readContract({
       address: this.arbitration.token,
       abi: testUSDAbi,
       functionName: "balanceOf",
@@ -144,7 +144,7 @@ export class JobFlow {
 
   /** How many times the evaluator received `rule` for a dispute (its IArbitrableV2 Ruling event). */
   async rulesReceived(evaluator: Address, disputeId: number): Promise<number> {
-    const logs = await this.t.court.reader.getContractEvents({
+    const logs = await this.t.chain.reader.getContractEvents({
       address: evaluator,
       abi: courtEvaluatorAbi,
       eventName: "Ruling",
@@ -179,7 +179,7 @@ export class JobFlow {
     }
     const decided = (await this.ok("get_case", { address: caseAddr })).case;
     expect(decided).toMatchObject({ state: "Resolved", outcome: plaintiffWins ? "PlaintiffWon" : "DefendantWon" });
-    await advanceTime(this.t.court.reader, 301);
+    await advanceTime(this.t.chain.reader, 301);
     await this.write("settle_case", { address: caseAddr, from: this.t.address(0) }, this.t.address(0));
   }
 }
@@ -286,7 +286,7 @@ export async function undisputedJob(f: JobFlow, client: Address, provider: Addre
     body: { error: { details: { rule: "window_open" } } },
   });
   const read = await f.ok("get_job", { id });
-  await advanceTime(f.t.court.reader, read.job.evaluation.windowEndsAt - read.chainTime + 1);
+  await advanceTime(f.t.chain.reader, read.job.evaluation.windowEndsAt - read.chainTime + 1);
   expect((await f.job(id)).evaluation).toMatchObject({ phase: "finalizable", disputable: false, judgeable: true });
   const late = await f.call("dispute_job", { id, from: client, statement: "Too late." });
   expect(late).toMatchObject({
@@ -324,7 +324,7 @@ export async function failedRuling(f: JobFlow, plaintiff: Address, defendant: Ad
   );
   const arbitrable = getAddress(deployed.contractAddress as Address);
   await owner.write({ address: arbitrable, abi: testArbitrableAbi, functionName: "setFailing", args: [true] });
-  const court = { devnet: f.t.devnet, reader: f.t.court.reader } as never;
+  const court = { devnet: f.t.devnet, reader: f.t.chain.reader } as never;
   const { caseAddr } = await openDispute(court, arbitrable, owner, extraData({ court: 1n, plaintiff, defendant }));
   await f.write("respond_to_case", { address: caseAddr, from: defendant }, defendant);
   await f.write("assign_judges_random", { address: caseAddr, from: f.t.address(0) }, f.t.address(0));

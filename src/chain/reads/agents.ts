@@ -1,12 +1,12 @@
 /** Agent reads: one registered agent, a page of them. */
 import type { Address } from "viem";
 import { courtRegistryAbi } from "../abi/generated.js";
-import type { Court } from "../access.js";
+import type { ChainAccess } from "../access.js";
 import { readPage } from "./core.js";
 
-export async function readAgent(court: Court, who: Address) {
-  return court.reader.readContract({
-    address: court.registry,
+export async function readAgent(chain: ChainAccess, who: Address) {
+  return chain.reader.readContract({
+    address: chain.registry,
     abi: courtRegistryAbi,
     functionName: "getAgent",
     args: [who],
@@ -14,8 +14,8 @@ export async function readAgent(court: Court, who: Address) {
 }
 
 /** A page of the registered agents. */
-export async function readAgents(court: Court, offset: number, limit: number) {
-  return readPage(court, { address: court.registry, abi: courtRegistryAbi }, "getAgents", offset, limit);
+export async function readAgents(chain: ChainAccess, offset: number, limit: number) {
+  return readPage(chain, { address: chain.registry, abi: courtRegistryAbi }, "getAgents", offset, limit);
 }
 
 export type AgentView = Awaited<ReturnType<typeof readAgent>>;

@@ -1,7 +1,7 @@
 /** Case reads: a case, its evidence, its parties, the pages of cases (every case, Deliberating, a party's open cases, every open case's status), and the names of its states and outcomes. */
 import type { Address } from "viem";
 import { caseFactoryAbi, disputeCaseAbi } from "../abi/generated.js";
-import type { Court } from "../access.js";
+import type { ChainAccess } from "../access.js";
 import { readFound, readPage } from "./core.js";
 import { readCourts } from "./courts.js";
 
@@ -25,16 +25,16 @@ export const OUTCOME_NAMES = [null, "PlaintiffWon", "DefendantWon", "Dismissed"]
  * parallel: as many eth_calls as it has calls.
  */
 
-export async function readCase(court: Court, addr: Address) {
-  return readFound(court, { address: court.factory, abi: caseFactoryAbi, functionName: "getCase", args: [addr] });
+export async function readCase(chain: ChainAccess, addr: Address) {
+  return readFound(chain, { address: chain.factory, abi: caseFactoryAbi, functionName: "getCase", args: [addr] });
 }
 
 export type CaseView = NonNullable<Awaited<ReturnType<typeof readCase>>>;
 
 /** A case (undefined when the address is not one) and every court, to name its court: one multicall. */
-export async function readCaseInCourt(court: Court, addr: Address) {
+export async function readCaseInCourt(chain: ChainAccess, addr: Address) {
   // Same tick, so the client batches both into one Multicall3 eth_call.
-  const [view, courts] = await Promise.all([readCase(court, addr), readCourts(court)]);
+  const [view, courts] = await Promise.all([readCase(chain, addr), readCourts(chain)]);
   return { view, courts };
 }
 
@@ -44,11 +44,11 @@ export async function readCaseInCourt(court: Court, addr: Address) {
  * that is none may be anything (a precompile that burns all the gas it is given fails the whole
  * multicall its call shares). One request, and a second for the evidence list when it has items.
  */
-export async function readCaseEvidence(court: Court, addr: Address) {
+export async function readCaseEvidence(chain: ChainAccess, addr: Address) {
   // The factory answers only for its own cases, so an address that is not one (a precompile, any
   // contract) is never called: one eth_call, whatever the address.
-  const [exists, view, evidence] = await court.reader.readContract({
-    address: court.factory,
+  const [exists, view, evidence] = await chain.reader.readContract({
+    address: chain.factory,
     abi: caseFactoryAbi,
     functionName: "getCaseEvidence",
     args: [addr],
@@ -64,8 +64,8 @@ export async function readCaseEvidence(court: Court, addr: Address) {
 }
 
 /** The minimum party stake a case was filed under (its terms are frozen at filing). */
-export async function readCaseMinimumStake(court: Court, addr: Address): Promise<bigint> {
-  const terms = await court.reader.readContract({ address: addr, abi: disputeCaseAbi, functionName: "terms" });
+export async function readCaseMinimumStake(chain: ChainAccess, addr: Address): Promise<bigint> {
+  const terms = await chain.reader.readContract({ address: addr, abi: disputeCaseAbi, functionName: "terms" });
   // The public getter returns CaseTerms as a tuple, in declaration order.
   const MIN_PARTY_STAKE = 5;
   return terms[MIN_PARTY_STAKE];
@@ -78,16 +78,19 @@ const PARTICIPANTS_PER_CALL = 200;
  * The parties and current panel of each case (its `getSummary`), for the event stream: one multicall
  * for up to 200 cases, however many a poll's events touch. A case whose read fails is left out.
  */
-export async function readParticipants(court: Court, cases: readonly Address[]): Promise<Map<Address, Address[]>> {
+export async function readParticipants(
+  chain: ChainAccess,
+  cases: readonly Address[],
+): Promise<Map<Address, Address[]>> {
   const out = new Map<Address, Address[]>();
   const chunks: Address[][] = [];
   for (let i = 0; i < cases.length; i += PARTICIPANTS_PER_CALL) chunks.push(cases.slice(i, i + PARTICIPANTS_PER_CALL));
   await Promise.all(
     chunks.map(async (chunk) => {
       const contracts = chunk.map((c) => ({ address: c, abi: disputeCaseAbi, functionName: "getSummary" }) as const);
-      const results = court.hasMulticall3
-        ? await court.reader.multicall({ allowFailure: true, batchSize: 0, contracts })
-        : (await Promise.allSettled(contracts.map((c) => court.reader.readContract(c)))).map((r) =>
+      const results = chain.hasMulticall3
+        ? await chain.reader.multicall({ allowFailure: true, batchSize: 0, contracts })
+        : (await Promise.allSettled(contracts.map((c) => chain.reader.readContract(c)))).map((r) =>
             r.status === "fulfilled" ? { status: "success" as const, result: r.value } : { status: "failure" as const },
           );
       results.forEach((r, i) => {
@@ -100,22 +103,22 @@ export async function readParticipants(court: Court, cases: readonly Address[]):
 }
 
 /** A page of every case. */
-export async function readCasePage(court: Court, offset: number, limit: number) {
-  return readPage(court, { address: court.factory, abi: caseFactoryAbi }, "getCases", offset, limit);
+export async function readCasePage(chain: ChainAccess, offset: number, limit: number) {
+  return readPage(chain, { address: chain.factory, abi: caseFactoryAbi }, "getCases", offset, limit);
 }
 
 /** A page of the cases in Deliberating, from the factory's own index of them. */
-export async function readDeliberating(court: Court, offset: number, limit: number) {
-  return readPage(court, { address: court.factory, abi: caseFactoryAbi }, "getDeliberatingCases", offset, limit);
+export async function readDeliberating(chain: ChainAccess, offset: number, limit: number) {
+  return readPage(chain, { address: chain.factory, abi: caseFactoryAbi }, "getDeliberatingCases", offset, limit);
 }
 
 /**
  * A page of the open cases `who` takes part in (party, or judge of any round), each as the compact
  * status the inbox works from, with the chain time the page was read at: one eth_call.
  */
-export async function readInvolvedCases(court: Court, who: Address, offset: number, limit: number) {
-  const [total, chainTime, page] = await court.reader.readContract({
-    address: court.factory,
+export async function readInvolvedCases(chain: ChainAccess, who: Address, offset: number, limit: number) {
+  const [total, chainTime, page] = await chain.reader.readContract({
+    address: chain.factory,
     abi: caseFactoryAbi,
     functionName: "getInvolvedCases",
     args: [who, BigInt(offset), BigInt(limit)],
@@ -124,9 +127,9 @@ export async function readInvolvedCases(court: Court, who: Address, offset: numb
 }
 
 /** A page of every open case's status, for the keeper view: one eth_call. */
-export async function readCaseStatuses(court: Court, offset: number, limit: number) {
-  const [total, chainTime, page] = await court.reader.readContract({
-    address: court.factory,
+export async function readCaseStatuses(chain: ChainAccess, offset: number, limit: number) {
+  const [total, chainTime, page] = await chain.reader.readContract({
+    address: chain.factory,
     abi: caseFactoryAbi,
     functionName: "getCaseStatuses",
     args: [BigInt(offset), BigInt(limit)],

@@ -17,13 +17,13 @@ import {
   TransactionReceiptNotFoundError,
 } from "viem";
 import { multicall3Abi } from "../abi/generated.js";
-import type { Court } from "../access.js";
+import type { ChainAccess } from "../access.js";
 import { MULTICALL3_ADDRESS } from "../client.js";
 
 /** The chain time: from Multicall3 (batched with the reads beside it), or the latest block without it. */
-export async function readChainTime(court: Court): Promise<bigint> {
-  if (!court.hasMulticall3) return (await court.reader.getBlock({ blockTag: "latest" })).timestamp;
-  return court.reader.readContract({
+export async function readChainTime(chain: ChainAccess): Promise<bigint> {
+  if (!chain.hasMulticall3) return (await chain.reader.getBlock({ blockTag: "latest" })).timestamp;
+  return chain.reader.readContract({
     address: MULTICALL3_ADDRESS,
     abi: multicall3Abi,
     functionName: "getCurrentBlockTimestamp",
@@ -39,10 +39,10 @@ export async function readFound<
   F extends ContractFunctionName<A, "pure" | "view">,
   const Args extends ContractFunctionArgs<A, "pure" | "view", F>,
 >(
-  court: Court,
+  chain: ChainAccess,
   call: ReadContractParameters<A, F, Args>,
 ): Promise<Found<ReadContractReturnType<A, F, Args>> | undefined> {
-  const [found, value] = (await court.reader.readContract(call as never)) as readonly [boolean, unknown];
+  const [found, value] = (await chain.reader.readContract(call as never)) as readonly [boolean, unknown];
   return found ? (value as Found<ReadContractReturnType<A, F, Args>>) : undefined;
 }
 
@@ -54,13 +54,13 @@ type Paged<R> = R extends readonly [bigint, infer P] ? P : never;
  * page, and the total as a number. One eth_call.
  */
 export async function readPage<const A extends Abi, F extends ContractFunctionName<A, "pure" | "view">>(
-  court: Court,
+  chain: ChainAccess,
   contract: { address: Address; abi: A },
   functionName: F,
   offset: number,
   limit: number,
 ): Promise<{ total: number; page: Paged<ContractFunctionReturnType<A, "pure" | "view", F>> }> {
-  const [total, page] = (await court.reader.readContract({
+  const [total, page] = (await chain.reader.readContract({
     ...contract,
     functionName,
     args: [BigInt(offset), BigInt(limit)],
@@ -69,8 +69,8 @@ export async function readPage<const A extends Abi, F extends ContractFunctionNa
 }
 
 /** The latest block number, never from viem's cache. */
-export function readBlockNumber(court: Court): Promise<bigint> {
-  return court.reader.getBlockNumber({ cacheTime: 0 });
+export function readBlockNumber(chain: ChainAccess): Promise<bigint> {
+  return chain.reader.getBlockNumber({ cacheTime: 0 });
 }
 
 /** A transaction as the node knows it: `tx` once it is known, `receipt` once it is mined. */
@@ -80,10 +80,10 @@ export interface TxLookup {
 }
 
 /** The transaction and its receipt, in parallel: 2 JSON-RPC requests. Unknown is not an error here. */
-export async function lookupTransaction(court: Court, hash: Hex): Promise<TxLookup> {
+export async function lookupTransaction(chain: ChainAccess, hash: Hex): Promise<TxLookup> {
   const [tx, receipt] = await Promise.all([
-    court.reader.getTransaction({ hash }).catch(absent(TransactionNotFoundError)),
-    court.reader.getTransactionReceipt({ hash }).catch(absent(TransactionReceiptNotFoundError)),
+    chain.reader.getTransaction({ hash }).catch(absent(TransactionNotFoundError)),
+    chain.reader.getTransactionReceipt({ hash }).catch(absent(TransactionReceiptNotFoundError)),
   ]);
   return { tx, receipt };
 }
@@ -101,19 +101,19 @@ function absent(kind: new (...args: never[]) => Error) {
  * latest block). Every call must succeed. `batchSize: 0` keeps a multicall in one eth_call however long.
  */
 export async function readAll<const C extends readonly ContractFunctionParameters[]>(
-  court: Court,
+  chain: ChainAccess,
   contracts: C,
   opts: { batchSize?: number } = {},
 ): Promise<MulticallReturnType<C, false>> {
-  if (court.hasMulticall3) {
-    return (await court.reader.multicall({
+  if (chain.hasMulticall3) {
+    return (await chain.reader.multicall({
       allowFailure: false,
       ...opts,
       contracts: contracts as readonly ContractFunctionParameters[],
     })) as MulticallReturnType<C, false>;
   }
   return (await Promise.all(
-    contracts.map((c) => (c === CLOCK ? readChainTime(court) : court.reader.readContract(c as never))),
+    contracts.map((c) => (c === CLOCK ? readChainTime(chain) : chain.reader.readContract(c as never))),
   )) as MulticallReturnType<C, false>;
 }
 
@@ -125,6 +125,6 @@ export const CLOCK = {
 } as const satisfies ContractFunctionParameters;
 
 /** "0.05 ETH": display amounts carry the chain's coin symbol. */
-export function displayAmount(court: Court, wei: bigint): string {
-  return `${formatEther(wei)} ${court.chain.nativeCurrency.symbol}`;
+export function displayAmount(chain: ChainAccess, wei: bigint): string {
+  return `${formatEther(wei)} ${chain.definition.nativeCurrency.symbol}`;
 }

@@ -1,24 +1,24 @@
 /** Judge reads: one judge's record and stakes per court, a page of the judge list, the whole list in chunks. */
 import type { Address } from "viem";
 import { courtRegistryAbi } from "../abi/generated.js";
-import type { Court } from "../access.js";
+import type { ChainAccess } from "../access.js";
 import { readCourts } from "./courts.js";
 
 /**
  * A judge's record, the General court's minimum stake and the judge's stake in each court it staked
  * in, in one multicall (the client batches same-tick reads).
  */
-export async function readJudge(court: Court, who: Address) {
+export async function readJudge(chain: ChainAccess, who: Address) {
   const [judge, minimumStake, [courtIds, stakes]] = await Promise.all([
-    court.reader.readContract({
-      address: court.registry,
+    chain.reader.readContract({
+      address: chain.registry,
       abi: courtRegistryAbi,
       functionName: "getJudge",
       args: [who],
     }),
-    court.reader.readContract({ address: court.registry, abi: courtRegistryAbi, functionName: "minJudgeStake" }),
-    court.reader.readContract({
-      address: court.registry,
+    chain.reader.readContract({ address: chain.registry, abi: courtRegistryAbi, functionName: "minJudgeStake" }),
+    chain.reader.readContract({
+      address: chain.registry,
       abi: courtRegistryAbi,
       functionName: "getJudgeCourts",
       args: [who],
@@ -36,20 +36,20 @@ export type CourtStake = Awaited<ReturnType<typeof readJudge>>["courtStakes"][nu
 export const JUDGE_CHUNK = 200;
 
 /** Each listed judge's stake per court, at most JUDGE_CHUNK judges per eth_call. */
-async function readCourtStakes(court: Court, who: readonly Address[]) {
+async function readCourtStakes(chain: ChainAccess, who: readonly Address[]) {
   const calls = who.map(
     (addr) =>
-      ({ address: court.registry, abi: courtRegistryAbi, functionName: "getJudgeCourts", args: [addr] }) as const,
+      ({ address: chain.registry, abi: courtRegistryAbi, functionName: "getJudgeCourts", args: [addr] }) as const,
   );
   const chunks: (typeof calls)[] = [];
   for (let i = 0; i < calls.length; i += JUDGE_CHUNK) chunks.push(calls.slice(i, i + JUDGE_CHUNK));
-  const perJudge = court.hasMulticall3
+  const perJudge = chain.hasMulticall3
     ? (
         await Promise.all(
-          chunks.map((contracts) => court.reader.multicall({ allowFailure: false, batchSize: 0, contracts })),
+          chunks.map((contracts) => chain.reader.multicall({ allowFailure: false, batchSize: 0, contracts })),
         )
       ).flat()
-    : await Promise.all(calls.map((c) => court.reader.readContract(c)));
+    : await Promise.all(calls.map((c) => chain.reader.readContract(c)));
   return perJudge.map(([ids, stakes]) => ids.map((id, i) => ({ court: id, stake: stakes[i] ?? 0n })));
 }
 
@@ -57,18 +57,18 @@ async function readCourtStakes(court: Court, who: readonly Address[]) {
  * A page of the judge list (every judge with a stake, eligible or not, in list order) with its total,
  * the courts, and each listed judge's stake per court: 2 JSON-RPC requests whatever the pool.
  */
-export async function readJudgePage(court: Court, offset: number, limit: number) {
+export async function readJudgePage(chain: ChainAccess, offset: number, limit: number) {
   const [[minimumStake, total, pool], courts] = await Promise.all([
-    court.reader.readContract({
-      address: court.registry,
+    chain.reader.readContract({
+      address: chain.registry,
       abi: courtRegistryAbi,
       functionName: "getJudgePool",
       args: [BigInt(offset), BigInt(limit)],
     }),
-    readCourts(court),
+    readCourts(chain),
   ]);
   const courtStakes = await readCourtStakes(
-    court,
+    chain,
     pool.map((j) => j.addr),
   );
   return { minimumStake, total: Number(total), pool, courts, courtStakes };
@@ -78,11 +78,11 @@ export async function readJudgePage(court: Court, offset: number, limit: number)
  * The whole judge list, JUDGE_CHUNK judges per eth_call (the first chunk, then the rest at once), so
  * no call outgrows a provider's eth_call gas cap however large the pool.
  */
-export async function readJudgePool(court: Court) {
-  const first = await readJudgePage(court, 0, JUDGE_CHUNK);
+export async function readJudgePool(chain: ChainAccess) {
+  const first = await readJudgePage(chain, 0, JUDGE_CHUNK);
   const offsets: number[] = [];
   for (let o = JUDGE_CHUNK; o < first.total; o += JUDGE_CHUNK) offsets.push(o);
-  const rest = await Promise.all(offsets.map((o) => readJudgePage(court, o, JUDGE_CHUNK)));
+  const rest = await Promise.all(offsets.map((o) => readJudgePage(chain, o, JUDGE_CHUNK)));
   return {
     ...first,
     pool: [...first.pool, ...rest.flatMap((p) => p.pool)],

@@ -24,12 +24,12 @@ export const discoverAgents = defineOperation({
   }),
   cache: { key: (i) => keyOf.discover(i.offset, i.limit) },
   handler: async ({ limit, offset }, ctx) => {
-    const { total, page } = await readAgents(ctx.court, offset, limit);
+    const { total, page } = await readAgents(ctx.chain, offset, limit);
     const cards = await readErc8004Cards(
-      ctx.court,
+      ctx.chain,
       page.map((a) => a.addr),
     );
-    const agents = page.map((a, i) => formatAgent(a, formatErc8004(ctx.court, cards?.[i])));
+    const agents = page.map((a, i) => formatAgent(a, formatErc8004(ctx.chain, cards?.[i])));
     return new Answer({ total, offset, limit, agents }, { ttl: 60 });
   },
 });

@@ -1,6 +1,6 @@
 import { zeroAddress } from "viem";
 import { z } from "zod";
-import type { Court } from "../../chain/access.js";
+import type { ChainAccess } from "../../chain/access.js";
 import type { Erc8004Card } from "../../chain/erc8004.js";
 
 /** A data: URI docket decodes at most this long (a registration file is a few hundred bytes). */
@@ -50,18 +50,18 @@ export const erc8004Schema = z
 export type Erc8004Body = z.infer<typeof erc8004Schema>;
 
 /** docket's view of one reporter card; null for an address with no ERC-8004 agent. */
-export function formatErc8004(court: Court, card: Erc8004Card | undefined): Erc8004Body {
-  if (!card || card.agentId === 0n || !court.erc8004.enabled) return null;
+export function formatErc8004(chain: ChainAccess, card: Erc8004Card | undefined): Erc8004Body {
+  if (!card || card.agentId === 0n || !chain.erc8004.enabled) return null;
   const v = card.verdicts;
   return {
     agentId: Number(card.agentId),
-    agentRegistry: `eip155:${court.chainId}:${court.erc8004.identity}`,
+    agentRegistry: `eip155:${chain.chainId}:${chain.erc8004.identity}`,
     owner: card.owner,
     wallet: card.wallet === zeroAddress ? null : card.wallet,
     agentURI: card.agentURI,
     registrationFile: parseDataUri(card.agentURI),
     reputation: {
-      client: court.erc8004.reporter,
+      client: chain.erc8004.reporter,
       verdicts: Number(v.count),
       winRate: v.count === 0n ? null : Number(v.value) / 10 ** v.decimals,
       won: Number(card.won),

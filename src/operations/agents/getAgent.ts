@@ -22,8 +22,8 @@ export const getAgent = defineOperation({
   cache: { key: (i) => keyOf.agent(i.address) },
   handler: async ({ address: who }, ctx) => {
     // Same tick: the client batches both into one multicall.
-    const [a, cards] = await Promise.all([readAgent(ctx.court, who), readErc8004Cards(ctx.court, [who])]);
-    const erc8004 = formatErc8004(ctx.court, cards?.[0]);
+    const [a, cards] = await Promise.all([readAgent(ctx.chain, who), readErc8004Cards(ctx.chain, [who])]);
+    const erc8004 = formatErc8004(ctx.chain, cards?.[0]);
     if (!a.registered && !erc8004) {
       throw new DocketError("AGENT_NOT_REGISTERED", `no agent registered at ${who}`, { address: who });
     }

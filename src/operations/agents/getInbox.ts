@@ -37,9 +37,9 @@ export const getInbox = defineOperation({
   cache: { key: (i) => keyOf.inbox(i.address, i.offset, i.limit) },
   handler: async ({ address: who, limit, offset }, ctx) => {
     const [page, courts, jobRead] = await Promise.all([
-      readInvolvedCases(ctx.court, who, offset, limit),
+      readInvolvedCases(ctx.chain, who, offset, limit),
       courtsOf(ctx),
-      readJobActionInputsOf(ctx.court),
+      readJobActionInputsOf(ctx.chain),
     ]);
     const now = BigInt(page.chainTime);
     const cases = page.cases

@@ -49,8 +49,8 @@ export const selfRegisterAgent = defineOperation({
     metadataURI: "https://example.org/agent.json",
   },
   handler: async ({ address: who, name, metadataURI, erc8004, description }, ctx, req) => {
-    const tx = await buildUnsignedTx(ctx.court, {
-      to: ctx.court.registry,
+    const tx = await buildUnsignedTx(ctx.chain, {
+      to: ctx.chain.registry,
       abi: courtRegistryAbi,
       functionName: "selfRegister",
       args: [name, metadataURI],
@@ -58,7 +58,7 @@ export const selfRegisterAgent = defineOperation({
       action: `Registers ${who} as agent "${name}"`,
     });
     if (!erc8004) return new Answer(tx, { invalidate: staleKeys({ agent: who }) });
-    const e = ctx.court.erc8004;
+    const e = ctx.chain.erc8004;
     if (!e.enabled) throw new DocketError("VALIDATION_ERROR", `ERC-8004 is off on this docket: ${e.reason}`, {});
     const origin = req.resourceUrl ? new URL(req.resourceUrl).origin : undefined;
     const { file, agentURI } = registrationFile({
@@ -69,7 +69,7 @@ export const selfRegisterAgent = defineOperation({
       mcpEndpoint: origin && `${origin}/mcp`,
       web: origin && `${origin}/agent/${who}`,
     });
-    const register = await buildUnsignedTx(ctx.court, {
+    const register = await buildUnsignedTx(ctx.chain, {
       to: e.identity,
       abi: identityRegistryAbi,
       functionName: "register",

@@ -23,8 +23,8 @@ export const assignJudges = defineOperation({
   errors: [...chainErrors("write"), "CASE_NOT_FOUND"],
   handler: async ({ address: caseAddr, judges, from: signer }, ctx) => {
     const v = await requireCase(ctx, caseAddr);
-    const tx = await buildUnsignedTx(ctx.court, {
-      to: ctx.court.factory,
+    const tx = await buildUnsignedTx(ctx.chain, {
+      to: ctx.chain.factory,
       abi: caseFactoryAbi,
       functionName: "assignJudges",
       args: [caseAddr, judges],

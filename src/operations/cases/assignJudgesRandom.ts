@@ -19,8 +19,8 @@ export const assignJudgesRandom = defineOperation({
   errors: [...chainErrors("write"), "CASE_NOT_FOUND"],
   handler: async ({ address: caseAddr, from: signer }, ctx) => {
     const v = await requireCase(ctx, caseAddr);
-    const tx = await buildUnsignedTx(ctx.court, {
-      to: ctx.court.factory,
+    const tx = await buildUnsignedTx(ctx.chain, {
+      to: ctx.chain.factory,
       abi: caseFactoryAbi,
       functionName: "assignJudgesRandom",
       args: [caseAddr],

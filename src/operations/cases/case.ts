@@ -155,7 +155,7 @@ export function isFinal(v: CaseView): boolean {
 
 /** Reads a case fresh from the chain, or answers 404 CASE_NOT_FOUND. */
 export async function requireCase(ctx: Ctx, addr: Address): Promise<CaseView> {
-  return caseFound(await readCase(ctx.court, addr), addr);
+  return caseFound(await readCase(ctx.chain, addr), addr);
 }
 
 /** The case read at `addr`, or 404 CASE_NOT_FOUND when there was none. */
@@ -166,5 +166,5 @@ export function caseFound(v: CaseView | undefined, addr: Address): CaseView {
 
 /** Court parameters (minimums, fee, windows), cached for 30 s: they change only by owner action. */
 export function courtParams(ctx: Ctx): Promise<CourtParamsView> {
-  return cachedRead(ctx, keyOf.params(), 30, () => readParams(ctx.court));
+  return cachedRead(ctx, keyOf.params(), 30, () => readParams(ctx.chain));
 }

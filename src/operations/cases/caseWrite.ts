@@ -72,7 +72,7 @@ export function defineCaseWrite<Extra extends z.ZodRawShape, Out extends z.ZodRa
       const i = raw as z.output<z.ZodObject<Extra>> & { address: Address; from?: Address };
       const v = await requireCase(ctx, i.address);
       const { args, value, functionName, action, extra } = await spec.call(i, v, ctx);
-      const tx = await buildUnsignedTx(ctx.court, {
+      const tx = await buildUnsignedTx(ctx.chain, {
         to: i.address,
         abi: disputeCaseAbi,
         functionName: functionName ?? spec.functionName,

@@ -100,8 +100,8 @@ export const fileCase = defineOperation({
       defendant: i.defendant,
       resource: req.resourceUrl ?? "mcp://tool/file_case",
     };
-    const proof = paymentProof(i.payment_tx_hash, req, ctx.court.chainId);
-    const fee = await settleFilingFee(ctx.court, ctx.facilitator, filing, proof, {
+    const proof = paymentProof(i.payment_tx_hash, req, ctx.chain.chainId);
+    const fee = await settleFilingFee(ctx.chain, ctx.facilitator, filing, proof, {
       params: () => courtParams(ctx),
       stake: () => stakeOf(ctx, i),
     });
@@ -125,8 +125,8 @@ type PaidBy = Extract<FilingFee, { paid: true }>["by"];
 function fileTx(ctx: Ctx, i: FileInput, plaintiff: Address, stake: bigint, by: PaidBy) {
   const court = BigInt(i.court ?? GENERAL_COURT);
   if (by.kind === "tx") {
-    return buildUnsignedTx(ctx.court, {
-      to: ctx.court.factory,
+    return buildUnsignedTx(ctx.chain, {
+      to: ctx.chain.factory,
       abi: caseFactoryAbi,
       functionName: "fileCase",
       args: [court, i.defendant as Address, i.claimDescription, i.evidenceIpfsHash, by.paymentRef],
@@ -135,8 +135,8 @@ function fileTx(ctx: Ctx, i: FileInput, plaintiff: Address, stake: bigint, by: P
     });
   }
   const a = by.authorization;
-  return buildUnsignedTx(ctx.court, {
-    to: ctx.court.factory,
+  return buildUnsignedTx(ctx.chain, {
+    to: ctx.chain.factory,
     abi: caseFactoryAbi,
     functionName: "fileCaseWithAuthorization",
     args: [

@@ -21,7 +21,7 @@ export const getCase = defineOperation({
   handler: async ({ address }, ctx) => {
     // Same tick: the case, the courts and its arbitration record go in one multicall.
     const [{ view, courts }, arbitration] = await Promise.all([
-      readCaseInCourt(ctx.court, address),
+      readCaseInCourt(ctx.chain, address),
       caseArbitration(ctx, address),
     ]);
     const v = caseFound(view, address);
@@ -37,12 +37,12 @@ export const getCase = defineOperation({
  * dispute one of docket's evaluators opened, its job (a second request, only for such a case).
  */
 async function caseArbitration(ctx: Ctx, address: Address): Promise<() => Promise<CaseBody["arbitration"]>> {
-  const rec = ctx.court.arbitration ? await readCaseArbitration(ctx.court, address) : undefined;
+  const rec = ctx.chain.arbitration ? await readCaseArbitration(ctx.chain, address) : undefined;
   return async () => {
-    const a = ctx.court.arbitration;
+    const a = ctx.chain.arbitration;
     if (!rec || !a) return null;
     const evaluator = evaluatorOf(a, rec.arbitrable);
-    const job = evaluator ? await readJobOfDispute(ctx.court, evaluator.address, rec.disputeId) : undefined;
+    const job = evaluator ? await readJobOfDispute(ctx.chain, evaluator.address, rec.disputeId) : undefined;
     return {
       arbitrator: rec.arbitrator,
       arbitrable: rec.arbitrable,

@@ -22,7 +22,7 @@ export const listCases = defineOperation({
   cache: { key: (i) => keyOf.cases(i.offset, i.limit) },
   example: { limit: 20, offset: 0 },
   handler: async ({ limit, offset }, ctx) => {
-    const { total, page } = await readCasePage(ctx.court, offset, limit);
+    const { total, page } = await readCasePage(ctx.chain, offset, limit);
     return new Answer({ total, cases: [...page], offset, limit }, { ttl: 30 });
   },
 });

@@ -48,9 +48,9 @@ export const listKeeperActions = defineOperation({
   cache: { key: (i) => keyOf.keeper(i.offset, i.limit, i.court) },
   handler: async ({ limit, offset, court }, ctx) => {
     const [page, courts, jobRead] = await Promise.all([
-      readCaseStatuses(ctx.court, offset, limit),
+      readCaseStatuses(ctx.chain, offset, limit),
       courtsOf(ctx),
-      readJobActionInputsOf(ctx.court),
+      readJobActionInputsOf(ctx.chain),
     ]);
     const now = BigInt(page.chainTime);
     const actions = page.cases

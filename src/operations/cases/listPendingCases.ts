@@ -42,7 +42,7 @@ export const listPendingCases = defineOperation({
   }),
   cache: { key: (i) => keyOf.pending(i.offset, i.limit) },
   handler: async ({ limit, offset }, ctx) => {
-    const [{ total, page }, courts] = await Promise.all([readDeliberating(ctx.court, offset, limit), courtsOf(ctx)]);
+    const [{ total, page }, courts] = await Promise.all([readDeliberating(ctx.chain, offset, limit), courtsOf(ctx)]);
     const cases = page.map((s) => ({
       address: s.addr,
       state: STATE_NAMES[s.state] as (typeof STATE_NAMES)[number],

@@ -16,7 +16,7 @@ export const respondToCase = defineCaseWrite({
   errors: ["STAKE_BELOW_MINIMUM"],
   call: async (i, v, ctx) => {
     // The case's own terms, frozen at filing, set its minimum.
-    const min = await readCaseMinimumStake(ctx.court, v.addr);
+    const min = await readCaseMinimumStake(ctx.chain, v.addr);
     const stake = i.stake === undefined ? min : BigInt(i.stake);
     if (stake < min) {
       throw new DocketError("STAKE_BELOW_MINIMUM", `stake ${stake} is below the minimum party stake ${min}`, {

@@ -81,7 +81,7 @@ export type CourtBody = z.infer<typeof courtSchema>;
 
 /** Every court, cached for 60 s (the follower drops it when a court or a stake changes). */
 export async function courtsOf(ctx: Ctx): Promise<CourtView[]> {
-  return [...(await cachedRead(ctx, keyOf.courtTree(), 60, () => readCourts(ctx.court)))];
+  return [...(await cachedRead(ctx, keyOf.courtTree(), 60, () => readCourts(ctx.chain)))];
 }
 
 /** The court of that id, or 404 COURT_NOT_FOUND. */

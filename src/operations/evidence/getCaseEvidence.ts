@@ -33,7 +33,7 @@ export const getCaseEvidence = defineOperation({
   }),
   cache: { key: (i) => keyOf.evidence(i.address) },
   handler: async ({ address }, ctx) => {
-    const read = await readCaseEvidence(ctx.court, address);
+    const read = await readCaseEvidence(ctx.chain, address);
     if (!read) throw new DocketError("CASE_NOT_FOUND", `no case at ${address}`, { address });
     const authorOf = (a: Address): Author => ({
       role: a === read.plaintiff ? "plaintiff" : a === read.defendant ? "defendant" : "unknown",

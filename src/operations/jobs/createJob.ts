@@ -1,7 +1,7 @@
 import { zeroAddress } from "viem";
 import { z } from "zod";
 import { agenticCommerceAbi, courtEvaluatorAbi } from "../../chain/abi/generated.js";
-import type { Arbitration, Court } from "../../chain/access.js";
+import type { Arbitration, ChainAccess } from "../../chain/access.js";
 import { DEFAULT_JOB_WORK_TIME, evaluatorOf, MIN_JOB_WORK_TIME } from "../../chain/jobs.js";
 import { readChainTime } from "../../chain/reads/core.js";
 import { staleKeys } from "../../freshness/stale.js";
@@ -17,11 +17,11 @@ const MAX_EXPIRY = 365 * 24 * 3600;
 const FOREIGN_DEFAULT_EXPIRY = 30 * 24 * 3600;
 
 /** The chain time, the evaluator's challenge window and its court's worst case (one multicall). */
-async function evaluatorTimings(court: Court, evaluator: `0x${string}`) {
+async function evaluatorTimings(chain: ChainAccess, evaluator: `0x${string}`) {
   const [now, window, rulingBy] = await Promise.all([
-    readChainTime(court),
-    court.reader.readContract({ address: evaluator, abi: courtEvaluatorAbi, functionName: "challengeWindow" }),
-    court.reader.readContract({ address: evaluator, abi: courtEvaluatorAbi, functionName: "rulingDeadline" }),
+    readChainTime(chain),
+    chain.reader.readContract({ address: evaluator, abi: courtEvaluatorAbi, functionName: "challengeWindow" }),
+    chain.reader.readContract({ address: evaluator, abi: courtEvaluatorAbi, functionName: "rulingDeadline" }),
   ]);
   return { now, window: BigInt(window), maxDuration: rulingBy - now };
 }
@@ -31,11 +31,11 @@ async function evaluatorTimings(court: Court, evaluator: `0x${string}`) {
  * refused (422 JOB_STEP_REFUSED, expiry_too_short) when a docket evaluator's court could not judge a
  * job submitted within MIN_JOB_WORK_TIME of its creation (src/chain/jobs.ts).
  */
-async function expiryOf(court: Court, a: Arbitration, evaluator: `0x${string}`, expiresIn: number | undefined) {
+async function expiryOf(chain: ChainAccess, a: Arbitration, evaluator: `0x${string}`, expiresIn: number | undefined) {
   if (!evaluatorOf(a, evaluator)) {
-    return (await readChainTime(court)) + BigInt(expiresIn ?? FOREIGN_DEFAULT_EXPIRY);
+    return (await readChainTime(chain)) + BigInt(expiresIn ?? FOREIGN_DEFAULT_EXPIRY);
   }
-  const t = await evaluatorTimings(court, evaluator);
+  const t = await evaluatorTimings(chain, evaluator);
   const least = t.window + t.maxDuration + MIN_JOB_WORK_TIME;
   if (expiresIn === undefined) {
     const span = t.window + t.maxDuration + DEFAULT_JOB_WORK_TIME;
@@ -115,8 +115,8 @@ export const createJob = defineOperation({
         evaluator: i.evaluator,
       });
     }
-    const expiredAt = await expiryOf(ctx.court, a, evaluator, i.expiresIn);
-    const tx = await buildUnsignedTx(ctx.court, {
+    const expiredAt = await expiryOf(ctx.chain, a, evaluator, i.expiresIn);
+    const tx = await buildUnsignedTx(ctx.chain, {
       to: a.commerce,
       abi: agenticCommerceAbi,
       functionName: "createJob",

@@ -22,13 +22,13 @@ export const deliverRuling = defineOperation({
   example: {},
   handler: async (i, ctx) => {
     const a = requireArbitration(ctx);
-    const [v, rec] = await Promise.all([requireCase(ctx, i.address), readCaseArbitration(ctx.court, i.address)]);
+    const [v, rec] = await Promise.all([requireCase(ctx, i.address), readCaseArbitration(ctx.chain, i.address)]);
     if (!rec)
       refuse(
         "not_a_dispute",
         `case ${i.address} was filed by its plaintiff, not through the arbitrator: it has no ruling to deliver`,
       );
-    const dispute = await ctx.court.reader.readContract({
+    const dispute = await ctx.chain.reader.readContract({
       address: rec.arbitrator,
       abi: docketArbitratorAbi,
       functionName: "getDispute",
@@ -44,7 +44,7 @@ export const deliverRuling = defineOperation({
         { disputeId: Number(rec.disputeId), status },
       );
     }
-    const tx = await buildUnsignedTx(ctx.court, {
+    const tx = await buildUnsignedTx(ctx.chain, {
       to: rec.arbitrator ?? a.arbitrator,
       abi: docketArbitratorAbi,
       functionName: "executeRuling",

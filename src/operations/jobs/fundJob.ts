@@ -58,7 +58,7 @@ export const fundJob: Operation = defineJobStep({
     });
     if (budget !== job.budget)
       return onJob("setBudget", `Sets job ${i.id}'s budget to ${budget} token units`, "set_budget");
-    const { balance, allowance } = await readFunding(ctx.court, a, i.from);
+    const { balance, allowance } = await readFunding(ctx.chain, a, i.from);
     if (balance < budget) {
       refuse("insufficient_balance", `${i.from} holds ${balance} of the ${budget} token units the budget needs`, {
         balance: balance.toString(),

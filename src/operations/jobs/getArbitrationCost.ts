@@ -41,7 +41,7 @@ export const getArbitrationCost = defineOperation({
     const courts = await courtsOf(ctx);
     const c = findCourt(courts, court);
     const panel = Math.max(Number(c.config.terms.panelSize), jurors);
-    const r = await readArbitrationCost(ctx.court, a, court, jurors);
+    const r = await readArbitrationCost(ctx.chain, a, court, jurors);
     return new Answer(
       {
         arbitrator: a.arbitrator,

@@ -33,7 +33,7 @@ export const jobId = z
 
 /** The arbitration contracts docket serves, or 404 NOT_FOUND when this docket serves none. */
 export function requireArbitration(ctx: Ctx): Arbitration {
-  const a = ctx.court.arbitration;
+  const a = ctx.chain.arbitration;
   if (!a) {
     throw new DocketError(
       "NOT_FOUND",
@@ -46,10 +46,10 @@ export function requireArbitration(ctx: Ctx): Arbitration {
 /** A job read fresh, with its evaluation, dispute and case; 404 JOB_NOT_FOUND when there is none. */
 export async function requireJob(ctx: Ctx, id: number) {
   const a = requireArbitration(ctx);
-  const read = await readJob(ctx.court, a, BigInt(id));
+  const read = await readJob(ctx.chain, a, BigInt(id));
   if (!read) throw new DocketError("JOB_NOT_FOUND", `no job ${id}: list_jobs lists them`, { job: id });
   const ev = read.evaluation?.view;
-  const disputed = ev?.disputed ? await readDispute(ctx.court, a, ev.disputeId, ev.caseAddr) : undefined;
+  const disputed = ev?.disputed ? await readDispute(ctx.chain, a, ev.disputeId, ev.caseAddr) : undefined;
   return { ...read, arbitration: a, dispute: disputed };
 }
 export type JobRead = Awaited<ReturnType<typeof requireJob>>;

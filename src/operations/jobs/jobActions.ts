@@ -1,6 +1,6 @@
 import { type Address, isAddressEqual } from "viem";
 import { z } from "zod";
-import type { Arbitration, Court } from "../../chain/access.js";
+import type { Arbitration, ChainAccess } from "../../chain/access.js";
 import { type EvaluationView, JOB_STATES, type JobView, readJobActionInputs } from "../../chain/jobs.js";
 import { actionFields } from "../cases/actions.js";
 import type { Operation } from "../kernel/operation.js";
@@ -147,10 +147,10 @@ export function nextJobChange(
 }
 
 /** What the job actions are built from, or nothing when docket serves no arbitration contracts. */
-export async function readJobActionInputsOf(court: Court) {
-  const a: Arbitration | undefined = court.arbitration;
+export async function readJobActionInputsOf(chain: ChainAccess) {
+  const a: Arbitration | undefined = chain.arbitration;
   if (!a) return { jobs: [] as JobView[], due: [], evaluations: new Map<string, EvaluationView>() };
-  return readJobActionInputs(court, a);
+  return readJobActionInputs(chain, a);
 }
 
 /** A ruling due again, as a keeper action on its case. */

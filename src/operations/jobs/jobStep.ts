@@ -64,7 +64,7 @@ export function defineJobStep<Fields extends z.ZodRawShape, Out extends z.ZodRaw
       const checked = spec.check ? spec.check(i) : (undefined as Checked);
       const r = await requireJob(ctx, i.id);
       const { answer, alsoStale, ...call } = await spec.call(i, r, ctx, checked);
-      const tx = await buildUnsignedTx(ctx.court, { ...call, from: i.from });
+      const tx = await buildUnsignedTx(ctx.chain, { ...call, from: i.from });
       return new Answer({ ...tx, ...answer } as never, { invalidate: staleKeys({ ...alsoStale, job: i.id }) });
     },
   }) as unknown as Operation;

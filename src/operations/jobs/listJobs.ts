@@ -34,11 +34,11 @@ export const listJobs = defineOperation({
   handler: async ({ limit, offset, state, client, provider }, ctx) => {
     const a = requireArbitration(ctx);
     if (!state && !client && !provider) {
-      const { total, page } = await readJobPage(ctx.court, a, offset, limit);
+      const { total, page } = await readJobPage(ctx.chain, a, offset, limit);
       return new Answer({ total, jobs: page.map(summarizeJob), offset, limit }, { ttl: 30 });
     }
     // Filtered: every job is read (one request per JOB_SCAN of them, all but the first in one multicall).
-    const all = await readAllJobs(ctx.court, a);
+    const all = await readAllJobs(ctx.chain, a);
     const hits = all.jobs.filter(
       (j) =>
         (!state || JOB_STATES[j.status] === state) &&

@@ -41,7 +41,7 @@ export const getJudgePool = defineOperation({
   handler: async ({ court: id = GENERAL_COURT, offset, limit }, ctx) => {
     // The General court lists every judge: one page of the chain's list. A child court lists those
     // with a stake in it or below it: the whole list, read in bounded chunks, filtered, then paged.
-    const read = id === GENERAL_COURT ? await readJudgePage(ctx.court, offset, limit) : await readJudgePool(ctx.court);
+    const read = id === GENERAL_COURT ? await readJudgePage(ctx.chain, offset, limit) : await readJudgePool(ctx.chain);
     const { pool, courts, courtStakes } = read;
     const court = findCourt(courts, id);
     const listed = pool

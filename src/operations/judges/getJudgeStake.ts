@@ -23,10 +23,10 @@ export const getJudgeStake = defineOperation({
   cache: { key: (i) => keyOf.judgeStake(i.address) },
   handler: async ({ address: who }, ctx) => {
     const [{ judge, minimumStake, courtStakes }, courts, heldBy] = await Promise.all([
-      readJudge(ctx.court, who),
+      readJudge(ctx.chain, who),
       courtsOf(ctx),
-      ctx.court.reader.readContract({
-        address: ctx.court.registry,
+      ctx.chain.reader.readContract({
+        address: ctx.chain.registry,
         abi: courtRegistryAbi,
         functionName: "drawHolding",
         args: [who],

@@ -30,7 +30,7 @@ export const getValidatorStats = defineOperation({
   }),
   cache: { key: (i) => keyOf.judgeStats(i.address) },
   handler: async ({ address: who }, ctx) => {
-    const [{ judge, courtStakes }, courts] = await Promise.all([readJudge(ctx.court, who), courtsOf(ctx)]);
+    const [{ judge, courtStakes }, courts] = await Promise.all([readJudge(ctx.chain, who), courtsOf(ctx)]);
     const won = judge.majorityVotes;
     const lost = judge.minorityVotes;
     const accuracy = accuracyOf(won, lost);
@@ -39,12 +39,12 @@ export const getValidatorStats = defineOperation({
         address: who,
         totalValidated: judge.votesCast,
         accuracy,
-        rewards: displayAmount(ctx.court, judge.rewards),
+        rewards: displayAmount(ctx.chain, judge.rewards),
         rank: rankOf(judge.votesCast, accuracy),
-        staked: displayAmount(ctx.court, judge.stake),
+        staked: displayAmount(ctx.chain, judge.stake),
         casesWon: won,
         casesLost: lost,
-        courts: courtStakes.map((s) => ({ ...refOf(courts, s.court), staked: displayAmount(ctx.court, s.stake) })),
+        courts: courtStakes.map((s) => ({ ...refOf(courts, s.court), staked: displayAmount(ctx.chain, s.stake) })),
       },
       { ttl: 60 },
     );

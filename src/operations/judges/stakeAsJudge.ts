@@ -26,7 +26,7 @@ export const stakeAsJudge = defineOperation({
   example: { address: "0xBcd4042DE499D14e55001CcbB24a551F3b954096", amount: "100000000000000000" },
   handler: async ({ address: who, amount: raw, court: id = GENERAL_COURT }, ctx) => {
     const value = BigInt(raw);
-    const [{ courtStakes }, courts] = await Promise.all([readJudge(ctx.court, who), courtsOf(ctx)]);
+    const [{ courtStakes }, courts] = await Promise.all([readJudge(ctx.chain, who), courtsOf(ctx)]);
     const court = findCourt(courts, id);
     const minimum = court.config.minJudgeStake;
     const current = courtStakes.find((s) => Number(s.court) === id)?.stake ?? 0n;
@@ -38,8 +38,8 @@ export const stakeAsJudge = defineOperation({
         { court: { id, name: court.name }, minimum: minimum.toString(), currentStake: current.toString(), amount: raw },
       );
     }
-    const tx = await buildUnsignedTx(ctx.court, {
-      to: ctx.court.registry,
+    const tx = await buildUnsignedTx(ctx.chain, {
+      to: ctx.chain.registry,
       abi: courtRegistryAbi,
       functionName: "stakeAsJudge",
       args: [BigInt(id)],

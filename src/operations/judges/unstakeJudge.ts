@@ -20,8 +20,8 @@ export const unstakeJudge = defineOperation({
   }),
   output: unsignedTxResponse,
   handler: async ({ address: who, court }, ctx) => {
-    const tx = await buildUnsignedTx(ctx.court, {
-      to: ctx.court.registry,
+    const tx = await buildUnsignedTx(ctx.chain, {
+      to: ctx.chain.registry,
       abi: courtRegistryAbi,
       ...(court === undefined
         ? { functionName: "unstake" as const, action: "Withdraws your whole judge stake" }

@@ -1,6 +1,6 @@
 import type { z } from "zod";
 import type { Cache } from "../../cache/cache.js";
-import type { Court } from "../../chain/access.js";
+import type { ChainAccess } from "../../chain/access.js";
 import type { ChainStatus } from "../../chain/status.js";
 import type { ErrorCode } from "../../errors/errors.js";
 import type { EvidenceStore } from "../../evidence/store.js";
@@ -11,13 +11,13 @@ import type { Facilitator } from "../../payments/x402v2.js";
 
 /** What every handler gets: the chain, the cache and a logger. Nothing else is shared. */
 export interface Ctx {
-  court: Court;
+  chain: ChainAccess;
   cache: Cache;
   log: Logger;
   /** An x402 facilitator whose `/verify` checks token fees too (X402_FACILITATOR_URL, or the dev chain's own). */
   facilitator?: Facilitator;
   /** Whether the node still serves docket's chain (kept by the follower); unchecked when absent. */
-  chain?: ChainStatus;
+  chainStatus?: ChainStatus;
   /** Evidence content: docket's store, read through the gateways (src/evidence/). */
   evidence: EvidenceStore;
 }

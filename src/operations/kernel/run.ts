@@ -64,7 +64,7 @@ export async function runOperation(op: Operation, raw: unknown, ctx: Ctx, req: R
  * write, a miss, a shared store, or while the node serves another chain (then `run` refuses).
  */
 export function cachedAnswer(prepared: Prepared, ctx: Ctx): OperationResult | undefined {
-  if (prepared.key === undefined || ctx.chain?.mismatched) return undefined;
+  if (prepared.key === undefined || ctx.chainStatus?.mismatched) return undefined;
   const hit = ctx.cache.peek(prepared.key);
   if (!hit) return undefined;
   return { body: hit.value, status: 200, headers: {}, cache: { status: hit.status, maxAge: hit.maxAge } };
@@ -73,9 +73,9 @@ export function cachedAnswer(prepared: Prepared, ctx: Ctx): OperationResult | un
 async function execute(op: Operation, prepared: Prepared, ctx: Ctx, req: RequestInfo): Promise<OperationResult> {
   const input = prepared.input as z.output<typeof op.input>;
   // No read of another chain, no transaction or payment requirements for a chain docket is not reading.
-  if (!op.servesOnWrongChain && ctx.chain?.mismatched) {
-    await ctx.chain.recheck();
-    ctx.chain.assertServing();
+  if (!op.servesOnWrongChain && ctx.chainStatus?.mismatched) {
+    await ctx.chainStatus.recheck();
+    ctx.chainStatus.assertServing();
   }
   try {
     if (prepared.key !== undefined) {

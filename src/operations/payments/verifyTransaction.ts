@@ -42,8 +42,8 @@ export const verifyTransaction = defineOperation({
     const hash = i.txHash.toLowerCase() as Hex;
     // Three requests, in parallel: the transaction, its receipt and the latest block.
     const [{ tx, receipt }, latest] = await Promise.all([
-      lookupTransaction(ctx.court, hash),
-      readBlockNumber(ctx.court),
+      lookupTransaction(ctx.chain, hash),
+      readBlockNumber(ctx.chain),
     ]);
     const mined = receipt !== undefined;
     const expectations: { from?: boolean; to?: boolean; value?: boolean } = {};

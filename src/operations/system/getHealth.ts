@@ -66,33 +66,33 @@ export const getHealth = defineOperation({
   },
   handler: async (_input, ctx) => {
     const base = {
-      chainId: ctx.court.chainId,
-      contracts: { factory: ctx.court.factory, registry: ctx.court.registry, multicall3: MULTICALL3_ADDRESS },
-      erc8004: ctx.court.erc8004,
-      ...(ctx.court.publicRpcUrl ? { rpcUrl: ctx.court.publicRpcUrl } : {}),
+      chainId: ctx.chain.chainId,
+      contracts: { factory: ctx.chain.factory, registry: ctx.chain.registry, multicall3: MULTICALL3_ADDRESS },
+      erc8004: ctx.chain.erc8004,
+      ...(ctx.chain.publicRpcUrl ? { rpcUrl: ctx.chain.publicRpcUrl } : {}),
       uptimeSeconds: Math.floor((Date.now() - startedAt) / 1000),
-      ...(ctx.chain?.lastEvent ? { lastChainEvent: ctx.chain.lastEvent } : {}),
-      ...(ctx.chain?.lag ? { follower: ctx.chain.lag } : {}),
+      ...(ctx.chainStatus?.lastEvent ? { lastChainEvent: ctx.chainStatus.lastEvent } : {}),
+      ...(ctx.chainStatus?.lag ? { follower: ctx.chainStatus.lag } : {}),
     };
     const degraded = (error: string, blockNumber: number | null = null) =>
       new Answer({ status: "degraded" as const, ...base, blockNumber, minimums: null, error }, { status: 503 });
-    await ctx.chain?.recheck();
-    const problem = ctx.chain?.problem;
+    await ctx.chainStatus?.recheck();
+    const problem = ctx.chainStatus?.problem;
     if (problem) return degraded(problem);
     try {
       // What the node says now against what the follower last saw: 3 requests in one round trip's time.
-      const seen = ctx.chain?.seen;
+      const seen = ctx.chainStatus?.seen;
       const [{ params, overview, blockNumber }, nodeChainId, genesis] = await Promise.all([
-        readOverview(ctx.court),
-        ctx.court.reader.getChainId(),
-        seen ? ctx.court.reader.getBlock({ blockNumber: 0n }).then((b) => b.hash) : undefined,
+        readOverview(ctx.chain),
+        ctx.chain.reader.getChainId(),
+        seen ? ctx.chain.reader.getBlock({ blockNumber: 0n }).then((b) => b.hash) : undefined,
       ]);
-      const changed = chainChange(ctx.court.chainId, seen, { chainId: nodeChainId, genesis, head: blockNumber });
+      const changed = chainChange(ctx.chain.chainId, seen, { chainId: nodeChainId, genesis, head: blockNumber });
       if (changed) return degraded(changed, Number(blockNumber));
       // The node answers again: the follower polls now instead of at its next tick (bounded).
-      await ctx.chain?.catchUp(CATCH_UP_MS);
-      if (ctx.chain?.stalled) {
-        const lag = ctx.chain.lag;
+      await ctx.chainStatus?.catchUp(CATCH_UP_MS);
+      if (ctx.chainStatus?.stalled) {
+        const lag = ctx.chainStatus.lag;
         return degraded(
           `the event follower is not keeping up: ${lag?.blocksBehind} blocks behind, last caught up ${lag?.since}${lag?.error ? ` (${lag.error})` : ""}; cached answers may be stale until it is`,
           Number(blockNumber),
@@ -103,7 +103,7 @@ export const getHealth = defineOperation({
       return {
         status: "ok" as const,
         ...rest,
-        ...(ctx.chain?.lag ? { follower: ctx.chain.lag } : {}),
+        ...(ctx.chainStatus?.lag ? { follower: ctx.chainStatus.lag } : {}),
         blockNumber: Number(blockNumber),
         minimums: {
           partyStake: params.terms.minPartyStake.toString(),

@@ -43,7 +43,7 @@ export const getStatsOverview = defineOperation({
   }),
   cache: { key: () => keyOf.stats() },
   handler: async (_input, ctx) => {
-    const { params, stats, overview, courts, blockNumber } = await readOverview(ctx.court);
+    const { params, stats, overview, courts, blockNumber } = await readOverview(ctx.chain);
     const casesByState: Record<string, number> = {};
     STATE_NAMES.forEach((name, i) => {
       casesByState[name] = Number(stats.byState[i] ?? 0n);

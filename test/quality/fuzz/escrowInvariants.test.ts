@@ -57,7 +57,7 @@ interface ModelJob {
 const ACCOUNTS = [1, 2, 3, 4];
 const GRANT = 10_000_000_000n;
 
-let c: kit.Court;
+let c: kit.CourtDeployment;
 let evaluator: Address;
 let commerce: Address;
 let base: { revert(): Promise<void> };

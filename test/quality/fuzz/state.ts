@@ -7,7 +7,7 @@
 import type { Address } from "viem";
 import type { HDAccount } from "viem/accounts";
 import type { CourtParams } from "../../../src/deploy/terms.js";
-import { type Court, P as PUBLIC, State } from "../../contracts/helpers.js";
+import { type CourtDeployment, P as PUBLIC, State } from "../../contracts/helpers.js";
 import { AGENTS } from "./actions.js";
 import type { CaseM, CourtModel } from "./model.js";
 
@@ -23,7 +23,7 @@ export interface Agent {
 
 /** The terms of the court the current describe runs on. */
 export let P: CourtParams = PUBLIC;
-export let c: Court;
+export let c: CourtDeployment;
 export let agents: Agent[] = [];
 /** The case implementation the factory clones (it must hold nothing). */
 export let implementation: Address;
@@ -38,7 +38,7 @@ export let log: string[] = [];
 export function setRun(
   next: Partial<{
     P: CourtParams;
-    c: Court;
+    c: CourtDeployment;
     agents: Agent[];
     implementation: Address;
     model: CourtModel;

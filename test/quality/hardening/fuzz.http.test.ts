@@ -203,7 +203,7 @@ describe(`HTTP fuzz (seed ${SEED})`, () => {
 
   beforeAll(async () => {
     t = await TestDocket.shared();
-    world = await worldOf(t.court, t.devnet);
+    world = await worldOf(t.chain, t.devnet);
   });
   afterAll(async () => {
     agent.destroy();

@@ -135,7 +135,7 @@ describe(`MCP fuzz (seed ${SEED})`, () => {
 
   beforeAll(async () => {
     t = await TestDocket.shared();
-    world = await worldOf(t.court, t.devnet);
+    world = await worldOf(t.chain, t.devnet);
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
     await buildServer(t.docket.ctx, { operations }).connect(serverSide);
     memory = new Client({ name: "fuzz", version: "1.0.0" });

@@ -123,16 +123,16 @@ export class Tally {
  * The dev chain's addresses that mean something (seeded cases, dev accounts, the court's contracts)
  * and the evidence the seeded cases were filed with (published to docket's store by the seed).
  */
-export async function worldOf(court: Parameters<typeof readCase>[0], devnet: Devnet): Promise<World> {
+export async function worldOf(chain: Parameters<typeof readCase>[0], devnet: Devnet): Promise<World> {
   const cases = devnet.seed?.cases.map((c) => c.address) ?? [];
   const accounts = devnet.accounts.map((a) => a.address);
   if (cases.length === 0 || accounts.length === 0) throw new Error("the fuzz tests need the seeded dev chain");
-  const filed = await Promise.all(cases.map(async (c) => (await readCase(court, c))?.evidenceIpfsHash));
+  const filed = await Promise.all(cases.map(async (c) => (await readCase(chain, c))?.evidenceIpfsHash));
   const cids = [...new Set(filed.filter((c): c is string => !!c))];
   return {
     cases,
     accounts,
-    contracts: [court.factory, court.registry, "0xcA11bde05977b3631167028862bE2a173976CA11"],
+    contracts: [chain.factory, chain.registry, "0xcA11bde05977b3631167028862bE2a173976CA11"],
     cids,
   };
 }

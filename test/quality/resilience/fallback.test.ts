@@ -59,7 +59,7 @@ afterAll(async () => {
 
 describe("RPC_URL with several endpoints", () => {
   it("the first is down (since start): docket starts, and reads, health and writes go to the second", async () => {
-    expect(docket.ctx.court.chainId).toBe(31337);
+    expect(docket.ctx.chain.chainId).toBe(31337);
     second.reset();
     const health = await get("/health");
     expect(health.status).toBe(200);

@@ -4,7 +4,7 @@ import type { Address } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Cache } from "../../../src/cache/cache.js";
 import { LruStore } from "../../../src/cache/lru.js";
-import { connectCourt } from "../../../src/chain/connect.js";
+import { connectChain } from "../../../src/chain/connect.js";
 import { type Config, loadConfig } from "../../../src/config.js";
 import { devAccount } from "../../../src/devnet/devAccounts.js";
 import { type Devnet, startDevnet } from "../../../src/devnet/devnet.js";
@@ -21,7 +21,7 @@ import { type Api, type RpcProxy, request, startRpcProxy } from "../../support/i
  * the cache was filled.
  *
  * Stale-if-error needs time to pass (an entry must be past its TTL but inside STALE_MAX_SECONDS).
- * The app here is docket's own (createApp + the operation registry + connectCourt), wired as
+ * The app here is docket's own (createApp + the operation registry + connectChain), wired as
  * startServer wires it, except that its Cache and LRU store share a clock the test moves forward
  * instead of waiting minutes.
  *
@@ -99,7 +99,7 @@ beforeAll(async () => {
   });
   const clock = () => now;
   ctx = {
-    court: await connectCourt(config),
+    chain: await connectChain(config),
     cache: new Cache(new LruStore(config.CACHE_MAX_ENTRIES, clock), {
       holdMs: config.CACHE_HOLD_SECONDS * 1000,
       staleMs: config.STALE_MAX_SECONDS * 1000,
