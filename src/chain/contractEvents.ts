@@ -35,88 +35,43 @@ export const FOLLOWED_EVENTS = {
   Settled: { contract: "case", about: "stakes were paid out" },
   Defaulted: { contract: "case", about: "the defendant never answered" },
   Dismissed: { contract: "case", about: "the case was dismissed" },
-  FilingFeePaid: {
-    contract: "factory",
-    about: "a filing fee was paid in the native coin",
-  },
-  AgentRegistered: {
-    contract: "registry",
-    about: "an agent registered",
-  },
+  FilingFeePaid: { contract: "factory", about: "a filing fee was paid in the native coin" },
+  AgentRegistered: { contract: "registry", about: "an agent registered" },
   AgentUpdated: { contract: "registry", about: "an agent changed its record" },
   JudgeStaked: { contract: "registry", about: "a judge staked" },
   JudgeUnstaked: { contract: "registry", about: "a judge left the pool" },
   JudgeSlashed: { contract: "registry", about: "a judge lost stake" },
   JudgeRewarded: { contract: "registry", about: "a judge was paid" },
   CaseChanged: { contract: "factory", about: "any change of a case, with its state" },
-  FilingChanged: {
-    contract: "factory",
-    about: "the native filing fee or its recipient changed",
-  },
-  TokenFeeChanged: {
-    contract: "factory",
-    about: "the token filing fee changed",
-  },
+  FilingChanged: { contract: "factory", about: "the native filing fee or its recipient changed" },
+  TokenFeeChanged: { contract: "factory", about: "the token filing fee changed" },
   JudgeRecordChanged: { contract: "registry", about: "a judge's record changed" },
   PartyRecordChanged: { contract: "registry", about: "a party's record changed" },
   TreasuryWithdrawn: { contract: "registry", about: "the court's fees were withdrawn" },
-  CourtCreated: {
-    contract: "registry",
-    about: "the owner created a court",
-  },
+  CourtCreated: { contract: "registry", about: "the owner created a court" },
   CourtChanged: {
     contract: "registry",
     about: "the owner changed a court's name, policy or terms (cases filed before keep theirs)",
   },
-  ArbitratorChanged: {
-    contract: "factory",
-    about: "the owner named the arbitrator whose disputes the factory files",
-  },
-  DisputeFiled: {
-    contract: "arbitrator",
-    about: "an arbitrable contract's dispute was filed as a case",
-  },
-  RulingDelivered: {
-    contract: "arbitrator",
-    about: "a final ruling reached its arbitrable (`rule` returned)",
-  },
-  RulingFailed: {
-    contract: "arbitrator",
-    about: "the arbitrable's `rule` failed: the ruling is due (deliver_ruling)",
-  },
+  ArbitratorChanged: { contract: "factory", about: "the owner named the arbitrator whose disputes the factory files" },
+  DisputeFiled: { contract: "arbitrator", about: "an arbitrable contract's dispute was filed as a case" },
+  RulingDelivered: { contract: "arbitrator", about: "a final ruling reached its arbitrable (`rule` returned)" },
+  RulingFailed: { contract: "arbitrator", about: "the arbitrable's `rule` failed: the ruling is due (deliver_ruling)" },
   JobCreated: { contract: "commerce", about: "a client created a job" },
   ProviderSet: { contract: "commerce", about: "the client named the job's provider" },
   BudgetSet: { contract: "commerce", about: "the job's budget was set" },
   JobFunded: { contract: "commerce", about: "the client escrowed the budget" },
-  JobSubmitted: {
-    contract: "commerce",
-    about: "the provider submitted its work: the challenge window opens",
-  },
-  JobCompleted: {
-    contract: "commerce",
-    about: "the job completed: the provider was paid",
-  },
-  JobRejected: {
-    contract: "commerce",
-    about: "the job was rejected: the client was refunded (once funded)",
-  },
-  JobExpired: {
-    contract: "commerce",
-    about: "the job expired: the client was refunded",
-  },
-  JobDisputed: {
-    contract: "evaluator",
-    about: "the client disputed the work: a case opened",
-  },
+  JobSubmitted: { contract: "commerce", about: "the provider submitted its work: the challenge window opens" },
+  JobCompleted: { contract: "commerce", about: "the job completed: the provider was paid" },
+  JobRejected: { contract: "commerce", about: "the job was rejected: the client was refunded (once funded)" },
+  JobExpired: { contract: "commerce", about: "the job expired: the client was refunded" },
+  JobDisputed: { contract: "evaluator", about: "the client disputed the work: a case opened" },
   JobFinalized: {
     contract: "evaluator",
     about:
       "the window passed undisputed and the job was finalized: completed (JobCompleted), or rejected and refunded (JobRejected) when the court could not have ruled a dispute filed at the window's end before expiry",
   },
-  JobRuled: {
-    contract: "evaluator",
-    about: "the evaluator applied the ruling: the job completed or was rejected",
-  },
+  JobRuled: { contract: "evaluator", about: "the evaluator applied the ruling: the job completed or was rejected" },
 } as const satisfies Record<string, FollowedEvent>;
 
 export type FollowedEventName = keyof typeof FOLLOWED_EVENTS;

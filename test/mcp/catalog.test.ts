@@ -164,7 +164,21 @@ describe("MCP catalogue (in-memory transport)", () => {
       ["get_arbitration_cost", () => ({ court: 2, jurors: 3 })],
       ["list_jobs", () => ({ limit: 3, state: "Funded" })],
       ["get_job", () => ({ id: docket.dev?.devnet.seed?.jobs[0]?.id })],
+      ["get_inbox", () => ({ address: devAccount(1).address })],
+      ["list_keeper_actions", () => ({})],
     ];
+    /**
+     * Reads compared by a test of their own: health below (its uptime moves), evidence's content (not
+     * JSON), verify_transaction in test/payments/verifyTransaction.test.ts (it needs a mined payment).
+     */
+    const comparedOtherwise = ["get_health", "get_evidence", "verify_transaction"];
+
+    it("compares every read operation (a new read is added to the list above)", () => {
+      const listed = [...reads.map(([name]) => name), ...comparedOtherwise];
+      const missing = operations.filter((o) => o.kind === "read" && !listed.includes(o.name)).map((o) => o.name);
+      expect(missing).toEqual([]);
+    });
+
     it.each(reads)("%s: structuredContent is the HTTP JSON body", async (name, args) => {
       const mcp = await call(client, name, args());
       const web = await http(byName(name), args());

@@ -2,16 +2,22 @@ import type { Address } from "viem";
 import { z } from "zod";
 import { type CaseView, OUTCOME_NAMES, readCase, STATE_NAMES } from "../../chain/reads/cases.js";
 import { type CourtParamsView, type CourtView, readParams } from "../../chain/reads/courts.js";
-import { DocketError } from "../../errors/errors.js";
+import { DocketError, type ErrorCode } from "../../errors/errors.js";
 import { keyOf } from "../../freshness/keys.js";
 import { courtRef, refOf } from "../courts/court.js";
 import { cachedRead } from "../kernel/cachedRead.js";
-import type { Ctx } from "../kernel/operation.js";
+import { type Ctx, chainErrors } from "../kernel/operation.js";
 import { address } from "../kernel/schemas.js";
 
 /** Shapes and helpers the case operations share. */
 
 export const caseAddress = address("Case contract address");
+
+/** What a read of one case by its address takes and may refuse: `{ address }`, and CASE_NOT_FOUND beside the chain's errors. */
+export const oneCaseRead = {
+  input: z.object({ address: caseAddress }),
+  errors: [...chainErrors("read"), "CASE_NOT_FOUND"] as ErrorCode[],
+};
 
 const VOTE_NAMES = [null, "plaintiff", "defendant", "committed"] as const;
 

@@ -3,8 +3,8 @@ import { z } from "zod";
 import { evaluatorOf, readCaseArbitration, readJobOfDispute } from "../../chain/jobs.js";
 import { readCaseInCourt } from "../../chain/reads/cases.js";
 import { keyOf } from "../../freshness/keys.js";
-import { Answer, type Ctx, chainErrors, defineOperation } from "../kernel/operation.js";
-import { type CaseBody, caseAddress, caseFound, caseSchema, formatCase, isFinal } from "./case.js";
+import { Answer, type Ctx, defineOperation } from "../kernel/operation.js";
+import { type CaseBody, caseFound, caseSchema, formatCase, isFinal, oneCaseRead } from "./case.js";
 
 export const getCase = defineOperation({
   name: "get_case",
@@ -14,8 +14,7 @@ export const getCase = defineOperation({
   kind: "read",
   toolset: "cases",
   http: { method: "GET", path: "/cases/:address" },
-  input: z.object({ address: caseAddress }),
-  errors: [...chainErrors("read"), "CASE_NOT_FOUND"],
+  ...oneCaseRead,
   output: z.object({ case: caseSchema }),
   cache: { key: (i) => keyOf.case(i.address) },
   handler: async ({ address }, ctx) => {
