@@ -55,7 +55,7 @@ export interface ErrorEnvelope {
 
 /**
  * The one error type of docket. Everything that goes wrong becomes one of these, and is turned
- * into an HTTP response in one place (src/http/errors.ts) and an MCP tool error in one place
+ * into an HTTP response in one place (src/doors/httpErrors.ts) and an MCP tool error in one place
  * (src/mcp/errors.ts).
  */
 export class DocketError extends Error {
