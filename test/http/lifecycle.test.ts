@@ -163,12 +163,7 @@ describe("case lifecycle over HTTP, signed by test wallets", () => {
       const blocked = await t.post("/judges/unstake", { address: free[0] });
       expect(blocked.body.error.details.reason).toBe("DrawPendingInCourt");
     }
-    for (let round = 0; round < 3; round++) {
-      const steps = (await t.get("/keeper/actions?court=1")).body.actions as { case: string; operation: string }[];
-      const draws = steps.filter((a) => a.operation === "assign_judges_random");
-      if (draws.length === 0) break;
-      for (const d of draws) await t.write(`/cases/${d.case}/assign-judges-random`, {}, 0);
-    }
+    await t.runWaitingDraws(1, 0);
     // The draws just run may have seated the new judges: any judge of the pool with no case will do.
     const pool = (await t.get("/judges/pool?limit=100")).body.judges.map((j: { address: string }) => j.address);
     for (const addr of [...free, ...pool]) {

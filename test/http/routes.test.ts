@@ -4,7 +4,7 @@ import { advanceTime, seedSalt } from "../../src/devnet/seed.js";
 import { JOB_CLIENT, JOB_PROVIDER } from "../../src/devnet/seedJobs.js";
 import { rawCid } from "../../src/evidence/cid.js";
 import { operations } from "../../src/operations/registry.js";
-import { TestDocket, until } from "../support/index.js";
+import { TestDocket } from "../support/index.js";
 import { failedRuling, httpDriver, JobFlow } from "../support/jobFlow.js";
 
 /**
@@ -102,34 +102,7 @@ describe("every route, happy path", () => {
         // write) waits until its deadline, when anyone ends the round: the chain time moves on a
         // day for it, which is why this operation runs last.
         before: async () => {
-          if ((await t.get(`/judges/stake/${idle}`)).body.canUnstake) return;
-          // A draw armed over 256 blocks ago re-arms first, so it may take two rounds.
-          for (let round = 0; round < 4; round++) {
-            const steps = (await t.get("/keeper/actions?court=1")).body.actions as {
-              case: string;
-              operation: string;
-              http: string;
-            }[];
-            if (steps.length === 0) break;
-            let unseatable = false;
-            for (const step of steps) {
-              if (step.operation === "assign_judges_random") {
-                const tried = await t.post(`/cases/${step.case}/assign-judges-random`, { from: t.address(18) });
-                if (tried.body.error?.details?.reason === "NotEnoughJudges") unseatable = true;
-                else await t.actor(18).send(tried.body.unsigned_tx);
-              } else if (step.operation === "resolve_after_deadline") {
-                await t.write(step.http.split(" ")[1] as string, { from: t.address(18) }, 18);
-              }
-            }
-            if (!unseatable) continue;
-            await advanceTime(t.chain.reader, 24 * 3600);
-            const now = Number((await t.chain.reader.getBlock({ blockTag: "latest" })).timestamp);
-            await until(
-              "the keeper view at the chain time reached",
-              async () => (await t.get("/keeper/actions?court=1")).body.chainTime >= now,
-              20_000,
-            );
-          }
+          if (!(await t.get(`/judges/stake/${idle}`)).body.canUnstake) await t.runWaitingDraws(1, 18);
           expect((await t.get(`/judges/stake/${idle}`)).body.canUnstake).toBe(true);
         },
       },

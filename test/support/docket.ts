@@ -7,11 +7,13 @@ import { type ArbitrationDeployment, arbitrationEnvLines } from "../../src/chain
 import { loadConfig } from "../../src/config.js";
 import { Actor } from "../../src/devnet/actor.js";
 import type { Devnet } from "../../src/devnet/devnet.js";
+import { advanceTime } from "../../src/devnet/seed.js";
 import { rawCid } from "../../src/evidence/cid.js";
 import { type Docket, startServer } from "../../src/server.js";
 import { indexOf } from "./chain.js";
 import { type DocketProcess, spawnDocket } from "./process.js";
 import { type ChainLease, leaseChain } from "./sharedChain.js";
+import { until } from "./wait.js";
 
 export interface Api {
   status: number;
@@ -127,6 +129,49 @@ abstract class OnDevChain {
     const tx = r.body.unsigned_tx as { to: Address; value: string; data: Hex; chainId: number };
     if (tx.chainId !== this.chain.chainId) throw new Error("unsigned_tx is for another chain");
     return this.actor(signer).send(tx);
+  }
+
+  /**
+   * Runs the draws waiting in `court` (issue #31: a waiting draw holds every judge whose stake counts
+   * there, so nobody may unstake), as the keeper view lists them, signed by `signer`. A draw armed
+   * over 256 blocks ago re-arms first, so it takes rounds. A draw the pool cannot seat (which of the
+   * seeded judges were slashed depends on the draws' entropy) waits until its deadline, when anyone
+   * ends the round (as it ends any round already past its deadline): the chain time moves on a day
+   * for it, so call this only where the suite's later steps do not mind the day.
+   */
+  async runWaitingDraws(court: number, signer: number): Promise<void> {
+    const from = { from: this.address(signer) };
+    for (let round = 0; round < 5; round++) {
+      const steps = (await this.get(`/keeper/actions?court=${court}`)).body.actions as {
+        case: string;
+        operation: string;
+        http: string;
+      }[];
+      const draws = steps.filter((s) => s.operation === "assign_judges_random");
+      // A round past its deadline without a panel is ended by anyone, which ends its draw's wait too.
+      const ends = steps.filter((s) => s.operation === "resolve_after_deadline");
+      if (draws.length === 0 && ends.length === 0) return;
+      for (const end of ends) await this.write(end.http.split(" ")[1] as string, from, signer);
+      let waiting = false;
+      for (const draw of draws) {
+        const tried = await this.post(`/cases/${draw.case}/assign-judges-random`, from);
+        if (tried.body.error?.details?.reason !== "NotEnoughJudges") {
+          if (tried.status !== 200)
+            throw new Error(`assign-judges-random answered ${tried.status}: ${JSON.stringify(tried.body)}`);
+          await this.actor(signer).send(tried.body.unsigned_tx);
+          continue;
+        }
+        waiting = true;
+      }
+      if (!waiting) continue;
+      await advanceTime(this.chain.reader, 24 * 3600);
+      const now = Number((await this.chain.reader.getBlock({ blockTag: "latest" })).timestamp);
+      await until(
+        "the keeper view at the chain time reached",
+        async () => (await this.get(`/keeper/actions?court=${court}`)).body.chainTime >= now,
+        20_000,
+      );
+    }
   }
 
   /**
