@@ -126,6 +126,17 @@ export const configSchema = z.object({
     .regex(/^https?:\/\/\S+$/, "must be an http(s) URL")
     .optional(),
   IPFS_PINNING_TOKEN: z.string().optional(),
+  /**
+   * The index's database (docs/index.md): a real Postgres (`postgres://` or `postgresql://`, shared by
+   * replicas), or `memory://` for an embedded one that forgets at exit. Unset: the embedded Postgres
+   * (PGlite) persisted in INDEX_DIR.
+   */
+  DATABASE_URL: z
+    .string()
+    .regex(/^(postgres(ql)?:\/\/\S+|memory:\/\/)$/, "must be a postgres:// URL, or memory:// for an in-memory store")
+    .optional(),
+  /** The embedded index database's directory (PGlite), when DATABASE_URL is unset: one process's at a time. */
+  INDEX_DIR: z.string().min(1).default("data/index"),
 });
 
 export type Config = z.infer<typeof configSchema>;

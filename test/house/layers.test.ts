@@ -29,6 +29,8 @@ const MAY_IMPORT: Record<string, string[]> = {
   tx: ["chain", "chain/abi", "errors"],
   payments: ["chain", "chain/abi", "errors", "formats", "tx"],
   events: ["chain", "chain/abi", "log", "formats"],
+  // The index's database (docs/index.md): the query builder over PGlite or Postgres, its migrations.
+  store: ["config", "log", "errors", "formats"],
   operations: ["chain", "chain/abi", "cache", "freshness", "tx", "payments", "errors", "formats", "log", "evidence"],
   // The browser's scripts (the explorer's live script, the MCP App's case view) and their bundler.
   browser: [],

@@ -1,0 +1,11 @@
+import type { Migration } from "kysely/migration";
+import * as courtEvents from "./0001_court_events.js";
+
+/**
+ * Every migration of the index, by name, in order: imported, not read from a folder, so they ship
+ * inside the package as code and run the same from src/ (tsx) and dist/ (compiled). A new one is
+ * a new file here with the next number; a shipped one is never edited.
+ */
+export const MIGRATIONS: Record<string, Migration> = {
+  "0001_court_events": courtEvents,
+};
