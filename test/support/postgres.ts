@@ -1,9 +1,10 @@
-import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { type ChildProcess, spawnSync } from "node:child_process";
 import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
+import { freePort } from "../../src/devnet/anvil.js";
+import { exited, launchServer } from "./server.js";
 
 /**
  * A real PostgreSQL server for tests: Debian's `postgresql` package (or any install), a fresh
@@ -74,23 +75,6 @@ function ownerIds(): { uid: number; gid: number } {
   return { uid: Number(probe.stdout.trim()), gid: Number(gprobe.stdout.trim()) };
 }
 
-const alive = new Set<ChildProcess>();
-// A crashed test must not leave servers behind.
-process.once("exit", () => {
-  for (const c of alive) c.kill("SIGKILL");
-});
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once("error", reject);
-    s.listen(0, "127.0.0.1", () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
-}
-
 function launch(bin: string, dir: string, port: number): Promise<ChildProcess> {
   const [cmd, args] = command(join(bin, "postgres"), [
     "-D",
@@ -110,36 +94,7 @@ function launch(bin: string, dir: string, port: number): Promise<ChildProcess> {
     "-c",
     "full_page_writes=off",
   ]);
-  const child = spawn(cmd, args, { stdio: ["ignore", "pipe", "pipe"] });
-  alive.add(child);
-  child.once("exit", () => alive.delete(child));
-  let output = "";
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      child.kill("SIGKILL");
-      reject(new Error(`postgres on port ${port} not ready after 30 s:\n${output}`));
-    }, 30_000);
-    const onData = (d: Buffer) => {
-      output += d.toString();
-      if (/ready to accept connections/.test(output)) {
-        clearTimeout(timer);
-        child.stderr?.off("data", onData);
-        // Keep draining, or a chatty server would block on a full pipe.
-        child.stderr?.resume();
-        resolve(child);
-      }
-    };
-    child.stderr?.on("data", onData);
-    child.stdout?.resume();
-    child.once("error", (err) => {
-      clearTimeout(timer);
-      reject(new Error(`cannot run ${cmd}: ${err.message}`));
-    });
-    child.once("exit", (code, signal) => {
-      clearTimeout(timer);
-      reject(new Error(`postgres on port ${port} exited (${code ?? signal}) before it was ready:\n${output}`));
-    });
-  });
+  return launchServer(`postgres on port ${port}`, cmd, args, /ready to accept connections/, 30_000);
 }
 
 /** Starts a private Postgres cluster on a free loopback port. */
@@ -207,12 +162,11 @@ export async function startPostgres(): Promise<PostgresServer> {
     async stop() {
       const c = child;
       child = undefined;
-      if (c && c.exitCode === null && c.signalCode === null) {
-        const exited = new Promise<void>((r) => c.once("exit", () => r()));
+      if (c) {
         // SIGINT: Postgres's fast shutdown (disconnects clients, no waiting for them).
         c.kill("SIGINT");
         const late = setTimeout(() => c.kill("SIGKILL"), 10_000);
-        await exited;
+        await exited(c);
         clearTimeout(late);
       }
       rmSync(dir, { recursive: true, force: true });

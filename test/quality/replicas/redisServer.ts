@@ -1,8 +1,9 @@
-import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { type ChildProcess, spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { freePort } from "../../../src/devnet/anvil.js";
+import { exited, launchServer } from "../../support/server.js";
 
 /**
  * A real `redis-server` for tests: its own process on a free loopback port, no persistence
@@ -46,14 +47,9 @@ function requireBinary(): void {
   }
 }
 
-const alive = new Set<ChildProcess>();
-// A crashed test must not leave servers behind.
-process.once("exit", () => {
-  for (const c of alive) c.kill("SIGKILL");
-});
-
 function launch(port: number, dir: string): Promise<ChildProcess> {
-  const child = spawn(
+  return launchServer(
+    `redis-server on port ${port}`,
     BINARY,
     [
       "--port",
@@ -69,57 +65,12 @@ function launch(port: number, dir: string): Promise<ChildProcess> {
       "--dir",
       dir,
     ],
-    { stdio: ["ignore", "pipe", "pipe"] },
+    /Ready to accept connections/,
   );
-  alive.add(child);
-  child.once("exit", () => alive.delete(child));
-  let output = "";
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      child.kill("SIGKILL");
-      reject(new Error(`redis-server on port ${port} not ready after 10 s:\n${output}`));
-    }, 10_000);
-    const onData = (d: Buffer) => {
-      output += d.toString();
-      if (/Ready to accept connections/.test(output)) {
-        clearTimeout(timer);
-        child.stdout?.off("data", onData);
-        // Keep draining, or a chatty server would block on a full pipe.
-        child.stdout?.resume();
-        resolve(child);
-      }
-    };
-    child.stdout?.on("data", onData);
-    child.stderr?.on("data", (d: Buffer) => {
-      output += d.toString();
-    });
-    child.once("error", (err) => {
-      clearTimeout(timer);
-      reject(new Error(`cannot run ${BINARY}: ${err.message}`));
-    });
-    child.once("exit", (code, signal) => {
-      clearTimeout(timer);
-      reject(new Error(`redis-server on port ${port} exited (${code ?? signal}) before it was ready:\n${output}`));
-    });
-  });
-}
-
-function exited(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((r) => child.once("exit", () => r()));
 }
 
 /** A loopback port nothing listens on (at the time of asking). */
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once("error", reject);
-    s.listen(0, "127.0.0.1", () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
-}
+export { freePort };
 
 /** Starts a private redis-server on a free loopback port (or on `port`). */
 export async function startRedis(opts: { port?: number } = {}): Promise<RedisServer> {
