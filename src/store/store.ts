@@ -6,6 +6,7 @@ import { type MigrationResultSet, Migrator } from "kysely/migration";
 import pg from "pg";
 import type { Config } from "../config.js";
 import type { Logger } from "../log.js";
+import { lockDir } from "./dirLock.js";
 import { MIGRATIONS } from "./migrations/index.js";
 import type { StoreSchema } from "./schema.js";
 
@@ -102,7 +103,8 @@ function redacted(url: string): string {
 /**
  * Opens the index's database as configured: DATABASE_URL a postgres:// URL (a pool of `pg`
  * connections), `memory://` (PGlite in memory), or unset (PGlite persisted in INDEX_DIR, created if
- * missing). Nothing is migrated here: call `migrate()`.
+ * missing, and held by this process until `close()`: see `dirLock.ts`). Nothing is migrated here:
+ * call `migrate()`.
  */
 export async function openStore(config: Pick<Config, "DATABASE_URL" | "INDEX_DIR">, log: Logger): Promise<Store> {
   const url = config.DATABASE_URL;
@@ -110,6 +112,7 @@ export async function openStore(config: Pick<Config, "DATABASE_URL" | "INDEX_DIR
   let engine: Store["engine"];
   let where: string;
   let pool: pg.Pool | undefined;
+  let release = () => {};
   if (url && url !== IN_MEMORY) {
     engine = "postgres";
     where = redacted(url);
@@ -125,7 +128,13 @@ export async function openStore(config: Pick<Config, "DATABASE_URL" | "INDEX_DIR
     } else {
       where = resolve(config.INDEX_DIR);
       mkdirSync(where, { recursive: true });
-      pglite = await PGlite.create(where, { parsers });
+      release = lockDir(where);
+      try {
+        pglite = await PGlite.create(where, { parsers });
+      } catch (err) {
+        release();
+        throw err;
+      }
     }
     db = new Kysely<StoreSchema>({ dialect: new PGliteDialect({ pglite }) });
   }
@@ -173,6 +182,7 @@ export async function openStore(config: Pick<Config, "DATABASE_URL" | "INDEX_DIR
       // Ends the pool (pg) or closes PGlite, flushing it to its directory.
       if (pool) await endPool(pool, () => db.destroy());
       else await db.destroy();
+      release();
     },
   };
 }

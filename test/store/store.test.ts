@@ -1,6 +1,6 @@
 import { execFile } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { sql } from "kysely";
@@ -9,7 +9,7 @@ import { ConfigError, loadConfig } from "../../src/config.js";
 import { makeLogger } from "../../src/log.js";
 import { MIGRATIONS } from "../../src/store/migrations/index.js";
 import { IN_MEMORY, openStore, type Store } from "../../src/store/store.js";
-import { ROOT } from "../support/index.js";
+import { ROOT, spawnNode } from "../support/index.js";
 import { type PostgresServer, startPostgres } from "../support/postgres.js";
 
 /**
@@ -319,6 +319,57 @@ const count = async (store: Store, block: number) =>
       .where("block_number", "=", block)
       .executeTakeFirstOrThrow()
   ).n;
+
+describe("the embedded store's directory", () => {
+  const dir = () => {
+    const d = mkdtempSync(join(tmpdir(), "docket-index-"));
+    dirs.push(d);
+    return join(d, "index");
+  };
+
+  it("is one process's: a second open is refused, saying which process holds it, until the first closes", async () => {
+    const INDEX_DIR = dir();
+    const first = await openStore({ INDEX_DIR }, log);
+    try {
+      await expect(openStore({ INDEX_DIR }, log)).rejects.toThrow(
+        new RegExp(`index directory .* is in use by process ${process.pid}@`),
+      );
+    } finally {
+      await first.close();
+    }
+    const second = await openStore({ INDEX_DIR }, log);
+    await second.close();
+  });
+
+  it("is taken over from a process killed with SIGKILL, with what it had written", async () => {
+    const INDEX_DIR = dir();
+    const holder = await spawnNode(["--import", "tsx", join(ROOT, "test/store/openMigrateClose.ts")], {
+      env: { INDEX_DIR, HOLD: "1", LOG_LEVEL: "silent" },
+      ready: /holding/,
+    });
+    // While it lives, the directory is its.
+    await expect(openStore({ INDEX_DIR }, log)).rejects.toThrow(/is in use by process/);
+    holder.proc.kill("SIGKILL");
+    await holder.stop();
+    const store = await openStore({ INDEX_DIR }, log);
+    try {
+      expect(await store.applied()).toEqual(ALL);
+      expect(await store.migrate()).toEqual([]);
+      const blocks = await store.db.selectFrom("chain_blocks").select("number").execute();
+      expect(blocks).toEqual([{ number: 1 }]);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it("is taken over from an earlier process that had this one's pid (a container's pid 1 after a restart)", async () => {
+    const INDEX_DIR = dir();
+    mkdirSync(INDEX_DIR, { recursive: true });
+    writeFileSync(join(INDEX_DIR, "owner.lock"), `${process.pid}@${hostname()}`);
+    const store = await openStore({ INDEX_DIR }, log);
+    await store.close();
+  });
+});
 
 describe("the store on Postgres, shared by processes", () => {
   it("two migrations racing on one database leave one schema, each migration applied once", async () => {
