@@ -9,8 +9,7 @@ import { ConfigError, loadConfig } from "../../src/config.js";
 import { makeLogger } from "../../src/log.js";
 import { MIGRATIONS } from "../../src/store/migrations/index.js";
 import { IN_MEMORY, openStore, type Store } from "../../src/store/store.js";
-import { ROOT, spawnNode } from "../support/index.js";
-import { type PostgresServer, startPostgres } from "../support/postgres.js";
+import { type PostgresServer, ROOT, spawnNode, startPostgres } from "../support/index.js";
 
 /**
  * The index's store (docs/index.md), the same suite on each engine it runs on: PGlite persisted in

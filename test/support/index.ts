@@ -7,6 +7,8 @@
  *   (docket on an external chain, logging into memory), `startBehind` (docket behind an RPC proxy,
  *   its follower polled by hand), `spawnDocket`/`spawnNode` (a process of its own), `startRpcProxy`
  *   (the fault-injecting JSON-RPC proxy);
+ * - servers: `startPostgres` (a real PostgreSQL cluster of its own, for the index's store),
+ *   `launchServer` (a server binary started and watched until ready);
  * - env: `chainEnv` (the chain's KEY=value lines), `externalChainEnv` (a quiet docket on it);
  * - requests: `request` and its `Api` answer;
  * - signing and sending: `signAndSend` (an unsigned_tx as a dev account's wallet), `TestDocket.write`,
@@ -17,9 +19,11 @@
  */
 export * from "./chain.js";
 export * from "./docket.js";
+export * from "./postgres.js";
 export * from "./process.js";
 export * from "./replica.js";
 export * from "./rpcProxy.js";
+export * from "./server.js";
 export * from "./sharedChain.js";
 export * from "./soak.js";
 export * from "./suite.js";
