@@ -4,7 +4,7 @@
  * each with its reason). This is what the chain layer needs to follow and decode logs, nothing
  * more: the type docket pushes for an event is the pushed event types' (`events/types.ts`), what it
  * makes stale is the freshness table's (`freshness/stale.ts`). The follower (`courtLogs.ts`) reads
- * it; `test/events/catalogue.test.ts` fails when an event in the generated ABI is neither here nor
+ * it; `test/events/contractEvents.test.ts` fails when an event in the generated ABI is neither here nor
  * in `IGNORED_EVENTS`, and when a followed event has no push type and no freshness row.
  */
 

@@ -5,7 +5,7 @@
  * the same kinds with its own arguments (`staleKeys({ case: addr })`). So a change made through
  * docket and the same change mined straight on chain invalidate through one table, and cannot drift.
  * The chain layer knows none of it: the follower is handed `keysForEvent` by the composition root.
- * `test/cache/keys.test.ts` and `test/events/catalogue.test.ts` prove every followed event has a
+ * `test/cache/keys.test.ts` and `test/events/contractEvents.test.ts` prove every followed event has a
  * row, every argument a row names is one the event carries, and every key a row reaches is a key a
  * read is cached under.
  */
