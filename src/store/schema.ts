@@ -11,6 +11,8 @@ export interface StoreSchema {
   court_events: CourtEventsTable;
   court_event_addresses: CourtEventAddressesTable;
   ingest_cursor: IngestCursorTable;
+  cases: CasesTable;
+  case_participants: CaseParticipantsTable;
 }
 
 /** The blocks the ingest accepted: a reorg is found by a hash that no longer matches. */
@@ -55,5 +57,43 @@ export interface IngestCursorTable {
   factory: string;
   block_number: number;
   block_hash: string;
+  /** The chain's genesis hash when the cursor was written: another one is a reset chain. */
+  genesis_hash: string | null;
   updated_at: ColumnType<Date, never, Date | undefined>;
+}
+
+/** Each case as its events left it (migration 0002). */
+export interface CasesTable {
+  address: string;
+  /** The CaseFiled event's id: newest first is this, descending (the keyset of every case list). */
+  filed_event_id: number;
+  filed_block: number;
+  /** Chain time of the filing, in seconds. */
+  filed_at: number;
+  /** The court it was filed in. */
+  court_id: number;
+  plaintiff: string;
+  defendant: string;
+  claim: string;
+  /** Generated from `claim` (to_tsvector('simple', claim)). */
+  claim_words: ColumnType<string, never, never>;
+  /** The state its last CaseChanged named (STATE_NAMES). */
+  state: string;
+  state_event_id: number;
+  round: Generated<number>;
+  /** The chain's CaseStatus of it after its last indexed event (decimal strings for uint256). */
+  status: JSONColumnType<Record<string, unknown>> | null;
+  status_block: number | null;
+  /** Not Resolved-and-settled, Defaulted or Dismissed: what an inbox or the keeper view looks at. */
+  open: Generated<boolean>;
+}
+
+/** Who takes part in a case: its parties (round 0) and each round's judges. */
+export interface CaseParticipantsTable {
+  address: string;
+  case_address: string;
+  role: "plaintiff" | "defendant" | "judge";
+  round: number;
+  filed_event_id: number;
+  block_number: number;
 }

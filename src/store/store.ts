@@ -8,6 +8,7 @@ import type { Config } from "../config.js";
 import type { Logger } from "../log.js";
 import { lockDir } from "./dirLock.js";
 import { MIGRATIONS } from "./migrations/index.js";
+import { forgetAbove } from "./rollback.js";
 import type { StoreSchema } from "./schema.js";
 
 /**
@@ -30,10 +31,10 @@ export interface Store {
   /** The migrations applied so far, in order. */
   applied(): Promise<string[]>;
   /**
-   * Forgets everything above `blockNumber` (a reorg's fork point): the events of later blocks,
-   * who they concerned, and the blocks themselves, in one transaction. Gives what was removed.
+   * Forgets everything above `blockNumber` (a reorg's fork point) in one transaction: see
+   * `rollback.ts`. Says how many events and blocks it forgot, and the cases they were about.
    */
-  rollbackTo(blockNumber: number): Promise<{ events: number; blocks: number }>;
+  rollbackTo(blockNumber: number): Promise<{ events: number; blocks: number; cases: string[] }>;
   /** Closes the pool or the embedded database; the store is not usable after. */
   close(): Promise<void>;
 }
@@ -169,12 +170,7 @@ export async function openStore(config: Pick<Config, "DATABASE_URL" | "INDEX_DIR
       return all.filter((m) => m.executedAt !== undefined).map((m) => m.name);
     },
     async rollbackTo(blockNumber) {
-      return db.transaction().execute(async (trx) => {
-        // Who the events concerned goes with them (on delete cascade).
-        const events = await trx.deleteFrom("court_events").where("block_number", ">", blockNumber).executeTakeFirst();
-        const blocks = await trx.deleteFrom("chain_blocks").where("number", ">", blockNumber).executeTakeFirst();
-        return { events: Number(events.numDeletedRows), blocks: Number(blocks.numDeletedRows) };
-      });
+      return db.transaction().execute((trx) => forgetAbove(trx, blockNumber));
     },
     async close() {
       if (closed) return;

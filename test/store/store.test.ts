@@ -254,7 +254,7 @@ for (const engine of engines) {
           .selectFrom("court_events")
           .select(sql<number>`max(id)`.as("max"))
           .executeTakeFirstOrThrow();
-        expect(await store.rollbackTo(3)).toEqual({ events: 6, blocks: 2 });
+        expect(await store.rollbackTo(3)).toMatchObject({ events: 6, blocks: 2 });
         expect(await count(store, 4)).toBe(0);
         expect(await count(store, 3)).toBe(3);
         const blocks = await store.db.selectFrom("chain_blocks").select("number").orderBy("number").execute();
@@ -265,7 +265,7 @@ for (const engine of engines) {
           .where("event_id", ">", before.max - 6)
           .execute();
         expect(orphans).toEqual([]);
-        expect(await store.rollbackTo(3)).toEqual({ events: 0, blocks: 0 });
+        expect(await store.rollbackTo(3)).toEqual({ events: 0, blocks: 0, cases: [] });
         // The new branch's block 4: its events get ids past every id given before (a client's
         // resume point never names a different event).
         await fill(store, 4, 4, 1);

@@ -138,3 +138,56 @@ export async function readCaseStatuses(chain: ChainAccess, offset: number, limit
 }
 
 export type CaseStatusView = Awaited<ReturnType<typeof readCaseStatuses>>["cases"][number];
+
+/** What the index keeps of a case beside its events: its status now and its claim's words. */
+export interface CaseFacts {
+  status?: CaseStatusView;
+  claim?: string;
+}
+
+const FACTS_PER_CALL = 200;
+
+/**
+ * The status of each case in `touched` (its `getStatus`) and the claim of each in `filed` (the
+ * factory's `getCase`), for the index after a step: one multicall per 200 calls, however many cases a
+ * step touches. A case whose read fails is left out (the index keeps what it had).
+ */
+export async function readCaseFacts(
+  chain: ChainAccess,
+  touched: readonly Address[],
+  filed: readonly Address[],
+): Promise<Map<string, CaseFacts>> {
+  const calls = [
+    ...touched.map((c) => ({ address: c, abi: disputeCaseAbi, functionName: "getStatus" }) as const),
+    ...filed.map(
+      (c) => ({ address: chain.factory, abi: caseFactoryAbi, functionName: "getCase", args: [c] }) as const,
+    ),
+  ];
+  const results: { status: "success" | "failure"; result?: unknown }[] = [];
+  for (let i = 0; i < calls.length; i += FACTS_PER_CALL) {
+    const chunk = calls.slice(i, i + FACTS_PER_CALL);
+    const got = chain.hasMulticall3
+      ? await chain.reader.multicall({ allowFailure: true, batchSize: 0, contracts: chunk })
+      : (await Promise.allSettled(chunk.map((c) => chain.reader.readContract(c as never)))).map((r) =>
+          r.status === "fulfilled" ? { status: "success" as const, result: r.value } : { status: "failure" as const },
+        );
+    results.push(...(got as typeof results));
+  }
+  const out = new Map<string, CaseFacts>();
+  const at = (a: Address) => {
+    const k = a.toLowerCase();
+    const f = out.get(k) ?? {};
+    out.set(k, f);
+    return f;
+  };
+  touched.forEach((c, i) => {
+    const r = results[i];
+    if (r?.status === "success") at(c).status = r.result as CaseStatusView;
+  });
+  filed.forEach((c, i) => {
+    const r = results[touched.length + i];
+    const [exists, view] = (r?.status === "success" ? r.result : [false]) as [boolean, CaseView?];
+    if (exists && view) at(c).claim = view.claimDescription;
+  });
+  return out;
+}

@@ -1,5 +1,6 @@
 import type { Migration } from "kysely/migration";
 import * as courtEvents from "./0001_court_events.js";
+import * as cases from "./0002_cases.js";
 
 /**
  * Every migration of the index, by name, in order: imported, not read from a folder, so they ship
@@ -8,4 +9,5 @@ import * as courtEvents from "./0001_court_events.js";
  */
 export const MIGRATIONS: Record<string, Migration> = {
   "0001_court_events": courtEvents,
+  "0002_cases": cases,
 };

@@ -1,0 +1,403 @@
+import { type Address, type Block, type Hex, isAddressEqual } from "viem";
+import type { ChainAccess } from "../chain/access.js";
+import { makePublicClient } from "../chain/client.js";
+import { followedEventOf } from "../chain/contractEvents.js";
+import type { CourtLog } from "../chain/courtLogs.js";
+import type { PollMeta } from "../chain/follower.js";
+import { type CaseFacts, readCaseFacts } from "../chain/reads/cases.js";
+import type { Logger } from "../log.js";
+import { casesAbove, forgetAbove, wipe } from "../store/rollback.js";
+import type { Store } from "../store/store.js";
+import { Backfill } from "./progress.js";
+import { caseChanges, eventRows, isOpen, participantRows } from "./rows.js";
+
+/** Where the follower starts: the last block the index holds (see follower.ts's `Anchor`). */
+export interface IndexAnchor {
+  block: bigint;
+  hash?: Hex;
+  recent?: ReadonlyArray<readonly [bigint, Hex]>;
+}
+
+/** A step as the follower hands it on (PollMeta, with what the index needs of it). */
+export type StepMeta = PollMeta & { target?: bigint; catchingUp?: boolean; toHash?: Hex };
+
+/** A block as the index keeps it. */
+export interface BlockFacts {
+  hash: Hex;
+  parentHash: Hex;
+  timestamp: bigint;
+}
+
+/**
+ * What the ingest reads of the chain beside the logs: block headers (their times) and each touched
+ * case's status and claim. The default reads the chain docket serves; the bench hands in its own for
+ * the events it generates.
+ */
+export interface ChainFacts {
+  headers(numbers: readonly bigint[]): Promise<Map<bigint, BlockFacts>>;
+  cases(touched: readonly string[], filed: readonly string[]): Promise<Map<string, CaseFacts>>;
+}
+
+/** The chain's facts, read with the follower's limits: headers as one JSON-RPC batch, cases as multicalls. */
+export function chainFacts(chain: ChainAccess): ChainFacts {
+  const rpc = makePublicClient(chain.definition, { batch: true, limits: chain.limits });
+  return {
+    async headers(numbers) {
+      const blocks = await Promise.all(numbers.map((n) => rpc.getBlock({ blockNumber: n })));
+      return new Map(
+        blocks.map((b: Block) => [
+          b.number as bigint,
+          { hash: b.hash as Hex, parentHash: b.parentHash, timestamp: b.timestamp },
+        ]),
+      );
+    },
+    cases: (touched, filed) => readCaseFacts(chain, touched as Address[], filed as Address[]),
+  };
+}
+
+export interface WriterOptions {
+  /** The first block that can hold a court event (the deployment's); the backfill starts there. */
+  fromBlock: bigint;
+  /** Stored blocks handed to the follower to find a reorg's fork point after a restart. */
+  recent?: number;
+  /** The chain's facts (default: read from `chain`). */
+  facts?: ChainFacts;
+  /** Rows per INSERT (Postgres takes at most 65,535 parameters in one statement). */
+  chunk?: number;
+}
+
+/** Rows per INSERT: 1,000 rows of 10 columns stay far below Postgres's 65,535 parameters. */
+const CHUNK = 1000;
+
+const isCaseLog = (l: CourtLog) => followedEventOf(l.eventName)?.contract === "case";
+const toJson = (v: unknown): unknown =>
+  typeof v === "bigint"
+    ? v.toString()
+    : Array.isArray(v)
+      ? v.map(toJson)
+      : v && typeof v === "object"
+        ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, toJson(x)]))
+        : v;
+
+function chunks<T>(rows: readonly T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < rows.length; i += size) out.push(rows.slice(i, i + size));
+  return out;
+}
+
+/**
+ * The index's writer: the follower's `anchor` (where to read on from, after checking what the store
+ * holds against the chain) and `persist` (one step's logs, the blocks they sit in, what they change
+ * in the case tables and the cursor, in one transaction). A step is written whole or not at all, and
+ * a step written again stores nothing twice, so a restart after `kill -9` at any moment reads on from
+ * the last step written with no hole and no duplicate.
+ */
+export class IndexWriter {
+  private readonly facts: ChainFacts;
+  private genesis: Hex | undefined;
+  /** Cases a rollback while away left without a status: the next step reads theirs. */
+  private readonly stale = new Set<string>();
+  readonly backfill: Backfill;
+
+  constructor(
+    private readonly store: Store,
+    private readonly chain: ChainAccess,
+    private readonly log: Logger,
+    private readonly opts: WriterOptions,
+  ) {
+    this.facts = opts.facts ?? chainFacts(chain);
+    this.backfill = new Backfill(log);
+  }
+
+  private get key() {
+    return { chain_id: this.chain.chainId, factory: this.chain.factory.toLowerCase() };
+  }
+
+  /** The cursor row of this chain and deployment, if any. */
+  async cursor() {
+    return this.store.db
+      .selectFrom("ingest_cursor")
+      .selectAll()
+      .where("chain_id", "=", this.key.chain_id)
+      .where("factory", "=", this.key.factory)
+      .executeTakeFirst();
+  }
+
+  /**
+   * Where the follower reads on from. The store's cursor when the chain still has its block; after
+   * a reorg while docket was away, the newest stored block the chain still has (what came after it is
+   * forgotten); after a reset (another genesis), another deployment or with nothing stored, the block
+   * before the deployment's, with an empty index.
+   */
+  anchor = async (at: { genesis: Hex; head: bigint; target: bigint }): Promise<IndexAnchor> => {
+    this.genesis = at.genesis;
+    const start = { block: this.opts.fromBlock > 0n ? this.opts.fromBlock - 1n : 0n };
+    const cur = await this.cursor();
+    if (!cur || cur.genesis_hash !== at.genesis) {
+      const any = await this.store.db.selectFrom("ingest_cursor").select("chain_id").executeTakeFirst();
+      if (cur || any) {
+        this.log.warn(
+          { chainId: this.chain.chainId, factory: this.chain.factory },
+          cur
+            ? "index: the chain was reset (new genesis): indexing it again"
+            : "index: another chain or deployment: indexing this one from the start",
+        );
+        await this.store.db.transaction().execute((trx) => wipe(trx));
+      }
+      this.backfill.begin(start.block, at.target);
+      return start;
+    }
+    const stored = BigInt(cur.block_number);
+    const fork = await this.forkPoint(stored, cur.block_hash as Hex);
+    if (fork === undefined) {
+      this.log.warn({ stored: Number(stored) }, "index: no stored block is on the chain any more: indexing again");
+      await this.store.db.transaction().execute((trx) => wipe(trx));
+      this.backfill.begin(start.block, at.target);
+      return start;
+    }
+    if (fork.block !== stored) {
+      this.log.warn(
+        { from: Number(stored), fork: Number(fork.block) },
+        "index: reorg while away: forgetting the orphaned blocks",
+      );
+      const forgot = await this.store.db.transaction().execute(async (trx) => {
+        const f = await forgetAbove(trx, Number(fork.block));
+        await this.writeCursor(trx, Number(fork.block), fork.hash);
+        return f;
+      });
+      // Their statuses were cleared: the next step reads them again.
+      for (const c of forgot.cases) this.stale.add(c);
+    }
+    const recent = await this.store.db
+      .selectFrom("chain_blocks")
+      .select(["number", "hash"])
+      .where("number", "<=", Number(fork.block))
+      .orderBy("number", "desc")
+      .limit(this.opts.recent ?? 64)
+      .execute();
+    this.backfill.begin(fork.block, at.target);
+    return {
+      block: fork.block,
+      hash: fork.hash,
+      recent: recent.map((r) => [BigInt(r.number), r.hash as Hex] as const),
+    };
+  };
+
+  /**
+   * The newest stored block the chain still has: the cursor's, or walking the stored blocks back,
+   * newest first, a batch of headers at a time. Undefined when none is.
+   */
+  private async forkPoint(cursor: bigint, hash: Hex): Promise<{ block: bigint; hash: Hex } | undefined> {
+    const head = await this.facts.headers([cursor]).catch(() => new Map<bigint, BlockFacts>());
+    if (head.get(cursor)?.hash === hash) return { block: cursor, hash };
+    const batch = Math.max(1, this.chain.limits.batchMax);
+    let below = Number(cursor);
+    for (;;) {
+      const stored = await this.store.db
+        .selectFrom("chain_blocks")
+        .select(["number", "hash"])
+        .where("number", "<", below)
+        .orderBy("number", "desc")
+        .limit(batch)
+        .execute();
+      if (stored.length === 0) return undefined;
+      const nums = stored.map((s) => BigInt(s.number));
+      const got = await this.headersOrGone(nums);
+      const same = stored.find((s) => got.get(BigInt(s.number))?.hash === s.hash);
+      if (same) return { block: BigInt(same.number), hash: same.hash as Hex };
+      below = Number(nums[nums.length - 1]);
+    }
+  }
+
+  /** Headers of `nums`, leaving out blocks the chain does not have (a shorter chain). */
+  private async headersOrGone(nums: bigint[]): Promise<Map<bigint, BlockFacts>> {
+    try {
+      return await this.facts.headers(nums);
+    } catch {
+      const out = new Map<bigint, BlockFacts>();
+      for (const n of nums) {
+        const one = await this.facts.headers([n]).catch(() => undefined);
+        const b = one?.get(n);
+        if (b) out.set(n, b);
+      }
+      return out;
+    }
+  }
+
+  /**
+   * One step, in one transaction: a reorg's rollback, the blocks, the events and who they concern,
+   * the cases filed, seated and changed, and the cursor. The chain is read before the transaction
+   * opens (headers, statuses, claims), so a slow node never holds it open. Throws (the follower's
+   * poll fails and reads the step again) when the chain moved under the step.
+   */
+  persist = async (logs: CourtLog[], meta: StepMeta): Promise<void> => {
+    const change = meta.change;
+    // A reset or a reorg past the follower's window went through `anchor`, which did the rollback.
+    const forkAt = change && change.kind === "reorg" && change.depth !== null ? change.block : undefined;
+    const rows = eventRows(logs, isCaseLog);
+    const changes = caseChanges(rows);
+    const db = this.store.db;
+    const rolledBack = forkAt === undefined ? [] : await casesAbove(db, forkAt);
+    const blockNums = [...new Set([...rows.map((r) => BigInt(r.block_number)), meta.toBlock])];
+    const filed = changes.filed.map((f) => f.address);
+    const touched = [...new Set([...changes.touched, ...rolledBack, ...this.stale])];
+    const [headers, facts] = await Promise.all([
+      this.facts.headers(blockNums),
+      touched.length > 0 ? this.facts.cases(touched, filed) : new Map<string, CaseFacts>(),
+    ]);
+    for (const r of rows) {
+      if (headers.get(BigInt(r.block_number))?.hash.toLowerCase() !== r.block_hash) {
+        throw new Error(`index: block ${r.block_number} changed under the step (a reorg): reading it again`);
+      }
+    }
+    const toHash = meta.toHash ?? headers.get(meta.toBlock)?.hash;
+    if (!toHash || headers.get(meta.toBlock)?.hash !== toHash) {
+      throw new Error(`index: block ${meta.toBlock} changed under the step (a reorg): reading it again`);
+    }
+    const size = this.opts.chunk ?? CHUNK;
+    await db.transaction().execute(async (trx) => {
+      if (forkAt !== undefined) await forgetAbove(trx, forkAt);
+      const blocks = [...headers].map(([n, h]) => ({
+        number: Number(n),
+        hash: h.hash.toLowerCase(),
+        parent_hash: h.parentHash.toLowerCase(),
+        timestamp: Number(h.timestamp),
+      }));
+      for (const part of chunks(blocks, size)) {
+        await trx
+          .insertInto("chain_blocks")
+          .values(part)
+          .onConflict((oc) => oc.column("number").doNothing())
+          .execute();
+      }
+      const ids = new Map<string, number>();
+      for (const part of chunks(rows, size)) {
+        const inserted = await trx
+          .insertInto("court_events")
+          .values(part.map(({ addresses: _, args, ...r }) => ({ ...r, args: JSON.stringify(args) as never })))
+          // On a step written before (a replay), the stored row is returned and nothing changes.
+          .onConflict((oc) =>
+            oc.constraint("court_events_log").doUpdateSet((eb) => ({ name: eb.ref("excluded.name") })),
+          )
+          .returning(["id", "block_hash", "log_index"])
+          .execute();
+        for (const r of inserted) ids.set(`${r.block_hash}:${r.log_index}`, r.id);
+      }
+      const idOf = (r: { block_hash: string; log_index: number }) =>
+        ids.get(`${r.block_hash}:${r.log_index}`) as number;
+      const who = rows.flatMap((r) => r.addresses.map((a) => ({ event_id: idOf(r), ...a })));
+      for (const part of chunks(who, size)) {
+        await trx
+          .insertInto("court_event_addresses")
+          .values(part)
+          .onConflict((oc) => oc.doNothing())
+          .execute();
+      }
+      const filedIds = new Map<string, number>();
+      const stateOfFiling = new Map<string, { state: string; id: number }>();
+      rows.forEach((r, i) => {
+        if (r.name === "CaseFiled" && r.case_address) filedIds.set(r.case_address, idOf(r));
+        const s = r.case_address ? changes.states.get(r.case_address) : undefined;
+        if (s && s.at === i && r.case_address) stateOfFiling.set(r.case_address, { state: s.state, id: idOf(r) });
+      });
+      const newCases = changes.filed.map((f) => {
+        const s = stateOfFiling.get(f.address);
+        return {
+          ...f,
+          filed_event_id: filedIds.get(f.address) as number,
+          filed_at: Number(headers.get(BigInt(f.filed_block))?.timestamp ?? 0n),
+          claim: facts.get(f.address)?.claim ?? "",
+          state: s?.state ?? "Filed",
+          state_event_id: s?.id ?? (filedIds.get(f.address) as number),
+        };
+      });
+      for (const part of chunks(newCases, size)) {
+        await trx
+          .insertInto("cases")
+          .values(part)
+          .onConflict((oc) => oc.column("address").doNothing())
+          .execute();
+      }
+      const known = async (c: string) =>
+        filedIds.get(c) ??
+        (await trx.selectFrom("cases").select("filed_event_id").where("address", "=", c).executeTakeFirst())
+          ?.filed_event_id;
+      const filedOf = new Map<string, number>();
+      for (const p of changes.panels) {
+        const id = await known(p.case_address);
+        if (id !== undefined) filedOf.set(p.case_address, id);
+      }
+      for (const [c, id] of filedIds) filedOf.set(c, id);
+      const participants = participantRows(changes, (c) => filedOf.get(c));
+      for (const part of chunks(participants, size)) {
+        await trx
+          .insertInto("case_participants")
+          .values(part)
+          .onConflict((oc) => oc.doNothing())
+          .execute();
+      }
+      for (const [c, s] of stateOfFiling) {
+        await trx
+          .updateTable("cases")
+          .set({ state: s.state, state_event_id: s.id })
+          .where("address", "=", c)
+          .where("state_event_id", "<", s.id)
+          .execute();
+      }
+      for (const c of touched) {
+        const status = facts.get(c)?.status;
+        if (!status) continue;
+        const round = Number(status.round);
+        await trx
+          .updateTable("cases")
+          .set({
+            status: JSON.stringify(toJson(status)) as never,
+            status_block: Number(meta.toBlock),
+            ...(round > 0 ? { round } : {}),
+          })
+          .where("address", "=", c)
+          .execute();
+      }
+      if (touched.length > 0) {
+        const states = await trx
+          .selectFrom("cases")
+          .select(["address", "state", "status"])
+          .where("address", "in", touched)
+          .execute();
+        for (const s of states) {
+          const open = isOpen(s.state, (s.status as { settled?: boolean } | null)?.settled);
+          await trx.updateTable("cases").set({ open }).where("address", "=", s.address).execute();
+        }
+      }
+      await this.writeCursor(trx, Number(meta.toBlock), toHash);
+    });
+    for (const c of touched) this.stale.delete(c);
+    this.backfill.step(meta, rows.length);
+  };
+
+  private async writeCursor(trx: Parameters<typeof wipe>[0], block: number, hash: Hex): Promise<void> {
+    const row = {
+      ...this.key,
+      block_number: block,
+      block_hash: hash.toLowerCase(),
+      genesis_hash: this.genesis ?? null,
+    };
+    await trx
+      .insertInto("ingest_cursor")
+      .values(row)
+      .onConflict((oc) =>
+        oc.columns(["chain_id", "factory"]).doUpdateSet({
+          block_number: block,
+          block_hash: row.block_hash,
+          genesis_hash: row.genesis_hash,
+          updated_at: new Date(),
+        }),
+      )
+      .execute();
+  }
+
+  /** Whether `address` is the deployment this writer indexes (tests). */
+  indexes(address: Address): boolean {
+    return isAddressEqual(address, this.chain.factory);
+  }
+}
