@@ -137,6 +137,14 @@ export const configSchema = z.object({
     .optional(),
   /** The embedded index database's directory (PGlite), when DATABASE_URL is unset: one process's at a time. */
   INDEX_DIR: z.string().min(1).default("data/index"),
+  /**
+   * The first block the index backfills from. Unset: the block the court's contracts were deployed
+   * in, found on the chain (the registry's and the factory's code, by bisection); a node that keeps
+   * no old state cannot say, and then this must be set.
+   */
+  INDEX_FROM_BLOCK: int(0, Number.MAX_SAFE_INTEGER).optional(),
+  /** `off`: no index (every read the index answers says so: 503 INDEX_UNAVAILABLE). */
+  INDEX: z.enum(["on", "off"]).default("on"),
 });
 
 export type Config = z.infer<typeof configSchema>;

@@ -23,6 +23,7 @@ import { everyKey } from "./freshness/keys.js";
 import { keysForEvent } from "./freshness/stale.js";
 import { createApp } from "./http/app.js";
 import { EventStreams } from "./http/events.js";
+import { startIndex } from "./index/start.js";
 import { Lifecycle } from "./lifecycle.js";
 import { type Logger, makeLogger } from "./log.js";
 import { type McpHttp, mountMcp } from "./mcp/http.js";
@@ -170,7 +171,7 @@ async function openChain(
 
 /**
  * The parts every command starts first, in this order, on `life`: the evidence store, the chain
- * (see openChain), the cache. Returns the shared context (chain, cache, logger, evidence, the x402
+ * (see openChain), the cache, the index's store (INDEX=off: none). Returns the shared context (chain, cache, logger, evidence, the x402
  * facilitator) every door's operations run with.
  */
 export async function startParts(
@@ -197,7 +198,8 @@ export async function startParts(
   await checkChainId(access, chain, log);
   const facilitatorUrl = config.X402_FACILITATOR_URL ?? dev?.facilitator?.url;
   const facilitator = facilitatorUrl ? httpFacilitator(facilitatorUrl) : undefined;
-  return { ctx: { chain: access, cache, log, chainStatus: chain, facilitator, evidence }, dev };
+  const index = await startIndex(config, life, access, log);
+  return { ctx: { chain: access, cache, log, chainStatus: chain, facilitator, evidence, index }, dev };
 }
 
 /** `startParts` on a lifecycle of its own, for a caller that wants the context alone (closed by `life.close()`). */

@@ -56,8 +56,8 @@ export function chainFacts(chain: ChainAccess): ChainFacts {
 }
 
 export interface WriterOptions {
-  /** The first block that can hold a court event (the deployment's); the backfill starts there. */
-  fromBlock: bigint;
+  /** The first block that can hold a court event (the deployment's); the backfill starts there. Asked once, when nothing is stored. */
+  fromBlock: bigint | (() => Promise<bigint>);
   /** Stored blocks handed to the follower to find a reorg's fork point after a restart. */
   recent?: number;
   /** The chain's facts (default: read from `chain`). */
@@ -131,8 +131,12 @@ export class IndexWriter {
    */
   anchor = async (at: { genesis: Hex; head: bigint; target: bigint }): Promise<IndexAnchor> => {
     this.genesis = at.genesis;
-    const start = { block: this.opts.fromBlock > 0n ? this.opts.fromBlock - 1n : 0n };
     const cur = await this.cursor();
+    const first = async () => {
+      const f = this.opts.fromBlock;
+      const block = typeof f === "bigint" ? f : await f();
+      return { block: block > 0n ? block - 1n : 0n };
+    };
     if (!cur || cur.genesis_hash !== at.genesis) {
       const any = await this.store.db.selectFrom("ingest_cursor").select("chain_id").executeTakeFirst();
       if (cur || any) {
@@ -144,6 +148,7 @@ export class IndexWriter {
         );
         await this.store.db.transaction().execute((trx) => wipe(trx));
       }
+      const start = await first();
       this.backfill.begin(start.block, at.target);
       return start;
     }
@@ -152,6 +157,7 @@ export class IndexWriter {
     if (fork === undefined) {
       this.log.warn({ stored: Number(stored) }, "index: no stored block is on the chain any more: indexing again");
       await this.store.db.transaction().execute((trx) => wipe(trx));
+      const start = await first();
       this.backfill.begin(start.block, at.target);
       return start;
     }

@@ -27,7 +27,12 @@ function running(pid: number): boolean {
   }
 }
 
-/** Takes the directory, or throws saying which process holds it. Gives the release. */
+/** The index directory is held by another live process. */
+export class DirInUse extends Error {
+  override name = "DirInUse";
+}
+
+/** Takes the directory, or throws (DirInUse) saying which process holds it. Gives the release. */
 export function lockDir(dir: string): () => void {
   const path = join(dir, FILE);
   const me = `${process.pid}@${hostname()}`;
@@ -49,7 +54,7 @@ export function lockDir(dir: string): () => void {
     const ours = Number(pid) === process.pid;
     const dead = host === hostname() && Number(pid) > 0 && (ours ? !held.has(path) : !running(Number(pid)));
     if (!dead) {
-      throw new Error(
+      throw new DirInUse(
         `the index directory ${dir} is in use by process ${owner} (one process at a time: give this one another INDEX_DIR, or a DATABASE_URL)`,
       );
     }

@@ -15,7 +15,7 @@ import { freePort } from "../../src/devnet/anvil.js";
 import { devAccount } from "../../src/devnet/devAccounts.js";
 import { encodePaymentHeader } from "../../src/payments/x402.js";
 import { type Docket, startServer } from "../../src/server.js";
-import { request, rpc } from "../support/index.js";
+import { request, rpc, TEST_INDEX } from "../support/index.js";
 
 /**
  * docket on a second EVM implementation: Hardhat 2's network (EDR, from npm, offline, Node 20),
@@ -96,6 +96,7 @@ describe("docket on a second EVM node (Hardhat 2 / EDR), no Multicall3", () => {
     deployment = await deployCourt(wallet, reader, devPublicParams);
     d = await startServer(
       loadConfig({
+        ...TEST_INDEX,
         PORT: "0",
         LOG_LEVEL: "silent",
         RATE_LIMIT_PER_MINUTE: "0",

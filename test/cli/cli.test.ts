@@ -21,7 +21,7 @@ import { deployer } from "../../src/deploy/deploy.js";
 import { startAnvil } from "../../src/devnet/anvil.js";
 import { devAccount } from "../../src/devnet/devAccounts.js";
 import { startServer } from "../../src/server.js";
-import { watch } from "../support/index.js";
+import { TEST_INDEX, watch } from "../support/index.js";
 
 const children: ChildProcess[] = [];
 afterAll(() => {
@@ -58,7 +58,7 @@ describe("command line", () => {
       expect(p.output()).toContain(`FACTORY_ADDRESS=${file.factory}`);
       // docket on that chain, with the addresses from the deployments file.
       const d = await startServer(
-        loadConfig({ PORT: "0", LOG_LEVEL: "silent", RPC_URL: anvil.rpcUrl, DEPLOYMENTS_DIR: dir }),
+        loadConfig({ ...TEST_INDEX, PORT: "0", LOG_LEVEL: "silent", RPC_URL: anvil.rpcUrl, DEPLOYMENTS_DIR: dir }),
       );
       try {
         const cases = await (await fetch(`${d.url}/cases`)).json();
@@ -116,7 +116,7 @@ describe("command line", () => {
       expect(named).toBe(file.arbitration.arbitrator);
       // docket on that chain reads the arbitration contracts from the deployments file, with no other setting.
       const s = await startServer(
-        loadConfig({ PORT: "0", LOG_LEVEL: "silent", RPC_URL: anvil.rpcUrl, DEPLOYMENTS_DIR: dir }),
+        loadConfig({ ...TEST_INDEX, PORT: "0", LOG_LEVEL: "silent", RPC_URL: anvil.rpcUrl, DEPLOYMENTS_DIR: dir }),
       );
       try {
         expect(s.ctx.chain.arbitration?.arbitrator).toBe(file.arbitration.arbitrator);
@@ -188,7 +188,7 @@ describe("command line", () => {
       "EVALUATORS",
       "EVIDENCE_DIR",
     ]);
-    const d = await startServer(loadConfig({ ...env, PORT: "0", LOG_LEVEL: "silent" }));
+    const d = await startServer(loadConfig({ ...TEST_INDEX, ...env, PORT: "0", LOG_LEVEL: "silent" }));
     try {
       const cases = await (await fetch(`${d.url}/cases`)).json();
       // The General court's cases, one in every state, Agentic Commerce's, one in each hidden-vote phase,

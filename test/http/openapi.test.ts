@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../../src/config.js";
 import { TOOLSETS } from "../../src/operations/kernel/operation.js";
 import { type Docket, startServer } from "../../src/server.js";
+import { TEST_INDEX } from "../support/index.js";
 
 const run = promisify(execFile);
 
@@ -36,7 +37,7 @@ describe("/openapi.json", () => {
   beforeAll(async () => {
     [plain, proxied] = await Promise.all([
       startServer(loadConfig(NO_CHAIN)),
-      startServer(loadConfig({ ...NO_CHAIN, TRUST_PROXY: "1" })),
+      startServer(loadConfig({ ...TEST_INDEX, ...NO_CHAIN, TRUST_PROXY: "1" })),
     ]);
     dir = await mkdtemp(join(tmpdir(), "docket-openapi-"));
   });

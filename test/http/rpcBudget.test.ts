@@ -7,7 +7,7 @@ import { DEV_ACCOUNT_COUNT } from "../../src/devnet/anvil.js";
 import { devAccount, devAccounts } from "../../src/devnet/devAccounts.js";
 import type { Devnet } from "../../src/devnet/devnet.js";
 import { type Docket, startServer } from "../../src/server.js";
-import { leaseChain, type RpcProxy, request, startRpcProxy } from "../support/index.js";
+import { leaseChain, type RpcProxy, request, startRpcProxy, TEST_INDEX } from "../support/index.js";
 
 /**
  * The RPC budget of docs/api.md (a case read costs at most 2 JSON-RPC requests cold, an aggregate 3), by counting: docket talks to the dev chain only through a counting
@@ -45,6 +45,7 @@ function record(key: string, rpc: number, methods: Record<string, number>): void
 async function boot(): Promise<Docket> {
   const d = await startServer(
     loadConfig({
+      ...TEST_INDEX,
       PORT: "0",
       LOG_LEVEL: "silent",
       RPC_URL: proxy.url,

@@ -8,7 +8,7 @@ import type { Operation } from "../../src/operations/kernel/operation.js";
 import { operations } from "../../src/operations/registry.js";
 import { type Docket, startServer } from "../../src/server.js";
 import { filing, payAsTold, xPayment } from "../payments/helpers.js";
-import { arbitrationEnv, externalChainEnv, TestDocket } from "../support/index.js";
+import { arbitrationEnv, externalChainEnv, TEST_INDEX, TestDocket } from "../support/index.js";
 
 /**
  * The statuses the OpenAPI document declares are the statuses docket answers with. Every operation
@@ -126,6 +126,7 @@ describe("every operation answers only the statuses its OpenAPI entry declares, 
     // One client per operation (X-Forwarded-For, trusted): its second request is over the limit.
     deadNode = await startServer(
       loadConfig({
+        ...TEST_INDEX,
         PORT: "0",
         LOG_LEVEL: "silent",
         RPC_URL: "http://127.0.0.1:9",

@@ -30,7 +30,10 @@ describe("index writer", () => {
     await writer.persist(logs, { fromBlock: 1n, toBlock: head });
     // Again: a replayed step stores nothing twice.
     await writer.persist(logs, { fromBlock: 1n, toBlock: head });
-    const events = await store.db.selectFrom("court_events").select((e) => e.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
+    const events = await store.db
+      .selectFrom("court_events")
+      .select((e) => e.fn.countAll<number>().as("n"))
+      .executeTakeFirstOrThrow();
     expect(Number(events.n)).toBe(logs.length);
     const list = (await request(t.url, "/cases?limit=100&offset=0")).body as { total: number; cases: string[] };
     const cases = await store.db.selectFrom("cases").selectAll().execute();

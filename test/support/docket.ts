@@ -77,12 +77,20 @@ export function externalChainEnv(devnet: ChainAt, env: Record<string, string> = 
   return {
     PORT: "0",
     LOG_LEVEL: "silent",
+    ...TEST_INDEX,
     ...chainEnv(devnet),
     EVENT_POLL_MS: "0",
     EVIDENCE_DIR: mkdtempSync(join(tmpdir(), "docket-evidence-")),
     ...env,
   };
 }
+
+/**
+ * The index of a test docket: in memory, its own (a directory would be the repo's data/index, one
+ * process's at a time). The suites of the index itself (test/index/) choose PGlite in a directory
+ * or a real Postgres; the end-to-end suites spawn docket with the default.
+ */
+export const TEST_INDEX = { DATABASE_URL: "memory://" } as const;
 
 /** What the chain's side of a test needs of a docket: its dev chain's definition and reader, the factory, the chain id. */
 export interface DevChainAccess {
@@ -255,6 +263,7 @@ export class TestDocket extends OnDevChain {
     return {
       PORT: "0",
       LOG_LEVEL: "silent",
+      ...TEST_INDEX,
       RATE_LIMIT_PER_MINUTE: "0",
       EVIDENCE_UPLOADS_PER_MINUTE: "0",
       EVIDENCE_DIR: evidenceDir,
@@ -267,6 +276,25 @@ export class TestDocket extends OnDevChain {
   }
   get chain() {
     return this.docket.ctx.chain;
+  }
+
+  /**
+   * Resolves once the index holds every block mined so far: the follower polled (it writes the
+   * index) until the index's cursor reaches the head as it was when called.
+   */
+  async indexed(ms = 30_000): Promise<void> {
+    const index = this.docket.ctx.index;
+    if (!index) throw new Error("this docket has no index (INDEX=off)");
+    const head = Number(await this.chain.reader.getBlockNumber());
+    await until(
+      `the index at block ${head}`,
+      async () => {
+        await this.docket.follower?.poll().catch(() => {});
+        const c = await index.cursor();
+        return c !== undefined && c.block >= head;
+      },
+      ms,
+    );
   }
   get devnet() {
     const d = this.docket.dev?.devnet;

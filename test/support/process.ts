@@ -1,4 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -106,8 +108,11 @@ export async function spawnDocket(
   timeoutMs = 60_000,
   how: { command?: string; args?: string[]; cwd?: string } = {},
 ): Promise<DocketProcess> {
+  // The index as users get it (PGlite in a directory), in a directory of its own (not the repo's data/).
+  const index: Record<string, string> =
+    env.DATABASE_URL || env.INDEX_DIR ? {} : { INDEX_DIR: mkdtempSync(join(tmpdir(), "docket-index-")) };
   const s = await spawnNode(how.args ?? ["bin/docket.js", "start"], {
-    env: { PORT: "0", LOG_LEVEL: "warn", RATE_LIMIT_PER_MINUTE: "0", ...env },
+    env: { PORT: "0", LOG_LEVEL: "warn", RATE_LIMIT_PER_MINUTE: "0", ...index, ...env },
     ready: /docket is up on (http:\/\/\S+)/,
     timeoutMs,
     command: how.command,

@@ -1,7 +1,7 @@
 import { pino } from "pino";
 import { loadConfig } from "../../src/config.js";
 import { type Docket, startServer } from "../../src/server.js";
-import { type Api, request } from "./docket.js";
+import { type Api, request, TEST_INDEX } from "./docket.js";
 
 export interface LogLine {
   level: number;
@@ -33,7 +33,14 @@ export async function startReplica(env: Record<string, string>): Promise<Replica
     },
   );
   const docket = await startServer(
-    loadConfig({ PORT: "0", LOG_LEVEL: "info", RATE_LIMIT_PER_MINUTE: "0", EVENT_POLL_MS: "0", ...env }),
+    loadConfig({
+      PORT: "0",
+      LOG_LEVEL: "info",
+      RATE_LIMIT_PER_MINUTE: "0",
+      EVENT_POLL_MS: "0",
+      ...TEST_INDEX,
+      ...env,
+    }),
     { log, graceMs: 1_000 },
   );
   return {

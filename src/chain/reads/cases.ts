@@ -159,9 +159,7 @@ export async function readCaseFacts(
 ): Promise<Map<string, CaseFacts>> {
   const calls = [
     ...touched.map((c) => ({ address: c, abi: disputeCaseAbi, functionName: "getStatus" }) as const),
-    ...filed.map(
-      (c) => ({ address: chain.factory, abi: caseFactoryAbi, functionName: "getCase", args: [c] }) as const,
-    ),
+    ...filed.map((c) => ({ address: chain.factory, abi: caseFactoryAbi, functionName: "getCase", args: [c] }) as const),
   ];
   const results: { status: "success" | "failure"; result?: unknown }[] = [];
   for (let i = 0; i < calls.length; i += FACTS_PER_CALL) {

@@ -4,6 +4,7 @@ import type { ChainAccess } from "../../chain/access.js";
 import type { ChainStatus } from "../../chain/status.js";
 import type { ErrorCode } from "../../errors/errors.js";
 import type { EvidenceStore } from "../../evidence/store.js";
+import type { IndexAccess } from "../../index/access.js";
 import type { Logger } from "../../log.js";
 import type { PaymentOutcome } from "../../payments/filing.js";
 import type { PaymentTerms } from "../../payments/x402.js";
@@ -20,6 +21,8 @@ export interface Ctx {
   chainStatus?: ChainStatus;
   /** Evidence content: docket's store, read through the gateways (src/evidence/). */
   evidence: EvidenceStore;
+  /** The index (src/index/, docs/index.md): every court event, the case tables; absent where docket runs without it. */
+  index?: IndexAccess;
 }
 
 /**

@@ -3,7 +3,7 @@ import { loadConfig } from "../../../src/config.js";
 import { devAccount } from "../../../src/devnet/devAccounts.js";
 import { type Devnet, startDevnet } from "../../../src/devnet/devnet.js";
 import { type Docket, startServer } from "../../../src/server.js";
-import { type RpcProxy, startRpcProxy } from "../../support/index.js";
+import { type RpcProxy, startRpcProxy, TEST_INDEX } from "../../support/index.js";
 
 /**
  * RPC_URL with two endpoints (viem's fallback transport, src/chain/client.ts): each request goes to
@@ -37,6 +37,7 @@ beforeAll(async () => {
   await first.setFault("down");
   docket = await startServer(
     loadConfig({
+      ...TEST_INDEX,
       PORT: "0",
       LOG_LEVEL: "silent",
       RPC_URL: `${first.url}, ${second.url}`,

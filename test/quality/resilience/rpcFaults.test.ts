@@ -13,7 +13,7 @@ import { createApp } from "../../../src/http/app.js";
 import { makeLogger } from "../../../src/log.js";
 import type { Ctx } from "../../../src/operations/kernel/operation.js";
 import { operations } from "../../../src/operations/registry.js";
-import { type Api, type RpcProxy, request, startRpcProxy } from "../../support/index.js";
+import { type Api, type RpcProxy, request, startRpcProxy, TEST_INDEX } from "../../support/index.js";
 
 /**
  * The chain node misbehaving, for real: docket reads the seeded dev chain only through the
@@ -89,6 +89,7 @@ beforeAll(async () => {
   devnet = await startDevnet({ seed: true });
   proxy = await startRpcProxy(devnet.rpcUrl);
   config = loadConfig({
+    ...TEST_INDEX,
     LOG_LEVEL: "silent",
     RPC_URL: proxy.url,
     CHAIN_ID: "31337",

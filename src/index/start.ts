@@ -1,0 +1,85 @@
+import type { Address } from "viem";
+import type { ChainAccess } from "../chain/access.js";
+import type { Config } from "../config.js";
+import type { Lifecycle } from "../lifecycle.js";
+import type { Logger } from "../log.js";
+import { DirInUse } from "../store/dirLock.js";
+import { IN_MEMORY, openStore } from "../store/store.js";
+import type { IndexAccess } from "./access.js";
+import { IndexWriter } from "./writer.js";
+
+/**
+ * The block the court was deployed in: the first block where both the registry and the factory
+ * have code (the registry comes first; its courts are its first events), by bisection on
+ * eth_getCode: about 2 log2(head) requests, once, on a first start. A node that keeps no old state
+ * answers nothing for old blocks: then INDEX_FROM_BLOCK must say.
+ */
+export async function deploymentBlock(chain: ChainAccess, log: Logger): Promise<bigint> {
+  const head = await chain.reader.getBlockNumber();
+  const firstWithCode = async (address: Address): Promise<bigint> => {
+    let lo = 0n;
+    let hi = head;
+    while (lo < hi) {
+      const mid = (lo + hi) / 2n;
+      const code = await chain.reader.getCode({ address, blockNumber: mid });
+      if (code && code !== "0x") hi = mid;
+      else lo = mid + 1n;
+    }
+    return lo;
+  };
+  try {
+    const [registry, factory] = await Promise.all([firstWithCode(chain.registry), firstWithCode(chain.factory)]);
+    return registry < factory ? registry : factory;
+  } catch (err) {
+    log.warn(
+      { err: (err as Error).message.split("\n")[0] },
+      "index: the node cannot say when the court was deployed (no old state?): backfilling from block 0; set INDEX_FROM_BLOCK",
+    );
+    return 0n;
+  }
+}
+
+/**
+ * The index as a part of docket: the store opened and migrated (closed with docket), and this
+ * replica's writer. The follower drives the writer (`anchor`, `persist`); undefined with INDEX=off.
+ */
+export async function startIndex(
+  config: Config,
+  life: Lifecycle,
+  chain: ChainAccess,
+  log: Logger,
+): Promise<IndexAccess | undefined> {
+  if (config.INDEX === "off") return undefined;
+  const store = await life.start(
+    "index store",
+    async () => {
+      const s = await openStore(config, log).catch((err: Error) => {
+        // `docket mcp` beside a `docket start` on the same INDEX_DIR: this one keeps its index in memory.
+        if (!(err instanceof DirInUse)) throw err;
+        log.warn({ err: err.message }, "index: INDEX_DIR is another process's; this one keeps its index in memory");
+        return openStore({ ...config, DATABASE_URL: IN_MEMORY }, log);
+      });
+      try {
+        await s.migrate();
+      } catch (err) {
+        await s.close();
+        throw err;
+      }
+      return s;
+    },
+    (s) => s.close(),
+  );
+  const from = config.INDEX_FROM_BLOCK;
+  const writer = new IndexWriter(store, chain, log, {
+    fromBlock: from !== undefined ? async () => BigInt(from) : () => deploymentBlock(chain, log),
+  });
+  return {
+    db: store.db,
+    store,
+    writer,
+    async cursor() {
+      const c = await writer.cursor();
+      return c ? { block: c.block_number, hash: c.block_hash } : undefined;
+    },
+  };
+}
