@@ -21,6 +21,9 @@ export async function runStart(): Promise<void> {
     `  MCP           ${docket.url}/mcp (Streamable HTTP)   ${docket.url}/mcp/session (with sessions)   ${docket.url}/sse (SSE)   stdio: npx docket mcp`,
     `  chain         ${chain.chainId}${chain.publicRpcUrl ? ` (embedded dev chain, JSON-RPC ${chain.publicRpcUrl})` : ""}`,
     `  contracts     factory ${chain.factory}  registry ${chain.registry}`,
+    docket.ctx.index
+      ? `  index         ${docket.ctx.index.store.engine === "pglite" ? "embedded Postgres (PGlite)" : "Postgres"} at ${docket.ctx.index.store.where}   (every court event: docs/index.md)`
+      : "  index         off (INDEX=off)",
     chain.erc8004.enabled
       ? `  ERC-8004      identity ${chain.erc8004.identity}  reputation ${chain.erc8004.reputation}  court reporter ${chain.erc8004.reporter}`
       : `  ERC-8004      off: ${chain.erc8004.reason}`,
