@@ -44,6 +44,8 @@ export const errorStatus = {
   SERVICE_UNAVAILABLE: 503,
   /** The node answers another chain id than docket serves: nothing is read or built for it. */
   CHAIN_MISMATCH: 503,
+  /** The index cannot answer: docket runs without it (INDEX=off) or its database is unreachable. */
+  INDEX_UNAVAILABLE: 503,
 } as const;
 
 export type ErrorCode = keyof typeof errorStatus;
