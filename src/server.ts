@@ -91,6 +91,8 @@ export function makeEventHub(config: Config, log: Logger): EventHub {
  */
 function publishFollowed(ctx: Ctx, hub: EventHub) {
   return async (logs: CourtLog[], meta: PollMeta) => {
+    // A backfill's steps are history: clients read them from the index (GET /events resumes from it).
+    if (meta.catchingUp && !meta.change) return;
     const events = await eventsFromLogs(logs, {
       participantsOf: (cases) => readParticipants(ctx.chain, cases),
       jobPartiesOf: (ids) => {
@@ -255,6 +257,8 @@ export function followChain(ctx: Ctx, config: Config, hub: EventHub): Follower |
     status: ctx.chainStatus,
     maxLagSeconds: config.FOLLOWER_MAX_LAG_SECONDS,
     onEvents: publishFollowed(ctx, hub),
+    // The index's writer: where to start (its cursor) and each step stored before the cursor moves.
+    ...(ctx.index?.writer ? { anchor: ctx.index.writer.anchor, persist: ctx.index.writer.persist } : {}),
   });
 }
 
@@ -283,6 +287,8 @@ export async function startFollower(
     "event follower",
     async () => {
       await follower.poll().catch(() => {});
+      // Anchored: a backfill from the index's cursor starts now rather than at the first tick.
+      if (ctx.index?.writer) void follower.poll().catch(() => {});
       return follower;
     },
     (f) => f.stop(),

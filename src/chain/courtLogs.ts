@@ -50,6 +50,8 @@ export interface CourtLog {
   blockHash: Hex;
   logIndex: number;
   transactionHash: Hex;
+  /** The block's time, when the node puts it in its logs (anvil, geth 1.16+, reth do): saves reading headers. */
+  blockTimestamp?: bigint | null;
 }
 
 interface DecodedLog {

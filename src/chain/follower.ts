@@ -32,8 +32,28 @@ export interface PollMeta {
   /** The blocks read (inclusive); equal and empty when only a chain change is reported. */
   fromBlock: bigint;
   toBlock: bigint;
+  /** The hash of `toBlock` as the follower recorded it (absent when only a change is reported and it is unknown). */
+  toHash?: Hex;
+  /** The block this poll walks to (the head less CONFIRMATIONS). */
+  target?: bigint;
+  /**
+   * The step lies at or below the head the follower saw when it was anchored behind it (a backfill
+   * from the index's cursor): the cache already holds the head's state, so nothing is invalidated,
+   * and its events are history, not news.
+   */
+  catchingUp?: boolean;
   /** The reorg or reset found before the logs were read (its logs, if any, come after it). */
   change?: ChainChange;
+}
+
+/** Where the follower starts when it has no cursor: the last block a durable reader (the index) handled. */
+export interface Anchor {
+  /** The last block already handled; the follower reads on from the next. */
+  block: bigint;
+  /** Its hash as stored (checked on the next poll like any cursor's); read from the chain when absent. */
+  hash?: Hex;
+  /** Recent handled blocks and their hashes, to find a reorg's fork point among them after a restart. */
+  recent?: ReadonlyArray<readonly [bigint, Hex]>;
 }
 
 export interface FollowerOptions {
@@ -63,6 +83,19 @@ export interface FollowerOptions {
    * is logged and never stops the follower.
    */
   onEvents?: (logs: CourtLog[], meta: PollMeta) => Promise<void> | void;
+  /**
+   * Where to start whenever the follower has no cursor (at start, after a wrong chain id comes right,
+   * after a reset or a reorg deeper than its window): the index's durable cursor, checked against
+   * the chain by the hook itself. Undefined (or no hook): at the target, as without an index. A
+   * hook that throws fails the poll (tried again at the next).
+   */
+  anchor?: (at: { genesis: Hex; head: bigint; target: bigint }) => Promise<Anchor | undefined>;
+  /**
+   * Stores a step before the cursor moves past it (the index's writer), with what `onEvents` gets,
+   * for every step (one with no logs moves the stored cursor too) and every change. A failure fails
+   * the poll there: the cursor stays after the last step stored, and the next poll reads on from it.
+   */
+  persist?: (logs: CourtLog[], meta: PollMeta) => Promise<void>;
 }
 
 export interface Follower {
@@ -116,6 +149,8 @@ export function followCourt(chain: ChainAccess, log: Logger, opts: FollowerOptio
   let genesis: Hex | undefined;
   let running: Promise<number> | undefined;
   let stopped = false;
+  /** The target when the follower was last anchored behind it: steps up to it are catching up. */
+  let catchUpTo: bigint | undefined;
 
   const header = (n: bigint): Promise<Block | null> =>
     rpc.getBlock({ blockNumber: n }).catch((err: Error) => {
@@ -123,7 +158,8 @@ export function followCourt(chain: ChainAccess, log: Logger, opts: FollowerOptio
       throw err;
     });
   const flush = () => opts.invalidate("all");
-  const report = async (logs: CourtLog[], meta: PollMeta) => {
+  /** Hands a stored step or change on to `onEvents` (never throws). */
+  const handOn = async (logs: CourtLog[], meta: PollMeta) => {
     if (!opts.onEvents || (logs.length === 0 && !meta.change)) return;
     try {
       await opts.onEvents(logs, meta);
@@ -131,13 +167,29 @@ export function followCourt(chain: ChainAccess, log: Logger, opts: FollowerOptio
       log.warn({ err: (err as Error).message }, "event follower: could not hand on its events");
     }
   };
+  /** A change with nothing read after it: stored (throws: the poll fails), then handed on. */
+  const report = async (logs: CourtLog[], meta: PollMeta) => {
+    await opts.persist?.(logs, meta);
+    await handOn(logs, meta);
+  };
   const changed = (e: ChainEvent, hash: Hex | null | undefined, at: bigint) =>
-    report([], { fromBlock: at, toBlock: at, change: { ...e, hash: hash ?? null } });
+    report([], { fromBlock: at, toBlock: at, toHash: window.hashOf(at), change: { ...e, hash: hash ?? null } });
 
   const anchor = async (target: bigint, head: Block) => {
-    const h = target === head.number ? head : await header(target);
+    const at = opts.anchor && genesis ? await opts.anchor({ genesis, head: head.number as bigint, target }) : undefined;
     window.clear();
+    if (at) {
+      const block = at.block < target ? at.block : target;
+      for (const [n, h] of at.recent ?? []) if (n <= block) window.record(n, h);
+      const hash = at.hash && block === at.block ? at.hash : (await header(block))?.hash;
+      if (hash) window.record(block, hash);
+      catchUpTo = block < target ? target : undefined;
+      cursor = block;
+      return;
+    }
+    const h = target === head.number ? head : await header(target);
     if (h?.hash) window.record(target, h.hash);
+    catchUpTo = undefined;
     cursor = target;
   };
 
@@ -157,7 +209,8 @@ export function followCourt(chain: ChainAccess, log: Logger, opts: FollowerOptio
       log.warn({ ...e, from: Number(old) }, why);
       await flush();
       await anchor(target, head);
-      await changed(e, hash, head.number as bigint);
+      // Reported at the block the follower now stands on (the head, or the index's cursor).
+      await changed(e, hash, cursor ?? (head.number as bigint));
       return false as const;
     };
     if (g?.hash !== genesis) {
@@ -217,7 +270,7 @@ export function followCourt(chain: ChainAccess, log: Logger, opts: FollowerOptio
           : undefined;
       genesis = probe?.hash ?? undefined;
       await anchor(target, head);
-      if (reset) await changed(reset, genesis, head.number as bigint);
+      if (reset) await changed(reset, genesis, cursor ?? (head.number as bigint));
       return 0;
     }
     const known = window.hashOf(cursor);
@@ -231,7 +284,8 @@ export function followCourt(chain: ChainAccess, log: Logger, opts: FollowerOptio
     }
     const from = cursor + 1n;
     if (target < from) {
-      if (fork) await report([], { fromBlock: cursor, toBlock: cursor, change: fork });
+      if (fork)
+        await report([], { fromBlock: cursor, toBlock: cursor, toHash: window.hashOf(cursor), target, change: fork });
       return 0;
     }
     if (range < rangeMax && Date.now() - shrunkAt > RANGE_MEMORY_MS) range = rangeMax;
@@ -239,6 +293,8 @@ export function followCourt(chain: ChainAccess, log: Logger, opts: FollowerOptio
     // in this poll, and a step that fails leaves what was read before it done.
     let seen = 0;
     for (let at = from; at <= target; ) {
+      // A long walk (a backfill) ends between two steps when the follower is stopped.
+      if (stopped) break;
       const to = target - at + 1n > range ? at + range - 1n : target;
       let raw: Awaited<ReturnType<typeof getLogs>>;
       let toHeader: Block | null;
@@ -263,18 +319,31 @@ export function followCourt(chain: ChainAccess, log: Logger, opts: FollowerOptio
         continue;
       }
       const logs = authenticLogs(raw, chain);
+      // Caught-up history: the cache holds the head's state already.
+      const catchingUp = catchUpTo !== undefined && to <= catchUpTo;
       const keys = new Set<string>();
       for (const l of logs) {
-        const touched = opts.keysFor(l);
+        const touched = catchingUp ? [] : opts.keysFor(l);
         for (const k of touched) keys.add(k);
         if (l.blockNumber !== null && l.blockHash) window.record(l.blockNumber, l.blockHash, touched);
       }
       if (toHeader?.hash) window.record(to, toHeader.hash);
       if (keys.size > 0) await opts.invalidate([...keys]);
+      const meta: PollMeta = {
+        fromBlock: at,
+        toBlock: to,
+        toHash: toHeader?.hash ?? undefined,
+        target,
+        catchingUp,
+        change: at === from ? fork : undefined,
+      };
+      // Stored before the cursor moves past it: a failure here leaves the cursor at the last step stored.
+      await opts.persist?.(logs, meta);
       cursor = to;
       window.prune(to);
+      if (catchUpTo !== undefined && to >= catchUpTo) catchUpTo = undefined;
       status.recordProgress(cursor, target);
-      await report(logs, { fromBlock: at, toBlock: to, change: at === from ? fork : undefined });
+      await handOn(logs, meta);
       seen += logs.length;
       at = to + 1n;
     }

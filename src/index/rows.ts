@@ -61,7 +61,9 @@ export function eventRows(logs: readonly CourtLog[], isCaseContract: (l: CourtLo
       job_id: typeof args.jobId === "bigint" ? args.jobId.toString() : null,
       addresses: addresses.filter((a) => {
         const k = `${a.address}:${a.role}`;
-        return seen.has(k) ? false : (seen.add(k), true);
+        if (seen.has(k)) return false;
+        seen.add(k);
+        return true;
       }),
     };
   });

@@ -29,6 +29,7 @@ export async function deploymentBlock(chain: ChainAccess, log: Logger): Promise<
   };
   try {
     const [registry, factory] = await Promise.all([firstWithCode(chain.registry), firstWithCode(chain.factory)]);
+    // biome-ignore lint/complexity/useMathMinMax: block numbers are bigints
     return registry < factory ? registry : factory;
   } catch (err) {
     log.warn(

@@ -19,7 +19,7 @@ export interface StoreSchema {
 export interface ChainBlocksTable {
   number: number;
   hash: string;
-  parent_hash: string;
+  parent_hash: string | null;
   /** The block's timestamp, in seconds (the chain's clock). */
   timestamp: number;
 }

@@ -30,8 +30,22 @@ const MAY_IMPORT: Record<string, string[]> = {
   payments: ["chain", "chain/abi", "errors", "formats", "tx"],
   events: ["chain", "chain/abi", "log", "formats"],
   // The index's database (docs/index.md): the query builder over PGlite or Postgres, its migrations.
-  store: ["config", "log", "errors", "formats"],
-  operations: ["chain", "chain/abi", "cache", "freshness", "tx", "payments", "errors", "formats", "log", "evidence"],
+  store: ["config", "log", "errors", "formats", "chain"],
+  // The index (docs/index.md): the writer the follower drives, the queries operations ask.
+  index: ["store", "chain", "chain/abi", "config", "lifecycle", "log", "errors", "formats"],
+  operations: [
+    "chain",
+    "chain/abi",
+    "cache",
+    "freshness",
+    "tx",
+    "payments",
+    "errors",
+    "formats",
+    "log",
+    "evidence",
+    "index",
+  ],
   // The browser's scripts (the explorer's live script, the MCP App's case view) and their bundler.
   browser: [],
   // Neutral ground under the doors: the door kernel, the HTTP error envelope, middleware composition,

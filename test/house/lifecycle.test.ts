@@ -23,6 +23,7 @@ const START_PARTS = [
   "evidence store",
   "chain connection",
   "cache",
+  "index store",
   "event hub",
   "doors",
   "event follower",

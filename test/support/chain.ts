@@ -11,7 +11,9 @@ import { chainEnv, request } from "./docket.js";
 
 /**
  * docket against `rpcUrl` (a proxy in front of `devnet`), its follower polled by the test only:
- * the interval is an hour, so "one poll" is exactly one call of `follower.poll()`.
+ * the interval is an hour, so "one poll" is exactly one call of `follower.poll()`. Without an index
+ * unless `env` asks for one (`TEST_INDEX`): these suites count the follower's own requests, and a
+ * backfill from the deployment's block would be in them.
  */
 export async function startBehind(rpcUrl: string, devnet: Devnet, env: Record<string, string> = {}): Promise<Docket> {
   return startServer(
@@ -21,6 +23,7 @@ export async function startBehind(rpcUrl: string, devnet: Devnet, env: Record<st
       RATE_LIMIT_PER_MINUTE: "0",
       ...chainEnv(devnet, rpcUrl),
       EVENT_POLL_MS: "3600000",
+      INDEX: "off",
       ...env,
     }),
   );
