@@ -27,13 +27,35 @@ export interface ChainChange extends ChainEvent {
   hash: Hex | null;
 }
 
-/** What one poll saw, beside its logs. */
+/** What one step of a poll saw, beside its logs. */
 export interface PollMeta {
-  /** The blocks read (inclusive); equal and empty when only a chain change is reported. */
+  /**
+   * The blocks read (inclusive). When only a chain change is reported, both are the block the
+   * follower's cursor is at after it (the fork point of a reorg, the anchor after a reset).
+   */
   fromBlock: bigint;
   toBlock: bigint;
+  /** The hash of `toBlock` as the follower recorded it (what a store keeps beside its cursor). */
+  toHash?: Hex;
+  /** The block this poll walks to (the head less CONFIRMATIONS). */
+  target: bigint;
+  /**
+   * The logs were mined before the follower anchored (a backfill from the anchor hook's block): the
+   * cache already reflects them and they are not news to live listeners. A change is news all the same.
+   */
+  catchingUp: boolean;
   /** The reorg or reset found before the logs were read (its logs, if any, come after it). */
   change?: ChainChange;
+}
+
+/** Where the follower starts when it has no cursor (the durable cursor of the index). */
+export interface Anchor {
+  /** The last block already handled; the follower reads on from block + 1. */
+  block: bigint;
+  /** Its hash as stored (checked on the next poll like any cursor: a mismatch is a reorg); fetched when absent. */
+  hash?: Hex;
+  /** Recent handled blocks and their hashes, newest or oldest first, to seed the fork-finding window. */
+  recent?: ReadonlyArray<readonly [bigint, Hex]>;
 }
 
 export interface FollowerOptions {
@@ -63,6 +85,21 @@ export interface FollowerOptions {
    * is logged and never stops the follower.
    */
   onEvents?: (logs: CourtLog[], meta: PollMeta) => Promise<void> | void;
+  /**
+   * Asked where to start each time the follower anchors (at start, when the chain id is right
+   * again, after a reset or a reorg deeper than its window), once the node's genesis is known: the
+   * block its store has handled, or undefined to start at the target as without it. It checks its
+   * own data against the chain first (the follower trusts the answer); a throw fails the poll, and
+   * the next poll asks again.
+   */
+  anchor?: (at: { genesis: Hex; head: bigint; target: bigint }) => Promise<Anchor | undefined>;
+  /**
+   * Stores what a step read before the follower moves past it: awaited with the logs and meta
+   * `onEvents` gets, for every step (one with no logs too: the cursor moves) and every chain
+   * change. A throw fails the poll there: the cursor stays at the last step stored and the next poll
+   * hands the same range (and a change not stored yet) again, so it must be idempotent.
+   */
+  persist?: (logs: CourtLog[], meta: PollMeta) => Promise<void>;
 }
 
 export interface Follower {
@@ -111,9 +148,18 @@ export function followCourt(chain: ChainAccess, log: Logger, opts: FollowerOptio
   /** The block the last poll read towards (for the lag), and the head the node had then. */
   let lastTarget: bigint | undefined;
   let lastHead: bigint | undefined;
-  /** The last block acted on; undefined until anchored (at start, after a wrong chain). */
+  /** The last block acted on; undefined until anchored (at start, after a wrong chain, a reset, a deep reorg). */
   let cursor: bigint | undefined;
   let genesis: Hex | undefined;
+  /** The target at anchoring when the anchor hook's block was below it: the steps up to it are catching up. */
+  let catchUpTo: bigint | undefined;
+  /**
+   * Up to this block the window's blocks carry no cache keys (the anchor hook's, and those read
+   * catching up): a reorg below it cannot tell what its orphaned blocks touched, so it flushes.
+   */
+  let keysKnownAbove: bigint | undefined;
+  /** Changes found and not handed on yet (a persist or an anchor hook failed): the next delivery carries them. */
+  const pending: ChainChange[] = [];
   let running: Promise<number> | undefined;
   let stopped = false;
 
@@ -131,14 +177,50 @@ export function followCourt(chain: ChainAccess, log: Logger, opts: FollowerOptio
       log.warn({ err: (err as Error).message }, "event follower: could not hand on its events");
     }
   };
-  const changed = (e: ChainEvent, hash: Hex | null | undefined, at: bigint) =>
-    report([], { fromBlock: at, toBlock: at, change: { ...e, hash: hash ?? null } });
+  /** Stores what was read (`persist`: a throw stops here), moves on (`commit`), then hands it on (`onEvents`). */
+  const deliver = async (logs: CourtLog[], meta: PollMeta, commit: () => void) => {
+    await opts.persist?.(logs, meta);
+    commit();
+    await report(logs, meta);
+  };
+  /** Hands on the pending changes, oldest first, each on its own at block `at`, all but the `keep` newest. */
+  const handOnChanges = async (at: bigint, target: bigint, keep = 0) => {
+    while (pending.length > keep) {
+      const change = pending[0];
+      const meta = { fromBlock: at, toBlock: at, toHash: window.hashOf(at), target, catchingUp: false, change };
+      await deliver([], meta, () => pending.shift());
+    }
+  };
 
+  /**
+   * Sets where following starts: the anchor hook's block (clamped to the target) with the window
+   * seeded from its recent blocks, or the target; then hands on the pending changes. The cursor is
+   * set last, so a hook or a persist that throws leaves it unset: the next poll anchors again.
+   */
   const anchor = async (target: bigint, head: Block) => {
-    const h = target === head.number ? head : await header(target);
+    cursor = undefined;
+    catchUpTo = undefined;
+    keysKnownAbove = undefined;
     window.clear();
-    if (h?.hash) window.record(target, h.hash);
-    cursor = target;
+    let stored: Anchor | undefined;
+    if (opts.anchor) {
+      if (genesis === undefined) throw new Error("the node gave no genesis block: cannot ask where to start");
+      stored = await opts.anchor({ genesis, head: head.number as bigint, target });
+    }
+    const at = stored && stored.block < target ? stored.block : target;
+    if (stored) {
+      const own = stored.hash ? [[stored.block, stored.hash] as const] : [];
+      for (const [n, hash] of [...(stored.recent ?? []), ...own]) if (n <= at) window.record(n, hash);
+      keysKnownAbove = target;
+      if (at < target) catchUpTo = target;
+    }
+    if (window.hashOf(at) === undefined) {
+      const h = at === head.number ? head : await header(at);
+      if (h?.hash) window.record(at, h.hash);
+    }
+    window.prune(at);
+    await handOnChanges(at, target);
+    cursor = at;
   };
 
   /**
@@ -151,13 +233,13 @@ export function followCourt(chain: ChainAccess, log: Logger, opts: FollowerOptio
     const nums = window.numbers().filter((n) => n <= (head.number as bigint));
     // Newest first, a batch at a time: most forks are shallow, and no batch passes the provider's cap.
     const [g, ...first] = await Promise.all([header(0n), ...nums.slice(0, headersPerBatch - 1).map(header)]);
-    /** What nothing finer can follow (a new genesis, a fork deeper than the window): flush, start again at the head, report it. */
+    /** What nothing finer can follow (a new genesis, a fork deeper than the window): flush, anchor again, report it. */
     const restart = async (kind: "reset" | "reorg", hash: Hex | null | undefined, why: string) => {
       const e = status.recordEvent({ kind, depth: null, block: Number(head.number) });
       log.warn({ ...e, from: Number(old) }, why);
       await flush();
+      pending.push({ ...e, hash: hash ?? null });
       await anchor(target, head);
-      await changed(e, hash, head.number as bigint);
       return false as const;
     };
     if (g?.hash !== genesis) {
@@ -178,9 +260,17 @@ export function followCourt(chain: ChainAccess, log: Logger, opts: FollowerOptio
     }
     if (fork === undefined) return restart("reorg", orphan, "reorg deeper than the follower's window: cache flushed");
     const e = status.recordEvent({ kind: "reorg", depth: Number(old - fork), block: Number(fork) });
-    log.warn(e, "reorg: invalidating what the orphaned blocks touched, reading on from the fork point");
     const orphaned = window.rollback(fork);
-    if (orphaned.length > 0) await opts.invalidate(orphaned);
+    if (keysKnownAbove !== undefined && fork < keysKnownAbove) {
+      log.warn(
+        e,
+        "reorg below the blocks the follower was anchored at or caught up on (their keys unknown): cache flushed",
+      );
+      await flush();
+    } else {
+      log.warn(e, "reorg: invalidating what the orphaned blocks touched, reading on from the fork point");
+      if (orphaned.length > 0) await opts.invalidate(orphaned);
+    }
     cursor = fork;
     return { ...e, hash: orphan };
   };
@@ -211,35 +301,36 @@ export function followCourt(chain: ChainAccess, log: Logger, opts: FollowerOptio
     lastTarget = target;
     if (cursor === undefined) {
       // probe is the genesis block here: a different one than before the chain went wrong is a reset.
-      const reset =
-        genesis !== undefined && probe?.hash !== genesis
-          ? status.recordEvent({ kind: "reset", depth: null, block: Number(head.number) })
-          : undefined;
+      if (genesis !== undefined && probe?.hash !== genesis) {
+        const e = status.recordEvent({ kind: "reset", depth: null, block: Number(head.number) });
+        pending.push({ ...e, hash: probe?.hash ?? null });
+      }
       genesis = probe?.hash ?? undefined;
+      // The anchor's hash is checked by the next poll's probe, like any cursor's.
       await anchor(target, head);
-      if (reset) await changed(reset, genesis, head.number as bigint);
       return 0;
     }
     const known = window.hashOf(cursor);
-    let fork: ChainChange | undefined;
     if (!probe || (known !== undefined && probe.hash !== known)) {
       const found = await onFork(cursor, head, target);
       if (!found) return 0;
-      fork = found;
+      pending.push(found);
     } else if (known === undefined && probe.hash) {
       window.record(cursor, probe.hash);
     }
     const from = cursor + 1n;
     if (target < from) {
-      if (fork) await report([], { fromBlock: cursor, toBlock: cursor, change: fork });
+      await handOnChanges(cursor, target);
       return 0;
     }
     if (range < rangeMax && Date.now() - shrunkAt > RANGE_MEMORY_MS) range = rangeMax;
     // Walked in steps of `range` blocks, the cursor advancing after each: a long absence is caught up
-    // in this poll, and a step that fails leaves what was read before it done.
+    // in this poll, and a step that fails leaves what was read before it done. A step ends at the
+    // catch-up target, so each is either caught up on or news; stop() ends the walk between steps.
     let seen = 0;
-    for (let at = from; at <= target; ) {
-      const to = target - at + 1n > range ? at + range - 1n : target;
+    for (let at = from; at <= target && !stopped; ) {
+      const end = catchUpTo !== undefined && at <= catchUpTo && catchUpTo < target ? catchUpTo : target;
+      const to = end - at + 1n > range ? at + range - 1n : end;
       let raw: Awaited<ReturnType<typeof getLogs>>;
       let toHeader: Block | null;
       try {
@@ -263,18 +354,23 @@ export function followCourt(chain: ChainAccess, log: Logger, opts: FollowerOptio
         continue;
       }
       const logs = authenticLogs(raw, chain);
-      const keys = new Set<string>();
-      for (const l of logs) {
-        const touched = opts.keysFor(l);
-        for (const k of touched) keys.add(k);
-        if (l.blockNumber !== null && l.blockHash) window.record(l.blockNumber, l.blockHash, touched);
-      }
-      if (toHeader?.hash) window.record(to, toHeader.hash);
+      // Caught up on: the cache already reflects these blocks (read after them), so nothing to invalidate.
+      const catchingUp = catchUpTo !== undefined && to <= catchUpTo;
+      const touched = logs.map((l) => (catchingUp ? [] : opts.keysFor(l)));
+      const keys = new Set(touched.flat());
       if (keys.size > 0) await opts.invalidate([...keys]);
-      cursor = to;
-      window.prune(to);
-      status.recordProgress(cursor, target);
-      await report(logs, { fromBlock: at, toBlock: to, change: at === from ? fork : undefined });
+      await handOnChanges(at - 1n, target, 1);
+      const change = pending[0];
+      const toHash = toHeader?.hash ?? undefined;
+      await deliver(logs, { fromBlock: at, toBlock: to, toHash, target, catchingUp, change }, () => {
+        if (change) pending.shift();
+        for (const [i, l] of logs.entries()) window.record(l.blockNumber, l.blockHash, touched[i]);
+        if (toHash) window.record(to, toHash);
+        cursor = to;
+        window.prune(to);
+        if (catchUpTo !== undefined && to >= catchUpTo) catchUpTo = undefined;
+        status.recordProgress(cursor, target);
+      });
       seen += logs.length;
       at = to + 1n;
     }
