@@ -202,6 +202,32 @@ describe("the follower resumes from the index's durable cursor", () => {
     expect(store.twice).toBe(0);
   });
 
+  it("a reorg whose persist throws is handed on again at the next poll: the orphaned logs do not stay stored", async () => {
+    const store = new StandIn(0n);
+    const { f } = follow(store);
+    await f.poll();
+    await f.poll();
+    const fork = await headNumber();
+    const snapshot = (await rpc(lease.devnet.rpcUrl, "evm_snapshot")) as Hex;
+    await stakeOnChain();
+    await f.poll();
+    const orphaned = [...store.logs.values()].find((v) => v.log.blockNumber === fork + 1n);
+    expect(orphaned).toBeDefined();
+
+    expect(await rpc(lease.devnet.rpcUrl, "evm_revert", [snapshot])).toBe(true);
+    await mine(lease.devnet.rpcUrl, 3);
+    let refused = 0;
+    store.before = (meta) => {
+      if (meta.change && refused++ === 0) throw new Error("the store is away");
+    };
+    await expect(f.poll()).rejects.toThrow("the store is away");
+    await f.poll();
+    expect(refused).toBe(2);
+    expect(store.calls.find((c) => c.change)?.change).toMatchObject({ kind: "reorg", depth: 1, block: Number(fork) });
+    expect(store.logs.has(keyOf(orphaned?.log as CourtLog))).toBe(false);
+    expect(store.keys()).toEqual(await courtLogKeys(1n, await headNumber()));
+  });
+
   it("stop() during a long walk ends it within a step", async () => {
     await rpc(lease.devnet.rpcUrl, "anvil_mine", ["0x1f4"]);
     const store = new StandIn(0n);
