@@ -276,6 +276,36 @@ describe("the follower resumes from the index's durable cursor", () => {
     expect(seen.invalidated).toEqual(["all"]);
   });
 
+  describe("a node on another chain id for a while", () => {
+    let other: AnvilProcess;
+    beforeAll(async () => {
+      other = await startAnvil({ chainId: 1 });
+    });
+    afterAll(async () => {
+      proxy.setUpstream(lease.devnet.rpcUrl);
+      await other?.stop();
+    });
+
+    it("when the chain id is right again, the follower anchors through the hook: it reads on from the stored cursor", async () => {
+      const store = new StandIn(0n);
+      const { f } = follow(store);
+      await f.poll();
+      await f.poll();
+      proxy.setUpstream(other.rpcUrl);
+      await f.poll();
+      expect(f.status.mismatched).toBe(true);
+      await stakeOnChain();
+      proxy.setUpstream(lease.devnet.rpcUrl);
+      await f.poll();
+      expect(store.anchors).toHaveLength(2);
+      expect(store.anchors[1]?.genesis).toBe(store.anchors[0]?.genesis);
+      await f.poll();
+      // The stake mined while the node answered another chain is stored: no hole at the switch.
+      expect(store.keys()).toEqual(await courtLogKeys(1n, await headNumber()));
+      expect(store.twice).toBe(0);
+    });
+  });
+
   describe("a reset (the node restarts from a new genesis)", () => {
     let fresh: AnvilProcess;
     beforeAll(async () => {
