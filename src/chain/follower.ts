@@ -22,6 +22,10 @@ const RANGE_MEMORY_MS = 10 * 60_000;
  * cache) and the hashes of the recent blocks it acted on (a reorg invalidates what the orphaned
  * blocks touched, then their replacements are read again).
  *
+ * The index resumes through it (`anchor`, `persist`: see FollowerOptions): it starts from the
+ * index's cursor instead of the head, catches up on the blocks between without invalidating (the
+ * cache already reflects them) and has each step stored before its cursor moves past it.
+ *
  * The logs are the factory's and the registry's (by address) and the case contracts' (each case is a
  * clone at its own address, so these are asked for by event signature over every address, then
  * kept only when the factory vouches for them in the same transaction: see `authenticLogs`).
@@ -33,6 +37,8 @@ const RANGE_MEMORY_MS = 10 * 60_000;
  * refusing a range (whatever it says: -32005, "range too large", 413) halves it for good. A suspected
  * fork costs genesis and the remembered headers, newest first, RPC_BATCH_MAX to a batch, until the fork
  * point is found. `onEvents` makes no request of the follower's; what its listener reads is its own cost.
+ * With an anchor hook, anchoring costs the anchor's header when the hook gave no hash, and a catch-up
+ * step ends at the catch-up target (one eth_getLogs more at most); `persist` makes no request either.
  */
 export function followCourt(chain: ChainAccess, log: Logger, opts: FollowerOptions): Follower {
   const status = opts.status ?? new ChainStatus(chain.chainId);

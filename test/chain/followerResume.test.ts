@@ -126,6 +126,14 @@ describe("the follower resumes from the index's durable cursor", () => {
     followers.push(f);
     return { f, seen };
   };
+  /** A stand-in store and a follower on it, anchored and caught up to the head. */
+  const caughtUp = async () => {
+    const store = new StandIn(0n);
+    const run = follow(store);
+    await run.f.poll();
+    await run.f.poll();
+    return { store, ...run };
+  };
   /** One eth_getLogs over the range, kept to the court's own logs: what the store must hold. */
   const courtLogKeys = async (fromBlock: bigint, toBlock: bigint) => {
     const raw = await access.reader.getLogs({ events: courtEvents, fromBlock, toBlock, strict: true });
@@ -203,10 +211,7 @@ describe("the follower resumes from the index's durable cursor", () => {
   });
 
   it("a reorg whose persist throws is handed on again at the next poll: the orphaned logs do not stay stored", async () => {
-    const store = new StandIn(0n);
-    const { f } = follow(store);
-    await f.poll();
-    await f.poll();
+    const { store, f } = await caughtUp();
     const fork = await headNumber();
     const snapshot = (await rpc(lease.devnet.rpcUrl, "evm_snapshot")) as Hex;
     await stakeOnChain();
@@ -244,10 +249,7 @@ describe("the follower resumes from the index's durable cursor", () => {
   });
 
   it("after a restart, a reorg below the stored cursor is found among the seeded recent blocks, with its fork point", async () => {
-    const store = new StandIn(0n);
-    const first = follow(store).f;
-    await first.poll();
-    await first.poll();
+    const { store, f: first } = await caughtUp();
     const fork = await headNumber();
     const snapshot = (await rpc(lease.devnet.rpcUrl, "evm_snapshot")) as Hex;
     await stakeOnChain();
@@ -276,21 +278,36 @@ describe("the follower resumes from the index's durable cursor", () => {
     expect(seen.invalidated).toEqual(["all"]);
   });
 
-  describe("a reset (the node restarts from a new genesis)", () => {
+  describe("another node behind the proxy", () => {
+    let other: AnvilProcess;
     let fresh: AnvilProcess;
     beforeAll(async () => {
-      fresh = await startAnvil();
+      // One on another chain id, one a fresh chain with the same id (a reset).
+      [other, fresh] = await Promise.all([startAnvil({ chainId: 1 }), startAnvil()]);
     });
     afterAll(async () => {
       proxy.setUpstream(lease.devnet.rpcUrl);
-      await fresh?.stop();
+      await Promise.all([other?.stop(), fresh?.stop()]);
     });
 
-    it("asks the anchor hook again, with the new genesis, and stores the reset", async () => {
-      const store = new StandIn(0n);
-      const { f } = follow(store);
+    it("when the chain id is right again, the follower anchors through the hook: it reads on from the stored cursor", async () => {
+      const { store, f } = await caughtUp();
+      proxy.setUpstream(other.rpcUrl);
       await f.poll();
+      expect(f.status.mismatched).toBe(true);
+      await stakeOnChain();
+      proxy.setUpstream(lease.devnet.rpcUrl);
       await f.poll();
+      expect(store.anchors).toHaveLength(2);
+      expect(store.anchors[1]?.genesis).toBe(store.anchors[0]?.genesis);
+      await f.poll();
+      // The stake mined while the node answered another chain is stored: no hole at the switch.
+      expect(store.keys()).toEqual(await courtLogKeys(1n, await headNumber()));
+      expect(store.twice).toBe(0);
+    });
+
+    it("a reset (a new genesis) asks the anchor hook again, with the new genesis, and the reset is stored", async () => {
+      const { store, f } = await caughtUp();
       expect(store.logs.size).toBeGreaterThan(0);
 
       proxy.setUpstream(fresh.rpcUrl);
