@@ -35,7 +35,7 @@ export interface paths {
         };
         /**
          * List cases
-         * @description List case contract addresses in filing order, a page at a time, with the total count. Next: read a case with get_case. For cases waiting on judges' votes use list_pending_cases instead.
+         * @description List case contract addresses in filing order, a page at a time, with the total count. With any filter (party, judge, state, court, filedAfter, filedBefore, q for words of the claim; combinable) the list comes from docket's index instead: newest filing first, each case in `items` with its court, state and parties, paged by `cursor` (pass the page's nextCursor; `offset` does not apply). Next: read a case with get_case or its history with get_case_timeline. For cases waiting on judges' votes use list_pending_cases instead.
          *
          *     MCP tool: `list_cases`.
          */
@@ -1067,6 +1067,22 @@ export interface operations {
                 limit?: number;
                 /** @description Items to skip (default 0) */
                 offset?: number;
+                /** @description Only cases this address is plaintiff or defendant of (answered from the index) */
+                party?: string;
+                /** @description Only cases this address was drawn to judge, in any round (answered from the index) */
+                judge?: string;
+                /** @description Only cases in this state (answered from the index) */
+                state?: "Filed" | "Summoned" | "Active" | "Deliberating" | "Resolved" | "Dismissed" | "Defaulted" | "Appealed";
+                /** @description Only cases filed in this court (answered from the index) */
+                court?: number;
+                /** @description Only cases filed at or after this chain time, unix seconds (answered from the index) */
+                filedAfter?: number;
+                /** @description Only cases filed before this chain time, unix seconds (answered from the index) */
+                filedBefore?: number;
+                /** @description Only cases whose claim has all these words (answered from the index) */
+                q?: string;
+                /** @description A filtered list's next page: the nextCursor of the page before (answered from the index) */
+                cursor?: string;
             };
             header?: never;
             path?: never;
@@ -1081,10 +1097,49 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description Cases in all (with filters: every case matching them) */
                         total: number;
+                        /** @description Case addresses, this page */
                         cases: string[];
-                        offset: number;
+                        /** @description Without filters: the page's offset */
+                        offset?: number;
                         limit: number;
+                        /** @description With filters: each case of `cases`, to list it */
+                        items?: {
+                            address: string;
+                            /** @description Court id (list_courts) */
+                            court: number;
+                            /** @enum {string} */
+                            state: "Filed" | "Summoned" | "Active" | "Deliberating" | "Resolved" | "Dismissed" | "Defaulted" | "Appealed";
+                            /** @description Its current round (1 before any appeal) */
+                            round: number;
+                            /** @description False once settled, defaulted or dismissed */
+                            open: boolean;
+                            /** @description Chain time of the filing, unix seconds */
+                            filedAt: number;
+                            filedBlock: number;
+                            plaintiff: string;
+                            defendant: string;
+                        }[];
+                        /** @description With filters: the next page's cursor, null after the last page */
+                        nextCursor?: string | null;
+                    };
+                };
+            };
+            /** @description Invalid input: `INVALID_ADDRESS`, `INVALID_INPUT` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "INVALID_ADDRESS" | "INVALID_INPUT";
+                            message: string;
+                            /** @description For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues */
+                            details?: Record<string, never>;
+                        };
                     };
                 };
             };
@@ -1139,7 +1194,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The chain node serves another chain id than docket's: `CHAIN_MISMATCH` */
+            /** @description The chain node serves another chain id than docket's: `CHAIN_MISMATCH`, `INDEX_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -1148,7 +1203,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "CHAIN_MISMATCH";
+                            code: "CHAIN_MISMATCH" | "INDEX_UNAVAILABLE";
                             message: string;
                             /** @description For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues */
                             details?: Record<string, never>;
