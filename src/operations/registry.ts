@@ -7,6 +7,7 @@ import { assignJudgesRandom } from "./cases/assignJudgesRandom.js";
 import { fileAppeal } from "./cases/fileAppeal.js";
 import { fileCase } from "./cases/fileCase.js";
 import { getCase } from "./cases/getCase.js";
+import { getCaseTimeline } from "./cases/getCaseTimeline.js";
 import { listCases } from "./cases/listCases.js";
 import { listKeeperActions } from "./cases/listKeeperActions.js";
 import { listPendingCases } from "./cases/listPendingCases.js";
@@ -51,6 +52,7 @@ export const operations: Operation[] = [
   listCases,
   verifyTransaction,
   getCase,
+  getCaseTimeline,
   getCaseEvidence,
   getEvidence,
   listPendingCases,

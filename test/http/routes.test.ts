@@ -47,6 +47,8 @@ describe("every route, happy path", () => {
     const submitted = job("job: submitted");
     const client = t.address(JOB_CLIENT);
     const provider = t.address(JOB_PROVIDER);
+    // The index's reads answer once it holds what was mined above.
+    await t.indexed();
     inputs = {
       get_health: { path: "/health" },
       publish_evidence: { path: "/evidence", body: { content: "Routes test evidence.", mediaType: "text/markdown" } },
@@ -56,6 +58,7 @@ describe("every route, happy path", () => {
       list_cases: { path: "/cases?limit=5&offset=2" },
       get_case: { path: `/cases/${deliberating}` },
       get_case_evidence: { path: `/cases/${active}/evidence` },
+      get_case_timeline: { path: `/cases/${deliberating}/timeline` },
       list_pending_cases: { path: "/validate/pending" },
       get_validator_stats: { path: `/validate/stats/${judge}` },
       get_stats_overview: { path: "/stats/overview" },

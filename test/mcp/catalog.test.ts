@@ -68,7 +68,10 @@ describe("MCP catalogue (in-memory transport)", () => {
   const byName = (name: string) => operations.find((op) => op.name === name) as Operation;
 
   beforeAll(async () => {
-    docket = (await TestDocket.shared()).docket;
+    const t = await TestDocket.shared();
+    docket = t.docket;
+    // The index's reads (get_case_timeline, list_cases with a filter) answer once it holds the seeded world.
+    await t.indexed();
     client = await inMemory();
   });
   afterAll(async () => {
@@ -152,6 +155,7 @@ describe("MCP catalogue (in-memory transport)", () => {
       ["list_cases", () => ({ limit: 5, offset: 1 })],
       ["get_case", () => ({ address: seeded("Deliberating") })],
       ["get_case_evidence", () => ({ address: seeded("Active") })],
+      ["get_case_timeline", () => ({ address: seeded("Resolved") })],
       ["list_pending_cases", () => ({})],
       ["get_validator_stats", () => ({ address: devAccount(7).address })],
       ["get_stats_overview", () => ({})],
