@@ -98,6 +98,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/cases/{address}/timeline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A case's timeline
+         * @description Everything that happened to one case, in chain order, from docket's index: filing, the defendant's answer, evidence, each round's draw and panel, every vote (judge, side, round; hidden votes' commits and reveals with the justification), verdicts, appeals and bonds, settlement, judges' rewards and slashes, and for a case an arbitrable contract opened its dispute and the rulings delivered back. Each entry has its kind, block, chain time and transaction hash. `deadlines` are the chain's as of the last event indexed. Next: get_case for the case as it stands now.
+         *
+         *     MCP tool: `get_case_timeline`.
+         */
+        get: operations["get_case_timeline"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/cases/{address}/evidence": {
         parameters: {
             query?: never;
@@ -1944,6 +1966,178 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "CHAIN_MISMATCH";
+                            message: string;
+                            /** @description For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues */
+                            details?: Record<string, never>;
+                        };
+                    };
+                };
+            };
+            /** @description Unexpected failure: `INTERNAL_ERROR` */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "INTERNAL_ERROR";
+                            message: string;
+                            /** @description For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues */
+                            details?: Record<string, never>;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    get_case_timeline: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Case contract address */
+                address: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        address: string;
+                        /** @description Court id (list_courts) */
+                        court: number;
+                        /**
+                         * @description Its state as of the last event indexed
+                         * @enum {string}
+                         */
+                        state: "Filed" | "Summoned" | "Active" | "Deliberating" | "Resolved" | "Dismissed" | "Defaulted" | "Appealed";
+                        round: number;
+                        /** @description False once settled, defaulted or dismissed */
+                        open: boolean;
+                        /** @description The current round's deadlines, unix seconds (chain time); null when unset */
+                        deadlines: {
+                            responseDeadline: number | null;
+                            deliberationDeadline: number | null;
+                            commitDeadline: number | null;
+                            revealDeadline: number | null;
+                            appealDeadline: number | null;
+                        };
+                        /** @description The block the deadlines were read at */
+                        statusBlock: number | null;
+                        entries: {
+                            /** @description filed, state, answered, evidence, draw_armed, panel, vote, vote_committed, vote_revealed, verdict, appeal, settled, defaulted, dismissed, payment_deferred, withdrawn, judge_rewarded, judge_slashed, dispute_filed, ruling_delivered, ruling_failed (others: the event's name) */
+                            kind: string;
+                            /** @description The contract event it comes from */
+                            event: string;
+                            block: number;
+                            /** @description Chain time of its block, unix seconds */
+                            time: number | null;
+                            txHash: string;
+                            logIndex: number;
+                            /** @description The contract that emitted it (the case, the factory, the registry, the arbitrator) */
+                            contract: string;
+                            /** @description The round it belongs to, when the event names one */
+                            round: number | null;
+                            /** @description A vote's side (vote, vote_revealed) */
+                            side: ("plaintiff" | "defendant") | null;
+                            /** @description A verdict's outcome (PlaintiffWon, DefendantWon, Dismissed) */
+                            outcome: string | null;
+                            /** @description The state a `state` entry entered */
+                            state: string | null;
+                            /** @description The event's arguments as decoded: uint256 as decimal strings (a panel's judges, a vote's justification, a bond, a payout) */
+                            args: {
+                                [key: string]: unknown;
+                            };
+                        }[];
+                    };
+                };
+            };
+            /** @description Invalid input: `INVALID_ADDRESS`, `INVALID_INPUT` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "INVALID_ADDRESS" | "INVALID_INPUT";
+                            message: string;
+                            /** @description For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues */
+                            details?: Record<string, never>;
+                        };
+                    };
+                };
+            };
+            /** @description Not found: `CASE_NOT_FOUND` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "CASE_NOT_FOUND";
+                            message: string;
+                            /** @description For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues */
+                            details?: Record<string, never>;
+                        };
+                    };
+                };
+            };
+            /** @description Rate limited (RATE_LIMIT_PER_MINUTE per client): `RATE_LIMITED` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "RATE_LIMITED";
+                            message: string;
+                            /** @description For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues */
+                            details?: Record<string, never>;
+                        };
+                    };
+                };
+            };
+            /** @description Server-side failure: the contract refused the call (details.reason), or the chain node could not be read: `RPC_ERROR` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "RPC_ERROR";
+                            message: string;
+                            /** @description For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues */
+                            details?: Record<string, never>;
+                        };
+                    };
+                };
+            };
+            /** @description The chain node serves another chain id than docket's: `CHAIN_MISMATCH`, `INDEX_UNAVAILABLE` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "CHAIN_MISMATCH" | "INDEX_UNAVAILABLE";
                             message: string;
                             /** @description For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues */
                             details?: Record<string, never>;
