@@ -1,5 +1,6 @@
 import { discoverAgents } from "./agents/discoverAgents.js";
 import { getAgent } from "./agents/getAgent.js";
+import { getAgentHistory } from "./agents/getAgentHistory.js";
 import { getInbox } from "./agents/getInbox.js";
 import { selfRegisterAgent } from "./agents/selfRegisterAgent.js";
 import { assignJudges } from "./cases/assignJudges.js";
@@ -32,6 +33,7 @@ import { getArbitrationCost } from "./jobs/getArbitrationCost.js";
 import { getJob } from "./jobs/getJob.js";
 import { listJobs } from "./jobs/listJobs.js";
 import { submitJob } from "./jobs/submitJob.js";
+import { getJudgeHistory } from "./judges/getJudgeHistory.js";
 import { getJudgePool } from "./judges/getJudgePool.js";
 import { getJudgeStake } from "./judges/getJudgeStake.js";
 import { getValidatorStats } from "./judges/getValidatorStats.js";
@@ -61,9 +63,11 @@ export const operations: Operation[] = [
   getStatsOverview,
   discoverAgents,
   getInbox,
+  getAgentHistory,
   getAgent,
   getJudgePool,
   getJudgeStake,
+  getJudgeHistory,
   listCourts,
   getCourt,
   publishEvidence,
