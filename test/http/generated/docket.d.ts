@@ -302,6 +302,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/agent/{address}/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An agent's case history
+         * @description Every case an address took part in, as plaintiff, defendant or judge, newest filing first, from docket's index, with how each went for it as a party: won or lost on a verdict, won_by_default (its defendant never answered) or defaulted (it never answered), dismissed, or undecided yet. Paged by `cursor` (the page's nextCursor). For a judge's votes use get_judge_history; for the record the chain keeps, get_agent.
+         *
+         *     MCP tool: `get_agent_history`.
+         */
+        get: operations["get_agent_history"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/agent/{address}": {
         parameters: {
             query?: never;
@@ -360,6 +382,28 @@ export interface paths {
          *     MCP tool: `get_judge_stake`.
          */
         get: operations["get_judge_stake"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/judges/{address}/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A judge's history
+         * @description Every round a judge was drawn to, newest case first, from docket's index: its vote (side, justification, time), the round's verdict and whether the vote sided with it, and no-shows (a verdict came and it had cast no vote); and in `stakes` its stake's movements, newest first (staked, unstaked, slashed, rewarded, with amounts in wei and blocks). Cases are paged by `cursor` (the page's nextCursor); `stakes` holds the latest 100. For its totals as the chain keeps them, get_validator_stats.
+         *
+         *     MCP tool: `get_judge_history`.
+         */
+        get: operations["get_judge_history"];
         put?: never;
         post?: never;
         delete?: never;
@@ -3611,6 +3655,140 @@ export interface operations {
             };
         };
     };
+    get_agent_history: {
+        parameters: {
+            query?: {
+                /** @description Cases per page, 1 to 100 (default 20) */
+                limit?: number;
+                /** @description The next page: the nextCursor of the page before; the newest cases when left out */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The agent whose cases to list */
+                address: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        address: string;
+                        /** @description Cases it took part in, in all */
+                        total: number;
+                        limit: number;
+                        /** @description The next page's cursor; null after the last */
+                        nextCursor: string | null;
+                        cases: {
+                            case: string;
+                            court: number;
+                            /** @description Chain time of the filing, unix seconds */
+                            filedAt: number;
+                            /** @enum {string} */
+                            state: "Filed" | "Summoned" | "Active" | "Deliberating" | "Resolved" | "Dismissed" | "Defaulted" | "Appealed";
+                            roles: ("plaintiff" | "defendant" | "judge")[];
+                            /** @description How it went for the address as a party; null when it only judged the case */
+                            result: ("won" | "lost" | "won_by_default" | "defaulted" | "dismissed" | "undecided") | null;
+                            /** @description Null while undecided */
+                            outcome: ("PlaintiffWon" | "DefendantWon" | "Dismissed") | null;
+                            settled: boolean;
+                        }[];
+                    };
+                };
+            };
+            /** @description Invalid input: `INVALID_ADDRESS`, `INVALID_INPUT` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "INVALID_ADDRESS" | "INVALID_INPUT";
+                            message: string;
+                            /** @description For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues */
+                            details?: Record<string, never>;
+                        };
+                    };
+                };
+            };
+            /** @description Validation error: a field of the wrong type, a constraint broken: `VALIDATION_ERROR` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR";
+                            message: string;
+                            /** @description For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues */
+                            details?: Record<string, never>;
+                        };
+                    };
+                };
+            };
+            /** @description Rate limited (RATE_LIMIT_PER_MINUTE per client): `RATE_LIMITED` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "RATE_LIMITED";
+                            message: string;
+                            /** @description For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues */
+                            details?: Record<string, never>;
+                        };
+                    };
+                };
+            };
+            /** @description The chain node serves another chain id than docket's: `CHAIN_MISMATCH`, `INDEX_UNAVAILABLE` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "CHAIN_MISMATCH" | "INDEX_UNAVAILABLE";
+                            message: string;
+                            /** @description For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues */
+                            details?: Record<string, never>;
+                        };
+                    };
+                };
+            };
+            /** @description Unexpected failure: `INTERNAL_ERROR` */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "INTERNAL_ERROR";
+                            message: string;
+                            /** @description For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues */
+                            details?: Record<string, never>;
+                        };
+                    };
+                };
+            };
+        };
+    };
     get_agent: {
         parameters: {
             query?: never;
@@ -4080,6 +4258,156 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "CHAIN_MISMATCH";
+                            message: string;
+                            /** @description For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues */
+                            details?: Record<string, never>;
+                        };
+                    };
+                };
+            };
+            /** @description Unexpected failure: `INTERNAL_ERROR` */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "INTERNAL_ERROR";
+                            message: string;
+                            /** @description For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues */
+                            details?: Record<string, never>;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    get_judge_history: {
+        parameters: {
+            query?: {
+                /** @description Cases per page, 1 to 100 (default 20) */
+                limit?: number;
+                /** @description The next page: the nextCursor of the page before; the newest cases when left out */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The judge whose history to read */
+                address: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        address: string;
+                        /** @description Cases it was drawn to, in all */
+                        total: number;
+                        limit: number;
+                        /** @description The next page's cursor; null after the last */
+                        nextCursor: string | null;
+                        rounds: {
+                            case: string;
+                            round: number;
+                            /** @description Its side once cast (revealed); committed: a hidden vote never revealed; null: no vote */
+                            vote: ("plaintiff" | "defendant" | "committed") | null;
+                            /** @description Sent with a revealed vote */
+                            justification: string | null;
+                            /** @description Chain time of the vote, unix seconds */
+                            votedAt: number | null;
+                            /** @description The round's verdict */
+                            verdict: ("PlaintiffWon" | "DefendantWon" | "Dismissed") | null;
+                            /** @description Whether its vote sided with the verdict; null without either */
+                            withVerdict: boolean | null;
+                            /** @description The round has its verdict and this judge cast no vote */
+                            noShow: boolean;
+                        }[];
+                        stakes: {
+                            /** @enum {string} */
+                            event: "JudgeStaked" | "JudgeUnstaked" | "JudgeSlashed" | "JudgeRewarded";
+                            /** @description wei, decimal string */
+                            amount: string;
+                            /** @description The court staked in or left (staked, unstaked) */
+                            court: number | null;
+                            /** @description The case it was slashed or rewarded for */
+                            case: string | null;
+                            block: number;
+                            /** @description Chain time, unix seconds */
+                            time: number | null;
+                            txHash: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Invalid input: `INVALID_ADDRESS`, `INVALID_INPUT` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "INVALID_ADDRESS" | "INVALID_INPUT";
+                            message: string;
+                            /** @description For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues */
+                            details?: Record<string, never>;
+                        };
+                    };
+                };
+            };
+            /** @description Validation error: a field of the wrong type, a constraint broken: `VALIDATION_ERROR` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR";
+                            message: string;
+                            /** @description For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues */
+                            details?: Record<string, never>;
+                        };
+                    };
+                };
+            };
+            /** @description Rate limited (RATE_LIMIT_PER_MINUTE per client): `RATE_LIMITED` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "RATE_LIMITED";
+                            message: string;
+                            /** @description For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues */
+                            details?: Record<string, never>;
+                        };
+                    };
+                };
+            };
+            /** @description The chain node serves another chain id than docket's: `CHAIN_MISMATCH`, `INDEX_UNAVAILABLE` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "CHAIN_MISMATCH" | "INDEX_UNAVAILABLE";
                             message: string;
                             /** @description For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues */
                             details?: Record<string, never>;
