@@ -9,6 +9,8 @@ export const keyOf = {
   case: (address: string) => `case:${address}`,
   evidence: (address: string) => `evidence:${address}`,
   cases: (offset: number, limit: number) => `cases:${offset}:${limit}`,
+  /** A filtered page of cases from the index (list_cases with filters): never stored, keyed apart from the chain's pages. */
+  caseQuery: (query: string) => `cases:query:${query}`,
   pending: (offset: number, limit: number) => `pending:${offset}:${limit}`,
   /** A judge's record and totals (get_validator_stats, a name the service interface fixes). */
   judgeStats: (address: string) => `judgestats:${address}`,

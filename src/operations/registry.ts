@@ -1,5 +1,6 @@
 import { discoverAgents } from "./agents/discoverAgents.js";
 import { getAgent } from "./agents/getAgent.js";
+import { getAgentHistory } from "./agents/getAgentHistory.js";
 import { getInbox } from "./agents/getInbox.js";
 import { selfRegisterAgent } from "./agents/selfRegisterAgent.js";
 import { assignJudges } from "./cases/assignJudges.js";
@@ -7,6 +8,7 @@ import { assignJudgesRandom } from "./cases/assignJudgesRandom.js";
 import { fileAppeal } from "./cases/fileAppeal.js";
 import { fileCase } from "./cases/fileCase.js";
 import { getCase } from "./cases/getCase.js";
+import { getCaseTimeline } from "./cases/getCaseTimeline.js";
 import { listCases } from "./cases/listCases.js";
 import { listKeeperActions } from "./cases/listKeeperActions.js";
 import { listPendingCases } from "./cases/listPendingCases.js";
@@ -31,6 +33,7 @@ import { getArbitrationCost } from "./jobs/getArbitrationCost.js";
 import { getJob } from "./jobs/getJob.js";
 import { listJobs } from "./jobs/listJobs.js";
 import { submitJob } from "./jobs/submitJob.js";
+import { getJudgeHistory } from "./judges/getJudgeHistory.js";
 import { getJudgePool } from "./judges/getJudgePool.js";
 import { getJudgeStake } from "./judges/getJudgeStake.js";
 import { getValidatorStats } from "./judges/getValidatorStats.js";
@@ -51,6 +54,7 @@ export const operations: Operation[] = [
   listCases,
   verifyTransaction,
   getCase,
+  getCaseTimeline,
   getCaseEvidence,
   getEvidence,
   listPendingCases,
@@ -59,9 +63,11 @@ export const operations: Operation[] = [
   getStatsOverview,
   discoverAgents,
   getInbox,
+  getAgentHistory,
   getAgent,
   getJudgePool,
   getJudgeStake,
+  getJudgeHistory,
   listCourts,
   getCourt,
   publishEvidence,

@@ -47,6 +47,8 @@ describe("every route, happy path", () => {
     const submitted = job("job: submitted");
     const client = t.address(JOB_CLIENT);
     const provider = t.address(JOB_PROVIDER);
+    // The index's reads answer once it holds what was mined above.
+    await t.indexed();
     inputs = {
       get_health: { path: "/health" },
       publish_evidence: { path: "/evidence", body: { content: "Routes test evidence.", mediaType: "text/markdown" } },
@@ -56,15 +58,18 @@ describe("every route, happy path", () => {
       list_cases: { path: "/cases?limit=5&offset=2" },
       get_case: { path: `/cases/${deliberating}` },
       get_case_evidence: { path: `/cases/${active}/evidence` },
+      get_case_timeline: { path: `/cases/${deliberating}/timeline` },
       list_pending_cases: { path: "/validate/pending" },
       get_validator_stats: { path: `/validate/stats/${judge}` },
       get_stats_overview: { path: "/stats/overview" },
       discover_agents: { path: "/agent/discover" },
       get_agent: { path: `/agent/${t.address(1)}` },
+      get_agent_history: { path: `/agent/${t.address(1)}/history` },
       get_inbox: { path: `/agent/${t.address(1)}/inbox` },
       list_keeper_actions: { path: "/keeper/actions" },
       get_judge_pool: { path: "/judges/pool" },
       get_judge_stake: { path: `/judges/stake/${judge}` },
+      get_judge_history: { path: `/judges/${judge}/history` },
       list_courts: { path: "/courts" },
       get_court: { path: "/courts/2" },
       respond_to_case: { path: `/cases/${summoned}/respond`, body: { from: t.address(1) } },

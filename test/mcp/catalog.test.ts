@@ -68,7 +68,10 @@ describe("MCP catalogue (in-memory transport)", () => {
   const byName = (name: string) => operations.find((op) => op.name === name) as Operation;
 
   beforeAll(async () => {
-    docket = (await TestDocket.shared()).docket;
+    const t = await TestDocket.shared();
+    docket = t.docket;
+    // The index's reads (get_case_timeline, list_cases with a filter) answer once it holds the seeded world.
+    await t.indexed();
     client = await inMemory();
   });
   afterAll(async () => {
@@ -152,13 +155,16 @@ describe("MCP catalogue (in-memory transport)", () => {
       ["list_cases", () => ({ limit: 5, offset: 1 })],
       ["get_case", () => ({ address: seeded("Deliberating") })],
       ["get_case_evidence", () => ({ address: seeded("Active") })],
+      ["get_case_timeline", () => ({ address: seeded("Resolved") })],
       ["list_pending_cases", () => ({})],
       ["get_validator_stats", () => ({ address: devAccount(7).address })],
       ["get_stats_overview", () => ({})],
       ["discover_agents", () => ({ limit: 3 })],
       ["get_agent", () => ({ address: devAccount(1).address })],
+      ["get_agent_history", () => ({ address: devAccount(1).address })],
       ["get_judge_pool", () => ({})],
       ["get_judge_stake", () => ({ address: devAccount(8).address })],
+      ["get_judge_history", () => ({ address: devAccount(8).address })],
       ["list_courts", () => ({})],
       ["get_court", () => ({ id: 2 })],
       ["get_arbitration_cost", () => ({ court: 2, jurors: 3 })],

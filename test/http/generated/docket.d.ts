@@ -35,7 +35,7 @@ export interface paths {
         };
         /**
          * List cases
-         * @description List case contract addresses in filing order, a page at a time, with the total count. Next: read a case with get_case. For cases waiting on judges' votes use list_pending_cases instead.
+         * @description List case contract addresses in filing order, a page at a time, with the total count. With any filter (party, judge, state, court, filedAfter, filedBefore, q for words of the claim; combinable) the list comes from docket's index instead: newest filing first, each case in `items` with its court, state and parties, paged by `cursor` (pass the page's nextCursor; `offset` does not apply). Next: read a case with get_case or its history with get_case_timeline. For cases waiting on judges' votes use list_pending_cases instead.
          *
          *     MCP tool: `list_cases`.
          */
@@ -90,6 +90,28 @@ export interface paths {
          *     MCP tool: `get_case`.
          */
         get: operations["get_case"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/cases/{address}/timeline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A case's timeline
+         * @description Everything that happened to one case, in chain order, from docket's index: filing, the defendant's answer, evidence, each round's draw and panel, every vote (judge, side, round; hidden votes' commits and reveals with the justification), verdicts, appeals and bonds, settlement, judges' rewards and slashes, and for a case an arbitrable contract opened its dispute and the rulings delivered back. Each entry has its kind, block, chain time and transaction hash. `deadlines` are the chain's as of the last event indexed. Next: get_case for the case as it stands now.
+         *
+         *     MCP tool: `get_case_timeline`.
+         */
+        get: operations["get_case_timeline"];
         put?: never;
         post?: never;
         delete?: never;
@@ -280,6 +302,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/agent/{address}/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An agent's case history
+         * @description Every case an address took part in, as plaintiff, defendant or judge, newest filing first, from docket's index, with how each went for it as a party: won or lost on a verdict, won_by_default (its defendant never answered) or defaulted (it never answered), dismissed, or undecided yet. Paged by `cursor` (the page's nextCursor). For a judge's votes use get_judge_history; for the record the chain keeps, get_agent.
+         *
+         *     MCP tool: `get_agent_history`.
+         */
+        get: operations["get_agent_history"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/agent/{address}": {
         parameters: {
             query?: never;
@@ -338,6 +382,28 @@ export interface paths {
          *     MCP tool: `get_judge_stake`.
          */
         get: operations["get_judge_stake"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/judges/{address}/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A judge's history
+         * @description Every round a judge was drawn to, newest case first, from docket's index: its vote (side, justification, time), the round's verdict and whether the vote sided with it, and no-shows (a verdict came and it had cast no vote); and in `stakes` its stake's movements, newest first (staked, unstaked, slashed, rewarded, with amounts in wei and blocks). Cases are paged by `cursor` (the page's nextCursor); `stakes` holds the latest 100. For its totals as the chain keeps them, get_validator_stats.
+         *
+         *     MCP tool: `get_judge_history`.
+         */
+        get: operations["get_judge_history"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1067,6 +1133,22 @@ export interface operations {
                 limit?: number;
                 /** @description Items to skip (default 0) */
                 offset?: number;
+                /** @description Only cases this address is plaintiff or defendant of (answered from the index) */
+                party?: string;
+                /** @description Only cases this address was drawn to judge, in any round (answered from the index) */
+                judge?: string;
+                /** @description Only cases in this state (answered from the index) */
+                state?: "Filed" | "Summoned" | "Active" | "Deliberating" | "Resolved" | "Dismissed" | "Defaulted" | "Appealed";
+                /** @description Only cases filed in this court (answered from the index) */
+                court?: number;
+                /** @description Only cases filed at or after this chain time, unix seconds (answered from the index) */
+                filedAfter?: number;
+                /** @description Only cases filed before this chain time, unix seconds (answered from the index) */
+                filedBefore?: number;
+                /** @description Only cases whose claim has all these words (answered from the index) */
+                q?: string;
+                /** @description A filtered list's next page: the nextCursor of the page before (answered from the index) */
+                cursor?: string;
             };
             header?: never;
             path?: never;
@@ -1081,10 +1163,49 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description Cases in all (with filters: every case matching them) */
                         total: number;
+                        /** @description Case addresses, this page */
                         cases: string[];
-                        offset: number;
+                        /** @description Without filters: the page's offset */
+                        offset?: number;
                         limit: number;
+                        /** @description With filters: each case of `cases`, to list it */
+                        items?: {
+                            address: string;
+                            /** @description Court id (list_courts) */
+                            court: number;
+                            /** @enum {string} */
+                            state: "Filed" | "Summoned" | "Active" | "Deliberating" | "Resolved" | "Dismissed" | "Defaulted" | "Appealed";
+                            /** @description Its current round (1 before any appeal) */
+                            round: number;
+                            /** @description False once settled, defaulted or dismissed */
+                            open: boolean;
+                            /** @description Chain time of the filing, unix seconds */
+                            filedAt: number;
+                            filedBlock: number;
+                            plaintiff: string;
+                            defendant: string;
+                        }[];
+                        /** @description With filters: the next page's cursor, null after the last page */
+                        nextCursor?: string | null;
+                    };
+                };
+            };
+            /** @description Invalid input: `INVALID_ADDRESS`, `INVALID_INPUT` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "INVALID_ADDRESS" | "INVALID_INPUT";
+                            message: string;
+                            /** @description For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues */
+                            details?: Record<string, never>;
+                        };
                     };
                 };
             };
@@ -1139,7 +1260,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The chain node serves another chain id than docket's: `CHAIN_MISMATCH` */
+            /** @description The chain node serves another chain id than docket's: `CHAIN_MISMATCH`, `INDEX_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -1148,7 +1269,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "CHAIN_MISMATCH";
+                            code: "CHAIN_MISMATCH" | "INDEX_UNAVAILABLE";
                             message: string;
                             /** @description For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues */
                             details?: Record<string, never>;
@@ -1889,6 +2010,178 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "CHAIN_MISMATCH";
+                            message: string;
+                            /** @description For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues */
+                            details?: Record<string, never>;
+                        };
+                    };
+                };
+            };
+            /** @description Unexpected failure: `INTERNAL_ERROR` */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "INTERNAL_ERROR";
+                            message: string;
+                            /** @description For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues */
+                            details?: Record<string, never>;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    get_case_timeline: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Case contract address */
+                address: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        address: string;
+                        /** @description Court id (list_courts) */
+                        court: number;
+                        /**
+                         * @description Its state as of the last event indexed
+                         * @enum {string}
+                         */
+                        state: "Filed" | "Summoned" | "Active" | "Deliberating" | "Resolved" | "Dismissed" | "Defaulted" | "Appealed";
+                        round: number;
+                        /** @description False once settled, defaulted or dismissed */
+                        open: boolean;
+                        /** @description The current round's deadlines, unix seconds (chain time); null when unset */
+                        deadlines: {
+                            responseDeadline: number | null;
+                            deliberationDeadline: number | null;
+                            commitDeadline: number | null;
+                            revealDeadline: number | null;
+                            appealDeadline: number | null;
+                        };
+                        /** @description The block the deadlines were read at */
+                        statusBlock: number | null;
+                        entries: {
+                            /** @description filed, state, answered, evidence, draw_armed, panel, vote, vote_committed, vote_revealed, verdict, appeal, settled, defaulted, dismissed, payment_deferred, withdrawn, judge_rewarded, judge_slashed, dispute_filed, ruling_delivered, ruling_failed (others: the event's name) */
+                            kind: string;
+                            /** @description The contract event it comes from */
+                            event: string;
+                            block: number;
+                            /** @description Chain time of its block, unix seconds */
+                            time: number | null;
+                            txHash: string;
+                            logIndex: number;
+                            /** @description The contract that emitted it (the case, the factory, the registry, the arbitrator) */
+                            contract: string;
+                            /** @description The round it belongs to, when the event names one */
+                            round: number | null;
+                            /** @description A vote's side (vote, vote_revealed) */
+                            side: ("plaintiff" | "defendant") | null;
+                            /** @description A verdict's outcome (PlaintiffWon, DefendantWon, Dismissed) */
+                            outcome: string | null;
+                            /** @description The state a `state` entry entered */
+                            state: string | null;
+                            /** @description The event's arguments as decoded: uint256 as decimal strings (a panel's judges, a vote's justification, a bond, a payout) */
+                            args: {
+                                [key: string]: unknown;
+                            };
+                        }[];
+                    };
+                };
+            };
+            /** @description Invalid input: `INVALID_ADDRESS`, `INVALID_INPUT` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "INVALID_ADDRESS" | "INVALID_INPUT";
+                            message: string;
+                            /** @description For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues */
+                            details?: Record<string, never>;
+                        };
+                    };
+                };
+            };
+            /** @description Not found: `CASE_NOT_FOUND` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "CASE_NOT_FOUND";
+                            message: string;
+                            /** @description For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues */
+                            details?: Record<string, never>;
+                        };
+                    };
+                };
+            };
+            /** @description Rate limited (RATE_LIMIT_PER_MINUTE per client): `RATE_LIMITED` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "RATE_LIMITED";
+                            message: string;
+                            /** @description For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues */
+                            details?: Record<string, never>;
+                        };
+                    };
+                };
+            };
+            /** @description Server-side failure: the contract refused the call (details.reason), or the chain node could not be read: `RPC_ERROR` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "RPC_ERROR";
+                            message: string;
+                            /** @description For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues */
+                            details?: Record<string, never>;
+                        };
+                    };
+                };
+            };
+            /** @description The chain node serves another chain id than docket's: `CHAIN_MISMATCH`, `INDEX_UNAVAILABLE` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "CHAIN_MISMATCH" | "INDEX_UNAVAILABLE";
                             message: string;
                             /** @description For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues */
                             details?: Record<string, never>;
@@ -3362,6 +3655,140 @@ export interface operations {
             };
         };
     };
+    get_agent_history: {
+        parameters: {
+            query?: {
+                /** @description Cases per page, 1 to 100 (default 20) */
+                limit?: number;
+                /** @description The next page: the nextCursor of the page before; the newest cases when left out */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The agent whose cases to list */
+                address: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        address: string;
+                        /** @description Cases it took part in, in all */
+                        total: number;
+                        limit: number;
+                        /** @description The next page's cursor; null after the last */
+                        nextCursor: string | null;
+                        cases: {
+                            case: string;
+                            court: number;
+                            /** @description Chain time of the filing, unix seconds */
+                            filedAt: number;
+                            /** @enum {string} */
+                            state: "Filed" | "Summoned" | "Active" | "Deliberating" | "Resolved" | "Dismissed" | "Defaulted" | "Appealed";
+                            roles: ("plaintiff" | "defendant" | "judge")[];
+                            /** @description How it went for the address as a party; null when it only judged the case */
+                            result: ("won" | "lost" | "won_by_default" | "defaulted" | "dismissed" | "undecided") | null;
+                            /** @description Null while undecided */
+                            outcome: ("PlaintiffWon" | "DefendantWon" | "Dismissed") | null;
+                            settled: boolean;
+                        }[];
+                    };
+                };
+            };
+            /** @description Invalid input: `INVALID_ADDRESS`, `INVALID_INPUT` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "INVALID_ADDRESS" | "INVALID_INPUT";
+                            message: string;
+                            /** @description For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues */
+                            details?: Record<string, never>;
+                        };
+                    };
+                };
+            };
+            /** @description Validation error: a field of the wrong type, a constraint broken: `VALIDATION_ERROR` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR";
+                            message: string;
+                            /** @description For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues */
+                            details?: Record<string, never>;
+                        };
+                    };
+                };
+            };
+            /** @description Rate limited (RATE_LIMIT_PER_MINUTE per client): `RATE_LIMITED` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "RATE_LIMITED";
+                            message: string;
+                            /** @description For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues */
+                            details?: Record<string, never>;
+                        };
+                    };
+                };
+            };
+            /** @description The chain node serves another chain id than docket's: `CHAIN_MISMATCH`, `INDEX_UNAVAILABLE` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "CHAIN_MISMATCH" | "INDEX_UNAVAILABLE";
+                            message: string;
+                            /** @description For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues */
+                            details?: Record<string, never>;
+                        };
+                    };
+                };
+            };
+            /** @description Unexpected failure: `INTERNAL_ERROR` */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "INTERNAL_ERROR";
+                            message: string;
+                            /** @description For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues */
+                            details?: Record<string, never>;
+                        };
+                    };
+                };
+            };
+        };
+    };
     get_agent: {
         parameters: {
             query?: never;
@@ -3831,6 +4258,156 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "CHAIN_MISMATCH";
+                            message: string;
+                            /** @description For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues */
+                            details?: Record<string, never>;
+                        };
+                    };
+                };
+            };
+            /** @description Unexpected failure: `INTERNAL_ERROR` */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "INTERNAL_ERROR";
+                            message: string;
+                            /** @description For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues */
+                            details?: Record<string, never>;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    get_judge_history: {
+        parameters: {
+            query?: {
+                /** @description Cases per page, 1 to 100 (default 20) */
+                limit?: number;
+                /** @description The next page: the nextCursor of the page before; the newest cases when left out */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The judge whose history to read */
+                address: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        address: string;
+                        /** @description Cases it was drawn to, in all */
+                        total: number;
+                        limit: number;
+                        /** @description The next page's cursor; null after the last */
+                        nextCursor: string | null;
+                        rounds: {
+                            case: string;
+                            round: number;
+                            /** @description Its side once cast (revealed); committed: a hidden vote never revealed; null: no vote */
+                            vote: ("plaintiff" | "defendant" | "committed") | null;
+                            /** @description Sent with a revealed vote */
+                            justification: string | null;
+                            /** @description Chain time of the vote, unix seconds */
+                            votedAt: number | null;
+                            /** @description The round's verdict */
+                            verdict: ("PlaintiffWon" | "DefendantWon" | "Dismissed") | null;
+                            /** @description Whether its vote sided with the verdict; null without either */
+                            withVerdict: boolean | null;
+                            /** @description The round has its verdict and this judge cast no vote */
+                            noShow: boolean;
+                        }[];
+                        stakes: {
+                            /** @enum {string} */
+                            event: "JudgeStaked" | "JudgeUnstaked" | "JudgeSlashed" | "JudgeRewarded";
+                            /** @description wei, decimal string */
+                            amount: string;
+                            /** @description The court staked in or left (staked, unstaked) */
+                            court: number | null;
+                            /** @description The case it was slashed or rewarded for */
+                            case: string | null;
+                            block: number;
+                            /** @description Chain time, unix seconds */
+                            time: number | null;
+                            txHash: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Invalid input: `INVALID_ADDRESS`, `INVALID_INPUT` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "INVALID_ADDRESS" | "INVALID_INPUT";
+                            message: string;
+                            /** @description For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues */
+                            details?: Record<string, never>;
+                        };
+                    };
+                };
+            };
+            /** @description Validation error: a field of the wrong type, a constraint broken: `VALIDATION_ERROR` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR";
+                            message: string;
+                            /** @description For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues */
+                            details?: Record<string, never>;
+                        };
+                    };
+                };
+            };
+            /** @description Rate limited (RATE_LIMIT_PER_MINUTE per client): `RATE_LIMITED` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "RATE_LIMITED";
+                            message: string;
+                            /** @description For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues */
+                            details?: Record<string, never>;
+                        };
+                    };
+                };
+            };
+            /** @description The chain node serves another chain id than docket's: `CHAIN_MISMATCH`, `INDEX_UNAVAILABLE` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "CHAIN_MISMATCH" | "INDEX_UNAVAILABLE";
                             message: string;
                             /** @description For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues */
                             details?: Record<string, never>;
