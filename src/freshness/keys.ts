@@ -11,7 +11,7 @@ export const keyOf = {
   cases: (offset: number, limit: number) => `cases:${offset}:${limit}`,
   /** A filtered page of cases from the index (list_cases with filters): never stored, keyed apart from the chain's pages. */
   caseQuery: (query: string) => `cases:query:${query}`,
-  pending: (offset: number, limit: number) => `pending:${offset}:${limit}`,
+  pending: (cursor: string, limit: number) => `pending:${cursor}:${limit}`,
   /** A judge's record and totals (get_validator_stats, a name the service interface fixes). */
   judgeStats: (address: string) => `judgestats:${address}`,
   agent: (address: string) => `agent:${address}`,
@@ -23,7 +23,7 @@ export const keyOf = {
   /** An address's inbox page (get_inbox). */
   inbox: (address: string, offset: number, limit: number) => `inbox:${address}:${offset}:${limit}`,
   /** A page of court-wide keeper actions. */
-  keeper: (offset: number, limit: number, court?: number) => `keeper:${offset}:${limit}:${court ?? "all"}`,
+  keeper: (cursor: string, limit: number, court?: number) => `keeper:${cursor}:${limit}:${court ?? "all"}`,
   /** Court parameters (minimums, fee, windows), read by several operations. */
   params: () => "params",
   /** The court tree as read from the chain (names, parameters, pools), shared by the court-aware reads. */

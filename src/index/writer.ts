@@ -9,6 +9,7 @@ import type { Logger } from "../log.js";
 import { casesAbove, forgetAbove, wipe } from "../store/rollback.js";
 import type { Store } from "../store/store.js";
 import { Backfill } from "./progress.js";
+import { keeperDueAt } from "./queries/due.js";
 import { caseChanges, eventRows, isOpen, participantRows } from "./rows.js";
 
 /** Where the follower starts: the last block the index holds (see follower.ts's `Anchor`). */
@@ -366,6 +367,7 @@ export class IndexWriter {
           .set({
             status: JSON.stringify(toJson(status)) as never,
             status_block: Number(meta.toBlock),
+            keeper_due_at: keeperDueAt(status),
             ...(round > 0 ? { round } : {}),
           })
           .where("address", "=", c)

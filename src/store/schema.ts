@@ -86,6 +86,12 @@ export interface CasesTable {
   status_block: number | null;
   /** Not Resolved-and-settled, Defaulted or Dismissed: what an inbox or the keeper view looks at. */
   open: Generated<boolean>;
+  /**
+   * The earliest chain time a keeper action on it becomes available as its status stands (migration
+   * 0004; src/index/queries/due.ts): 0 while a draw is armed (its randomness comes with blocks), null
+   * when none comes without a new event.
+   */
+  keeper_due_at: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 /** Who takes part in a case: its parties (round 0) and each round's judges. */

@@ -178,6 +178,8 @@ describe("inbox and keeper view over HTTP", () => {
     const [method, path] = act.http.split(" ");
     expect(method).toBe("POST");
     await t.write(path, { plaintiff_wins: true, from: judge }, t.indexOf(judge));
+    // The inbox answers from the index: once it holds the block of the commitment.
+    await t.indexed();
     const after = await entry(judge, c.address);
     expect(ops(after)).toEqual([]);
     expect(after.waitingFor).toContain("commitments");
@@ -187,13 +189,13 @@ describe("inbox and keeper view over HTTP", () => {
     const walk = async (limit: number) => {
       // biome-ignore lint/suspicious/noExplicitAny: steps are checked field by field
       const steps: any[] = [];
-      let offset: number | null = 0;
+      let cursor: string | null = "";
       let pages = 0;
-      while (offset !== null) {
-        const r = await t.get(`/keeper/actions?limit=${limit}&offset=${offset}`);
+      while (cursor !== null) {
+        const r = await t.get(`/keeper/actions?limit=${limit}${cursor ? `&cursor=${cursor}` : ""}`);
         expect(r.status, JSON.stringify(r.body)).toBe(200);
         steps.push(...r.body.actions);
-        offset = r.body.nextOffset;
+        cursor = r.body.nextCursor;
         pages++;
       }
       return { steps, pages };
@@ -237,6 +239,7 @@ describe("inbox and keeper view over HTTP", () => {
       const [, path] = s.http.split(" ");
       await t.write(path, { from: t.address(STRANGER) }, STRANGER);
     }
+    await t.indexed();
     const done = await walk(100);
     expect(done.steps).toEqual([]);
     expect(await entry(summoned.plaintiff, summoned.address)).toBeUndefined();

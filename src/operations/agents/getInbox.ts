@@ -1,7 +1,10 @@
 import { z } from "zod";
-import { readInvolvedCases } from "../../chain/reads/cases.js";
+import { readChainTime } from "../../chain/reads/core.js";
 import { keyOf } from "../../freshness/keys.js";
+import { readIndex } from "../../index/access.js";
+import { openCasesOf } from "../../index/queries/due.js";
 import { caseActionsFor, caseActionsSchema, ttlUntilNextChange } from "../cases/actions.js";
+import { withFreshDraws } from "../cases/dueFromIndex.js";
 import { courtsOf } from "../courts/court.js";
 import { jobActionSchema, jobActionsFor, nextJobChange, readJobActionInputsOf } from "../jobs/jobActions.js";
 import { Answer, defineOperation } from "../kernel/operation.js";
@@ -11,7 +14,7 @@ export const getInbox = defineOperation({
   name: "get_inbox",
   title: "An address's inbox of next actions",
   description:
-    "Every open case the address takes part in (plaintiff, defendant, judge of any round) with what it may or must do now: respond before the deadline, commit or cast a vote, reveal it, add evidence, appeal, and the permissionless actions on its cases (draw, default, resolve, settle); and in `jobs`, the actions due on its ERC-8183 jobs (fund, submit, dispute in the challenge window, finalize). Each case names its court; each action names the tool to call, its HTTP route, whether it is required and its deadline in chain time. Required actions come first. A stranger's inbox is empty: court-wide keeper actions are in list_keeper_actions. Subscribe to the MCP resource docket://agents/{address}/inbox, or stream GET /events?address=…, to be told when it changes.",
+    "Every open case the address takes part in (plaintiff, defendant, judge of any round) with what it may or must do now: respond before the deadline, commit or cast a vote, reveal it, add evidence, appeal, and the permissionless actions on its cases (draw, default, resolve, settle); and in `jobs`, the actions due on its ERC-8183 jobs (fund, submit, dispute in the challenge window, finalize). Each case names its court; each action names the tool to call, its HTTP route, whether it is required and its deadline in chain time. Cases come due-soonest first (required actions first, by deadline; then optional ones; then cases with nothing to do, newest first), over all the address's open cases: `actionsNow` and `requiredNow` count them all, not the page; walk `nextOffset` until it is null. Answered from docket's index (503 INDEX_UNAVAILABLE without it). A stranger's inbox is empty: court-wide keeper actions are in list_keeper_actions. Subscribe to the MCP resource docket://agents/{address}/inbox, or stream GET /events?address=…, to be told when it changes.",
   kind: "read",
   toolset: "agents",
   http: { method: "GET", path: "/agent/:address/inbox" },
@@ -25,7 +28,8 @@ export const getInbox = defineOperation({
     total: z.number().int().describe("Open cases the address takes part in"),
     offset: z.number().int(),
     limit: z.number().int(),
-    actionsNow: z.number().int().describe("Actions available now across this page"),
+    nextOffset: z.number().int().nullable().describe("Where the next page starts; null on the last page"),
+    actionsNow: z.number().int().describe("Actions available now on all the address's open cases (not the page)"),
     requiredNow: z.number().int().describe("Of which required (missing them costs the address)"),
     cases: z.array(caseActionsSchema),
     jobs: z
@@ -36,32 +40,38 @@ export const getInbox = defineOperation({
   }),
   cache: { key: (i) => keyOf.inbox(i.address, i.offset, i.limit) },
   handler: async ({ address: who, limit, offset }, ctx) => {
-    const [page, courts, jobRead] = await Promise.all([
-      readInvolvedCases(ctx.chain, who, offset, limit),
+    const [rows, courts, jobRead, chainTime] = await Promise.all([
+      readIndex(ctx, (index) => openCasesOf(index.db, who)),
       courtsOf(ctx),
       readJobActionInputsOf(ctx.chain),
+      readChainTime(ctx.chain),
     ]);
-    const now = BigInt(page.chainTime);
-    const cases = page.cases
-      .map((s) => caseActionsFor(s, who, now, courts))
-      // Cases with something to do first, the most urgent first; then the rest in index order (sort is stable).
+    const now = chainTime;
+    // Every open case of the address (few beside the court's), its actions at chain time, most urgent
+    // first; the sort is stable, so cases that rank alike stay newest first: the order is the same
+    // on every page of one chain time, and an offset walks it.
+    const all = (await withFreshDraws(ctx.chain, rows))
+      .map((r) => caseActionsFor(r.status, who, now, courts))
       .sort((a, b) => rank(a) - rank(b));
+    const cases = all.slice(offset, offset + limit);
     const jobs = jobActionsFor(jobRead.jobs, jobRead.evaluations, who, now);
-    // The counts are the cases' (this page's); job actions are listed apart, in `jobs`.
-    const actions = cases.flatMap((c) => c.actions);
+    // The counts are the cases' (all of them); job actions are listed apart, in `jobs`.
+    const actions = all.flatMap((c) => c.actions);
+    const end = offset + cases.length;
     const body = {
       address: who,
-      chainTime: page.chainTime,
-      total: page.total,
+      chainTime: Number(now),
+      total: all.length,
       offset,
       limit,
+      nextOffset: end < all.length ? end : null,
       actionsNow: actions.length,
       requiredNow: actions.filter((a) => a.required).length,
       cases,
       jobs,
     };
     const ttl = ttlUntilNextChange(
-      [...cases.map((c) => c.nextChangeAt), nextJobChange(jobRead.jobs, jobRead.evaluations, now)],
+      [...all.map((c) => c.nextChangeAt), nextJobChange(jobRead.jobs, jobRead.evaluations, now)],
       now,
     );
     return new Answer(body, { ttl });

@@ -105,6 +105,18 @@ export function scanPagination(limit: string) {
   return { limit: paginationInput.limit.default(100).describe(limit), offset: paginationInput.offset };
 }
 
+/** Keyset paging (a list of the index at any size): `limit`, and `cursor` as the last page's `nextCursor` gave it. */
+export function keysetPagination(limit: string) {
+  return {
+    limit: paginationInput.limit.default(100).describe(limit),
+    cursor: z
+      .string()
+      .max(200)
+      .optional()
+      .describe("Where to read on: the previous page's `nextCursor`, as it came (none: the first page)"),
+  };
+}
+
 /**
  * The code a value breaking one of the formats gets (validationError), by the format's pattern; any
  * other broken constraint is 422 VALIDATION_ERROR. OpenAPI reads it to know which fields can be 400.
