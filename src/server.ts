@@ -23,6 +23,7 @@ import { everyKey } from "./freshness/keys.js";
 import { keysForEvent } from "./freshness/stale.js";
 import { createApp } from "./http/app.js";
 import { EventStreams } from "./http/events.js";
+import { storedHistory } from "./index/queries/events.js";
 import { startIndex } from "./index/start.js";
 import { Lifecycle } from "./lifecycle.js";
 import { type Logger, makeLogger } from "./log.js";
@@ -306,11 +307,16 @@ interface Doors {
 /** Every operation over HTTP, the DOCKET_TOOLS selection as MCP tools, the explorer, on one app. */
 function buildDoors(config: Config, ctx: Ctx, hub: EventHub, tools: Operation[]): Doors {
   const store = ctx.cache.store;
-  const streams = new EventStreams(hub, ctx.log, {
-    maxStreams: config.EVENTS_MAX_STREAMS,
-    maxQueuedBytes: config.EVENTS_MAX_QUEUED_BYTES,
-    pingMs: config.EVENTS_PING_MS,
-  });
+  const streams = new EventStreams(
+    hub,
+    ctx.log,
+    {
+      maxStreams: config.EVENTS_MAX_STREAMS,
+      maxQueuedBytes: config.EVENTS_MAX_QUEUED_BYTES,
+      pingMs: config.EVENTS_PING_MS,
+    },
+    ctx.index ? storedHistory(ctx.index.db) : undefined,
+  );
   const doors: Omit<Doors, "app"> = { streams };
   const app = createApp(ctx, operations, {
     rateLimitPerMinute: config.RATE_LIMIT_PER_MINUTE,
