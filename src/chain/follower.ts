@@ -101,6 +101,11 @@ export interface FollowerOptions {
 export interface Follower {
   /** Polls once now (tests and shutdown use it). */
   poll(): Promise<number>;
+  /**
+   * Drops the cursor: the next poll anchors again (on the index's stored cursor, when this replica
+   * has just become its writer: docs/replicas.md). A poll running finishes first.
+   */
+  reanchor(): void;
   stop(): void;
   readonly status: ChainStatus;
 }
@@ -242,7 +247,13 @@ export function followCourt(chain: ChainAccess, log: Logger, opts: FollowerOptio
   const getLogs = (fromBlock: bigint, toBlock: bigint) =>
     rpc.getLogs({ events: courtEvents, fromBlock, toBlock, strict: true });
 
+  /** reanchor() was asked: the next poll starts without a cursor. */
+  let dropCursor = false;
   const pollOnce = async (): Promise<number> => {
+    if (dropCursor) {
+      dropCursor = false;
+      cursor = undefined;
+    }
     const [nodeChainId, head, probe] = await Promise.all([
       rpc.getChainId(),
       rpc.getBlock({ blockTag: "latest" }),
@@ -399,6 +410,9 @@ export function followCourt(chain: ChainAccess, log: Logger, opts: FollowerOptio
   return {
     poll,
     status,
+    reanchor: () => {
+      dropCursor = true;
+    },
     stop: () => {
       stopped = true;
       clearInterval(timer);

@@ -1,6 +1,7 @@
 import type { Migration } from "kysely/migration";
 import * as courtEvents from "./0001_court_events.js";
 import * as cases from "./0002_cases.js";
+import * as retention from "./0005_retention.js";
 
 /**
  * Every migration of the index, by name, in order: imported, not read from a folder, so they ship
@@ -10,4 +11,5 @@ import * as cases from "./0002_cases.js";
 export const MIGRATIONS: Record<string, Migration> = {
   "0001_court_events": courtEvents,
   "0002_cases": cases,
+  "0005_retention": retention,
 };
