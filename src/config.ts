@@ -145,7 +145,26 @@ export const configSchema = z.object({
   INDEX_FROM_BLOCK: int(0, Number.MAX_SAFE_INTEGER).optional(),
   /** `off`: no index (every read the index answers says so: 503 INDEX_UNAVAILABLE). */
   INDEX: z.enum(["on", "off"]).default("on"),
+  /**
+   * How long the index keeps court events (docs/index.md#retention): `30d` or `12h` of chain time, or a
+   * number of blocks (`100000`); older events are pruned by the writer. Unset: everything is kept.
+   */
+  INDEX_RETENTION: z
+    .string()
+    .regex(/^[1-9]\d{0,9}[dh]?$/, "must be a number of days (`30d`), hours (`12h`) or blocks (`100000`)")
+    .transform(parseRetention)
+    .optional(),
 });
+
+/** INDEX_RETENTION as seconds of chain time or a count of blocks. */
+export type Retention = { seconds: number } | { blocks: number };
+
+function parseRetention(s: string): Retention {
+  const n = Number.parseInt(s, 10);
+  if (s.endsWith("d")) return { seconds: n * 86_400 };
+  if (s.endsWith("h")) return { seconds: n * 3_600 };
+  return { blocks: n };
+}
 
 export type Config = z.infer<typeof configSchema>;
 

@@ -1,6 +1,6 @@
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import type { Address } from "viem";
+import type { Address, Hex } from "viem";
 import { Cache, type CacheStore } from "./cache/cache.js";
 import { LruStore } from "./cache/lru.js";
 import { SharedRateLimitStore } from "./cache/rateLimit.js";
@@ -23,6 +23,8 @@ import { everyKey } from "./freshness/keys.js";
 import { keysForEvent } from "./freshness/stale.js";
 import { createApp } from "./http/app.js";
 import { EventStreams } from "./http/events.js";
+import type { IndexAccess } from "./index/access.js";
+import { storedHistory } from "./index/queries/events.js";
 import { startIndex } from "./index/start.js";
 import { Lifecycle } from "./lifecycle.js";
 import { type Logger, makeLogger } from "./log.js";
@@ -257,9 +259,20 @@ export function followChain(ctx: Ctx, config: Config, hub: EventHub): Follower |
     status: ctx.chainStatus,
     maxLagSeconds: config.FOLLOWER_MAX_LAG_SECONDS,
     onEvents: publishFollowed(ctx, hub),
-    // The index's writer: where to start (its cursor) and each step stored before the cursor moves.
-    ...(ctx.index?.writer ? { anchor: ctx.index.writer.anchor, persist: ctx.index.writer.persist } : {}),
+    // The index's writer, while this replica is it (docs/replicas.md): where to start (its cursor) and
+    // each step stored before the cursor moves. A reader follows from the head, storing nothing.
+    ...(ctx.index ? writerHooks(ctx.index) : {}),
   });
+}
+
+/** The follower's anchor and persist, handed to the index's writer while this replica is it. */
+function writerHooks(index: IndexAccess) {
+  return {
+    anchor: (at: { genesis: Hex; head: bigint; target: bigint }) =>
+      index.writer ? index.writer.anchor(at) : Promise.resolve(undefined),
+    persist: (logs: CourtLog[], meta: PollMeta) =>
+      index.writer ? index.writer.persist(logs, meta) : Promise.resolve(),
+  };
 }
 
 /** The event hub as a part: what `GET /events` streams and MCP's subscriptions listen to. */
@@ -289,6 +302,12 @@ export async function startFollower(
       await follower.poll().catch(() => {});
       // Anchored: a backfill from the index's cursor starts now rather than at the first tick.
       if (ctx.index?.writer) void follower.poll().catch(() => {});
+      // A reader tries to become the writer every other poll; when it does, its follower anchors
+      // again on the stored cursor and reads on from there (the old writer's last step stored).
+      ctx.index?.keepRole(config.EVENT_POLL_MS * 2, () => {
+        follower.reanchor();
+        void follower.poll().catch(() => {});
+      });
       return follower;
     },
     (f) => f.stop(),
@@ -306,11 +325,16 @@ interface Doors {
 /** Every operation over HTTP, the DOCKET_TOOLS selection as MCP tools, the explorer, on one app. */
 function buildDoors(config: Config, ctx: Ctx, hub: EventHub, tools: Operation[]): Doors {
   const store = ctx.cache.store;
-  const streams = new EventStreams(hub, ctx.log, {
-    maxStreams: config.EVENTS_MAX_STREAMS,
-    maxQueuedBytes: config.EVENTS_MAX_QUEUED_BYTES,
-    pingMs: config.EVENTS_PING_MS,
-  });
+  const streams = new EventStreams(
+    hub,
+    ctx.log,
+    {
+      maxStreams: config.EVENTS_MAX_STREAMS,
+      maxQueuedBytes: config.EVENTS_MAX_QUEUED_BYTES,
+      pingMs: config.EVENTS_PING_MS,
+    },
+    ctx.index ? storedHistory(ctx.index.db) : undefined,
+  );
   const doors: Omit<Doors, "app"> = { streams };
   const app = createApp(ctx, operations, {
     rateLimitPerMinute: config.RATE_LIMIT_PER_MINUTE,

@@ -190,7 +190,13 @@ export function followCourt(chain: ChainAccess, log: Logger, opts: FollowerOptio
   const getLogs = (fromBlock: bigint, toBlock: bigint) =>
     rpc.getLogs({ events: courtEvents, fromBlock, toBlock, strict: true });
 
+  /** reanchor() was asked: the next poll starts without a cursor. */
+  let dropCursor = false;
   const pollOnce = async (): Promise<number> => {
+    if (dropCursor) {
+      dropCursor = false;
+      cursor = undefined;
+    }
     const [nodeChainId, head, probe] = await Promise.all([
       rpc.getChainId(),
       rpc.getBlock({ blockTag: "latest" }),
@@ -337,6 +343,9 @@ export function followCourt(chain: ChainAccess, log: Logger, opts: FollowerOptio
   return {
     poll,
     status,
+    reanchor: () => {
+      dropCursor = true;
+    },
     stop: () => {
       stopped = true;
       clearInterval(timer);

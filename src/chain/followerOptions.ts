@@ -100,6 +100,11 @@ export interface FollowerOptions {
 export interface Follower {
   /** Polls once now (tests and shutdown use it). */
   poll(): Promise<number>;
+  /**
+   * Drops the cursor: the next poll anchors again (on the index's stored cursor, when this replica
+   * has just become its writer: docs/replicas.md). A poll running finishes first.
+   */
+  reanchor(): void;
   stop(): void;
   readonly status: ChainStatus;
 }

@@ -97,27 +97,41 @@ export async function eventsFromLogs(logs: readonly CourtLog[], opts: MapOptions
     whoIn(jobIds, opts.jobPartiesOf, opts.onLookupError),
   ]);
   return pushed.map((l) => {
-    const caseEvent = isCaseLog(l);
-    const caseAddr = caseOf(l, caseEvent);
-    const data: Record<string, EventValue> = {};
-    for (const [k, v] of Object.entries(l.args)) if (k !== "caseAddr") data[k] = jsonValue(v);
-    if (l.eventName === "Verdict") data.outcome = OUTCOME_NAMES[Number(l.args.outcome)] ?? null;
-    const state = caseAddr && (caseEvent || l.eventName === "CaseFiled") ? stateAfter(l, logs) : undefined;
-    if (state) data.state = state;
-    const addresses = new Set(addressesIn(l.args).filter((a) => a !== caseAddr));
-    for (const a of (caseAddr && people.get(caseAddr)) || []) addresses.add(getAddress(a));
-    if (typeof l.args.jobId === "bigint")
-      for (const a of parties.get(String(l.args.jobId)) ?? []) addresses.add(getAddress(a));
-    return {
-      id: `${l.blockNumber}-${l.logIndex}-${short(l.blockHash)}`,
-      type: typeOf(l) as EventType,
-      block: Number(l.blockNumber),
-      txHash: l.transactionHash,
-      ...(caseAddr ? { case: caseAddr } : {}),
-      addresses: [...addresses],
-      data,
-    };
+    const caseAddr = caseOf(l, isCaseLog(l));
+    const job = typeof l.args.jobId === "bigint" ? (parties.get(String(l.args.jobId)) ?? []) : [];
+    return eventOfLog(l, logs, [...((caseAddr && people.get(caseAddr)) || []), ...job]);
   });
+}
+
+/** The event id of a mined log: `<block>-<logIndex>-<first 8 hex of its block hash>`. */
+export const logEventId = (block: bigint | number, logIndex: number, blockHash: string | null) =>
+  `${block}-${logIndex}-${short(blockHash)}`;
+
+/**
+ * One pushed court log as the event docket pushes: `logs` are the logs around it (its transaction's
+ * CaseChanged names the state it left its case in), `concerned` who it concerns beyond the addresses
+ * it names (its case's parties and panel, its job's client and provider). The live follower and the
+ * index's stored events (src/index/queries/events.ts) both map through here.
+ */
+export function eventOfLog(l: CourtLog, logs: readonly CourtLog[], concerned: readonly string[]): DocketEvent {
+  const caseEvent = isCaseLog(l);
+  const caseAddr = caseOf(l, caseEvent);
+  const data: Record<string, EventValue> = {};
+  for (const [k, v] of Object.entries(l.args)) if (k !== "caseAddr") data[k] = jsonValue(v);
+  if (l.eventName === "Verdict") data.outcome = OUTCOME_NAMES[Number(l.args.outcome)] ?? null;
+  const state = caseAddr && (caseEvent || l.eventName === "CaseFiled") ? stateAfter(l, logs) : undefined;
+  if (state) data.state = state;
+  const addresses = new Set(addressesIn(l.args).filter((a) => a !== caseAddr));
+  for (const a of concerned) addresses.add(getAddress(a));
+  return {
+    id: logEventId(l.blockNumber, l.logIndex, l.blockHash),
+    type: typeOf(l) as EventType,
+    block: Number(l.blockNumber),
+    txHash: l.transactionHash,
+    ...(caseAddr ? { case: caseAddr } : {}),
+    addresses: [...addresses],
+    data,
+  };
 }
 
 /** A reorg or reset the follower found, as the event that tells clients to distrust what they saw after `block`. */

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { sendError } from "../doors/httpErrors.js";
 import { DocketError } from "../errors/errors.js";
 import type { EventHub } from "../events/hub.js";
+import { type EventHistory, resume } from "../events/resume.js";
 import { type DocketEvent, EVENT_TYPES, type EventFilter, GAP_EVENT, matches } from "../events/types.js";
 import type { Logger } from "../log.js";
 import { address, validationError } from "../operations/kernel/schemas.js";
@@ -73,7 +74,7 @@ function frame(e: { id?: string; type: string; data: unknown }): string {
  *
  * Bounded three ways: streams open at once (503 past the cap), bytes a stream may leave unread (a
  * client that stops reading is cut off, so one stalled reader never makes docket buffer without
- * end; the others are unaffected), and the hub's buffer, which is all a client can resume from.
+ * end; the others are unaffected). A client resumes from the hub's buffer or, past it, from the index.
  */
 export class EventStreams {
   private readonly open = new Set<Response>();
@@ -83,6 +84,8 @@ export class EventStreams {
     private readonly hub: EventHub,
     private readonly log: Logger,
     private readonly limits: EventStreamLimits,
+    /** The events kept beyond the hub (the index), to resume from any id it holds. */
+    private readonly history?: EventHistory,
   ) {}
 
   get size(): number {
@@ -149,32 +152,54 @@ export class EventStreams {
       if (matches(e, filter)) send(frame({ id: e.id, type: e.type, data: e }));
     };
     send(`retry: ${RETRY_MS}\n\n`);
-    // since() and subscribe() run in one turn: no event can fall between them.
-    if (lastId !== undefined) {
-      const { events, gap } = this.hub.since(lastId);
-      if (gap) {
+    const ping = setInterval(() => send(": ping\n\n"), this.limits.pingMs);
+    ping.unref();
+    let unsubscribe: (() => void) | undefined;
+    let gone = false;
+    res.on("close", () => {
+      gone = true;
+      clearInterval(ping);
+      unsubscribe?.();
+      this.open.delete(res);
+    });
+    if (lastId === undefined) {
+      unsubscribe = this.hub.subscribe(deliver);
+      return;
+    }
+    const resumeId = lastId;
+    resume(this.hub, this.history, resumeId, {
+      deliver,
+      gap: (oldest) =>
         send(
           frame({
             type: GAP_EVENT,
             data: {
-              lastEventId: lastId.slice(0, MAX_ID),
-              oldest: events[0]?.id ?? null,
+              lastEventId: resumeId.slice(0, MAX_ID),
+              oldest,
               message:
-                "events after this id are no longer buffered: some were missed; read the state you follow again. The buffered events follow.",
+                "events after this id are no longer kept: some were missed; read the state you follow again. The events kept follow.",
             },
           }),
-        );
-      }
-      for (const e of events) deliver(e);
-    }
-    const unsubscribe = this.hub.subscribe(deliver);
-    const ping = setInterval(() => send(": ping\n\n"), this.limits.pingMs);
-    ping.unref();
-    res.on("close", () => {
-      clearInterval(ping);
-      unsubscribe();
-      this.open.delete(res);
-    });
+        ),
+      // A client far behind takes the stored events a page at a time, as fast as it reads them.
+      drained: () =>
+        res.writableLength > this.limits.maxQueuedBytes / 2 && !res.destroyed
+          ? new Promise<void>((r) => {
+              res.once("drain", r);
+              res.once("close", r);
+            })
+          : Promise.resolve(),
+      closed: () => gone,
+    }).then(
+      (stop) => {
+        if (gone) stop();
+        else unsubscribe = stop;
+      },
+      (err: unknown) => {
+        this.log.warn({ err: (err as Error).message }, "event stream could not resume");
+        res.destroy();
+      },
+    );
   }
 
   /** Ends every stream (their clients see the end and may reconnect elsewhere) and refuses new ones. */
@@ -190,7 +215,7 @@ export const eventsOpenApi = {
   get: {
     operationId: "stream_events",
     summary: "Stream court events (Server-Sent Events)",
-    description: `Court events pushed as they are mined (within one follower poll), as text/event-stream: each event as \`id\`, \`event: <type>\` and \`data: <json>\` (\`{ id, type, block, txHash, case?, addresses, data }\`). Resume with the Last-Event-ID header (or \`lastEventId\`): events still buffered are replayed; otherwise an \`${GAP_EVENT}\` event comes first (read state again). A \`: ping\` comment keeps idle streams open. chain.reorg and chain.reset pass every filter. Not an MCP tool.`,
+    description: `Court events pushed as they are mined (within one follower poll), as text/event-stream: each event as \`id\`, \`event: <type>\` and \`data: <json>\` (\`{ id, type, block, txHash, case?, addresses, data }\`). Resume with the Last-Event-ID header (or \`lastEventId\`) from any event id the index keeps (across restarts and replicas): the events after it are replayed, a page at a time, then the live ones, each once; when the id is kept nowhere (orphaned by a reorg, pruned by INDEX_RETENTION, a chain event's id that left the buffer) an \`${GAP_EVENT}\` event comes first (read state again). A \`: ping\` comment keeps idle streams open. chain.reorg and chain.reset pass every filter. Not an MCP tool.`,
     tags: ["events"],
     parameters: [
       ...(["case", "address", "types", "lastEventId"] as const).map((name) => ({

@@ -18,6 +18,26 @@ export interface IndexAccess {
   readonly writer?: IndexWriter;
   /** The last block the index holds, for this chain and deployment; undefined before the first step. */
   cursor(): Promise<{ block: number; hash: string } | undefined>;
+  /** Whether this replica writes the index now, or reads what another writes (docs/replicas.md). */
+  role(): "writer" | "reader";
+  /** What `/health` says of the index: role, cursor, where retention cut, the backfill's progress. */
+  state(): Promise<IndexState>;
+  /** Prunes the events older than INDEX_RETENTION now (the writer only; nothing without a retention). */
+  prune(): Promise<{ events: number; keptFrom: number } | undefined>;
+  /**
+   * Every `intervalMs`: a reader tries to become the writer (`onWriter` when it does: the follower
+   * re-anchors on the stored cursor), and the writer prunes when it is time. Stops with docket.
+   */
+  keepRole(intervalMs: number, onWriter: () => void): void;
+}
+
+export interface IndexState {
+  role: "writer" | "reader";
+  /** The last block the index holds; null before the first step. */
+  cursor: number | null;
+  /** Events below this block were pruned (INDEX_RETENTION); null when none were. */
+  prunedBelow: number | null;
+  backfill: { running: boolean; block: number; target: number; percent: number; events: number };
 }
 
 /**

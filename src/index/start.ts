@@ -6,7 +6,9 @@ import type { Logger } from "../log.js";
 import { DirInUse } from "../store/dirLock.js";
 import { IN_MEMORY, openStore } from "../store/store.js";
 import type { IndexAccess } from "./access.js";
+import { PRUNE_EVERY_MS, pruneEvents } from "./retention.js";
 import { IndexWriter } from "./writer.js";
+import { AdvisoryWriterLock, soleWriter, type WriterRole } from "./writerLock.js";
 
 /**
  * The block the court was deployed in: the first block where both the registry and the factory
@@ -74,13 +76,73 @@ export async function startIndex(
   const writer = new IndexWriter(store, chain, log, {
     fromBlock: from !== undefined ? async () => BigInt(from) : () => deploymentBlock(chain, log),
   });
+  // One writer among replicas on one Postgres (docs/replicas.md); PGlite's one process always writes.
+  const role = await life.start(
+    "index writer lock",
+    async () => {
+      const r: WriterRole =
+        store.engine === "postgres" && config.DATABASE_URL
+          ? new AdvisoryWriterLock(config.DATABASE_URL, log)
+          : soleWriter;
+      await r.acquire();
+      if (!r.writer) log.info("index: another replica writes the index; this one reads it");
+      return r;
+    },
+    (r) => {
+      clearInterval(duties);
+      return r.close();
+    },
+  );
+  const key = { chain_id: chain.chainId, factory: chain.factory.toLowerCase() };
+  const retention = config.INDEX_RETENTION;
+  let duties: NodeJS.Timeout | undefined;
+  let lastPrune = 0;
+  const prune = async () => {
+    if (!retention || !role.writer) return undefined;
+    lastPrune = Date.now();
+    const done = await pruneEvents(store.db, key, retention);
+    if (done && done.events > 0) log.info(done, "index: pruned the events older than INDEX_RETENTION");
+    return done;
+  };
   return {
     db: store.db,
     store,
-    writer,
+    get writer() {
+      return role.writer ? writer : undefined;
+    },
+    role: () => (role.writer ? "writer" : "reader"),
     async cursor() {
       const c = await writer.cursor();
       return c ? { block: c.block_number, hash: c.block_hash } : undefined;
+    },
+    async state() {
+      const c = await writer.cursor();
+      return {
+        role: role.writer ? "writer" : "reader",
+        cursor: c?.block_number ?? null,
+        prunedBelow: c?.pruned_below ?? null,
+        backfill: writer.backfill.state(),
+      };
+    },
+    prune,
+    keepRole(intervalMs, onWriter) {
+      clearInterval(duties);
+      duties = setInterval(() => {
+        void role
+          .acquire()
+          .then(
+            async (became) => {
+              if (became) {
+                onWriter();
+                lastPrune = 0;
+              }
+              if (retention && role.writer && Date.now() - lastPrune >= PRUNE_EVERY_MS) await prune();
+            },
+            () => {},
+          )
+          .catch((err: Error) => log.warn({ err: err.message }, "index: prune failed; trying again later"));
+      }, intervalMs);
+      duties.unref();
     },
   };
 }

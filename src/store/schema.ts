@@ -59,6 +59,8 @@ export interface IngestCursorTable {
   block_hash: string;
   /** The chain's genesis hash when the cursor was written: another one is a reset chain. */
   genesis_hash: string | null;
+  /** Events below this block were pruned (INDEX_RETENTION, migration 0005); null when none were. */
+  pruned_below: ColumnType<number | null, never, number | null>;
   updated_at: ColumnType<Date, never, Date | undefined>;
 }
 

@@ -32,7 +32,7 @@ const MAY_IMPORT: Record<string, string[]> = {
   // The index's database (docs/index.md): the query builder over PGlite or Postgres, its migrations.
   store: ["config", "log", "errors", "formats", "chain"],
   // The index (docs/index.md): the writer the follower drives, the queries operations ask.
-  index: ["store", "chain", "chain/abi", "config", "lifecycle", "log", "errors", "formats"],
+  index: ["store", "chain", "chain/abi", "config", "lifecycle", "log", "errors", "formats", "events"],
   operations: [
     "chain",
     "chain/abi",

@@ -24,6 +24,7 @@ const START_PARTS = [
   "chain connection",
   "cache",
   "index store",
+  "index writer lock",
   "event hub",
   "doors",
   "event follower",

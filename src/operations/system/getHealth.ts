@@ -2,7 +2,7 @@ import { z } from "zod";
 import { MULTICALL3_ADDRESS } from "../../chain/client.js";
 import { readOverview } from "../../chain/reads/system.js";
 import type { NodeSeen } from "../../chain/status.js";
-import { Answer, defineOperation } from "../kernel/operation.js";
+import { Answer, type Ctx, defineOperation } from "../kernel/operation.js";
 
 const startedAt = Date.now();
 
@@ -57,6 +57,32 @@ export const getHealth = defineOperation({
       .describe(
         "Present while the event follower is behind the chain or failing; degraded past FOLLOWER_MAX_LAG_SECONDS",
       ),
+    index: z
+      .object({
+        role: z
+          .enum(["writer", "reader"])
+          .describe("Whether this replica writes the index or reads what another writes"),
+        cursor: z.number().int().nullable().describe("The last block the index holds (null before its first step)"),
+        head: z.number().int().nullable().describe("The chain's head as read for this answer"),
+        lagBlocks: z.number().int().nullable().describe("Blocks between the index's cursor and the head"),
+        prunedBelow: z
+          .number()
+          .int()
+          .nullable()
+          .describe("Events below this block were pruned (INDEX_RETENTION); null when none were"),
+        backfill: z
+          .object({
+            running: z.boolean(),
+            block: z.number().int(),
+            target: z.number().int(),
+            percent: z.number().int(),
+            events: z.number().int(),
+          })
+          .describe("The backfill's progress (running false once caught up)"),
+        error: z.string().optional().describe("The index's database could not be read"),
+      })
+      .optional()
+      .describe("The index (absent with INDEX=off): this replica's role, how far it has come, the backfill"),
   }),
   servesOnWrongChain: true,
   // A chain it cannot read (or the wrong chain) is its answer, not an error.
@@ -65,7 +91,9 @@ export const getHealth = defineOperation({
     503: "Degraded: the node cannot be read, serves another chain id or another chain than the follower last saw, or the follower is not keeping up (`error` says which)",
   },
   handler: async (_input, ctx) => {
+    const index = await indexHealth(ctx);
     const base = {
+      ...(index ? { index } : {}),
       chainId: ctx.chain.chainId,
       contracts: { factory: ctx.chain.factory, registry: ctx.chain.registry, multicall3: MULTICALL3_ADDRESS },
       erc8004: ctx.chain.erc8004,
@@ -103,6 +131,7 @@ export const getHealth = defineOperation({
       return {
         status: "ok" as const,
         ...rest,
+        ...(index ? { index: atHead(index, Number(blockNumber)) } : {}),
         ...(ctx.chainStatus?.lag ? { follower: ctx.chainStatus.lag } : {}),
         blockNumber: Number(blockNumber),
         minimums: {
@@ -135,4 +164,49 @@ function chainChange(
     return `the node's head went backwards (block ${now.head}, the follower last saw ${seen.head}): a reorg or a reset, acted on at the follower's next poll`;
   }
   return undefined;
+}
+
+interface IndexHealth {
+  role: "writer" | "reader";
+  cursor: number | null;
+  head: number | null;
+  lagBlocks: number | null;
+  prunedBelow: number | null;
+  backfill: { running: boolean; block: number; target: number; percent: number; events: number };
+  error?: string;
+}
+
+/** The index as health shows it, before the head is read; undefined with INDEX=off. */
+async function indexHealth(ctx: Ctx): Promise<IndexHealth | undefined> {
+  const index = ctx.index;
+  if (!index) return undefined;
+  const backfill = { running: false, block: 0, target: 0, percent: 0, events: 0 };
+  try {
+    const s = await index.state();
+    const { running, block, target, percent, events } = s.backfill;
+    return {
+      role: s.role,
+      cursor: s.cursor,
+      head: null,
+      lagBlocks: null,
+      prunedBelow: s.prunedBelow,
+      backfill: { running, block, target, percent, events },
+    };
+  } catch (err) {
+    ctx.log.warn({ err: (err as Error).message }, "health: the index cannot be read");
+    return {
+      role: index.role(),
+      cursor: null,
+      head: null,
+      lagBlocks: null,
+      prunedBelow: null,
+      backfill,
+      error: "the index's database cannot be read",
+    };
+  }
+}
+
+/** The index's lag behind the head just read. */
+function atHead(index: IndexHealth, head: number): IndexHealth {
+  return { ...index, head, lagBlocks: index.cursor === null ? null : Math.max(0, head - index.cursor) };
 }

@@ -2,6 +2,7 @@ import type { Migration } from "kysely/migration";
 import * as courtEvents from "./0001_court_events.js";
 import * as cases from "./0002_cases.js";
 import * as due from "./0004_due.js";
+import * as retention from "./0005_retention.js";
 
 /**
  * Every migration of the index, by name, in order: imported, not read from a folder, so they ship
@@ -12,4 +13,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   "0001_court_events": courtEvents,
   "0002_cases": cases,
   "0004_due": due,
+  "0005_retention": retention,
 };
