@@ -14,13 +14,12 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { CourtParams } from "../../src/deploy/terms.js";
-import type { Docket } from "../../src/server.js";
 import { HP, P as PUBLIC } from "../contracts/helpers.js";
 import { actionArb } from "../quality/fuzz/actions.js";
 import { resetChain, runStep, setup } from "../quality/fuzz/runner.js";
 import { c, log } from "../quality/fuzz/state.js";
-import { startBehind, TEST_INDEX, until } from "../support/index.js";
-import { compareWithChain, type ScanTarget } from "./fullScan.js";
+import { startBehind, TEST_INDEX } from "../support/index.js";
+import { compareWithChain, followToHead, indexDb, type ScanTarget } from "./fullScan.js";
 
 const SEED = Number(process.env.DIFF_SEED ?? 34_001);
 const SEEDS = Number(process.env.DIFF_SEEDS ?? 3);
@@ -35,22 +34,7 @@ const courts: [string, CourtParams][] = [
 ];
 
 /** The deployment the fuzz booted, as a scan and a docket see it. */
-export function targetOf(): ScanTarget {
-  return c.devnet.deployment;
-}
-
-/** Polls `d`'s follower until its index's cursor is at the chain's head. */
-export async function followToHead(d: Docket): Promise<void> {
-  const head = Number(await c.reader.getBlockNumber());
-  await until(
-    `the index at block ${head}`,
-    async () => {
-      await d.follower?.poll().catch(() => {});
-      return ((await d.ctx.index?.cursor())?.block ?? -1) >= head;
-    },
-    60_000,
-  );
-}
+const targetOf = (): ScanTarget => c.devnet.deployment;
 
 for (const [label, params] of courts) {
   describe(`the index equals a full chain scan on random worlds, ${label}`, () => {
@@ -69,14 +53,13 @@ for (const [label, params] of courts) {
         });
         const d = await startBehind(c.devnet.rpcUrl, c.devnet, { ...TEST_INDEX, INDEX: "on" });
         try {
-          await followToHead(d);
+          await followToHead(d, c.reader);
           for (const [step, a] of (actions ?? []).entries()) {
             await runStep(a, step);
             if (step % POLL_EVERY === POLL_EVERY - 1) await d.follower?.poll();
           }
-          await followToHead(d);
-          const db = d.ctx.index?.db;
-          if (!db) throw new Error("docket has no index");
+          await followToHead(d, c.reader);
+          const db = indexDb(d);
           const { chain, diff } = await compareWithChain(db, c.reader, targetOf());
           if (diff.length > 0) {
             console.error(

@@ -10,7 +10,9 @@ import { type Address, type Hex, isAddressEqual, type PublicClient } from "viem"
 import { caseFactoryAbi, disputeCaseAbi } from "../../src/chain/abi/generated.js";
 import { courtEvents } from "../../src/chain/courtLogs.js";
 import { STATE_NAMES } from "../../src/chain/reads/cases.js";
+import type { Docket } from "../../src/server.js";
 import type { StoreSchema } from "../../src/store/schema.js";
+import { until } from "../support/wait.js";
 
 /** The deployment a scan reads: the factory's cases and the contracts whose logs are court logs. */
 export interface ScanTarget {
@@ -339,4 +341,24 @@ export async function compareWithChain(db: Kysely<StoreSchema>, reader: PublicCl
   const chain = await scanChain(reader, target);
   const index = await readIndexImage(db, reader, target);
   return { chain, index, diff: diffIndex(chain, index) };
+}
+
+/** Polls `d`'s follower (the test drives it) until its index's cursor is at the head `reader` sees. */
+export async function followToHead(d: Docket, reader: PublicClient, ms = 60_000): Promise<void> {
+  const head = Number(await reader.getBlockNumber({ cacheTime: 0 }));
+  await until(
+    `the index at block ${head}`,
+    async () => {
+      await d.follower?.poll().catch(() => {});
+      return ((await d.ctx.index?.cursor())?.block ?? -1) >= head;
+    },
+    ms,
+  );
+}
+
+/** The index of `d`, its database, or a clear error. */
+export function indexDb(d: Docket): Kysely<StoreSchema> {
+  const db = d.ctx.index?.db;
+  if (!db) throw new Error("docket has no index");
+  return db;
 }
