@@ -156,50 +156,51 @@ export async function scanChain(reader: PublicClient, target: ScanTarget): Promi
       who: [...who].sort(),
     };
   });
-  const cases: CaseKey[] = [];
-  for (const addr of all) {
-    const [[, view], status] = await Promise.all([
-      reader.readContract({
-        address: target.factory,
-        abi: caseFactoryAbi,
-        functionName: "getCase",
-        args: [addr],
-        blockNumber: at,
-      }),
-      reader.readContract({ address: addr, abi: disputeCaseAbi, functionName: "getStatus", blockNumber: at }),
-    ]);
-    const participants = [`${lower(view.plaintiff)}:plaintiff:0`, `${lower(view.defendant)}:defendant:0`];
-    for (let r = 1; r <= status.round; r++) {
-      const [judges] = await reader.readContract({
-        address: addr,
-        abi: disputeCaseAbi,
-        functionName: "getPanel",
-        args: [r],
-        blockNumber: at,
-      });
-      for (const j of judges) participants.push(`${lower(j)}:judge:${r}`);
-    }
-    const filing = logs.find(
-      (l) =>
-        l.eventName === "CaseFiled" &&
-        isAddressEqual(l.address, target.factory) &&
-        lower(String((l.args as { caseAddr?: string }).caseAddr)) === lower(addr),
-    );
-    cases.push({
-      address: lower(addr),
-      filed_block: Number(filing?.blockNumber ?? -1),
-      filed_at: Number(view.filedAt),
-      court_id: Number(view.courtId),
-      plaintiff: lower(view.plaintiff),
-      defendant: lower(view.defendant),
-      claim: view.claimDescription,
-      state: STATE_NAMES[view.state] ?? String(view.state),
-      round: Math.max(1, status.round),
-      open: open.has(lower(addr)),
-      status: withoutDrawStatus(plain(status)),
-      participants: participants.sort(),
-    });
-  }
+  const cases: CaseKey[] = await Promise.all(
+    all.map(async (addr): Promise<CaseKey> => {
+      const [[, view], status] = await Promise.all([
+        reader.readContract({
+          address: target.factory,
+          abi: caseFactoryAbi,
+          functionName: "getCase",
+          args: [addr],
+          blockNumber: at,
+        }),
+        reader.readContract({ address: addr, abi: disputeCaseAbi, functionName: "getStatus", blockNumber: at }),
+      ]);
+      const participants = [`${lower(view.plaintiff)}:plaintiff:0`, `${lower(view.defendant)}:defendant:0`];
+      for (let r = 1; r <= status.round; r++) {
+        const [judges] = await reader.readContract({
+          address: addr,
+          abi: disputeCaseAbi,
+          functionName: "getPanel",
+          args: [r],
+          blockNumber: at,
+        });
+        for (const j of judges) participants.push(`${lower(j)}:judge:${r}`);
+      }
+      const filing = logs.find(
+        (l) =>
+          l.eventName === "CaseFiled" &&
+          isAddressEqual(l.address, target.factory) &&
+          lower(String((l.args as { caseAddr?: string }).caseAddr)) === lower(addr),
+      );
+      return {
+        address: lower(addr),
+        filed_block: Number(filing?.blockNumber ?? -1),
+        filed_at: Number(view.filedAt),
+        court_id: Number(view.courtId),
+        plaintiff: lower(view.plaintiff),
+        defendant: lower(view.defendant),
+        claim: view.claimDescription,
+        state: STATE_NAMES[view.state] ?? String(view.state),
+        round: Math.max(1, status.round),
+        open: open.has(lower(addr)),
+        status: withoutDrawStatus(plain(status)),
+        participants: participants.sort(),
+      };
+    }),
+  );
   cases.sort((x, y) => x.address.localeCompare(y.address));
   return { head: { block: Number(at), hash: lower(head.hash as Hex) }, events, cases, blocks: [] };
 }
@@ -266,8 +267,11 @@ export async function readIndexImage(
   // Stored blocks: each must be the chain's block at that height, and every event's block stored.
   const stored = await db.selectFrom("chain_blocks").selectAll().orderBy("number").execute();
   const storedAt = new Map(stored.map((b) => [Number(b.number), b]));
-  for (const b of stored) {
-    const onChain = await reader.getBlock({ blockNumber: BigInt(b.number) }).catch(() => undefined);
+  const chainBlocks = await Promise.all(
+    stored.map((b) => reader.getBlock({ blockNumber: BigInt(b.number) }).catch(() => undefined)),
+  );
+  for (const [i, b] of stored.entries()) {
+    const onChain = chainBlocks[i];
     if (!onChain) blocks.push(`block ${b.number} stored (${b.hash}) is past the chain's head`);
     else if (lower(onChain.hash as Hex) !== b.hash)
       blocks.push(`block ${b.number} stored as ${b.hash}, the chain has ${lower(onChain.hash as Hex)}`);
