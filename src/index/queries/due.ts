@@ -56,6 +56,7 @@ export function keeperDueAt(s: CaseStatusView): number | null {
   if (st === "Resolved" && !s.settled) at.push(s.appealDeadline + 1n);
   if (awaitsDraw(s)) at.push(0n);
   if (at.length === 0) return null;
+  // biome-ignore lint/complexity/useMathMinMax: bigints
   return Number(at.reduce((a, b) => (a < b ? a : b)));
 }
 
