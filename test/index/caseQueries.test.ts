@@ -1,32 +1,22 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { call, connectHttp, ok } from "../mcp/helpers.js";
+import { call, ok } from "../mcp/helpers.js";
 import { TestDocket } from "../support/index.js";
-
-interface CaseView {
-  address: string;
-  plaintiff: string;
-  defendant: string;
-  judges: string[];
-  claimDescription: string;
-}
+import { type IndexedWorld, indexedWorld, type SeededCase } from "./indexedWorld.js";
 
 /** list_cases with filters, from the index, on the seeded world: both doors, paging, bad values. */
 describe("case queries (list_cases with filters)", () => {
+  let world: IndexedWorld;
   let t: TestDocket;
   let mcp: Client;
   /** Every seeded case as get_case reads it, in filing order (oldest first). */
-  let all: CaseView[];
+  let all: SeededCase[];
   beforeAll(async () => {
-    t = await TestDocket.shared();
-    await t.indexed();
-    mcp = await connectHttp("2025-11-25", `${t.url}/mcp`);
-    const list = (await t.get("/cases?limit=100&offset=0")).body as { cases: string[] };
-    all = await Promise.all(list.cases.map(async (a) => (await t.get(`/cases/${a}`)).body.case as CaseView));
-  });
+    world = await indexedWorld();
+    ({ t, mcp, all } = world);
+  }, 120_000);
   afterAll(async () => {
-    await mcp?.close();
-    await t?.close();
+    await world?.close();
   });
 
   it("without filters answers as the service interface says, from the chain", async () => {
@@ -61,7 +51,7 @@ describe("case queries (list_cases with filters)", () => {
   });
 
   it("finds a seeded claim by its words, and combines filters", async () => {
-    const target = all.find((c) => c.claimDescription.split(/\s+/).length > 2) as CaseView;
+    const target = all.find((c) => c.claimDescription.split(/\s+/).length > 2) as SeededCase;
     const words = target.claimDescription.split(/\s+/).slice(0, 3).join(" ");
     const r = await t.get(`/cases?q=${encodeURIComponent(words)}&limit=100`);
     expect(r.body.cases).toContain(target.address);

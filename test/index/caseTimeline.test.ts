@@ -1,16 +1,9 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { connectHttp, ok } from "../mcp/helpers.js";
-import { TestDocket } from "../support/index.js";
+import { ok } from "../mcp/helpers.js";
+import type { TestDocket } from "../support/index.js";
+import { type IndexedWorld, indexedWorld, type SeededCase } from "./indexedWorld.js";
 
-interface CaseView {
-  address: string;
-  state: string;
-  judges: string[];
-  outcome: string | null;
-  votes: { judge: string; vote: string | null; justification: string }[];
-  arbitration: unknown;
-}
 interface Entry {
   kind: string;
   block: number;
@@ -24,19 +17,17 @@ interface Entry {
 
 /** get_case_timeline on the seeded world: every case's votes, panels and verdicts as the chain's case view says. */
 describe("case timelines (get_case_timeline)", () => {
+  let world: IndexedWorld;
   let t: TestDocket;
   let mcp: Client;
-  let all: CaseView[];
+  /** Every seeded case as get_case reads it, in filing order (oldest first). */
+  let all: SeededCase[];
   beforeAll(async () => {
-    t = await TestDocket.shared();
-    await t.indexed();
-    mcp = await connectHttp("2025-11-25", `${t.url}/mcp`);
-    const list = (await t.get("/cases?limit=100&offset=0")).body as { cases: string[] };
-    all = await Promise.all(list.cases.map(async (a) => (await t.get(`/cases/${a}`)).body.case as CaseView));
-  });
+    world = await indexedWorld();
+    ({ t, mcp, all } = world);
+  }, 120_000);
   afterAll(async () => {
-    await mcp?.close();
-    await t?.close();
+    await world?.close();
   });
 
   it("every seeded case: filed first, in chain order, its panel, votes and verdict as the case view says", async () => {
@@ -85,7 +76,7 @@ describe("case timelines (get_case_timeline)", () => {
   });
 
   it("answers the same over MCP, and 404 CASE_NOT_FOUND for an address that is no case", async () => {
-    const c = all[0] as CaseView;
+    const c = all[0] as SeededCase;
     expect(await ok(mcp, "get_case_timeline", { address: c.address })).toEqual(
       (await t.get(`/cases/${c.address}/timeline`)).body,
     );

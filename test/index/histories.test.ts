@@ -1,32 +1,22 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { connectHttp, ok } from "../mcp/helpers.js";
-import { TestDocket } from "../support/index.js";
-
-interface CaseView {
-  address: string;
-  state: string;
-  plaintiff: string;
-  defendant: string;
-  outcome: string | null;
-  votes: { judge: string; vote: string | null; justification: string }[];
-}
+import { ok } from "../mcp/helpers.js";
+import type { TestDocket } from "../support/index.js";
+import { type IndexedWorld, indexedWorld, type SeededCase } from "./indexedWorld.js";
 
 /** get_agent_history and get_judge_history on the seeded world, against the chain's case views. */
 describe("agent and judge histories", () => {
+  let world: IndexedWorld;
   let t: TestDocket;
   let mcp: Client;
-  let all: CaseView[];
+  /** Every seeded case as get_case reads it, in filing order (oldest first). */
+  let all: SeededCase[];
   beforeAll(async () => {
-    t = await TestDocket.shared();
-    await t.indexed();
-    mcp = await connectHttp("2025-11-25", `${t.url}/mcp`);
-    const list = (await t.get("/cases?limit=100&offset=0")).body as { cases: string[] };
-    all = await Promise.all(list.cases.map(async (a) => (await t.get(`/cases/${a}`)).body.case as CaseView));
-  });
+    world = await indexedWorld();
+    ({ t, mcp, all } = world);
+  }, 120_000);
   afterAll(async () => {
-    await mcp?.close();
-    await t?.close();
+    await world?.close();
   });
 
   /** Every page of `path`, by cursor, `key` holding the page's items. */
