@@ -953,7 +953,7 @@ export interface paths {
         };
         /**
          * Stream court events (Server-Sent Events)
-         * @description Court events pushed as they are mined (within one follower poll), as text/event-stream: each event as `id`, `event: <type>` and `data: <json>` (`{ id, type, block, txHash, case?, addresses, data }`). Resume with the Last-Event-ID header (or `lastEventId`): events still buffered are replayed; otherwise an `events.gap` event comes first (read state again). A `: ping` comment keeps idle streams open. chain.reorg and chain.reset pass every filter. Not an MCP tool.
+         * @description Court events pushed as they are mined (within one follower poll), as text/event-stream: each event as `id`, `event: <type>` and `data: <json>` (`{ id, type, block, txHash, case?, addresses, data }`). Resume with the Last-Event-ID header (or `lastEventId`) from any event id the index keeps (across restarts and replicas): the events after it are replayed, a page at a time, then the live ones, each once; when the id is kept nowhere (orphaned by a reorg, pruned by INDEX_RETENTION, a chain event's id that left the buffer) an `events.gap` event comes first (read state again). A `: ping` comment keeps idle streams open. chain.reorg and chain.reset pass every filter. Not an MCP tool.
          */
         get: operations["stream_events"];
         put?: never;
@@ -1043,6 +1043,32 @@ export interface operations {
                             /** @description Why its last poll failed */
                             error?: string;
                         };
+                        /** @description The index (absent with INDEX=off): this replica's role, how far it has come, the backfill */
+                        index?: {
+                            /**
+                             * @description Whether this replica writes the index or reads what another writes
+                             * @enum {string}
+                             */
+                            role: "writer" | "reader";
+                            /** @description The last block the index holds (null before its first step) */
+                            cursor: number | null;
+                            /** @description The chain's head as read for this answer */
+                            head: number | null;
+                            /** @description Blocks between the index's cursor and the head */
+                            lagBlocks: number | null;
+                            /** @description Events below this block were pruned (INDEX_RETENTION); null when none were */
+                            prunedBelow: number | null;
+                            /** @description The backfill's progress (running false once caught up) */
+                            backfill: {
+                                running: boolean;
+                                block: number;
+                                target: number;
+                                percent: number;
+                                events: number;
+                            };
+                            /** @description The index's database could not be read */
+                            error?: string;
+                        };
                     };
                 };
             };
@@ -1102,6 +1128,32 @@ export interface operations {
                             /** @description When it was last caught up (ISO 8601) */
                             since: string;
                             /** @description Why its last poll failed */
+                            error?: string;
+                        };
+                        /** @description The index (absent with INDEX=off): this replica's role, how far it has come, the backfill */
+                        index?: {
+                            /**
+                             * @description Whether this replica writes the index or reads what another writes
+                             * @enum {string}
+                             */
+                            role: "writer" | "reader";
+                            /** @description The last block the index holds (null before its first step) */
+                            cursor: number | null;
+                            /** @description The chain's head as read for this answer */
+                            head: number | null;
+                            /** @description Blocks between the index's cursor and the head */
+                            lagBlocks: number | null;
+                            /** @description Events below this block were pruned (INDEX_RETENTION); null when none were */
+                            prunedBelow: number | null;
+                            /** @description The backfill's progress (running false once caught up) */
+                            backfill: {
+                                running: boolean;
+                                block: number;
+                                target: number;
+                                percent: number;
+                                events: number;
+                            };
+                            /** @description The index's database could not be read */
                             error?: string;
                         };
                     };
