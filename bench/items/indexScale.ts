@@ -5,8 +5,8 @@
  * checkpoint; then the query costs at a small and a large store, both engines.
  *
  * Run on its own: `node --expose-gc --import tsx bench/items/indexScale.ts` (knobs: BENCH_INDEX_EVENTS
- * [1000000], BENCH_INDEX_CHECKPOINTS [100000,500000,1000000], BENCH_INDEX_SMALL_CASES [1000],
- * BENCH_INDEX_QUERIES [30], BENCH_INDEX_ENGINES [pglite,postgres], BENCH_INDEX_OUT
+ * [1000000], BENCH_INDEX_CHECKPOINTS [25000,100000,250000,500000,1000000]: rate, memory and the reads' costs at each, BENCH_INDEX_SMALL_CASES [1000],
+ * BENCH_INDEX_QUERIES [15], BENCH_INDEX_ENGINES [pglite,postgres], BENCH_INDEX_OUT
  * [bench/results.index.json]).
  */
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -36,6 +36,8 @@ export interface Checkpoint {
   eventsPerSecond: number;
   rssMiB: number;
   heapUsedMiB: number;
+  /** The reads, timed on the store as it is at this checkpoint. */
+  queries: QueryCost[];
 }
 
 export interface QueryCost {
@@ -51,7 +53,8 @@ export interface EngineResult {
   checkpoints: Checkpoint[];
   /** Query costs at the small store and at the large one. */
   small: { cases: number; events: number; queries: QueryCost[] };
-  large: { cases: number; events: number; queries: QueryCost[] };
+  /** The large store's checkpoints carry its query costs as it grows; `large` is its last. */
+  large?: { cases: number; events: number; queries: QueryCost[] };
 }
 
 const MiB = 2 ** 20;
@@ -77,12 +80,13 @@ export async function fill(
   checkpoints: number[],
   say: (line: string) => void = () => {},
   onCheckpoint: (so: Checkpoint[]) => void = () => {},
+  time: () => Promise<QueryCost[]> = async () => [],
 ): Promise<Checkpoint[]> {
   const writer = new IndexWriter(store, benchChain, makeLogger("silent"), { fromBlock: 1n, facts: gen });
   await writer.anchor({ genesis: `0x${"00".repeat(32)}`, head: 0n, target: 0n });
   const out: Checkpoint[] = [];
   let done = 0;
-  let last = { at: performance.now(), events: 0 };
+  let since = { at: performance.now(), events: 0 };
   const t0 = performance.now();
   const marks = [...checkpoints].sort((a, b) => a - b);
   while (done < total) {
@@ -96,15 +100,16 @@ export async function fill(
         events: done,
         cases: gen.casesFiled,
         seconds: round((now - t0) / 1000, 1),
-        eventsPerSecond: Math.round((done - last.events) / ((now - last.at) / 1000)),
+        eventsPerSecond: Math.round((done - since.events) / ((now - since.at) / 1000)),
         ...memory(),
+        queries: await time(),
       };
       out.push(cp);
       onCheckpoint(out);
       say(
         `  ${cp.events} events, ${cp.cases} cases: ${cp.eventsPerSecond} events/s, rss ${cp.rssMiB} MiB (${cp.seconds} s)`,
       );
-      last = { at: performance.now(), events: done };
+      since = { at: performance.now(), events: done };
     }
   }
   return out;
@@ -172,11 +177,22 @@ export async function benchEngine(
   const large = await open("large");
   const lgen = new CourtEventGenerator();
   try {
-    const checkpoints = await fill(large, lgen, opts.events, opts.checkpoints, say, (so) =>
-      partial({ engine, small: smallResult, checkpoints: so }),
+    const checkpoints = await fill(
+      large,
+      lgen,
+      opts.events,
+      opts.checkpoints,
+      say,
+      (so) => partial({ engine, small: smallResult, checkpoints: so }),
+      () => timeQueries(large, lgen, queries, opts.runs),
     );
-    const lq = await timeQueries(large, lgen, queries, opts.runs);
-    return { engine, checkpoints, small: smallResult, large: { ...(await count(large)), queries: lq } };
+    const last = checkpoints[checkpoints.length - 1];
+    return {
+      engine,
+      checkpoints,
+      small: smallResult,
+      large: last && { ...(await count(large)), queries: last.queries },
+    };
   } finally {
     await large.close();
   }
@@ -187,9 +203,9 @@ async function main() {
   if (!gc) say("note: run with node --expose-gc for memory after a forced GC");
   const opts = {
     events: num("BENCH_INDEX_EVENTS", 1_000_000),
-    checkpoints: list("BENCH_INDEX_CHECKPOINTS", "100000,500000,1000000").map(Number),
+    checkpoints: list("BENCH_INDEX_CHECKPOINTS", "25000,100000,250000,500000,1000000").map(Number),
     smallCases: num("BENCH_INDEX_SMALL_CASES", 1_000),
-    runs: num("BENCH_INDEX_QUERIES", 30),
+    runs: num("BENCH_INDEX_QUERIES", 15),
   };
   const engines = list("BENCH_INDEX_ENGINES", "pglite,postgres");
   const t0 = performance.now();

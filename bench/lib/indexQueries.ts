@@ -21,23 +21,45 @@ const PAGE = 20;
 const nth = <T>(xs: readonly T[], i: number) => xs[(i * 7919) % xs.length] as T;
 const lower = (s: string) => s.toLowerCase();
 
+/** A page of a list, as item 14 compares it with today's scans: which code answered, the total, the page's cases. */
+export interface ListPage {
+  source: string;
+  total: number;
+  addresses: string[];
+}
+
+/** The case list filtered by a party, newest filing first, with the total (PLACEHOLDER until cases.ts lands). */
+export async function caseListPage(db: Kysely<StoreSchema>, f: { party: string }, limit = PAGE): Promise<ListPage> {
+  const where = db
+    .selectFrom("cases")
+    .where((eb) => eb.or([eb("plaintiff", "=", f.party), eb("defendant", "=", f.party)]));
+  const [page, total] = await Promise.all([
+    where.select("address").orderBy("filed_event_id", "desc").limit(limit).execute(),
+    where.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow(),
+  ]);
+  return { source: "placeholder", total: Number(total.n), addresses: page.map((r) => r.address) };
+}
+
+/** An address's open cases (party or judge), newest filing first: an inbox's first page (PLACEHOLDER until the inbox query lands). */
+export async function involvedPage(db: Kysely<StoreSchema>, who: string, limit = 100): Promise<ListPage> {
+  const where = db
+    .selectFrom("case_participants as p")
+    .innerJoin("cases as c", "c.address", "p.case_address")
+    .where("p.address", "=", who)
+    .where("c.open", "=", true);
+  const [page, total] = await Promise.all([
+    where.select("c.address").distinct().orderBy("c.filed_event_id", "desc").limit(limit).execute(),
+    where.select((eb) => eb.fn.count<number>("c.address").distinct().as("n")).executeTakeFirstOrThrow(),
+  ]);
+  return { source: "placeholder", total: Number(total.n), addresses: page.map((r) => r.address) };
+}
+
 /** Placeholders, until the helpers' functions land: plain Kysely of the same shape. */
 const placeholders: IndexQuery[] = [
   {
-    name: "case page (party filter, open, newest first, with its total)",
+    name: "case page (party filter, newest first, with its total)",
     source: "placeholder",
-    async run(db, gen, i) {
-      const party = lower(nth(gen.parties, i));
-      const where = db
-        .selectFrom("cases")
-        .where((eb) => eb.or([eb("plaintiff", "=", party), eb("defendant", "=", party)]))
-        .where("open", "=", true);
-      const [page, total] = await Promise.all([
-        where.selectAll().orderBy("filed_event_id", "desc").limit(PAGE).execute(),
-        where.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow(),
-      ]);
-      return { page, total };
-    },
+    run: (db, gen, i) => caseListPage(db, { party: lower(nth(gen.parties, i)) }),
   },
   {
     name: "timeline (a case's events, oldest first)",
@@ -52,18 +74,9 @@ const placeholders: IndexQuery[] = [
         .execute(),
   },
   {
-    name: "inbox (a judge's open cases, newest first)",
+    name: "inbox (a judge's open cases, newest first, with the total)",
     source: "placeholder",
-    run: (db, gen, i) =>
-      db
-        .selectFrom("case_participants as p")
-        .innerJoin("cases as c", "c.address", "p.case_address")
-        .select(["c.address", "c.state", "c.status", "p.role", "p.round"])
-        .where("p.address", "=", lower(nth(gen.judges, i)))
-        .where("c.open", "=", true)
-        .orderBy("p.filed_event_id", "desc")
-        .limit(PAGE)
-        .execute(),
+    run: (db, gen, i) => involvedPage(db, lower(nth(gen.judges, i)), PAGE),
   },
   {
     name: "/validate/pending (Deliberating cases, newest first, with the total)",
