@@ -4,106 +4,15 @@ import type { ChainAccess } from "./access.js";
 import { BlockWindow } from "./blockWindow.js";
 import { makePublicClient } from "./client.js";
 import { authenticLogs, type CourtLog, courtEvents } from "./courtLogs.js";
-import { type ChainEvent, ChainStatus } from "./status.js";
+import type { Anchor, ChainChange, Follower, FollowerOptions, PollMeta } from "./followerOptions.js";
+import { ChainStatus } from "./status.js";
 import { isTransient } from "./transport.js";
 
 export type { CourtLog } from "./courtLogs.js";
+export type { Anchor, ChainChange, Follower, FollowerOptions, MinedEvent, PollMeta } from "./followerOptions.js";
 
 /** How long a range the provider refused stays shrunk before the full RPC_LOGS_RANGE_MAX is tried again. */
 const RANGE_MEMORY_MS = 10 * 60_000;
-
-/** A mined contract event, decoded, as the follower hands it to `keysFor`. */
-export interface MinedEvent {
-  eventName?: string;
-  args?: unknown;
-}
-
-/** A reorg or a reset as the follower reports it to `onEvents`. */
-export interface ChainChange extends ChainEvent {
-  /**
-   * Names this change among others at the same block: the orphaned block's hash (a reorg) or the new
-   * genesis hash (a reset). Every replica that saw the same change sees the same hash.
-   */
-  hash: Hex | null;
-}
-
-/** What one poll saw, beside its logs. */
-export interface PollMeta {
-  /** The blocks read (inclusive); equal and empty when only a chain change is reported. */
-  fromBlock: bigint;
-  toBlock: bigint;
-  /** The hash of `toBlock` as the follower recorded it (absent when only a change is reported and it is unknown). */
-  toHash?: Hex;
-  /** The block this poll walks to (the head less CONFIRMATIONS). */
-  target?: bigint;
-  /**
-   * The step lies at or below the head the follower saw when it was anchored behind it (a backfill
-   * from the index's cursor): the cache already holds the head's state, so nothing is invalidated,
-   * and its events are history, not news.
-   */
-  catchingUp?: boolean;
-  /** The reorg or reset found before the logs were read (its logs, if any, come after it). */
-  change?: ChainChange;
-}
-
-/** Where the follower starts when it has no cursor: the last block a durable reader (the index) handled. */
-export interface Anchor {
-  /** The last block already handled; the follower reads on from the next. */
-  block: bigint;
-  /** Its hash as stored (checked on the next poll like any cursor's); read from the chain when absent. */
-  hash?: Hex;
-  /** Recent handled blocks and their hashes, to find a reorg's fork point among them after a restart. */
-  recent?: ReadonlyArray<readonly [bigint, Hex]>;
-}
-
-export interface FollowerOptions {
-  intervalMs: number;
-  /**
-   * The cache keys a mined event makes stale. Handed in by the composition root: the keys and what goes
-   * stale are the freshness table's (freshness/stale.ts), which the chain layer does not know.
-   */
-  keysFor: (event: MinedEvent) => string[];
-  /**
-   * Drops cached answers a change on chain made stale: exact keys (patterns), or `"all"` when the
-   * follower cannot tell what changed (a reset chain, a reorg deeper than its window, another chain).
-   * What was mined needs no write hold, so none is placed.
-   */
-  invalidate: (keys: string[] | "all") => Promise<void>;
-  /** CONFIRMATIONS: blocks a block needs on top of it before the follower acts on its events. */
-  confirmations?: number;
-  /** Where a wrong chain id and the last reorg or reset are reported (health reads it). */
-  status?: ChainStatus;
-  /** Recent blocks whose hashes are remembered to find a fork point (a deeper reorg flushes everything). */
-  window?: number;
-  /** FOLLOWER_MAX_LAG_SECONDS: behind (or failing) for longer than this, it logs so and health is degraded. */
-  maxLagSeconds?: number;
-  /**
-   * Hears every court log the follower accepts, in chain order, after the cache is invalidated for
-   * them, and every reorg or reset. Awaited (a poll ends once its events are handed on); a failure
-   * is logged and never stops the follower.
-   */
-  onEvents?: (logs: CourtLog[], meta: PollMeta) => Promise<void> | void;
-  /**
-   * Where to start whenever the follower has no cursor (at start, after a wrong chain id comes right,
-   * after a reset or a reorg deeper than its window): the index's durable cursor, checked against
-   * the chain by the hook itself. Undefined (or no hook): at the target, as without an index. A
-   * hook that throws fails the poll (tried again at the next).
-   */
-  anchor?: (at: { genesis: Hex; head: bigint; target: bigint }) => Promise<Anchor | undefined>;
-  /**
-   * Stores a step before the cursor moves past it (the index's writer), with what `onEvents` gets,
-   * for every step (one with no logs moves the stored cursor too) and every change. A failure fails
-   * the poll there: the cursor stays after the last step stored, and the next poll reads on from it.
-   */
-  persist?: (logs: CourtLog[], meta: PollMeta) => Promise<void>;
-}
-
-export interface Follower {
-  /** Polls once now (tests and shutdown use it). */
-  poll(): Promise<number>;
-  stop(): void;
-  readonly status: ChainStatus;
-}
 
 /**
  * Follows the court contracts' events by polling logs and invalidates exactly the entries a mined
@@ -112,6 +21,10 @@ export interface Follower {
  * serves: its id (a mismatch stops every operation but health), its genesis (a reset flushes the
  * cache) and the hashes of the recent blocks it acted on (a reorg invalidates what the orphaned
  * blocks touched, then their replacements are read again).
+ *
+ * The index resumes through it (`anchor`, `persist`: see FollowerOptions): it starts from the
+ * index's cursor instead of the head, catches up on the blocks between without invalidating (the
+ * cache already reflects them) and has each step stored before its cursor moves past it.
  *
  * The logs are the factory's and the registry's (by address) and the case contracts' (each case is a
  * clone at its own address, so these are asked for by event signature over every address, then
@@ -124,6 +37,8 @@ export interface Follower {
  * refusing a range (whatever it says: -32005, "range too large", 413) halves it for good. A suspected
  * fork costs genesis and the remembered headers, newest first, RPC_BATCH_MAX to a batch, until the fork
  * point is found. `onEvents` makes no request of the follower's; what its listener reads is its own cost.
+ * With an anchor hook, anchoring costs the anchor's header when the hook gave no hash, and a catch-up
+ * step ends at the catch-up target (one eth_getLogs more at most); `persist` makes no request either.
  */
 export function followCourt(chain: ChainAccess, log: Logger, opts: FollowerOptions): Follower {
   const status = opts.status ?? new ChainStatus(chain.chainId);
@@ -144,13 +59,20 @@ export function followCourt(chain: ChainAccess, log: Logger, opts: FollowerOptio
   /** The block the last poll read towards (for the lag), and the head the node had then. */
   let lastTarget: bigint | undefined;
   let lastHead: bigint | undefined;
-  /** The last block acted on; undefined until anchored (at start, after a wrong chain). */
+  /** The last block acted on; undefined until anchored (at start, after a wrong chain, a reset, a deep reorg). */
   let cursor: bigint | undefined;
   let genesis: Hex | undefined;
+  /** The target at anchoring when the anchor hook's block was below it: the steps up to it are catching up. */
+  let catchUpTo: bigint | undefined;
+  /**
+   * Up to this block the window's blocks carry no cache keys (the anchor hook's, and those read
+   * catching up): a reorg below it cannot tell what its orphaned blocks touched, so it flushes.
+   */
+  let keysKnownAbove: bigint | undefined;
+  /** Changes found and not handed on yet (a persist or an anchor hook failed): the next delivery carries them. */
+  const pending: ChainChange[] = [];
   let running: Promise<number> | undefined;
   let stopped = false;
-  /** The target when the follower was last anchored behind it: steps up to it are catching up. */
-  let catchUpTo: bigint | undefined;
 
   const header = (n: bigint): Promise<Block | null> =>
     rpc.getBlock({ blockNumber: n }).catch((err: Error) => {
@@ -158,8 +80,7 @@ export function followCourt(chain: ChainAccess, log: Logger, opts: FollowerOptio
       throw err;
     });
   const flush = () => opts.invalidate("all");
-  /** Hands a stored step or change on to `onEvents` (never throws). */
-  const handOn = async (logs: CourtLog[], meta: PollMeta) => {
+  const report = async (logs: CourtLog[], meta: PollMeta) => {
     if (!opts.onEvents || (logs.length === 0 && !meta.change)) return;
     try {
       await opts.onEvents(logs, meta);
@@ -167,30 +88,50 @@ export function followCourt(chain: ChainAccess, log: Logger, opts: FollowerOptio
       log.warn({ err: (err as Error).message }, "event follower: could not hand on its events");
     }
   };
-  /** A change with nothing read after it: stored (throws: the poll fails), then handed on. */
-  const report = async (logs: CourtLog[], meta: PollMeta) => {
+  /** Stores what was read (`persist`: a throw stops here), moves on (`commit`), then hands it on (`onEvents`). */
+  const deliver = async (logs: CourtLog[], meta: PollMeta, commit: () => void) => {
     await opts.persist?.(logs, meta);
-    await handOn(logs, meta);
+    commit();
+    await report(logs, meta);
   };
-  const changed = (e: ChainEvent, hash: Hex | null | undefined, at: bigint) =>
-    report([], { fromBlock: at, toBlock: at, toHash: window.hashOf(at), change: { ...e, hash: hash ?? null } });
-
-  const anchor = async (target: bigint, head: Block) => {
-    const at = opts.anchor && genesis ? await opts.anchor({ genesis, head: head.number as bigint, target }) : undefined;
-    window.clear();
-    if (at) {
-      const block = at.block < target ? at.block : target;
-      for (const [n, h] of at.recent ?? []) if (n <= block) window.record(n, h);
-      const hash = at.hash && block === at.block ? at.hash : (await header(block))?.hash;
-      if (hash) window.record(block, hash);
-      catchUpTo = block < target ? target : undefined;
-      cursor = block;
-      return;
+  /** Hands on the pending changes, oldest first, each on its own at block `at`, all but the `keep` newest. */
+  const handOnChanges = async (at: bigint, target: bigint, keep = 0) => {
+    while (pending.length > keep) {
+      const change = pending[0];
+      const meta = { fromBlock: at, toBlock: at, toHash: window.hashOf(at), target, catchingUp: false, change };
+      await deliver([], meta, () => pending.shift());
     }
-    const h = target === head.number ? head : await header(target);
-    if (h?.hash) window.record(target, h.hash);
+  };
+
+  /**
+   * Sets where following starts: the anchor hook's block (clamped to the target) with the window
+   * seeded from its recent blocks, or the target; then hands on the pending changes. The cursor is
+   * set last, so a hook or a persist that throws leaves it unset: the next poll anchors again.
+   */
+  const anchor = async (target: bigint, head: Block) => {
+    cursor = undefined;
     catchUpTo = undefined;
-    cursor = target;
+    keysKnownAbove = undefined;
+    window.clear();
+    let stored: Anchor | undefined;
+    if (opts.anchor) {
+      if (genesis === undefined) throw new Error("the node gave no genesis block: cannot ask where to start");
+      stored = await opts.anchor({ genesis, head: head.number as bigint, target });
+    }
+    const at = stored && stored.block < target ? stored.block : target;
+    if (stored) {
+      const own = stored.hash ? [[stored.block, stored.hash] as const] : [];
+      for (const [n, hash] of [...(stored.recent ?? []), ...own]) if (n <= at) window.record(n, hash);
+      keysKnownAbove = target;
+      if (at < target) catchUpTo = target;
+    }
+    if (window.hashOf(at) === undefined) {
+      const h = at === head.number ? head : await header(at);
+      if (h?.hash) window.record(at, h.hash);
+    }
+    window.prune(at);
+    await handOnChanges(at, target);
+    cursor = at;
   };
 
   /**
@@ -203,14 +144,13 @@ export function followCourt(chain: ChainAccess, log: Logger, opts: FollowerOptio
     const nums = window.numbers().filter((n) => n <= (head.number as bigint));
     // Newest first, a batch at a time: most forks are shallow, and no batch passes the provider's cap.
     const [g, ...first] = await Promise.all([header(0n), ...nums.slice(0, headersPerBatch - 1).map(header)]);
-    /** What nothing finer can follow (a new genesis, a fork deeper than the window): flush, start again at the head, report it. */
+    /** What nothing finer can follow (a new genesis, a fork deeper than the window): flush, anchor again, report it. */
     const restart = async (kind: "reset" | "reorg", hash: Hex | null | undefined, why: string) => {
       const e = status.recordEvent({ kind, depth: null, block: Number(head.number) });
       log.warn({ ...e, from: Number(old) }, why);
       await flush();
+      pending.push({ ...e, hash: hash ?? null });
       await anchor(target, head);
-      // Reported at the block the follower now stands on (the head, or the index's cursor).
-      await changed(e, hash, cursor ?? (head.number as bigint));
       return false as const;
     };
     if (g?.hash !== genesis) {
@@ -231,9 +171,17 @@ export function followCourt(chain: ChainAccess, log: Logger, opts: FollowerOptio
     }
     if (fork === undefined) return restart("reorg", orphan, "reorg deeper than the follower's window: cache flushed");
     const e = status.recordEvent({ kind: "reorg", depth: Number(old - fork), block: Number(fork) });
-    log.warn(e, "reorg: invalidating what the orphaned blocks touched, reading on from the fork point");
     const orphaned = window.rollback(fork);
-    if (orphaned.length > 0) await opts.invalidate(orphaned);
+    if (keysKnownAbove !== undefined && fork < keysKnownAbove) {
+      log.warn(
+        e,
+        "reorg below the blocks the follower was anchored at or caught up on (their keys unknown): cache flushed",
+      );
+      await flush();
+    } else {
+      log.warn(e, "reorg: invalidating what the orphaned blocks touched, reading on from the fork point");
+      if (orphaned.length > 0) await opts.invalidate(orphaned);
+    }
     cursor = fork;
     return { ...e, hash: orphan };
   };
@@ -264,38 +212,36 @@ export function followCourt(chain: ChainAccess, log: Logger, opts: FollowerOptio
     lastTarget = target;
     if (cursor === undefined) {
       // probe is the genesis block here: a different one than before the chain went wrong is a reset.
-      const reset =
-        genesis !== undefined && probe?.hash !== genesis
-          ? status.recordEvent({ kind: "reset", depth: null, block: Number(head.number) })
-          : undefined;
+      if (genesis !== undefined && probe?.hash !== genesis) {
+        const e = status.recordEvent({ kind: "reset", depth: null, block: Number(head.number) });
+        pending.push({ ...e, hash: probe?.hash ?? null });
+      }
       genesis = probe?.hash ?? undefined;
+      // The anchor's hash is checked by the next poll's probe, like any cursor's.
       await anchor(target, head);
-      if (reset) await changed(reset, genesis, cursor ?? (head.number as bigint));
       return 0;
     }
     const known = window.hashOf(cursor);
-    let fork: ChainChange | undefined;
     if (!probe || (known !== undefined && probe.hash !== known)) {
       const found = await onFork(cursor, head, target);
       if (!found) return 0;
-      fork = found;
+      pending.push(found);
     } else if (known === undefined && probe.hash) {
       window.record(cursor, probe.hash);
     }
     const from = cursor + 1n;
     if (target < from) {
-      if (fork)
-        await report([], { fromBlock: cursor, toBlock: cursor, toHash: window.hashOf(cursor), target, change: fork });
+      await handOnChanges(cursor, target);
       return 0;
     }
     if (range < rangeMax && Date.now() - shrunkAt > RANGE_MEMORY_MS) range = rangeMax;
     // Walked in steps of `range` blocks, the cursor advancing after each: a long absence is caught up
-    // in this poll, and a step that fails leaves what was read before it done.
+    // in this poll, and a step that fails leaves what was read before it done. A step ends at the
+    // catch-up target, so each is either caught up on or news; stop() ends the walk between steps.
     let seen = 0;
-    for (let at = from; at <= target; ) {
-      // A long walk (a backfill) ends between two steps when the follower is stopped.
-      if (stopped) break;
-      const to = target - at + 1n > range ? at + range - 1n : target;
+    for (let at = from; at <= target && !stopped; ) {
+      const end = catchUpTo !== undefined && at <= catchUpTo && catchUpTo < target ? catchUpTo : target;
+      const to = end - at + 1n > range ? at + range - 1n : end;
       let raw: Awaited<ReturnType<typeof getLogs>>;
       let toHeader: Block | null;
       try {
@@ -319,31 +265,23 @@ export function followCourt(chain: ChainAccess, log: Logger, opts: FollowerOptio
         continue;
       }
       const logs = authenticLogs(raw, chain);
-      // Caught-up history: the cache holds the head's state already.
+      // Caught up on: the cache already reflects these blocks (read after them), so nothing to invalidate.
       const catchingUp = catchUpTo !== undefined && to <= catchUpTo;
-      const keys = new Set<string>();
-      for (const l of logs) {
-        const touched = catchingUp ? [] : opts.keysFor(l);
-        for (const k of touched) keys.add(k);
-        if (l.blockNumber !== null && l.blockHash) window.record(l.blockNumber, l.blockHash, touched);
-      }
-      if (toHeader?.hash) window.record(to, toHeader.hash);
+      const touched = logs.map((l) => (catchingUp ? [] : opts.keysFor(l)));
+      const keys = new Set(touched.flat());
       if (keys.size > 0) await opts.invalidate([...keys]);
-      const meta: PollMeta = {
-        fromBlock: at,
-        toBlock: to,
-        toHash: toHeader?.hash ?? undefined,
-        target,
-        catchingUp,
-        change: at === from ? fork : undefined,
-      };
-      // Stored before the cursor moves past it: a failure here leaves the cursor at the last step stored.
-      await opts.persist?.(logs, meta);
-      cursor = to;
-      window.prune(to);
-      if (catchUpTo !== undefined && to >= catchUpTo) catchUpTo = undefined;
-      status.recordProgress(cursor, target);
-      await handOn(logs, meta);
+      await handOnChanges(at - 1n, target, 1);
+      const change = pending[0];
+      const toHash = toHeader?.hash ?? undefined;
+      await deliver(logs, { fromBlock: at, toBlock: to, toHash, target, catchingUp, change }, () => {
+        if (change) pending.shift();
+        for (const [i, l] of logs.entries()) window.record(l.blockNumber, l.blockHash, touched[i]);
+        if (toHash) window.record(to, toHash);
+        cursor = to;
+        window.prune(to);
+        if (catchUpTo !== undefined && to >= catchUpTo) catchUpTo = undefined;
+        status.recordProgress(cursor, target);
+      });
       seen += logs.length;
       at = to + 1n;
     }

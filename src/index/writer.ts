@@ -18,9 +18,6 @@ export interface IndexAnchor {
   recent?: ReadonlyArray<readonly [bigint, Hex]>;
 }
 
-/** A step as the follower hands it on (PollMeta, with what the index needs of it). */
-export type StepMeta = PollMeta & { target?: bigint; catchingUp?: boolean; toHash?: Hex };
-
 /** A block as the index keeps it. */
 export interface BlockFacts {
   hash: Hex;
@@ -239,7 +236,7 @@ export class IndexWriter {
    * opens (headers, statuses, claims), so a slow node never holds it open. Throws (the follower's
    * poll fails and reads the step again) when the chain moved under the step.
    */
-  persist = async (logs: CourtLog[], meta: StepMeta): Promise<void> => {
+  persist = async (logs: CourtLog[], meta: PollMeta): Promise<void> => {
     const change = meta.change;
     // A reset or a reorg past the follower's window went through `anchor`, which did the rollback.
     const forkAt = change && change.kind === "reorg" && change.depth !== null ? change.block : undefined;

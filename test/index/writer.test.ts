@@ -27,9 +27,9 @@ describe("index writer", () => {
     const writer = new IndexWriter(store, chain, makeLogger("silent"), { fromBlock: 1n });
     const genesis = (await chain.reader.getBlock({ blockNumber: 0n })).hash;
     expect(await writer.anchor({ genesis, head, target: head })).toEqual({ block: 0n });
-    await writer.persist(logs, { fromBlock: 1n, toBlock: head });
+    await writer.persist(logs, { fromBlock: 1n, toBlock: head, target: head, catchingUp: true });
     // Again: a replayed step stores nothing twice.
-    await writer.persist(logs, { fromBlock: 1n, toBlock: head });
+    await writer.persist(logs, { fromBlock: 1n, toBlock: head, target: head, catchingUp: true });
     const events = await store.db
       .selectFrom("court_events")
       .select((e) => e.fn.countAll<number>().as("n"))
