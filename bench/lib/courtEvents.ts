@@ -1,8 +1,9 @@
 import { type Address, getAddress, type Hex } from "viem";
 import type { CourtLog } from "../../src/chain/courtLogs.js";
+import type { PollMeta } from "../../src/chain/follower.js";
 import type { CaseFacts, CaseStatusView } from "../../src/chain/reads/cases.js";
 import { STATE_NAMES } from "../../src/chain/reads/cases.js";
-import type { BlockFacts, ChainFacts, StepMeta } from "../../src/index/writer.js";
+import type { BlockFacts, ChainFacts } from "../../src/index/writer.js";
 
 /**
  * Court events made up, as the chain would log them, for filling the index through its real ingest
@@ -138,7 +139,7 @@ export class CourtEventGenerator implements ChainFacts {
   }
 
   /** The next `events` events or a little more (whole transactions), as one follower step, with its meta. */
-  step(events: number): { logs: CourtLog[]; meta: StepMeta } {
+  step(events: number): { logs: CourtLog[]; meta: PollMeta } {
     const logs: CourtLog[] = [];
     const fromBlock = this.block + 1;
     this.byAddress.clear();
