@@ -166,7 +166,13 @@ export class CourtEventGenerator implements ChainFacts {
     }
     return {
       logs,
-      meta: { fromBlock: BigInt(fromBlock), toBlock: BigInt(this.block), toHash: word(this.block, 0xb10c) },
+      meta: {
+        fromBlock: BigInt(fromBlock),
+        toBlock: BigInt(this.block),
+        toHash: word(this.block, 0xb10c),
+        target: BigInt(this.block),
+        catchingUp: true,
+      },
     };
   }
 
