@@ -48,7 +48,12 @@ export async function involvedPage(db: Kysely<StoreSchema>, who: string, limit =
     .where("p.address", "=", who)
     .where("c.open", "=", true);
   const [page, total] = await Promise.all([
-    where.select(["c.address", "c.filed_event_id"]).distinct().orderBy("c.filed_event_id", "desc").limit(limit).execute(),
+    where
+      .select(["c.address", "c.filed_event_id"])
+      .distinct()
+      .orderBy("c.filed_event_id", "desc")
+      .limit(limit)
+      .execute(),
     where.select((eb) => eb.fn.count<number>("c.address").distinct().as("n")).executeTakeFirstOrThrow(),
   ]);
   return { source: "placeholder", total: Number(total.n), addresses: page.map((r) => r.address) };
