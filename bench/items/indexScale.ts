@@ -1,0 +1,262 @@
+/**
+ * Item 13 (issue #34, "Measured"): the index filled with generated court events through its real
+ * ingest (rows.ts + IndexWriter.persist, with the generator as its ChainFacts), on PGlite (on disk, as
+ * `docket start` keeps it) and on a real Postgres: the rate and the bench process's memory at each
+ * checkpoint; then the query costs at a small and a large store, both engines.
+ *
+ * Run on its own: `node --expose-gc --import tsx bench/items/indexScale.ts` (knobs: BENCH_INDEX_EVENTS
+ * [1000000], BENCH_INDEX_CHECKPOINTS [25000,100000,250000,500000,1000000]: rate, memory and the reads' costs at each, BENCH_INDEX_SMALL_CASES [1000],
+ * BENCH_INDEX_QUERIES [15], BENCH_INDEX_ENGINES [pglite,postgres], BENCH_INDEX_OUT
+ * [bench/results.index.json]).
+ */
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { ChainAccess } from "../../src/chain/access.js";
+import { IndexWriter } from "../../src/index/writer.js";
+import { makeLogger } from "../../src/log.js";
+import { openStore, type Store } from "../../src/store/store.js";
+import { ROOT, startPostgres } from "../../test/support/index.js";
+import { CourtEventGenerator, GEN_FACTORY } from "../lib/courtEvents.js";
+import { type IndexQuery, indexQueries } from "../lib/indexQueries.js";
+import { machineInfo } from "../lib/machine.js";
+import { median, round } from "../lib/stats.js";
+
+const num = (name: string, dflt: number) => {
+  const v = process.env[name];
+  return v === undefined || v === "" ? dflt : Number(v);
+};
+const list = (name: string, dflt: string) => (process.env[name] || dflt).split(",").filter(Boolean);
+
+export interface Checkpoint {
+  events: number;
+  cases: number;
+  seconds: number;
+  /** Events per second since the last checkpoint. */
+  eventsPerSecond: number;
+  rssMiB: number;
+  heapUsedMiB: number;
+  /** The reads, timed on the store as it is at this checkpoint. */
+  queries: QueryCost[];
+}
+
+export interface QueryCost {
+  query: string;
+  /** Which code ran it: the helpers' function, or a placeholder query of the same shape. */
+  source: string;
+  p50Ms: number;
+  p90Ms: number;
+}
+
+export interface EngineResult {
+  engine: string;
+  checkpoints: Checkpoint[];
+  /** Query costs at the small store and at the large one. */
+  small: { cases: number; events: number; queries: QueryCost[] };
+  /** The large store's checkpoints carry its query costs as it grows; `large` is its last. */
+  large?: { cases: number; events: number; queries: QueryCost[] };
+}
+
+const MiB = 2 ** 20;
+const gc = (globalThis as { gc?: () => void }).gc;
+const memory = () => {
+  gc?.();
+  gc?.();
+  const m = process.memoryUsage();
+  return { rssMiB: round(m.rss / MiB, 1), heapUsedMiB: round(m.heapUsed / MiB, 1) };
+};
+
+/** The writer's chain, as far as it asks: an id, the factory its cursor is keyed by, the batch limit. */
+const benchChain = { chainId: 31337, factory: GEN_FACTORY, limits: { batchMax: 10 } } as unknown as ChainAccess;
+
+/** Events of one follower step (a backfill step of ~100 blocks at this mix). */
+const STEP = 2_000;
+
+/** Fills `store` with `total` generated events, reporting at each checkpoint. */
+export async function fill(
+  store: Store,
+  gen: CourtEventGenerator,
+  total: number,
+  checkpoints: number[],
+  say: (line: string) => void = () => {},
+  onCheckpoint: (so: Checkpoint[]) => void = () => {},
+  time: () => Promise<QueryCost[]> = async () => [],
+): Promise<Checkpoint[]> {
+  const writer = new IndexWriter(store, benchChain, makeLogger("silent"), { fromBlock: 1n, facts: gen });
+  await writer.anchor({ genesis: `0x${"00".repeat(32)}`, head: 0n, target: 0n });
+  const out: Checkpoint[] = [];
+  let done = 0;
+  let since = { at: performance.now(), events: 0 };
+  const t0 = performance.now();
+  const marks = [...checkpoints].sort((a, b) => a - b);
+  while (done < total) {
+    const { logs, meta } = gen.step(Math.min(STEP, total - done));
+    await writer.persist(logs, meta);
+    done += logs.length;
+    if (marks.length > 0 && done >= (marks[0] as number)) {
+      marks.shift();
+      const now = performance.now();
+      const cp = {
+        events: done,
+        cases: gen.casesFiled,
+        seconds: round((now - t0) / 1000, 1),
+        eventsPerSecond: Math.round((done - since.events) / ((now - since.at) / 1000)),
+        ...memory(),
+        queries: await time(),
+      };
+      out.push(cp);
+      onCheckpoint(out);
+      say(
+        `  ${cp.events} events, ${cp.cases} cases: ${cp.eventsPerSecond} events/s, rss ${cp.rssMiB} MiB (${cp.seconds} s)`,
+      );
+      since = { at: performance.now(), events: done };
+    }
+  }
+  return out;
+}
+
+/** Each query `runs` times over varied arguments: p50/p90 in ms. */
+export async function timeQueries(
+  store: Store,
+  gen: CourtEventGenerator,
+  queries: IndexQuery[],
+  runs: number,
+): Promise<QueryCost[]> {
+  const out: QueryCost[] = [];
+  for (const q of queries) {
+    await q.run(store.db, gen, 0); // warm
+    const ms: number[] = [];
+    for (let i = 1; i <= runs; i++) {
+      const t = performance.now();
+      await q.run(store.db, gen, i);
+      ms.push(performance.now() - t);
+    }
+    ms.sort((a, b) => a - b);
+    out.push({
+      query: q.name,
+      source: q.source,
+      p50Ms: round(median(ms), 2),
+      p90Ms: round(ms[Math.floor(ms.length * 0.9)] ?? 0, 2),
+    });
+  }
+  return out;
+}
+
+async function count(store: Store) {
+  const [e, c] = await Promise.all([
+    store.db
+      .selectFrom("court_events")
+      .select((x) => x.fn.countAll<number>().as("n"))
+      .executeTakeFirstOrThrow(),
+    store.db
+      .selectFrom("cases")
+      .select((x) => x.fn.countAll<number>().as("n"))
+      .executeTakeFirstOrThrow(),
+  ]);
+  return { events: Number(e.n), cases: Number(c.n) };
+}
+
+/** One engine: a small store (BENCH_INDEX_SMALL_CASES cases) and the large one (BENCH_INDEX_EVENTS events). */
+export async function benchEngine(
+  engine: string,
+  open: (name: string) => Promise<Store>,
+  opts: { events: number; checkpoints: number[]; smallCases: number; runs: number },
+  say: (line: string) => void,
+  partial: (r: Partial<EngineResult>) => void = () => {},
+): Promise<EngineResult> {
+  const queries = await indexQueries();
+  say(`${engine}: small store, ${opts.smallCases} cases`);
+  const small = await open("small");
+  const sgen = new CourtEventGenerator({ inFlight: Math.min(2_000, Math.ceil(opts.smallCases / 5)) });
+  const smallResult = await (async () => {
+    while (sgen.casesFiled < opts.smallCases) await fill(small, sgen, STEP, []);
+    const sq = await timeQueries(small, sgen, queries, opts.runs);
+    return { ...(await count(small)), queries: sq };
+  })().finally(() => small.close());
+  say(`${engine}: large store, ${opts.events} events`);
+  const large = await open("large");
+  const lgen = new CourtEventGenerator();
+  try {
+    const checkpoints = await fill(
+      large,
+      lgen,
+      opts.events,
+      opts.checkpoints,
+      say,
+      (so) => partial({ engine, small: smallResult, checkpoints: so }),
+      () => timeQueries(large, lgen, queries, opts.runs),
+    );
+    const last = checkpoints[checkpoints.length - 1];
+    return {
+      engine,
+      checkpoints,
+      small: smallResult,
+      large: last && { ...(await count(large)), queries: last.queries },
+    };
+  } finally {
+    await large.close();
+  }
+}
+
+async function main() {
+  const say = (line: string) => process.stdout.write(`${line}\n`);
+  if (!gc) say("note: run with node --expose-gc for memory after a forced GC");
+  const opts = {
+    events: num("BENCH_INDEX_EVENTS", 1_000_000),
+    checkpoints: list("BENCH_INDEX_CHECKPOINTS", "25000,100000,250000,500000,1000000").map(Number),
+    smallCases: num("BENCH_INDEX_SMALL_CASES", 1_000),
+    runs: num("BENCH_INDEX_QUERIES", 15),
+  };
+  const engines = list("BENCH_INDEX_ENGINES", "pglite,postgres");
+  const t0 = performance.now();
+  const machine = machineInfo();
+  const log = makeLogger("silent");
+  const results: Partial<EngineResult>[] = [];
+  const file = process.env.BENCH_INDEX_OUT || join(ROOT, "bench", "results.index.json");
+  // Written after each checkpoint too: a run stopped half-way keeps what it measured.
+  const write = (so: Partial<EngineResult>[], done: boolean) =>
+    writeFileSync(
+      file,
+      `${JSON.stringify({ machine, settings: { ...opts, engines, stepEvents: STEP }, seconds: Math.round((performance.now() - t0) / 1000), done, engines: so }, null, 2)}\n`,
+    );
+  const partial = (r: Partial<EngineResult>) => write([...results, r], false);
+  for (const engine of engines) {
+    if (engine === "pglite") {
+      const dir = mkdtempSync(join(tmpdir(), "docket-bench-index-"));
+      try {
+        const open = async (name: string) => {
+          const s = await openStore({ DATABASE_URL: undefined, INDEX_DIR: join(dir, name) }, log);
+          await s.migrate();
+          return s;
+        };
+        results.push(await benchEngine("pglite", open, opts, say, partial));
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    } else if (engine === "postgres") {
+      const pg = await startPostgres();
+      try {
+        const open = async (name: string) => {
+          const s = await openStore(
+            { DATABASE_URL: await pg.createDatabase(`bench_${name}`), INDEX_DIR: "unused" },
+            log,
+          );
+          await s.migrate();
+          return s;
+        };
+        results.push(await benchEngine("postgres", open, opts, say, partial));
+      } finally {
+        await pg.stop();
+      }
+    }
+  }
+  write(results, true);
+  say(`wrote ${file} (${Math.round((performance.now() - t0) / 1000)} s)`);
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  main().catch((err) => {
+    console.error(err);
+    process.exit(1);
+  });
+}
