@@ -63,6 +63,8 @@ export interface IndexImage {
   blocks: string[];
 }
 
+// The conversions below are written apart from src/index/rows.ts on purpose: the scan is the oracle
+// the writer is held against, so it must not share the writer's code.
 const lower = (s: string) => s.toLowerCase();
 const isAddr = (v: unknown): v is string => typeof v === "string" && /^0x[0-9a-fA-F]{40}$/.test(v);
 
