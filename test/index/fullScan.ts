@@ -63,6 +63,8 @@ export interface IndexImage {
   blocks: string[];
 }
 
+// The conversions below are written apart from src/index/rows.ts on purpose: the scan is the oracle
+// the writer is held against, so it must not share the writer's code.
 const lower = (s: string) => s.toLowerCase();
 const isAddr = (v: unknown): v is string => typeof v === "string" && /^0x[0-9a-fA-F]{40}$/.test(v);
 
@@ -267,9 +269,21 @@ export async function readIndexImage(
   // Stored blocks: each must be the chain's block at that height, and every event's block stored.
   const stored = await db.selectFrom("chain_blocks").selectAll().orderBy("number").execute();
   const storedAt = new Map(stored.map((b) => [Number(b.number), b]));
-  const chainBlocks = await Promise.all(
-    stored.map((b) => reader.getBlock({ blockNumber: BigInt(b.number) }).catch(() => undefined)),
-  );
+  // Twenty at a time: hundreds of requests at once fail on the node's side, not the index's.
+  const chainBlocks: (Awaited<ReturnType<typeof reader.getBlock>> | undefined)[] = [];
+  for (let i = 0; i < stored.length; i += 20) {
+    const part = stored.slice(i, i + 20);
+    chainBlocks.push(
+      ...(await Promise.all(
+        part.map((b) =>
+          reader.getBlock({ blockNumber: BigInt(b.number) }).catch((e: Error) => {
+            if (e.name === "BlockNotFoundError") return undefined;
+            throw e;
+          }),
+        ),
+      )),
+    );
+  }
   for (const [i, b] of stored.entries()) {
     const onChain = chainBlocks[i];
     if (!onChain) blocks.push(`block ${b.number} stored (${b.hash}) is past the chain's head`);

@@ -11,9 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Address, Hex } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { courtRegistryAbi } from "../../src/chain/abi/generated.js";
 import { devPublicParams } from "../../src/deploy/terms.js";
-import { Actor } from "../../src/devnet/actor.js";
 import { type Devnet, startDevnet } from "../../src/devnet/devnet.js";
 import type { Docket } from "../../src/server.js";
 import {
@@ -21,25 +19,13 @@ import {
   type PostgresServer,
   rpc,
   seeded,
+  stakeOnChain,
   startBehind,
   startPostgres,
   TEST_INDEX,
   voteOnChain,
 } from "../support/index.js";
 import { compareWithChain, diffIndex, followToHead, indexDb, readIndexImage } from "./fullScan.js";
-
-/** A judge stakes straight on chain: one court event in a block of its own. */
-async function stake(devnet: Devnet, account: number, wei: bigint): Promise<void> {
-  const a = devnet.accounts[account];
-  if (!a) throw new Error(`no dev account ${account}`);
-  await new Actor(a.account, devnet.chain, devnet.reader).write({
-    address: devnet.deployment.registry,
-    abi: courtRegistryAbi,
-    functionName: "stakeAsJudge",
-    args: [0n],
-    value: wei,
-  });
-}
 
 const engines: [string, (name: string) => Promise<Record<string, string>>, () => Promise<void>][] = [];
 let pgServer: PostgresServer | undefined;
@@ -66,8 +52,6 @@ engines.push([
     pgServer = undefined;
   },
 ]);
-
-const STAKE = 100_000_000_000_000_000n; // the dev terms' minimum judge stake
 
 for (const [label, storeEnv, cleanup] of engines) {
   describe(`the index after real reorgs, on ${label}`, () => {
@@ -114,7 +98,7 @@ for (const [label, storeEnv, cleanup] of engines) {
       const voted = await indexDb(d).selectFrom("cases").select("state").where("address", "=", kase).executeTakeFirst();
       expect(voted?.state).toBe("Resolved");
       await revert(id);
-      await stake(devnet, 19, STAKE);
+      await stakeOnChain(devnet, 19);
       await mine(devnet.rpcUrl, 2);
       const chain = await expectEqualToChainAndFresh();
       expect(chain.cases.find((k) => k.address === kase)?.state).toBe("Deliberating");
@@ -125,23 +109,23 @@ for (const [label, storeEnv, cleanup] of engines) {
       const kase = seeded(devnet, "deliberating");
       await voteOnChain(devnet, kase);
       await mine(devnet.rpcUrl, 70);
-      await stake(devnet, 18, STAKE);
+      await stakeOnChain(devnet, 18);
       await followToHead(d, devnet.reader);
       await revert(id);
       await mine(devnet.rpcUrl, 80);
-      await stake(devnet, 17, STAKE + 1n);
+      await stakeOnChain(devnet, 17, 1n);
       await expectEqualToChainAndFresh();
     });
 
     it("a reorg while docket is stopped: restarted on the same store, it forgets what the chain dropped", async () => {
       const id = await snapshot();
       await voteOnChain(devnet, seeded(devnet, "deliberating"));
-      await stake(devnet, 16, STAKE);
+      await stakeOnChain(devnet, 16);
       await followToHead(d, devnet.reader);
       await d.close();
       await revert(id);
       await mine(devnet.rpcUrl, 3);
-      await stake(devnet, 15, STAKE + 2n);
+      await stakeOnChain(devnet, 15, 2n);
       d = await start();
       await expectEqualToChainAndFresh();
     });

@@ -7,26 +7,12 @@
  */
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { courtRegistryAbi } from "../../src/chain/abi/generated.js";
 import { devPublicParams } from "../../src/deploy/terms.js";
-import { Actor } from "../../src/devnet/actor.js";
 import { type AnvilProcess, startAnvil } from "../../src/devnet/anvil.js";
 import { type Devnet, startDevnet } from "../../src/devnet/devnet.js";
 import type { Docket } from "../../src/server.js";
-import { type RpcProxy, request, startBehind, startRpcProxy, TEST_INDEX } from "../support/index.js";
+import { type RpcProxy, request, stakeOnChain, startBehind, startRpcProxy, TEST_INDEX } from "../support/index.js";
 import { compareWithChain, diffIndex, followToHead, indexDb, readIndexImage } from "./fullScan.js";
-
-async function stake(devnet: Devnet, account: number): Promise<void> {
-  const a = devnet.accounts[account];
-  if (!a) throw new Error(`no dev account ${account}`);
-  await new Actor(a.account, devnet.chain, devnet.reader).write({
-    address: devnet.deployment.registry,
-    abi: courtRegistryAbi,
-    functionName: "stakeAsJudge",
-    args: [0n],
-    value: 100_000_000_000_000_000n, // the dev terms' minimum judge stake
-  });
-}
 
 describe("the index after a reset and across a wrong chain id", () => {
   let first: Devnet;
@@ -50,7 +36,7 @@ describe("the index after a reset and across a wrong chain id", () => {
   it("a node answering another chain id adds nothing; back on the right chain it catches up", async () => {
     const before = await readIndexImage(indexDb(d), first.reader, first.deployment);
     proxy.setUpstream(other.rpcUrl);
-    await stake(first, 19);
+    await stakeOnChain(first, 19);
     await d.follower?.poll().catch(() => {});
     await d.follower?.poll().catch(() => {});
     expect((await request(d, "/health")).status).toBe(503);
@@ -72,7 +58,7 @@ describe("the index after a reset and across a wrong chain id", () => {
     expect(await genesis(second)).not.toBe(await genesis(first));
     // The same deployment (the same deployer and nonces), other blocks: a judge stakes on this one only.
     expect(second.deployment.factory).toBe(first.deployment.factory);
-    await stake(second, 18);
+    await stakeOnChain(second, 18);
     proxy.setUpstream(second.rpcUrl);
     await followToHead(d, second.reader);
     const { diff, index } = await compareWithChain(indexDb(d), second.reader, second.deployment);

@@ -1,5 +1,5 @@
 import { type Address, getAddress, type Hex, type TransactionReceipt } from "viem";
-import { caseFactoryAbi, disputeCaseAbi } from "../../src/chain/abi/generated.js";
+import { caseFactoryAbi, courtRegistryAbi, disputeCaseAbi } from "../../src/chain/abi/generated.js";
 import { makeChain, makePublicClient } from "../../src/chain/client.js";
 import { loadConfig } from "../../src/config.js";
 import { Actor } from "../../src/devnet/actor.js";
@@ -72,6 +72,19 @@ export async function voteOnChain(devnet: Devnet, caseAddr: Address): Promise<vo
     return;
   }
   throw new Error(`no judge of ${caseAddr} may vote`);
+}
+
+/** Dev account `account` stakes as a judge straight on chain: the minimum of the dev terms (0.1 ETH) plus `extraWei`. */
+export async function stakeOnChain(devnet: Devnet, account: number, extraWei = 0n): Promise<void> {
+  const a = devnet.accounts[account];
+  if (!a) throw new Error(`no dev account ${account}`);
+  await new Actor(a.account, devnet.chain, devnet.reader).write({
+    address: devnet.deployment.registry,
+    abi: courtRegistryAbi,
+    functionName: "stakeAsJudge",
+    args: [0n],
+    value: 100_000_000_000_000_000n + extraWei,
+  });
 }
 
 export function seeded(devnet: Devnet, label: string): Address {
