@@ -27,11 +27,11 @@ interface Step {
 /** One sweep over every page of keeper actions; returns how many were executed. */
 async function sweep(): Promise<number> {
   let done = 0;
-  for (let offset: number | null = 0; offset !== null; ) {
-    const page = (await (await fetch(`${DOCKET}/keeper/actions?offset=${offset}`)).json()) as {
+  for (let cursor: string | null = ""; cursor !== null; ) {
+    const page = (await (await fetch(`${DOCKET}/keeper/actions${cursor ? `?cursor=${cursor}` : ""}`)).json()) as {
       actions: Step[];
       jobs?: Step[];
-      nextOffset: number | null;
+      nextCursor: string | null;
     };
     for (const step of [...page.actions, ...(page.jobs ?? [])]) {
       const [method, path] = step.http.split(" ");
@@ -46,7 +46,7 @@ async function sweep(): Promise<number> {
       process.stdout.write(`${JSON.stringify({ ...what, operation: step.operation, hash, status })}\n`);
       done++;
     }
-    offset = page.nextOffset;
+    cursor = page.nextCursor;
   }
   return done;
 }

@@ -85,6 +85,7 @@ describe("case lifecycle over HTTP, signed by test wallets", () => {
     expect(c.judges).toHaveLength(3);
     expect(c.judges).not.toContain(t.address(PLAINTIFF));
     expect(c.judges).not.toContain(t.address(DEFENDANT));
+    await t.indexed();
     const pending = await t.get("/validate/pending");
     expect(pending.body.cases.map((p: { address: string }) => p.address)).toContain(caseAddr);
   });
@@ -109,6 +110,7 @@ describe("case lifecycle over HTTP, signed by test wallets", () => {
     expect(done.votesForPlaintiff).toBe(2);
     expect(typeof done.resolvedAt).toBe("number");
     expect(done.verdictReason).toMatch(/plaintiff/);
+    await t.indexed();
     const pending = await t.get("/validate/pending");
     expect(pending.body.cases.map((p: { address: string }) => p.address)).not.toContain(caseAddr);
   });
@@ -149,6 +151,7 @@ describe("case lifecycle over HTTP, signed by test wallets", () => {
   });
 
   it("a judge serving on an open case cannot unstake; one with none can", async () => {
+    await t.indexed();
     const pending = await t.get("/validate/pending");
     const serving = pending.body.cases[0].judges[0] as Address;
     const refused = await t.post("/judges/unstake", { address: serving });

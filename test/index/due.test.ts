@@ -74,6 +74,25 @@ describe("what is due, from the index, beyond a page", () => {
     expect(deadlines).toEqual([...deadlines].sort((x, y) => x - y));
   });
 
+  it("the validation queue pages every Deliberating case by cursor, soonest deadline first", async () => {
+    // biome-ignore lint/suspicious/noExplicitAny: entries are checked field by field
+    const cases: any[] = [];
+    let cursor: string | null = "";
+    let total = 0;
+    while (cursor !== null) {
+      const page = await get(`/validate/pending?limit=7${cursor ? `&cursor=${cursor}` : ""}`);
+      total = page.total;
+      cases.push(...page.cases);
+      cursor = page.nextCursor;
+    }
+    // The world's Deliberating cases (1 in 10) and the seeded ones, each once.
+    expect(total).toBeGreaterThanOrEqual(CASES / 10);
+    expect(new Set(cases.map((c) => c.address)).size).toBe(total);
+    expect(cases.every((c) => c.state === "Deliberating" && c.judges.length > 0)).toBe(true);
+    const deadlines = cases.map((c) => c.deliberationDeadline);
+    expect(deadlines).toEqual([...deadlines].sort((x, y) => x - y));
+  });
+
   it("a summons filed after hundreds of cases is first in the defendant's inbox; responding as listed clears it", async () => {
     // A day on, every summons of the world has lapsed: what B must do is only what comes next.
     await advanceTime(t.chain.reader, 2 * 24 * 3600);

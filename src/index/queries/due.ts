@@ -1,5 +1,6 @@
 import { type Kysely, sql } from "kysely";
 import type { Address } from "viem";
+import { disputeCaseAbi } from "../../chain/abi/generated.js";
 import { type CaseStatusView, STATE_NAMES } from "../../chain/reads/cases.js";
 import { DocketError } from "../../errors/errors.js";
 import type { StoreSchema } from "../../store/schema.js";
@@ -12,18 +13,18 @@ import type { StoreSchema } from "../../store/schema.js";
  * draw, whose randomness comes with blocks (the operations read those few statuses fresh).
  */
 
-/** CaseStatus fields that are integers wider than 53 bits on chain (viem gives them as bigint). */
-const WIDE = [
-  "responseDeadline",
-  "deliberationDeadline",
-  "commitDeadline",
-  "revealDeadline",
-  "appealDeadline",
-  "drawPoolBlock",
-  "votesCommitted",
-  "evidenceCount",
-  "courtId",
-] as const;
+/**
+ * The CaseStatus fields viem gives as bigint (integers over 48 bits), read from the ABI of
+ * DisputeCase.getStatus, so a field added to the struct is restored without a list to keep in step.
+ */
+const WIDE = (() => {
+  const fn = disputeCaseAbi.find((f) => f.type === "function" && f.name === "getStatus");
+  const out =
+    fn && "outputs" in fn ? (fn.outputs[0] as { components?: readonly { name: string; type: string }[] }) : {};
+  return (out.components ?? [])
+    .filter((c) => /^u?int\d+$/.test(c.type) && Number(c.type.replace(/^u?int/, "")) > 48)
+    .map((c) => c.name);
+})();
 
 /** A CaseStatus as the writer stored it (uint256 as decimal strings) back as the chain gives it. */
 export function statusFromRow(json: Record<string, unknown>): CaseStatusView {
