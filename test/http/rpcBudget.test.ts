@@ -7,7 +7,7 @@ import { DEV_ACCOUNT_COUNT } from "../../src/devnet/anvil.js";
 import { devAccount, devAccounts } from "../../src/devnet/devAccounts.js";
 import type { Devnet } from "../../src/devnet/devnet.js";
 import { type Docket, startServer } from "../../src/server.js";
-import { leaseChain, type RpcProxy, request, startRpcProxy, TEST_INDEX } from "../support/index.js";
+import { leaseChain, type RpcProxy, request, startRpcProxy, TEST_INDEX, until } from "../support/index.js";
 
 /**
  * The RPC budget of docs/api.md (a case read costs at most 2 JSON-RPC requests cold, an aggregate 3), by counting: docket talks to the dev chain only through a counting
@@ -42,7 +42,8 @@ function record(key: string, rpc: number, methods: Record<string, number>): void
   if ((measured.get(key)?.rpc ?? -1) < rpc) measured.set(key, { rpc, methods });
 }
 
-async function boot(): Promise<Docket> {
+async function boot(opts: { follow?: boolean } = {}): Promise<Docket> {
+  const follow = opts.follow ?? true;
   const d = await startServer(
     loadConfig({
       ...TEST_INDEX,
@@ -53,10 +54,22 @@ async function boot(): Promise<Docket> {
       FACTORY_ADDRESS: devnet.deployment.factory,
       REGISTRY_ADDRESS: devnet.deployment.registry,
       RATE_LIMIT_PER_MINUTE: "0",
-      EVENT_POLL_MS: "0",
+      // A follower polled by this suite only (an hour between polls): it fills the index the
+      // validation queue answers from, then stays out of the requests counted.
+      EVENT_POLL_MS: follow ? "3600000" : "0",
     }),
   );
   servers.push(d);
+  if (!follow) return d;
+  const head = Number(await devnet.reader.getBlockNumber());
+  await until(
+    "the index at the head",
+    async () => {
+      await d.follower?.poll().catch(() => {});
+      return ((await d.ctx.index?.cursor())?.block ?? -1) >= head;
+    },
+    60_000,
+  );
   return d;
 }
 
@@ -134,7 +147,8 @@ describe("RPC budget (docs/api.md), counted at a JSON-RPC proxy", () => {
 
   it("starting docket against an RPC_URL with CHAIN_ID costs two requests: the chain id check and the Multicall3 probe", async () => {
     proxy.reset();
-    const d = await boot();
+    // Without a follower: the follower's anchoring (and the index's backfill) are the follower's cost.
+    const d = await boot({ follow: false });
     expect(proxy.byMethod).toEqual({ eth_chainId: 1, eth_getCode: 1 });
     expect(d.dev).toBeUndefined();
   });

@@ -60,10 +60,13 @@ interface Call {
 async function send(base: string, op: Operation, call: Call = {}): Promise<{ status: number; body: Json }> {
   const fields = inputFields(op);
   const value = (f: InputField) => (f.name in (call.values ?? {}) ? call.values?.[f.name] : sample(f.schema));
+  // A keyset cursor is only valid as a list gave it: left out unless the call names one.
+  const skip = (f: InputField) => f.name === "cursor" && !(f.name in (call.values ?? {}));
   let path = op.http.path;
   const query = new URLSearchParams();
   const body: Json = {};
   for (const f of fields) {
+    if (skip(f)) continue;
     const v = value(f);
     if (f.place === "path") path = path.replace(`:${f.name}`, encodeURIComponent(String(v)));
     else if (f.place === "query") for (const x of [v].flat()) query.append(f.name, String(x));
@@ -187,6 +190,22 @@ describe("every operation answers only the statuses its OpenAPI entry declares, 
       if (op.toolset === "jobs") record(op, "no arbitration contracts", await send(noArbitration.url, op));
     });
   }
+
+  // The probes above send every optional field, so list_cases always takes its filtered path (the
+  // index): its unfiltered path (the chain) is probed here, a dead node and a limit out of range.
+  it("list_cases without filters: a dead chain node, a limit out of range", async () => {
+    const listCases = operations.find((o) => o.name === "list_cases") as Operation;
+    const unfiltered = async (base: string, query: string) => {
+      const res = await fetch(`${base}/cases?${query}`);
+      return { status: res.status, body: (await res.json()) as Json };
+    };
+    const dead = await unfiltered(deadNode.url, "limit=20&offset=0");
+    expect(dead.status).toBe(500);
+    record(listCases, "dead chain node, no filter", dead);
+    const tooMany = await unfiltered(t.url, "limit=100000&offset=0");
+    expect([400, 422]).toContain(tooMany.status);
+    record(listCases, "a limit out of range", tooMany);
+  });
 
   it("file_case: 402 without a proof, 200 with it, 409 when the paid fee has filed a case", async () => {
     const fileCase = operations.find((o) => o.name === "file_case") as Operation;

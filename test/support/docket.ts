@@ -107,6 +107,9 @@ abstract class OnDevChain {
   abstract get devnet(): Devnet;
   abstract close(): Promise<void>;
 
+  /** Resolves once docket's index holds every block mined so far (where the test can see it). */
+  async indexed(_ms?: number): Promise<void> {}
+
   address(index: number): Address {
     return (this.devnet.accounts[index] as { address: Address }).address;
   }
@@ -150,6 +153,8 @@ abstract class OnDevChain {
   async runWaitingDraws(court: number, signer: number): Promise<void> {
     const from = { from: this.address(signer) };
     for (let round = 0; round < 5; round++) {
+      // The keeper view answers from the index: it must hold what was just sent.
+      await this.indexed();
       const steps = (await this.get(`/keeper/actions?court=${court}`)).body.actions as {
         case: string;
         operation: string;
@@ -282,7 +287,7 @@ export class TestDocket extends OnDevChain {
    * Resolves once the index holds every block mined so far: the follower polled (it writes the
    * index) until the index's cursor reaches the head as it was when called.
    */
-  async indexed(ms = 30_000): Promise<void> {
+  override async indexed(ms = 30_000): Promise<void> {
     const index = this.docket.ctx.index;
     if (!index) throw new Error("this docket has no index (INDEX=off)");
     const head = Number(await this.chain.reader.getBlockNumber());

@@ -48,7 +48,8 @@ export const getCaseTimeline = defineOperation({
   toolset: "cases",
   http: { method: "GET", path: "/cases/:address/timeline" },
   input: oneCaseRead.input,
-  errors: [...oneCaseRead.errors, "INDEX_UNAVAILABLE"] as ErrorCode[],
+  // The index alone answers: no chain read, so no RPC_ERROR.
+  errors: [...oneCaseRead.errors.filter((c) => c !== "RPC_ERROR"), "INDEX_UNAVAILABLE"] as ErrorCode[],
   output: z.object({
     address: z.string(),
     court: z.number().int().describe("Court id (list_courts)"),
