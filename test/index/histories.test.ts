@@ -69,7 +69,7 @@ describe("agent and judge histories", () => {
     );
     const seat = decided?.votes.find((v) => v.vote === "plaintiff" || v.vote === "defendant");
     if (!decided || !seat) throw new Error("the seeded world has no resolved case with a vote");
-    const { items, total } = await walk(`/judges/${seat.judge}/history`, "rounds");
+    const { items, total } = await walk(`/judges/history/${seat.judge}`, "rounds");
     expect(new Set(items.map((r) => `${r.case}:${r.round}`)).size).toBe(items.length);
     expect(total).toBe(new Set(items.map((r) => r.case)).size);
     const round = items.filter((r) => r.case === decided.address).at(0) as Record<string, unknown>;
@@ -79,7 +79,7 @@ describe("agent and judge histories", () => {
       withVerdict: (seat.vote === "plaintiff") === (decided.outcome === "PlaintiffWon"),
       noShow: false,
     });
-    const h = (await t.get(`/judges/${seat.judge}/history`)).body;
+    const h = (await t.get(`/judges/history/${seat.judge}`)).body;
     expect(
       h.stakes.some((s: { event: string; amount: string }) => s.event === "JudgeStaked" && BigInt(s.amount) > 0n),
     ).toBe(true);
@@ -87,7 +87,7 @@ describe("agent and judge histories", () => {
   });
 
   it("refuses a forged cursor and a bad address in the envelope", async () => {
-    const r = await t.get(`/judges/${t.address(3)}/history?cursor=bm9wZQ`);
+    const r = await t.get(`/judges/history/${t.address(3)}?cursor=bm9wZQ`);
     expect([r.status, r.body.error?.code]).toEqual([400, "INVALID_INPUT"]);
     const bad = await t.get("/agent/0x12/history");
     expect([bad.status, bad.body.error?.code]).toEqual([400, "INVALID_ADDRESS"]);

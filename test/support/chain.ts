@@ -107,6 +107,9 @@ export async function everyReadPath(d: Docket, devnet: Devnet): Promise<string[]
   const cid = published.body.cid as string;
   return operations
     .filter((op) => op.kind === "read" && op.http.method === "GET")
+    // The chain's reads: what the index alone answers (a timeline, a history) reads no chain, and
+    // without an index (INDEX=off) what needs it says 503 INDEX_UNAVAILABLE.
+    .filter((op) => !op.errors?.includes("INDEX_UNAVAILABLE") || (op.errors.includes("RPC_ERROR") && !!d.ctx.index))
     .map((op) =>
       op.http.path
         .replace(":cid", cid)

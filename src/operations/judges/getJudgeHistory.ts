@@ -14,7 +14,7 @@ export const getJudgeHistory = defineOperation({
     "Every round a judge was drawn to, newest case first, from docket's index: its vote (side, justification, time), the round's verdict and whether the vote sided with it, and no-shows (a verdict came and it had cast no vote); and in `stakes` its stake's movements, newest first (staked, unstaked, slashed, rewarded, with amounts in wei and blocks). Cases are paged by `cursor` (the page's nextCursor); `stakes` holds the latest 100. For its totals as the chain keeps them, get_validator_stats.",
   kind: "read",
   toolset: "judges",
-  http: { method: "GET", path: "/judges/:address/history" },
+  http: { method: "GET", path: "/judges/history/:address" },
   input: z.object({ address: address("The judge whose history to read"), ...historyPage }),
   errors: ["INVALID_INPUT", "INDEX_UNAVAILABLE"] as ErrorCode[],
   output: z.object({
