@@ -69,7 +69,7 @@ describe("every route, happy path", () => {
       list_keeper_actions: { path: "/keeper/actions" },
       get_judge_pool: { path: "/judges/pool" },
       get_judge_stake: { path: `/judges/stake/${judge}` },
-      get_judge_history: { path: `/judges/${judge}/history` },
+      get_judge_history: { path: `/judges/history/${judge}` },
       list_courts: { path: "/courts" },
       get_court: { path: "/courts/2" },
       respond_to_case: { path: `/cases/${summoned}/respond`, body: { from: t.address(1) } },

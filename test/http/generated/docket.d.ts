@@ -179,7 +179,7 @@ export interface paths {
         };
         /**
          * Cases awaiting validation
-         * @description List the cases in Deliberating (a page, 100 by default, with the total): judges are seated and votes are being counted. Each entry has its court, judges and vote counts, so a judge can see at a glance where it is assigned. Next: get_case for the claim, then vote_on_case (and reveal_vote when the case hides votes).
+         * @description List the cases in Deliberating, soonest deliberation deadline first (a page, 100 by default, with the total; walk `nextCursor` until it is null): judges are seated and votes are being counted. Each entry has its court, judges and vote counts, so a judge can see at a glance where it is assigned. Answered from docket's index (503 INDEX_UNAVAILABLE without it). Next: get_case for the claim, then vote_on_case (and reveal_vote when the case hides votes).
          *
          *     MCP tool: `list_pending_cases`.
          */
@@ -201,7 +201,7 @@ export interface paths {
         };
         /**
          * Keeper actions executable now
-         * @description The permissionless actions any agent may execute now across the court, so cases never stall: draw a panel whose randomness is in (assign_judges_random), end an unanswered case (trigger_default), resolve a case past its deliberation deadline (resolve_after_deadline), pay out a verdict whose appeal window closed (settle_case), deliver a ruling whose callback failed (deliver_ruling) and, in `jobs`, finalize an ERC-8183 job whose challenge window closed undisputed (finalize_job). Scans a page of open cases (100 by default) per call; walk `nextOffset` until it is null (`court` keeps the actions on one court's cases; the page and total still count every open case). Each action names the tool and HTTP route; call it (with `from` to have it simulated), sign and broadcast. Keepers earn nothing but progress.
+         * @description The permissionless actions any agent may execute now across the court, so cases never stall: draw a panel whose randomness is in (assign_judges_random), end an unanswered case (trigger_default), resolve a case past its deliberation deadline (resolve_after_deadline), pay out a verdict whose appeal window closed (settle_case), deliver a ruling whose callback failed (deliver_ruling) and, in `jobs`, finalize an ERC-8183 job whose challenge window closed undisputed (finalize_job). Over every open case, from docket's index (503 INDEX_UNAVAILABLE without it): the cases with a step due by chain time, the longest due first (armed draws first), a page (100 by default) per call; walk `nextCursor` until it is null (`court` keeps the cases whose current round sits in one court; `total` counts the cases due in all). Each action names the tool and HTTP route; call it (with `from` to have it simulated), sign and broadcast. Keepers earn nothing but progress.
          *
          *     MCP tool: `list_keeper_actions`.
          */
@@ -289,7 +289,7 @@ export interface paths {
         };
         /**
          * An address's inbox of next actions
-         * @description Every open case the address takes part in (plaintiff, defendant, judge of any round) with what it may or must do now: respond before the deadline, commit or cast a vote, reveal it, add evidence, appeal, and the permissionless actions on its cases (draw, default, resolve, settle); and in `jobs`, the actions due on its ERC-8183 jobs (fund, submit, dispute in the challenge window, finalize). Each case names its court; each action names the tool to call, its HTTP route, whether it is required and its deadline in chain time. Required actions come first. A stranger's inbox is empty: court-wide keeper actions are in list_keeper_actions. Subscribe to the MCP resource docket://agents/{address}/inbox, or stream GET /events?address=…, to be told when it changes.
+         * @description Every open case the address takes part in (plaintiff, defendant, judge of any round) with what it may or must do now: respond before the deadline, commit or cast a vote, reveal it, add evidence, appeal, and the permissionless actions on its cases (draw, default, resolve, settle); and in `jobs`, the actions due on its ERC-8183 jobs (fund, submit, dispute in the challenge window, finalize). Each case names its court; each action names the tool to call, its HTTP route, whether it is required and its deadline in chain time. Cases come due-soonest first (required actions first, by deadline; then optional ones; then cases with nothing to do, newest first), over all the address's open cases: `actionsNow` and `requiredNow` count them all, not the page; walk `nextOffset` until it is null. Answered from docket's index (503 INDEX_UNAVAILABLE without it). A stranger's inbox is empty: court-wide keeper actions are in list_keeper_actions. Subscribe to the MCP resource docket://agents/{address}/inbox, or stream GET /events?address=…, to be told when it changes.
          *
          *     MCP tool: `get_inbox`.
          */
@@ -390,7 +390,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/judges/{address}/history": {
+    "/judges/history/{address}": {
         parameters: {
             query?: never;
             header?: never;
@@ -2207,23 +2207,6 @@ export interface operations {
                     };
                 };
             };
-            /** @description Server-side failure: the contract refused the call (details.reason), or the chain node could not be read: `RPC_ERROR` */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "RPC_ERROR";
-                            message: string;
-                            /** @description For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues */
-                            details?: Record<string, never>;
-                        };
-                    };
-                };
-            };
             /** @description The chain node serves another chain id than docket's: `CHAIN_MISMATCH`, `INDEX_UNAVAILABLE` */
             503: {
                 headers: {
@@ -2776,8 +2759,8 @@ export interface operations {
             query?: {
                 /** @description Page size, 1 to 100 (default 100) */
                 limit?: number;
-                /** @description Items to skip (default 0) */
-                offset?: number;
+                /** @description Where to read on: the previous page's `nextCursor`, as it came (none: the first page) */
+                cursor?: string;
             };
             header?: never;
             path?: never;
@@ -2794,8 +2777,9 @@ export interface operations {
                     "application/json": {
                         /** @description Cases in Deliberating in all */
                         total: number;
-                        offset: number;
                         limit: number;
+                        /** @description Pass as `cursor` for the next page; null on the last page */
+                        nextCursor: string | null;
                         cases: {
                             address: string;
                             /** @enum {string} */
@@ -2913,10 +2897,10 @@ export interface operations {
     list_keeper_actions: {
         parameters: {
             query?: {
-                /** @description Open cases scanned per page, 1 to 100 (default 100) */
+                /** @description Cases due per page, 1 to 100 (default 100) */
                 limit?: number;
-                /** @description Items to skip (default 0) */
-                offset?: number;
+                /** @description Where to read on: the previous page's `nextCursor`, as it came (none: the first page) */
+                cursor?: string;
                 /** @description Optional: only the actions on cases whose current round sits in this court (list_courts) */
                 court?: number;
             };
@@ -2935,12 +2919,11 @@ export interface operations {
                     "application/json": {
                         /** @description Unix seconds of the block the page was read at */
                         chainTime: number;
-                        /** @description Open cases in all */
+                        /** @description Open cases with a keeper step due by chainTime, in all (an armed draw counts while it is armed) */
                         total: number;
-                        offset: number;
                         limit: number;
-                        /** @description Where the next page starts; null on the last page */
-                        nextOffset: number | null;
+                        /** @description Pass as `cursor` for the next page; null on the last page */
+                        nextCursor: string | null;
                         actions: {
                             /** @description The docket tool (MCP) to call; its HTTP route is in `http` */
                             operation: string;
@@ -3540,7 +3523,9 @@ export interface operations {
                         total: number;
                         offset: number;
                         limit: number;
-                        /** @description Actions available now across this page */
+                        /** @description Where the next page starts; null on the last page */
+                        nextOffset: number | null;
+                        /** @description Actions available now on all the address's open cases (not the page) */
                         actionsNow: number;
                         /** @description Of which required (missing them costs the address) */
                         requiredNow: number;
