@@ -29,7 +29,12 @@ afterAll(() => {
 });
 
 function docket(args: string[], env: Record<string, string> = {}) {
-  return watch(process.execPath, ["bin/docket.js", ...args], { env: { LOG_LEVEL: "warn", ...env }, into: children });
+  // The index in a directory of its own (the repo's data/index is one process's at a time).
+  const index = { INDEX_DIR: mkdtempSync(join(tmpdir(), "docket-index-")) };
+  return watch(process.execPath, ["bin/docket.js", ...args], {
+    env: { LOG_LEVEL: "warn", ...index, ...env },
+    into: children,
+  });
 }
 
 const answers = async (url: string) =>
