@@ -2807,6 +2807,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description Invalid input: `INVALID_INPUT` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "INVALID_INPUT";
+                            message: string;
+                            /** @description For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues */
+                            details?: Record<string, never>;
+                        };
+                    };
+                };
+            };
             /** @description Validation error: a field of the wrong type, a constraint broken: `VALIDATION_ERROR` */
             422: {
                 headers: {
@@ -2858,7 +2875,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The chain node serves another chain id than docket's: `CHAIN_MISMATCH` */
+            /** @description The chain node serves another chain id than docket's: `CHAIN_MISMATCH`, `INDEX_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -2867,7 +2884,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "CHAIN_MISMATCH";
+                            code: "CHAIN_MISMATCH" | "INDEX_UNAVAILABLE";
                             message: string;
                             /** @description For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues */
                             details?: Record<string, never>;
@@ -2970,6 +2987,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description Invalid input: `INVALID_INPUT` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "INVALID_INPUT";
+                            message: string;
+                            /** @description For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues */
+                            details?: Record<string, never>;
+                        };
+                    };
+                };
+            };
             /** @description Validation error: a field of the wrong type, a constraint broken: `VALIDATION_ERROR` */
             422: {
                 headers: {
@@ -3021,7 +3055,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The chain node serves another chain id than docket's: `CHAIN_MISMATCH` */
+            /** @description The chain node serves another chain id than docket's: `CHAIN_MISMATCH`, `INDEX_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -3030,7 +3064,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "CHAIN_MISMATCH";
+                            code: "CHAIN_MISMATCH" | "INDEX_UNAVAILABLE";
                             message: string;
                             /** @description For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues */
                             details?: Record<string, never>;
@@ -3656,7 +3690,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The chain node serves another chain id than docket's: `CHAIN_MISMATCH` */
+            /** @description The chain node serves another chain id than docket's: `CHAIN_MISMATCH`, `INDEX_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -3665,7 +3699,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "CHAIN_MISMATCH";
+                            code: "CHAIN_MISMATCH" | "INDEX_UNAVAILABLE";
                             message: string;
                             /** @description For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues */
                             details?: Record<string, never>;
