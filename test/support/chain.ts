@@ -105,22 +105,24 @@ export async function everyReadPath(d: Docket, devnet: Devnet): Promise<string[]
   const published = await request(d, "/evidence", { content: "every read route", mediaType: "text/plain" });
   if (published.status !== 200) throw new Error(`POST /evidence: ${JSON.stringify(published.body)}`);
   const cid = published.body.cid as string;
-  return operations
-    .filter((op) => op.kind === "read" && op.http.method === "GET")
-    // The chain's reads: what the index alone answers (a timeline, a history) reads no chain, and
-    // without an index (INDEX=off) what needs it says 503 INDEX_UNAVAILABLE.
-    .filter((op) => !op.errors?.includes("INDEX_UNAVAILABLE") || (op.errors.includes("RPC_ERROR") && !!d.ctx.index))
-    .map((op) =>
-      op.http.path
-        .replace(":cid", cid)
-        .replace(":id", "1")
-        .replace(":address", () => {
-          if (op.http.path.startsWith("/cases/")) return kase;
-          if (op.http.path.startsWith("/judges/") || op.http.path.startsWith("/validate/"))
-            return view.judges[0] as string;
-          return view.plaintiff;
-        }),
-    );
+  return (
+    operations
+      .filter((op) => op.kind === "read" && op.http.method === "GET")
+      // The chain's reads: what the index alone answers (a timeline, a history) reads no chain, and
+      // without an index (INDEX=off) what needs it says 503 INDEX_UNAVAILABLE.
+      .filter((op) => !op.errors?.includes("INDEX_UNAVAILABLE") || (op.errors.includes("RPC_ERROR") && !!d.ctx.index))
+      .map((op) =>
+        op.http.path
+          .replace(":cid", cid)
+          .replace(":id", "1")
+          .replace(":address", () => {
+            if (op.http.path.startsWith("/cases/")) return kase;
+            if (op.http.path.startsWith("/judges/") || op.http.path.startsWith("/validate/"))
+              return view.judges[0] as string;
+            return view.plaintiff;
+          }),
+      )
+  );
 }
 
 /** What a write answers in `unsigned_tx`. */
