@@ -5,6 +5,8 @@
 
 /** An account or contract address: 0x and 40 hex digits (EIP-55 mixed case is checked elsewhere). */
 export const ADDRESS_PATTERN = "^0x[0-9a-fA-F]{40}$";
+/** A keyset cursor of the index's lists: the last row's key, whole numbers joined by dots (a page's `nextCursor`). */
+export const CURSOR_PATTERN = "^[0-9]{1,15}(\\.[0-9]{1,15}){0,3}$";
 /** A wei amount: a decimal integer string (JSON numbers cannot hold uint256). */
 export const AMOUNT_PATTERN = "^[0-9]{1,78}$";
 /** A transaction hash, or any 32-byte value (a vote's salt, a payment reference): 0x and 64 hex digits. */

@@ -171,6 +171,10 @@ describe("every operation answers only the statuses its OpenAPI entry declares, 
         const values = Object.fromEntries(courtFields.map((f) => [f.name, 64]));
         record(op, "unknown court", await send(t.url, op, { values }));
       }
+      // A keyset cursor that is not of a cursor's shape: 400 where a list pages by one.
+      if (fields.some((f) => f.name === "cursor")) {
+        record(op, "a cursor of another shape", await send(t.url, op, { values: { cursor: "x" } }));
+      }
       const rest = fields.filter((f) => f.place !== "path");
       if (rest.length > 0) {
         const values = Object.fromEntries(rest.map((f) => [f.name, 12345]));

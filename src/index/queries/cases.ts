@@ -1,6 +1,7 @@
 import { type ExpressionBuilder, type Kysely, sql } from "kysely";
 import { DocketError } from "../../errors/errors.js";
 import type { StoreSchema } from "../../store/schema.js";
+import { decodeCursor, encodeCursor } from "./cursor.js";
 
 /**
  * Case lists from the index (docs/index.md#case-queries): by party, judge, state, court, filing
@@ -43,21 +44,14 @@ export interface CasePage {
   nextCursor: string | null;
 }
 
-const CURSOR_PREFIX = "c1:";
-
-/** A page's end as an opaque string: base64url of the last filing's event id. */
+/** A page's end: the last filing's event id (see cursor.ts). */
 export function encodeCaseCursor(filedEventId: number): string {
-  return Buffer.from(`${CURSOR_PREFIX}${filedEventId}`).toString("base64url");
+  return encodeCursor([filedEventId]);
 }
 
-/** The filing id a cursor stands for; 400 INVALID_INPUT naming `cursor` for anything else. */
+/** The filing id a cursor stands for. */
 export function decodeCaseCursor(cursor: string): number {
-  const text = /^[A-Za-z0-9_-]{1,40}$/.test(cursor) ? Buffer.from(cursor, "base64url").toString() : "";
-  const id = text.startsWith(CURSOR_PREFIX) ? Number(text.slice(CURSOR_PREFIX.length)) : Number.NaN;
-  if (!Number.isSafeInteger(id) || id < 0 || !/^\d+$/.test(text.slice(CURSOR_PREFIX.length))) {
-    throw new DocketError("INVALID_INPUT", "cursor is not one this list gave (pass a page's nextCursor as it came)");
-  }
-  return id;
+  return (decodeCursor(cursor, 1) as number[])[0] as number;
 }
 
 type Eb = ExpressionBuilder<StoreSchema, "cases">;

@@ -61,22 +61,7 @@ export function keeperDueAt(s: CaseStatusView): number | null {
   return Number(at.reduce((a, b) => (a < b ? a : b)));
 }
 
-/** An opaque keyset cursor: base64url of the last row's key. */
-export function encodeCursor(key: readonly number[]): string {
-  return Buffer.from(JSON.stringify(key)).toString("base64url");
-}
-
-/** The key an `encodeCursor` string carries; 400 INVALID_CURSOR when it is not one. */
-export function decodeCursor(cursor: string | undefined, size: number): number[] | undefined {
-  if (cursor === undefined) return undefined;
-  try {
-    const key = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"));
-    if (Array.isArray(key) && key.length === size && key.every((k) => Number.isSafeInteger(k))) return key;
-  } catch {
-    // falls through to the error
-  }
-  throw new DocketError("INVALID_INPUT", "cursor: not a cursor this list gave (pass nextCursor as it came)");
-}
+export { decodeCursor, encodeCursor } from "./cursor.js";
 
 /** A case row with its stored status. */
 export interface DueRow {

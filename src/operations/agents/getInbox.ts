@@ -18,7 +18,7 @@ export const getInbox = defineOperation({
     "Every open case the address takes part in (plaintiff, defendant, judge of any round) with what it may or must do now: respond before the deadline, commit or cast a vote, reveal it, add evidence, appeal, and the permissionless actions on its cases (draw, default, resolve, settle); and in `jobs`, the actions due on its ERC-8183 jobs (fund, submit, dispute in the challenge window, finalize). Each case names its court; each action names the tool to call, its HTTP route, whether it is required and its deadline in chain time. Cases come due-soonest first (required actions first, by deadline; then optional ones; then cases with nothing to do, newest first), over all the address's open cases: `actionsNow` and `requiredNow` count them all, not the page; walk `nextOffset` until it is null. Answered from docket's index (503 INDEX_UNAVAILABLE without it). A stranger's inbox is empty: court-wide keeper actions are in list_keeper_actions. Subscribe to the MCP resource docket://agents/{address}/inbox, or stream GET /events?address=…, to be told when it changes.",
   kind: "read",
   // The chain (its time, fresh draws) and the index it answers from.
-  errors: [...chainErrors("read"), "INVALID_INPUT", "INDEX_UNAVAILABLE"] as ErrorCode[],
+  errors: [...chainErrors("read"), "INDEX_UNAVAILABLE"] as ErrorCode[],
   toolset: "agents",
   http: { method: "GET", path: "/agent/:address/inbox" },
   input: z.object({

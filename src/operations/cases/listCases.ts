@@ -2,6 +2,7 @@ import { getAddress } from "viem";
 import { z } from "zod";
 import { readCasePage, STATE_NAMES } from "../../chain/reads/cases.js";
 import { DocketError, type ErrorCode } from "../../errors/errors.js";
+import { CURSOR_PATTERN } from "../../formats.js";
 import { keyOf } from "../../freshness/keys.js";
 import { readIndex } from "../../index/access.js";
 import { type CaseFilter, findCases } from "../../index/queries/cases.js";
@@ -36,8 +37,7 @@ const filters = {
     .optional(),
   cursor: z
     .string()
-    .min(1)
-    .max(64)
+    .regex(new RegExp(CURSOR_PATTERN), "not a cursor: pass a page's nextCursor as it came")
     .describe("A filtered list's next page: the nextCursor of the page before (answered from the index)")
     .optional(),
 };
@@ -109,12 +109,7 @@ export const listCases = defineOperation({
       const { total, page } = await readCasePage(ctx.chain, offset, limit);
       return new Answer({ total, cases: [...page], offset, limit }, { ttl: 30 });
     }
-    if (offset !== 0) {
-      throw new DocketError(
-        "INVALID_INPUT",
-        "offset does not page a filtered list: pass cursor (the nextCursor of the page before)",
-      );
-    }
+    // `offset` does not apply to a filtered list (its pages are keyed by `cursor`): it is ignored.
     // Not cached (no ttl): the index moves with the follower, not with the cache's invalidations.
     const found = await readIndex(ctx, (index) => findCases(index.db, filter, { limit, cursor: input.cursor }));
     const items = found.items.map((c) => ({

@@ -24,7 +24,7 @@ export const listKeeperActions = defineOperation({
     "The permissionless actions any agent may execute now across the court, so cases never stall: draw a panel whose randomness is in (assign_judges_random), end an unanswered case (trigger_default), resolve a case past its deliberation deadline (resolve_after_deadline), pay out a verdict whose appeal window closed (settle_case), deliver a ruling whose callback failed (deliver_ruling) and, in `jobs`, finalize an ERC-8183 job whose challenge window closed undisputed (finalize_job). Over every open case, from docket's index (503 INDEX_UNAVAILABLE without it): the cases with a step due by chain time, the longest due first (armed draws first), a page (100 by default) per call; walk `nextCursor` until it is null (`court` keeps the cases whose current round sits in one court; `total` counts the cases due in all). Each action names the tool and HTTP route; call it (with `from` to have it simulated), sign and broadcast. Keepers earn nothing but progress.",
   kind: "read",
   // The chain (its time, fresh draws) and the index it answers from.
-  errors: [...chainErrors("read"), "INVALID_INPUT", "INDEX_UNAVAILABLE"] as ErrorCode[],
+  errors: [...chainErrors("read"), "INDEX_UNAVAILABLE"] as ErrorCode[],
   toolset: "cases",
   http: { method: "GET", path: "/keeper/actions" },
   input: z.object({

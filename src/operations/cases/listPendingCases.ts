@@ -35,7 +35,7 @@ export const listPendingCases = defineOperation({
     "List the cases in Deliberating, soonest deliberation deadline first (a page, 100 by default, with the total; walk `nextCursor` until it is null): judges are seated and votes are being counted. Each entry has its court, judges and vote counts, so a judge can see at a glance where it is assigned. Answered from docket's index (503 INDEX_UNAVAILABLE without it). Next: get_case for the claim, then vote_on_case (and reveal_vote when the case hides votes).",
   kind: "read",
   // The chain (its time, fresh draws) and the index it answers from.
-  errors: [...chainErrors("read"), "INVALID_INPUT", "INDEX_UNAVAILABLE"] as ErrorCode[],
+  errors: [...chainErrors("read"), "INDEX_UNAVAILABLE"] as ErrorCode[],
   toolset: "cases",
   http: { method: "GET", path: "/validate/pending" },
   input: z.object(keysetPagination("Page size, 1 to 100 (default 100)")),

@@ -4,7 +4,13 @@ import { z } from "zod";
 import { DocketError, type ErrorCode } from "../../errors/errors.js";
 
 import { refProblem } from "../../evidence/cid.js";
-import { ADDRESS_PATTERN, AMOUNT_PATTERN, EVIDENCE_REF_PATTERN, TX_HASH_PATTERN } from "../../formats.js";
+import {
+  ADDRESS_PATTERN,
+  AMOUNT_PATTERN,
+  CURSOR_PATTERN,
+  EVIDENCE_REF_PATTERN,
+  TX_HASH_PATTERN,
+} from "../../formats.js";
 
 /**
  * The checksummed form of a well-formed address, or false if its mixed case is not a valid EIP-55
@@ -111,7 +117,7 @@ export function keysetPagination(limit: string) {
     limit: paginationInput.limit.default(100).describe(limit),
     cursor: z
       .string()
-      .max(200)
+      .regex(new RegExp(CURSOR_PATTERN), "not a cursor: pass a page's nextCursor as it came")
       .optional()
       .describe("Where to read on: the previous page's `nextCursor`, as it came (none: the first page)"),
   };
@@ -126,6 +132,7 @@ export const PATTERN_CODES: Readonly<Record<string, ErrorCode>> = {
   [AMOUNT_PATTERN]: "INVALID_INPUT",
   [TX_HASH_PATTERN]: "INVALID_INPUT",
   [EVIDENCE_REF_PATTERN]: "INVALID_INPUT",
+  [CURSOR_PATTERN]: "INVALID_INPUT",
 };
 
 function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
