@@ -1,5 +1,4 @@
 import { type ExpressionBuilder, type Kysely, sql } from "kysely";
-import { DocketError } from "../../errors/errors.js";
 import type { StoreSchema } from "../../store/schema.js";
 import { decodeCursor, encodeCursor } from "./cursor.js";
 

@@ -2,7 +2,6 @@ import { type Kysely, sql } from "kysely";
 import type { Address } from "viem";
 import { disputeCaseAbi } from "../../chain/abi/generated.js";
 import { type CaseStatusView, STATE_NAMES } from "../../chain/reads/cases.js";
-import { DocketError } from "../../errors/errors.js";
 import type { StoreSchema } from "../../store/schema.js";
 
 /**

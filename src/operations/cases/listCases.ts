@@ -1,7 +1,7 @@
 import { getAddress } from "viem";
 import { z } from "zod";
 import { readCasePage, STATE_NAMES } from "../../chain/reads/cases.js";
-import { DocketError, type ErrorCode } from "../../errors/errors.js";
+import type { ErrorCode } from "../../errors/errors.js";
 import { CURSOR_PATTERN } from "../../formats.js";
 import { keyOf } from "../../freshness/keys.js";
 import { readIndex } from "../../index/access.js";
