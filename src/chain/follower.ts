@@ -89,8 +89,11 @@ export function followCourt(chain: ChainAccess, log: Logger, opts: FollowerOptio
     }
   };
   /** Stores what was read (`persist`: a throw stops here), moves on (`commit`), then hands it on (`onEvents`). */
-  const deliver = async (logs: CourtLog[], meta: PollMeta, commit: () => void) => {
+  const deliver = async (logs: CourtLog[], meta: PollMeta, commit: () => void, stored?: () => Promise<void>) => {
     await opts.persist?.(logs, meta);
+    // What the step made stale goes once the index holds it: a read between the two would cache the
+    // index's view of before the step.
+    await stored?.();
     commit();
     await report(logs, meta);
   };
@@ -275,19 +278,25 @@ export function followCourt(chain: ChainAccess, log: Logger, opts: FollowerOptio
       const catchingUp = catchUpTo !== undefined && to <= catchUpTo;
       const touched = logs.map((l) => (catchingUp ? [] : opts.keysFor(l)));
       const keys = new Set(touched.flat());
-      if (keys.size > 0) await opts.invalidate([...keys]);
       await handOnChanges(at - 1n, target, 1);
       const change = pending[0];
       const toHash = toHeader?.hash ?? undefined;
-      await deliver(logs, { fromBlock: at, toBlock: to, toHash, target, catchingUp, change }, () => {
-        if (change) pending.shift();
-        for (const [i, l] of logs.entries()) window.record(l.blockNumber, l.blockHash, touched[i]);
-        if (toHash) window.record(to, toHash);
-        cursor = to;
-        window.prune(to);
-        if (catchUpTo !== undefined && to >= catchUpTo) catchUpTo = undefined;
-        status.recordProgress(cursor, target);
-      });
+      await deliver(
+        logs,
+        { fromBlock: at, toBlock: to, toHash, target, catchingUp, change },
+        () => {
+          if (change) pending.shift();
+          for (const [i, l] of logs.entries()) window.record(l.blockNumber, l.blockHash, touched[i]);
+          if (toHash) window.record(to, toHash);
+          cursor = to;
+          window.prune(to);
+          if (catchUpTo !== undefined && to >= catchUpTo) catchUpTo = undefined;
+          status.recordProgress(cursor, target);
+        },
+        async () => {
+          if (keys.size > 0) await opts.invalidate([...keys]);
+        },
+      );
       seen += logs.length;
       at = to + 1n;
     }

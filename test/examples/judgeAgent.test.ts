@@ -55,6 +55,8 @@ async function closeSeededCases(t: TestDocket): Promise<void> {
   // the keeper has nothing left, each read at the chain time just reached (not a view of before it).
   for (let round = 0; round < 4; round++) {
     await advanceTime(t.chain.reader, 2 * 24 * 3600);
+    // The keeper view answers from the index: it must hold the writes of the round before.
+    await t.indexed();
     const now = Number((await t.chain.reader.getBlock({ blockTag: "latest" })).timestamp);
     let steps: { http: string }[] = [];
     await until(
