@@ -37,6 +37,7 @@ const filters = {
     .optional(),
   cursor: z
     .string()
+    .max(64)
     .regex(new RegExp(CURSOR_PATTERN), "not a cursor: pass a page's nextCursor as it came")
     .describe("A filtered list's next page: the nextCursor of the page before (answered from the index)")
     .optional(),

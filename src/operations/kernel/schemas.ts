@@ -117,6 +117,7 @@ export function keysetPagination(limit: string) {
     limit: paginationInput.limit.default(100).describe(limit),
     cursor: z
       .string()
+      .max(64)
       .regex(new RegExp(CURSOR_PATTERN), "not a cursor: pass a page's nextCursor as it came")
       .optional()
       .describe("Where to read on: the previous page's `nextCursor`, as it came (none: the first page)"),
