@@ -1,4 +1,5 @@
 import { type Address, type Block, type Hex, isAddressEqual } from "viem";
+import { courtEvaluatorAbi } from "../chain/abi/generated.js";
 import type { ChainAccess } from "../chain/access.js";
 import { makePublicClient } from "../chain/client.js";
 import { followedEventOf } from "../chain/contractEvents.js";
@@ -8,6 +9,7 @@ import { type CaseFacts, readCaseFacts } from "../chain/reads/cases.js";
 import type { Logger } from "../log.js";
 import { casesAbove, forgetAbove, wipe } from "../store/rollback.js";
 import type { Store } from "../store/store.js";
+import { type ChallengeWindows, jobsAfterStep, unknownEvaluators } from "./jobs.js";
 import { Backfill } from "./progress.js";
 import { keeperDueAt } from "./queries/due.js";
 import { caseChanges, eventRows, isOpen, participantRows } from "./rows.js";
@@ -35,6 +37,11 @@ export interface BlockFacts {
 export interface ChainFacts {
   headers(numbers: readonly bigint[]): Promise<Map<bigint, BlockFacts>>;
   cases(touched: readonly string[], filed: readonly string[]): Promise<Map<string, CaseFacts>>;
+  /**
+   * The challenge window of each of these job evaluators that is one of docket's (an immutable of
+   * the evaluator); none for the others. Optional: without it no job has a window (the bench's).
+   */
+  challengeWindows?(evaluators: readonly string[]): Promise<Map<string, number>>;
 }
 
 /** The chain's facts, read with the follower's limits: headers as one JSON-RPC batch, cases as multicalls. */
@@ -53,6 +60,17 @@ export function chainFacts(chain: ChainAccess): ChainFacts {
       return out;
     },
     cases: (touched, filed) => readCaseFacts(chain, touched as Address[], filed as Address[]),
+    async challengeWindows(evaluators) {
+      const ours = evaluators.filter((e) =>
+        chain.arbitration?.evaluators.some((x) => isAddressEqual(x.address, e as Address)),
+      );
+      const windows = await Promise.all(
+        ours.map((e) =>
+          chain.reader.readContract({ address: e as Address, abi: courtEvaluatorAbi, functionName: "challengeWindow" }),
+        ),
+      );
+      return new Map(ours.map((e, i) => [e.toLowerCase(), Number(windows[i])]));
+    },
   };
 }
 
@@ -98,6 +116,8 @@ export class IndexWriter {
   private genesis: Hex | undefined;
   /** Cases a rollback while away left without a status: the next step reads theirs. */
   private readonly stale = new Set<string>();
+  /** docket's evaluators' challenge windows, read once each (null: not one of docket's). */
+  readonly windows: ChallengeWindows;
   readonly backfill: Backfill;
 
   constructor(
@@ -107,6 +127,7 @@ export class IndexWriter {
     private readonly opts: WriterOptions,
   ) {
     this.facts = opts.facts ?? chainFacts(chain);
+    this.windows = new Map();
     this.backfill = new Backfill(log);
   }
 
@@ -260,6 +281,7 @@ export class IndexWriter {
       blockNums.length > 0 ? this.facts.headers([...new Set(blockNums)]) : new Map<bigint, BlockFacts>(),
       touched.length > 0 ? this.facts.cases(touched, filed) : new Map<string, CaseFacts>(),
     ]);
+    await this.readWindows(rows);
     const headers = new Map([...known, ...read]);
     for (const r of rows) {
       if (headers.get(BigInt(r.block_number))?.hash.toLowerCase() !== r.block_hash) {
@@ -307,6 +329,15 @@ export class IndexWriter {
           .onConflict((oc) => oc.doNothing())
           .execute();
       }
+      await jobsAfterStep(
+        trx,
+        rows.map((r) => ({
+          ...r,
+          id: idOf(r),
+          timestamp: Number(headers.get(BigInt(r.block_number))?.timestamp ?? 0n),
+        })),
+        this.windows,
+      );
       const filedIds = new Map<string, number>();
       const stateOfFiling = new Map<string, { state: string; id: number }>();
       rows.forEach((r, i) => {
@@ -389,6 +420,14 @@ export class IndexWriter {
     for (const c of touched) this.stale.delete(c);
     this.backfill.step(meta, rows.length);
   };
+
+  /** The challenge windows of the evaluators the step's new jobs name, read once each. */
+  private async readWindows(rows: readonly { name: string; args: Record<string, unknown> }[]): Promise<void> {
+    const unknown = unknownEvaluators(rows, this.windows);
+    if (unknown.length === 0) return;
+    const read = (await this.facts.challengeWindows?.(unknown)) ?? new Map<string, number>();
+    for (const e of unknown) this.windows.set(e, read.get(e) ?? null);
+  }
 
   private async writeCursor(trx: Parameters<typeof wipe>[0], block: number, hash: Hex): Promise<void> {
     const row = {
