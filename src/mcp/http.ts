@@ -13,7 +13,7 @@ import { buildServer, type McpServerFactory } from "./server.js";
 import { type SseLimits, SseSessions } from "./sse.js";
 import { type EraServerFactory, streamableHttpHandlers } from "./streamableHttp.js";
 import { type SessionLimits, StreamableHttpSessions } from "./streamableSession.js";
-import { updatedUris } from "./subscriptions.js";
+import { updatedUris, updateMeta } from "./subscriptions.js";
 import { toolSelection } from "./toolFilter.js";
 
 export interface McpHttpOptions {
@@ -102,7 +102,7 @@ export function mountMcp(app: Express, ctx: Ctx, opts: McpHttpOptions): McpHttp 
   const inbox = servesInbox(operations);
   const stopPublishing = events?.subscribe((e) => {
     for (const uri of updatedUris(e, inbox, streamable.listenedUris))
-      streamable.bus.publish({ kind: "resource_updated", uri });
+      streamable.bus.publish({ kind: "resource_updated", uri, params: { uri, _meta: updateMeta(e) } });
   });
   const cached = cachedToolCalls(ctx, tools);
   // Every POSTed message is read once, bounded in size and nesting, before anything else looks at it.
