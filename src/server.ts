@@ -325,6 +325,7 @@ interface Doors {
 /** Every operation over HTTP, the DOCKET_TOOLS selection as MCP tools, the explorer, on one app. */
 function buildDoors(config: Config, ctx: Ctx, hub: EventHub, tools: Operation[]): Doors {
   const store = ctx.cache.store;
+  const history = ctx.index ? storedHistory(ctx.index.db) : undefined;
   const streams = new EventStreams(
     hub,
     ctx.log,
@@ -333,7 +334,7 @@ function buildDoors(config: Config, ctx: Ctx, hub: EventHub, tools: Operation[])
       maxQueuedBytes: config.EVENTS_MAX_QUEUED_BYTES,
       pingMs: config.EVENTS_PING_MS,
     },
-    ctx.index ? storedHistory(ctx.index.db) : undefined,
+    history,
   );
   const doors: Omit<Doors, "app"> = { streams };
   const app = createApp(ctx, operations, {
@@ -361,6 +362,7 @@ function buildDoors(config: Config, ctx: Ctx, hub: EventHub, tools: Operation[])
           idleMs: config.MCP_HTTP_SESSION_IDLE_SECONDS * 1000,
         },
         events: hub,
+        history,
         resourcePageSize: config.MCP_RESOURCE_PAGE_SIZE,
         json: { maxBytes: config.MCP_MAX_BODY_BYTES, maxDepth: config.JSON_MAX_DEPTH },
       });

@@ -3,7 +3,6 @@ import { getAddress } from "viem";
 import type { EventHub } from "../events/hub.js";
 import { type EventHistory, resume } from "../events/resume.js";
 import { type DocketEvent, GAP_EVENT, isChainEvent } from "../events/types.js";
-import { storedHistory } from "../index/queries/events.js";
 import type { Ctx, Operation } from "../operations/kernel/operation.js";
 import { caseUri, inboxUri, type ResourceTarget, readTarget, resourceTarget, servesInbox } from "./resources.js";
 
@@ -22,7 +21,9 @@ const EVENT_ID = /^[\x21-\x7e]{1,128}$/;
  * The court event id a subscribe request resumes after: `_meta.lastEventId` (or `lastEventId` beside
  * the uri); undefined for none; -32602 for one that cannot be an id.
  */
-export function lastEventIdOf(params: { _meta?: Record<string, unknown> } & Record<string, unknown>) {
+export function lastEventIdOf(
+  params: { _meta?: Record<string, unknown> } & Record<string, unknown>,
+): string | undefined {
   const id = params._meta?.lastEventId ?? params.lastEventId;
   if (id === undefined) return undefined;
   if (typeof id !== "string" || !EVENT_ID.test(id)) {
@@ -32,6 +33,47 @@ export function lastEventIdOf(params: { _meta?: Record<string, unknown> } & Reco
     );
   }
   return id;
+}
+
+/**
+ * The updates owed to a client that resumes after `lastId`, read as GET /events resumes (the hub's
+ * buffer, else the index): one per URI of `uris` the events since touched (`touched` says which an
+ * event does), its `_meta` naming the last such event; for an id kept nowhere, one per URI with the
+ * gap (`gap`, `type: events.gap`, GET /events' signal: read the resource afresh). Live events are
+ * the caller's: it listens from before the call.
+ */
+export async function updatesSince(
+  hub: EventHub,
+  history: EventHistory | undefined,
+  lastId: string,
+  uris: readonly string[],
+  touched: (e: DocketEvent) => Iterable<string>,
+): Promise<Map<string, Record<string, unknown>>> {
+  const last = new Map<string, string>();
+  let gap: { oldest: string | null } | undefined;
+  const stop = await resume(hub, history, lastId, {
+    deliver: (e) => {
+      for (const u of touched(e)) last.set(u, e.id);
+    },
+    gap: (oldest) => {
+      gap = { oldest };
+    },
+  });
+  stop();
+  const out = new Map<string, Record<string, unknown>>();
+  for (const u of uris) {
+    const eventId = last.get(u);
+    if (gap)
+      out.set(u, {
+        gap: true,
+        type: GAP_EVENT,
+        lastEventId: lastId,
+        oldest: gap.oldest,
+        ...(eventId ? { eventId } : {}),
+      });
+    else if (eventId) out.set(u, { eventId });
+  }
+  return out;
 }
 
 /** The `_meta` of an update: the court event that caused it, to resume from. */
@@ -64,11 +106,16 @@ function watchKeysOf(e: DocketEvent): string[] {
  * if any of them touched it, with the last such event's id; an id kept nowhere gets one update with
  * `_meta.gap` (GET /events' `events.gap`: read the resource afresh).
  */
-export function enableSubscriptions(server: McpServer, ctx: Ctx, operations: readonly Operation[], hub: EventHub) {
+export function enableSubscriptions(
+  server: McpServer,
+  ctx: Ctx,
+  operations: readonly Operation[],
+  hub: EventHub,
+  history?: EventHistory,
+) {
   const watched = new Map<string, Set<string>>();
   /** URIs to notify at the end of the turn, each with the last event that touched it. */
   const pending = new Map<string, string>();
-  const history: EventHistory | undefined = ctx.index ? storedHistory(ctx.index.db) : undefined;
   let stopListening: (() => void) | undefined;
   let closed = false;
 
@@ -89,28 +136,10 @@ export function enableSubscriptions(server: McpServer, ctx: Ctx, operations: rea
   };
   /** The update a subscription resumed after `lastId` owes: one for the URI if anything since touched it. */
   const catchUp = async (uri: string, key: string, lastId: string) => {
-    let last: string | undefined;
-    let gap: { oldest: string | null } | undefined;
-    const stop = await resume(hub, history, lastId, {
-      deliver: (e) => {
-        if (isChainEvent(e) || watchKeysOf(e).includes(key)) last = e.id;
-      },
-      gap: (oldest) => {
-        gap = { oldest };
-      },
-      closed: () => closed,
-    });
-    // What comes next reaches the session's own listener (the watch is on since the subscribe).
-    stop();
-    if (gap)
-      send(uri, {
-        gap: true,
-        type: GAP_EVENT,
-        lastEventId: lastId,
-        oldest: gap.oldest,
-        ...(last ? { eventId: last } : {}),
-      });
-    else if (last) send(uri, { eventId: last });
+    const owed = await updatesSince(hub, history, lastId, [uri], (e) =>
+      isChainEvent(e) || watchKeysOf(e).includes(key) ? [uri] : [],
+    );
+    for (const [u, meta] of owed) send(u, meta);
   };
   const detach = () => {
     stopListening?.();

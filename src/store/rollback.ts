@@ -1,6 +1,6 @@
 import { type Kysely, sql, type Transaction } from "kysely";
 import { STATE_NAMES } from "../chain/reads/cases.js";
-import { jobsAbove, jobsAfterRollback } from "../index/jobs.js";
+import { jobsAbove, jobsAfterRollback } from "./jobs.js";
 import type { StoreSchema } from "./schema.js";
 
 type Trx = Transaction<StoreSchema> | Kysely<StoreSchema>;

@@ -8,6 +8,9 @@ import { decodeCursor, encodeCursor } from "./cursor.js";
  * view), due soonest first; every list keyset-paged, with its count over everything.
  */
 
+/** A row of the jobs table (src/store/schema.ts), as the operations read it. */
+export type JobRow = JobsTable;
+
 export interface JobFilter {
   state?: string;
   /** Lower-case addresses. */

@@ -2,7 +2,7 @@ import { type Address, getAddress, isAddressEqual } from "viem";
 import { z } from "zod";
 import type { Arbitration, ChainAccess } from "../../chain/access.js";
 import { type JobState, readDueRulings } from "../../chain/jobs.js";
-import type { JobsTable } from "../../store/schema.js";
+import type { JobRow } from "../../index/queries/jobs.js";
 import { actionFields } from "../cases/actions.js";
 import type { Operation } from "../kernel/operation.js";
 import { deliverRuling } from "./deliverRuling.js";
@@ -45,7 +45,7 @@ export interface DueJob {
 }
 
 /** A row of the index's jobs table as the actions read it. */
-export function dueJobOf(r: JobsTable): DueJob {
+export function dueJobOf(r: JobRow): DueJob {
   return {
     id: BigInt(r.job_id),
     client: getAddress(r.client),

@@ -1,6 +1,6 @@
 import type { Kysely, Transaction } from "kysely";
-import type { JobsTable, StoreSchema } from "../store/schema.js";
 import { foldJobs, isJobEvent, JOB_EVENTS, type JobEvent } from "./jobRows.js";
+import type { JobsTable, StoreSchema } from "./schema.js";
 
 type Trx = Transaction<StoreSchema> | Kysely<StoreSchema>;
 

@@ -1,4 +1,4 @@
-import type { JobsTable } from "../store/schema.js";
+import type { JobsTable } from "./schema.js";
 
 /**
  * The jobs table's half of the ingest, pure (no chain, no database): a job's row is its events
