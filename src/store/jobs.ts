@@ -21,14 +21,37 @@ export function unknownEvaluators(
   return [...out];
 }
 
-/** Writes the rows (insert or replace), inside the caller's transaction. */
+/** Columns a stored row takes from the one written again. */
+const COLUMNS = [
+  "contract",
+  "client",
+  "provider",
+  "evaluator",
+  "state",
+  "budget",
+  "expired_at",
+  "challenge_window",
+  "submitted_at",
+  "window_ends_at",
+  "disputed",
+  "dispute_id",
+  "case_address",
+  "due_at",
+  "keeper_due_at",
+  "created_event_id",
+  "created_block",
+  "last_event_id",
+] as const satisfies readonly Exclude<keyof JobsTable, "job_id">[];
+
+/** Writes the rows (insert or replace), 500 to a statement, inside the caller's transaction. */
 async function writeJobs(trx: Trx, rows: readonly JobsTable[]): Promise<void> {
-  for (const r of rows) {
-    const { job_id: _, ...rest } = r;
+  for (let i = 0; i < rows.length; i += 500) {
     await trx
       .insertInto("jobs")
-      .values(r)
-      .onConflict((oc) => oc.column("job_id").doUpdateSet(rest))
+      .values(rows.slice(i, i + 500))
+      .onConflict((oc) =>
+        oc.column("job_id").doUpdateSet((eb) => Object.fromEntries(COLUMNS.map((c) => [c, eb.ref(`excluded.${c}`)]))),
+      )
       .execute();
   }
 }
@@ -76,16 +99,4 @@ export async function jobsAfterRollback(trx: Trx, block: number, touched: readon
   });
   const rows = [...stored.keys()].flatMap((id) => refolded.get(id) ?? []);
   await writeJobs(trx, rows);
-}
-
-/** The jobs whose events sit above `block`. */
-export async function jobsAbove(trx: Trx, block: number): Promise<string[]> {
-  const rows = await trx
-    .selectFrom("court_events")
-    .select("job_id")
-    .distinct()
-    .where("block_number", ">", block)
-    .where("job_id", "is not", null)
-    .execute();
-  return rows.map((r) => r.job_id as string);
 }

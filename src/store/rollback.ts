@@ -1,6 +1,6 @@
 import { type Kysely, sql, type Transaction } from "kysely";
 import { STATE_NAMES } from "../chain/reads/cases.js";
-import { jobsAbove, jobsAfterRollback } from "./jobs.js";
+import { jobsAfterRollback } from "./jobs.js";
 import type { StoreSchema } from "./schema.js";
 
 type Trx = Transaction<StoreSchema> | Kysely<StoreSchema>;
@@ -17,7 +17,7 @@ export async function forgetAbove(
   block: number,
 ): Promise<{ events: number; blocks: number; cases: string[] }> {
   const touched = await casesAbove(trx, block);
-  const jobs = await jobsAbove(trx, block);
+  const jobs = await namedAbove(trx, block, "job_id");
   const events = await trx.deleteFrom("court_events").where("block_number", ">", block).executeTakeFirst();
   const blocks = await trx.deleteFrom("chain_blocks").where("number", ">", block).executeTakeFirst();
   await trx.deleteFrom("cases").where("filed_block", ">", block).execute();
@@ -49,13 +49,18 @@ export async function wipe(trx: Trx): Promise<void> {
 }
 
 /** The cases whose events sit above `block`. */
-export async function casesAbove(trx: Trx, block: number): Promise<string[]> {
+export function casesAbove(trx: Trx, block: number): Promise<string[]> {
+  return namedAbove(trx, block, "case_address");
+}
+
+/** The cases or jobs (by the column naming them) whose events sit above `block`. */
+async function namedAbove(trx: Trx, block: number, column: "case_address" | "job_id"): Promise<string[]> {
   const rows = await trx
     .selectFrom("court_events")
-    .select("case_address")
+    .select(column)
     .distinct()
     .where("block_number", ">", block)
-    .where("case_address", "is not", null)
+    .where(column, "is not", null)
     .execute();
-  return rows.map((r) => r.case_address as string);
+  return rows.map((r) => (r as Record<typeof column, string>)[column]);
 }

@@ -16,7 +16,7 @@ import {
 import { courtEvents } from "../../src/chain/courtLogs.js";
 import { STATE_NAMES } from "../../src/chain/reads/cases.js";
 import type { Docket } from "../../src/server.js";
-import type { StoreSchema } from "../../src/store/schema.js";
+import type { JobsTable, StoreSchema } from "../../src/store/schema.js";
 import { until } from "../support/wait.js";
 
 /** The deployment a scan reads: the factory's cases and the contracts whose logs are court logs. */
@@ -60,21 +60,21 @@ export interface CaseKey {
 }
 
 /** An ERC-8183 job as the index keeps it (its due times, worked out from these, left out). */
-export interface JobKey {
-  job_id: string;
-  client: string;
-  provider: string | null;
-  evaluator: string;
-  state: string;
-  budget: string;
-  expired_at: number;
-  submitted_at: number | null;
-  /** The challenge window's end, for a job one of docket's evaluators judges, once submitted. */
-  window_ends_at: number | null;
-  disputed: boolean;
-  dispute_id: string | null;
-  case_address: string | null;
-}
+export type JobKey = Pick<
+  JobsTable,
+  | "job_id"
+  | "client"
+  | "provider"
+  | "evaluator"
+  | "state"
+  | "budget"
+  | "expired_at"
+  | "submitted_at"
+  | "window_ends_at"
+  | "disputed"
+  | "dispute_id"
+  | "case_address"
+>;
 
 /** The index's whole content in comparable form. */
 export interface IndexImage {
