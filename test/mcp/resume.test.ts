@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { StreamableHTTPClientTransport as ModernHttpTransport } from "@modelcontextprotocol/client";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { ResourceUpdatedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
@@ -10,7 +11,7 @@ import { type Devnet, startDevnet } from "../../src/devnet/devnet.js";
 import type { Docket } from "../../src/server.js";
 import { followToHead } from "../index/fullScan.js";
 import { seeded, stakeOnChain, startBehind, voteOnChain } from "../support/index.js";
-import { connect } from "./helpers.js";
+import { connect, connectModern, modern } from "./helpers.js";
 
 /**
  * MCP subscriptions resume from a court event id across a restart (docs/mcp.md#resuming-a-subscription):
@@ -88,6 +89,43 @@ describe("MCP subscriptions resume from an event id, after a restart", () => {
     await expect.poll(() => again.got.map((u) => u.uri), { timeout: 10_000 }).toContain(inbox(17));
     expect(again.got.find((u) => u.uri === inbox(17))?._meta?.eventId).toMatch(/^\d+-\d+-[0-9a-f]{8}$/);
     await again.c.close();
+  });
+
+  it("a 2026-07-28 listen stream with _meta.lastEventId is sent what the events since touched", async () => {
+    // The id of an event before the vote: the last stake's (docket's event log, as GET /events gives it).
+    const kase = seeded(devnet, "deliberating");
+    const first = await client();
+    await first.c.subscribeResource({ uri: inbox(14) });
+    await stakeOnChain(devnet, 14);
+    await followToHead(d, devnet.reader);
+    await expect.poll(() => first.got.length, { timeout: 10_000 }).toBeGreaterThan(0);
+    const lastEventId = first.got[0]?._meta?.eventId as string;
+    await first.c.close();
+    // A stake after that id, then a listen stream that resumes from it.
+    const other = seeded(devnet, "summoned");
+    await stakeOnChain(devnet, 13);
+    await followToHead(d, devnet.reader);
+    // The official 2.x transport, its listen request given the id in _meta (as a client would add it).
+    const transport = new ModernHttpTransport(new URL(`${d.url}/mcp`));
+    const send = transport.send.bind(transport);
+    transport.send = (message, options) => {
+      const m = message as { method?: string; params?: { _meta?: Record<string, unknown> } };
+      if (m.method === "subscriptions/listen" && m.params) m.params._meta = { ...m.params._meta, lastEventId };
+      return send(message, options);
+    };
+    const c = await connectModern(transport);
+    const got: Update[] = [];
+    modern(c).setNotificationHandler("notifications/resources/updated", (n) => {
+      got.push(n.params as Update);
+    });
+    const sub = await modern(c).listen({ resourceSubscriptions: [inbox(13), caseUri(other), caseUri(kase)] });
+    // Account 13 staked after the id: its inbox is owed one update; the cases, untouched since, none.
+    await expect.poll(() => got.map((u) => u.uri), { timeout: 10_000 }).toContain(inbox(13));
+    expect(got.find((u) => u.uri === inbox(13))?._meta?.eventId).toMatch(/^\d+-\d+-[0-9a-f]{8}$/);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(got.map((u) => u.uri)).toEqual([inbox(13)]);
+    await sub.close();
+    await c.close();
   });
 
   it("a lastEventId that cannot be an id is refused (-32602)", async () => {
