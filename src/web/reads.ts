@@ -1,20 +1,30 @@
 import { DoorKernel, operationNamed } from "../doors/kernel.js";
 import { DocketError } from "../errors/errors.js";
+import type { DocketEvent } from "../events/types.js";
+import { readIndex } from "../index/access.js";
+import { latestEvents } from "../index/queries/events.js";
 import type { AgentBody } from "../operations/agents/agent.js";
 import type { CaseBody } from "../operations/cases/case.js";
 import type { Ctx, Operation } from "../operations/kernel/operation.js";
+
+/** Where the explorer's pages live; `/` is its overview for a browser (and the API's index for a program). */
+export const EXPLORER = "/explorer";
 
 /**
  * The explorer's reads: every one is an operation run through the door kernel, as the API runs it
  * (same validation, same cache, same answer), never a chain read of its own. An operation is
  * found by its name, so a page can tell whether one it can use is served (the jobs' operations
- * exist only where docket serves arbitration, for instance).
+ * exist only where docket serves arbitration, for instance). The one read that is no operation is
+ * the latest stored events (what GET /events resumes from), read from the index through readIndex.
  */
 export class Reads {
   private readonly reads: Operation[];
   private readonly door: DoorKernel;
 
-  constructor(ctx: Ctx, operations: readonly Operation[]) {
+  constructor(
+    private readonly ctx: Ctx,
+    operations: readonly Operation[],
+  ) {
     this.reads = operations.filter((op) => op.kind === "read");
     this.door = new DoorKernel(ctx);
   }
@@ -39,6 +49,11 @@ export class Reads {
     return r.body as T;
   }
 
+  /** The newest `n` court events docket's index stores, newest first (503 INDEX_UNAVAILABLE without it). */
+  latestEvents(n: number): Promise<DocketEvent[]> {
+    return readIndex(this.ctx, (index) => latestEvents(index.db, n));
+  }
+
   case(address: string): Promise<{ case: CaseBody & { court?: { id: number | string; name: string } } }> {
     return this.get("get_case", { address });
   }
@@ -58,6 +73,19 @@ export class Reads {
     const unique = [...new Set(addresses.map((a) => a))];
     const agents = await Promise.all(unique.map((a) => this.agent(a).catch(() => null)));
     return new Map(unique.map((a, i) => [a.toLowerCase(), agents[i] ?? null]));
+  }
+}
+
+/**
+ * What a read of the index answers, or null where docket runs without its index (INDEX=off) or
+ * cannot read it now: the page then shows what the chain alone tells, and says what needs the index.
+ */
+export async function withoutIndex<T>(read: Promise<T>): Promise<T | null> {
+  try {
+    return await read;
+  } catch (err) {
+    if (err instanceof DocketError && err.code === "INDEX_UNAVAILABLE") return null;
+    throw err;
   }
 }
 

@@ -1,0 +1,124 @@
+import type { z } from "zod";
+import type { AgentBody } from "../operations/agents/agent.js";
+import type { judgeSchema } from "../operations/judges/judge.js";
+import { EXPLORER, type Reads, type SameData, withoutIndex } from "./reads.js";
+
+/**
+ * An agent's page and a judge's page: the record the chain keeps (get_agent, get_judge_stake) and
+ * the history docket's index holds (get_agent_history: its cases as party and judge and how each
+ * went; get_judge_history: its votes and whether they sided with the verdict, its stake's
+ * movements), a page at a time by cursor. Without the index the record stands alone, and says so.
+ */
+
+interface AgentCase {
+  case: string;
+  court: number;
+  filedAt: number;
+  state: string;
+  roles: ("plaintiff" | "defendant" | "judge")[];
+  result: "won" | "lost" | "won_by_default" | "defaulted" | "dismissed" | "undecided" | null;
+  outcome: string | null;
+  settled: boolean;
+}
+
+interface JudgeRound {
+  case: string;
+  round: number;
+  vote: "plaintiff" | "defendant" | "committed" | null;
+  justification: string | null;
+  votedAt: number | null;
+  verdict: string | null;
+  withVerdict: boolean | null;
+  noShow: boolean;
+}
+
+interface StakeMove {
+  event: "JudgeStaked" | "JudgeUnstaked" | "JudgeSlashed" | "JudgeRewarded";
+  amount: string;
+  court: number | null;
+  case: string | null;
+  block: number;
+  time: number | null;
+  txHash: string;
+}
+
+/** A page of a history: its entries, how many in all, and the newer and older pages' links. */
+interface HistoryPage<T> {
+  total: number;
+  items: T[];
+  pager: { newer: string | null; older: string | null };
+}
+
+type JudgeStake = z.infer<typeof judgeSchema> & { minimumStake: string; canUnstake: boolean };
+
+export interface AgentPage {
+  address: string;
+  agent: AgentBody | null;
+  judge: JudgeStake;
+  /** Null without the index. */
+  history: HistoryPage<AgentCase> | null;
+  same: SameData;
+}
+
+export interface JudgePage {
+  address: string;
+  agent: AgentBody | null;
+  judge: JudgeStake;
+  /** Null without the index. */
+  history: (HistoryPage<JudgeRound> & { stakes: StakeMove[] }) | null;
+  same: SameData;
+}
+
+const PAGE = 20;
+
+/** The newer (first) and the older page of a history at `path`, paged by cursor. */
+function pager(path: string, cursor: string | undefined, next: string | null): HistoryPage<never>["pager"] {
+  return {
+    newer: cursor !== undefined ? path : null,
+    older: next ? `${path}?${new URLSearchParams({ cursor: next })}` : null,
+  };
+}
+
+export async function agentPage(reads: Reads, address: string, cursor?: string): Promise<AgentPage> {
+  const at: Record<string, string> = cursor !== undefined ? { cursor } : {};
+  const [agent, judge, h] = await Promise.all([
+    reads.agent(address),
+    reads.get<JudgeStake>("get_judge_stake", { address }),
+    withoutIndex(
+      reads.get<{ total: number; nextCursor: string | null; cases: AgentCase[] }>("get_agent_history", {
+        address,
+        limit: PAGE,
+        ...at,
+      }),
+    ),
+  ]);
+  const history = h && {
+    total: h.total,
+    items: h.cases,
+    pager: pager(`${EXPLORER}/agents/${address}`, cursor, h.nextCursor),
+  };
+  const json = `/agent/${address}/history${cursor !== undefined ? `?${new URLSearchParams(at)}` : ""}`;
+  return { address, agent, judge, history, same: { json, mcp: "get_agent_history" } };
+}
+
+export async function judgePage(reads: Reads, address: string, cursor?: string): Promise<JudgePage> {
+  const at: Record<string, string> = cursor !== undefined ? { cursor } : {};
+  const [agent, judge, h] = await Promise.all([
+    reads.agent(address),
+    reads.get<JudgeStake>("get_judge_stake", { address }),
+    withoutIndex(
+      reads.get<{ total: number; nextCursor: string | null; rounds: JudgeRound[]; stakes: StakeMove[] }>(
+        "get_judge_history",
+        { address, limit: PAGE, ...at },
+      ),
+    ),
+  ]);
+  const history = h && {
+    total: h.total,
+    items: h.rounds,
+    stakes: h.stakes,
+    pager: pager(`${EXPLORER}/judges/${address}`, cursor, h.nextCursor),
+  };
+  const json = `/judges/history/${address}${cursor !== undefined ? `?${new URLSearchParams(at)}` : ""}`;
+  return { address, agent, judge, history, same: { json, mcp: "get_judge_history" } };
+}
