@@ -199,8 +199,7 @@ export function mountExplorer(
   app.get(`${EXPLORER}/agents/:address`, html, (req, res, next) =>
     page(async () => {
       const { address: a } = parse(z.object({ address: address("Agent") }), req.params);
-      const { cursor } = parse(historyQuery, req.query);
-      const data = await agentPage(reads, a, cursor);
+      const data = await agentPage(reads, a, parse(historyQuery, req.query));
       const title = data.agent?.name ? `Agent ${data.agent.name}` : `Address ${fmt.short(a)}`;
       return ["agent", data, { title, same: data.same, live: {} }];
     })(req, res, next),
@@ -209,8 +208,7 @@ export function mountExplorer(
   app.get(`${EXPLORER}/judges/:address`, html, (req, res, next) =>
     page(async () => {
       const { address: a } = parse(z.object({ address: address("Judge") }), req.params);
-      const { cursor } = parse(historyQuery, req.query);
-      const data = await judgePage(reads, a, cursor);
+      const data = await judgePage(reads, a, parse(historyQuery, req.query));
       const title = data.agent?.name ? `Judge ${data.agent.name}` : `Judge ${fmt.short(a)}`;
       return ["judge", data, { title, same: data.same, live: {} }];
     })(req, res, next),
@@ -282,7 +280,7 @@ const optional = <T extends z.ZodType>(t: T) => z.preprocess((v) => (v === "" ? 
 /** A page's cursor, as list_cases and the histories take it (the one cursor format). */
 const cursor = optional(z.string().max(64).regex(new RegExp(CURSOR_PATTERN), "not a cursor: follow the page's links"));
 
-const historyQuery = z.object({ cursor });
+const historyQuery = z.object({ cursor, limit: z.coerce.number().int().min(1).max(100).default(20) });
 
 const casesQuery = z.object({
   state: optional(z.enum(CASE_STATES as [string, ...string[]])),

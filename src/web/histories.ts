@@ -69,47 +69,57 @@ export interface JudgePage {
   same: SameData;
 }
 
-const PAGE = 20;
+/** Which page of a history: `limit` entries after `cursor` (the newest when absent). */
+export interface HistoryQuery {
+  cursor?: string;
+  limit: number;
+}
 
 /** The newer (first) and the older page of a history at `path`, paged by cursor. */
-function pager(path: string, cursor: string | undefined, next: string | null): HistoryPage<never>["pager"] {
+function pager(path: string, q: HistoryQuery, next: string | null): HistoryPage<never>["pager"] {
+  const limit = String(q.limit);
   return {
-    newer: cursor !== undefined ? path : null,
-    older: next ? `${path}?${new URLSearchParams({ cursor: next })}` : null,
+    newer: q.cursor !== undefined ? `${path}?${new URLSearchParams({ limit })}` : null,
+    older: next ? `${path}?${new URLSearchParams({ cursor: next, limit })}` : null,
   };
 }
 
-export async function agentPage(reads: Reads, address: string, cursor?: string): Promise<AgentPage> {
-  const at: Record<string, string> = cursor !== undefined ? { cursor } : {};
+/** A history's input and the query string of its JSON route, for `q`. */
+function inputOf(q: HistoryQuery): { input: Record<string, string | number>; search: string } {
+  const at: Record<string, string> = q.cursor !== undefined ? { cursor: q.cursor } : {};
+  return { input: { ...at, limit: q.limit }, search: `?${new URLSearchParams({ ...at, limit: String(q.limit) })}` };
+}
+
+export async function agentPage(reads: Reads, address: string, q: HistoryQuery): Promise<AgentPage> {
+  const { input, search } = inputOf(q);
   const [agent, judge, h] = await Promise.all([
     reads.agent(address),
     reads.get<JudgeStake>("get_judge_stake", { address }),
     withoutIndex(
       reads.get<{ total: number; nextCursor: string | null; cases: AgentCase[] }>("get_agent_history", {
         address,
-        limit: PAGE,
-        ...at,
+        ...input,
       }),
     ),
   ]);
   const history = h && {
     total: h.total,
     items: h.cases,
-    pager: pager(`${EXPLORER}/agents/${address}`, cursor, h.nextCursor),
+    pager: pager(`${EXPLORER}/agents/${address}`, q, h.nextCursor),
   };
-  const json = `/agent/${address}/history${cursor !== undefined ? `?${new URLSearchParams(at)}` : ""}`;
+  const json = `/agent/${address}/history${search}`;
   return { address, agent, judge, history, same: { json, mcp: "get_agent_history" } };
 }
 
-export async function judgePage(reads: Reads, address: string, cursor?: string): Promise<JudgePage> {
-  const at: Record<string, string> = cursor !== undefined ? { cursor } : {};
+export async function judgePage(reads: Reads, address: string, q: HistoryQuery): Promise<JudgePage> {
+  const { input, search } = inputOf(q);
   const [agent, judge, h] = await Promise.all([
     reads.agent(address),
     reads.get<JudgeStake>("get_judge_stake", { address }),
     withoutIndex(
       reads.get<{ total: number; nextCursor: string | null; rounds: JudgeRound[]; stakes: StakeMove[] }>(
         "get_judge_history",
-        { address, limit: PAGE, ...at },
+        { address, ...input },
       ),
     ),
   ]);
@@ -117,8 +127,8 @@ export async function judgePage(reads: Reads, address: string, cursor?: string):
     total: h.total,
     items: h.rounds,
     stakes: h.stakes,
-    pager: pager(`${EXPLORER}/judges/${address}`, cursor, h.nextCursor),
+    pager: pager(`${EXPLORER}/judges/${address}`, q, h.nextCursor),
   };
-  const json = `/judges/history/${address}${cursor !== undefined ? `?${new URLSearchParams(at)}` : ""}`;
+  const json = `/judges/history/${address}${search}`;
   return { address, agent, judge, history, same: { json, mcp: "get_judge_history" } };
 }
