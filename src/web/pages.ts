@@ -60,7 +60,8 @@ export interface CaseRow {
 
 export interface OverviewPage {
   stats: Stats;
-  keeper: { chainTime: number; total: number; actions: KeeperAction[] };
+  /** Null without the index (the keeper's view comes from it). */
+  keeper: { chainTime: number; total: number; actions: KeeperAction[] } | null;
   events: DocketEvent[];
   /** Whether the events come from the index (else only those this process saw since it started). */
   eventsIndexed: boolean;
@@ -73,13 +74,13 @@ const LATEST_EVENTS = 15;
 export async function overviewPage(reads: Reads, recent: RecentEvents): Promise<OverviewPage> {
   const [stats, keeper, latest, stored] = await Promise.all([
     reads.get<Stats>("get_stats_overview"),
-    reads.get<OverviewPage["keeper"]>("list_keeper_actions", { limit: 100 }),
+    withoutIndex(reads.get<NonNullable<OverviewPage["keeper"]>>("list_keeper_actions", { limit: 100 })),
     casesPage(reads, { limit: 5, offset: 0 }),
     withoutIndex(reads.latestEvents(LATEST_EVENTS)),
   ]);
   return {
     stats,
-    keeper: { ...keeper, actions: keeper.actions.slice(0, 20) },
+    keeper: keeper && { ...keeper, actions: keeper.actions.slice(0, 20) },
     events: newestEvents([...(stored ?? []), ...recent.latest(LATEST_EVENTS)], LATEST_EVENTS),
     eventsIndexed: stored !== null,
     latest: latest.rows,
@@ -200,7 +201,8 @@ async function rows(reads: Reads, cases: CaseBody[]): Promise<CaseRow[]> {
 export interface CasePage {
   c: CaseBody & { court?: { id: number | string; name: string } };
   names: Map<string, AgentBody | null>;
-  chainTime: number;
+  /** Chain time now, from the inbox (null without the index, which the inbox needs). */
+  chainTime: number | null;
   next: { at: number; what: string } | null;
   waitingFor: string | null;
   /** Every round from the index (or, without it, what the chain tells), then the deadlines ahead. */
@@ -218,30 +220,29 @@ export async function casePage(reads: Reads, address: string): Promise<CasePage>
   const { case: c } = await reads.case(address);
   const [evidence, inbox, stats, indexed] = await Promise.all([
     reads.get<{ evidence: Record<string, unknown>[] }>("get_case_evidence", { address: c.address }),
-    reads.get<{ chainTime: number; cases: InboxCase[] }>("get_inbox", { address: c.plaintiff }),
+    withoutIndex(reads.get<{ chainTime: number; cases: InboxCase[] }>("get_inbox", { address: c.plaintiff })),
     reads.get<Stats>("get_stats_overview"),
     withoutIndex(caseTimelineOf(reads, c.address)),
   ]);
   const entries = indexed === null || indexed === "lag" ? [] : indexed.entries;
   const names = await reads.names([c.plaintiff, c.defendant, ...c.judges, ...namedIn(entries)]);
-  const mine = inbox.cases.find((x) => x.case.toLowerCase() === c.address.toLowerCase());
+  const now = inbox?.chainTime ?? null;
+  const mine = inbox?.cases.find((x) => x.case.toLowerCase() === c.address.toLowerCase());
   // Once every judge has committed, the reveal phase runs to its own deadline: that is the one to watch.
-  const revealing = c.votingPhase === "reveal" && c.revealDeadline !== null && c.revealDeadline > inbox.chainTime;
+  const revealing = c.votingPhase === "reveal" && c.revealDeadline !== null && now !== null && c.revealDeadline > now;
   const nextAt = revealing ? c.revealDeadline : (mine?.nextChangeAt ?? null);
   const next = nextAt === null ? null : { at: nextAt, what: deadlineName(c, nextAt, mine) };
-  const ahead = aheadOf(c, inbox.chainTime, next);
+  const ahead = now === null ? [] : aheadOf(c, now, next);
   const pot = BigInt(c.plaintiffStake) + BigInt(c.defendantStake);
   const fee = (pot * BigInt(stats.fees.courtFeeBps)) / 10_000n;
   return {
     c,
     names,
-    chainTime: inbox.chainTime,
+    chainTime: now,
     next,
     waitingFor: mine?.waitingFor ?? null,
     timeline:
-      indexed === null || indexed === "lag"
-        ? chainOnlyTimeline(c, inbox.chainTime, ahead)
-        : indexedTimeline(entries, ahead),
+      indexed === null || indexed === "lag" ? chainOnlyTimeline(c, now, ahead) : indexedTimeline(entries, ahead),
     timelineMissing:
       indexed === null
         ? "Its full history (every round, vote and payment) needs docket's index, which is not available here: this is what the chain alone tells."

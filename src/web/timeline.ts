@@ -180,7 +180,7 @@ export function indexedTimeline(entries: readonly IndexedEntry[], ahead: readonl
 }
 
 /** Without the index: what the chain's view of the case tells, its filing, deadlines and resolution. */
-export function chainOnlyTimeline(c: CaseBody, now: number, ahead: readonly Ahead[]): TimelineRound[] {
+export function chainOnlyTimeline(c: CaseBody, now: number | null, ahead: readonly Ahead[]): TimelineRound[] {
   const entry = (at: number, what: string, kind: string): TimelineEntry => ({
     at,
     block: null,
@@ -189,7 +189,7 @@ export function chainOnlyTimeline(c: CaseBody, now: number, ahead: readonly Ahea
     who: null,
     text: null,
     side: null,
-    ahead: at > now,
+    ahead: now !== null && at > now,
   });
   const out: TimelineEntry[] = [entry(c.filedAt, "Filed", "filed")];
   if (c.commitDeadline !== null) out.push(entry(c.commitDeadline, "Commit deadline", "deadline"));
