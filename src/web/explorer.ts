@@ -7,7 +7,7 @@ import { z } from "zod";
 import { clientScript } from "../browser/bundle.js";
 import { asDocketError, DocketError } from "../errors/errors.js";
 import type { EventHub } from "../events/hub.js";
-import { EVENT_TYPES } from "../events/types.js";
+import { type DocketEvent, EVENT_TYPES } from "../events/types.js";
 import { CURSOR_PATTERN } from "../formats.js";
 import type { Ctx, Operation } from "../operations/kernel/operation.js";
 import { address, validationError } from "../operations/kernel/schemas.js";
@@ -66,6 +66,12 @@ interface Meta {
 export interface ExplorerOptions {
   /** The event hub: the overview's latest events, a case's timeline, and the pages' live updates. */
   events?: EventHub;
+  /**
+   * The newest `n` court events docket's index stores, newest first (what GET /events resumes
+   * from): the overview's latest events, the live ones merged in. It throws INDEX_UNAVAILABLE
+   * without the index; absent, the overview shows the live events only.
+   */
+  stored?: (n: number) => Promise<DocketEvent[]>;
   /**
    * The operations' security chain (headers, CORS, rate limit), run first on every explorer route;
    * a page then replaces the API's headers with its own.
@@ -174,7 +180,10 @@ export function mountExplorer(
     }
     html(req, res, () =>
       page(async () => {
-        const [data, courtsList] = await Promise.all([overviewPage(reads, events() as RecentEvents), courtList(reads)]);
+        const [data, courtsList] = await Promise.all([
+          overviewPage(reads, events() as RecentEvents, opts.stored),
+          courtList(reads),
+        ]);
         return ["overview", { ...data, courtsList }, { title: "docket", same: data.same, live: {} }];
       })(req, res, next),
     );

@@ -71,12 +71,16 @@ export interface OverviewPage {
 
 const LATEST_EVENTS = 15;
 
-export async function overviewPage(reads: Reads, recent: RecentEvents): Promise<OverviewPage> {
+export async function overviewPage(
+  reads: Reads,
+  recent: RecentEvents,
+  storedEvents: ((n: number) => Promise<DocketEvent[]>) | undefined,
+): Promise<OverviewPage> {
   const [stats, keeper, latest, stored] = await Promise.all([
     reads.get<Stats>("get_stats_overview"),
     withoutIndex(reads.get<NonNullable<OverviewPage["keeper"]>>("list_keeper_actions", { limit: 100 })),
     casesPage(reads, { limit: 5, offset: 0 }),
-    withoutIndex(reads.latestEvents(LATEST_EVENTS)),
+    storedEvents ? withoutIndex(storedEvents(LATEST_EVENTS)) : null,
   ]);
   return {
     stats,

@@ -1,8 +1,5 @@
 import { DoorKernel, operationNamed } from "../doors/kernel.js";
 import { DocketError } from "../errors/errors.js";
-import type { DocketEvent } from "../events/types.js";
-import { readIndex } from "../index/access.js";
-import { latestEvents } from "../index/queries/events.js";
 import type { AgentBody } from "../operations/agents/agent.js";
 import type { CaseBody } from "../operations/cases/case.js";
 import type { Ctx, Operation } from "../operations/kernel/operation.js";
@@ -14,17 +11,13 @@ export const EXPLORER = "/explorer";
  * The explorer's reads: every one is an operation run through the door kernel, as the API runs it
  * (same validation, same cache, same answer), never a chain read of its own. An operation is
  * found by its name, so a page can tell whether one it can use is served (the jobs' operations
- * exist only where docket serves arbitration, for instance). The one read that is no operation is
- * the latest stored events (what GET /events resumes from), read from the index through readIndex.
+ * exist only where docket serves arbitration, for instance).
  */
 export class Reads {
   private readonly reads: Operation[];
   private readonly door: DoorKernel;
 
-  constructor(
-    private readonly ctx: Ctx,
-    operations: readonly Operation[],
-  ) {
+  constructor(ctx: Ctx, operations: readonly Operation[]) {
     this.reads = operations.filter((op) => op.kind === "read");
     this.door = new DoorKernel(ctx);
   }
@@ -47,11 +40,6 @@ export class Reads {
     const r = await this.door.call(op, input, "http");
     if (r.status >= 400) throw new DocketError("SERVICE_UNAVAILABLE", `${name} answered ${r.status}`);
     return r.body as T;
-  }
-
-  /** The newest `n` court events docket's index stores, newest first (503 INDEX_UNAVAILABLE without it). */
-  latestEvents(n: number): Promise<DocketEvent[]> {
-    return readIndex(this.ctx, (index) => latestEvents(index.db, n));
   }
 
   case(address: string): Promise<{ case: CaseBody & { court?: { id: number | string; name: string } } }> {
