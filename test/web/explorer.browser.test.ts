@@ -78,6 +78,21 @@ describe.skipIf(skip)("the explorer in headless Chromium", () => {
     expect(listed).toBe(Math.min(20, stats.totalCases));
   });
 
+  it("the home's latest events are the newest the index stores, from before this process started", async () => {
+    await page.goto(`${t.url}/`);
+    const items = page.locator("ol.events li");
+    await expect(items.count()).resolves.toBe(15);
+    await expect(page.locator("section[aria-labelledby=events] p.index-missing").count()).resolves.toBe(0);
+    // Newest first, and the newest is at least as new as every seeded case's last step.
+    const blocks = (await items.locator(".block").allTextContents()).map((b) => Number(b.replace("block ", "")));
+    expect(blocks).toEqual([...blocks].sort((a, b) => b - a));
+    for (const c of t.devnet.seed?.cases ?? []) {
+      const { entries } = (await t.get(`/cases/${c.address}/timeline`)).body;
+      expect(blocks[0]).toBeGreaterThanOrEqual(entries[entries.length - 1].block);
+    }
+    expect(await axeViolations(page)).toEqual([]);
+  });
+
   it("the cases list filters by state and party; bad filters and unknown cases are error pages, not 500s", async () => {
     const stats = (await t.get("/stats/overview")).body;
     await page.goto(`${t.url}/explorer/cases`);
