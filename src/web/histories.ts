@@ -1,5 +1,7 @@
 import type { z } from "zod";
 import type { AgentBody } from "../operations/agents/agent.js";
+import type { getAgentHistory } from "../operations/agents/getAgentHistory.js";
+import type { getJudgeHistory } from "../operations/judges/getJudgeHistory.js";
 import type { judgeSchema } from "../operations/judges/judge.js";
 import { EXPLORER, type Reads, type SameData, withoutIndex } from "./reads.js";
 
@@ -10,37 +12,12 @@ import { EXPLORER, type Reads, type SameData, withoutIndex } from "./reads.js";
  * movements), a page at a time by cursor. Without the index the record stands alone, and says so.
  */
 
-interface AgentCase {
-  case: string;
-  court: number;
-  filedAt: number;
-  state: string;
-  roles: ("plaintiff" | "defendant" | "judge")[];
-  result: "won" | "lost" | "won_by_default" | "defaulted" | "dismissed" | "undecided" | null;
-  outcome: string | null;
-  settled: boolean;
-}
-
-interface JudgeRound {
-  case: string;
-  round: number;
-  vote: "plaintiff" | "defendant" | "committed" | null;
-  justification: string | null;
-  votedAt: number | null;
-  verdict: string | null;
-  withVerdict: boolean | null;
-  noShow: boolean;
-}
-
-interface StakeMove {
-  event: "JudgeStaked" | "JudgeUnstaked" | "JudgeSlashed" | "JudgeRewarded";
-  amount: string;
-  court: number | null;
-  case: string | null;
-  block: number;
-  time: number | null;
-  txHash: string;
-}
+/** What the histories answer (the operations' outputs, as the API sends them). */
+type AgentHistory = z.output<typeof getAgentHistory.output>;
+type JudgeHistory = z.output<typeof getJudgeHistory.output>;
+type AgentCase = AgentHistory["cases"][number];
+type JudgeRound = JudgeHistory["rounds"][number];
+type StakeMove = JudgeHistory["stakes"][number];
 
 /** A page of a history: its entries, how many in all, and the newer and older pages' links. */
 interface HistoryPage<T> {
@@ -90,18 +67,19 @@ function inputOf(q: HistoryQuery): { input: Record<string, string | number>; sea
   return { input: { ...at, limit: q.limit }, search: `?${new URLSearchParams({ ...at, limit: String(q.limit) })}` };
 }
 
-export async function agentPage(reads: Reads, address: string, q: HistoryQuery): Promise<AgentPage> {
+/** An address's record as the chain keeps it, and a page of its history `op` from the index (null without it). */
+async function recordAndHistory<H>(reads: Reads, address: string, q: HistoryQuery, op: string) {
   const { input, search } = inputOf(q);
   const [agent, judge, h] = await Promise.all([
     reads.agent(address),
     reads.get<JudgeStake>("get_judge_stake", { address }),
-    withoutIndex(
-      reads.get<{ total: number; nextCursor: string | null; cases: AgentCase[] }>("get_agent_history", {
-        address,
-        ...input,
-      }),
-    ),
+    withoutIndex(reads.get<H>(op, { address, ...input })),
   ]);
+  return { agent, judge, h, search };
+}
+
+export async function agentPage(reads: Reads, address: string, q: HistoryQuery): Promise<AgentPage> {
+  const { agent, judge, h, search } = await recordAndHistory<AgentHistory>(reads, address, q, "get_agent_history");
   const history = h && {
     total: h.total,
     items: h.cases,
@@ -112,17 +90,7 @@ export async function agentPage(reads: Reads, address: string, q: HistoryQuery):
 }
 
 export async function judgePage(reads: Reads, address: string, q: HistoryQuery): Promise<JudgePage> {
-  const { input, search } = inputOf(q);
-  const [agent, judge, h] = await Promise.all([
-    reads.agent(address),
-    reads.get<JudgeStake>("get_judge_stake", { address }),
-    withoutIndex(
-      reads.get<{ total: number; nextCursor: string | null; rounds: JudgeRound[]; stakes: StakeMove[] }>(
-        "get_judge_history",
-        { address, ...input },
-      ),
-    ),
-  ]);
+  const { agent, judge, h, search } = await recordAndHistory<JudgeHistory>(reads, address, q, "get_judge_history");
   const history = h && {
     total: h.total,
     items: h.rounds,
