@@ -23,8 +23,8 @@ import { everyKey } from "./freshness/keys.js";
 import { keysForEvent } from "./freshness/stale.js";
 import { createApp } from "./http/app.js";
 import { EventStreams } from "./http/events.js";
-import type { IndexAccess } from "./index/access.js";
-import { storedHistory } from "./index/queries/events.js";
+import { type IndexAccess, readIndex } from "./index/access.js";
+import { latestEvents, storedHistory } from "./index/queries/events.js";
 import { startIndex } from "./index/start.js";
 import { Lifecycle } from "./lifecycle.js";
 import { type Logger, makeLogger } from "./log.js";
@@ -366,7 +366,11 @@ function buildDoors(config: Config, ctx: Ctx, hub: EventHub, tools: Operation[])
         resourcePageSize: config.MCP_RESOURCE_PAGE_SIZE,
         json: { maxBytes: config.MCP_MAX_BODY_BYTES, maxDepth: config.JSON_MAX_DEPTH },
       });
-      doors.explorer = mountExplorer(a, ctx, operations, { events: hub, security });
+      doors.explorer = mountExplorer(a, ctx, operations, {
+        events: hub,
+        security,
+        stored: (n) => readIndex(ctx, (index) => latestEvents(index.db, n)),
+      });
     },
   });
   return { ...doors, app };
