@@ -304,6 +304,7 @@ const casesQuery = z.object({
 
 const jobsQuery = z.object({
   state: optional(z.enum(JOB_STATES as [string, ...string[]])),
+  cursor,
   limit: z.coerce.number().int().min(1).max(100).default(20),
   offset: z.coerce.number().int().min(0).max(1_000_000).default(0),
 });

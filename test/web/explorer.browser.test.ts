@@ -418,6 +418,8 @@ describe.skipIf(skip)("the explorer in headless Chromium", () => {
       { from: t.address(client), provider: t.address(provider), description: HOSTILE_CLAIM, court: 1 },
       client,
     );
+    // A filtered list is the index's: it holds the new job once the follower has read its block.
+    await t.indexed();
     const mine = (await t.get(`/jobs?client=${t.address(client)}`)).body.jobs[0];
     await page.goto(`${t.url}/explorer/jobs/${mine.id}`);
     await expect(page.locator("section[aria-labelledby=terms] pre.party-text").textContent()).resolves.toBe(
