@@ -8,13 +8,15 @@ type Trx = Transaction<StoreSchema> | Kysely<StoreSchema>;
  * Forgets everything the index learnt above `block` (a reorg's fork point), inside the caller's
  * transaction: the events (who they concern goes with them), the blocks, the cases filed and the
  * judges seated after it; a case whose last state change is forgotten takes the state of its last
- * one kept, and its status is read again by the step that follows. Says what it forgot.
+ * one kept, and its status is read again by the step that follows. Says what it forgot. `above` is
+ * `casesAbove(trx, block)` when the caller has read it already.
  */
 export async function forgetAbove(
   trx: Trx,
   block: number,
+  above?: string[],
 ): Promise<{ events: number; blocks: number; cases: string[] }> {
-  const touched = await casesAbove(trx, block);
+  const touched = above ?? (await casesAbove(trx, block));
   const events = await trx.deleteFrom("court_events").where("block_number", ">", block).executeTakeFirst();
   const blocks = await trx.deleteFrom("chain_blocks").where("number", ">", block).executeTakeFirst();
   await trx.deleteFrom("cases").where("filed_block", ">", block).execute();
