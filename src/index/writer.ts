@@ -66,7 +66,17 @@ export interface WriterOptions {
   facts?: ChainFacts;
   /** Rows per INSERT (default: as many as Postgres's 65,535 parameters of one statement hold). */
   chunk?: number;
+  /** Case rows rewritten between two VACUUMs of the case table (default VACUUM_EVERY). */
+  vacuumEvery?: number;
 }
+
+/**
+ * Case rows rewritten between two VACUUMs of the case table: a fixed number, so the dead row
+ * versions a read walks past stay as many at any size (a step of a busy backfill rewrites ~2,000).
+ * PGlite runs no autovacuum at all; a real Postgres's wakes once a minute and waits for a fifth of
+ * the table, which a backfill passes many times over in between.
+ */
+const VACUUM_EVERY = 5_000;
 
 /** The most parameters Postgres (and PGlite) takes in one statement. */
 const MAX_PARAMS = 65_535;
@@ -103,6 +113,10 @@ export class IndexWriter {
   private genesis: Hex | undefined;
   /** Cases a rollback while away left without a status: the next step reads theirs. */
   private readonly stale = new Set<string>();
+  /** Case rows rewritten since the case table was last vacuumed. */
+  private updated = 0;
+  /** How many events were stored when the index was last analyzed. */
+  private analyzedAt = 0;
   readonly backfill: Backfill;
 
   constructor(
@@ -357,50 +371,72 @@ export class IndexWriter {
           .onConflict((oc) => oc.doNothing())
           .execute();
       }
-      if (stateOfFiling.size > 0) {
-        // Each case's last state change of the step, unless a later one is stored (a replay): one statement.
-        const states = [...stateOfFiling].map(([address, s]) => ({ address, state: s.state, id: s.id }));
-        await sql`
-          update cases c set state = v.state, state_event_id = v.id
-          from jsonb_to_recordset(${JSON.stringify(states)}::jsonb) as v(address text, state text, id int8)
-          where c.address = v.address and c.state_event_id < v.id`.execute(trx);
-      }
       if (touched.length > 0) {
-        // The touched cases' statuses as the chain gives them now, and whether they are still open
-        // by the state they are left in: one read and one statement.
+        // Each touched case once, in one statement (every row version a case leaves behind is
+        // garbage for VACUUM): its last state change of the step unless a later one is stored (a
+        // replay), its status as the chain gives it now, and whether it is still open by the two.
         const stored = await trx
           .selectFrom("cases")
-          .select(["address", "state", "status"])
+          .select(["address", "state", "state_event_id", "status"])
           .where("address", "in", touched)
           .execute();
-        const updates = stored.map((s) => {
-          const status = facts.get(s.address)?.status;
-          const json = status ? (toJson(status) as Record<string, unknown>) : s.status;
+        const updates = stored.map((c) => {
+          const next = stateOfFiling.get(c.address);
+          const moved = next !== undefined && next.id > c.state_event_id;
+          const state = moved ? next.state : c.state;
+          const status = facts.get(c.address)?.status;
+          const json = status ? (toJson(status) as Record<string, unknown>) : c.status;
           return {
-            address: s.address,
+            address: c.address,
+            state,
+            state_event_id: moved ? next.id : c.state_event_id,
             has: status !== undefined,
             status: status ? json : null,
             due: status ? keeperDueAt(status) : null,
             round: status ? Number(status.round) : 0,
-            open: isOpen(s.state, (json as { settled?: boolean } | null)?.settled),
+            open: isOpen(state, (json as { settled?: boolean } | null)?.settled),
           };
         });
+        this.updated += updates.length;
         await sql`
           update cases c set
+            state = v.state,
+            state_event_id = v.state_event_id,
             status = case when v.has then v.status else c.status end,
             status_block = case when v.has then ${Number(meta.toBlock)}::int8 else c.status_block end,
             keeper_due_at = case when v.has then v.due else c.keeper_due_at end,
             round = case when v.round > 0 then v.round else c.round end,
             open = v.open
-          from jsonb_to_recordset(${JSON.stringify(updates)}::jsonb)
-            as v(address text, has boolean, status jsonb, due int8, round int, open boolean)
+          from jsonb_to_recordset(${JSON.stringify(updates)}::jsonb) as v(
+            address text, state text, state_event_id int8, has boolean, status jsonb, due int8, round int, open boolean)
           where c.address = v.address`.execute(trx);
       }
       await this.writeCursor(trx, Number(meta.toBlock), toHash);
     });
     for (const c of touched) this.stale.delete(c);
+    await this.upkeep();
     this.backfill.step(meta, rows.length);
   };
+
+  /**
+   * VACUUM the case table once enough of its rows were rewritten (outside the step's transaction,
+   * as VACUUM must be), and ANALYZE every table as the index grows by a fifth, so the planner's
+   * statistics follow its size (PGlite has no autovacuum to do either).
+   */
+  private async upkeep(): Promise<void> {
+    if (this.updated < (this.opts.vacuumEvery ?? VACUUM_EVERY)) return;
+    this.updated = 0;
+    await sql`vacuum cases`.execute(this.store.db);
+    const events = await this.store.db
+      .selectFrom("court_events")
+      .select((e) => e.fn.max("id").as("id"))
+      .executeTakeFirst();
+    const stored = Number(events?.id ?? 0);
+    if (stored >= this.analyzedAt * 1.2) {
+      this.analyzedAt = Math.max(stored, 1);
+      await sql`analyze`.execute(this.store.db);
+    }
+  }
 
   private async writeCursor(trx: Parameters<typeof wipe>[0], block: number, hash: Hex): Promise<void> {
     const row = {
