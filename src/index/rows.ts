@@ -1,4 +1,4 @@
-import type { Selectable } from "kysely";
+import type { Insertable, Selectable } from "kysely";
 import { getAddress } from "viem";
 import type { CourtLog } from "../chain/courtLogs.js";
 import { STATE_NAMES } from "../chain/reads/cases.js";
@@ -116,8 +116,8 @@ export function caseChanges(rows: readonly EventRow[]): CaseChanges {
 export function participantRows(
   changes: CaseChanges,
   filedIdOf: (caseAddress: string) => number | undefined,
-): CaseParticipantsTable[] {
-  const rows: CaseParticipantsTable[] = [];
+): Insertable<CaseParticipantsTable>[] {
+  const rows: Insertable<CaseParticipantsTable>[] = [];
   for (const f of changes.filed) {
     const id = filedIdOf(f.address);
     if (id === undefined) continue;

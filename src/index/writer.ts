@@ -410,6 +410,12 @@ export class IndexWriter {
           from jsonb_to_recordset(${JSON.stringify(updates)}::jsonb) as v(
             address text, state text, state_event_id int8, has boolean, status jsonb, due int8, round int, open boolean)
           where c.address = v.address`.execute(trx);
+        // Their participations follow (an inbox reads the open ones by address).
+        const open = updates.map((u) => ({ address: u.address, open: u.open }));
+        await sql`
+          update case_participants p set open = v.open
+          from jsonb_to_recordset(${JSON.stringify(open)}::jsonb) as v(address text, open boolean)
+          where p.case_address = v.address and p.open <> v.open`.execute(trx);
       }
       await this.writeCursor(trx, Number(meta.toBlock), toHash);
     });

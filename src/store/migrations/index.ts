@@ -3,6 +3,7 @@ import * as courtEvents from "./0001_court_events.js";
 import * as cases from "./0002_cases.js";
 import * as due from "./0004_due.js";
 import * as retention from "./0005_retention.js";
+import * as openParticipants from "./0007_open_participants.js";
 
 /**
  * Every migration of the index, by name, in order: imported, not read from a folder, so they ship
@@ -14,4 +15,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   "0002_cases": cases,
   "0004_due": due,
   "0005_retention": retention,
+  "0007_open_participants": openParticipants,
 };
