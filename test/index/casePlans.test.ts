@@ -70,3 +70,47 @@ describe("case queries' plans on 100,000 cases", () => {
     });
   }
 });
+
+/**
+ * A case page by words of the claim takes the matches from the words index: on 100,000 claims of a
+ * few texts ("Case <n>: <text>", as the bench's generator writes them), a case's number with a word
+ * every claim has. The planner's statistics of a tsvector hold only its common words, so it expects
+ * hundreds of matches and would walk the filings newest first, testing each claim, for one match.
+ */
+describe("a case page by claim words on 100,000 claims", () => {
+  let store: Store;
+  beforeAll(async () => {
+    store = await openStore({ DATABASE_URL: "memory://", INDEX_DIR: "unused" }, makeLogger("silent"));
+    await store.migrate();
+    await sql`
+      insert into cases (address, filed_event_id, filed_block, filed_at, court_id, plaintiff, defendant, claim, state, state_event_id, round, open)
+      select ${hex40("i + 1000000")}, i, i, 1700000000 + i, 1, ${hex40("i % 2000")}, ${hex40("1000 + i % 1777")},
+             'Case ' || i || ': ' || (array['shipment of 40 pallets delivered nine days late', 'data feed delivered with a lag',
+               'model fine-tune delivered without the evaluation report', 'escrow released before the report was delivered'])[1 + i % 4],
+             'Resolved', i, 1, false
+      from generate_series(1, ${sql.lit(N)}) as i`.execute(store.db);
+    await sql`analyze`.execute(store.db);
+  }, 120_000);
+  afterAll(async () => {
+    await store?.close();
+  });
+
+  it("reads the matches, not every filing", async () => {
+    for (const filter of [{ q: "7920 delivered" }, { q: "55555 delivered" }]) {
+      const q = pageQuery(store.db, filter, 20).compile();
+      const plan = await store.db.executeQuery<{ "QUERY PLAN": string }>({
+        ...q,
+        sql: `explain (analyze, format json) ${q.sql}`,
+      });
+      type Node = { "Rows Removed by Filter"?: number; "Actual Loops": number; Plans?: Node[] };
+      const [explained] = (plan.rows[0] as unknown as { "QUERY PLAN": { Plan: Node }[] })["QUERY PLAN"];
+      let removed = 0;
+      const walk = (n: Node) => {
+        removed += (n["Rows Removed by Filter"] ?? 0) * n["Actual Loops"];
+        for (const c of n.Plans ?? []) walk(c);
+      };
+      walk((explained as { Plan: Node }).Plan);
+      expect(removed, JSON.stringify(explained, null, 1)).toBeLessThanOrEqual(100);
+    }
+  });
+});
