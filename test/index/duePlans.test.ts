@@ -1,12 +1,12 @@
-import { type CompiledQuery, type RootOperationNode, sql } from "kysely";
+import type { RootOperationNode } from "kysely";
+import { sql } from "kysely";
 import type { Address } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openCasesOf } from "../../src/index/queries/due.js";
-import { makeLogger } from "../../src/log.js";
-import { openStore, type Store } from "../../src/store/store.js";
+import type { Store } from "../../src/store/store.js";
+import { explained, hex40, planStore, sumOver } from "./plans.js";
 
 const N = 30_000;
-const hex40 = (n: string) => sql.raw(`'0x' || lpad(to_hex(${n}), 40, '0')`);
 
 /**
  * The inbox (openCasesOf) reads an address's open cases, not its history: 30,000 generated cases
@@ -17,27 +17,27 @@ const hex40 = (n: string) => sql.raw(`'0x' || lpad(to_hex(${n}), 40, '0')`);
 describe("the inbox's plan on 30,000 cases", () => {
   let store: Store;
   beforeAll(async () => {
-    store = await openStore({ DATABASE_URL: "memory://", INDEX_DIR: "unused" }, makeLogger("silent"));
-    await store.migrate();
-    const db = store.db;
-    await sql`
-      insert into cases (address, filed_event_id, filed_block, filed_at, court_id, plaintiff, defendant, claim, state, state_event_id, round, open, status)
-      select ${hex40("i + 1000000")}, i, i, 1700000000 + i, 1, ${hex40("i % 2000")}, ${hex40("1000 + i % 1777")}, 'claim',
-             case when i % 50 = 0 then 'Deliberating' else 'Resolved' end, i, 1, i % 50 = 0, '{"settled": true}'::jsonb
-      from generate_series(1, ${sql.lit(N)}) as i`.execute(db);
-    await sql`
-      insert into case_participants (address, case_address, role, round, filed_event_id, block_number)
-      select ${hex40("5000 + (i * 7 + j) % 500")}, ${hex40("i + 1000000")}, 'judge', 1, i, i
-        from generate_series(1, ${sql.lit(N)}) as i, generate_series(0, 2) as j`.execute(db);
-    // What the writer keeps in step: each participation's copy of its case's `open` (schema v7).
-    const copied =
-      await sql`select 1 from information_schema.columns where table_name = 'case_participants' and column_name = 'open'`.execute(
-        db,
-      );
-    if (copied.rows.length > 0) {
-      await sql`update case_participants p set open = c.open from cases c where c.address = p.case_address`.execute(db);
-    }
-    await sql`analyze`.execute(db);
+    store = await planStore(async ({ db }) => {
+      await sql`
+        insert into cases (address, filed_event_id, filed_block, filed_at, court_id, plaintiff, defendant, claim, state, state_event_id, round, open, status)
+        select ${hex40("i + 1000000")}, i, i, 1700000000 + i, 1, ${hex40("i % 2000")}, ${hex40("1000 + i % 1777")}, 'claim',
+               case when i % 50 = 0 then 'Deliberating' else 'Resolved' end, i, 1, i % 50 = 0, '{"settled": true}'::jsonb
+        from generate_series(1, ${sql.lit(N)}) as i`.execute(db);
+      await sql`
+        insert into case_participants (address, case_address, role, round, filed_event_id, block_number)
+        select ${hex40("5000 + (i * 7 + j) % 500")}, ${hex40("i + 1000000")}, 'judge', 1, i, i
+          from generate_series(1, ${sql.lit(N)}) as i, generate_series(0, 2) as j`.execute(db);
+      // What the writer keeps in step: each participation's copy of its case's `open` (schema v7).
+      const copied =
+        await sql`select 1 from information_schema.columns where table_name = 'case_participants' and column_name = 'open'`.execute(
+          db,
+        );
+      if (copied.rows.length > 0) {
+        await sql`update case_participants p set open = c.open from cases c where c.address = p.case_address`.execute(
+          db,
+        );
+      }
+    });
   }, 120_000);
   afterAll(async () => {
     await store?.close();
@@ -63,20 +63,13 @@ describe("the inbox's plan on 30,000 cases", () => {
       .executeTakeFirstOrThrow();
     expect(Number(sat.n)).toBeGreaterThan(150);
     expect(open.length).toBeGreaterThan(0);
-    const compiled = store.db.getExecutor().compileQuery(nodes[0] as RootOperationNode, { queryId: "plan" });
-    const plan = await store.db.executeQuery<{ "QUERY PLAN": unknown }>({
-      ...compiled,
-      sql: `explain (analyze, format json) ${compiled.sql}`,
-    } as CompiledQuery);
-    type Node = { "Relation Name"?: string; "Actual Rows": number; "Actual Loops": number; Plans?: Node[] };
-    const [explained] = (plan.rows[0] as { "QUERY PLAN": { Plan: Node }[] })["QUERY PLAN"];
-    const top = (explained as { Plan: Node }).Plan;
-    let read = 0;
-    const walk = (n: Node) => {
-      if (n["Relation Name"] === "case_participants") read += n["Actual Rows"] * n["Actual Loops"];
-      for (const c of n.Plans ?? []) walk(c);
-    };
-    walk(top);
-    expect(read, JSON.stringify(top, null, 1)).toBeLessThanOrEqual(open.length + 5);
+    const plan = await explained(
+      store,
+      store.db.getExecutor().compileQuery(nodes[0] as RootOperationNode, { queryId: "plan" }),
+    );
+    const read = sumOver(plan, (n) =>
+      n["Relation Name"] === "case_participants" ? n["Actual Rows"] * n["Actual Loops"] : 0,
+    );
+    expect(read, JSON.stringify(plan, null, 1)).toBeLessThanOrEqual(open.length + 5);
   });
 });
