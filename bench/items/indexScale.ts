@@ -6,6 +6,7 @@
  *
  * Run on its own: `node --expose-gc --import tsx bench/items/indexScale.ts` (knobs: BENCH_INDEX_EVENTS
  * [1000000] and BENCH_INDEX_CASES [100000]: the large store is filled until it holds both,
+ * BENCH_INDEX_IN_FLIGHT [200]: cases open at once in both stores,
  * BENCH_INDEX_CHECKPOINTS [25000,100000,250000,500000,1000000]: rate, memory and the reads' costs at each and at the end, BENCH_INDEX_SMALL_CASES [1000],
  * BENCH_INDEX_QUERIES [15], BENCH_INDEX_ENGINES [pglite,postgres], BENCH_INDEX_OUT
  * [bench/results.index.json]).
@@ -184,14 +185,16 @@ async function count(store: Store) {
 export async function benchEngine(
   engine: string,
   open: (name: string) => Promise<Store>,
-  opts: { events: number; cases: number; checkpoints: number[]; smallCases: number; runs: number },
+  opts: { events: number; cases: number; inFlight: number; checkpoints: number[]; smallCases: number; runs: number },
   say: (line: string) => void,
   partial: (r: Partial<EngineResult>) => void = () => {},
 ): Promise<EngineResult> {
   const queries = await indexQueries();
   say(`${engine}: small store, ${opts.smallCases} cases`);
   const small = await open("small");
-  const sgen = new CourtEventGenerator({ inFlight: Math.min(2_000, Math.ceil(opts.smallCases / 5)) });
+  // Both stores keep as many cases in flight, so the open set (what an inbox or the pending list
+  // holds) is the same size at both and only the history behind it grows.
+  const sgen = new CourtEventGenerator({ inFlight: Math.min(opts.inFlight, Math.ceil(opts.smallCases / 5)) });
   const smallResult = await (async () => {
     const t = performance.now();
     await fill(small, sgen, 0, [], undefined, undefined, undefined, opts.smallCases);
@@ -202,7 +205,7 @@ export async function benchEngine(
   })().finally(() => small.close());
   say(`${engine}: large store, ${opts.events} events and ${opts.cases} cases`);
   const large = await open("large");
-  const lgen = new CourtEventGenerator();
+  const lgen = new CourtEventGenerator({ inFlight: opts.inFlight });
   try {
     const t = performance.now();
     const checkpoints = await fill(
@@ -242,6 +245,7 @@ async function main() {
   const opts = {
     events: num("BENCH_INDEX_EVENTS", 1_000_000),
     cases: num("BENCH_INDEX_CASES", 100_000),
+    inFlight: num("BENCH_INDEX_IN_FLIGHT", 200),
     checkpoints: list("BENCH_INDEX_CHECKPOINTS", "25000,100000,250000,500000,1000000").map(Number),
     smallCases: num("BENCH_INDEX_SMALL_CASES", 1_000),
     runs: num("BENCH_INDEX_QUERIES", 15),
