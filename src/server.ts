@@ -23,8 +23,8 @@ import { everyKey } from "./freshness/keys.js";
 import { keysForEvent } from "./freshness/stale.js";
 import { createApp } from "./http/app.js";
 import { EventStreams } from "./http/events.js";
-import type { IndexAccess } from "./index/access.js";
-import { storedHistory } from "./index/queries/events.js";
+import { type IndexAccess, readIndex } from "./index/access.js";
+import { latestEvents, storedHistory } from "./index/queries/events.js";
 import { startIndex } from "./index/start.js";
 import { Lifecycle } from "./lifecycle.js";
 import { type Logger, makeLogger } from "./log.js";
@@ -325,6 +325,7 @@ interface Doors {
 /** Every operation over HTTP, the DOCKET_TOOLS selection as MCP tools, the explorer, on one app. */
 function buildDoors(config: Config, ctx: Ctx, hub: EventHub, tools: Operation[]): Doors {
   const store = ctx.cache.store;
+  const history = ctx.index ? storedHistory(ctx.index.db) : undefined;
   const streams = new EventStreams(
     hub,
     ctx.log,
@@ -333,7 +334,7 @@ function buildDoors(config: Config, ctx: Ctx, hub: EventHub, tools: Operation[])
       maxQueuedBytes: config.EVENTS_MAX_QUEUED_BYTES,
       pingMs: config.EVENTS_PING_MS,
     },
-    ctx.index ? storedHistory(ctx.index.db) : undefined,
+    history,
   );
   const doors: Omit<Doors, "app"> = { streams };
   const app = createApp(ctx, operations, {
@@ -361,10 +362,15 @@ function buildDoors(config: Config, ctx: Ctx, hub: EventHub, tools: Operation[])
           idleMs: config.MCP_HTTP_SESSION_IDLE_SECONDS * 1000,
         },
         events: hub,
+        history,
         resourcePageSize: config.MCP_RESOURCE_PAGE_SIZE,
         json: { maxBytes: config.MCP_MAX_BODY_BYTES, maxDepth: config.JSON_MAX_DEPTH },
       });
-      doors.explorer = mountExplorer(a, ctx, operations, { events: hub, security });
+      doors.explorer = mountExplorer(a, ctx, operations, {
+        events: hub,
+        security,
+        stored: (n) => readIndex(ctx, (index) => latestEvents(index.db, n)),
+      });
     },
   });
   return { ...doors, app };

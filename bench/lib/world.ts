@@ -328,6 +328,18 @@ export class World {
     return r;
   }
 
+  /** Who filed `c` and against whom (a case this world filed). */
+  partiesOf(c: Address): { plaintiff: Address; defendant: Address } {
+    const f = this.filings.get(c);
+    if (!f) throw new Error(`case ${c} was not filed by the bench`);
+    return { plaintiff: f.plaintiff, defendant: f.defendant };
+  }
+
+  /** The panel this world drew for `c` last (undefined: none drawn). */
+  panelOf(c: Address): readonly Address[] | undefined {
+    return this.panels.get(c)?.judges;
+  }
+
   private dropDeliberating(c: Address): void {
     const i = this.deliberating.indexOf(c);
     if (i >= 0) this.deliberating.splice(i, 1);

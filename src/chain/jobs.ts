@@ -30,9 +30,6 @@ export type JobPhase = (typeof JOB_PHASES)[number];
 /** DocketArbitrator.RulingStatus, in enum order. */
 export const RULING_STATUSES = ["pending", "delivered", "failed"] as const;
 
-/** Jobs the inbox and the keeper view scan: the newest this many. */
-export const JOB_SCAN = 200;
-
 /** The docket evaluator at `addr`, if it is one. */
 export function evaluatorOf(a: Arbitration, addr: Address) {
   return a.evaluators.find((e) => isAddressEqual(e.address, addr));
@@ -140,32 +137,15 @@ export async function readDispute(chain: ChainAccess, a: Arbitration, disputeId:
 }
 export type DisputeView = Awaited<ReturnType<typeof readDispute>>["dispute"];
 
-/**
- * Every job, newest first, in pages of JOB_SCAN per call, all in one multicall after the first
- * (which says how many there are): 1 request up to JOB_SCAN jobs, 2 beyond.
- */
-export async function readAllJobs(chain: ChainAccess, a: Arbitration): Promise<{ total: number; jobs: JobView[] }> {
-  const [total, first] = await chain.reader.readContract({
-    address: a.commerce,
-    abi: agenticCommerceAbi,
-    functionName: "getJobs",
-    args: [0n, BigInt(JOB_SCAN)],
-  });
-  const jobs = [...first] as JobView[];
-  if (total > BigInt(jobs.length)) {
-    const calls = [];
-    for (let o = JOB_SCAN; o < Number(total); o += JOB_SCAN) {
-      calls.push({
-        address: a.commerce,
-        abi: agenticCommerceAbi,
-        functionName: "getJobs",
-        args: [BigInt(o), BigInt(JOB_SCAN)],
-      } as const);
-    }
-    const pages = await readAll(chain, calls, { batchSize: 0 });
-    for (const [, page] of pages) jobs.push(...(page as readonly JobView[]));
-  }
-  return { total: Number(total), jobs };
+/** These jobs as the chain has them now (a page the index found): one multicall. */
+export async function readJobs(chain: ChainAccess, a: Arbitration, ids: readonly bigint[]): Promise<JobView[]> {
+  if (ids.length === 0) return [];
+  const jobs = await readAll(
+    chain,
+    ids.map((id) => ({ address: a.commerce, abi: agenticCommerceAbi, functionName: "getJob", args: [id] }) as const),
+    { batchSize: 0 },
+  );
+  return jobs as JobView[];
 }
 
 /** A page of jobs, newest first, with the total: one eth_call. */
@@ -173,50 +153,15 @@ export async function readJobPage(chain: ChainAccess, a: Arbitration, offset: nu
   return readPage(chain, { address: a.commerce, abi: agenticCommerceAbi }, "getJobs", offset, limit);
 }
 
-/**
- * What the inbox and keeper view need of the jobs: the newest JOB_SCAN jobs and the disputes whose
- * ruling failed to deliver (one multicall, batched with whatever the caller reads in the same tick),
- * then the evaluation of each submitted job a docket evaluator judges (a second, only when there are any).
- */
-export async function readJobActionInputs(chain: ChainAccess, a: Arbitration) {
-  const [[, jobs], [, due]] = await Promise.all([
-    chain.reader.readContract({
-      address: a.commerce,
-      abi: agenticCommerceAbi,
-      functionName: "getJobs",
-      args: [0n, BigInt(JOB_SCAN)],
-    }),
-    chain.reader.readContract({
-      address: a.arbitrator,
-      abi: docketArbitratorAbi,
-      functionName: "getDueRulings",
-      args: [0n, 100n],
-    }),
-  ]);
-  const submitted = (jobs as readonly JobView[]).filter(
-    (j) => JOB_STATES[j.status] === "Submitted" && evaluatorOf(a, j.evaluator),
-  );
-  const evaluations =
-    submitted.length === 0
-      ? []
-      : await readAll(
-          chain,
-          submitted.map(
-            (j) =>
-              ({
-                address: j.evaluator,
-                abi: courtEvaluatorAbi,
-                functionName: "getEvaluation",
-                args: [j.id],
-              }) as const,
-          ),
-          { batchSize: 0 },
-        );
-  const byJob = new Map<string, EvaluationView>();
-  submitted.forEach((j, i) => {
-    byJob.set(j.id.toString(), evaluations[i] as EvaluationView);
+/** The disputes whose ruling failed to deliver (the first 100: they are few): one eth_call. */
+export async function readDueRulings(chain: ChainAccess, a: Arbitration) {
+  const [, due] = await chain.reader.readContract({
+    address: a.arbitrator,
+    abi: docketArbitratorAbi,
+    functionName: "getDueRulings",
+    args: [0n, 100n],
   });
-  return { jobs: jobs as readonly JobView[], due, evaluations: byJob };
+  return due;
 }
 
 /** The client's token balance and allowance to the job contract: one multicall. */

@@ -1,5 +1,6 @@
 import { loadConfig } from "../config.js";
 import { selectOperations } from "../doors/select.js";
+import { storedHistory } from "../index/queries/events.js";
 import { Lifecycle, stopOnSignals } from "../lifecycle.js";
 import { makeLogger } from "../log.js";
 import { serveStdio } from "../mcp/stdio.js";
@@ -26,7 +27,14 @@ export async function runMcpStdio(): Promise<void> {
   await startFollower(config, life, ctx, events);
   const session = await life.start(
     "stdio session",
-    () => serveStdio(ctx, { operations, tools, events, resourcePageSize: config.MCP_RESOURCE_PAGE_SIZE }),
+    () =>
+      serveStdio(ctx, {
+        operations,
+        tools,
+        events,
+        history: ctx.index ? storedHistory(ctx.index.db) : undefined,
+        resourcePageSize: config.MCP_RESOURCE_PAGE_SIZE,
+      }),
     (s) => s.close(),
   );
   const { chain } = ctx;

@@ -20,10 +20,12 @@ export const keyOf = {
   /** A page of one court's judge pool (get_judge_pool). */
   judgePool: (court: number, offset: number, limit: number) => `judgepool:${court}:${offset}:${limit}`,
   stats: () => "stats",
-  /** An address's inbox page (get_inbox). */
-  inbox: (address: string, offset: number, limit: number) => `inbox:${address}:${offset}:${limit}`,
-  /** A page of court-wide keeper actions. */
-  keeper: (cursor: string, limit: number, court?: number) => `keeper:${cursor}:${limit}:${court ?? "all"}`,
+  /** An address's inbox page (get_inbox): its cases' offset and its jobs' cursor. */
+  inbox: (address: string, offset: number, limit: number, jobsCursor = "") =>
+    `inbox:${address}:${offset}:${limit}:${jobsCursor}`,
+  /** A page of court-wide keeper actions: its cases' cursor and its jobs'. */
+  keeper: (cursor: string, limit: number, court?: number, jobsCursor = "") =>
+    `keeper:${cursor}:${limit}:${court ?? "all"}:${jobsCursor}`,
   /** Court parameters (minimums, fee, windows), read by several operations. */
   params: () => "params",
   /** The court tree as read from the chain (names, parameters, pools), shared by the court-aware reads. */

@@ -1,5 +1,6 @@
 import { sql } from "kysely";
 import { type Address, type Block, type Hex, isAddressEqual } from "viem";
+import { courtEvaluatorAbi } from "../chain/abi/generated.js";
 import type { ChainAccess } from "../chain/access.js";
 import { makePublicClient } from "../chain/client.js";
 import { followedEventOf } from "../chain/contractEvents.js";
@@ -7,6 +8,7 @@ import type { CourtLog } from "../chain/courtLogs.js";
 import type { PollMeta } from "../chain/follower.js";
 import { type CaseFacts, readCaseFacts } from "../chain/reads/cases.js";
 import type { Logger } from "../log.js";
+import { type ChallengeWindows, jobsAfterStep, unknownEvaluators } from "../store/jobs.js";
 import { casesAbove, forgetAbove, wipe } from "../store/rollback.js";
 import type { Store } from "../store/store.js";
 import { Backfill } from "./progress.js";
@@ -36,6 +38,11 @@ export interface BlockFacts {
 export interface ChainFacts {
   headers(numbers: readonly bigint[]): Promise<Map<bigint, BlockFacts>>;
   cases(touched: readonly string[], filed: readonly string[]): Promise<Map<string, CaseFacts>>;
+  /**
+   * The challenge window of each of these job evaluators that is one of docket's (an immutable of
+   * the evaluator); none for the others. Optional: without it no job has a window (the bench's).
+   */
+  challengeWindows?(evaluators: readonly string[]): Promise<Map<string, number>>;
 }
 
 /** The chain's facts, read with the follower's limits: headers as one JSON-RPC batch, cases as multicalls. */
@@ -54,6 +61,17 @@ export function chainFacts(chain: ChainAccess): ChainFacts {
       return out;
     },
     cases: (touched, filed) => readCaseFacts(chain, touched as Address[], filed as Address[]),
+    async challengeWindows(evaluators) {
+      const ours = evaluators.filter((e) =>
+        chain.arbitration?.evaluators.some((x) => isAddressEqual(x.address, e as Address)),
+      );
+      const windows = await Promise.all(
+        ours.map((e) =>
+          chain.reader.readContract({ address: e as Address, abi: courtEvaluatorAbi, functionName: "challengeWindow" }),
+        ),
+      );
+      return new Map(ours.map((e, i) => [e.toLowerCase(), Number(windows[i])]));
+    },
   };
 }
 
@@ -117,6 +135,8 @@ export class IndexWriter {
   private updated = 0;
   /** How many events were stored when the index was last analyzed. */
   private analyzedAt = 0;
+  /** docket's evaluators' challenge windows, read once each (null: not one of docket's). */
+  readonly windows: ChallengeWindows;
   readonly backfill: Backfill;
 
   constructor(
@@ -126,6 +146,7 @@ export class IndexWriter {
     private readonly opts: WriterOptions,
   ) {
     this.facts = opts.facts ?? chainFacts(chain);
+    this.windows = new Map();
     this.backfill = new Backfill(log);
   }
 
@@ -279,6 +300,7 @@ export class IndexWriter {
       blockNums.length > 0 ? this.facts.headers([...new Set(blockNums)]) : new Map<bigint, BlockFacts>(),
       touched.length > 0 ? this.facts.cases(touched, filed) : new Map<string, CaseFacts>(),
     ]);
+    await this.readWindows(rows);
     const headers = new Map([...known, ...read]);
     for (const r of rows) {
       if (headers.get(BigInt(r.block_number))?.hash.toLowerCase() !== r.block_hash) {
@@ -327,6 +349,15 @@ export class IndexWriter {
           .onConflict((oc) => oc.doNothing())
           .execute();
       }
+      await jobsAfterStep(
+        trx,
+        rows.map((r) => ({
+          ...r,
+          id: idOf(r),
+          timestamp: Number(headers.get(BigInt(r.block_number))?.timestamp ?? 0n),
+        })),
+        this.windows,
+      );
       const filedIds = new Map<string, number>();
       const stateOfFiling = new Map<string, { state: string; id: number }>();
       rows.forEach((r, i) => {
@@ -442,6 +473,14 @@ export class IndexWriter {
       this.analyzedAt = Math.max(stored, 1);
       await sql`analyze`.execute(this.store.db);
     }
+  }
+
+  /** The challenge windows of the evaluators the step's new jobs name, read once each. */
+  private async readWindows(rows: readonly { name: string; args: Record<string, unknown> }[]): Promise<void> {
+    const unknown = unknownEvaluators(rows, this.windows);
+    if (unknown.length === 0) return;
+    const read = (await this.facts.challengeWindows?.(unknown)) ?? new Map<string, number>();
+    for (const e of unknown) this.windows.set(e, read.get(e) ?? null);
   }
 
   private async writeCursor(trx: Parameters<typeof wipe>[0], block: number, hash: Hex): Promise<void> {

@@ -3,6 +3,7 @@ import type { Express, NextFunction, Request, RequestHandler, Response } from "e
 import { compose, type Final } from "../doors/compose.js";
 import { sendError } from "../doors/httpErrors.js";
 import type { EventHub } from "../events/hub.js";
+import type { EventHistory } from "../events/resume.js";
 import type { Ctx, Operation } from "../operations/kernel/operation.js";
 import { cachedToolCalls } from "./cachedCall.js";
 import { type JsonBounds, mcpJsonBounds } from "./jsonBounds.js";
@@ -11,9 +12,9 @@ import { originGuard } from "./originGuard.js";
 import { servesInbox } from "./resources.js";
 import { buildServer, type McpServerFactory } from "./server.js";
 import { type SseLimits, SseSessions } from "./sse.js";
-import { type EraServerFactory, streamableHttpHandlers } from "./streamableHttp.js";
+import { type EraServerFactory, resourceSubscriptions, streamableHttpHandlers } from "./streamableHttp.js";
 import { type SessionLimits, StreamableHttpSessions } from "./streamableSession.js";
-import { updatedUris } from "./subscriptions.js";
+import { lastEventIdOf, updatedUris, updateMeta, updatesSince } from "./subscriptions.js";
 import { toolSelection } from "./toolFilter.js";
 
 export interface McpHttpOptions {
@@ -38,6 +39,8 @@ export interface McpHttpOptions {
    * the session transports' subscriptions (stdio, SSE, /mcp/session) listen to.
    */
   events?: EventHub;
+  /** The events kept beyond the hub (the index): subscriptions resume from any id it holds. */
+  history?: EventHistory;
   /** Cases per resources/list page (MCP_RESOURCE_PAGE_SIZE). */
   resourcePageSize?: number;
   /** A POSTed message's size and nesting at most (MCP_MAX_BODY_BYTES, JSON_MAX_DEPTH). */
@@ -75,7 +78,7 @@ const LOOPBACK = new Set(["127.0.0.1", "localhost", "::1"]);
  * not allowed (originGuard).
  */
 export function mountMcp(app: Express, ctx: Ctx, opts: McpHttpOptions): McpHttp {
-  const { operations, tools, resourcePageSize, events } = opts;
+  const { operations, tools, resourcePageSize, events, history } = opts;
   // The stateless endpoint: a 2026-07-28 server takes subscriptions (listen streams), a 2025 one does not.
   const factory: EraServerFactory = (era, selected = tools) =>
     buildServer(ctx, {
@@ -86,7 +89,7 @@ export function mountMcp(app: Express, ctx: Ctx, opts: McpHttpOptions): McpHttp 
       events: era === "modern" ? events : undefined,
     });
   const withSessions: McpServerFactory = (selected = tools) =>
-    buildServer(ctx, { operations, tools: selected, resourcePageSize, events });
+    buildServer(ctx, { operations, tools: selected, resourcePageSize, events, history });
   const hostCheck = LOOPBACK.has(opts.host);
   const guard: RequestHandler[] = [
     ...opts.security,
@@ -97,12 +100,37 @@ export function mountMcp(app: Express, ctx: Ctx, opts: McpHttpOptions): McpHttp 
     ctx.log.warn({ host: opts.host }, "MCP over HTTP is not bound to loopback: no Host-header (DNS rebinding) check");
   }
 
-  const streamable = streamableHttpHandlers(factory, ctx.log);
-  // Each event's resources, to the 2026-07-28 listen streams of every selection's entry (a reorg's: all they watch).
   const inbox = servesInbox(operations);
+  const streamable = streamableHttpHandlers(factory, ctx.log, {
+    // A listen stream given `_meta.lastEventId` is sent what the events since touched, once open.
+    onListen: (body, res) => {
+      let lastId: string | undefined;
+      try {
+        lastId = lastEventIdOf((body as { params?: Record<string, unknown> }).params ?? {});
+      } catch (err) {
+        return (err as Error).message;
+      }
+      if (lastId === undefined || !events) return undefined;
+      const uris = resourceSubscriptions(body);
+      const wanted = new Set(uris);
+      const owed = async () => {
+        for (let i = 0; i < 400 && !res.headersSent && !res.destroyed; i++) await new Promise((r) => setTimeout(r, 5));
+        const updates = await updatesSince(events, history, lastId, uris, (e) =>
+          updatedUris(e, inbox, () => uris).filter((u) => wanted.has(u)),
+        );
+        for (const [uri, _meta] of updates)
+          streamable.bus.publish({ kind: "resource_updated", uri, params: { uri, _meta } });
+      };
+      owed().catch((err: unknown) =>
+        ctx.log.warn({ err: (err as Error).message }, "MCP listen stream could not resume"),
+      );
+      return undefined;
+    },
+  });
+  // Each event's resources, to the 2026-07-28 listen streams of every selection's entry (a reorg's: all they watch).
   const stopPublishing = events?.subscribe((e) => {
     for (const uri of updatedUris(e, inbox, streamable.listenedUris))
-      streamable.bus.publish({ kind: "resource_updated", uri });
+      streamable.bus.publish({ kind: "resource_updated", uri, params: { uri, _meta: updateMeta(e) } });
   });
   const cached = cachedToolCalls(ctx, tools);
   // Every POSTed message is read once, bounded in size and nesting, before anything else looks at it.

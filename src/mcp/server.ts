@@ -1,6 +1,7 @@
 import { createRequire } from "node:module";
 import { McpServer } from "@modelcontextprotocol/server";
 import type { EventHub } from "../events/hub.js";
+import type { EventHistory } from "../events/resume.js";
 import type { Ctx, Operation } from "../operations/kernel/operation.js";
 import { registerApps } from "./apps.js";
 import { registerCompletions } from "./completions.js";
@@ -23,6 +24,8 @@ export interface BuildServerOptions {
    * stream outlives a request) subscriptions are not offered.
    */
   events?: EventHub;
+  /** The events kept beyond the hub (the index): a subscription resumes from any id it holds. */
+  history?: EventHistory;
   /** Cases per resources/list page (MCP_RESOURCE_PAGE_SIZE); default 100. */
   resourcePageSize?: number;
   /**
@@ -92,7 +95,7 @@ export function buildServer(ctx: Ctx, opts: BuildServerOptions): McpServer {
   const judgeCasePrompt = names.has("get_case") && names.has("vote_on_case");
   if (judgeCasePrompt) registerJudgeCasePrompt(server, ctx, opts.operations);
   registerCompletions(server, ctx, opts.operations, { judgeCasePrompt });
-  if (opts.events && era === "legacy") enableSubscriptions(server, ctx, opts.operations, opts.events);
+  if (opts.events && era === "legacy") enableSubscriptions(server, ctx, opts.operations, opts.events, opts.history);
   if (opts.events && era === "modern") {
     // subscriptions/listen is the SDK entry's; it honours resource filters only with this capability.
     server.server.registerCapabilities({ resources: { subscribe: true } });

@@ -28,7 +28,17 @@ export type EraServerFactory = (era: Era, tools?: readonly Operation[]) => McpSe
  * one bus. A POST whose body the cached-call fast path read ahead (src/mcp/cachedCall.ts) is
  * handed on parsed.
  */
-export function streamableHttpHandlers(factory: EraServerFactory, log: Logger) {
+export function streamableHttpHandlers(
+  factory: EraServerFactory,
+  log: Logger,
+  opts: {
+    /**
+     * A `subscriptions/listen` request about to be served (its body; its response, open once its
+     * headers are sent): a message refuses it (-32602, before the SDK sees it).
+     */
+    onListen?: (body: unknown, res: Response) => string | undefined;
+  } = {},
+) {
   const bus = new InMemoryServerEventBus((err) => log.warn({ err: err.message }, "MCP subscription listener failed"));
   const onerror = (err: Error) => log.debug({ err: err.message }, "MCP Streamable HTTP request refused");
   const entries: McpHttpHandler[] = [];
@@ -99,6 +109,8 @@ export function streamableHttpHandlers(factory: EraServerFactory, log: Logger) {
       }
     }
     if (listen) {
+      const refused = opts.onListen?.(read.parsedBody, res);
+      if (refused !== undefined) return jsonRpcError(res, 400, -32602, refused);
       untrack(res);
       watchWhileOpen(read.parsedBody, res);
     }
@@ -159,7 +171,7 @@ async function readBody(req: Request): Promise<Buffer | undefined> {
 }
 
 /** A `subscriptions/listen` request's `resourceSubscriptions` (its strings; nothing if malformed, the SDK refuses it). */
-function resourceSubscriptions(body: unknown): string[] {
+export function resourceSubscriptions(body: unknown): string[] {
   const uris = (body as { params?: { notifications?: { resourceSubscriptions?: unknown } } }).params?.notifications
     ?.resourceSubscriptions;
   return Array.isArray(uris) ? [...new Set(uris.filter((u): u is string => typeof u === "string"))] : [];

@@ -13,6 +13,7 @@ export interface StoreSchema {
   ingest_cursor: IngestCursorTable;
   cases: CasesTable;
   case_participants: CaseParticipantsTable;
+  jobs: JobsTable;
 }
 
 /** The blocks the ingest accepted: a reorg is found by a hash that no longer matches. */
@@ -106,4 +107,37 @@ export interface CaseParticipantsTable {
   block_number: number;
   /** Its case's `open`, copied so that an address's open cases are one index walk (migration 0007). */
   open: Generated<boolean>;
+}
+
+/**
+ * An ERC-8183 job as its events leave it (migration 0006): re-derived from its events on a reorg.
+ * Times are chain time (unix seconds); amounts and ids uint256 as decimal strings.
+ */
+export interface JobsTable {
+  job_id: string;
+  /** The job contract. */
+  contract: string;
+  client: string;
+  /** Null until the client names one. */
+  provider: string | null;
+  evaluator: string;
+  /** Its ERC-8183 state (Open, Funded, Submitted, Completed, Rejected, Expired). */
+  state: string;
+  budget: string;
+  expired_at: number;
+  /** The evaluator's challenge window when it is one of docket's (null: another evaluator). */
+  challenge_window: number | null;
+  submitted_at: number | null;
+  /** When the challenge window closes (submitted_at plus the window), for a docket evaluator. */
+  window_ends_at: number | null;
+  disputed: boolean;
+  dispute_id: string | null;
+  case_address: string | null;
+  /** When its next step is due: the expiry while Open or Funded, the window's end once Submitted; null once over. */
+  due_at: number | null;
+  /** When anyone may finalize it (the window's end plus one, undisputed); null otherwise. */
+  keeper_due_at: number | null;
+  created_event_id: number;
+  created_block: number;
+  last_event_id: number;
 }

@@ -10,6 +10,7 @@ import { lockDir } from "./dirLock.js";
 import { MIGRATIONS } from "./migrations/index.js";
 import { forgetAbove } from "./rollback.js";
 import type { StoreSchema } from "./schema.js";
+import { memoryPGlite, saveTemplate } from "./template.js";
 
 /**
  * The index's database (docs/index.md): one query builder (Kysely) over either engine, the
@@ -114,6 +115,8 @@ export async function openStore(config: Pick<Config, "DATABASE_URL" | "INDEX_DIR
   let where: string;
   let pool: pg.Pool | undefined;
   let release = () => {};
+  /** An in-memory PGlite that started empty: saved as the template once migrated (`template.ts`). */
+  let fresh: PGlite | undefined;
   if (url && url !== IN_MEMORY) {
     engine = "postgres";
     where = redacted(url);
@@ -125,7 +128,9 @@ export async function openStore(config: Pick<Config, "DATABASE_URL" | "INDEX_DIR
     let pglite: PGlite;
     if (url === IN_MEMORY) {
       where = "memory";
-      pglite = await PGlite.create({ parsers });
+      const opened = await memoryPGlite({ parsers });
+      pglite = opened.pglite;
+      if (!opened.migrated) fresh = pglite;
     } else {
       where = resolve(config.INDEX_DIR);
       mkdirSync(where, { recursive: true });
@@ -160,6 +165,10 @@ export async function openStore(config: Pick<Config, "DATABASE_URL" | "INDEX_DIR
     async migrate() {
       const started = performance.now();
       const done = names(await migrator.migrateToLatest());
+      if (fresh) {
+        await saveTemplate(fresh);
+        fresh = undefined;
+      }
       if (done.length > 0) {
         log.info({ migrations: done, ms: Math.round(performance.now() - started) }, "index store migrated");
       }

@@ -7,20 +7,21 @@ import { z } from "zod";
 import { clientScript } from "../browser/bundle.js";
 import { asDocketError, DocketError } from "../errors/errors.js";
 import type { EventHub } from "../events/hub.js";
-import { EVENT_TYPES } from "../events/types.js";
+import { type DocketEvent, EVENT_TYPES } from "../events/types.js";
+import { CURSOR_PATTERN } from "../formats.js";
 import type { Ctx, Operation } from "../operations/kernel/operation.js";
 import { address, validationError } from "../operations/kernel/schemas.js";
 import { courtList, courtPage, courtsPage } from "./courts.js";
 import { fmt } from "./format.js";
+import { agentPage, judgePage } from "./histories.js";
 import { JOB_STATES, jobPage, jobsPage, PHASE_TEXT } from "./jobs.js";
-import { agentPage, CASE_STATES, casePage, casesPage, overviewPage } from "./pages.js";
-import { Reads, type SameData } from "./reads.js";
+import { CASE_STATES, casePage, casesPage, overviewPage } from "./pages.js";
+import { EXPLORER, Reads, type SameData } from "./reads.js";
 import { RecentEvents } from "./recent.js";
 
 const { version } = createRequire(import.meta.url)("docket/package.json") as { version: string };
 
-/** Where the explorer's pages live; `/` is its overview for a browser (and the API's index for a program). */
-export const EXPLORER = "/explorer";
+export { EXPLORER };
 
 const views = fileURLToPath(new URL("./views", import.meta.url));
 const styles = fileURLToPath(new URL("./assets/explorer.css", import.meta.url));
@@ -65,6 +66,12 @@ interface Meta {
 export interface ExplorerOptions {
   /** The event hub: the overview's latest events, a case's timeline, and the pages' live updates. */
   events?: EventHub;
+  /**
+   * The newest `n` court events docket's index stores, newest first (what GET /events resumes
+   * from): the overview's latest events, the live ones merged in. It throws INDEX_UNAVAILABLE
+   * without the index; absent, the overview shows the live events only.
+   */
+  stored?: (n: number) => Promise<DocketEvent[]>;
   /**
    * The operations' security chain (headers, CORS, rate limit), run first on every explorer route;
    * a page then replaces the API's headers with its own.
@@ -119,7 +126,7 @@ export function mountExplorer(
 ): { close(): void } {
   const reads = new Reads(ctx, operations);
   const recent = opts.events ? new RecentEvents(opts.events) : undefined;
-  const events = () => recent ?? { latest: () => [], ofCase: () => [] };
+  const events = () => recent ?? { latest: () => [] };
   const eta = new Eta({ views: opts.files?.views ?? views, cache: true, autoEscape: true, autoTrim: false });
   const stylesheet = opts.files?.styles ?? styles;
   const headers = pageHeaders();
@@ -173,7 +180,10 @@ export function mountExplorer(
     }
     html(req, res, () =>
       page(async () => {
-        const [data, courtsList] = await Promise.all([overviewPage(reads, events() as RecentEvents), courtList(reads)]);
+        const [data, courtsList] = await Promise.all([
+          overviewPage(reads, events() as RecentEvents, opts.stored),
+          courtList(reads),
+        ]);
         return ["overview", { ...data, courtsList }, { title: "docket", same: data.same, live: {} }];
       })(req, res, next),
     );
@@ -190,7 +200,7 @@ export function mountExplorer(
   app.get(`${EXPLORER}/cases/:address`, html, (req, res, next) =>
     page(async () => {
       const { address: a } = parse(z.object({ address: address("Case") }), req.params);
-      const data = await casePage(reads, events() as RecentEvents, a);
+      const data = await casePage(reads, a);
       return ["case", data, { title: `Case ${fmt.short(a)}`, same: data.same, live: { case: data.c.address } }];
     })(req, res, next),
   );
@@ -198,9 +208,18 @@ export function mountExplorer(
   app.get(`${EXPLORER}/agents/:address`, html, (req, res, next) =>
     page(async () => {
       const { address: a } = parse(z.object({ address: address("Agent") }), req.params);
-      const data = await agentPage(reads, a);
+      const data = await agentPage(reads, a, parse(historyQuery, req.query));
       const title = data.agent?.name ? `Agent ${data.agent.name}` : `Address ${fmt.short(a)}`;
       return ["agent", data, { title, same: data.same, live: {} }];
+    })(req, res, next),
+  );
+
+  app.get(`${EXPLORER}/judges/:address`, html, (req, res, next) =>
+    page(async () => {
+      const { address: a } = parse(z.object({ address: address("Judge") }), req.params);
+      const data = await judgePage(reads, a, parse(historyQuery, req.query));
+      const title = data.agent?.name ? `Judge ${data.agent.name}` : `Judge ${fmt.short(a)}`;
+      return ["judge", data, { title, same: data.same, live: {} }];
     })(req, res, next),
   );
 
@@ -267,16 +286,25 @@ export function mountExplorer(
 /** Empty form fields are absent ones. */
 const optional = <T extends z.ZodType>(t: T) => z.preprocess((v) => (v === "" ? undefined : v), t.optional());
 
+/** A page's cursor, as list_cases and the histories take it (the one cursor format). */
+const cursor = optional(z.string().max(64).regex(new RegExp(CURSOR_PATTERN), "not a cursor: follow the page's links"));
+
+const historyQuery = z.object({ cursor, limit: z.coerce.number().int().min(1).max(100).default(20) });
+
 const casesQuery = z.object({
   state: optional(z.enum(CASE_STATES as [string, ...string[]])),
-  party: optional(address("Party or judge")),
+  party: optional(address("Party")),
+  judge: optional(address("Judge")),
   court: optional(z.string().regex(/^\d{1,10}$/)),
+  q: optional(z.string().max(200)).transform((v) => v?.trim() || undefined),
+  cursor,
   limit: z.coerce.number().int().min(1).max(100).default(20),
   offset: z.coerce.number().int().min(0).max(1_000_000).default(0),
 });
 
 const jobsQuery = z.object({
   state: optional(z.enum(JOB_STATES as [string, ...string[]])),
+  cursor,
   limit: z.coerce.number().int().min(1).max(100).default(20),
   offset: z.coerce.number().int().min(0).max(1_000_000).default(0),
 });

@@ -27,6 +27,8 @@ interface JobRow {
 export interface JobsPage {
   rows: JobRow[];
   total: number;
+  /** A filtered list's next page; null after the last (unfiltered lists page by offset). */
+  nextCursor: string | null;
   query: JobsQuery;
   names: Map<string, AgentBody | null>;
   same: SameData;
@@ -34,12 +36,14 @@ export interface JobsPage {
 
 export interface JobsQuery {
   state?: string;
+  /** A filtered list's page (the index's keyset): the nextCursor of the page before. */
+  cursor?: string;
   limit: number;
   offset: number;
 }
 
 export async function jobsPage(reads: Reads, q: JobsQuery): Promise<JobsPage> {
-  const body = await reads.get<{ total: number; jobs: JobRow[] }>("list_jobs", { ...q });
+  const body = await reads.get<{ total: number; jobs: JobRow[]; nextCursor?: string | null }>("list_jobs", { ...q });
 
   const names = await reads.names(body.jobs.flatMap((j) => [j.client, ...(j.provider ? [j.provider] : [])]));
   const search = new URLSearchParams(
@@ -50,6 +54,7 @@ export async function jobsPage(reads: Reads, q: JobsQuery): Promise<JobsPage> {
   return {
     rows: body.jobs,
     total: body.total,
+    nextCursor: body.nextCursor ?? null,
     query: q,
     names,
     same: { json: `/jobs?${search}`, mcp: reads.op("list_jobs")?.name ?? "" },

@@ -1,11 +1,19 @@
-import type { z } from "zod";
+import { DocketError } from "../errors/errors.js";
 import type { DocketEvent } from "../events/types.js";
 import type { AgentBody } from "../operations/agents/agent.js";
 import { type CaseBody, caseSchema } from "../operations/cases/case.js";
-import type { judgeSchema } from "../operations/judges/judge.js";
 import { type EvidenceItem, evidenceItems } from "./evidence.js";
-import type { Reads, SameData } from "./reads.js";
+import { EXPLORER, type Reads, type SameData, withoutIndex } from "./reads.js";
 import type { RecentEvents } from "./recent.js";
+import {
+  type Ahead,
+  chainOnlyTimeline,
+  type IndexedEntry,
+  indexedTimeline,
+  namedIn,
+  panels,
+  type TimelineRound,
+} from "./timeline.js";
 
 /**
  * What each explorer page shows, gathered from the operations (src/web/reads.ts). The templates
@@ -52,31 +60,58 @@ export interface CaseRow {
 
 export interface OverviewPage {
   stats: Stats;
-  keeper: { chainTime: number; total: number; actions: KeeperAction[] };
+  /** Null without the index (the keeper's view comes from it). */
+  keeper: { chainTime: number; total: number; actions: KeeperAction[] } | null;
   events: DocketEvent[];
+  /** Whether the events come from the index (else only those this process saw since it started). */
+  eventsIndexed: boolean;
   latest: CaseRow[];
   same: SameData;
 }
 
-export async function overviewPage(reads: Reads, recent: RecentEvents): Promise<OverviewPage> {
-  const [stats, keeper, latest] = await Promise.all([
+const LATEST_EVENTS = 15;
+
+export async function overviewPage(
+  reads: Reads,
+  recent: RecentEvents,
+  storedEvents: ((n: number) => Promise<DocketEvent[]>) | undefined,
+): Promise<OverviewPage> {
+  const [stats, keeper, latest, stored] = await Promise.all([
     reads.get<Stats>("get_stats_overview"),
-    reads.get<OverviewPage["keeper"]>("list_keeper_actions", { limit: 100 }),
+    withoutIndex(reads.get<NonNullable<OverviewPage["keeper"]>>("list_keeper_actions", { limit: 100 })),
     casesPage(reads, { limit: 5, offset: 0 }),
+    storedEvents ? withoutIndex(storedEvents(LATEST_EVENTS)) : null,
   ]);
   return {
     stats,
-    keeper: { ...keeper, actions: keeper.actions.slice(0, 20) },
-    events: recent.latest(15),
+    keeper: keeper && { ...keeper, actions: keeper.actions.slice(0, 20) },
+    events: newestEvents([...(stored ?? []), ...recent.latest(LATEST_EVENTS)], LATEST_EVENTS),
+    eventsIndexed: stored !== null,
     latest: latest.rows,
     same: { json: "/stats/overview", mcp: "get_stats_overview" },
   };
 }
 
+/** The newest `n` of these events, newest first, each once (the index's and the live ones overlap). */
+function newestEvents(events: DocketEvent[], n: number): DocketEvent[] {
+  const order = (e: DocketEvent) => [e.block, Number(e.id.split("-")[1]) || 0] as const;
+  const unique = [...new Map(events.map((e) => [e.id, e])).values()];
+  unique.sort((x, y) => {
+    const [a, b] = [order(x), order(y)];
+    return b[0] - a[0] || b[1] - a[1];
+  });
+  return unique.slice(0, n);
+}
+
 export interface CasesQuery {
   state?: string;
   party?: string;
+  judge?: string;
   court?: string;
+  /** Words of the claim. */
+  q?: string;
+  /** A filtered list's next page: the nextCursor of the page before. */
+  cursor?: string;
   limit: number;
   offset: number;
 }
@@ -85,39 +120,70 @@ export interface CasesPage {
   query: CasesQuery;
   rows: CaseRow[];
   total: number;
-  /** With a filter: how many cases (newest first) were read to find the matches. */
-  scanned: number | null;
-  more: boolean;
+  /** With a filter: answered by docket's index, newest filing first, paged by cursor. */
+  filtered: boolean;
+  /** The newer and the older page's links (null where there is none). */
+  pager: { newer: string | null; older: string | null };
   same: SameData;
 }
 
-/** Cases read at most, newest first, to answer one filtered page. */
-const SCAN_MAX = 500;
-const SCAN_CHUNK = 50;
+/** The filters a cases query carries, as URL parameters (the same names as list_cases' inputs). */
+function filtersOf(q: CasesQuery): Record<string, string> {
+  const f: Record<string, string> = {};
+  for (const k of ["state", "party", "judge", "court", "q"] as const) {
+    const v = q[k];
+    if (v !== undefined) f[k] = v;
+  }
+  return f;
+}
 
-/** One page of cases, newest first; with a filter, the newest SCAN_MAX cases are searched. */
+/**
+ * One page of cases, newest first. Without a filter, the chain's list (offset pages); with any,
+ * list_cases answers from the index (every case matching, however old) and pages by cursor.
+ */
 export async function casesPage(reads: Reads, q: CasesQuery): Promise<CasesPage> {
-  const { total } = await reads.get<{ total: number }>("list_cases", { limit: 1, offset: 0 });
-  const filtered = q.state !== undefined || q.party !== undefined || q.court !== undefined;
-  const same = { json: `/cases?limit=${q.limit}&offset=${q.offset}`, mcp: "list_cases" };
-  if (!filtered) {
+  const filters = filtersOf(q);
+  const href = (base: string, p: Record<string, string>) =>
+    `${base}?${new URLSearchParams({ ...filters, ...p, limit: String(q.limit) })}`;
+  const page = (p: Record<string, string>) => href(`${EXPLORER}/cases`, p);
+  if (Object.keys(filters).length === 0 && q.cursor === undefined) {
+    const { total } = await reads.get<{ total: number }>("list_cases", { limit: 1, offset: 0 });
     const end = Math.max(0, total - q.offset);
     const start = Math.max(0, end - q.limit);
     const cases = await newestFirst(reads, start, end);
-    return { query: q, rows: await rows(reads, cases), total, scanned: null, more: start > 0, same };
+    return {
+      query: q,
+      rows: await rows(reads, cases),
+      total,
+      filtered: false,
+      pager: {
+        newer: q.offset > 0 ? page({ offset: String(Math.max(0, q.offset - q.limit)) }) : null,
+        older: start > 0 ? page({ offset: String(q.offset + q.limit) }) : null,
+      },
+      same: { json: `/cases?limit=${q.limit}&offset=${q.offset}`, mcp: "list_cases" },
+    };
   }
-  const found: CaseBody[] = [];
-  let scanned = 0;
-  let end = total;
-  while (end > 0 && scanned < SCAN_MAX && found.length < q.offset + q.limit + 1) {
-    const start = Math.max(0, end - SCAN_CHUNK);
-    const cases = await newestFirst(reads, start, end);
-    scanned += cases.length;
-    found.push(...cases.filter((c) => matches(c, q)));
-    end = start;
-  }
-  const page = found.slice(q.offset, q.offset + q.limit);
-  return { query: q, rows: await rows(reads, page), total, scanned, more: found.length > q.offset + q.limit, same };
+  const { court, ...rest } = filters;
+  const found = await reads.get<{ total: number; cases: string[]; nextCursor: string | null }>("list_cases", {
+    ...rest,
+    ...(court !== undefined ? { court: Number(court) } : {}),
+    ...(q.cursor !== undefined ? { cursor: q.cursor } : {}),
+    limit: q.limit,
+  });
+  // Each row as the chain has it now (the index lists; the chain is the truth of a case's state).
+  const cases = await Promise.all(found.cases.map((a) => reads.case(a).then((r) => r.case)));
+  const at: Record<string, string> = q.cursor !== undefined ? { cursor: q.cursor } : {};
+  return {
+    query: q,
+    rows: await rows(reads, cases),
+    total: found.total,
+    filtered: true,
+    pager: {
+      newer: q.cursor !== undefined ? page({}) : null,
+      older: found.nextCursor ? page({ cursor: found.nextCursor }) : null,
+    },
+    same: { json: href("/cases", at), mcp: "list_cases" },
+  };
 }
 
 async function newestFirst(reads: Reads, start: number, end: number): Promise<CaseBody[]> {
@@ -125,17 +191,6 @@ async function newestFirst(reads: Reads, start: number, end: number): Promise<Ca
   const page = await reads.get<{ cases: string[] }>("list_cases", { offset: start, limit: end - start });
   const cases = await Promise.all(page.cases.map((a) => reads.case(a).then((r) => r.case)));
   return cases.reverse();
-}
-
-function matches(c: CaseBody & { court?: { id: number | string } }, q: CasesQuery): boolean {
-  if (q.state !== undefined && c.state !== q.state) return false;
-  if (q.court !== undefined && String(c.court?.id ?? "") !== q.court) return false;
-  if (q.party !== undefined) {
-    const p = q.party.toLowerCase();
-    const involved = [c.plaintiff, c.defendant, ...c.judges].some((a) => a.toLowerCase() === p);
-    if (!involved) return false;
-  }
-  return true;
 }
 
 async function rows(reads: Reads, cases: CaseBody[]): Promise<CaseRow[]> {
@@ -147,49 +202,58 @@ async function rows(reads: Reads, cases: CaseBody[]): Promise<CaseRow[]> {
   }));
 }
 
-export interface TimelineEntry {
-  /** Chain time (unix seconds), when the step has one; events carry their block instead. */
-  at: number | null;
-  block: number | null;
-  what: string;
-  /** Still ahead in chain time. */
-  ahead: boolean;
-}
-
 export interface CasePage {
   c: CaseBody & { court?: { id: number | string; name: string } };
   names: Map<string, AgentBody | null>;
-  chainTime: number;
+  /** Chain time now, from the inbox (null without the index, which the inbox needs). */
+  chainTime: number | null;
   next: { at: number; what: string } | null;
   waitingFor: string | null;
-  timeline: TimelineEntry[];
+  /** Every round from the index (or, without it, what the chain tells), then the deadlines ahead. */
+  timeline: TimelineRound[];
+  /** Why the timeline is the chain's view only: no index, or the index has not reached the case yet. */
+  timelineMissing: string | null;
+  /** Each round's panel, from the index. */
+  panels: Map<number, string[]>;
   evidence: EvidenceItem[];
   settlement: { pot: bigint; fee: bigint; payout: bigint; rewardPool: bigint; courtFeeBps: number };
   same: SameData;
 }
 
-export async function casePage(reads: Reads, recent: RecentEvents, address: string): Promise<CasePage> {
+export async function casePage(reads: Reads, address: string): Promise<CasePage> {
   const { case: c } = await reads.case(address);
-  const [names, evidence, inbox, stats] = await Promise.all([
-    reads.names([c.plaintiff, c.defendant, ...c.judges]),
+  const [evidence, inbox, stats, indexed] = await Promise.all([
     reads.get<{ evidence: Record<string, unknown>[] }>("get_case_evidence", { address: c.address }),
-    reads.get<{ chainTime: number; cases: InboxCase[] }>("get_inbox", { address: c.plaintiff }),
+    withoutIndex(reads.get<{ chainTime: number; cases: InboxCase[] }>("get_inbox", { address: c.plaintiff })),
     reads.get<Stats>("get_stats_overview"),
+    withoutIndex(caseTimelineOf(reads, c.address)),
   ]);
-  const mine = inbox.cases.find((x) => x.case.toLowerCase() === c.address.toLowerCase());
+  const entries = indexed === null || indexed === "lag" ? [] : indexed.entries;
+  const names = await reads.names([c.plaintiff, c.defendant, ...c.judges, ...namedIn(entries)]);
+  const now = inbox?.chainTime ?? null;
+  const mine = inbox?.cases.find((x) => x.case.toLowerCase() === c.address.toLowerCase());
   // Once every judge has committed, the reveal phase runs to its own deadline: that is the one to watch.
-  const revealing = c.votingPhase === "reveal" && c.revealDeadline !== null && c.revealDeadline > inbox.chainTime;
+  const revealing = c.votingPhase === "reveal" && c.revealDeadline !== null && now !== null && c.revealDeadline > now;
   const nextAt = revealing ? c.revealDeadline : (mine?.nextChangeAt ?? null);
   const next = nextAt === null ? null : { at: nextAt, what: deadlineName(c, nextAt, mine) };
+  const ahead = now === null ? [] : aheadOf(c, now, next);
   const pot = BigInt(c.plaintiffStake) + BigInt(c.defendantStake);
   const fee = (pot * BigInt(stats.fees.courtFeeBps)) / 10_000n;
   return {
     c,
     names,
-    chainTime: inbox.chainTime,
+    chainTime: now,
     next,
     waitingFor: mine?.waitingFor ?? null,
-    timeline: timeline(c, recent.ofCase(c.address), inbox.chainTime, next),
+    timeline:
+      indexed === null || indexed === "lag" ? chainOnlyTimeline(c, now, ahead) : indexedTimeline(entries, ahead),
+    timelineMissing:
+      indexed === null
+        ? "Its full history (every round, vote and payment) needs docket's index, which is not available here: this is what the chain alone tells."
+        : indexed === "lag"
+          ? "docket's index has not reached this case yet: this is what the chain alone tells."
+          : null,
+    panels: panels(entries),
     evidence: evidenceItems(c, evidence.evidence),
     settlement: {
       pot,
@@ -202,6 +266,25 @@ export async function casePage(reads: Reads, recent: RecentEvents, address: stri
   };
 }
 
+/** get_case_timeline's answer, or "lag" for a case the index does not hold yet (the chain has it). */
+async function caseTimelineOf(reads: Reads, address: string): Promise<{ entries: IndexedEntry[] } | "lag"> {
+  try {
+    return await reads.get<{ entries: IndexedEntry[] }>("get_case_timeline", { address });
+  } catch (err) {
+    if (err instanceof DocketError && err.code === "CASE_NOT_FOUND") return "lag";
+    throw err;
+  }
+}
+
+/** The current round's deadlines still ahead in chain time, and the next step's. */
+function aheadOf(c: CaseBody, now: number, next: CasePage["next"]): Ahead[] {
+  const out: Ahead[] = [];
+  if (c.commitDeadline !== null && c.commitDeadline > now) out.push({ at: c.commitDeadline, what: "Commit deadline" });
+  if (c.revealDeadline !== null && c.revealDeadline > now) out.push({ at: c.revealDeadline, what: "Reveal deadline" });
+  if (next && !out.some((d) => d.at === next.at)) out.push({ at: next.at, what: next.what });
+  return out.sort((a, b) => a.at - b.at);
+}
+
 /** What the deadline at `at` is: a phase of the panel's vote, a step someone must take by then, or just the next one. */
 function deadlineName(c: CaseBody, at: number, mine: InboxCase | undefined): string {
   if (at === c.commitDeadline) return "commit deadline";
@@ -209,60 +292,4 @@ function deadlineName(c: CaseBody, at: number, mine: InboxCase | undefined): str
   if (c.appealWindowOpen) return "appeal window closes";
   const step = mine?.actions.find((a) => a.deadline === at);
   return step ? step.description : "next deadline";
-}
-
-const EVENT_WORDS: Record<string, string> = {
-  "case.filed": "Filed",
-  "case.responded": "The defendant responded",
-  "evidence.submitted": "Evidence added",
-  "draw.armed": "Panel draw armed",
-  "judges.assigned": "Judges assigned",
-  "vote.committed": "A judge committed a hidden vote",
-  "vote.revealed": "A judge revealed a vote",
-  "vote.cast": "A judge voted",
-  "case.verdict": "Verdict",
-  "case.appealed": "Appealed",
-  "case.settled": "Settled",
-  "case.defaulted": "Defaulted",
-  "case.dismissed": "Dismissed",
-};
-
-function timeline(c: CaseBody, events: DocketEvent[], now: number, next: CasePage["next"]): TimelineEntry[] {
-  const out: TimelineEntry[] = [{ at: c.filedAt, block: null, what: "Filed", ahead: false }];
-  for (const e of events) {
-    if (e.type === "case.filed") continue;
-    out.push({ at: null, block: e.block, what: EVENT_WORDS[e.type] ?? e.type, ahead: false });
-  }
-  if (c.commitDeadline !== null) {
-    out.push({ at: c.commitDeadline, block: null, what: "Commit deadline", ahead: c.commitDeadline > now });
-  }
-  if (c.revealDeadline !== null) {
-    out.push({ at: c.revealDeadline, block: null, what: "Reveal deadline", ahead: c.revealDeadline > now });
-  }
-  if (c.resolvedAt !== null) {
-    // A default is no verdict: nobody judged the claim (issue #31).
-    const what =
-      c.state === "Defaulted" ? "Won by default: the defendant never answered" : `Verdict: ${c.outcome ?? "none"}`;
-    out.push({ at: c.resolvedAt, block: null, what, ahead: false });
-  }
-  if (next && !out.some((t) => t.at === next.at)) out.push({ at: next.at, block: null, what: next.what, ahead: true });
-  // Timed steps in chain-time order; the events this replica saw stay in block order between them.
-  return out;
-}
-
-export interface AgentPage {
-  address: string;
-  agent: AgentBody | null;
-  judge: z.infer<typeof judgeSchema> & { minimumStake: string; canUnstake: boolean };
-  cases: CasesPage;
-  same: SameData;
-}
-
-export async function agentPage(reads: Reads, address: string): Promise<AgentPage> {
-  const [agent, judge, cases] = await Promise.all([
-    reads.agent(address),
-    reads.get<AgentPage["judge"]>("get_judge_stake", { address }),
-    casesPage(reads, { party: address, limit: 20, offset: 0 }),
-  ]);
-  return { address, agent, judge, cases, same: { json: `/agent/${address}`, mcp: "get_agent" } };
 }

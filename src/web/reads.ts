@@ -4,6 +4,9 @@ import type { AgentBody } from "../operations/agents/agent.js";
 import type { CaseBody } from "../operations/cases/case.js";
 import type { Ctx, Operation } from "../operations/kernel/operation.js";
 
+/** Where the explorer's pages live; `/` is its overview for a browser (and the API's index for a program). */
+export const EXPLORER = "/explorer";
+
 /**
  * The explorer's reads: every one is an operation run through the door kernel, as the API runs it
  * (same validation, same cache, same answer), never a chain read of its own. An operation is
@@ -58,6 +61,19 @@ export class Reads {
     const unique = [...new Set(addresses.map((a) => a))];
     const agents = await Promise.all(unique.map((a) => this.agent(a).catch(() => null)));
     return new Map(unique.map((a, i) => [a.toLowerCase(), agents[i] ?? null]));
+  }
+}
+
+/**
+ * What a read of the index answers, or null where docket runs without its index (INDEX=off) or
+ * cannot read it now: the page then shows what the chain alone tells, and says what needs the index.
+ */
+export async function withoutIndex<T>(read: Promise<T>): Promise<T | null> {
+  try {
+    return await read;
+  } catch (err) {
+    if (err instanceof DocketError && err.code === "INDEX_UNAVAILABLE") return null;
+    throw err;
   }
 }
 

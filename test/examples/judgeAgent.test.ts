@@ -167,6 +167,7 @@ describe("examples/judge-agent on a hidden-vote court (Agentic Commerce)", () =>
     const after = (await t.get(`/cases/${c}`)).body.case;
     expect(after).toMatchObject({ state: "Resolved", outcome: "DefendantWon", votesForDefendant: 3 });
     for (const v of after.votes) expect(v.justification).toContain("the defendant prevails");
+    await t.indexed();
     expect((await t.get(`/agent/${judges[0]}/inbox`)).body.requiredNow).toBe(0);
   }, 90_000);
 });

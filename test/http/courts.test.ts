@@ -123,7 +123,9 @@ describe("courts over HTTP, signed by test wallets", () => {
     const v = await readCase(c);
     expect(Object.keys(v).indexOf("court")).toBe(18);
     expect(v).toMatchObject({ state: "Summoned", court: { id: AGENTIC, name: "Agentic Commerce" }, hiddenVotes: true });
-    // The defendant's inbox names the court of the case it must answer.
+    // The defendant's inbox names the court of the case it must answer (the inbox answers from the
+    // index, which holds the filing within a follower poll).
+    await t.indexed();
     const inbox = (await t.get(`/agent/${t.address(19)}/inbox`)).body;
     expect(inbox.cases.find((x: { case: string }) => x.case === c)).toMatchObject({
       court: { id: AGENTIC, name: "Agentic Commerce" },

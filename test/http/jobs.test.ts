@@ -148,6 +148,8 @@ describe("jobs judged by docket's court, over HTTP", () => {
     const all = (await t.get("/jobs?limit=2&offset=0")).body;
     expect(all.jobs).toHaveLength(2);
     expect(all.total).toBeGreaterThanOrEqual(4);
+    // A filtered list is the index's: it holds the jobs once the follower has read their blocks.
+    await t.indexed();
     const mine = (await t.get(`/jobs?client=${client}&state=Completed`)).body;
     expect(mine.total).toBeGreaterThanOrEqual(2);
     for (const j of mine.jobs) expect(j).toMatchObject({ client, state: "Completed" });

@@ -60,8 +60,8 @@ interface Call {
 async function send(base: string, op: Operation, call: Call = {}): Promise<{ status: number; body: Json }> {
   const fields = inputFields(op);
   const value = (f: InputField) => (f.name in (call.values ?? {}) ? call.values?.[f.name] : sample(f.schema));
-  // A keyset cursor is only valid as a list gave it: left out unless the call names one.
-  const skip = (f: InputField) => f.name === "cursor" && !(f.name in (call.values ?? {}));
+  // A keyset cursor (cursor, jobsCursor) is only valid as a list gave it: left out unless the call names one.
+  const skip = (f: InputField) => /cursor$/i.test(f.name) && !(f.name in (call.values ?? {}));
   let path = op.http.path;
   const query = new URLSearchParams();
   const body: Json = {};
@@ -227,6 +227,10 @@ describe("every operation answers only the statuses its OpenAPI entry declares, 
     const listJobs = operations.find((o) => o.name === "list_jobs") as Operation;
     const r = await fetch(`${t.url}/jobs?state=Lost`);
     record(listJobs, "unknown state", { status: r.status, body: (await r.json()) as Json });
+    // Unfiltered, list_jobs is the chain's page (the probes above filter it: the index).
+    const dead = await fetch(`${deadNode.url}/jobs?limit=20&offset=0`, { headers: { "X-Forwarded-For": "127.9.0.1" } });
+    expect(dead.status).toBe(500);
+    record(listJobs, "dead chain node, no filter", { status: dead.status, body: (await dead.json()) as Json });
     const from = hex(20);
     const calls: [string, Record<string, unknown>][] = [
       ["create_job", { from, provider: hex(20), description: "x", court: 1 }],

@@ -6,7 +6,9 @@
  * few steps) and its index must equal what a full scan of the chain says (test/index/fullScan.ts):
  * the same court logs in chain order, none twice; every case with its court, parties, claim, state,
  * round, status, open flag and each round's panel; blocks the chain still has; the cursor at the
- * head. Both courts (public votes and hidden votes), DIFF_SEEDS seeds each from DIFF_SEED (a failing
+ * head; and every query the index answers (case lists under each filter, timelines, inboxes,
+ * histories, the validation queue, the event log) gives what the scan says it must
+ * (queryOracle.ts). Both courts (public votes and hidden votes), DIFF_SEEDS seeds each from DIFF_SEED (a failing
  * seed is printed: DIFF_SEED=<n> DIFF_SEEDS=1 replays it; which judges a draw seats depends on
  * chain entropy, so a replay may seat others).
  */
@@ -20,6 +22,7 @@ import { resetChain, runStep, setup } from "../quality/fuzz/runner.js";
 import { c, log } from "../quality/fuzz/state.js";
 import { startBehind, TEST_INDEX } from "../support/index.js";
 import { compareWithChain, followToHead, indexDb, type ScanTarget } from "./fullScan.js";
+import { compareQueries } from "./queryOracle.js";
 
 const SEED = Number(process.env.DIFF_SEED ?? 34_001);
 const SEEDS = Number(process.env.DIFF_SEEDS ?? 3);
@@ -67,6 +70,8 @@ for (const [label, params] of courts) {
             );
           }
           expect(diff, `DIFF_SEED=${seed} (${label})`).toEqual([]);
+          // Every query the index answers gives what the scan says it must.
+          expect(await compareQueries(db, chain), `DIFF_SEED=${seed} (${label})`).toEqual([]);
           // The world is not trivial: cases in several states, and the prologue's panels.
           expect(chain.cases.length).toBeGreaterThanOrEqual(8);
           expect(new Set(chain.cases.map((k) => k.state)).size).toBeGreaterThanOrEqual(5);
@@ -90,6 +95,11 @@ for (const [label, params] of courts) {
             expect(broken).toContain(`case ${kase.address} state: index "Filed"`);
             expect(broken).toContain(`event missing: block ${last.block_number} ${last.block_hash}:${last.log_index}`);
             expect(broken).toContain(`case ${kase.address} participants`);
+            // ... and so do the queries: the case is listed in the wrong state, the judge's rounds lack it.
+            const queries = (await compareQueries(db, chain)).join("\n");
+            expect(queries).toContain(`list_cases state ${kase.state}`);
+            expect(queries).toContain(`timeline ${kase.address}`);
+            expect(queries).toMatch(/judge history of 0x[0-9a-f]{40}: /);
           }
         } finally {
           await d.close();

@@ -7,11 +7,16 @@
 
 import type { Kysely } from "kysely";
 import { type Address, type Hex, isAddressEqual, type PublicClient } from "viem";
-import { caseFactoryAbi, disputeCaseAbi } from "../../src/chain/abi/generated.js";
+import {
+  agenticCommerceAbi,
+  caseFactoryAbi,
+  courtEvaluatorAbi,
+  disputeCaseAbi,
+} from "../../src/chain/abi/generated.js";
 import { courtEvents } from "../../src/chain/courtLogs.js";
 import { STATE_NAMES } from "../../src/chain/reads/cases.js";
 import type { Docket } from "../../src/server.js";
-import type { StoreSchema } from "../../src/store/schema.js";
+import type { JobsTable, StoreSchema } from "../../src/store/schema.js";
 import { until } from "../support/wait.js";
 
 /** The deployment a scan reads: the factory's cases and the contracts whose logs are court logs. */
@@ -54,11 +59,29 @@ export interface CaseKey {
   participants: string[];
 }
 
+/** An ERC-8183 job as the index keeps it (its due times, worked out from these, left out). */
+export type JobKey = Pick<
+  JobsTable,
+  | "job_id"
+  | "client"
+  | "provider"
+  | "evaluator"
+  | "state"
+  | "budget"
+  | "expired_at"
+  | "submitted_at"
+  | "window_ends_at"
+  | "disputed"
+  | "dispute_id"
+  | "case_address"
+>;
+
 /** The index's whole content in comparable form. */
 export interface IndexImage {
   head: { block: number; hash: string } | undefined;
   events: EventKey[];
   cases: CaseKey[];
+  jobs: JobKey[];
   /** Blocks the index holds whose hash the chain no longer has there (orphans), and event blocks it lacks. */
   blocks: string[];
 }
@@ -204,7 +227,57 @@ export async function scanChain(reader: PublicClient, target: ScanTarget): Promi
     }),
   );
   cases.sort((x, y) => x.address.localeCompare(y.address));
-  return { head: { block: Number(at), hash: lower(head.hash as Hex) }, events, cases, blocks: [] };
+  const jobs = a ? await scanJobs(reader, a, at) : [];
+  return { head: { block: Number(at), hash: lower(head.hash as Hex) }, events, cases, jobs, blocks: [] };
+}
+
+const JOB_STATE_NAMES = ["Open", "Funded", "Submitted", "Completed", "Rejected", "Expired"];
+
+/** Every job of the job contract at block `at`, from its own views and its evaluator's. */
+async function scanJobs(
+  reader: PublicClient,
+  a: NonNullable<ScanTarget["arbitration"]>,
+  at: bigint,
+): Promise<JobKey[]> {
+  const out: JobKey[] = [];
+  for (let offset = 0n; ; offset += PAGE) {
+    const [total, page] = await reader.readContract({
+      address: a.commerce,
+      abi: agenticCommerceAbi,
+      functionName: "getJobs",
+      args: [offset, PAGE],
+      blockNumber: at,
+    });
+    for (const j of page) {
+      const ours = a.evaluators.some((e) => isAddressEqual(e.address, j.evaluator));
+      const ev = ours
+        ? await reader.readContract({
+            address: j.evaluator,
+            abi: courtEvaluatorAbi,
+            functionName: "getEvaluation",
+            args: [j.id],
+            blockNumber: at,
+          })
+        : undefined;
+      const zero = /^0x0{40}$/;
+      out.push({
+        job_id: j.id.toString(),
+        client: lower(j.client),
+        provider: zero.test(j.provider) ? null : lower(j.provider),
+        evaluator: lower(j.evaluator),
+        state: JOB_STATE_NAMES[j.status] ?? String(j.status),
+        budget: j.budget.toString(),
+        expired_at: Number(j.expiredAt),
+        submitted_at: j.submittedAt === 0n ? null : Number(j.submittedAt),
+        window_ends_at: ev && ev.windowEndsAt !== 0n ? Number(ev.windowEndsAt) : null,
+        disputed: ev?.disputed ?? false,
+        dispute_id: ev?.disputed ? ev.disputeId.toString() : null,
+        case_address: ev?.disputed ? lower(ev.caseAddr) : null,
+      });
+    }
+    if (offset + PAGE >= total) break;
+  }
+  return out.sort((x, y) => Number(x.job_id) - Number(y.job_id));
 }
 
 /**
@@ -296,6 +369,23 @@ export async function readIndexImage(
     if (storedAt.get(e.block_number)?.hash !== e.block_hash)
       blocks.push(`event ${e.block_hash}:${e.log_index}: its block is not stored`);
   }
+  const jobRows = await db.selectFrom("jobs").selectAll().execute();
+  const jobs: JobKey[] = jobRows
+    .map((j) => ({
+      job_id: String(j.job_id),
+      client: j.client,
+      provider: j.provider,
+      evaluator: j.evaluator,
+      state: j.state,
+      budget: String(j.budget),
+      expired_at: Number(j.expired_at),
+      submitted_at: j.submitted_at === null ? null : Number(j.submitted_at),
+      window_ends_at: j.window_ends_at === null ? null : Number(j.window_ends_at),
+      disputed: j.disputed,
+      dispute_id: j.dispute_id === null ? null : String(j.dispute_id),
+      case_address: j.case_address,
+    }))
+    .sort((x, y) => Number(x.job_id) - Number(y.job_id));
   const cursor = await db
     .selectFrom("ingest_cursor")
     .selectAll()
@@ -305,6 +395,7 @@ export async function readIndexImage(
     head: cursor ? { block: Number(cursor.block_number), hash: cursor.block_hash } : undefined,
     events,
     cases,
+    jobs,
     blocks,
   };
 }
@@ -351,6 +442,14 @@ export function diffIndex(chain: IndexImage, index: IndexImage, max = 30): strin
     }
   }
   for (const a of gotCases.keys()) if (!wantCases.has(a)) out.push(`case not on the chain: ${a}`);
+  const wantJobs = new Map(chain.jobs.map((j) => [j.job_id, j]));
+  const gotJobs = new Map(index.jobs.map((j) => [j.job_id, j]));
+  for (const [id, j] of wantJobs) {
+    const g = gotJobs.get(id);
+    if (!g) out.push(`job missing: ${id} (${j.state})`);
+    else if (show(g) !== show(j)) out.push(`job ${id}: index ${show(g)}\n    chain ${show(j)}`);
+  }
+  for (const id of gotJobs.keys()) if (!wantJobs.has(id)) out.push(`job not on the chain: ${id}`);
   return out.length > max ? [...out.slice(0, max), `... and ${out.length - max} more`] : out;
 }
 

@@ -9,10 +9,13 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Address, Hex } from "viem";
+import { type Address, type Hex, parseEventLogs, zeroAddress } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { agenticCommerceAbi } from "../../src/chain/abi/generated.js";
 import { devPublicParams } from "../../src/deploy/terms.js";
+import { Actor } from "../../src/devnet/actor.js";
 import { type Devnet, startDevnet } from "../../src/devnet/devnet.js";
+import { JOB_PROVIDER } from "../../src/devnet/seedJobs.js";
 import type { Docket } from "../../src/server.js";
 import {
   mine,
@@ -26,6 +29,8 @@ import {
   voteOnChain,
 } from "../support/index.js";
 import { compareWithChain, diffIndex, followToHead, indexDb, readIndexImage } from "./fullScan.js";
+
+const lower = (devnet: Devnet, i: number) => String(devnet.accounts[i]?.address).toLowerCase();
 
 const engines: [string, (name: string) => Promise<Record<string, string>>, () => Promise<void>][] = [];
 let pgServer: PostgresServer | undefined;
@@ -102,6 +107,49 @@ for (const [label, storeEnv, cleanup] of engines) {
       await mine(devnet.rpcUrl, 2);
       const chain = await expectEqualToChainAndFresh();
       expect(chain.cases.find((k) => k.address === kase)?.state).toBe("Deliberating");
+    });
+
+    it("a reorg undoes job events: a job made in the orphaned blocks is gone, a submission undone is Funded again", async () => {
+      const a = devnet.deployment.arbitration;
+      if (!a) throw new Error("no arbitration contracts");
+      const funded = devnet.seed?.jobs.find((j) => j.label.startsWith("job: funded"))?.id as number;
+      const actor = (i: number) => {
+        const x = devnet.accounts[i];
+        if (!x) throw new Error(`no dev account ${i}`);
+        return new Actor(x.account, devnet.chain, devnet.reader);
+      };
+      const jobRow = async (id: number | string) =>
+        indexDb(d).selectFrom("jobs").selectAll().where("job_id", "=", String(id)).executeTakeFirst();
+      const id = await snapshot();
+      await actor(JOB_PROVIDER).write({
+        address: a.commerce,
+        abi: agenticCommerceAbi,
+        functionName: "submit",
+        args: [BigInt(funded), `0x${"22".repeat(32)}`, "0x"],
+      });
+      const now = (await devnet.reader.getBlock()).timestamp;
+      const made = await actor(15).write({
+        address: a.commerce,
+        abi: agenticCommerceAbi,
+        functionName: "createJob",
+        args: [zeroAddress, a.evaluators[0]?.address as Address, now + 86_400n, "orphaned", zeroAddress],
+      });
+      const created = parseEventLogs({ abi: agenticCommerceAbi, eventName: "JobCreated", logs: made.logs })[0]?.args
+        .jobId as bigint;
+      await followToHead(d, devnet.reader);
+      expect(await jobRow(funded)).toMatchObject({ state: "Submitted", keeper_due_at: expect.any(Number) });
+      expect(await jobRow(created.toString())).toMatchObject({ state: "Open", client: lower(devnet, 15) });
+      await revert(id);
+      await stakeOnChain(devnet, 14);
+      await mine(devnet.rpcUrl, 2);
+      await expectEqualToChainAndFresh();
+      expect(await jobRow(created.toString())).toBeUndefined();
+      expect(await jobRow(funded)).toMatchObject({
+        state: "Funded",
+        submitted_at: null,
+        window_ends_at: null,
+        keeper_due_at: null,
+      });
     });
 
     it("a reorg deeper than the follower's window (64 blocks): the orphaned 70 blocks are forgotten", async () => {

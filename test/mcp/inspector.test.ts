@@ -3,13 +3,14 @@ import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import { operations } from "../../src/operations/registry.js";
+import { TEST_INDEX } from "../support/index.js";
 import type { Json } from "./helpers.js";
 
 const run = promisify(execFile);
 const root = fileURLToPath(new URL("../..", import.meta.url));
 // Pinned at 0.15.0, the last MCP Inspector whose engines allow Node 20 (later ones want Node 22).
 const inspector = fileURLToPath(new URL("../../node_modules/.bin/mcp-inspector", import.meta.url));
-const env = { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", LOG_LEVEL: "warn" };
+const env = { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", LOG_LEVEL: "warn", ...TEST_INDEX };
 
 /** One run of the Inspector's CLI mode, which starts the server, asks one thing and prints the answer. */
 async function inspect(args: string[]): Promise<Json> {

@@ -10,7 +10,7 @@ import { ResourceUpdatedNotificationSchema } from "@modelcontextprotocol/sdk/typ
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { rawCid } from "../../src/evidence/cid.js";
 import { operations } from "../../src/operations/registry.js";
-import { signAndSend } from "../support/index.js";
+import { signAndSend, TEST_INDEX } from "../support/index.js";
 import {
   connect,
   connectModern,
@@ -24,9 +24,12 @@ import {
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 // Each process keeps its seeded evidence in a directory of its own.
+// Their indexes in memory: each process's dev chain lives as long as it does (and the repo's data/
+// is not the suite's).
 const env = {
   PATH: process.env.PATH ?? "",
   HOME: process.env.HOME ?? "",
+  ...TEST_INDEX,
   EVIDENCE_DIR: mkdtempSync(join(tmpdir(), "docket-stdio-evidence-")),
 };
 

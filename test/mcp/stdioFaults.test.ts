@@ -5,7 +5,7 @@ import { fileURLToPath } from "node:url";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ChainLease, chainEnv, leaseChain, type RpcProxy, startRpcProxy } from "../support/index.js";
+import { type ChainLease, chainEnv, leaseChain, type RpcProxy, startRpcProxy, TEST_INDEX } from "../support/index.js";
 import { connect, type Json } from "./helpers.js";
 
 /**
@@ -34,6 +34,7 @@ describe("MCP over stdio, the chain node failing", () => {
       env: {
         PATH: process.env.PATH ?? "",
         HOME: process.env.HOME ?? "",
+        ...TEST_INDEX,
         ...chainEnv(lease.devnet, proxy.url),
         EVENT_POLL_MS: "0",
         LOG_LEVEL: "info",

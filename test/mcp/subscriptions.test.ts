@@ -74,8 +74,10 @@ describe("MCP subscriptions, paged resources, completions", () => {
       open.push(client);
       expect(client.getServerCapabilities()?.resources).toMatchObject({ subscribe: true });
       const got: string[] = [];
+      const ids: unknown[] = [];
       modern(client).setNotificationHandler("notifications/resources/updated", (n) => {
         got.push(n.params.uri);
+        ids.push(n.params._meta?.eventId);
       });
       const active = seeded("Active");
       // Lowercase, as a 2025 session may: docket publishes both spellings.
@@ -86,6 +88,8 @@ describe("MCP subscriptions, paged resources, completions", () => {
       await t.docket.follower?.poll();
       await expect.poll(() => got, { timeout: 10_000 }).toContain(watched);
       expect(got.every((u) => u === watched)).toBe(true);
+      // Each names the court event that caused it (GET /events' id), to resume from.
+      expect(ids.every((id) => typeof id === "string" && /^\d+-\d+-[0-9a-f]{8}$/.test(id))).toBe(true);
       await sub.close();
     });
 

@@ -350,6 +350,24 @@ export class BuiltDocket extends OnDevChain {
   get devnet(): Devnet {
     return this.lease.devnet;
   }
+
+  /**
+   * Resolves once the index of the docket process holds every block mined so far, as its `/health`
+   * tells (its follower writes the index; nothing here can make it poll sooner).
+   */
+  override async indexed(ms = 30_000): Promise<void> {
+    const head = Number(await this.chain.reader.getBlockNumber());
+    await until(
+      `the index at block ${head}`,
+      async () => {
+        const { body } = await this.get("/health");
+        const cursor = body?.index?.cursor;
+        if (cursor === undefined) throw new Error("this docket has no index (INDEX=off)");
+        return cursor !== null && cursor >= head;
+      },
+      ms,
+    );
+  }
   get chain(): DevChainAccess {
     const d = this.lease.devnet;
     return { definition: d.chain, reader: d.reader, factory: d.deployment.factory, chainId: d.chainId };

@@ -211,7 +211,8 @@ export async function disputedJob(f: JobFlow, client: Address, provider: Address
   const cost = submitted.evaluation.arbitrationCost as string;
   expect((await f.ok("get_arbitration_cost", { court })).cost).toBe(cost);
 
-  // The client's inbox offers the dispute until the window closes.
+  // The client's inbox offers the dispute until the window closes (the inbox reads the index).
+  await f.t.indexed();
   const inbox = await f.ok("get_inbox", { address: client });
   expect(inbox.jobs).toContainEqual(
     expect.objectContaining({
@@ -294,6 +295,7 @@ export async function undisputedJob(f: JobFlow, client: Address, provider: Addre
     code: "JOB_STEP_REFUSED",
     body: { error: { details: { rule: "window_closed" } } },
   });
+  await f.t.indexed();
   const keeperView = await f.ok("list_keeper_actions", {});
   expect(keeperView.jobs).toContainEqual(expect.objectContaining({ job: id, operation: "finalize_job", as: "anyone" }));
   const before = await f.balance(provider);

@@ -3,6 +3,7 @@ import type { Address } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { unframe } from "../../src/web/evidence.js";
 import type { Json } from "../mcp/helpers.js";
+import { axeViolations } from "../support/axe.js";
 import { launchChromium, skipWithoutChromium } from "../support/chromium.js";
 import { BuiltDocket } from "../support/index.js";
 
@@ -30,6 +31,8 @@ describe.skipIf(skip)("the explorer in headless Chromium", () => {
 
   beforeAll(async () => {
     [t, browser] = await Promise.all([BuiltDocket.shared({ EVENT_POLL_MS: "500" }), launchChromium()]);
+    // The explorer's lists, timelines and histories come from the index: it holds the seeded world first.
+    await t.indexed();
     context = await browser.newContext();
     page = await context.newPage();
     page.on("dialog", (d) => {
@@ -73,6 +76,21 @@ describe.skipIf(skip)("the explorer in headless Chromium", () => {
     await page.waitForURL(/\/explorer\/cases$/);
     const listed = await page.locator("ul.cases .case-link").count();
     expect(listed).toBe(Math.min(20, stats.totalCases));
+  });
+
+  it("the home's latest events are the newest the index stores, from before this process started", async () => {
+    await page.goto(`${t.url}/`);
+    const items = page.locator("ol.events li");
+    await expect(items.count()).resolves.toBe(15);
+    await expect(page.locator("section[aria-labelledby=events] p.index-missing").count()).resolves.toBe(0);
+    // Newest first, and the newest is at least as new as every seeded case's last step.
+    const blocks = (await items.locator(".block").allTextContents()).map((b) => Number(b.replace("block ", "")));
+    expect(blocks).toEqual([...blocks].sort((a, b) => b - a));
+    for (const c of t.devnet.seed?.cases ?? []) {
+      const { entries } = (await t.get(`/cases/${c.address}/timeline`)).body;
+      expect(blocks[0]).toBeGreaterThanOrEqual(entries[entries.length - 1].block);
+    }
+    expect(await axeViolations(page)).toEqual([]);
   });
 
   it("the cases list filters by state and party; bad filters and unknown cases are error pages, not 500s", async () => {
@@ -154,6 +172,160 @@ describe.skipIf(skip)("the explorer in headless Chromium", () => {
     await expect(page.locator("pre.evidence-text", { hasText: firstLine }).count()).resolves.toBeGreaterThan(0);
     const roles = await shown.evaluateAll((els) => els.map((e) => e.getAttribute("data-role")));
     expect(roles).toEqual(found.items.map((e) => (e.role === "unknown" ? "other" : e.role)));
+  });
+
+  it("a seeded case's timeline comes from the index: each judge's vote and the verdict, round by round", async () => {
+    const seeded = t.devnet.seed?.cases.find((c) => c.label === "resolved, settled");
+    if (!seeded) throw new Error("no seeded settled case");
+    const { entries } = (await t.get(`/cases/${seeded.address}/timeline`)).body;
+    const votes = entries.filter((e: Json) => e.kind === "vote");
+    expect(votes.length).toBeGreaterThanOrEqual(2);
+    await page.goto(`${t.url}/explorer/cases/${seeded.address}`);
+    const round1 = page.locator('section.round[data-round="1"]');
+    const shown = round1.locator('li[data-kind="vote"]');
+    await expect(shown.count()).resolves.toBe(votes.length);
+    for (const [i, v] of votes.entries()) {
+      const judge = (await t.get(`/agent/${v.args.judge}`)).body.agent;
+      const li = shown.nth(i);
+      await expect(li.textContent()).resolves.toContain(`${judge.name}: Voted for the ${v.side}`);
+      await expect(li.locator("a").getAttribute("href")).resolves.toBe(`/explorer/judges/${v.args.judge}`);
+    }
+    const c = (await t.get(`/cases/${seeded.address}`)).body.case;
+    await expect(round1.locator('li[data-kind="verdict"]').textContent()).resolves.toContain(
+      `Verdict of round 1: ${c.outcome}`,
+    );
+    await expect(round1.locator('li[data-kind="settled"]').count()).resolves.toBe(1);
+    await expect(page.locator("p.index-missing").count()).resolves.toBe(0);
+    expect(await axeViolations(page)).toEqual([]);
+  });
+
+  it("an appealed seeded case shows its first round: the panel, the votes, the verdict and the appeal with its bond", async () => {
+    const seeded = t.devnet.seed?.cases.find((c) => c.state === "Appealed");
+    if (!seeded) throw new Error("no seeded Appealed case");
+    const { entries } = (await t.get(`/cases/${seeded.address}/timeline`)).body;
+    const panel = entries.find((e: Json) => e.kind === "panel" && e.round === 1).args.judges as string[];
+    const verdict = entries.find((e: Json) => e.kind === "verdict" && e.round === 1);
+    await page.goto(`${t.url}/explorer/cases/${seeded.address}`);
+    const round1 = page.locator('section.round[data-round="1"]');
+    await expect(round1.locator("h3").textContent()).resolves.toBe("Round 1");
+    const judges = await round1.locator("p.panel a").evaluateAll((as) => as.map((a) => a.getAttribute("href")));
+    expect(judges).toEqual(panel.map((j) => `/explorer/judges/${j}`));
+    await expect(round1.locator('li[data-kind="vote"]').count()).resolves.toBe(
+      entries.filter((e: Json) => e.kind === "vote" && e.round === 1).length,
+    );
+    await expect(round1.locator('li[data-kind="verdict"]').textContent()).resolves.toContain(
+      `Verdict of round 1: ${verdict.outcome}`,
+    );
+    await expect(round1.locator('li[data-kind="appeal"]').textContent()).resolves.toMatch(/Appealed, with a bond of/);
+    // The appeal opened round 2, whose panel is still to be drawn.
+    await expect(page.locator('section.round[data-round="2"]').count()).resolves.toBe(1);
+  });
+
+  it("a filter finds a party's oldest case, paging to it by cursor with shareable links", async () => {
+    const oldest = t.devnet.seed?.cases[0];
+    if (!oldest) throw new Error("no seeded case");
+    const party = (await t.get(`/cases/${oldest.address}`)).body.case.plaintiff as string;
+    const all = (await t.get(`/cases?party=${party}&limit=100`)).body;
+    expect(all.total).toBeGreaterThanOrEqual(2);
+    // Newest filing first: the seed's first case is the party's last.
+    expect(all.cases[all.cases.length - 1]).toBe(oldest.address);
+
+    await page.goto(`${t.url}/explorer/cases?limit=1`);
+    await page.getByLabel("Party").fill(party);
+    await page.getByRole("button", { name: "Show" }).click();
+    await page.waitForURL(/party=/);
+    await expect(page.locator("#live p.note").textContent()).resolves.toContain(`${all.total} cases match`);
+    const seen: string[] = [];
+    for (;;) {
+      const hrefs = await page
+        .locator("ul.cases .case-link")
+        .evaluateAll((as) => as.map((a) => a.getAttribute("href")));
+      seen.push(...hrefs.map((h) => String(h).split("/").pop() as string));
+      const older = page.getByRole("link", { name: "Older" });
+      if ((await older.count()) === 0) break;
+      await older.click();
+      await page.waitForURL(/cursor=/);
+    }
+    expect(seen).toEqual(all.cases);
+    // The last page's link is shareable: loaded afresh it shows the oldest case, and its JSON is list_cases'.
+    const url = page.url();
+    expect(url).toMatch(/cursor=/);
+    await page.goto(url);
+    await expect(page.locator("ul.cases .case-link").getAttribute("href")).resolves.toBe(
+      `/explorer/cases/${oldest.address}`,
+    );
+    const json = String(await page.locator("footer .same a").getAttribute("href"));
+    expect(json).toMatch(/^\/cases\?party=.*cursor=/);
+    expect((await t.get(json)).body.cases).toEqual([oldest.address]);
+    await page.getByRole("link", { name: "Newest" }).click();
+    await page.waitForURL((u) => !u.search.includes("cursor="));
+    expect(await axeViolations(page)).toEqual([]);
+  });
+
+  it("the words of a claim find its case", async () => {
+    const seeded = t.devnet.seed?.cases.find((c) => c.label === "resolved, settled");
+    const c = (await t.get(`/cases/${seeded?.address}`)).body.case;
+    const words = (c.claimDescription as string)
+      .split(/\W+/)
+      .filter((w) => w.length > 5)
+      .slice(0, 2);
+    expect(words.length).toBe(2);
+    await page.goto(`${t.url}/explorer/cases`);
+    await page.getByLabel("Words of the claim").fill(words.join(" "));
+    await page.getByRole("button", { name: "Show" }).click();
+    await page.waitForURL(/q=/);
+    const hrefs = await page.locator("ul.cases .case-link").evaluateAll((as) => as.map((a) => a.getAttribute("href")));
+    expect(hrefs).toContain(`/explorer/cases/${c.address}`);
+    for (const claim of await page.locator("ul.cases .claim").allTextContents())
+      for (const w of words) expect(claim.toLowerCase()).toContain(w.toLowerCase());
+  });
+
+  it("an agent's and a judge's history pages: cases as party and judge, votes against the verdict, stakes, paged by cursor, linked both ways", async () => {
+    const settled = t.devnet.seed?.cases.find((c) => c.label === "resolved, settled");
+    if (!settled) throw new Error("no seeded settled case");
+    await page.goto(`${t.url}/explorer/cases/${settled.address}`);
+    const judgeHref = String(
+      await page.locator('section.round[data-round="1"] p.panel a').first().getAttribute("href"),
+    );
+    const judge = judgeHref.split("/").pop() as string;
+    await page.locator('section.round[data-round="1"] p.panel a').first().click();
+    await page.waitForURL(new RegExp(`/explorer/judges/${judge}$`));
+    const h = (await t.get(`/judges/history/${judge}`)).body;
+    const row = page.locator(`table.history tr[data-case="${settled.address}"]`);
+    const mine = h.rounds.find((r: Json) => r.case === settled.address);
+    await expect(row.locator("td.vote").textContent()).resolves.toContain(
+      mine.vote === null ? "no vote" : `for the ${mine.vote}`,
+    );
+    await expect(row.locator("td.with").textContent()).resolves.toBe(
+      mine.withVerdict === null ? "–" : mine.withVerdict ? "yes" : "no",
+    );
+    await expect(page.locator('table.history tr[data-event="JudgeStaked"]').count()).resolves.toBeGreaterThan(0);
+    expect(await axeViolations(page)).toEqual([]);
+    await row.locator("a.case-link").click();
+    await page.waitForURL(new RegExp(`/explorer/cases/${settled.address}$`));
+
+    // The defaulted case's plaintiff: a default told apart from a verdict, and its cases one page at a time.
+    const defaulted = t.devnet.seed?.cases.find((c) => c.state === "Defaulted");
+    const plaintiff = (await t.get(`/cases/${defaulted?.address}`)).body.case.plaintiff as string;
+    const all = (await t.get(`/agent/${plaintiff}/history?limit=100`)).body;
+    expect(all.total).toBeGreaterThanOrEqual(2);
+    await page.goto(`${t.url}/explorer/agents/${plaintiff}?limit=1`);
+    const seen: string[] = [];
+    for (;;) {
+      seen.push(String(await page.locator("table.history tbody tr").getAttribute("data-case")));
+      const older = page.getByRole("link", { name: "Older" });
+      if ((await older.count()) === 0) break;
+      await older.click();
+      await page.waitForURL(/cursor=/);
+    }
+    expect(seen).toEqual(all.cases.map((c: Json) => c.case));
+    await page.goto(`${t.url}/explorer/agents/${plaintiff}`);
+    await expect(page.locator(`tr[data-case="${defaulted?.address}"] td.result`).textContent()).resolves.toBe(
+      "won by default (no answer)",
+    );
+    expect(await axeViolations(page)).toEqual([]);
+    await page.locator("a.judge-link").click();
+    await page.waitForURL(new RegExp(`/explorer/judges/${plaintiff}$`));
   });
 
   it("a court page shows its place, parameters, pool and policy as text; a case links to its court", async () => {
@@ -246,6 +418,8 @@ describe.skipIf(skip)("the explorer in headless Chromium", () => {
       { from: t.address(client), provider: t.address(provider), description: HOSTILE_CLAIM, court: 1 },
       client,
     );
+    // A filtered list is the index's: it holds the new job once the follower has read its block.
+    await t.indexed();
     const mine = (await t.get(`/jobs?client=${t.address(client)}`)).body.jobs[0];
     await page.goto(`${t.url}/explorer/jobs/${mine.id}`);
     await expect(page.locator("section[aria-labelledby=terms] pre.party-text").textContent()).resolves.toBe(

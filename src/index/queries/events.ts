@@ -115,6 +115,21 @@ export async function eventsAfter(
   return { events, next: (rows[rows.length - 1] as (typeof rows)[number]).id };
 }
 
+/** The newest `limit` pushed events stored, newest first, mapped as eventsAfter maps them (the explorer's latest events). */
+export async function latestEvents(db: Kysely<StoreSchema>, limit: number): Promise<DocketEvent[]> {
+  const newest = await db
+    .selectFrom("court_events")
+    .select("id")
+    .where("name", "in", PUSHED_NAMES)
+    .orderBy("id", "desc")
+    .limit(limit)
+    .execute();
+  const oldest = newest[newest.length - 1];
+  if (!oldest) return [];
+  const { events } = await eventsAfter(db, oldest.id - 1, limit);
+  return events.reverse();
+}
+
 /** The index as the history `/events` resumes from (src/events/resume.ts): every stored event, a page at a time. */
 export function storedHistory(db: Kysely<StoreSchema>, limit = EVENTS_PAGE): EventHistory {
   return {

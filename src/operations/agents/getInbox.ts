@@ -4,12 +4,13 @@ import type { ErrorCode } from "../../errors/errors.js";
 import { keyOf } from "../../freshness/keys.js";
 import { readIndex } from "../../index/access.js";
 import { openCasesOf } from "../../index/queries/due.js";
+import { inboxJobs, nextJobChangeAt } from "../../index/queries/jobs.js";
 import { caseActionsFor, caseActionsSchema, ttlUntilNextChange } from "../cases/actions.js";
 import { withFreshDraws } from "../cases/dueFromIndex.js";
 import { courtsOf } from "../courts/court.js";
-import { jobActionSchema, jobActionsFor, nextJobChange, readJobActionInputsOf } from "../jobs/jobActions.js";
+import { dueJobOf, jobActionSchema, jobActionsFor } from "../jobs/jobActions.js";
 import { Answer, chainErrors, defineOperation } from "../kernel/operation.js";
-import { address, scanPagination } from "../kernel/schemas.js";
+import { address, keysetPagination, scanPagination } from "../kernel/schemas.js";
 
 export const getInbox = defineOperation({
   name: "get_inbox",
@@ -23,7 +24,10 @@ export const getInbox = defineOperation({
   http: { method: "GET", path: "/agent/:address/inbox" },
   input: z.object({
     address: address("The agent, judge or party whose inbox to read"),
-    ...scanPagination("Cases per page, 1 to 100 (default 100)"),
+    ...scanPagination("Cases per page, 1 to 100 (default 100); jobs too"),
+    jobsCursor: keysetPagination("").cursor.describe(
+      "The next page of `jobs`: the jobsNextCursor of the page before, as it came (none: the first)",
+    ),
   }),
   output: z.object({
     address: z.string(),
@@ -38,18 +42,26 @@ export const getInbox = defineOperation({
     jobs: z
       .array(jobActionSchema)
       .describe(
-        "Actions due on the address's ERC-8183 jobs (of the newest 200): fund (client), submit (provider), dispute in the window (client), finalize (anyone); a disputed job's case is in `cases`",
+        "Actions due on the address's ERC-8183 jobs (every job, from the index), the job due soonest first, a page of `limit` jobs: fund (client), submit (provider), dispute in the window (client), finalize (anyone); a disputed job's case is in `cases`",
       ),
+    jobsTotal: z.number().int().describe("The address's jobs with an action now, in all (not the page)"),
+    jobsNextCursor: z
+      .string()
+      .nullable()
+      .describe("Pass as `jobsCursor` for the next page of jobs; null on the last page"),
   }),
-  cache: { key: (i) => keyOf.inbox(i.address, i.offset, i.limit) },
-  handler: async ({ address: who, limit, offset }, ctx) => {
-    const [rows, courts, jobRead, chainTime] = await Promise.all([
-      readIndex(ctx, (index) => openCasesOf(index.db, who)),
-      courtsOf(ctx),
-      readJobActionInputsOf(ctx.chain),
-      readChainTime(ctx.chain),
-    ]);
+  cache: { key: (i) => keyOf.inbox(i.address, i.offset, i.limit, i.jobsCursor) },
+  handler: async ({ address: who, limit, offset, jobsCursor }, ctx) => {
+    const [chainTime, courts] = await Promise.all([readChainTime(ctx.chain), courtsOf(ctx)]);
     const now = chainTime;
+    const mine = who.toLowerCase();
+    const [rows, jobPage, jobsNext] = await readIndex(ctx, (index) =>
+      Promise.all([
+        openCasesOf(index.db, who),
+        inboxJobs(index.db, mine, Number(now), limit, jobsCursor),
+        nextJobChangeAt(index.db, Number(now), mine),
+      ]),
+    );
     // Every open case of the address (few beside the court's), its actions at chain time, most urgent
     // first; the sort is stable, so cases that rank alike stay newest first: the order is the same
     // on every page of one chain time, and an offset walks it.
@@ -57,7 +69,7 @@ export const getInbox = defineOperation({
       .map((r) => caseActionsFor(r.status, who, now, courts))
       .sort((a, b) => rank(a) - rank(b));
     const cases = all.slice(offset, offset + limit);
-    const jobs = jobActionsFor(jobRead.jobs, jobRead.evaluations, who, now);
+    const jobs = jobActionsFor(jobPage.rows.map(dueJobOf), who, now);
     // The counts are the cases' (all of them); job actions are listed apart, in `jobs`.
     const actions = all.flatMap((c) => c.actions);
     const end = offset + cases.length;
@@ -72,11 +84,10 @@ export const getInbox = defineOperation({
       requiredNow: actions.filter((a) => a.required).length,
       cases,
       jobs,
+      jobsTotal: jobPage.total,
+      jobsNextCursor: jobPage.nextCursor,
     };
-    const ttl = ttlUntilNextChange(
-      [...all.map((c) => c.nextChangeAt), nextJobChange(jobRead.jobs, jobRead.evaluations, now)],
-      now,
-    );
+    const ttl = ttlUntilNextChange([...all.map((c) => c.nextChangeAt), jobsNext], now);
     return new Answer(body, { ttl });
   },
 });

@@ -4,14 +4,9 @@ import type { ErrorCode } from "../../errors/errors.js";
 import { keyOf } from "../../freshness/keys.js";
 import { readIndex } from "../../index/access.js";
 import { decodeCursor, encodeCursor, keeperDuePage } from "../../index/queries/due.js";
+import { keeperJobs, nextKeeperJobAt } from "../../index/queries/jobs.js";
 import { courtId, courtRef, courtsOf, refOf } from "../courts/court.js";
-import {
-  jobActionSchema,
-  keeperJobActions,
-  nextJobChange,
-  readJobActionInputsOf,
-  rulingAction,
-} from "../jobs/jobActions.js";
+import { dueJobOf, jobActionSchema, keeperJobActions, readDueRulingsOf, rulingAction } from "../jobs/jobActions.js";
 import { Answer, chainErrors, defineOperation } from "../kernel/operation.js";
 import { keysetPagination } from "../kernel/schemas.js";
 import { actionSchema, keeperActions, nextChange, ttlUntilNextChange } from "./actions.js";
@@ -32,6 +27,9 @@ export const listKeeperActions = defineOperation({
     court: courtId(
       "Optional: only the actions on cases whose current round sits in this court (list_courts)",
     ).optional(),
+    jobsCursor: keysetPagination("").cursor.describe(
+      "The next page of `jobs`: the jobsNextCursor of the page before, as it came (none: the first)",
+    ),
   }),
   output: z.object({
     chainTime: z.number().int().describe("Unix seconds of the block the page was read at"),
@@ -50,19 +48,32 @@ export const listKeeperActions = defineOperation({
     jobs: z
       .array(jobActionSchema)
       .describe(
-        "ERC-8183 jobs (of the newest 200) whose challenge window closed undisputed: finalize_job pays the provider",
+        "ERC-8183 jobs (every job, from the index) whose challenge window closed undisputed, the longest due first, a page of `limit` on a first page of cases or with `jobsCursor`: finalize_job pays the provider (none with `court`)",
       ),
+    jobsTotal: z.number().int().describe("Jobs anyone may finalize now, in all (not the page)"),
+    jobsNextCursor: z
+      .string()
+      .nullable()
+      .describe("Pass as `jobsCursor` for the next page of jobs; null on the last page"),
   }),
-  cache: { key: (i) => keyOf.keeper(i.cursor ?? "", i.limit, i.court) },
-  handler: async ({ limit, cursor, court }, ctx) => {
+  cache: { key: (i) => keyOf.keeper(i.cursor ?? "", i.limit, i.court, i.jobsCursor) },
+  handler: async ({ limit, cursor, court, jobsCursor }, ctx) => {
     const after = decodeCursor(cursor, 2);
-    const [chainTime, courts, jobRead] = await Promise.all([
+    const [chainTime, courts, due] = await Promise.all([
       readChainTime(ctx.chain),
       courtsOf(ctx),
-      readJobActionInputsOf(ctx.chain),
+      readDueRulingsOf(ctx.chain),
     ]);
     const now = chainTime;
-    const page = await readIndex(ctx, (index) => keeperDuePage(index.db, Number(now), limit, after, court));
+    // The jobs (no court: a job is not in one) come with the first page of cases, or when walked.
+    const withJobs = after === undefined || jobsCursor !== undefined;
+    const [page, jobPage, jobsNext] = await readIndex(ctx, (index) =>
+      Promise.all([
+        keeperDuePage(index.db, Number(now), limit, after, court),
+        court === undefined ? keeperJobs(index.db, Number(now), limit, jobsCursor) : undefined,
+        nextKeeperJobAt(index.db, Number(now)),
+      ]),
+    );
     const rows = await withFreshDraws(ctx.chain, page.rows);
     const actions = rows.flatMap(({ status: s }) =>
       keeperActions(s, now).map((a) => ({ case: s.addr, court: refOf(courts, s.courtId), ...a })),
@@ -70,12 +81,12 @@ export const listKeeperActions = defineOperation({
     // Rulings whose delivery failed (they are few), then the jobs to finalize; on the first page only.
     const first = after === undefined;
     if (first) {
-      for (const d of jobRead.due) {
+      for (const d of due) {
         if (court !== undefined && Number(d.courtId) !== court) continue;
         actions.push({ case: d.caseAddr, court: refOf(courts, d.courtId), ...rulingAction(d.caseAddr, d.id) });
       }
     }
-    const jobs = first && court === undefined ? keeperJobActions(jobRead.jobs, jobRead.evaluations, now) : [];
+    const jobs = jobPage && withJobs ? keeperJobActions(jobPage.rows.map(dueJobOf), now) : [];
     const last = page.rows.at(-1);
     const body = {
       chainTime: Number(now),
@@ -84,8 +95,10 @@ export const listKeeperActions = defineOperation({
       nextCursor: last && page.rows.length === limit ? encodeCursor([last.keeper_due_at, last.filed_event_id]) : null,
       actions,
       jobs,
+      jobsTotal: jobPage?.total ?? 0,
+      jobsNextCursor: (withJobs && jobPage?.nextCursor) || null,
     };
-    const next = [...rows.map((r) => nextChange(r.status, now)), nextJobChange(jobRead.jobs, jobRead.evaluations, now)];
+    const next = [...rows.map((r) => nextChange(r.status, now)), jobsNext];
     return new Answer(body, { ttl: ttlUntilNextChange(next, now) });
   },
 });

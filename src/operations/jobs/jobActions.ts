@@ -1,7 +1,8 @@
-import { type Address, isAddressEqual } from "viem";
+import { type Address, getAddress, isAddressEqual } from "viem";
 import { z } from "zod";
 import type { Arbitration, ChainAccess } from "../../chain/access.js";
-import { type EvaluationView, JOB_STATES, type JobView, readJobActionInputs } from "../../chain/jobs.js";
+import { type JobState, readDueRulings } from "../../chain/jobs.js";
+import type { JobRow } from "../../index/queries/jobs.js";
 import { actionFields } from "../cases/actions.js";
 import type { Operation } from "../kernel/operation.js";
 import { deliverRuling } from "./deliverRuling.js";
@@ -13,9 +14,9 @@ import { submitJob } from "./submitJob.js";
 
 /**
  * The job actions that are due (docs/arbitration.md), for the inbox (one address's jobs) and the
- * keeper view (the permissionless ones): worked out from the newest JOB_SCAN jobs, the evaluation
- * of each submitted one and the rulings whose delivery failed. "Now" is the chain time the page was
- * read at, as for case actions (actions.ts).
+ * keeper view (the permissionless ones): worked out from the index's jobs table (every job, as its
+ * events left it) and, on the chain, the rulings whose delivery failed. "Now" is the chain time the
+ * page was read at, as for case actions (actions.ts).
  */
 
 export const JOB_ROLES = ["client", "provider", "anyone"] as const;
@@ -30,9 +31,35 @@ export const jobActionSchema = z.object({
 });
 export type JobAction = z.infer<typeof jobActionSchema>;
 
+/** A job as the index keeps it, what its actions are worked out from. */
+export interface DueJob {
+  id: bigint;
+  client: Address;
+  /** Null until the client names one. */
+  provider: Address | null;
+  state: JobState;
+  expiredAt: bigint;
+  /** When the challenge window closes, for a job a docket evaluator judges once submitted. */
+  windowEndsAt: bigint | null;
+  disputed: boolean;
+}
+
+/** A row of the index's jobs table as the actions read it. */
+export function dueJobOf(r: JobRow): DueJob {
+  return {
+    id: BigInt(r.job_id),
+    client: getAddress(r.client),
+    provider: r.provider === null ? null : getAddress(r.provider),
+    state: r.state as JobState,
+    expiredAt: BigInt(r.expired_at),
+    windowEndsAt: r.window_ends_at === null ? null : BigInt(r.window_ends_at),
+    disputed: r.disputed,
+  };
+}
+
 const jobAction = (
   op: Operation,
-  j: JobView,
+  j: DueJob,
   as: JobAction["as"],
   required: boolean,
   deadline: bigint | null,
@@ -48,21 +75,17 @@ const jobAction = (
 });
 
 /** Whether a submitted job's window has passed undisputed: anyone may finalize it. */
-function finalizable(e: EvaluationView | undefined, now: bigint): boolean {
-  return !!e && !e.disputed && e.windowEndsAt > 0n && now > e.windowEndsAt;
+function finalizable(j: DueJob, now: bigint): boolean {
+  return j.state === "Submitted" && !j.disputed && j.windowEndsAt !== null && now > j.windowEndsAt;
 }
 
 /** The permissionless job actions: finalize a job whose window passed undisputed. */
-export function keeperJobActions(
-  jobs: readonly JobView[],
-  evaluations: ReadonlyMap<string, EvaluationView>,
-  now: bigint,
-): JobAction[] {
-  return jobs.filter((j) => finalizable(evaluations.get(j.id.toString()), now)).map(finalizeAction);
+export function keeperJobActions(jobs: readonly DueJob[], now: bigint): JobAction[] {
+  return jobs.filter((j) => finalizable(j, now)).map(finalizeAction);
 }
 
 /** Anyone's action on a job whose window passed undisputed: finalize it. */
-function finalizeAction(j: JobView): JobAction {
+function finalizeAction(j: DueJob): JobAction {
   return jobAction(
     finalizeJob,
     j,
@@ -73,32 +96,23 @@ function finalizeAction(j: JobView): JobAction {
   );
 }
 
-/** What `who` may or must do on its own jobs now (client or provider), keeper actions on them included. */
-export function jobActionsFor(
-  jobs: readonly JobView[],
-  evaluations: ReadonlyMap<string, EvaluationView>,
-  who: Address,
-  now: bigint,
-): JobAction[] {
+/**
+ * What `who` may or must do on its own jobs now (client or provider), keeper actions on them
+ * included, in the order the jobs come (the index's: due soonest first).
+ */
+export function jobActionsFor(jobs: readonly DueJob[], who: Address, now: bigint): JobAction[] {
   const out: JobAction[] = [];
   for (const j of jobs) {
     const client = isAddressEqual(j.client, who);
-    const provider = isAddressEqual(j.provider, who);
+    const provider = j.provider !== null && isAddressEqual(j.provider, who);
     if (!client && !provider) continue;
-    const state = JOB_STATES[j.status];
-    const e = evaluations.get(j.id.toString());
     const live = now < j.expiredAt;
-    if (
-      client &&
-      state === "Open" &&
-      live &&
-      !isAddressEqual(j.provider, "0x0000000000000000000000000000000000000000")
-    ) {
+    if (client && j.state === "Open" && live && j.provider !== null) {
       out.push(
         jobAction(fundJob, j, "client", false, j.expiredAt, "Set the budget and escrow it so the provider can start"),
       );
     }
-    if (provider && state === "Funded" && live) {
+    if (provider && j.state === "Funded" && live) {
       out.push(
         jobAction(
           submitJob,
@@ -110,47 +124,28 @@ export function jobActionsFor(
         ),
       );
     }
-    if (client && state === "Submitted" && e && !e.disputed && now < e.windowEndsAt) {
+    const w = j.windowEndsAt;
+    if (client && j.state === "Submitted" && w !== null && !j.disputed && now < w) {
       out.push(
         jobAction(
           disputeJob,
           j,
           "client",
           false,
-          e.windowEndsAt,
+          w,
           "The provider submitted: review the deliverable, and dispute it before the window closes if it falls short",
         ),
       );
     }
-    if (finalizable(e, now)) out.push(finalizeAction(j));
+    if (finalizable(j, now)) out.push(finalizeAction(j));
   }
-  return out.sort(
-    (a, b) => Number(b.required) - Number(a.required) || (a.deadline ?? Infinity) - (b.deadline ?? Infinity),
-  );
+  return out;
 }
 
-/** The chain time by which the job actions change without an event (a window closing, an expiry). */
-export function nextJobChange(
-  jobs: readonly JobView[],
-  evaluations: ReadonlyMap<string, EvaluationView>,
-  now: bigint,
-): number | null {
-  const ahead: bigint[] = [];
-  for (const j of jobs) {
-    const state = JOB_STATES[j.status];
-    if (state === "Completed" || state === "Rejected" || state === "Expired") continue;
-    if (j.expiredAt >= now) ahead.push(j.expiredAt);
-    const e = evaluations.get(j.id.toString());
-    if (e && e.windowEndsAt >= now) ahead.push(e.windowEndsAt);
-  }
-  return ahead.length === 0 ? null : Number(ahead.reduce((a, b) => (a < b ? a : b)));
-}
-
-/** What the job actions are built from, or nothing when docket serves no arbitration contracts. */
-export async function readJobActionInputsOf(chain: ChainAccess) {
+/** The rulings whose delivery failed (few), or none when docket serves no arbitration contracts. */
+export async function readDueRulingsOf(chain: ChainAccess) {
   const a: Arbitration | undefined = chain.arbitration;
-  if (!a) return { jobs: [] as JobView[], due: [], evaluations: new Map<string, EvaluationView>() };
-  return readJobActionInputs(chain, a);
+  return a ? readDueRulings(chain, a) : [];
 }
 
 /** A ruling due again, as a keeper action on its case. */

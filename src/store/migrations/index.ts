@@ -3,6 +3,7 @@ import * as courtEvents from "./0001_court_events.js";
 import * as cases from "./0002_cases.js";
 import * as due from "./0004_due.js";
 import * as retention from "./0005_retention.js";
+import * as jobs from "./0006_jobs.js";
 import * as openParticipants from "./0007_open_participants.js";
 
 /**
@@ -15,5 +16,6 @@ export const MIGRATIONS: Record<string, Migration> = {
   "0002_cases": cases,
   "0004_due": due,
   "0005_retention": retention,
+  "0006_jobs": jobs,
   "0007_open_participants": openParticipants,
 };

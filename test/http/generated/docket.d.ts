@@ -773,7 +773,7 @@ export interface paths {
         };
         /**
          * List jobs
-         * @description List the ERC-8183 jobs of the job contract docket serves (docs/arbitration.md), newest first, a page at a time, with the total that match: each with its state, client, provider, evaluator, budget (token units), expiry and when work was submitted. Filter by `state` (Open, Funded, Submitted, Completed, Rejected, Expired), `client` and `provider` (all given must match). Next: read one with get_job for its evaluation (challenge window, dispute, ruling).
+         * @description List the ERC-8183 jobs of the job contract docket serves (docs/arbitration.md), newest first, a page at a time, with the total that match: each with its state, client, provider, evaluator, budget (token units), expiry and when work was submitted. Filter by `state` (Open, Funded, Submitted, Completed, Rejected, Expired), `client` and `provider` (all given must match): a filtered list is found in docket's index over every job (503 INDEX_UNAVAILABLE without it) and paged by `cursor` (pass the page's nextCursor; `offset` does not apply). Next: read one with get_job for its evaluation (challenge window, dispute, ruling).
          *
          *     MCP tool: `list_jobs`.
          */
@@ -2920,6 +2920,8 @@ export interface operations {
                 cursor?: string;
                 /** @description Optional: only the actions on cases whose current round sits in this court (list_courts) */
                 court?: number;
+                /** @description The next page of `jobs`: the jobsNextCursor of the page before, as it came (none: the first) */
+                jobsCursor?: string;
             };
             header?: never;
             path?: never;
@@ -2965,7 +2967,7 @@ export interface operations {
                                 name: string;
                             };
                         }[];
-                        /** @description ERC-8183 jobs (of the newest 200) whose challenge window closed undisputed: finalize_job pays the provider */
+                        /** @description ERC-8183 jobs (every job, from the index) whose challenge window closed undisputed, the longest due first, a page of `limit` on a first page of cases or with `jobsCursor`: finalize_job pays the provider (none with `court`) */
                         jobs: {
                             /** @description The job's id (get_job) */
                             job: number;
@@ -2984,6 +2986,10 @@ export interface operations {
                             deadline: number | null;
                             description: string;
                         }[];
+                        /** @description Jobs anyone may finalize now, in all (not the page) */
+                        jobsTotal: number;
+                        /** @description Pass as `jobsCursor` for the next page of jobs; null on the last page */
+                        jobsNextCursor: string | null;
                     };
                 };
             };
@@ -3529,10 +3535,12 @@ export interface operations {
     get_inbox: {
         parameters: {
             query?: {
-                /** @description Cases per page, 1 to 100 (default 100) */
+                /** @description Cases per page, 1 to 100 (default 100); jobs too */
                 limit?: number;
                 /** @description Items to skip (default 0) */
                 offset?: number;
+                /** @description The next page of `jobs`: the jobsNextCursor of the page before, as it came (none: the first) */
+                jobsCursor?: string;
             };
             header?: never;
             path: {
@@ -3600,7 +3608,7 @@ export interface operations {
                             /** @description Chain time of the next deadline that changes what may be done on the case; null: none ahead */
                             nextChangeAt: number | null;
                         }[];
-                        /** @description Actions due on the address's ERC-8183 jobs (of the newest 200): fund (client), submit (provider), dispute in the window (client), finalize (anyone); a disputed job's case is in `cases` */
+                        /** @description Actions due on the address's ERC-8183 jobs (every job, from the index), the job due soonest first, a page of `limit` jobs: fund (client), submit (provider), dispute in the window (client), finalize (anyone); a disputed job's case is in `cases` */
                         jobs: {
                             /** @description The job's id (get_job) */
                             job: number;
@@ -3619,6 +3627,10 @@ export interface operations {
                             deadline: number | null;
                             description: string;
                         }[];
+                        /** @description The address's jobs with an action now, in all (not the page) */
+                        jobsTotal: number;
+                        /** @description Pass as `jobsCursor` for the next page of jobs; null on the last page */
+                        jobsNextCursor: string | null;
                     };
                 };
             };
@@ -7621,12 +7633,14 @@ export interface operations {
                 limit?: number;
                 /** @description Items to skip (default 0) */
                 offset?: number;
-                /** @description Only jobs in this ERC-8183 state */
+                /** @description Only jobs in this ERC-8183 state (answered from the index) */
                 state?: "Open" | "Funded" | "Submitted" | "Completed" | "Rejected" | "Expired";
-                /** @description Only jobs of this client */
+                /** @description Only jobs of this client (answered from the index) */
                 client?: string;
-                /** @description Only jobs of this provider */
+                /** @description Only jobs of this provider (answered from the index) */
                 provider?: string;
+                /** @description A filtered list's next page: the nextCursor of the page before (answered from the index) */
+                cursor?: string;
             };
             header?: never;
             path?: never;
@@ -7641,7 +7655,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Jobs that match the filters */
+                        /** @description Jobs that match the filters, in all */
                         total: number;
                         jobs: {
                             id: number;
@@ -7657,12 +7671,15 @@ export interface operations {
                             /** @description The job's brief, cut at 200 characters */
                             description: string;
                         }[];
-                        offset: number;
+                        /** @description Without filters: the page's offset */
+                        offset?: number;
                         limit: number;
+                        /** @description With filters: the next page's cursor, null after the last page */
+                        nextCursor?: string | null;
                     };
                 };
             };
-            /** @description Invalid input: `INVALID_ADDRESS` */
+            /** @description Invalid input: `INVALID_ADDRESS`, `INVALID_INPUT` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7671,7 +7688,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "INVALID_ADDRESS";
+                            code: "INVALID_ADDRESS" | "INVALID_INPUT";
                             message: string;
                             /** @description For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues */
                             details?: Record<string, never>;
@@ -7747,7 +7764,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The chain node serves another chain id than docket's: `CHAIN_MISMATCH` */
+            /** @description The chain node serves another chain id than docket's: `CHAIN_MISMATCH`, `INDEX_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -7756,7 +7773,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "CHAIN_MISMATCH";
+                            code: "CHAIN_MISMATCH" | "INDEX_UNAVAILABLE";
                             message: string;
                             /** @description For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues */
                             details?: Record<string, never>;
