@@ -456,14 +456,15 @@ export class IndexWriter {
   };
 
   /**
-   * VACUUM the case table once enough of its rows were rewritten (outside the step's transaction,
+   * VACUUM the case tables once enough case rows were rewritten (outside the step's transaction,
    * as VACUUM must be), and ANALYZE every table as the index grows by a fifth, so the planner's
    * statistics follow its size (PGlite has no autovacuum to do either).
    */
   private async upkeep(): Promise<void> {
     if (this.updated < (this.opts.vacuumEvery ?? VACUUM_EVERY)) return;
     this.updated = 0;
-    await sql`vacuum cases`.execute(this.store.db);
+    // The participations too: a case's closing rewrites its parties' and judges' rows (their `open`).
+    await sql`vacuum cases, case_participants`.execute(this.store.db);
     const events = await this.store.db
       .selectFrom("court_events")
       .select((e) => e.fn.max("id").as("id"))
