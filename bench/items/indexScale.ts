@@ -5,7 +5,9 @@
  * checkpoint; then the query costs at a small and a large store, both engines.
  *
  * Run on its own: `node --expose-gc --import tsx bench/items/indexScale.ts` (knobs: BENCH_INDEX_EVENTS
- * [1000000], BENCH_INDEX_CHECKPOINTS [25000,100000,250000,500000,1000000]: rate, memory and the reads' costs at each, BENCH_INDEX_SMALL_CASES [1000],
+ * [1000000] and BENCH_INDEX_CASES [100000]: the large store is filled until it holds both,
+ * BENCH_INDEX_IN_FLIGHT [200]: cases open at once in both stores,
+ * BENCH_INDEX_CHECKPOINTS [25000,100000,250000,500000,1000000]: rate, memory and the reads' costs at each and at the end, BENCH_INDEX_SMALL_CASES [1000],
  * BENCH_INDEX_QUERIES [15], BENCH_INDEX_ENGINES [pglite,postgres], BENCH_INDEX_OUT
  * [bench/results.index.json]).
  */
@@ -48,13 +50,33 @@ export interface QueryCost {
   p90Ms: number;
 }
 
+export interface StoreSize {
+  cases: number;
+  events: number;
+  /** Events per second filling it (the whole fill). */
+  eventsPerSecond: number;
+  rssMiB: number;
+  heapUsedMiB: number;
+  queries: QueryCost[];
+}
+
 export interface EngineResult {
   engine: string;
   checkpoints: Checkpoint[];
   /** Query costs at the small store and at the large one. */
-  small: { cases: number; events: number; queries: QueryCost[] };
+  small: StoreSize;
   /** The large store's checkpoints carry its query costs as it grows; `large` is its last. */
-  large?: { cases: number; events: number; queries: QueryCost[] };
+  large?: StoreSize;
+  /** Each read's p50 at the large store over its p50 at the small one (the target: at most 2). */
+  ratios?: { query: string; smallP50Ms: number; largeP50Ms: number; ratio: number }[];
+}
+
+/** The large store's reads over the small one's, by p50. */
+export function ratios(small: StoreSize, large: StoreSize): NonNullable<EngineResult["ratios"]> {
+  return large.queries.map((q, i) => {
+    const s = small.queries[i]?.p50Ms ?? Number.NaN;
+    return { query: q.query, smallP50Ms: s, largeP50Ms: q.p50Ms, ratio: round(q.p50Ms / s, 2) };
+  });
 }
 
 const MiB = 2 ** 20;
@@ -72,7 +94,7 @@ const benchChain = { chainId: 31337, factory: GEN_FACTORY, limits: { batchMax: 1
 /** Events of one follower step (a backfill step of ~100 blocks at this mix). */
 const STEP = 2_000;
 
-/** Fills `store` with `total` generated events, reporting at each checkpoint. */
+/** Fills `store` with `total` generated events (and on until `cases` cases are filed), reporting at each checkpoint and at the end. */
 export async function fill(
   store: Store,
   gen: CourtEventGenerator,
@@ -81,6 +103,7 @@ export async function fill(
   say: (line: string) => void = () => {},
   onCheckpoint: (so: Checkpoint[]) => void = () => {},
   time: () => Promise<QueryCost[]> = async () => [],
+  cases = 0,
 ): Promise<Checkpoint[]> {
   const writer = new IndexWriter(store, benchChain, makeLogger("silent"), { fromBlock: 1n, facts: gen });
   await writer.anchor({ genesis: `0x${"00".repeat(32)}`, head: 0n, target: 0n });
@@ -89,12 +112,14 @@ export async function fill(
   let since = { at: performance.now(), events: 0 };
   const t0 = performance.now();
   const marks = [...checkpoints].sort((a, b) => a - b);
-  while (done < total) {
-    const { logs, meta } = gen.step(Math.min(STEP, total - done));
+  const more = () => done < total || gen.casesFiled < cases;
+  while (more()) {
+    const { logs, meta } = gen.step(done < total ? Math.min(STEP, total - done) : STEP);
     await writer.persist(logs, meta);
     done += logs.length;
-    if (marks.length > 0 && done >= (marks[0] as number)) {
-      marks.shift();
+    const last = !more() && checkpoints.length > 0;
+    if ((marks.length > 0 && done >= (marks[0] as number)) || last) {
+      while (marks.length > 0 && done >= (marks[0] as number)) marks.shift();
       const now = performance.now();
       const cp = {
         events: done,
@@ -160,23 +185,29 @@ async function count(store: Store) {
 export async function benchEngine(
   engine: string,
   open: (name: string) => Promise<Store>,
-  opts: { events: number; checkpoints: number[]; smallCases: number; runs: number },
+  opts: { events: number; cases: number; inFlight: number; checkpoints: number[]; smallCases: number; runs: number },
   say: (line: string) => void,
   partial: (r: Partial<EngineResult>) => void = () => {},
 ): Promise<EngineResult> {
   const queries = await indexQueries();
   say(`${engine}: small store, ${opts.smallCases} cases`);
   const small = await open("small");
-  const sgen = new CourtEventGenerator({ inFlight: Math.min(2_000, Math.ceil(opts.smallCases / 5)) });
+  // Both stores keep as many cases in flight, so the open set (what an inbox or the pending list
+  // holds) is the same size at both and only the history behind it grows.
+  const sgen = new CourtEventGenerator({ inFlight: Math.min(opts.inFlight, Math.ceil(opts.smallCases / 5)) });
   const smallResult = await (async () => {
-    while (sgen.casesFiled < opts.smallCases) await fill(small, sgen, STEP, []);
+    const t = performance.now();
+    await fill(small, sgen, 0, [], undefined, undefined, undefined, opts.smallCases);
+    const seconds = (performance.now() - t) / 1000;
+    const sized = await count(small);
     const sq = await timeQueries(small, sgen, queries, opts.runs);
-    return { ...(await count(small)), queries: sq };
+    return { ...sized, eventsPerSecond: Math.round(sized.events / seconds), ...memory(), queries: sq };
   })().finally(() => small.close());
-  say(`${engine}: large store, ${opts.events} events`);
+  say(`${engine}: large store, ${opts.events} events and ${opts.cases} cases`);
   const large = await open("large");
-  const lgen = new CourtEventGenerator();
+  const lgen = new CourtEventGenerator({ inFlight: opts.inFlight });
   try {
+    const t = performance.now();
     const checkpoints = await fill(
       large,
       lgen,
@@ -185,13 +216,23 @@ export async function benchEngine(
       say,
       (so) => partial({ engine, small: smallResult, checkpoints: so }),
       () => timeQueries(large, lgen, queries, opts.runs),
+      opts.cases,
     );
     const last = checkpoints[checkpoints.length - 1];
+    const sized = await count(large);
+    const largeResult = last && {
+      ...sized,
+      eventsPerSecond: Math.round(sized.events / ((performance.now() - t) / 1000)),
+      rssMiB: last.rssMiB,
+      heapUsedMiB: last.heapUsedMiB,
+      queries: last.queries,
+    };
     return {
       engine,
       checkpoints,
       small: smallResult,
-      large: last && { ...(await count(large)), queries: last.queries },
+      large: largeResult,
+      ratios: largeResult && ratios(smallResult, largeResult),
     };
   } finally {
     await large.close();
@@ -203,6 +244,8 @@ async function main() {
   if (!gc) say("note: run with node --expose-gc for memory after a forced GC");
   const opts = {
     events: num("BENCH_INDEX_EVENTS", 1_000_000),
+    cases: num("BENCH_INDEX_CASES", 100_000),
+    inFlight: num("BENCH_INDEX_IN_FLIGHT", 200),
     checkpoints: list("BENCH_INDEX_CHECKPOINTS", "25000,100000,250000,500000,1000000").map(Number),
     smallCases: num("BENCH_INDEX_SMALL_CASES", 1_000),
     runs: num("BENCH_INDEX_QUERIES", 15),

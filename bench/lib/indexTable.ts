@@ -45,6 +45,22 @@ for (const name of ["results.index.pglite.json", "results.index.postgres.json"])
   }
   const sources = [...new Set(small.queries.map((q) => q.source))].join(", ");
   lines.push("", `Reads answered by: ${sources}.`, "");
+  const large = e.large;
+  if (large && e.ratios) {
+    lines.push(
+      row([
+        "",
+        `${small.cases} cases (${small.events} events)`,
+        `${large.cases} cases (${large.events} events)`,
+        "ratio",
+      ]),
+      row(Array(4).fill("---")),
+      ...e.ratios.map((x) => row([`${x.query} p50 ms`, x.smallP50Ms, x.largeP50Ms, `${x.ratio}x`])),
+      row(["backfill, events/s (the whole fill)", small.eventsPerSecond, large.eventsPerSecond, ""]),
+      row(["RSS MiB, after a forced GC", small.rssMiB, large.rssMiB, ""]),
+      "",
+    );
+  }
 }
 
 const chain = read("results.index.chain.json");

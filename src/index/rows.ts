@@ -1,25 +1,18 @@
+import type { Insertable, Selectable } from "kysely";
 import { getAddress } from "viem";
 import type { CourtLog } from "../chain/courtLogs.js";
 import { STATE_NAMES } from "../chain/reads/cases.js";
-import type { CaseParticipantsTable } from "../store/schema.js";
+import type { CaseParticipantsTable, CourtEventAddressesTable, CourtEventsTable } from "../store/schema.js";
 
 /**
- * A court log as the index stores it, before the database gives it an id: the pure half of the
- * ingest (no chain, no database), so that the bench's generated events go through the same code.
+ * A court log as the index stores it, before the database gives it an id (a `court_events` row of
+ * schema.ts, with who it concerns beside it): the pure half of the ingest (no chain, no database), so
+ * that the bench's generated events go through the same code.
  */
-export interface EventRow {
-  block_number: number;
-  block_hash: string;
-  log_index: number;
-  tx_hash: string;
-  address: string;
-  name: string;
-  args: Record<string, unknown>;
-  case_address: string | null;
-  job_id: string | null;
+export type EventRow = Omit<Selectable<CourtEventsTable>, "id"> & {
   /** Who it concerns, by the argument that names them (`judges` for each of a panel). */
-  addresses: { address: string; role: string }[];
-}
+  addresses: Omit<CourtEventAddressesTable, "event_id">[];
+};
 
 const lower = (s: string) => s.toLowerCase();
 const isAddress = (v: unknown): v is string => typeof v === "string" && /^0x[0-9a-fA-F]{40}$/.test(v);
@@ -123,8 +116,8 @@ export function caseChanges(rows: readonly EventRow[]): CaseChanges {
 export function participantRows(
   changes: CaseChanges,
   filedIdOf: (caseAddress: string) => number | undefined,
-): CaseParticipantsTable[] {
-  const rows: CaseParticipantsTable[] = [];
+): Insertable<CaseParticipantsTable>[] {
+  const rows: Insertable<CaseParticipantsTable>[] = [];
   for (const f of changes.filed) {
     const id = filedIdOf(f.address);
     if (id === undefined) continue;

@@ -1,3 +1,4 @@
+import { sql } from "kysely";
 import { type Address, type Block, type Hex, isAddressEqual } from "viem";
 import { courtEvaluatorAbi } from "../chain/abi/generated.js";
 import type { ChainAccess } from "../chain/access.js";
@@ -81,12 +82,26 @@ export interface WriterOptions {
   recent?: number;
   /** The chain's facts (default: read from `chain`). */
   facts?: ChainFacts;
-  /** Rows per INSERT (Postgres takes at most 65,535 parameters in one statement). */
+  /** Rows per INSERT (default: as many as Postgres's 65,535 parameters of one statement hold). */
   chunk?: number;
+  /** Case rows rewritten between two VACUUMs of the case table (default VACUUM_EVERY). */
+  vacuumEvery?: number;
 }
 
-/** Rows per INSERT: 1,000 rows of 10 columns stay far below Postgres's 65,535 parameters. */
-const CHUNK = 1000;
+/**
+ * Case rows rewritten between two VACUUMs of the case table: a fixed number, so the dead row
+ * versions a read walks past stay as many at any size (a step of a busy backfill rewrites ~2,000).
+ * PGlite runs no autovacuum at all; a real Postgres's wakes once a minute and waits for a fifth of
+ * the table, which a backfill passes many times over in between.
+ */
+const VACUUM_EVERY = 5_000;
+
+/** The most parameters Postgres (and PGlite) takes in one statement. */
+const MAX_PARAMS = 65_535;
+
+/** Rows of `sample`'s shape per multi-row INSERT: `size` when given, else as many as the parameters hold. */
+const rowsPer = (sample: object | undefined, size: number | undefined) =>
+  size ?? Math.max(1, Math.floor(MAX_PARAMS / Math.max(1, Object.keys(sample ?? {}).length)));
 
 const isCaseLog = (l: CourtLog) => followedEventOf(l.eventName)?.contract === "case";
 const toJson = (v: unknown): unknown =>
@@ -116,6 +131,10 @@ export class IndexWriter {
   private genesis: Hex | undefined;
   /** Cases a rollback while away left without a status: the next step reads theirs. */
   private readonly stale = new Set<string>();
+  /** Case rows rewritten since the case table was last vacuumed. */
+  private updated = 0;
+  /** How many events were stored when the index was last analyzed. */
+  private analyzedAt = 0;
   /** docket's evaluators' challenge windows, read once each (null: not one of docket's). */
   readonly windows: ChallengeWindows;
   readonly backfill: Backfill;
@@ -290,16 +309,16 @@ export class IndexWriter {
     }
     const toHash = meta.toHash ?? headers.get(meta.toBlock)?.hash;
     if (!toHash) throw new Error(`index: block ${meta.toBlock} is not on the chain: reading the step again`);
-    const size = this.opts.chunk ?? CHUNK;
+    const size = this.opts.chunk;
     await db.transaction().execute(async (trx) => {
-      if (forkAt !== undefined) await forgetAbove(trx, forkAt);
+      if (forkAt !== undefined) await forgetAbove(trx, forkAt, rolledBack);
       const blocks = [...headers].map(([n, h]) => ({
         number: Number(n),
         hash: h.hash.toLowerCase(),
         parent_hash: h.parentHash?.toLowerCase() ?? null,
         timestamp: Number(h.timestamp),
       }));
-      for (const part of chunks(blocks, size)) {
+      for (const part of chunks(blocks, rowsPer(blocks[0], size))) {
         await trx
           .insertInto("chain_blocks")
           .values(part)
@@ -307,10 +326,11 @@ export class IndexWriter {
           .execute();
       }
       const ids = new Map<string, number>();
-      for (const part of chunks(rows, size)) {
+      const events = rows.map(({ addresses: _, args, ...r }) => ({ ...r, args: JSON.stringify(args) as never }));
+      for (const part of chunks(events, rowsPer(events[0], size))) {
         const inserted = await trx
           .insertInto("court_events")
-          .values(part.map(({ addresses: _, args, ...r }) => ({ ...r, args: JSON.stringify(args) as never })))
+          .values(part)
           // On a step written before (a replay), the stored row is returned and nothing changes.
           .onConflict((oc) =>
             oc.constraint("court_events_log").doUpdateSet((eb) => ({ name: eb.ref("excluded.name") })),
@@ -322,7 +342,7 @@ export class IndexWriter {
       const idOf = (r: { block_hash: string; log_index: number }) =>
         ids.get(`${r.block_hash}:${r.log_index}`) as number;
       const who = rows.flatMap((r) => r.addresses.map((a) => ({ event_id: idOf(r), ...a })));
-      for (const part of chunks(who, size)) {
+      for (const part of chunks(who, rowsPer(who[0], size))) {
         await trx
           .insertInto("court_event_addresses")
           .values(part)
@@ -356,70 +376,105 @@ export class IndexWriter {
           state_event_id: s?.id ?? (filedIds.get(f.address) as number),
         };
       });
-      for (const part of chunks(newCases, size)) {
+      for (const part of chunks(newCases, rowsPer(newCases[0], size))) {
         await trx
           .insertInto("cases")
           .values(part)
           .onConflict((oc) => oc.column("address").doNothing())
           .execute();
       }
-      const known = async (c: string) =>
-        filedIds.get(c) ??
-        (await trx.selectFrom("cases").select("filed_event_id").where("address", "=", c).executeTakeFirst())
-          ?.filed_event_id;
-      const filedOf = new Map<string, number>();
-      for (const p of changes.panels) {
-        const id = await known(p.case_address);
-        if (id !== undefined) filedOf.set(p.case_address, id);
+      // The filings of the cases seated in this step that an earlier step filed: one read.
+      const earlier = [...new Set(changes.panels.map((p) => p.case_address))].filter((c) => !filedIds.has(c));
+      const filedOf = new Map<string, number>(filedIds);
+      if (earlier.length > 0) {
+        const got = await trx
+          .selectFrom("cases")
+          .select(["address", "filed_event_id"])
+          .where("address", "in", earlier)
+          .execute();
+        for (const r of got) filedOf.set(r.address, r.filed_event_id);
       }
-      for (const [c, id] of filedIds) filedOf.set(c, id);
       const participants = participantRows(changes, (c) => filedOf.get(c));
-      for (const part of chunks(participants, size)) {
+      for (const part of chunks(participants, rowsPer(participants[0], size))) {
         await trx
           .insertInto("case_participants")
           .values(part)
           .onConflict((oc) => oc.doNothing())
           .execute();
       }
-      for (const [c, s] of stateOfFiling) {
-        await trx
-          .updateTable("cases")
-          .set({ state: s.state, state_event_id: s.id })
-          .where("address", "=", c)
-          .where("state_event_id", "<", s.id)
-          .execute();
-      }
-      for (const c of touched) {
-        const status = facts.get(c)?.status;
-        if (!status) continue;
-        const round = Number(status.round);
-        await trx
-          .updateTable("cases")
-          .set({
-            status: JSON.stringify(toJson(status)) as never,
-            status_block: Number(meta.toBlock),
-            keeper_due_at: keeperDueAt(status),
-            ...(round > 0 ? { round } : {}),
-          })
-          .where("address", "=", c)
-          .execute();
-      }
       if (touched.length > 0) {
-        const states = await trx
+        // Each touched case once, in one statement (every row version a case leaves behind is
+        // garbage for VACUUM): its last state change of the step unless a later one is stored (a
+        // replay), its status as the chain gives it now, and whether it is still open by the two.
+        const stored = await trx
           .selectFrom("cases")
-          .select(["address", "state", "status"])
+          .select(["address", "state", "state_event_id", "status"])
           .where("address", "in", touched)
           .execute();
-        for (const s of states) {
-          const open = isOpen(s.state, (s.status as { settled?: boolean } | null)?.settled);
-          await trx.updateTable("cases").set({ open }).where("address", "=", s.address).execute();
-        }
+        const updates = stored.map((c) => {
+          const next = stateOfFiling.get(c.address);
+          const moved = next !== undefined && next.id > c.state_event_id;
+          const state = moved ? next.state : c.state;
+          const status = facts.get(c.address)?.status;
+          const json = status ? (toJson(status) as Record<string, unknown>) : c.status;
+          return {
+            address: c.address,
+            state,
+            state_event_id: moved ? next.id : c.state_event_id,
+            has: status !== undefined,
+            status: status ? json : null,
+            due: status ? keeperDueAt(status) : null,
+            round: status ? Number(status.round) : 0,
+            open: isOpen(state, (json as { settled?: boolean } | null)?.settled),
+          };
+        });
+        this.updated += updates.length;
+        await sql`
+          update cases c set
+            state = v.state,
+            state_event_id = v.state_event_id,
+            status = case when v.has then v.status else c.status end,
+            status_block = case when v.has then ${Number(meta.toBlock)}::int8 else c.status_block end,
+            keeper_due_at = case when v.has then v.due else c.keeper_due_at end,
+            round = case when v.round > 0 then v.round else c.round end,
+            open = v.open
+          from jsonb_to_recordset(${JSON.stringify(updates)}::jsonb) as v(
+            address text, state text, state_event_id int8, has boolean, status jsonb, due int8, round int, open boolean)
+          where c.address = v.address`.execute(trx);
+        // Their participations follow (an inbox reads the open ones by address).
+        const open = updates.map((u) => ({ address: u.address, open: u.open }));
+        await sql`
+          update case_participants p set open = v.open
+          from jsonb_to_recordset(${JSON.stringify(open)}::jsonb) as v(address text, open boolean)
+          where p.case_address = v.address and p.open <> v.open`.execute(trx);
       }
       await this.writeCursor(trx, Number(meta.toBlock), toHash);
     });
     for (const c of touched) this.stale.delete(c);
+    await this.upkeep();
     this.backfill.step(meta, rows.length);
   };
+
+  /**
+   * VACUUM the case tables once enough case rows were rewritten (outside the step's transaction,
+   * as VACUUM must be), and ANALYZE every table as the index grows by a fifth, so the planner's
+   * statistics follow its size (PGlite has no autovacuum to do either).
+   */
+  private async upkeep(): Promise<void> {
+    if (this.updated < (this.opts.vacuumEvery ?? VACUUM_EVERY)) return;
+    this.updated = 0;
+    // The participations too: a case's closing rewrites its parties' and judges' rows (their `open`).
+    await sql`vacuum cases, case_participants`.execute(this.store.db);
+    const events = await this.store.db
+      .selectFrom("court_events")
+      .select((e) => e.fn.max("id").as("id"))
+      .executeTakeFirst();
+    const stored = Number(events?.id ?? 0);
+    if (stored >= this.analyzedAt * 1.2) {
+      this.analyzedAt = Math.max(stored, 1);
+      await sql`analyze`.execute(this.store.db);
+    }
+  }
 
   /** The challenge windows of the evaluators the step's new jobs name, read once each. */
   private async readWindows(rows: readonly { name: string; args: Record<string, unknown> }[]): Promise<void> {

@@ -10,13 +10,15 @@ type Trx = Transaction<StoreSchema> | Kysely<StoreSchema>;
  * transaction: the events (who they concern goes with them), the blocks, the cases filed and the
  * judges seated after it; a case whose last state change is forgotten takes the state of its last
  * one kept, and its status is read again by the step that follows; a job is its kept events folded
- * again (jobs.ts). Says what it forgot.
+ * again (jobs.ts). Says what it forgot. `above` is `casesAbove(trx, block)` when the caller has read
+ * it already.
  */
 export async function forgetAbove(
   trx: Trx,
   block: number,
+  above?: string[],
 ): Promise<{ events: number; blocks: number; cases: string[] }> {
-  const touched = await casesAbove(trx, block);
+  const touched = above ?? (await casesAbove(trx, block));
   const jobs = await namedAbove(trx, block, "job_id");
   const events = await trx.deleteFrom("court_events").where("block_number", ">", block).executeTakeFirst();
   const blocks = await trx.deleteFrom("chain_blocks").where("number", ">", block).executeTakeFirst();

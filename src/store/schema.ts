@@ -105,6 +105,8 @@ export interface CaseParticipantsTable {
   round: number;
   filed_event_id: number;
   block_number: number;
+  /** Its case's `open`, copied so that an address's open cases are one index walk (migration 0007). */
+  open: Generated<boolean>;
 }
 
 /**

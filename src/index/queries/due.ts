@@ -77,23 +77,24 @@ const rowOf = (r: { address: string; filed_event_id: number; status: unknown }):
 
 /** Every open case `who` takes part in (party, or judge of any round) with a status, newest first. */
 export async function openCasesOf(db: Kysely<StoreSchema>, who: Address): Promise<DueRow[]> {
-  const rows = await db
+  return (await openCasesQuery(db, who).execute()).map(rowOf);
+}
+
+/** openCasesOf's query: the address's open participations (one walk of case_participants_open), then their cases. */
+export function openCasesQuery(db: Kysely<StoreSchema>, who: Address) {
+  return db
     .selectFrom("cases")
     .select(["cases.address", "cases.filed_event_id", "cases.status"])
     .where("cases.open", "=", true)
     .where("cases.status", "is not", null)
-    .where((eb) =>
-      eb.exists(
-        eb
-          .selectFrom("case_participants as p")
-          .select("p.case_address")
-          .whereRef("p.case_address", "=", "cases.address")
-          .where("p.address", "=", who.toLowerCase()),
-      ),
+    .where("cases.address", "in", (eb) =>
+      eb
+        .selectFrom("case_participants as p")
+        .select("p.case_address")
+        .where("p.address", "=", who.toLowerCase())
+        .where("p.open", "=", true),
     )
-    .orderBy("cases.filed_event_id", "desc")
-    .execute();
-  return rows.map(rowOf);
+    .orderBy("cases.filed_event_id", "desc");
 }
 
 /**

@@ -4,6 +4,7 @@ import * as cases from "./0002_cases.js";
 import * as due from "./0004_due.js";
 import * as retention from "./0005_retention.js";
 import * as jobs from "./0006_jobs.js";
+import * as openParticipants from "./0007_open_participants.js";
 
 /**
  * Every migration of the index, by name, in order: imported, not read from a folder, so they ship
@@ -16,4 +17,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   "0004_due": due,
   "0005_retention": retention,
   "0006_jobs": jobs,
+  "0007_open_participants": openParticipants,
 };
