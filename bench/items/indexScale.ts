@@ -181,6 +181,9 @@ async function count(store: Store) {
   return { events: Number(e.n), cases: Number(c.n) };
 }
 
+/** Parties in the large store (the generator's default); the small one has as many cases per party. */
+const LARGE_PARTIES = 2_000;
+
 /** One engine: a small store (BENCH_INDEX_SMALL_CASES cases) and the large one (BENCH_INDEX_EVENTS events). */
 export async function benchEngine(
   engine: string,
@@ -194,7 +197,12 @@ export async function benchEngine(
   const small = await open("small");
   // Both stores keep as many cases in flight, so the open set (what an inbox or the pending list
   // holds) is the same size at both and only the history behind it grows.
-  const sgen = new CourtEventGenerator({ inFlight: Math.min(opts.inFlight, Math.ceil(opts.smallCases / 5)) });
+  // ... and as many cases per party (the large store's 2,000 parties scaled down), so a party's
+  // filtered page holds a full page and counts as many cases at both sizes: only the table grows.
+  const sgen = new CourtEventGenerator({
+    inFlight: Math.min(opts.inFlight, Math.ceil(opts.smallCases / 5)),
+    parties: Math.max(2, Math.round((LARGE_PARTIES * opts.smallCases) / opts.cases)),
+  });
   const smallResult = await (async () => {
     const t = performance.now();
     await fill(small, sgen, 0, [], undefined, undefined, undefined, opts.smallCases);
@@ -205,7 +213,7 @@ export async function benchEngine(
   })().finally(() => small.close());
   say(`${engine}: large store, ${opts.events} events and ${opts.cases} cases`);
   const large = await open("large");
-  const lgen = new CourtEventGenerator({ inFlight: opts.inFlight });
+  const lgen = new CourtEventGenerator({ inFlight: opts.inFlight, parties: LARGE_PARTIES });
   try {
     const t = performance.now();
     const checkpoints = await fill(
