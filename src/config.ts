@@ -105,6 +105,16 @@ export const configSchema = z.object({
     .optional(),
   /** On the embedded dev chain without X402_FACILITATOR_URL: run the dev facilitator (a process of its own). */
   DEV_FACILITATOR: z.enum(["on", "off"]).default("on"),
+  /**
+   * The EIP-4361 domain webhook sign-in messages must name (docs/webhooks.md): set it to the host
+   * users reach docket at. Unset: the host an HTTP request names, `localhost` over stdio.
+   */
+  WEBHOOKS_DOMAIN: z
+    .string()
+    .regex(/^[A-Za-z0-9.-]+(:\d{1,5})?$/, "must be a host, optionally with :port")
+    .optional(),
+  /** Deliver webhooks to loopback, private and link-local addresses: for a receiver on the dev machine only. */
+  WEBHOOKS_ALLOW_PRIVATE: z.enum(["true", "false"]).default("false"),
   /** Evidence's data directory (docs/evidence.md): its blocks and the media types docket was told. */
   EVIDENCE_DIR: z.string().min(1).default("data/evidence"),
   /** Largest evidence file published or read, in bytes (413 past it). */

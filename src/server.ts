@@ -203,7 +203,12 @@ export async function startParts(
   const facilitatorUrl = config.X402_FACILITATOR_URL ?? dev?.facilitator?.url;
   const facilitator = facilitatorUrl ? httpFacilitator(facilitatorUrl) : undefined;
   const index = await startIndex(config, life, access, log);
-  return { ctx: { chain: access, cache, log, chainStatus: chain, facilitator, evidence, index }, dev };
+  const webhooks = {
+    domain: config.WEBHOOKS_DOMAIN,
+    allowHttp: dev !== undefined,
+    allowPrivate: config.WEBHOOKS_ALLOW_PRIVATE === "true",
+  };
+  return { ctx: { chain: access, cache, log, chainStatus: chain, facilitator, evidence, index, webhooks }, dev };
 }
 
 /** `startParts` on a lifecycle of its own, for a caller that wants the context alone (closed by `life.close()`). */

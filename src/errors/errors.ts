@@ -15,8 +15,17 @@ export const errorStatus = {
   PAYMENT_INSUFFICIENT: 402,
   /** The signed authorization would not go through (signature, validity window, balance): docket's check or the facilitator's. */
   PAYMENT_INVALID: 402,
+  /**
+   * A webhook request's signed sign-in message does not hold: not an EIP-4361 message for this docket
+   * (domain, chain), expired or not yet valid, or its signature is not its address's (docs/webhooks.md).
+   */
+  SIGNATURE_INVALID: 401,
+  /** The sign-in message's nonce is not one docket issued, was used already, or expired: ask get_webhook_nonce for another. */
+  NONCE_INVALID: 401,
   /** A browser page on an origin docket does not allow tried an MCP HTTP transport. */
   ORIGIN_NOT_ALLOWED: 403,
+  /** A signed webhook request for what another address owns: a nonce issued to it, or its webhook. */
+  NOT_OWNER: 403,
   CASE_NOT_FOUND: 404,
   /** No court with that id (list_courts lists them). */
   COURT_NOT_FOUND: 404,
@@ -26,8 +35,12 @@ export const errorStatus = {
   NOT_FOUND: 404,
   /** No evidence with this CID in docket's store nor on any configured gateway. */
   EVIDENCE_NOT_FOUND: 404,
+  /** No webhook with that id (list_webhooks lists an address's). */
+  WEBHOOK_NOT_FOUND: 404,
   METHOD_NOT_ALLOWED: 405,
   PAYMENT_ALREADY_USED: 409,
+  /** The address has as many webhooks as one may (docs/webhooks.md#limits): delete one first. */
+  WEBHOOK_LIMIT_REACHED: 409,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
   VALIDATION_ERROR: 422,
@@ -37,6 +50,8 @@ export const errorStatus = {
    * window is over, only the client may dispute, the job would expire before a ruling): `details.rule` names it.
    */
   JOB_STEP_REFUSED: 422,
+  /** A webhook URL docket will not deliver to: not https outside the dev chain, credentials in it, a private or loopback address. */
+  WEBHOOK_URL_REFUSED: 422,
   RATE_LIMITED: 429,
   CONTRACT_REVERT: 500,
   RPC_ERROR: 500,

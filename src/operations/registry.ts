@@ -43,6 +43,10 @@ import type { Operation } from "./kernel/operation.js";
 import { verifyTransaction } from "./payments/verifyTransaction.js";
 import { getHealth } from "./system/getHealth.js";
 import { getStatsOverview } from "./system/getStatsOverview.js";
+import { createWebhook } from "./webhooks/createWebhook.js";
+import { deleteWebhook } from "./webhooks/deleteWebhook.js";
+import { getWebhookNonce } from "./webhooks/getWebhookNonce.js";
+import { listWebhooks } from "./webhooks/listWebhooks.js";
 /**
  * Every docket operation. HTTP routes, MCP tools, the OpenAPI document and /docs are generated
  * from this list; adding an operation means adding its file and one line here.
@@ -95,4 +99,9 @@ export const operations: Operation[] = [
   disputeJob,
   finalizeJob,
   deliverRuling,
+  // Webhooks (docs/webhooks.md): literal /webhooks/nonce and /webhooks/list before /webhooks/:id/delete.
+  getWebhookNonce,
+  createWebhook,
+  listWebhooks,
+  deleteWebhook,
 ] as unknown as Operation[];

@@ -14,6 +14,9 @@ export interface StoreSchema {
   cases: CasesTable;
   case_participants: CaseParticipantsTable;
   jobs: JobsTable;
+  webhook_nonces: WebhookNoncesTable;
+  webhooks: WebhooksTable;
+  webhook_deliveries: WebhookDeliveriesTable;
 }
 
 /** The blocks the ingest accepted: a reorg is found by a hash that no longer matches. */
@@ -140,4 +143,55 @@ export interface JobsTable {
   created_event_id: number;
   created_block: number;
   last_event_id: number;
+}
+
+/** A sign-in nonce for webhooks (migration 0008): issued for one address and domain, good once, until it expires. */
+export interface WebhookNoncesTable {
+  nonce: string;
+  /** Lower-case. */
+  address: string;
+  /** The EIP-4361 domain the signed message must name. */
+  domain: string;
+  expires_at: Date;
+  used_at: Date | null;
+}
+
+/** What a webhook delivers: the filters `GET /events` takes; by default the owner's events. */
+export interface WebhookFilter {
+  address?: string;
+  case?: string;
+  types?: string[];
+}
+
+/** A subscription (migration 0008), owned by the address that signed it; not derived from the chain. */
+export interface WebhooksTable {
+  id: string;
+  /** Lower-case. */
+  owner: string;
+  url: string;
+  filter: JSONColumnType<WebhookFilter>;
+  /** Reminder lead times, in seconds before a deadline. */
+  reminders: JSONColumnType<number[]>;
+  /** The whsec_ secret docket signs its deliveries with (so it is kept; docs/webhooks.md#security). */
+  secret: string;
+  status: "pending_verification" | "active" | "disabled";
+  disabled_reason: string | null;
+  created_at: ColumnType<Date, Date | undefined, never>;
+  /** The court_events id it has been delivered up to. */
+  cursor_event_id: ColumnType<number, number | undefined, number>;
+}
+
+/** One delivery, its `id` the Standard Webhooks `webhook-id` (the same on every attempt). */
+export interface WebhookDeliveriesTable {
+  id: string;
+  webhook_id: string;
+  /** The court event it delivers, or null for a reminder. */
+  event_id: number | null;
+  /** A reminder's key (case, deadline, lead time), or null for an event. */
+  reminder_key: string | null;
+  attempts: Generated<number>;
+  next_attempt_at: Date | null;
+  last_status: number | null;
+  last_error: string | null;
+  delivered_at: Date | null;
 }

@@ -14,6 +14,11 @@ const pages = [
     .map((f) => `docs/${f}`),
   "bench/README.md",
 ];
+/**
+ * Pages of a feature still being built, kept out of the README (its front door) until the feature
+ * works end to end: webhooks (issue #35) until deliveries land.
+ */
+const NOT_YET_LINKED = ["docs/webhooks.md"];
 const text = (page: string) => readFileSync(join(ROOT, page), "utf8");
 
 /** GitHub's anchor for a heading: lower case, punctuation dropped, spaces to hyphens. */
@@ -44,7 +49,10 @@ function links(md: string): string[] {
 describe("the docs", () => {
   it("are all linked from the README, which stays a front door (under 250 lines)", () => {
     const readme = text("README.md");
-    for (const page of pages.filter((p) => p !== "README.md")) expect(readme, page).toContain(`](${page})`);
+    for (const page of pages.filter((p) => p !== "README.md" && !NOT_YET_LINKED.includes(p))) {
+      expect(readme, page).toContain(`](${page})`);
+    }
+    for (const page of NOT_YET_LINKED) expect(readme, page).not.toContain(`](${page})`);
     expect(readme.split("\n").length).toBeLessThan(250);
   });
 

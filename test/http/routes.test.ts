@@ -1,5 +1,6 @@
 import type { Address } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { devAccount } from "../../src/devnet/devAccounts.js";
 import { advanceTime, seedSalt } from "../../src/devnet/seed.js";
 import { JOB_CLIENT, JOB_PROVIDER } from "../../src/devnet/seedJobs.js";
 import { rawCid } from "../../src/evidence/cid.js";
@@ -49,6 +50,12 @@ describe("every route, happy path", () => {
     const provider = t.address(JOB_PROVIDER);
     // The index's reads answer once it holds what was mined above.
     await t.indexed();
+    // A webhook request is signed by its address (docs/webhooks.md): a fresh nonce's message, signed just before.
+    const webhookOwner = devAccount(3).account;
+    const signedBy3 = async () => {
+      const message = (await t.get(`/webhooks/nonce?address=${webhookOwner.address}`)).body.message as string;
+      return { message, signature: await webhookOwner.signMessage({ message }) };
+    };
     inputs = {
       get_health: { path: "/health" },
       publish_evidence: { path: "/evidence", body: { content: "Routes test evidence.", mediaType: "text/markdown" } },
@@ -140,6 +147,29 @@ describe("every route, happy path", () => {
           inputs.deliver_ruling = { path: `/cases/${caseAddr}/deliver-ruling`, body: {} };
         },
       },
+      get_webhook_nonce: { path: `/webhooks/nonce?address=${webhookOwner.address}` },
+      create_webhook: {
+        path: "/webhooks",
+        before: async () => {
+          inputs.create_webhook = {
+            path: "/webhooks",
+            body: { ...(await signedBy3()), url: "https://hooks.example/r" },
+          };
+        },
+      },
+      list_webhooks: {
+        path: "/webhooks/list",
+        before: async () => {
+          inputs.list_webhooks = { path: "/webhooks/list", body: await signedBy3() };
+        },
+      },
+      delete_webhook: {
+        path: "/webhooks/{id}/delete",
+        before: async () => {
+          const created = await t.post("/webhooks", { ...(await signedBy3()), url: "https://hooks.example/d" });
+          inputs.delete_webhook = { path: `/webhooks/${created.body.id}/delete`, body: await signedBy3() };
+        },
+      },
     };
   });
   afterAll(async () => {
@@ -215,7 +245,9 @@ describe("every route, happy path", () => {
       expect(r.status, JSON.stringify(r.body)).toBe(200);
       const parsed = op.output.safeParse(r.body);
       expect(parsed.success, JSON.stringify(parsed.error?.issues)).toBe(true);
-      if (op.kind === "write" && op.name !== "publish_evidence") {
+      // Writes that change docket's own records, not the chain: nothing to sign.
+      const offChain = ["publish_evidence", "create_webhook", "list_webhooks", "delete_webhook"];
+      if (op.kind === "write" && !offChain.includes(op.name)) {
         expect(r.body.unsigned_tx.chainId).toBe(31337);
         expect(r.body.unsigned_tx.data).toMatch(/^0x[0-9a-f]+$/);
         expect(r.body.unsigned_tx.value).toMatch(/^\d+$/);

@@ -1,11 +1,13 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../../src/config.js";
+import { devAccount } from "../../src/devnet/devAccounts.js";
 import { rawCid } from "../../src/evidence/cid.js";
 import { ADDRESS_PATTERN, AMOUNT_PATTERN, EVIDENCE_REF_PATTERN, TX_HASH_PATTERN } from "../../src/formats.js";
 import { type InputField, inputFields } from "../../src/http/operationErrors.js";
 import type { Operation } from "../../src/operations/kernel/operation.js";
 import { operations } from "../../src/operations/registry.js";
+import { MAX_WEBHOOKS_PER_OWNER } from "../../src/operations/webhooks/createWebhook.js";
 import { type Docket, startServer } from "../../src/server.js";
 import { filing, payAsTold, xPayment } from "../payments/helpers.js";
 import { arbitrationEnv, externalChainEnv, TEST_INDEX, TestDocket } from "../support/index.js";
@@ -258,6 +260,57 @@ describe("every operation answers only the statuses its OpenAPI entry declares, 
     };
     record(publish, "HTML", await upload("<script>alert(1)</script>", "text/html"));
     record(publish, "over the limit", await upload(new Uint8Array(10 * 1024 * 1024 + 1), "application/pdf"));
+  });
+
+  it("the webhook operations: 403 for another address's nonce or webhook, 404 for no webhook, 409 past the cap, 422 for a URL refused", async () => {
+    const op = (name: string) => operations.find((o) => o.name === name) as Operation;
+    const alice = devAccount(11).account;
+    const bob = devAccount(12).account;
+    /** A message on a nonce issued to `to`, naming `signer` and signed by it. */
+    const signed = async (signer = alice, to = signer) => {
+      const issued = (await t.get(`/webhooks/nonce?address=${to.address}`)).body.message as string;
+      const message = issued.replace(to.address, signer.address);
+      return { message, signature: await signer.signMessage({ message }) };
+    };
+    const url = "https://hooks.example/statuses";
+    // An address given twice is a list where one is expected: 422.
+    const twice = await fetch(`${t.url}/webhooks/nonce?address=${alice.address}&address=${bob.address}`);
+    record(op("get_webhook_nonce"), "two addresses", { status: twice.status, body: (await twice.json()) as Json });
+    record(op("create_webhook"), "another's nonce", await t.post("/webhooks", { ...(await signed(bob, alice)), url }));
+    record(op("list_webhooks"), "another's nonce", await t.post("/webhooks/list", await signed(bob, alice)));
+    record(
+      op("create_webhook"),
+      "a private URL",
+      await t.post("/webhooks", { ...(await signed()), url: "http://10.1.2.3/" }),
+    );
+    const none = `wh_${"0".repeat(24)}`;
+    // Well-formed input but no sign-in message (401); the same on a node that serves another chain (503).
+    const unsigned = { message: "x", signature: "0x00" };
+    const requests: [string, string, Json][] = [
+      ["create_webhook", "/webhooks", { ...unsigned, url }],
+      ["list_webhooks", "/webhooks/list", unsigned],
+      ["delete_webhook", `/webhooks/${none}/delete`, unsigned],
+    ];
+    for (const [name, path, body] of requests) {
+      for (const [what, base] of [
+        ["not a sign-in message", t.url],
+        ["node on another chain, consistent input", wrongChain.url],
+      ] as const) {
+        const res = await fetch(`${base}${path}`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify(body),
+        });
+        record(op(name), what, { status: res.status, body: (await res.json()) as Json });
+      }
+    }
+    record(op("delete_webhook"), "no such webhook", await t.post(`/webhooks/${none}/delete`, await signed()));
+    let id = "";
+    for (let i = 0; i < MAX_WEBHOOKS_PER_OWNER; i++) {
+      id = (await t.post("/webhooks", { ...(await signed()), url })).body.id;
+    }
+    record(op("create_webhook"), "past the cap", await t.post("/webhooks", { ...(await signed()), url }));
+    record(op("delete_webhook"), "another's webhook", await t.post(`/webhooks/${id}/delete`, await signed(bob)));
   });
 
   it("every declared status was answered (200: here or in routes.test.ts); all but health declare a 4xx", () => {

@@ -98,15 +98,24 @@ describe("MCP catalogue (in-memory transport)", () => {
         if (!tool) throw new Error(`${op.name} is not listed`);
         // zod's schema, closed, an optional property also taking null.
         const { $schema: _s, ...zodInput } = z.toJSONSchema(op.input, { io: "input" }) as Json;
-        const optional = Object.keys(zodInput.properties).filter((k) => !(zodInput.required ?? []).includes(k));
-        const properties = Object.fromEntries(
-          Object.entries(zodInput.properties as Record<string, Json>).map(([k, v]) => [
-            k,
-            // An optional enum (list_jobs' state) takes null among its values too.
-            optional.includes(k) ? { ...v, type: [v.type, "null"], ...(v.enum ? { enum: [...v.enum, null] } : {}) } : v,
-          ]),
-        );
-        expect(tool.inputSchema, op.name).toEqual({ ...zodInput, properties, additionalProperties: false });
+        /** An object closed, its optional properties nullable, at any depth (create_webhook's filter). */
+        const closed = (o: Json): Json => {
+          const optional = Object.keys(o.properties).filter((k) => !(o.required ?? []).includes(k));
+          const properties = Object.fromEntries(
+            Object.entries(o.properties as Record<string, Json>).map(([k, raw]) => {
+              const v = raw.type === "object" && raw.properties ? closed(raw) : raw;
+              // An optional enum (list_jobs' state) takes null among its values too.
+              return [
+                k,
+                optional.includes(k)
+                  ? { ...v, type: [v.type, "null"], ...(v.enum ? { enum: [...v.enum, null] } : {}) }
+                  : v,
+              ];
+            }),
+          );
+          return { ...o, properties, additionalProperties: false };
+        };
+        expect(tool.inputSchema, op.name).toEqual(closed(zodInput));
         expect(tool.inputSchema.type).toBe("object");
         expect(tool.outputSchema?.type).toBe("object");
         const { $schema: _, ...success } = z.toJSONSchema(op.output, { io: "output" }) as Record<string, unknown>;
@@ -175,9 +184,10 @@ describe("MCP catalogue (in-memory transport)", () => {
     ];
     /**
      * Reads compared by a test of their own: health below (its uptime moves), evidence's content (not
-     * JSON), verify_transaction in test/payments/verifyTransaction.test.ts (it needs a mined payment).
+     * JSON), verify_transaction in test/payments/verifyTransaction.test.ts (it needs a mined payment),
+     * get_webhook_nonce in test/webhooks/signIn.test.ts (a nonce is new on every call).
      */
-    const comparedOtherwise = ["get_health", "get_evidence", "verify_transaction"];
+    const comparedOtherwise = ["get_health", "get_evidence", "verify_transaction", "get_webhook_nonce"];
 
     it("compares every read operation (a new read is added to the list above)", () => {
       const listed = [...reads.map(([name]) => name), ...comparedOtherwise];

@@ -23,6 +23,18 @@ export interface Ctx {
   evidence: EvidenceStore;
   /** The index (src/index/, docs/index.md): every court event, the case tables; absent where docket runs without it. */
   index?: IndexAccess;
+  /** Webhook settings (docs/webhooks.md); the defaults of a public chain when absent. */
+  webhooks?: WebhookSettings;
+}
+
+/** What the webhook operations are told by the operator. */
+export interface WebhookSettings {
+  /** The EIP-4361 domain sign-in messages must name (WEBHOOKS_DOMAIN); else the request's host. */
+  domain?: string;
+  /** Plain http URLs taken: on the embedded dev chain only. */
+  allowHttp: boolean;
+  /** Loopback, private and link-local addresses taken (WEBHOOKS_ALLOW_PRIVATE=true). */
+  allowPrivate: boolean;
 }
 
 /**

@@ -5,6 +5,7 @@ import * as due from "./0004_due.js";
 import * as retention from "./0005_retention.js";
 import * as jobs from "./0006_jobs.js";
 import * as openParticipants from "./0007_open_participants.js";
+import * as webhooks from "./0008_webhooks.js";
 
 /**
  * Every migration of the index, by name, in order: imported, not read from a folder, so they ship
@@ -18,4 +19,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   "0005_retention": retention,
   "0006_jobs": jobs,
   "0007_open_participants": openParticipants,
+  "0008_webhooks": webhooks,
 };

@@ -924,6 +924,94 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/webhooks/nonce": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A nonce to sign webhook requests with
+         * @description Step one of every webhook request (create_webhook, list_webhooks, delete_webhook): a fresh nonce for `address`, good once and for 10 minutes, and `message`, the EIP-4361 (Sign-In with Ethereum) message that carries it for this docket's domain and chain. Sign `message` with the address's wallet (personal_sign; a contract wallet signs by EIP-1271) and send it with the signature. Nothing is kept of the caller but the nonce.
+         *
+         *     MCP tool: `get_webhook_nonce`.
+         */
+        get: operations["get_webhook_nonce"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a webhook
+         * @description Registers a URL that docket delivers an address's court events (and reminders before its deadlines) to, signed to the Standard Webhooks spec, so an agent that is not connected learns it was drawn or that a vote is due. Proven by the address's signature: first get_webhook_nonce, sign its `message`, send both here with the url. Answers the webhook's id and its signing `secret` (whsec_..., the Standard Webhooks secret a receiver verifies deliveries with) ONCE: keep it. The webhook starts as pending_verification: docket sends it a webhook.verify delivery whose data carries a `challenge`, and it turns active only when the endpoint answers 2xx with exactly that string. At most 10 per address.
+         *
+         *     MCP tool: `create_webhook`.
+         */
+        post: operations["create_webhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An address's webhooks
+         * @description The webhooks an address owns, with each one's status (pending_verification, active, disabled and why), filter and reminders; never their secrets. Signed as create_webhook is: get_webhook_nonce, sign its `message`, send both (a POST, since it carries a signature; the nonce is spent).
+         *
+         *     MCP tool: `list_webhooks`.
+         */
+        post: operations["list_webhooks"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/{id}/delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Delete a webhook
+         * @description Deletes one of the signer's webhooks: nothing more is delivered to it, and its pending deliveries are dropped. Signed as create_webhook is (get_webhook_nonce, sign its `message`, send both). Another address's webhook is refused (403 NOT_OWNER).
+         *
+         *     MCP tool: `delete_webhook`.
+         */
+        post: operations["delete_webhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/ipfs/{cid}": {
         parameters: {
             query?: never;
@@ -9296,6 +9384,806 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "CHAIN_MISMATCH";
+                            message: string;
+                            /** @description For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues */
+                            details?: Record<string, never>;
+                        };
+                    };
+                };
+            };
+            /** @description Unexpected failure: `INTERNAL_ERROR` */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "INTERNAL_ERROR";
+                            message: string;
+                            /** @description For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues */
+                            details?: Record<string, never>;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    get_webhook_nonce: {
+        parameters: {
+            query: {
+                /** @description The address the webhooks are (to be) owned by: the one that signs */
+                address: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A nonce and the message that carries it, to sign */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        address: string;
+                        /** @description Good once, until expiresAt */
+                        nonce: string;
+                        /** @description ISO 8601; the message expires with it */
+                        expiresAt: string;
+                        /** @description The EIP-4361 domain the message must name */
+                        domain: string;
+                        chainId: number;
+                        /** @description The EIP-4361 message to sign, as it is */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid input: `INVALID_ADDRESS`, `MISSING_FIELD` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "INVALID_ADDRESS" | "MISSING_FIELD";
+                            message: string;
+                            /** @description For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues */
+                            details?: Record<string, never>;
+                        };
+                    };
+                };
+            };
+            /** @description Validation error: a field of the wrong type, a constraint broken: `VALIDATION_ERROR` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR";
+                            message: string;
+                            /** @description For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues */
+                            details?: Record<string, never>;
+                        };
+                    };
+                };
+            };
+            /** @description Rate limited (RATE_LIMIT_PER_MINUTE per client): `RATE_LIMITED` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "RATE_LIMITED";
+                            message: string;
+                            /** @description For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues */
+                            details?: Record<string, never>;
+                        };
+                    };
+                };
+            };
+            /** @description The chain node serves another chain id than docket's: `CHAIN_MISMATCH`, `INDEX_UNAVAILABLE` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "CHAIN_MISMATCH" | "INDEX_UNAVAILABLE";
+                            message: string;
+                            /** @description For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues */
+                            details?: Record<string, never>;
+                        };
+                    };
+                };
+            };
+            /** @description Unexpected failure: `INTERNAL_ERROR` */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "INTERNAL_ERROR";
+                            message: string;
+                            /** @description For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues */
+                            details?: Record<string, never>;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    create_webhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "message": "(get_webhook_nonce's message)",
+                 *       "signature": "0x...",
+                 *       "url": "https://agent.example/hooks/docket",
+                 *       "reminders": [
+                 *         3600
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    /** @description The EIP-4361 (Sign-In with Ethereum) message get_webhook_nonce answered (`message`), as it was signed: it names the address, this docket's domain and chain, the nonce and an expiry */
+                    message: string;
+                    /** @description The address's signature of `message` (personal_sign / EIP-191; EIP-1271 for a contract wallet) */
+                    signature: string;
+                    /**
+                     * Format: uri
+                     * @description Where docket delivers: an https URL (http only on the dev chain), public, without credentials
+                     */
+                    url: string;
+                    /** @description Which events to deliver, as GET /events filters them; default: the events that concern the owner */
+                    filter?: {
+                        /**
+                         * @description Only the events that concern this address (a party or judge of the case, the agent or judge it is about); default: the owner
+                         * @example 0x70997970C51812dc3A010C7d01b50e0d17dc79C8
+                         */
+                        address?: string;
+                        /**
+                         * @description Only the events of this case
+                         * @example 0x70997970C51812dc3A010C7d01b50e0d17dc79C8
+                         */
+                        case?: string;
+                        /** @description Event types to deliver (default: all): case.filed, case.responded, evidence.submitted, draw.armed, judges.assigned, vote.committed, vote.revealed, vote.cast, case.verdict, case.appealed, case.settled, case.defaulted, case.dismissed, filing.fee_paid, agent.registered, agent.updated, judge.staked, judge.unstaked, judge.slashed, judge.rewarded, dispute.filed, ruling.delivered, ruling.failed, job.created, job.funded, job.submitted, job.completed, job.rejected, job.expired, job.disputed, job.ruled, chain.reorg, chain.reset */
+                        types?: string[];
+                    };
+                    /** @description Lead times, in seconds before each deadline of the owner's (a vote, a reveal, an answer, a keeper step), to be reminded at; at most 5, each 60 s to 30 days */
+                    reminders?: number[];
+                };
+            };
+        };
+        responses: {
+            /** @description Created, pending verification: its id and its secret (answered this once) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The webhook's id (delete_webhook takes it) */
+                        id: string;
+                        /** @description The address that signed for it */
+                        owner: string;
+                        url: string;
+                        filter: {
+                            address?: string;
+                            case?: string;
+                            types?: string[];
+                        };
+                        /** @description Reminder lead times, seconds */
+                        reminders: number[];
+                        /**
+                         * @description pending_verification until the endpoint answers docket's webhook.verify challenge; disabled after failing for days
+                         * @enum {string}
+                         */
+                        status: "pending_verification" | "active" | "disabled";
+                        /** @description Why it was disabled, when it is */
+                        disabledReason: string | null;
+                        /** @description ISO 8601 */
+                        createdAt: string;
+                        /** @description The Standard Webhooks signing secret (whsec_...): shown this once, verify every delivery with it */
+                        secret: string;
+                    };
+                };
+            };
+            /** @description Invalid input: `INVALID_ADDRESS`, `INVALID_INPUT`, `INVALID_JSON`, `MISSING_FIELD` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "INVALID_ADDRESS" | "INVALID_INPUT" | "INVALID_JSON" | "MISSING_FIELD";
+                            message: string;
+                            /** @description For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues */
+                            details?: Record<string, never>;
+                        };
+                    };
+                };
+            };
+            /** @description Error: `NONCE_INVALID`, `SIGNATURE_INVALID` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "NONCE_INVALID" | "SIGNATURE_INVALID";
+                            message: string;
+                            /** @description For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues */
+                            details?: Record<string, never>;
+                        };
+                    };
+                };
+            };
+            /** @description Error: `NOT_OWNER` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "NOT_OWNER";
+                            message: string;
+                            /** @description For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues */
+                            details?: Record<string, never>;
+                        };
+                    };
+                };
+            };
+            /** @description Conflict: `WEBHOOK_LIMIT_REACHED` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "WEBHOOK_LIMIT_REACHED";
+                            message: string;
+                            /** @description For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues */
+                            details?: Record<string, never>;
+                        };
+                    };
+                };
+            };
+            /** @description Body too large (64 kB of JSON; an evidence upload: EVIDENCE_MAX_BYTES): `PAYLOAD_TOO_LARGE` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "PAYLOAD_TOO_LARGE";
+                            message: string;
+                            /** @description For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues */
+                            details?: Record<string, never>;
+                        };
+                    };
+                };
+            };
+            /** @description Body must be application/json (an evidence upload: one of the accepted media types): `UNSUPPORTED_MEDIA_TYPE` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "UNSUPPORTED_MEDIA_TYPE";
+                            message: string;
+                            /** @description For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues */
+                            details?: Record<string, never>;
+                        };
+                    };
+                };
+            };
+            /** @description Validation error: a field of the wrong type, a constraint broken: `VALIDATION_ERROR`, `WEBHOOK_URL_REFUSED` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR" | "WEBHOOK_URL_REFUSED";
+                            message: string;
+                            /** @description For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues */
+                            details?: Record<string, never>;
+                        };
+                    };
+                };
+            };
+            /** @description Rate limited (RATE_LIMIT_PER_MINUTE per client): `RATE_LIMITED` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "RATE_LIMITED";
+                            message: string;
+                            /** @description For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues */
+                            details?: Record<string, never>;
+                        };
+                    };
+                };
+            };
+            /** @description The chain node serves another chain id than docket's: `CHAIN_MISMATCH`, `INDEX_UNAVAILABLE` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "CHAIN_MISMATCH" | "INDEX_UNAVAILABLE";
+                            message: string;
+                            /** @description For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues */
+                            details?: Record<string, never>;
+                        };
+                    };
+                };
+            };
+            /** @description Unexpected failure: `INTERNAL_ERROR` */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "INTERNAL_ERROR";
+                            message: string;
+                            /** @description For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues */
+                            details?: Record<string, never>;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    list_webhooks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "message": "(get_webhook_nonce's message)",
+                 *       "signature": "0x..."
+                 *     }
+                 */
+                "application/json": {
+                    /** @description The EIP-4361 (Sign-In with Ethereum) message get_webhook_nonce answered (`message`), as it was signed: it names the address, this docket's domain and chain, the nonce and an expiry */
+                    message: string;
+                    /** @description The address's signature of `message` (personal_sign / EIP-191; EIP-1271 for a contract wallet) */
+                    signature: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The signer's webhooks */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        owner: string;
+                        /** @description Oldest first */
+                        webhooks: {
+                            /** @description The webhook's id (delete_webhook takes it) */
+                            id: string;
+                            /** @description The address that signed for it */
+                            owner: string;
+                            url: string;
+                            filter: {
+                                address?: string;
+                                case?: string;
+                                types?: string[];
+                            };
+                            /** @description Reminder lead times, seconds */
+                            reminders: number[];
+                            /**
+                             * @description pending_verification until the endpoint answers docket's webhook.verify challenge; disabled after failing for days
+                             * @enum {string}
+                             */
+                            status: "pending_verification" | "active" | "disabled";
+                            /** @description Why it was disabled, when it is */
+                            disabledReason: string | null;
+                            /** @description ISO 8601 */
+                            createdAt: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Invalid input: `INVALID_INPUT`, `INVALID_JSON`, `MISSING_FIELD` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "INVALID_INPUT" | "INVALID_JSON" | "MISSING_FIELD";
+                            message: string;
+                            /** @description For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues */
+                            details?: Record<string, never>;
+                        };
+                    };
+                };
+            };
+            /** @description Error: `NONCE_INVALID`, `SIGNATURE_INVALID` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "NONCE_INVALID" | "SIGNATURE_INVALID";
+                            message: string;
+                            /** @description For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues */
+                            details?: Record<string, never>;
+                        };
+                    };
+                };
+            };
+            /** @description Error: `NOT_OWNER` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "NOT_OWNER";
+                            message: string;
+                            /** @description For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues */
+                            details?: Record<string, never>;
+                        };
+                    };
+                };
+            };
+            /** @description Body too large (64 kB of JSON; an evidence upload: EVIDENCE_MAX_BYTES): `PAYLOAD_TOO_LARGE` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "PAYLOAD_TOO_LARGE";
+                            message: string;
+                            /** @description For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues */
+                            details?: Record<string, never>;
+                        };
+                    };
+                };
+            };
+            /** @description Body must be application/json (an evidence upload: one of the accepted media types): `UNSUPPORTED_MEDIA_TYPE` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "UNSUPPORTED_MEDIA_TYPE";
+                            message: string;
+                            /** @description For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues */
+                            details?: Record<string, never>;
+                        };
+                    };
+                };
+            };
+            /** @description Validation error: a field of the wrong type, a constraint broken: `VALIDATION_ERROR` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR";
+                            message: string;
+                            /** @description For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues */
+                            details?: Record<string, never>;
+                        };
+                    };
+                };
+            };
+            /** @description Rate limited (RATE_LIMIT_PER_MINUTE per client): `RATE_LIMITED` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "RATE_LIMITED";
+                            message: string;
+                            /** @description For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues */
+                            details?: Record<string, never>;
+                        };
+                    };
+                };
+            };
+            /** @description The chain node serves another chain id than docket's: `CHAIN_MISMATCH`, `INDEX_UNAVAILABLE` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "CHAIN_MISMATCH" | "INDEX_UNAVAILABLE";
+                            message: string;
+                            /** @description For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues */
+                            details?: Record<string, never>;
+                        };
+                    };
+                };
+            };
+            /** @description Unexpected failure: `INTERNAL_ERROR` */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "INTERNAL_ERROR";
+                            message: string;
+                            /** @description For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues */
+                            details?: Record<string, never>;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    delete_webhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The webhook's id (create_webhook answered it; list_webhooks lists them) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "message": "(get_webhook_nonce's message)",
+                 *       "signature": "0x..."
+                 *     }
+                 */
+                "application/json": {
+                    /** @description The EIP-4361 (Sign-In with Ethereum) message get_webhook_nonce answered (`message`), as it was signed: it names the address, this docket's domain and chain, the nonce and an expiry */
+                    message: string;
+                    /** @description The address's signature of `message` (personal_sign / EIP-191; EIP-1271 for a contract wallet) */
+                    signature: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Deleted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** @constant */
+                        deleted: true;
+                    };
+                };
+            };
+            /** @description Invalid input: `INVALID_INPUT`, `INVALID_JSON`, `MISSING_FIELD` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "INVALID_INPUT" | "INVALID_JSON" | "MISSING_FIELD";
+                            message: string;
+                            /** @description For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues */
+                            details?: Record<string, never>;
+                        };
+                    };
+                };
+            };
+            /** @description Error: `NONCE_INVALID`, `SIGNATURE_INVALID` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "NONCE_INVALID" | "SIGNATURE_INVALID";
+                            message: string;
+                            /** @description For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues */
+                            details?: Record<string, never>;
+                        };
+                    };
+                };
+            };
+            /** @description Error: `NOT_OWNER` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "NOT_OWNER";
+                            message: string;
+                            /** @description For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues */
+                            details?: Record<string, never>;
+                        };
+                    };
+                };
+            };
+            /** @description Not found: `WEBHOOK_NOT_FOUND` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "WEBHOOK_NOT_FOUND";
+                            message: string;
+                            /** @description For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues */
+                            details?: Record<string, never>;
+                        };
+                    };
+                };
+            };
+            /** @description Body too large (64 kB of JSON; an evidence upload: EVIDENCE_MAX_BYTES): `PAYLOAD_TOO_LARGE` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "PAYLOAD_TOO_LARGE";
+                            message: string;
+                            /** @description For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues */
+                            details?: Record<string, never>;
+                        };
+                    };
+                };
+            };
+            /** @description Body must be application/json (an evidence upload: one of the accepted media types): `UNSUPPORTED_MEDIA_TYPE` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "UNSUPPORTED_MEDIA_TYPE";
+                            message: string;
+                            /** @description For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues */
+                            details?: Record<string, never>;
+                        };
+                    };
+                };
+            };
+            /** @description Validation error: a field of the wrong type, a constraint broken: `VALIDATION_ERROR` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR";
+                            message: string;
+                            /** @description For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues */
+                            details?: Record<string, never>;
+                        };
+                    };
+                };
+            };
+            /** @description Rate limited (RATE_LIMIT_PER_MINUTE per client): `RATE_LIMITED` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "RATE_LIMITED";
+                            message: string;
+                            /** @description For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues */
+                            details?: Record<string, never>;
+                        };
+                    };
+                };
+            };
+            /** @description The chain node serves another chain id than docket's: `CHAIN_MISMATCH`, `INDEX_UNAVAILABLE` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "CHAIN_MISMATCH" | "INDEX_UNAVAILABLE";
                             message: string;
                             /** @description For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues */
                             details?: Record<string, never>;

@@ -1,0 +1,36 @@
+import { z } from "zod";
+import { DocketError } from "../../errors/errors.js";
+import { readIndex } from "../../index/access.js";
+import { deleteWebhook as deleteOwned, webhookOwner } from "../../index/queries/webhooks.js";
+import { defineOperation } from "../kernel/operation.js";
+import { signedBy, signedFields } from "./signIn.js";
+import { webhookId } from "./webhook.js";
+
+export const deleteWebhook = defineOperation({
+  name: "delete_webhook",
+  title: "Delete a webhook",
+  description:
+    "Deletes one of the signer's webhooks: nothing more is delivered to it, and its pending deliveries are dropped. Signed as create_webhook is (get_webhook_nonce, sign its `message`, send both). Another address's webhook is refused (403 NOT_OWNER).",
+  kind: "write",
+  toolset: "agents",
+  http: { method: "POST", path: "/webhooks/:id/delete" },
+  input: z.object({
+    id: webhookId,
+    ...signedFields,
+  }),
+  output: z.object({ id: z.string(), deleted: z.literal(true) }),
+  okDescription: "Deleted",
+  errors: ["SIGNATURE_INVALID", "NONCE_INVALID", "NOT_OWNER", "WEBHOOK_NOT_FOUND", "INDEX_UNAVAILABLE"],
+  example: { id: "wh_0123456789abcdef01234567", message: "(get_webhook_nonce's message)", signature: "0x..." },
+  handler: async (i, ctx, req) => {
+    const owner = (await signedBy(ctx, req, i)).toLowerCase();
+    await readIndex(ctx, async (index) => {
+      const found = await webhookOwner(index.db, i.id);
+      if (found === undefined) throw new DocketError("WEBHOOK_NOT_FOUND", `no webhook ${i.id}`, { id: i.id });
+      if (found !== owner || !(await deleteOwned(index.db, i.id, owner))) {
+        throw new DocketError("NOT_OWNER", `webhook ${i.id} is another address's`, { id: i.id });
+      }
+    });
+    return { id: i.id, deleted: true as const };
+  },
+});

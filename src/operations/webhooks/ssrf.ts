@@ -1,0 +1,44 @@
+import { type LookupAddress, lookup } from "node:dns";
+import type { LookupFunction } from "node:net";
+import ipaddr from "ipaddr.js";
+
+/**
+ * Whether `ip` is an address docket never delivers to without WEBHOOKS_ALLOW_PRIVATE: anything
+ * outside ipaddr.js's `unicast` range (loopback, private, link-local where cloud metadata lives,
+ * carrier NAT, unique local, multicast, reserved, unspecified...). An IPv4-mapped IPv6 address is
+ * judged as the IPv4 address it maps; what does not parse is refused.
+ */
+export function isPrivateAddress(ip: string): boolean {
+  if (!ipaddr.isValid(ip)) return true;
+  const parsed = ipaddr.process(ip);
+  return parsed.range() !== "unicast";
+}
+
+/** The error a refused connection fails with. */
+export class PrivateAddressError extends Error {
+  override name = "PrivateAddressError";
+  readonly code = "EWEBHOOKPRIVATE";
+}
+
+/**
+ * A DNS lookup for an HTTP agent that refuses a name resolving to a private address (any of them,
+ * when it has several): the check is on the addresses the socket connects to, after resolution, so
+ * a name that resolved to a public address at registration and to loopback now (DNS rebinding) is
+ * refused. A URL naming an IP literal is never looked up: check it with `isPrivateAddress` first.
+ */
+export function guardedLookup(allowPrivate: boolean): LookupFunction {
+  return (hostname, options, callback) => {
+    lookup(hostname, { ...options, all: true }, (err, addresses: LookupAddress[]) => {
+      if (err) return callback(err, "", 0);
+      const refused = allowPrivate ? undefined : addresses.find((a) => isPrivateAddress(a.address));
+      if (refused) {
+        const e = new PrivateAddressError(`${hostname} resolves to ${refused.address}, a private address`);
+        return callback(e as NodeJS.ErrnoException, "", 0);
+      }
+      const first = addresses[0];
+      if (options.all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, addresses);
+      if (!first) return callback(new Error(`${hostname} has no address`) as NodeJS.ErrnoException, "", 0);
+      callback(null, first.address, first.family);
+    });
+  };
+}

@@ -1,0 +1,111 @@
+import { isIP } from "node:net";
+import { getAddress } from "viem";
+import { z } from "zod";
+import { DocketError } from "../../errors/errors.js";
+import { WEBHOOK_EVENT_TYPES, type WebhookRow } from "../../index/queries/webhooks.js";
+import type { Ctx } from "../kernel/operation.js";
+import { address } from "../kernel/schemas.js";
+import { isPrivateAddress } from "./ssrf.js";
+
+/** Shapes and rules the webhook operations share (docs/webhooks.md). */
+
+/** Reminder lead times per webhook at most, and the longest (thirty days). */
+const MAX_REMINDERS = 5;
+const MAX_LEAD_SECONDS = 30 * 86_400;
+
+const known = new Set(WEBHOOK_EVENT_TYPES);
+
+/** Which events a webhook delivers: the filters `GET /events` takes, every one given must match. */
+export const filterInput = z
+  .object({
+    address: address(
+      "Only the events that concern this address (a party or judge of the case, the agent or judge it is about); default: the owner",
+    ).optional(),
+    case: address("Only the events of this case").optional(),
+    types: z
+      .array(
+        z.string().refine((t) => known.has(t), {
+          error: `unknown event type; known: ${WEBHOOK_EVENT_TYPES.join(", ")}`,
+          params: { docketCode: "INVALID_INPUT" },
+        }),
+      )
+      .min(1)
+      .max(WEBHOOK_EVENT_TYPES.length)
+      .optional()
+      .describe(`Event types to deliver (default: all): ${WEBHOOK_EVENT_TYPES.join(", ")}`),
+  })
+  .describe("Which events to deliver, as GET /events filters them; default: the events that concern the owner");
+
+export const remindersInput = z
+  .array(z.number().int().min(60).max(MAX_LEAD_SECONDS))
+  .max(MAX_REMINDERS)
+  .describe(
+    `Lead times, in seconds before each deadline of the owner's (a vote, a reveal, an answer, a keeper step), to be reminded at; at most ${MAX_REMINDERS}, each 60 s to 30 days`,
+  );
+
+export const urlInput = z
+  .url({ protocol: /^https?$/, error: "must be an absolute http(s) URL" })
+  .max(2_000)
+  .describe("Where docket delivers: an https URL (http only on the dev chain), public, without credentials");
+
+/** A webhook's id as an input. */
+export const webhookId = z
+  .string()
+  .regex(/^wh_[0-9a-f]{24}$/, { error: "must be a webhook id (wh_ and 24 hex digits)" })
+  .describe("The webhook's id (create_webhook answered it; list_webhooks lists them)");
+
+/** What docket says of a webhook (never its secret, which is answered once, at creation). */
+export const webhookOutput = z.object({
+  id: z.string().describe("The webhook's id (delete_webhook takes it)"),
+  owner: z.string().describe("The address that signed for it"),
+  url: z.string(),
+  filter: z.object({
+    address: z.string().optional(),
+    case: z.string().optional(),
+    types: z.array(z.string()).optional(),
+  }),
+  reminders: z.array(z.number().int()).describe("Reminder lead times, seconds"),
+  status: z
+    .enum(["pending_verification", "active", "disabled"])
+    .describe(
+      "pending_verification until the endpoint answers docket's webhook.verify challenge; disabled after failing for days",
+    ),
+  disabledReason: z.string().nullable().describe("Why it was disabled, when it is"),
+  createdAt: z.string().describe("ISO 8601"),
+});
+
+export function webhookBody(w: WebhookRow): z.output<typeof webhookOutput> {
+  return {
+    id: w.id,
+    owner: getAddress(w.owner),
+    url: w.url,
+    filter: w.filter,
+    reminders: w.reminders,
+    status: w.status,
+    disabledReason: w.disabledReason,
+    createdAt: w.createdAt.toISOString(),
+  };
+}
+
+/**
+ * Refuses (422 WEBHOOK_URL_REFUSED) a URL docket will not deliver to, as far as the URL alone says:
+ * plain http outside the dev chain, credentials in it, a literal private or loopback address. A
+ * name is checked again on every delivery, on the address connected to (ssrf.ts).
+ */
+export function checkWebhookUrl(ctx: Ctx, raw: string): string {
+  const url = new URL(raw);
+  const refuse = (why: string) => {
+    throw new DocketError("WEBHOOK_URL_REFUSED", `docket will not deliver to ${url.origin}: ${why}`, { url: raw });
+  };
+  if (url.protocol !== "https:" && !ctx.webhooks?.allowHttp) refuse("only https outside the dev chain");
+  if (url.username || url.password) refuse("credentials in the URL");
+  const host = url.hostname.replace(/^\[|\]$/g, "");
+  const literal = isIP(host) !== 0;
+  if (!ctx.webhooks?.allowPrivate && ((literal && isPrivateAddress(host)) || /(^|\.)localhost$/i.test(host))) {
+    refuse(
+      "a loopback, private, link-local or metadata address (WEBHOOKS_ALLOW_PRIVATE=true allows it for development)",
+    );
+  }
+  url.hash = "";
+  return url.toString();
+}
