@@ -47,6 +47,7 @@ import { createWebhook } from "./webhooks/createWebhook.js";
 import { deleteWebhook } from "./webhooks/deleteWebhook.js";
 import { getWebhookNonce } from "./webhooks/getWebhookNonce.js";
 import { listWebhooks } from "./webhooks/listWebhooks.js";
+import { verifyWebhook } from "./webhooks/verifyWebhook.js";
 /**
  * Every docket operation. HTTP routes, MCP tools, the OpenAPI document and /docs are generated
  * from this list; adding an operation means adding its file and one line here.
@@ -103,5 +104,6 @@ export const operations: Operation[] = [
   getWebhookNonce,
   createWebhook,
   listWebhooks,
+  verifyWebhook,
   deleteWebhook,
 ] as unknown as Operation[];

@@ -163,6 +163,14 @@ describe("every route, happy path", () => {
           inputs.list_webhooks = { path: "/webhooks/list", body: await signedBy3() };
         },
       },
+      verify_webhook: {
+        path: "/webhooks/{id}/verify",
+        // An endpoint nobody listens at: the challenge is sent and fails, and the answer says so (200).
+        before: async () => {
+          const created = await t.post("/webhooks", { ...(await signedBy3()), url: "https://hooks.example/v" });
+          inputs.verify_webhook = { path: `/webhooks/${created.body.id}/verify`, body: await signedBy3() };
+        },
+      },
       delete_webhook: {
         path: "/webhooks/{id}/delete",
         before: async () => {
@@ -246,7 +254,7 @@ describe("every route, happy path", () => {
       const parsed = op.output.safeParse(r.body);
       expect(parsed.success, JSON.stringify(parsed.error?.issues)).toBe(true);
       // Writes that change docket's own records, not the chain: nothing to sign.
-      const offChain = ["publish_evidence", "create_webhook", "list_webhooks", "delete_webhook"];
+      const offChain = ["publish_evidence", "create_webhook", "list_webhooks", "verify_webhook", "delete_webhook"];
       if (op.kind === "write" && !offChain.includes(op.name)) {
         expect(r.body.unsigned_tx.chainId).toBe(31337);
         expect(r.body.unsigned_tx.data).toMatch(/^0x[0-9a-f]+$/);

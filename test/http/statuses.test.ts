@@ -290,6 +290,7 @@ describe("every operation answers only the statuses its OpenAPI entry declares, 
       ["create_webhook", "/webhooks", { ...unsigned, url }],
       ["list_webhooks", "/webhooks/list", unsigned],
       ["delete_webhook", `/webhooks/${none}/delete`, unsigned],
+      ["verify_webhook", `/webhooks/${none}/verify`, unsigned],
     ];
     for (const [name, path, body] of requests) {
       for (const [what, base] of [
@@ -305,12 +306,14 @@ describe("every operation answers only the statuses its OpenAPI entry declares, 
       }
     }
     record(op("delete_webhook"), "no such webhook", await t.post(`/webhooks/${none}/delete`, await signed()));
+    record(op("verify_webhook"), "no such webhook", await t.post(`/webhooks/${none}/verify`, await signed()));
     let id = "";
     for (let i = 0; i < MAX_WEBHOOKS_PER_OWNER; i++) {
       id = (await t.post("/webhooks", { ...(await signed()), url })).body.id;
     }
     record(op("create_webhook"), "past the cap", await t.post("/webhooks", { ...(await signed()), url }));
     record(op("delete_webhook"), "another's webhook", await t.post(`/webhooks/${id}/delete`, await signed(bob)));
+    record(op("verify_webhook"), "another's webhook", await t.post(`/webhooks/${id}/verify`, await signed(bob)));
   });
 
   it("every declared status was answered (200: here or in routes.test.ts); all but health declare a 4xx", () => {

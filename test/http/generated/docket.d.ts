@@ -990,6 +990,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/webhooks/{id}/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Verify a webhook's endpoint
+         * @description Proves the endpoint wants docket's deliveries, so docket cannot be pointed at someone else's server: docket POSTs it a `webhook.verify` delivery, signed with the webhook's secret (Standard Webhooks headers), whose `data.challenge` is a fresh string; the webhook turns active only when the endpoint answers 2xx with exactly that string as its body, within 5 s (no redirect followed). Call it once the endpoint is up and knows its secret; again after a failure. Signed as create_webhook is. Answers the webhook and what came of the challenge.
+         *
+         *     MCP tool: `verify_webhook`.
+         */
+        post: operations["verify_webhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/webhooks/{id}/delete": {
         parameters: {
             query?: never;
@@ -9887,6 +9909,244 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "NOT_OWNER";
+                            message: string;
+                            /** @description For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues */
+                            details?: Record<string, never>;
+                        };
+                    };
+                };
+            };
+            /** @description Body too large (64 kB of JSON; an evidence upload: EVIDENCE_MAX_BYTES): `PAYLOAD_TOO_LARGE` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "PAYLOAD_TOO_LARGE";
+                            message: string;
+                            /** @description For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues */
+                            details?: Record<string, never>;
+                        };
+                    };
+                };
+            };
+            /** @description Body must be application/json (an evidence upload: one of the accepted media types): `UNSUPPORTED_MEDIA_TYPE` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "UNSUPPORTED_MEDIA_TYPE";
+                            message: string;
+                            /** @description For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues */
+                            details?: Record<string, never>;
+                        };
+                    };
+                };
+            };
+            /** @description Validation error: a field of the wrong type, a constraint broken: `VALIDATION_ERROR` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR";
+                            message: string;
+                            /** @description For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues */
+                            details?: Record<string, never>;
+                        };
+                    };
+                };
+            };
+            /** @description Rate limited (RATE_LIMIT_PER_MINUTE per client): `RATE_LIMITED` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "RATE_LIMITED";
+                            message: string;
+                            /** @description For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues */
+                            details?: Record<string, never>;
+                        };
+                    };
+                };
+            };
+            /** @description The chain node serves another chain id than docket's: `CHAIN_MISMATCH`, `INDEX_UNAVAILABLE` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "CHAIN_MISMATCH" | "INDEX_UNAVAILABLE";
+                            message: string;
+                            /** @description For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues */
+                            details?: Record<string, never>;
+                        };
+                    };
+                };
+            };
+            /** @description Unexpected failure: `INTERNAL_ERROR` */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "INTERNAL_ERROR";
+                            message: string;
+                            /** @description For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues */
+                            details?: Record<string, never>;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    verify_webhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The webhook's id (create_webhook answered it; list_webhooks lists them) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "message": "(get_webhook_nonce's message)",
+                 *       "signature": "0x..."
+                 *     }
+                 */
+                "application/json": {
+                    /** @description The EIP-4361 (Sign-In with Ethereum) message get_webhook_nonce answered (`message`), as it was signed: it names the address, this docket's domain and chain, the nonce and an expiry */
+                    message: string;
+                    /** @description The address's signature of `message` (personal_sign / EIP-191; EIP-1271 for a contract wallet) */
+                    signature: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The challenge was sent: the webhook, active if the endpoint echoed it */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The webhook's id (delete_webhook takes it) */
+                        id: string;
+                        /** @description The address that signed for it */
+                        owner: string;
+                        url: string;
+                        filter: {
+                            address?: string;
+                            case?: string;
+                            types?: string[];
+                        };
+                        /** @description Reminder lead times, seconds */
+                        reminders: number[];
+                        /**
+                         * @description pending_verification until the endpoint answers docket's webhook.verify challenge; disabled after failing for days
+                         * @enum {string}
+                         */
+                        status: "pending_verification" | "active" | "disabled";
+                        /** @description Why it was disabled, when it is */
+                        disabledReason: string | null;
+                        /** @description ISO 8601 */
+                        createdAt: string;
+                        /** @description What came of the challenge */
+                        verification: {
+                            passed: boolean;
+                            /** @description The endpoint's HTTP status, when it answered */
+                            status: number | null;
+                            /** @description Why it did not pass */
+                            error: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid input: `INVALID_INPUT`, `INVALID_JSON`, `MISSING_FIELD` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "INVALID_INPUT" | "INVALID_JSON" | "MISSING_FIELD";
+                            message: string;
+                            /** @description For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues */
+                            details?: Record<string, never>;
+                        };
+                    };
+                };
+            };
+            /** @description Error: `NONCE_INVALID`, `SIGNATURE_INVALID` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "NONCE_INVALID" | "SIGNATURE_INVALID";
+                            message: string;
+                            /** @description For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues */
+                            details?: Record<string, never>;
+                        };
+                    };
+                };
+            };
+            /** @description Error: `NOT_OWNER` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "NOT_OWNER";
+                            message: string;
+                            /** @description For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues */
+                            details?: Record<string, never>;
+                        };
+                    };
+                };
+            };
+            /** @description Not found: `WEBHOOK_NOT_FOUND` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "WEBHOOK_NOT_FOUND";
                             message: string;
                             /** @description For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues */
                             details?: Record<string, never>;
