@@ -241,7 +241,11 @@ describe(`HTTP fuzz (seed ${SEED})`, () => {
             : p === "id"
               ? fc.integer({ min: 1, max: 64 }).map(String)
               : validAddress(world);
-        const params = Object.fromEntries(pathParams(op).map((p) => [p, valid(p)]));
+        // A required query field (get_webhook_nonce's address) is sent valid too.
+        const required = fieldsOf(op)
+          .filter((f) => !f.inPath && !f.optional)
+          .map((f) => f.name);
+        const params = Object.fromEntries([...pathParams(op), ...required].map((p) => [p, valid(p)]));
         const paging = "limit" in op.input.shape || "offset" in op.input.shape;
         const arb = fc.record({
           params: fc.record(params) as fc.Arbitrary<Record<string, string>>,
@@ -257,7 +261,11 @@ describe(`HTTP fuzz (seed ${SEED})`, () => {
             const problems = await Promise.all(
               batch.map(async ({ params: p, limit, offset }) => {
                 let path = op.http.path.replace(/:([A-Za-z_]+)/g, (_, k: string) => encode(p[k] as string));
-                const q = [limit === undefined ? "" : `limit=${limit}`, offset === undefined ? "" : `offset=${offset}`];
+                const q = [
+                  ...required.map((k) => `${k}=${encode(p[k] as string)}`),
+                  limit === undefined ? "" : `limit=${limit}`,
+                  offset === undefined ? "" : `offset=${offset}`,
+                ];
                 if (q.some(Boolean)) path += `?${q.filter(Boolean).join("&")}`;
                 const a = await send("GET", path, {});
                 tally.add(`GET ${op.http.path} (valid)`, outcome(a));
