@@ -103,6 +103,20 @@ for (const [label, storeEnv, cleanup] of engines) {
       }
     };
 
+    /** Waits until the docket at `url` has walked `percent` of its backfill; says where it was. */
+    const backfillPast = async (url: string, percent: number): Promise<string> => {
+      const deadline = Date.now() + 60_000;
+      for (;;) {
+        const health = (await (await fetch(`${url}/health`)).json()) as {
+          index?: { backfill?: { running: boolean; percent: number; block: number } };
+        };
+        const b = health.index?.backfill;
+        if (b && (b.percent >= percent || !b.running)) return `${b.percent}% (block ${b.block}, aimed at ${percent}%)`;
+        if (Date.now() > deadline) throw new Error(`the backfill did not reach ${percent}% in a minute`);
+        await new Promise((r) => setTimeout(r, 5));
+      }
+    };
+
     it(`loses nothing and stores nothing twice (seed ${SEED}, ${CASES} cases, ${KILLS} kills)`, async () => {
       // The kill moments of the seed: a fraction of the longest wait, for each kill.
       const fractions = fc.sample(fc.noBias(fc.double({ min: 0, max: 1, noNaN: true })), {
@@ -126,9 +140,16 @@ for (const [label, storeEnv, cleanup] of engines) {
         });
         // Live: cases are filed while it follows, and it dies among them.
         const filing = live ? fileMany(c, 20, CASES + k * 20) : Promise.resolve();
-        const after = (live ? 6000 : 1000) + Math.floor((fractions[k] ?? 0) * 3000);
-        moments.push(`${live ? "live" : "backfill"} +${after} ms`);
-        await new Promise((r) => setTimeout(r, after));
+        if (live) {
+          const after = 6000 + Math.floor((fractions[k] ?? 0) * 3000);
+          moments.push(`live +${after} ms`);
+          await new Promise((r) => setTimeout(r, after));
+        } else {
+          // Backfill: killed once its progress (in /health) passes the seed's point, 10% to 90% of
+          // the walk (a wait in milliseconds would miss it: the writer walks this chain in well under a second).
+          const percent = 10 + Math.floor((fractions[k] ?? 0) * 80);
+          moments.push(`backfill ${await backfillPast(docket.url, percent)}`);
+        }
         docket.proc.kill("SIGKILL");
         await new Promise<void>((r) =>
           docket.proc.exitCode !== null || docket.proc.signalCode !== null ? r() : docket.proc.once("exit", () => r()),
