@@ -1,4 +1,4 @@
-import type { Kysely } from "kysely";
+import type { Kysely, Selectable } from "kysely";
 import { EVENT_TYPES } from "../../events/types.js";
 import type { StoreSchema, WebhookFilter, WebhooksTable } from "../../store/schema.js";
 
@@ -126,17 +126,7 @@ export async function deleteWebhook(db: Db, id: string, owner: string): Promise<
   return Number(r.numDeletedRows) > 0;
 }
 
-function toRow(r: {
-  id: string;
-  owner: string;
-  url: string;
-  filter: WebhookFilter;
-  reminders: number[];
-  status: WebhooksTable["status"];
-  disabled_reason: string | null;
-  created_at: Date;
-  cursor_event_id: number;
-}): WebhookRow {
+function toRow(r: Selectable<WebhooksTable>): WebhookRow {
   return {
     id: r.id,
     owner: r.owner,
