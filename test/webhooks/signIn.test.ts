@@ -1,4 +1,6 @@
+import { randomBytes } from "node:crypto";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { getAddress } from "viem";
 import { createSiweMessage } from "viem/siwe";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { devAccount } from "../../src/devnet/devAccounts.js";
@@ -158,6 +160,30 @@ describe("webhook sign-in (get_webhook_nonce, create_webhook, list_webhooks, del
       const r = await t.post("/webhooks", { ...(await signed(alice.address)), url });
       expect([url, r.status, code(r)]).toEqual([url, 422, expected]);
     }
+  });
+
+  it("a contract wallet signs by EIP-1271: taken when its isValidSignature says so, refused when not", async () => {
+    // Two minimal wallets put on the dev chain: one whose isValidSignature answers the EIP-1271 magic
+    // value (0x1626ba7e) for anything, one that answers 0xffffffff.
+    const wallet = async (magic: string) => {
+      const at = `0x${randomBytes(20).toString("hex")}` as `0x${string}`;
+      const code = `0x63${magic}60e01b60005260206000f3`;
+      await t.chain.reader.request({ method: "anvil_setCode" as never, params: [at, code] as never });
+      return getAddress(at);
+    };
+    const send = async (owner: string) => {
+      const message = (await t.get(`/webhooks/nonce?address=${owner}`)).body.message as string;
+      // The wallet's own rule decides; a key's signature stands in for whatever it would check.
+      const signature = await alice.signMessage({ message });
+      return t.post("/webhooks", { message, signature, url: "https://hooks.example/contract-wallet" });
+    };
+    const accepting = await wallet("1626ba7e");
+    const taken = await send(accepting);
+    expect(taken.status, JSON.stringify(taken.body)).toBe(200);
+    expect(taken.body.owner).toBe(accepting);
+    const refused = await send(await wallet("ffffffff"));
+    expect(refused.status).toBe(401);
+    expect(code(refused)).toBe("SIGNATURE_INVALID");
   });
 
   it("over MCP: the same tools, the same refusals", async () => {
