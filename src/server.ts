@@ -202,7 +202,7 @@ export async function startParts(
   await checkChainId(access, chain, log);
   const facilitatorUrl = config.X402_FACILITATOR_URL ?? dev?.facilitator?.url;
   const facilitator = facilitatorUrl ? httpFacilitator(facilitatorUrl) : undefined;
-  const index = await startIndex(config, life, access, log);
+  const index = await startIndex(config, life, access, log, dev !== undefined);
   const webhooks = {
     domain: config.WEBHOOKS_DOMAIN,
     allowHttp: dev !== undefined,

@@ -51,6 +51,8 @@ export async function startIndex(
   life: Lifecycle,
   chain: ChainAccess,
   log: Logger,
+  /** The chain is the embedded dev chain this docket booted (a new one at each start). */
+  devChain = false,
 ): Promise<IndexAccess | undefined> {
   if (config.INDEX === "off") return undefined;
   const store = await life.start(
@@ -75,6 +77,7 @@ export async function startIndex(
   const from = config.INDEX_FROM_BLOCK;
   const writer = new IndexWriter(store, chain, log, {
     fromBlock: from !== undefined ? async () => BigInt(from) : () => deploymentBlock(chain, log),
+    devChain,
   });
   // One writer among replicas on one Postgres (docs/replicas.md); PGlite's one process always writes.
   const role = await life.start(

@@ -86,6 +86,11 @@ export interface WriterOptions {
   chunk?: number;
   /** Case rows rewritten between two VACUUMs of the case table (default VACUUM_EVERY). */
   vacuumEvery?: number;
+  /**
+   * The chain is the embedded dev chain docket boots itself: each start is a new chain, so finding
+   * another genesis than the stored one is expected and said at info level, not as a warning.
+   */
+  devChain?: boolean;
 }
 
 /**
@@ -181,12 +186,16 @@ export class IndexWriter {
     if (!cur || cur.genesis_hash !== at.genesis) {
       const any = await this.store.db.selectFrom("ingest_cursor").select("chain_id").executeTakeFirst();
       if (cur || any) {
-        this.log.warn(
-          { chainId: this.chain.chainId, factory: this.chain.factory },
-          cur
-            ? "index: the chain was reset (new genesis): indexing it again"
-            : "index: another chain or deployment: indexing this one from the start",
-        );
+        const where = { chainId: this.chain.chainId, factory: this.chain.factory };
+        if (this.opts.devChain) this.log.info(where, "index: a new dev chain (each start boots one): indexing it");
+        else {
+          this.log.warn(
+            where,
+            cur
+              ? "index: the chain was reset (new genesis): indexing it again"
+              : "index: another chain or deployment: indexing this one from the start",
+          );
+        }
         await this.store.db.transaction().execute((trx) => wipe(trx));
       }
       const start = await first();

@@ -144,7 +144,8 @@ export async function openStore(config: Pick<Config, "DATABASE_URL" | "INDEX_DIR
     }
     db = new Kysely<StoreSchema>({ dialect: new PGliteDialect({ pglite }) });
   }
-  log.info({ engine, where }, "index store opened");
+  // The banner names the store; the line is for debugging.
+  log.debug({ engine, where }, "index store opened");
 
   const migrator = new Migrator({
     db,

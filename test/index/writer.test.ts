@@ -1,4 +1,5 @@
 import { sql } from "kysely";
+import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { authenticLogs, courtEvents } from "../../src/chain/courtLogs.js";
 import { IndexWriter } from "../../src/index/writer.js";
@@ -82,6 +83,35 @@ describe("index writer", () => {
         await writer.persist(logs, { fromBlock: 1n, toBlock: head, target: head, catchingUp: true });
       }
       expect(await size()).toBeLessThanOrEqual(first * 3);
+    } finally {
+      await own.close();
+    }
+  });
+
+  it("a new genesis under a stored index: on the embedded dev chain (a new one each start) said at info, elsewhere a warning", async () => {
+    const own = await openStore({ DATABASE_URL: "memory://", INDEX_DIR: "unused" }, makeLogger("silent"));
+    const lines: { level: number; msg: string }[] = [];
+    const log = pino({ level: "info" }, { write: (line: string) => lines.push(JSON.parse(line)) });
+    try {
+      await own.migrate();
+      const chain = t.chain;
+      const head = await chain.reader.getBlockNumber();
+      const genesis = (n: number) => `0x${n.toString(16).padStart(64, "0")}` as const;
+      const step = { fromBlock: 1n, toBlock: 1n, target: 1n, catchingUp: true };
+      // A first chain stored (its cursor), then a new genesis seen by a writer on each kind of chain.
+      const first = new IndexWriter(own, chain, log, { fromBlock: 1n });
+      await first.anchor({ genesis: genesis(1), head, target: head });
+      await first.persist([], step);
+      const dev = new IndexWriter(own, chain, log, { fromBlock: 1n, devChain: true });
+      expect(await dev.anchor({ genesis: genesis(2), head, target: head })).toEqual({ block: 0n });
+      await dev.persist([], step);
+      const external = new IndexWriter(own, chain, log, { fromBlock: 1n });
+      expect(await external.anchor({ genesis: genesis(3), head, target: head })).toEqual({ block: 0n });
+      const said = lines.filter((l) => l.msg.startsWith("index: a new dev chain") || l.msg.includes("reset"));
+      expect(said.map((l) => [l.level, l.msg])).toEqual([
+        [30, "index: a new dev chain (each start boots one): indexing it"],
+        [40, "index: the chain was reset (new genesis): indexing it again"],
+      ]);
     } finally {
       await own.close();
     }
