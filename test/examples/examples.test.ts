@@ -63,6 +63,9 @@ describe("examples/keeper.ts", () => {
 
   it("after every window closed, one sweep defaults, resolves and settles the open cases, and nothing is left", async () => {
     await advanceTime(t.chain.reader, 2 * 24 * 3600);
+    // The keeper view answers from the index: it must hold the lent chain's seeded world (its job
+    // included) before the view is read.
+    await t.indexed();
     const listed = (await t.get("/keeper/actions")).body;
     const before = listed.actions as { case: string; operation: string }[];
     // ...and the seeded job whose challenge window closed undisputed, to finalize.
