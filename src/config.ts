@@ -115,6 +115,18 @@ export const configSchema = z.object({
     .optional(),
   /** Deliver webhooks to loopback, private and link-local addresses: for a receiver on the dev machine only. */
   WEBHOOKS_ALLOW_PRIVATE: z.enum(["true", "false"]).default("false"),
+  /** Webhook sign-ins (get_webhook_nonce) per address per hour: every create, list, change or delete takes one. */
+  WEBHOOKS_SIGNINS_PER_HOUR: int(1, 100_000).default(30),
+  /** How often the writer's webhook worker looks for events, reminders and retries due; 0: no deliveries. */
+  WEBHOOKS_POLL_MS: int(0, 3_600_000).default(1_000),
+  /** How long an endpoint has to answer one delivery. */
+  WEBHOOKS_TIMEOUT_MS: int(100, 60_000).default(10_000),
+  /** Deliveries in flight to one webhook at most. */
+  WEBHOOKS_CONCURRENCY: int(1, 64).default(4),
+  /** Deliveries started per second at most, over every webhook. */
+  WEBHOOKS_PER_SECOND: int(1, 10_000).default(50),
+  /** How long a failing delivery is retried, and a webhook may fail throughout before it is disabled. */
+  WEBHOOKS_RETRY_HOURS: int(1, 720).default(72),
   /** Evidence's data directory (docs/evidence.md): its blocks and the media types docket was told. */
   EVIDENCE_DIR: z.string().min(1).default("data/evidence"),
   /** Largest evidence file published or read, in bytes (413 past it). */

@@ -33,6 +33,7 @@ import type { Ctx, Operation } from "./operations/kernel/operation.js";
 import { operations } from "./operations/registry.js";
 import { httpFacilitator } from "./payments/x402v2.js";
 import { mountExplorer } from "./web/explorer.js";
+import { WebhookWorker } from "./webhooks/worker.js";
 
 export interface Docket {
   url: string;
@@ -42,6 +43,8 @@ export interface Docket {
   dev?: DevChain;
   /** The event follower, when EVENT_POLL_MS > 0 (tests poll it at once). */
   follower?: Follower;
+  /** The webhook deliveries, where this docket follows the chain (only the index's writer delivers). */
+  webhooks?: WebhookWorker;
   /**
    * The court events this replica sees: its follower's, and with REDIS_URL every replica's. `GET
    * /events` streams them; MCP subscribes to them.
@@ -205,11 +208,16 @@ export async function startParts(
   const index = await startIndex(config, life, access, log, dev !== undefined);
   const webhooks = {
     domain: config.WEBHOOKS_DOMAIN,
-    allowHttp: dev !== undefined,
+    // Plain http on a dev chain: the embedded one, or a local node at anvil's or geth --dev's id.
+    allowHttp: dev !== undefined || LOCAL_CHAIN_IDS.includes(Number(access.chainId)),
     allowPrivate: config.WEBHOOKS_ALLOW_PRIVATE === "true",
+    signInsPerHour: config.WEBHOOKS_SIGNINS_PER_HOUR,
   };
   return { ctx: { chain: access, cache, log, chainStatus: chain, facilitator, evidence, index, webhooks }, dev };
 }
+
+/** The chain ids of local development nodes (anvil and hardhat; geth --dev and ganache): webhooks may use http there. */
+const LOCAL_CHAIN_IDS = [31_337, 1_337];
 
 /** `startParts` on a lifecycle of its own, for a caller that wants the context alone (closed by `life.close()`). */
 export async function createContext(
@@ -316,6 +324,40 @@ export async function startFollower(
       return follower;
     },
     (f) => f.stop(),
+  );
+}
+
+/**
+ * The webhook worker as a part, beside the follower that fills the index it delivers from (a docket
+ * without one, like `docket mcp` over stdio, delivers nothing: the `docket start` beside it does).
+ */
+async function startWebhooks(
+  config: Config,
+  life: Lifecycle,
+  ctx: Ctx,
+  follower: Follower | undefined,
+  log: Logger,
+): Promise<WebhookWorker | undefined> {
+  if (!follower || !ctx.index || config.WEBHOOKS_POLL_MS === 0) return undefined;
+  return life.start(
+    "webhook deliveries",
+    async () => {
+      const worker = new WebhookWorker(
+        ctx,
+        {
+          pollMs: config.WEBHOOKS_POLL_MS,
+          timeoutMs: config.WEBHOOKS_TIMEOUT_MS,
+          concurrency: config.WEBHOOKS_CONCURRENCY,
+          perSecond: config.WEBHOOKS_PER_SECOND,
+          retryForMs: config.WEBHOOKS_RETRY_HOURS * 3_600_000,
+          allowPrivate: config.WEBHOOKS_ALLOW_PRIVATE === "true",
+        },
+        log,
+      );
+      worker.start();
+      return worker;
+    },
+    (w) => w.close(),
   );
 }
 
@@ -444,6 +486,7 @@ export async function startServer(
     },
   );
   const follower = await startFollower(config, life, ctx, hub);
+  const webhooks = await startWebhooks(config, life, ctx, follower, log);
   const graceMs = opts.graceMs ?? 10_000;
   const server = await life.start(
     "http server",
@@ -458,6 +501,7 @@ export async function startServer(
     server,
     dev,
     follower,
+    webhooks,
     events: hub,
     parts: life.parts,
     get sseSessions() {

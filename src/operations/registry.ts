@@ -47,6 +47,7 @@ import { createWebhook } from "./webhooks/createWebhook.js";
 import { deleteWebhook } from "./webhooks/deleteWebhook.js";
 import { getWebhookNonce } from "./webhooks/getWebhookNonce.js";
 import { listWebhooks } from "./webhooks/listWebhooks.js";
+import { updateWebhook } from "./webhooks/updateWebhook.js";
 import { verifyWebhook } from "./webhooks/verifyWebhook.js";
 /**
  * Every docket operation. HTTP routes, MCP tools, the OpenAPI document and /docs are generated
@@ -105,5 +106,6 @@ export const operations: Operation[] = [
   createWebhook,
   listWebhooks,
   verifyWebhook,
+  updateWebhook,
   deleteWebhook,
 ] as unknown as Operation[];

@@ -179,6 +179,9 @@ export interface WebhooksTable {
   created_at: ColumnType<Date, Date | undefined, never>;
   /** The court_events id it has been delivered up to. */
   cursor_event_id: ColumnType<number, number | undefined, number>;
+  /** Since when every attempt has failed; null while deliveries succeed. */
+  failing_since: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  last_delivered_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
 }
 
 /** One delivery, its `id` the Standard Webhooks `webhook-id` (the same on every attempt). */
@@ -189,9 +192,17 @@ export interface WebhookDeliveriesTable {
   event_id: number | null;
   /** A reminder's key (case, deadline, lead time), or null for an event. */
   reminder_key: string | null;
+  /** The delivery's type (an event type, a reminder's). */
+  type: string;
+  /** The JSON body, fixed when enqueued: every attempt sends (and signs) the same bytes. */
+  body: string;
+  created_at: Date;
   attempts: Generated<number>;
   next_attempt_at: Date | null;
   last_status: number | null;
   last_error: string | null;
+  last_attempt_at: Date | null;
   delivered_at: Date | null;
+  /** When its retries ran out: never sent again. */
+  gave_up_at: Date | null;
 }

@@ -1,7 +1,7 @@
 import { Agent, createServer, get, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { guardedLookup, isPrivateAddress } from "../../src/operations/webhooks/ssrf.js";
+import { guardedLookup, isPrivateAddress } from "../../src/webhooks/ssrf.js";
 
 /**
  * The address check webhook deliveries connect through (docs/webhooks.md#security): a real HTTP

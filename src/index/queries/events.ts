@@ -43,14 +43,14 @@ export async function storedEventKey(db: Kysely<StoreSchema>, id: string): Promi
  * type, data (with the state its transaction's CaseChanged left the case in), case and addresses.
  * Where the live mapping reads a case's parties and current panel from the chain, these are the
  * case's parties and the panel of the last round seated at the event's block (case_participants);
- * a job's client and provider are those its stored events named up to it. `next` is the key to
- * read on from, undefined at the end of what is stored.
+ * a job's client and provider are those its stored events named up to it. `keys` are the events'
+ * rows, in step with `events`; `next` is the key to read on from, undefined at the end of what is stored.
  */
 export async function eventsAfter(
   db: Kysely<StoreSchema>,
   after: number,
   limit = EVENTS_PAGE,
-): Promise<{ events: DocketEvent[]; next: number | undefined }> {
+): Promise<{ events: DocketEvent[]; keys: number[]; next: number | undefined }> {
   const rows = await db
     .selectFrom("court_events")
     .selectAll()
@@ -59,7 +59,7 @@ export async function eventsAfter(
     .orderBy("id")
     .limit(limit)
     .execute();
-  if (rows.length === 0) return { events: [], next: undefined };
+  if (rows.length === 0) return { events: [], keys: [], next: undefined };
   const txs = [...new Set(rows.map((r) => r.tx_hash))];
   // The CaseChanged events of the page's transactions: the state each case event left its case in.
   const changes = await db
@@ -112,7 +112,7 @@ export async function eventsAfter(
     }
     return eventOfLog(asLog(r), around, concerned);
   });
-  return { events, next: (rows[rows.length - 1] as (typeof rows)[number]).id };
+  return { events, keys: rows.map((r) => r.id), next: (rows[rows.length - 1] as (typeof rows)[number]).id };
 }
 
 /** The newest `limit` pushed events stored, newest first, mapped as eventsAfter maps them (the explorer's latest events). */

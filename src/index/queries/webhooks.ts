@@ -24,6 +24,17 @@ export async function issueNonce(
     .execute();
 }
 
+/** Nonces issued to `address` whose expiry is after `after` (issued since `after` minus their lifetime). */
+export async function noncesExpiringAfter(db: Db, address: string, after: Date): Promise<number> {
+  const r = await db
+    .selectFrom("webhook_nonces")
+    .select((e) => e.fn.countAll<string>().as("n"))
+    .where("address", "=", address)
+    .where("expires_at", ">", after)
+    .executeTakeFirst();
+  return Number(r?.n ?? 0);
+}
+
 /** Why a nonce was not taken. */
 export type NonceRefusal = "unknown" | "used" | "expired" | "other_address" | "other_domain";
 
@@ -146,11 +157,34 @@ export async function webhookWithSecret(db: Db, id: string): Promise<(WebhookRow
   return r ? { ...toRow(r), secret: r.secret } : undefined;
 }
 
+/** Changes what an owner may change of a webhook; a new URL (or secret) waits for verification again. */
+export async function changeWebhook(
+  db: Db,
+  id: string,
+  change: { url?: string; filter?: WebhookFilter; reminders?: number[]; secret?: string },
+): Promise<WebhookRow> {
+  const r = await db
+    .updateTable("webhooks")
+    .set({
+      ...(change.url !== undefined ? { url: change.url } : {}),
+      ...(change.filter !== undefined ? { filter: JSON.stringify(change.filter) } : {}),
+      ...(change.reminders !== undefined ? { reminders: JSON.stringify(change.reminders) } : {}),
+      ...(change.secret !== undefined ? { secret: change.secret } : {}),
+      ...(change.url !== undefined || change.secret !== undefined
+        ? { status: "pending_verification" as const, disabled_reason: null }
+        : {}),
+    })
+    .where("id", "=", id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  return toRow(r);
+}
+
 /** Marks a webhook active once its endpoint answered the challenge. */
 export async function activateWebhook(db: Db, id: string): Promise<WebhookRow> {
   const r = await db
     .updateTable("webhooks")
-    .set({ status: "active", disabled_reason: null })
+    .set({ status: "active", disabled_reason: null, failing_since: null })
     .where("id", "=", id)
     .returningAll()
     .executeTakeFirstOrThrow();

@@ -35,6 +35,8 @@ export interface WebhookSettings {
   allowHttp: boolean;
   /** Loopback, private and link-local addresses taken (WEBHOOKS_ALLOW_PRIVATE=true). */
   allowPrivate: boolean;
+  /** Sign-in nonces one address may take per hour (WEBHOOKS_SIGNINS_PER_HOUR): registration's rate limit. */
+  signInsPerHour?: number;
 }
 
 /**

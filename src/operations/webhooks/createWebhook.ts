@@ -5,7 +5,17 @@ import { readIndex } from "../../index/access.js";
 import { countWebhooks, insertWebhook } from "../../index/queries/webhooks.js";
 import { defineOperation } from "../kernel/operation.js";
 import { signedBy, signedFields } from "./signIn.js";
-import { checkWebhookUrl, filterInput, remindersInput, urlInput, webhookBody, webhookOutput } from "./webhook.js";
+import {
+  checkWebhookUrl,
+  DEFAULT_REMINDERS,
+  filterInput,
+  remindersInput,
+  storedFilter,
+  storedReminders,
+  urlInput,
+  webhookBody,
+  webhookOutput,
+} from "./webhook.js";
 
 /** Webhooks per owner at most. */
 export const MAX_WEBHOOKS_PER_OWNER = 10;
@@ -46,7 +56,6 @@ export const createWebhook = defineOperation({
   handler: async (i, ctx, req) => {
     const url = checkWebhookUrl(ctx, i.url);
     const owner = await signedBy(ctx, req, i);
-    const filter = { address: i.filter?.address ?? (i.filter?.case ? undefined : owner), ...i.filter };
     const created = await readIndex(ctx, async (index) => {
       if ((await countWebhooks(index.db, owner.toLowerCase())) >= MAX_WEBHOOKS_PER_OWNER) {
         throw new DocketError(
@@ -62,8 +71,8 @@ export const createWebhook = defineOperation({
         id: `wh_${randomBytes(12).toString("hex")}`,
         owner: owner.toLowerCase(),
         url,
-        filter: Object.fromEntries(Object.entries(filter).filter(([, v]) => v !== undefined)),
-        reminders: [...new Set(i.reminders ?? [])].sort((a, b) => b - a),
+        filter: storedFilter(i.filter, owner),
+        reminders: storedReminders(i.reminders ?? DEFAULT_REMINDERS),
         secret,
       });
       return { row, secret };

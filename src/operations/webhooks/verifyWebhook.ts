@@ -2,8 +2,8 @@ import { z } from "zod";
 import { DocketError } from "../../errors/errors.js";
 import { readIndex } from "../../index/access.js";
 import { activateWebhook, webhookWithSecret } from "../../index/queries/webhooks.js";
+import { sendChallenge } from "../../webhooks/challenge.js";
 import { defineOperation } from "../kernel/operation.js";
-import { sendChallenge } from "./challenge.js";
 import { signedBy, signedFields } from "./signIn.js";
 import { webhookBody, webhookId, webhookOutput } from "./webhook.js";
 

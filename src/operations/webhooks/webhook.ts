@@ -3,9 +3,9 @@ import { getAddress } from "viem";
 import { z } from "zod";
 import { DocketError } from "../../errors/errors.js";
 import { WEBHOOK_EVENT_TYPES, type WebhookRow } from "../../index/queries/webhooks.js";
+import { isPrivateAddress } from "../../webhooks/ssrf.js";
 import type { Ctx } from "../kernel/operation.js";
 import { address } from "../kernel/schemas.js";
-import { isPrivateAddress } from "./ssrf.js";
 
 /** Shapes and rules the webhook operations share (docs/webhooks.md). */
 
@@ -36,17 +36,37 @@ export const filterInput = z
   })
   .describe("Which events to deliver, as GET /events filters them; default: the events that concern the owner");
 
+/** Reminders when create_webhook names none: an hour before each deadline. */
+export const DEFAULT_REMINDERS = [3_600];
+
 export const remindersInput = z
   .array(z.number().int().min(60).max(MAX_LEAD_SECONDS))
   .max(MAX_REMINDERS)
   .describe(
-    `Lead times, in seconds before each deadline of the owner's (a vote, a reveal, an answer, a keeper step), to be reminded at; at most ${MAX_REMINDERS}, each 60 s to 30 days`,
+    `Lead times, in seconds before each deadline of the address's (a vote, a reveal, an answer), to be reminded at (reminder.due); with any, a passed deadline that lets anyone act on its case (a default, a resolution, a settlement) is told too (reminder.overdue). At most ${MAX_REMINDERS}, each 60 s to 30 days; default [${DEFAULT_REMINDERS.join(", ")}]; [] for none`,
   );
 
 export const urlInput = z
   .url({ protocol: /^https?$/, error: "must be an absolute http(s) URL" })
   .max(2_000)
   .describe("Where docket delivers: an https URL (http only on the dev chain), public, without credentials");
+
+/**
+ * A filter as stored: the owner's events by default (an `address` unless a `case` narrows it),
+ * without the fields left out.
+ */
+export function storedFilter(
+  f: z.output<typeof filterInput> | undefined,
+  owner: string,
+): { address?: string; case?: string; types?: string[] } {
+  const filled = { address: f?.address ?? (f?.case ? undefined : owner), ...f };
+  return Object.fromEntries(Object.entries(filled).filter(([, v]) => v !== undefined));
+}
+
+/** Lead times as stored: each once, longest first. */
+export function storedReminders(r: readonly number[]): number[] {
+  return [...new Set(r)].sort((a, b) => b - a);
+}
 
 /** A webhook's id as an input. */
 export const webhookId = z

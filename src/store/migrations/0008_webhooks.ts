@@ -38,6 +38,9 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn("created_at", "timestamptz", (c) => c.notNull().defaultTo(sql`now()`))
     // The court_events id it has been delivered up to (enqueued, not yet necessarily received).
     .addColumn("cursor_event_id", "bigint", (c) => c.notNull().defaultTo(0))
+    // Since when every attempt has failed (null while deliveries succeed): days of it disable the webhook.
+    .addColumn("failing_since", "timestamptz")
+    .addColumn("last_delivered_at", "timestamptz")
     .execute();
   await db.schema.createIndex("webhooks_by_owner").on("webhooks").columns(["owner", "created_at"]).execute();
   await db.schema
@@ -47,11 +50,18 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn("webhook_id", "text", (c) => c.notNull().references("webhooks.id").onDelete("cascade"))
     .addColumn("event_id", "bigint")
     .addColumn("reminder_key", "text")
+    // The delivery's type and its body, fixed when enqueued: every attempt sends the same bytes.
+    .addColumn("type", "text", (c) => c.notNull())
+    .addColumn("body", "text", (c) => c.notNull())
+    .addColumn("created_at", "timestamptz", (c) => c.notNull())
     .addColumn("attempts", "integer", (c) => c.notNull().defaultTo(0))
     .addColumn("next_attempt_at", "timestamptz")
     .addColumn("last_status", "integer")
     .addColumn("last_error", "text")
+    .addColumn("last_attempt_at", "timestamptz")
     .addColumn("delivered_at", "timestamptz")
+    // Set when its retries ran out (three days): never sent again.
+    .addColumn("gave_up_at", "timestamptz")
     .addCheckConstraint("webhook_deliveries_one_subject", sql`(event_id is null) <> (reminder_key is null)`)
     .addUniqueConstraint("webhook_deliveries_event", ["webhook_id", "event_id"])
     .addUniqueConstraint("webhook_deliveries_reminder", ["webhook_id", "reminder_key"])
@@ -61,6 +71,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .on("webhook_deliveries")
     .column("next_attempt_at")
     .where(sql.ref("delivered_at"), "is", null)
+    .execute();
+  await db.schema
+    .createIndex("webhook_deliveries_recent")
+    .on("webhook_deliveries")
+    .columns(["webhook_id", "created_at"])
     .execute();
 }
 
