@@ -117,6 +117,14 @@ export const configSchema = z.object({
   WEBHOOKS_ALLOW_PRIVATE: z.enum(["true", "false"]).default("false"),
   /** Webhook sign-ins (get_webhook_nonce) per address per hour: every create, list, change or delete takes one. */
   WEBHOOKS_SIGNINS_PER_HOUR: int(1, 100_000).default(30),
+  /**
+   * DNS servers (comma-separated `ip` or `ip:port`) webhook endpoints are resolved with, at
+   * registration and at every connection; unset: the system's resolver.
+   */
+  WEBHOOKS_DNS_SERVERS: z
+    .string()
+    .regex(/^[0-9a-fA-F.:[\]]+(,[0-9a-fA-F.:[\]]+)*$/, "must be IP addresses (ip or ip:port), comma-separated")
+    .optional(),
   /** How often the writer's webhook worker looks for events, reminders and retries due; 0: no deliveries. */
   WEBHOOKS_POLL_MS: int(0, 3_600_000).default(1_000),
   /** How long an endpoint has to answer one delivery. */

@@ -212,6 +212,7 @@ export async function startParts(
     allowHttp: dev !== undefined || LOCAL_CHAIN_IDS.includes(Number(access.chainId)),
     allowPrivate: config.WEBHOOKS_ALLOW_PRIVATE === "true",
     signInsPerHour: config.WEBHOOKS_SIGNINS_PER_HOUR,
+    dnsServers: config.WEBHOOKS_DNS_SERVERS?.split(","),
   };
   return { ctx: { chain: access, cache, log, chainStatus: chain, facilitator, evidence, index, webhooks }, dev };
 }
@@ -351,6 +352,7 @@ async function startWebhooks(
           perSecond: config.WEBHOOKS_PER_SECOND,
           retryForMs: config.WEBHOOKS_RETRY_HOURS * 3_600_000,
           allowPrivate: config.WEBHOOKS_ALLOW_PRIVATE === "true",
+          dnsServers: config.WEBHOOKS_DNS_SERVERS?.split(","),
         },
         log,
       );

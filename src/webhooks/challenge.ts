@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import type { WebhookSettings } from "../operations/kernel/operation.js";
 import { firstLine, post } from "./send.js";
+import { PrivateAddressError } from "./ssrf.js";
 
 /** How long an endpoint has to answer the challenge. */
 const CHALLENGE_TIMEOUT_MS = 5_000;
@@ -12,6 +13,8 @@ export interface ChallengeOutcome {
   status: number | null;
   /** Why it did not pass, in words. */
   error: string | null;
+  /** Not sent at all: the endpoint's address (as resolved now) is a private one. */
+  refused?: boolean;
 }
 
 /**
@@ -20,7 +23,7 @@ export interface ChallengeOutcome {
  * (send.ts: the guarded lookup, no redirect followed), with five seconds to answer.
  */
 export async function sendChallenge(
-  settings: Pick<WebhookSettings, "allowPrivate">,
+  settings: Pick<WebhookSettings, "allowPrivate" | "dnsServers">,
   webhook: { id: string; url: string; secret: string },
 ): Promise<ChallengeOutcome> {
   const challenge = randomBytes(24).toString("base64url");
@@ -37,6 +40,7 @@ export async function sendChallenge(
       body,
       timeoutMs: CHALLENGE_TIMEOUT_MS,
       allowPrivate: settings.allowPrivate,
+      dnsServers: settings.dnsServers,
     });
     if (answer.status < 200 || answer.status > 299) {
       return { passed: false, status: answer.status, error: `the endpoint answered ${answer.status}` };
@@ -46,6 +50,6 @@ export async function sendChallenge(
     }
     return { passed: true, status: answer.status, error: null };
   } catch (err) {
-    return { passed: false, status: null, error: firstLine(err) };
+    return { passed: false, status: null, error: firstLine(err), refused: err instanceof PrivateAddressError };
   }
 }

@@ -2,7 +2,7 @@ import { Agent as HttpAgent, request as httpRequest } from "node:http";
 import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
 import { isIP } from "node:net";
 import { Webhook } from "standardwebhooks";
-import { guardedLookup, isPrivateAddress } from "./ssrf.js";
+import { guardedLookup, isPrivateAddress, PrivateAddressError } from "./ssrf.js";
 
 /** How much of an endpoint's answer is read (the rest is dropped): a challenge's echo fits. */
 const MAX_ANSWER_BYTES = 1_024;
@@ -18,6 +18,8 @@ export interface Outgoing {
   body: string;
   timeoutMs: number;
   allowPrivate: boolean;
+  /** DNS servers to resolve with (WEBHOOKS_DNS_SERVERS); the system's resolver when absent. */
+  dnsServers?: readonly string[];
 }
 
 /** What an endpoint answered: its status and (the first KiB of) its body. */
@@ -37,7 +39,7 @@ export function post(o: Outgoing): Promise<Answered> {
   const url = new URL(o.url);
   const host = url.hostname.replace(/^\[|\]$/g, "");
   if (!o.allowPrivate && isIP(host) !== 0 && isPrivateAddress(host)) {
-    return Promise.reject(new Error(`${host} is a private address`));
+    return Promise.reject(new PrivateAddressError(`${host} is a private address`));
   }
   const sentAt = new Date();
   const headers = {
@@ -49,7 +51,7 @@ export function post(o: Outgoing): Promise<Answered> {
     "content-length": String(Buffer.byteLength(o.body)),
   };
   const https = url.protocol === "https:";
-  const lookup = guardedLookup(o.allowPrivate);
+  const lookup = guardedLookup(o.allowPrivate, o.dnsServers);
   const agent = https ? new HttpsAgent({ lookup, keepAlive: false }) : new HttpAgent({ lookup, keepAlive: false });
   const send = https ? httpsRequest : httpRequest;
   return new Promise<Answered>((resolve, reject) => {

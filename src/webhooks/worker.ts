@@ -34,6 +34,7 @@ export interface WorkerSettings {
   /** How long a delivery is retried, and how long a webhook may fail throughout before it is disabled. */
   retryForMs: number;
   allowPrivate: boolean;
+  dnsServers?: readonly string[];
 }
 
 /** The first retry's delay; each next one doubles, up to MAX_DELAY_MS, with jitter. */
@@ -269,6 +270,7 @@ export class WebhookWorker {
         body: d.body,
         timeoutMs: this.settings.timeoutMs,
         allowPrivate: this.settings.allowPrivate,
+        dnsServers: this.settings.dnsServers,
       });
       if (answer.status >= 200 && answer.status <= 299) {
         await delivered(db, { id: d.id, webhookId: d.webhookId }, answer.status, new Date(this.clock()));

@@ -79,13 +79,14 @@ describe("webhook deliveries", () => {
     await subscribe(idx, rx, { reminders: [lead] });
     clock = Math.max(clock, (await head()) * 1000);
     await worker.pass();
-    expect(rx.seen.filter((d) => d.type.startsWith("reminder"))).toEqual([]);
+    const ofTarget = (type: string) => rx.taken.filter((d) => d.type === type && d.data.case === target);
+    expect(ofTarget("reminder.due")).toEqual([]);
 
     // Half the lead before the deadline, on chain time: one reminder, signed, naming the action and its deadline.
     await advanceTime(t.chain.reader, deadline - (await head()) - Math.floor(lead / 2));
     await worker.pass();
     await worker.pass();
-    const reminders = rx.taken.filter((d) => d.type === "reminder.due");
+    const reminders = ofTarget("reminder.due");
     expect(reminders).toHaveLength(1);
     const r = reminders[0];
     expect(r?.verified).toBe(true);
@@ -98,10 +99,41 @@ describe("webhook deliveries", () => {
     await t.write(`/cases/${target}/vote`, { plaintiff_wins: true, from: judge }, idx);
     await t.indexed();
     await worker.pass();
-    const votes = rx.taken.filter((d) => d.type === "vote.cast" && d.data.case === target);
+    const votes = ofTarget("vote.cast");
     expect(votes, JSON.stringify(rx.seen.map((d) => d.type))).toHaveLength(1);
     expect(votes[0]?.verified).toBe(true);
     expect(votes[0]?.data.addresses).toContain(judge);
+  });
+
+  it("a defendant is reminded to answer, and once the answer window passed its plaintiff is told anyone may default it", async () => {
+    const [plaintiff, defendant] = [13, 14];
+    const toDefendant = await Receiver.start();
+    const toPlaintiff = await Receiver.start();
+    await subscribe(defendant, toDefendant, { reminders: [30 * 86_400] });
+    await subscribe(plaintiff, toPlaintiff, { reminders: [60] });
+    const filed = await t.fileOnChain(plaintiff, defendant);
+    await t.indexed();
+    clock += 1_000;
+    await worker.pass();
+    const answer = toDefendant.taken.find((d) => d.type === "reminder.due" && d.data.case === filed);
+    expect(answer?.data).toMatchObject({ as: "defendant", required: true });
+    expect(answer?.data.deadline).toBeGreaterThan(answer?.data.chainTime);
+    expect(toPlaintiff.taken.filter((d) => d.type.startsWith("reminder") && d.data.case === filed)).toEqual([]);
+
+    // Past the answer window (a deadline passing emits nothing on chain): the plaintiff hears of it.
+    await advanceTime(t.chain.reader, (answer?.data.deadline as number) - Number(await readChainTime(t.chain)) + 5);
+    clock += 1_000;
+    await worker.pass();
+    const overdue = toPlaintiff.taken.filter((d) => d.type === "reminder.overdue" && d.data.case === filed);
+    expect(overdue, JSON.stringify(toPlaintiff.seen.map((d) => d.type))).toHaveLength(1);
+    expect(overdue[0]?.data).toMatchObject({ as: "anyone", state: "Summoned" });
+    expect(overdue[0]?.data.http).toMatch(new RegExp(`^POST /cases/${filed}/`));
+    // Told once.
+    clock += 1_000;
+    await worker.pass();
+    expect(toPlaintiff.taken.filter((d) => d.type === "reminder.overdue" && d.data.case === filed)).toHaveLength(1);
+    await toDefendant.close();
+    await toPlaintiff.close();
   });
 
   it("after ten minutes down, every delivery arrives, retried with growing gaps, the owner seeing why", async () => {

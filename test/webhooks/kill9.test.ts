@@ -45,7 +45,7 @@ describe("webhooks survive kill -9 mid-delivery", () => {
   });
 
   async function signed(url: string) {
-    const nonce = await (await fetch(`${url}/webhooks/nonce?address=${owner.address}`)).json();
+    const nonce = (await (await fetch(`${url}/webhooks/nonce?address=${owner.address}`)).json()) as { message: string };
     return { message: nonce.message, signature: await owner.account.signMessage({ message: nonce.message }) };
   }
   async function post(url: string, path: string, body: unknown) {
@@ -54,7 +54,7 @@ describe("webhooks survive kill -9 mid-delivery", () => {
       headers: { "content-type": "application/json" },
       body: JSON.stringify(body),
     });
-    return { status: r.status, body: await r.json() };
+    return { status: r.status, body: (await r.json()) as { id: string; secret: string; status: string } };
   }
   const file = (i: number) =>
     kit.fileCase(c, kit.actor(c, 1), kit.actor(c, 2).account.address, { claim: `case ${i}: never delivered` });
@@ -83,7 +83,11 @@ describe("webhooks survive kill -9 mid-delivery", () => {
     const after: string[] = [];
     for (let i = 3; i < 5; i++) after.push((await file(i)).caseAddr);
     const filed = () => new Set(rx.taken.filter((d) => d.type === "case.filed").map((d) => d.data.case as string));
-    await until("every case's filing delivered", async () => [...before, ...after].every((a) => filed().has(a)), 60_000);
+    await until(
+      "every case's filing delivered",
+      async () => [...before, ...after].every((a) => filed().has(a)),
+      60_000,
+    );
     // Nothing sent is lost: every delivery the receiver was sent, it took in the end.
     await until(
       "every delivery taken",

@@ -37,6 +37,8 @@ export interface WebhookSettings {
   allowPrivate: boolean;
   /** Sign-in nonces one address may take per hour (WEBHOOKS_SIGNINS_PER_HOUR): registration's rate limit. */
   signInsPerHour?: number;
+  /** DNS servers endpoints are resolved with (WEBHOOKS_DNS_SERVERS); the system's resolver when absent. */
+  dnsServers?: readonly string[];
 }
 
 /**

@@ -54,7 +54,7 @@ export const createWebhook = defineOperation({
     reminders: [3600],
   },
   handler: async (i, ctx, req) => {
-    const url = checkWebhookUrl(ctx, i.url);
+    const url = await checkWebhookUrl(ctx, i.url);
     const owner = await signedBy(ctx, req, i);
     const created = await readIndex(ctx, async (index) => {
       if ((await countWebhooks(index.db, owner.toLowerCase())) >= MAX_WEBHOOKS_PER_OWNER) {

@@ -55,7 +55,7 @@ export const updateWebhook = defineOperation({
     reminders: [3600, 600],
   },
   handler: async (i, ctx, req) => {
-    const url = i.url === undefined ? undefined : checkWebhookUrl(ctx, i.url);
+    const url = i.url === undefined ? undefined : await checkWebhookUrl(ctx, i.url);
     const owner = (await signedBy(ctx, req, i)).toLowerCase();
     const secret = i.rotateSecret ? `whsec_${randomBytes(32).toString("base64")}` : undefined;
     const row = await readIndex(ctx, async (index) => {

@@ -11,7 +11,7 @@ export const verifyWebhook = defineOperation({
   name: "verify_webhook",
   title: "Verify a webhook's endpoint",
   description:
-    "Proves the endpoint wants docket's deliveries, so docket cannot be pointed at someone else's server: docket POSTs it a `webhook.verify` delivery, signed with the webhook's secret (Standard Webhooks headers), whose `data.challenge` is a fresh string; the webhook turns active only when the endpoint answers 2xx with exactly that string as its body, within 5 s (no redirect followed). Call it once the endpoint is up and knows its secret; again after a failure. Signed as create_webhook is. Answers the webhook and what came of the challenge.",
+    "Proves the endpoint wants docket's deliveries, so docket cannot be pointed at someone else's server: docket POSTs it a `webhook.verify` delivery, signed with the webhook's secret (Standard Webhooks headers), whose `data.challenge` is a fresh string; the webhook turns active only when the endpoint answers 2xx with exactly that string as its body, within 5 s (no redirect followed). An endpoint whose name resolves to a private address now is refused (422 WEBHOOK_URL_REFUSED) and never contacted. Call it once the endpoint is up and knows its secret; again after a failure. Signed as create_webhook is. Answers the webhook and what came of the challenge.",
   kind: "write",
   toolset: "agents",
   http: { method: "POST", path: "/webhooks/:id/verify" },
@@ -26,7 +26,14 @@ export const verifyWebhook = defineOperation({
       .describe("What came of the challenge"),
   }),
   okDescription: "The challenge was sent: the webhook, active if the endpoint echoed it",
-  errors: ["SIGNATURE_INVALID", "NONCE_INVALID", "NOT_OWNER", "WEBHOOK_NOT_FOUND", "INDEX_UNAVAILABLE"],
+  errors: [
+    "SIGNATURE_INVALID",
+    "NONCE_INVALID",
+    "NOT_OWNER",
+    "WEBHOOK_NOT_FOUND",
+    "WEBHOOK_URL_REFUSED",
+    "INDEX_UNAVAILABLE",
+  ],
   example: { id: "wh_0123456789abcdef01234567", message: "(get_webhook_nonce's message)", signature: "0x..." },
   handler: async (i, ctx, req) => {
     const owner = (await signedBy(ctx, req, i)).toLowerCase();
@@ -36,7 +43,15 @@ export const verifyWebhook = defineOperation({
     if (found.status === "active") {
       return { ...webhookBody(found), verification: { passed: true, status: null, error: null } };
     }
-    const outcome = await sendChallenge({ allowPrivate: ctx.webhooks?.allowPrivate ?? false }, found);
+    const outcome = await sendChallenge(
+      { allowPrivate: ctx.webhooks?.allowPrivate ?? false, dnsServers: ctx.webhooks?.dnsServers },
+      found,
+    );
+    if (outcome.refused) {
+      throw new DocketError("WEBHOOK_URL_REFUSED", `docket will not deliver to ${found.url}: ${outcome.error}`, {
+        url: found.url,
+      });
+    }
     const now = outcome.passed ? await readIndex(ctx, (index) => activateWebhook(index.db, i.id)) : found;
     return {
       ...webhookBody(now),

@@ -3,7 +3,7 @@ import { getAddress } from "viem";
 import { z } from "zod";
 import { DocketError } from "../../errors/errors.js";
 import { WEBHOOK_EVENT_TYPES, type WebhookRow } from "../../index/queries/webhooks.js";
-import { isPrivateAddress } from "../../webhooks/ssrf.js";
+import { isPrivateAddress, resolveHost } from "../../webhooks/ssrf.js";
 import type { Ctx } from "../kernel/operation.js";
 import { address } from "../kernel/schemas.js";
 
@@ -109,10 +109,11 @@ export function webhookBody(w: WebhookRow): z.output<typeof webhookOutput> {
 
 /**
  * Refuses (422 WEBHOOK_URL_REFUSED) a URL docket will not deliver to, as far as the URL alone says:
- * plain http outside the dev chain, credentials in it, a literal private or loopback address. A
- * name is checked again on every delivery, on the address connected to (ssrf.ts).
+ * plain http outside the dev chain, credentials in it, a private or loopback address, literal or
+ * as the name resolves now. A name is checked again on every
+ * connection, on the address connected to (ssrf.ts): a name rebound to loopback since is refused then.
  */
-export function checkWebhookUrl(ctx: Ctx, raw: string): string {
+export async function checkWebhookUrl(ctx: Ctx, raw: string): Promise<string> {
   const url = new URL(raw);
   const refuse = (why: string) => {
     throw new DocketError("WEBHOOK_URL_REFUSED", `docket will not deliver to ${url.origin}: ${why}`, { url: raw });
@@ -125,6 +126,13 @@ export function checkWebhookUrl(ctx: Ctx, raw: string): string {
     refuse(
       "a loopback, private, link-local or metadata address (WEBHOOKS_ALLOW_PRIVATE=true allows it for development)",
     );
+  }
+  // A name is resolved now too (the first lookup); every connection resolves it again (ssrf.ts).
+  if (!literal && !ctx.webhooks?.allowPrivate) {
+    // A name that does not resolve (yet) is taken: the challenge will tell.
+    const found = await resolveHost(host, ctx.webhooks?.dnsServers).catch(() => []);
+    const inside = found.find((a) => isPrivateAddress(a.address));
+    if (inside) refuse(`${host} resolves to ${inside.address}, a private address`);
   }
   url.hash = "";
   return url.toString();
