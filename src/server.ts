@@ -31,9 +31,9 @@ import { type Logger, makeLogger } from "./log.js";
 import { type McpHttp, mountMcp } from "./mcp/http.js";
 import type { Ctx, Operation } from "./operations/kernel/operation.js";
 import { operations } from "./operations/registry.js";
+import { WebhookWorker } from "./operations/webhooks/worker.js";
 import { httpFacilitator } from "./payments/x402v2.js";
 import { mountExplorer } from "./web/explorer.js";
-import { WebhookWorker } from "./webhooks/worker.js";
 
 export interface Docket {
   url: string;

@@ -1,5 +1,4 @@
 import { randomBytes } from "node:crypto";
-import type { WebhookSettings } from "../operations/kernel/operation.js";
 import { firstLine, post } from "./send.js";
 import { PrivateAddressError } from "./ssrf.js";
 
@@ -23,7 +22,7 @@ export interface ChallengeOutcome {
  * (send.ts: the guarded lookup, no redirect followed), with five seconds to answer.
  */
 export async function sendChallenge(
-  settings: Pick<WebhookSettings, "allowPrivate" | "dnsServers">,
+  settings: { allowPrivate: boolean; dnsServers?: readonly string[] },
   webhook: { id: string; url: string; secret: string },
 ): Promise<ChallengeOutcome> {
   const challenge = randomBytes(24).toString("base64url");

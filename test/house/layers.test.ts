@@ -45,7 +45,11 @@ const MAY_IMPORT: Record<string, string[]> = {
     "log",
     "evidence",
     "index",
+    "events",
+    "webhooks",
   ],
+  // What docket sends to webhook endpoints (docs/webhooks.md): the signed POST, the challenge, the address guard.
+  webhooks: [],
   // The browser's scripts (the explorer's live script, the MCP App's case view) and their bundler.
   browser: [],
   // Neutral ground under the doors: the door kernel, the HTTP error envelope, middleware composition,

@@ -28,6 +28,7 @@ const START_PARTS = [
   "event hub",
   "doors",
   "event follower",
+  "webhook deliveries",
   "http server",
 ];
 

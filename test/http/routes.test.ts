@@ -171,6 +171,16 @@ describe("every route, happy path", () => {
           inputs.verify_webhook = { path: `/webhooks/${created.body.id}/verify`, body: await signedBy3() };
         },
       },
+      update_webhook: {
+        path: "/webhooks/{id}/update",
+        before: async () => {
+          const created = await t.post("/webhooks", { ...(await signedBy3()), url: "https://hooks.example/u" });
+          inputs.update_webhook = {
+            path: `/webhooks/${created.body.id}/update`,
+            body: { ...(await signedBy3()), reminders: [600], rotateSecret: true },
+          };
+        },
+      },
       delete_webhook: {
         path: "/webhooks/{id}/delete",
         before: async () => {
@@ -254,7 +264,14 @@ describe("every route, happy path", () => {
       const parsed = op.output.safeParse(r.body);
       expect(parsed.success, JSON.stringify(parsed.error?.issues)).toBe(true);
       // Writes that change docket's own records, not the chain: nothing to sign.
-      const offChain = ["publish_evidence", "create_webhook", "list_webhooks", "verify_webhook", "delete_webhook"];
+      const offChain = [
+        "publish_evidence",
+        "update_webhook",
+        "create_webhook",
+        "list_webhooks",
+        "verify_webhook",
+        "delete_webhook",
+      ];
       if (op.kind === "write" && !offChain.includes(op.name)) {
         expect(r.body.unsigned_tx.chainId).toBe(31337);
         expect(r.body.unsigned_tx.data).toMatch(/^0x[0-9a-f]+$/);

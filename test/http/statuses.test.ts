@@ -291,6 +291,7 @@ describe("every operation answers only the statuses its OpenAPI entry declares, 
       ["list_webhooks", "/webhooks/list", unsigned],
       ["delete_webhook", `/webhooks/${none}/delete`, unsigned],
       ["verify_webhook", `/webhooks/${none}/verify`, unsigned],
+      ["update_webhook", `/webhooks/${none}/update`, unsigned],
     ];
     for (const [name, path, body] of requests) {
       for (const [what, base] of [
@@ -307,6 +308,7 @@ describe("every operation answers only the statuses its OpenAPI entry declares, 
     }
     record(op("delete_webhook"), "no such webhook", await t.post(`/webhooks/${none}/delete`, await signed()));
     record(op("verify_webhook"), "no such webhook", await t.post(`/webhooks/${none}/verify`, await signed()));
+    record(op("update_webhook"), "no such webhook", await t.post(`/webhooks/${none}/update`, await signed()));
     let id = "";
     for (let i = 0; i < MAX_WEBHOOKS_PER_OWNER; i++) {
       id = (await t.post("/webhooks", { ...(await signed()), url })).body.id;
@@ -314,6 +316,23 @@ describe("every operation answers only the statuses its OpenAPI entry declares, 
     record(op("create_webhook"), "past the cap", await t.post("/webhooks", { ...(await signed()), url }));
     record(op("delete_webhook"), "another's webhook", await t.post(`/webhooks/${id}/delete`, await signed(bob)));
     record(op("verify_webhook"), "another's webhook", await t.post(`/webhooks/${id}/verify`, await signed(bob)));
+    record(op("update_webhook"), "another's webhook", await t.post(`/webhooks/${id}/update`, await signed(bob)));
+    record(
+      op("update_webhook"),
+      "a private URL",
+      await t.post(`/webhooks/${id}/update`, { ...(await signed()), url: "https://169.254.169.254/latest" }),
+    );
+    // Sign-ins are limited per address per hour (WEBHOOKS_SIGNINS_PER_HOUR, 30 by default): the next is 429.
+    const carol = devAccount(13).account;
+    let nonce = await t.get(`/webhooks/nonce?address=${carol.address}`);
+    for (let i = 1; i < 30 && nonce.status === 200; i++)
+      nonce = await t.get(`/webhooks/nonce?address=${carol.address}`);
+    expect(nonce.status).toBe(200);
+    record(
+      op("get_webhook_nonce"),
+      "past the hour's sign-ins",
+      await t.get(`/webhooks/nonce?address=${carol.address}`),
+    );
   });
 
   it("every declared status was answered (200: here or in routes.test.ts); all but health declare a 4xx", () => {

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readChainTime } from "../../src/chain/reads/core.js";
 import { devAccount } from "../../src/devnet/devAccounts.js";
 import { advanceTime } from "../../src/devnet/seed.js";
-import type { WebhookWorker } from "../../src/webhooks/worker.js";
+import type { WebhookWorker } from "../../src/operations/webhooks/worker.js";
 import { TestDocket } from "../support/index.js";
 import { Receiver } from "./receiver.js";
 

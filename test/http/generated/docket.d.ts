@@ -933,7 +933,7 @@ export interface paths {
         };
         /**
          * A nonce to sign webhook requests with
-         * @description Step one of every webhook request (create_webhook, list_webhooks, delete_webhook): a fresh nonce for `address`, good once and for 10 minutes, and `message`, the EIP-4361 (Sign-In with Ethereum) message that carries it for this docket's domain and chain. Sign `message` with the address's wallet (personal_sign; a contract wallet signs by EIP-1271) and send it with the signature. Nothing is kept of the caller but the nonce.
+         * @description Step one of every webhook request (create_webhook, list_webhooks, update_webhook, verify_webhook, delete_webhook): a fresh nonce for `address`, good once and for 10 minutes, and `message`, the EIP-4361 (Sign-In with Ethereum) message that carries it for this docket's domain and chain. Sign `message` with the address's wallet (personal_sign; a contract wallet signs by EIP-1271) and send it with the signature. Nothing is kept of the caller but the nonce. At most WEBHOOKS_SIGNINS_PER_HOUR (default 30) per address per hour (429 RATE_LIMITED).
          *
          *     MCP tool: `get_webhook_nonce`.
          */
@@ -979,7 +979,7 @@ export interface paths {
         put?: never;
         /**
          * An address's webhooks
-         * @description The webhooks an address owns, with each one's status (pending_verification, active, disabled and why), filter and reminders; never their secrets. Signed as create_webhook is: get_webhook_nonce, sign its `message`, send both (a POST, since it carries a signature; the nonce is spent).
+         * @description The webhooks an address owns, with each one's status (pending_verification, active, disabled and why), filter, reminders and deliveries: how many are pending, delivered and given up, since when it has been failing, and its ten newest deliveries with their attempts, last status or error and next try; never their secrets. Signed as create_webhook is: get_webhook_nonce, sign its `message`, send both (a POST, since it carries a signature; the nonce is spent).
          *
          *     MCP tool: `list_webhooks`.
          */
@@ -1001,11 +1001,33 @@ export interface paths {
         put?: never;
         /**
          * Verify a webhook's endpoint
-         * @description Proves the endpoint wants docket's deliveries, so docket cannot be pointed at someone else's server: docket POSTs it a `webhook.verify` delivery, signed with the webhook's secret (Standard Webhooks headers), whose `data.challenge` is a fresh string; the webhook turns active only when the endpoint answers 2xx with exactly that string as its body, within 5 s (no redirect followed). Call it once the endpoint is up and knows its secret; again after a failure. Signed as create_webhook is. Answers the webhook and what came of the challenge.
+         * @description Proves the endpoint wants docket's deliveries, so docket cannot be pointed at someone else's server: docket POSTs it a `webhook.verify` delivery, signed with the webhook's secret (Standard Webhooks headers), whose `data.challenge` is a fresh string; the webhook turns active only when the endpoint answers 2xx with exactly that string as its body, within 5 s (no redirect followed). An endpoint whose name resolves to a private address now is refused (422 WEBHOOK_URL_REFUSED) and never contacted. Call it once the endpoint is up and knows its secret; again after a failure. Signed as create_webhook is. Answers the webhook and what came of the challenge.
          *
          *     MCP tool: `verify_webhook`.
          */
         post: operations["verify_webhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/{id}/update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Change a webhook
+         * @description Changes one of the signer's webhooks: its url, filter, reminder lead times, or its secret (`rotateSecret`: a new whsec_ secret, answered this once). A new url or secret must be verified again (verify_webhook) before deliveries resume; what was enqueued meanwhile waits, nothing is lost. Signed as create_webhook is. Another address's webhook is refused (403 NOT_OWNER).
+         *
+         *     MCP tool: `update_webhook`.
+         */
+        post: operations["update_webhook"];
         delete?: never;
         options?: never;
         head?: never;
@@ -9595,7 +9617,7 @@ export interface operations {
                         /** @description Event types to deliver (default: all): case.filed, case.responded, evidence.submitted, draw.armed, judges.assigned, vote.committed, vote.revealed, vote.cast, case.verdict, case.appealed, case.settled, case.defaulted, case.dismissed, filing.fee_paid, agent.registered, agent.updated, judge.staked, judge.unstaked, judge.slashed, judge.rewarded, dispute.filed, ruling.delivered, ruling.failed, job.created, job.funded, job.submitted, job.completed, job.rejected, job.expired, job.disputed, job.ruled, chain.reorg, chain.reset */
                         types?: string[];
                     };
-                    /** @description Lead times, in seconds before each deadline of the owner's (a vote, a reveal, an answer, a keeper step), to be reminded at; at most 5, each 60 s to 30 days */
+                    /** @description Lead times, in seconds before each deadline of the address's (a vote, a reveal, an answer), to be reminded at (reminder.due); with any, a passed deadline that lets anyone act on its case (a default, a resolution, a settlement) is told too (reminder.overdue). At most 5, each 60 s to 30 days; default [3600]; [] for none */
                     reminders?: number[];
                 };
             };
@@ -9861,6 +9883,40 @@ export interface operations {
                             disabledReason: string | null;
                             /** @description ISO 8601 */
                             createdAt: string;
+                            /** @description What docket delivered to it, what it retries and why */
+                            deliveries: {
+                                /** @description Enqueued and not delivered yet (first attempt or retries to come) */
+                                pending: number;
+                                delivered: number;
+                                /** @description Given up after retrying for WEBHOOKS_RETRY_HOURS (default 72) */
+                                failed: number;
+                                /** @description Since when every attempt has failed (ISO 8601); null: not (yet) */
+                                failingSince: string | null;
+                                /** @description The last delivery the endpoint took (ISO 8601); null: not (yet) */
+                                lastDeliveredAt: string | null;
+                                /** @description The ten newest deliveries, newest first */
+                                recent: {
+                                    /** @description Its webhook-id header (the same on every attempt) */
+                                    id: string;
+                                    /** @description An event type, reminder.due or reminder.overdue */
+                                    type: string;
+                                    attempts: number;
+                                    /** @description The endpoint's status at the last attempt; null: no answer */
+                                    lastStatus: number | null;
+                                    /** @description Why the last attempt failed */
+                                    lastError: string | null;
+                                    /** @description The last attempt (ISO 8601); null: not (yet) */
+                                    lastAttemptAt: string | null;
+                                    /** @description The next attempt (ISO 8601); null: not (yet) */
+                                    nextAttemptAt: string | null;
+                                    /** @description Delivered (ISO 8601); null: not (yet) */
+                                    deliveredAt: string | null;
+                                    /** @description Given up (ISO 8601); null: not (yet) */
+                                    gaveUpAt: string | null;
+                                    /** @description Enqueued (ISO 8601) */
+                                    createdAt: string;
+                                }[];
+                            };
                         }[];
                     };
                 };
@@ -10188,7 +10244,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Validation error: a field of the wrong type, a constraint broken: `VALIDATION_ERROR` */
+            /** @description Validation error: a field of the wrong type, a constraint broken: `VALIDATION_ERROR`, `WEBHOOK_URL_REFUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -10197,7 +10253,267 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "VALIDATION_ERROR";
+                            code: "VALIDATION_ERROR" | "WEBHOOK_URL_REFUSED";
+                            message: string;
+                            /** @description For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues */
+                            details?: Record<string, never>;
+                        };
+                    };
+                };
+            };
+            /** @description Rate limited (RATE_LIMIT_PER_MINUTE per client): `RATE_LIMITED` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "RATE_LIMITED";
+                            message: string;
+                            /** @description For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues */
+                            details?: Record<string, never>;
+                        };
+                    };
+                };
+            };
+            /** @description The chain node serves another chain id than docket's: `CHAIN_MISMATCH`, `INDEX_UNAVAILABLE` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "CHAIN_MISMATCH" | "INDEX_UNAVAILABLE";
+                            message: string;
+                            /** @description For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues */
+                            details?: Record<string, never>;
+                        };
+                    };
+                };
+            };
+            /** @description Unexpected failure: `INTERNAL_ERROR` */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "INTERNAL_ERROR";
+                            message: string;
+                            /** @description For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues */
+                            details?: Record<string, never>;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    update_webhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The webhook's id (create_webhook answered it; list_webhooks lists them) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "message": "(get_webhook_nonce's message)",
+                 *       "signature": "0x...",
+                 *       "reminders": [
+                 *         3600,
+                 *         600
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    /** @description The EIP-4361 (Sign-In with Ethereum) message get_webhook_nonce answered (`message`), as it was signed: it names the address, this docket's domain and chain, the nonce and an expiry */
+                    message: string;
+                    /** @description The address's signature of `message` (personal_sign / EIP-191; EIP-1271 for a contract wallet) */
+                    signature: string;
+                    /**
+                     * Format: uri
+                     * @description Where docket delivers: an https URL (http only on the dev chain), public, without credentials
+                     */
+                    url?: string;
+                    /** @description Which events to deliver, as GET /events filters them; default: the events that concern the owner */
+                    filter?: {
+                        /**
+                         * @description Only the events that concern this address (a party or judge of the case, the agent or judge it is about); default: the owner
+                         * @example 0x70997970C51812dc3A010C7d01b50e0d17dc79C8
+                         */
+                        address?: string;
+                        /**
+                         * @description Only the events of this case
+                         * @example 0x70997970C51812dc3A010C7d01b50e0d17dc79C8
+                         */
+                        case?: string;
+                        /** @description Event types to deliver (default: all): case.filed, case.responded, evidence.submitted, draw.armed, judges.assigned, vote.committed, vote.revealed, vote.cast, case.verdict, case.appealed, case.settled, case.defaulted, case.dismissed, filing.fee_paid, agent.registered, agent.updated, judge.staked, judge.unstaked, judge.slashed, judge.rewarded, dispute.filed, ruling.delivered, ruling.failed, job.created, job.funded, job.submitted, job.completed, job.rejected, job.expired, job.disputed, job.ruled, chain.reorg, chain.reset */
+                        types?: string[];
+                    };
+                    /** @description Lead times, in seconds before each deadline of the address's (a vote, a reveal, an answer), to be reminded at (reminder.due); with any, a passed deadline that lets anyone act on its case (a default, a resolution, a settlement) is told too (reminder.overdue). At most 5, each 60 s to 30 days; default [3600]; [] for none */
+                    reminders?: number[];
+                    /** @description true: a new signing secret, answered this once */
+                    rotateSecret?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Changed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The webhook's id (delete_webhook takes it) */
+                        id: string;
+                        /** @description The address that signed for it */
+                        owner: string;
+                        url: string;
+                        filter: {
+                            address?: string;
+                            case?: string;
+                            types?: string[];
+                        };
+                        /** @description Reminder lead times, seconds */
+                        reminders: number[];
+                        /**
+                         * @description pending_verification until the endpoint answers docket's webhook.verify challenge; disabled after failing for days
+                         * @enum {string}
+                         */
+                        status: "pending_verification" | "active" | "disabled";
+                        /** @description Why it was disabled, when it is */
+                        disabledReason: string | null;
+                        /** @description ISO 8601 */
+                        createdAt: string;
+                        /** @description The new signing secret, when rotateSecret asked for one (answered this once) */
+                        secret?: string;
+                    };
+                };
+            };
+            /** @description Invalid input: `INVALID_ADDRESS`, `INVALID_INPUT`, `INVALID_JSON`, `MISSING_FIELD` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "INVALID_ADDRESS" | "INVALID_INPUT" | "INVALID_JSON" | "MISSING_FIELD";
+                            message: string;
+                            /** @description For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues */
+                            details?: Record<string, never>;
+                        };
+                    };
+                };
+            };
+            /** @description Error: `NONCE_INVALID`, `SIGNATURE_INVALID` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "NONCE_INVALID" | "SIGNATURE_INVALID";
+                            message: string;
+                            /** @description For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues */
+                            details?: Record<string, never>;
+                        };
+                    };
+                };
+            };
+            /** @description Error: `NOT_OWNER` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "NOT_OWNER";
+                            message: string;
+                            /** @description For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues */
+                            details?: Record<string, never>;
+                        };
+                    };
+                };
+            };
+            /** @description Not found: `WEBHOOK_NOT_FOUND` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "WEBHOOK_NOT_FOUND";
+                            message: string;
+                            /** @description For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues */
+                            details?: Record<string, never>;
+                        };
+                    };
+                };
+            };
+            /** @description Body too large (64 kB of JSON; an evidence upload: EVIDENCE_MAX_BYTES): `PAYLOAD_TOO_LARGE` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "PAYLOAD_TOO_LARGE";
+                            message: string;
+                            /** @description For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues */
+                            details?: Record<string, never>;
+                        };
+                    };
+                };
+            };
+            /** @description Body must be application/json (an evidence upload: one of the accepted media types): `UNSUPPORTED_MEDIA_TYPE` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "UNSUPPORTED_MEDIA_TYPE";
+                            message: string;
+                            /** @description For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues */
+                            details?: Record<string, never>;
+                        };
+                    };
+                };
+            };
+            /** @description Validation error: a field of the wrong type, a constraint broken: `VALIDATION_ERROR`, `WEBHOOK_URL_REFUSED` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR" | "WEBHOOK_URL_REFUSED";
                             message: string;
                             /** @description For CONTRACT_REVERT: reason (the contract's error), message, args; for input errors: issues */
                             details?: Record<string, never>;

@@ -1,6 +1,6 @@
 import type { Address } from "viem";
-import { readChainTime } from "../chain/reads/core.js";
-import { type EventFilter, matches } from "../events/types.js";
+import { readChainTime } from "../../chain/reads/core.js";
+import { type EventFilter, matches } from "../../events/types.js";
 import {
   type ActiveWebhook,
   activeWebhooks,
@@ -12,14 +12,14 @@ import {
   failed,
   type NewDelivery,
   startAttempt,
-} from "../index/queries/deliveries.js";
-import { openCasesOf } from "../index/queries/due.js";
-import { eventsAfter } from "../index/queries/events.js";
-import type { Logger } from "../log.js";
-import { caseActionsFor } from "../operations/cases/actions.js";
-import { courtsOf } from "../operations/courts/court.js";
-import type { Ctx } from "../operations/kernel/operation.js";
-import { firstLine, post } from "./send.js";
+} from "../../index/queries/deliveries.js";
+import { openCasesOf } from "../../index/queries/due.js";
+import { eventsAfter } from "../../index/queries/events.js";
+import type { Logger } from "../../log.js";
+import { firstLine, post } from "../../webhooks/send.js";
+import { caseActionsFor } from "../cases/actions.js";
+import { courtsOf } from "../courts/court.js";
+import type { Ctx } from "../kernel/operation.js";
 
 /** What the operator sets (docs/configuration.md, WEBHOOKS_*). */
 export interface WorkerSettings {
