@@ -11,6 +11,12 @@
  * DOCKET_URL (default http://127.0.0.1:8787); the JSON-RPC URL comes from RPC_URL, or from docket's
  * /health on the dev chain; INBOX_POLL_MS (default 30 000) rereads the inbox even without events,
  * since deadlines pass without any. Prints one JSON line per step on stdout.
+ *
+ * From webhooks instead of a stream (./webhooks.ts, docs/webhooks.md): WEBHOOK_PORT (0: any free
+ * port) runs an endpoint on WEBHOOK_HOST (default 127.0.0.1), reachable by docket at
+ * WEBHOOK_PUBLIC_URL (default: the address listened on), and subscribes to the judge's events and to
+ * reminders before its deadlines; a delivery wakes it as an event does. Its webhook is deleted when
+ * it exits.
  */
 import { type Hex, keccak256 } from "viem";
 import { connectWallet } from "../wallet.js";
@@ -23,6 +29,7 @@ import {
   weighEvidence,
 } from "./decide.js";
 import { followEvents } from "./events.js";
+import { type Subscription, subscribe } from "./webhooks.js";
 
 /** The judgement: replace with your own `Decide` (an LLM: see the end of ./decide.ts). */
 const decide: Decide = weighEvidence;
@@ -268,6 +275,7 @@ async function pass(): Promise<boolean> {
 }
 
 const untilIdle = process.argv.includes("--until-idle");
+let hooks: Subscription | undefined;
 let running = false;
 let again = false;
 
@@ -287,6 +295,7 @@ function wake(reason: string): void {
       });
       if (untilIdle && !pending && !again) {
         log("idle");
+        await hooks?.close();
         process.exit(0);
       }
     } while (again);
@@ -298,6 +307,23 @@ log("start", { docket: DOCKET, chainId: chain.id });
 if (process.argv.includes("--once")) {
   await pass();
   process.exit(0);
+} else if (process.env.WEBHOOK_PORT !== undefined) {
+  // The webhook first, then the first read of the inbox: no event falls between.
+  hooks = await subscribe({
+    docket: DOCKET,
+    account,
+    port: Number(process.env.WEBHOOK_PORT),
+    host: process.env.WEBHOOK_HOST ?? "127.0.0.1",
+    publicUrl: process.env.WEBHOOK_PUBLIC_URL,
+    reminders: [3_600, 300],
+    delivered: (d) => {
+      log("delivery", { type: d.type, case: d.data.case ?? null, id: d.id });
+      wake(d.type);
+    },
+  });
+  log("subscribed", { url: hooks.url });
+  wake("subscribed");
+  setInterval(() => wake("timer"), POLL_MS);
 } else {
   // The stream first, then the first read of the inbox (on connecting): no event falls between.
   followEvents(`${DOCKET}/events?address=${me}`, {

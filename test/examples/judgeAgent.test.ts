@@ -16,11 +16,16 @@ interface Line {
  * Runs examples/judge-agent as a child process until it is idle. The inbox timer is set far past
  * the test's length: anything the agent does after its first pass was set off by a pushed event.
  */
-function runAgent(t: TestDocket, privateKey: string, mode = "--until-idle"): Promise<Line[]> {
+function runAgent(
+  t: TestDocket,
+  privateKey: string,
+  mode = "--until-idle",
+  env: Record<string, string> = {},
+): Promise<Line[]> {
   return new Promise((resolve, reject) => {
     // tsx itself rather than through npx: the same run, a second less per agent on a busy machine.
     const child = spawn("node_modules/.bin/tsx", ["examples/judge-agent/index.ts", mode], {
-      env: { ...process.env, PRIVATE_KEY: privateKey, DOCKET_URL: t.url, INBOX_POLL_MS: "600000" },
+      env: { ...process.env, PRIVATE_KEY: privateKey, DOCKET_URL: t.url, INBOX_POLL_MS: "600000", ...env },
     });
     let out = "";
     let err = "";
@@ -91,9 +96,13 @@ async function topUpAgenticJudges(t: TestDocket): Promise<void> {
 
 describe("examples/judge-agent on a hidden-vote court (Agentic Commerce)", () => {
   let t: TestDocket;
-  forSuite(async () => (t = await TestDocket.shared({ EVENT_POLL_MS: "200" })));
+  // Webhooks to the agents' endpoints on loopback (as on a developer's machine), delivered every 200 ms.
+  forSuite(
+    async () =>
+      (t = await TestDocket.shared({ EVENT_POLL_MS: "200", WEBHOOKS_ALLOW_PRIVATE: "true", WEBHOOKS_POLL_MS: "200" })),
+  );
 
-  it("three agents, one per drawn judge, commit, reveal on the pushed events and decide a fresh case", async () => {
+  it("three agents, one per drawn judge, commit, reveal on the pushed events (a stream, or webhooks for two) and decide a fresh case", async () => {
     await closeSeededCases(t);
     await topUpAgenticJudges(t);
     const plaintiff = t.address(1);
@@ -132,7 +141,10 @@ describe("examples/judge-agent on a hidden-vote court (Agentic Commerce)", () =>
       "committed",
       "confirmed",
     ]);
-    const logs = await Promise.all(judges.map((j) => runAgent(t, keyOf(t, j))));
+    // The first follows GET /events; the other two sleep until docket's webhook deliveries wake them.
+    const logs = await Promise.all(
+      judges.map((j, i) => runAgent(t, keyOf(t, j), "--until-idle", i > 0 ? { WEBHOOK_PORT: "0" } : {})),
+    );
     logs[0] = [...first, ...(logs[0] as Line[])];
 
     for (const [i, lines] of logs.entries()) {
@@ -147,10 +159,13 @@ describe("examples/judge-agent on a hidden-vote court (Agentic Commerce)", () =>
       expect(on("committed")).toBeGreaterThan(on("decision"));
       expect(on("revealed")).toBeGreaterThan(on("committed"));
       expect(lines.filter((l) => l.step === "committed")).toHaveLength(1);
-      // These two reveal in a later pass than their commit, and only a pushed event starts one (the
-      // inbox timer never fires). The restarted first judge may find the reveal open on its first pass.
+      // These two reveal in a later pass than their commit, and only a delivery of docket's webhooks
+      // starts one (no stream, the inbox timer never fires). The restarted first judge may find the
+      // reveal open on its first pass.
       if (i > 0) {
-        const pushed = indexOf(lines, (l) => l.step === "event" && l.type === "vote.committed" && l.case === c);
+        expect(lines.some((l) => l.step === "subscribed")).toBe(true);
+        expect(lines.some((l) => l.step === "event")).toBe(false);
+        const pushed = indexOf(lines, (l) => l.step === "delivery" && l.type === "vote.committed" && l.case === c);
         expect(pushed).toBeGreaterThan(-1);
         expect(pushed).toBeLessThan(on("revealed"));
       }
