@@ -31,6 +31,7 @@ import { type Logger, makeLogger } from "./log.js";
 import { type McpHttp, mountMcp } from "./mcp/http.js";
 import type { Ctx, Operation } from "./operations/kernel/operation.js";
 import { operations } from "./operations/registry.js";
+import { webhooksMayUseHttp } from "./operations/webhooks/webhook.js";
 import { WebhookWorker } from "./operations/webhooks/worker.js";
 import { httpFacilitator } from "./payments/x402v2.js";
 import { mountExplorer } from "./web/explorer.js";
@@ -208,17 +209,13 @@ export async function startParts(
   const index = await startIndex(config, life, access, log, dev !== undefined);
   const webhooks = {
     domain: config.WEBHOOKS_DOMAIN,
-    // Plain http on a dev chain: the embedded one, or a local node at anvil's or geth --dev's id.
-    allowHttp: dev !== undefined || LOCAL_CHAIN_IDS.includes(Number(access.chainId)),
+    allowHttp: webhooksMayUseHttp(dev !== undefined, Number(access.chainId)),
     allowPrivate: config.WEBHOOKS_ALLOW_PRIVATE === "true",
     signInsPerHour: config.WEBHOOKS_SIGNINS_PER_HOUR,
     dnsServers: config.WEBHOOKS_DNS_SERVERS?.split(","),
   };
   return { ctx: { chain: access, cache, log, chainStatus: chain, facilitator, evidence, index, webhooks }, dev };
 }
-
-/** The chain ids of local development nodes (anvil and hardhat; geth --dev and ganache): webhooks may use http there. */
-const LOCAL_CHAIN_IDS = [31_337, 1_337];
 
 /** `startParts` on a lifecycle of its own, for a caller that wants the context alone (closed by `life.close()`). */
 export async function createContext(

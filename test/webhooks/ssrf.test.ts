@@ -1,6 +1,8 @@
 import { Agent, createServer, get, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Ctx } from "../../src/operations/kernel/operation.js";
+import { checkWebhookUrl, webhooksMayUseHttp } from "../../src/operations/webhooks/webhook.js";
 import { guardedLookup, isPrivateAddress } from "../../src/webhooks/ssrf.js";
 
 /**
@@ -58,5 +60,23 @@ describe("webhook address guard", () => {
     for (const ip of ["93.184.216.34", "8.8.8.8", "2606:4700:4700::1111", "::ffff:8.8.8.8"]) {
       expect([ip, isPrivateAddress(ip)]).toEqual([ip, false]);
     }
+  });
+});
+
+describe("https only outside a dev chain", () => {
+  const ctxOn = (chainId: number, embedded = false) =>
+    ({ webhooks: { allowHttp: webhooksMayUseHttp(embedded, chainId), allowPrivate: false } }) as unknown as Ctx;
+
+  it("plain http is refused on a public chain's docket, taken on the embedded or a local dev chain", async () => {
+    const url = "http://93.184.215.14/hooks";
+    for (const chainId of [1, 8453, 84532]) {
+      await expect(checkWebhookUrl(ctxOn(chainId), url)).rejects.toMatchObject({
+        code: "WEBHOOK_URL_REFUSED",
+        message: expect.stringContaining("only https outside the dev chain"),
+      });
+      expect(await checkWebhookUrl(ctxOn(chainId), "https://93.184.215.14/hooks")).toBe("https://93.184.215.14/hooks");
+    }
+    expect(await checkWebhookUrl(ctxOn(8453, true), url)).toBe(url);
+    expect(await checkWebhookUrl(ctxOn(31_337), url)).toBe(url);
   });
 });

@@ -107,6 +107,14 @@ export function webhookBody(w: WebhookRow): z.output<typeof webhookOutput> {
   };
 }
 
+/** The chain ids of local development nodes (anvil and hardhat; geth --dev and ganache). */
+const LOCAL_CHAIN_IDS = [31_337, 1_337];
+
+/** Whether webhook URLs may be plain http: on a dev chain only (the embedded one, or a local node's id). */
+export function webhooksMayUseHttp(embeddedDevChain: boolean, chainId: number): boolean {
+  return embeddedDevChain || LOCAL_CHAIN_IDS.includes(chainId);
+}
+
 /**
  * Refuses (422 WEBHOOK_URL_REFUSED) a URL docket will not deliver to, as far as the URL alone says:
  * plain http outside the dev chain, credentials in it, a private or loopback address, literal or
