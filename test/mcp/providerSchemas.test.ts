@@ -72,9 +72,16 @@ function anthropicProblems(tool: Tool): string[] {
   return problems;
 }
 
-/** A schema as strict mode has it, when nothing but `required` needs converting: every property listed. */
+/**
+ * A schema as strict mode has it, when nothing but `required` needs converting: every property
+ * listed, at every level (a nested object, such as create_webhook's filter, the same way).
+ */
 function allRequired(schema: Json): Json {
-  return { ...schema, required: Object.keys(schema?.properties ?? {}) };
+  if (!schema?.properties || ![schema.type].flat().includes("object")) return schema;
+  const properties = Object.fromEntries(
+    Object.entries(schema.properties as Record<string, Json>).map(([k, v]) => [k, allRequired(v)]),
+  );
+  return { ...schema, properties, required: Object.keys(properties) };
 }
 
 /** A stand-in for the MCP server a converted tool would call; conversion only reads its name. */

@@ -4,7 +4,7 @@ import { DocketError } from "../../errors/errors.js";
 import { readIndex } from "../../index/access.js";
 import { countWebhooks, insertWebhook } from "../../index/queries/webhooks.js";
 import { defineOperation } from "../kernel/operation.js";
-import { signedBy, signedFields } from "./signIn.js";
+import { signedBy, signedExample, signedFields } from "./signIn.js";
 import {
   checkWebhookUrl,
   DEFAULT_REMINDERS,
@@ -48,8 +48,7 @@ export const createWebhook = defineOperation({
     "INDEX_UNAVAILABLE",
   ],
   example: {
-    message: "(get_webhook_nonce's message)",
-    signature: "0x...",
+    ...signedExample,
     url: "https://agent.example/hooks/docket",
     reminders: [3600],
   },

@@ -3,7 +3,7 @@ import { DocketError } from "../../errors/errors.js";
 import { readIndex } from "../../index/access.js";
 import { deleteWebhook as deleteOwned, webhookOwner } from "../../index/queries/webhooks.js";
 import { defineOperation } from "../kernel/operation.js";
-import { signedBy, signedFields } from "./signIn.js";
+import { signedBy, signedExample, signedFields } from "./signIn.js";
 import { webhookId } from "./webhook.js";
 
 export const deleteWebhook = defineOperation({
@@ -21,7 +21,7 @@ export const deleteWebhook = defineOperation({
   output: z.object({ id: z.string(), deleted: z.literal(true) }),
   okDescription: "Deleted",
   errors: ["SIGNATURE_INVALID", "NONCE_INVALID", "NOT_OWNER", "WEBHOOK_NOT_FOUND", "INDEX_UNAVAILABLE"],
-  example: { id: "wh_0123456789abcdef01234567", message: "(get_webhook_nonce's message)", signature: "0x..." },
+  example: { id: "wh_0123456789abcdef01234567", ...signedExample },
   handler: async (i, ctx, req) => {
     const owner = (await signedBy(ctx, req, i)).toLowerCase();
     await readIndex(ctx, async (index) => {

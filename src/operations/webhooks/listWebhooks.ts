@@ -4,7 +4,7 @@ import { readIndex } from "../../index/access.js";
 import { type DeliveryReport, deliveryReport } from "../../index/queries/deliveries.js";
 import { listWebhooks as listOwned } from "../../index/queries/webhooks.js";
 import { defineOperation } from "../kernel/operation.js";
-import { signedBy, signedFields } from "./signIn.js";
+import { signedBy, signedExample, signedFields } from "./signIn.js";
 import { webhookBody, webhookOutput } from "./webhook.js";
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
@@ -77,7 +77,7 @@ export const listWebhooks = defineOperation({
   }),
   okDescription: "The signer's webhooks",
   errors: ["SIGNATURE_INVALID", "NONCE_INVALID", "NOT_OWNER", "INDEX_UNAVAILABLE"],
-  example: { message: "(get_webhook_nonce's message)", signature: "0x..." },
+  example: signedExample,
   handler: async (i, ctx, req) => {
     const owner = await signedBy(ctx, req, i);
     const webhooks = await readIndex(ctx, async (index) => {

@@ -31,8 +31,14 @@ export const signedFields = {
   signature: z
     .string()
     .regex(/^0x[0-9a-fA-F]+$/, { error: "must be 0x-prefixed hex" })
-    .max(20_000)
+    .max(4_096)
     .describe("The address's signature of `message` (personal_sign / EIP-191; EIP-1271 for a contract wallet)"),
+};
+
+/** The signed fields as an example shows them (a signature's shape: 65 bytes). */
+export const signedExample = {
+  message: "(get_webhook_nonce's message)",
+  signature: `0x${"5f".repeat(64)}1b`,
 };
 
 /** The EIP-4361 domain this docket answers for: WEBHOOKS_DOMAIN, else the host the request names. */

@@ -4,7 +4,7 @@ import { DocketError } from "../../errors/errors.js";
 import { readIndex } from "../../index/access.js";
 import { changeWebhook, webhookOwner } from "../../index/queries/webhooks.js";
 import { defineOperation } from "../kernel/operation.js";
-import { signedBy, signedFields } from "./signIn.js";
+import { signedBy, signedExample, signedFields } from "./signIn.js";
 import {
   checkWebhookUrl,
   filterInput,
@@ -50,8 +50,7 @@ export const updateWebhook = defineOperation({
   ],
   example: {
     id: "wh_0123456789abcdef01234567",
-    message: "(get_webhook_nonce's message)",
-    signature: "0x...",
+    ...signedExample,
     reminders: [3600, 600],
   },
   handler: async (i, ctx, req) => {

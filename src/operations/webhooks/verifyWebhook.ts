@@ -4,7 +4,7 @@ import { readIndex } from "../../index/access.js";
 import { activateWebhook, webhookWithSecret } from "../../index/queries/webhooks.js";
 import { sendChallenge } from "../../webhooks/challenge.js";
 import { defineOperation } from "../kernel/operation.js";
-import { signedBy, signedFields } from "./signIn.js";
+import { signedBy, signedExample, signedFields } from "./signIn.js";
 import { webhookBody, webhookId, webhookOutput } from "./webhook.js";
 
 export const verifyWebhook = defineOperation({
@@ -34,7 +34,7 @@ export const verifyWebhook = defineOperation({
     "WEBHOOK_URL_REFUSED",
     "INDEX_UNAVAILABLE",
   ],
-  example: { id: "wh_0123456789abcdef01234567", message: "(get_webhook_nonce's message)", signature: "0x..." },
+  example: { id: "wh_0123456789abcdef01234567", ...signedExample },
   handler: async (i, ctx, req) => {
     const owner = (await signedBy(ctx, req, i)).toLowerCase();
     const found = await readIndex(ctx, (index) => webhookWithSecret(index.db, i.id));

@@ -24,10 +24,13 @@ export const filterInput = z
     case: address("Only the events of this case").optional(),
     types: z
       .array(
-        z.string().refine((t) => known.has(t), {
-          error: `unknown event type; known: ${WEBHOOK_EVENT_TYPES.join(", ")}`,
-          params: { docketCode: "INVALID_INPUT" },
-        }),
+        z
+          .string()
+          .max(40)
+          .refine((t) => known.has(t), {
+            error: `unknown event type; known: ${WEBHOOK_EVENT_TYPES.join(", ")}`,
+            params: { docketCode: "INVALID_INPUT" },
+          }),
       )
       .min(1)
       .max(WEBHOOK_EVENT_TYPES.length)
@@ -47,8 +50,11 @@ export const remindersInput = z
   );
 
 export const urlInput = z
-  .url({ protocol: /^https?$/, error: "must be an absolute http(s) URL" })
+  .string()
   .max(2_000)
+  // A plain pattern, not z.url(): its JSON Schema `format: uri` is one some model providers refuse.
+  .regex(/^https?:\/\/[^\s/?#]+[^\s]*$/i, { error: "must be an absolute http(s) URL" })
+  .refine((u) => URL.canParse(u), { error: "must be an absolute http(s) URL" })
   .describe("Where docket delivers: an https URL (http only on the dev chain), public, without credentials");
 
 /**
@@ -71,6 +77,7 @@ export function storedReminders(r: readonly number[]): number[] {
 /** A webhook's id as an input. */
 export const webhookId = z
   .string()
+  .max(27)
   .regex(/^wh_[0-9a-f]{24}$/, { error: "must be a webhook id (wh_ and 24 hex digits)" })
   .describe("The webhook's id (create_webhook answered it; list_webhooks lists them)");
 

@@ -9585,7 +9585,7 @@ export interface operations {
                 /**
                  * @example {
                  *       "message": "(get_webhook_nonce's message)",
-                 *       "signature": "0x...",
+                 *       "signature": "0x5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f1b",
                  *       "url": "https://agent.example/hooks/docket",
                  *       "reminders": [
                  *         3600
@@ -9597,10 +9597,7 @@ export interface operations {
                     message: string;
                     /** @description The address's signature of `message` (personal_sign / EIP-191; EIP-1271 for a contract wallet) */
                     signature: string;
-                    /**
-                     * Format: uri
-                     * @description Where docket delivers: an https URL (http only on the dev chain), public, without credentials
-                     */
+                    /** @description Where docket delivers: an https URL (http only on the dev chain), public, without credentials */
                     url: string;
                     /** @description Which events to deliver, as GET /events filters them; default: the events that concern the owner */
                     filter?: {
@@ -9840,7 +9837,7 @@ export interface operations {
                 /**
                  * @example {
                  *       "message": "(get_webhook_nonce's message)",
-                 *       "signature": "0x..."
+                 *       "signature": "0x5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f1b"
                  *     }
                  */
                 "application/json": {
@@ -10091,7 +10088,7 @@ export interface operations {
                 /**
                  * @example {
                  *       "message": "(get_webhook_nonce's message)",
-                 *       "signature": "0x..."
+                 *       "signature": "0x5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f1b"
                  *     }
                  */
                 "application/json": {
@@ -10329,7 +10326,7 @@ export interface operations {
                 /**
                  * @example {
                  *       "message": "(get_webhook_nonce's message)",
-                 *       "signature": "0x...",
+                 *       "signature": "0x5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f1b",
                  *       "reminders": [
                  *         3600,
                  *         600
@@ -10341,10 +10338,7 @@ export interface operations {
                     message: string;
                     /** @description The address's signature of `message` (personal_sign / EIP-191; EIP-1271 for a contract wallet) */
                     signature: string;
-                    /**
-                     * Format: uri
-                     * @description Where docket delivers: an https URL (http only on the dev chain), public, without credentials
-                     */
+                    /** @description Where docket delivers: an https URL (http only on the dev chain), public, without credentials */
                     url?: string;
                     /** @description Which events to deliver, as GET /events filters them; default: the events that concern the owner */
                     filter?: {
@@ -10589,7 +10583,7 @@ export interface operations {
                 /**
                  * @example {
                  *       "message": "(get_webhook_nonce's message)",
-                 *       "signature": "0x..."
+                 *       "signature": "0x5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f1b"
                  *     }
                  */
                 "application/json": {
