@@ -41,7 +41,7 @@ export const WORKFLOWS: readonly Workflow[] = [
       "As a staked judge drawn onto a panel: find the cases waiting for your vote, read the claim and its evidence, and vote (commit and reveal where the court's votes are hidden).",
     tags: ["judge", "vote", "arbitration"],
     examples: ["Which cases wait for my vote as judge 0x9965…A4dc?"],
-    tools: ["list_pending_cases", "get_case", "get_case_evidence", "vote_on_case", "reveal_vote"],
+    tools: ["get_inbox", "list_pending_cases", "get_case", "get_case_evidence", "vote_on_case", "reveal_vote"],
   },
   {
     id: "check-counterparty",
@@ -62,10 +62,13 @@ export const WORKFLOWS: readonly Workflow[] = [
     tools: [
       "get_arbitration_cost",
       "create_job",
+      "list_jobs",
       "fund_job",
+      "publish_evidence",
       "submit_job",
       "dispute_job",
       "get_job",
+      "get_case",
       "finalize_job",
       "deliver_ruling",
     ],
@@ -77,7 +80,14 @@ export const WORKFLOWS: readonly Workflow[] = [
       "Move the court along: read what is due (defaults, deadlines, panels to draw, rulings to deliver) and send the transactions that do it.",
     tags: ["keeper", "deadlines", "automation"],
     examples: ["What is due in the court right now?"],
-    tools: ["list_keeper_actions", "trigger_default", "resolve_after_deadline", "assign_judges_random", "finalize_job"],
+    tools: [
+      "list_keeper_actions",
+      "trigger_default",
+      "resolve_after_deadline",
+      "assign_judges_random",
+      "finalize_job",
+      "get_case",
+    ],
   },
 ];
 
