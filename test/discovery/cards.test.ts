@@ -168,6 +168,19 @@ describe("discovery: the MCP server card, server.json and the A2A agent card", (
       expect(data.skills[0].tools).toContain("vote_on_case");
     });
 
+    it("the A2A request docs/discovery.md shows over curl is answered with the skill's directions", async () => {
+      const page = readFileSync(new URL("../../docs/discovery.md", import.meta.url), "utf8");
+      const body = /-d '(\{"jsonrpc"[^']*)'/.exec(page)?.[1] as string;
+      const res = await fetch(`${t.docket.url}/a2a`, {
+        method: "POST",
+        headers: { "content-type": "application/json", "A2A-Version": "1.0" },
+        body,
+      });
+      const answer: Json = await res.json();
+      expect(answer.error, JSON.stringify(answer)).toBeUndefined();
+      expect(JSON.stringify(answer.result)).toContain("vote_on_case");
+    });
+
     it("every tool a skill names is a tool docket lists, and every route it names answers (never 404 or 405)", async () => {
       const a2aCard: Json = await (await fetch(`${t.docket.url}/.well-known/agent-card.json`)).json();
       const ext = a2aCard.capabilities.extensions[0];
