@@ -181,6 +181,18 @@ describe("discovery: the MCP server card, server.json and the A2A agent card", (
       expect(JSON.stringify(answer.result)).toContain("vote_on_case");
     });
 
+    it("bad input to /a2a gets a clear JSON-RPC error, never a 500: not JSON, nested too deep, an unknown method", async () => {
+      const post = (body: string) =>
+        fetch(`${t.docket.url}/a2a`, { method: "POST", headers: { "content-type": "application/json" }, body });
+      const deep = `${"[".repeat(10_000)}${"]".repeat(10_000)}`;
+      for (const body of ["{not json", deep, '{"jsonrpc":"2.0","id":1,"method":"NoSuchMethod","params":{}}']) {
+        const res = await post(body);
+        expect(res.status, body.slice(0, 20)).toBeLessThan(500);
+        const answer: Json = await res.json();
+        expect(answer.error?.code ?? answer.error, body.slice(0, 20)).toBeDefined();
+      }
+    });
+
     it("every tool a skill names is a tool docket lists, and every route it names answers (never 404 or 405)", async () => {
       const a2aCard: Json = await (await fetch(`${t.docket.url}/.well-known/agent-card.json`)).json();
       const ext = a2aCard.capabilities.extensions[0];
