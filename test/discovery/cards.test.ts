@@ -106,6 +106,21 @@ describe("discovery: the MCP server card, server.json and the A2A agent card", (
     }
   }, 120_000);
 
+  it("a docket that offers fewer tools (DOCKET_TOOLS=read) lists those in its card, as its tools/list does", async () => {
+    const narrow = await TestDocket.shared({ DOCKET_TOOLS: "read" });
+    try {
+      const narrowCard: Json = await (await fetch(`${narrow.docket.url}/.well-known/mcp/server-card.json`)).json();
+      const client = await connect(new StreamableHTTPClientTransport(new URL(`${narrow.docket.url}/mcp`)));
+      clients.push(client);
+      const { tools } = await client.listTools();
+      expect(narrowCard._meta[TOOLS_META]).toEqual(tools);
+      expect(tools.length).toBeLessThan(operations.length);
+      expect(tools.every((tool) => tool.annotations?.readOnlyHint === true)).toBe(true);
+    } finally {
+      await narrow.docket.close();
+    }
+  });
+
   it("server.json is valid against the MCP Registry's published schema, and says what the card says", () => {
     const ajv = new Ajv({ strict: false });
     addFormats(ajv);
