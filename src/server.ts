@@ -14,6 +14,7 @@ import { ChainStatus } from "./chain/status.js";
 import { type Config, gatewaysOf } from "./config.js";
 import { type Devnet, startDevnet } from "./devnet/devnet.js";
 import { startDevFacilitator } from "./devnet/facilitator.js";
+import { mountDiscovery } from "./discovery/http.js";
 import { selectOperations } from "./doors/select.js";
 import { eventFromChange, eventsFromLogs } from "./events/fromLogs.js";
 import { EventHub } from "./events/hub.js";
@@ -412,6 +413,7 @@ function buildDoors(config: Config, ctx: Ctx, hub: EventHub, tools: Operation[])
         resourcePageSize: config.MCP_RESOURCE_PAGE_SIZE,
         json: { maxBytes: config.MCP_MAX_BODY_BYTES, maxDepth: config.JSON_MAX_DEPTH },
       });
+      mountDiscovery(a, { operations, tools, security });
       doors.explorer = mountExplorer(a, ctx, operations, {
         events: hub,
         security,

@@ -50,6 +50,8 @@ export interface DevnetOptions {
   genesisTimestamp?: number;
   /** Where the seed publishes its cases' evidence (docket's own store; by default one in memory). */
   evidence?: EvidencePublisher;
+  /** Another chain id than the dev chain's 31337 (tests of what docket says on a chain x402 v1 names). */
+  chainId?: number;
 }
 
 /** Installs our Multicall3 at the canonical address: the runtime code is what its creation code returns. */
@@ -64,10 +66,11 @@ async function installMulticall3(reader: PublicClient): Promise<void> {
  * unless told otherwise, the seeded demo world.
  */
 export async function startDevnet(opts: DevnetOptions = {}): Promise<Devnet> {
-  const anvil: AnvilProcess = await startAnvil({ timestamp: opts.genesisTimestamp });
+  const chainId = opts.chainId ?? DEV_CHAIN_ID;
+  const anvil: AnvilProcess = await startAnvil({ timestamp: opts.genesisTimestamp, chainId });
   let proxy: TimeTravelProxy | undefined;
   try {
-    const chain = makeChain(DEV_CHAIN_ID, anvil.rpcUrl, { name: "docket dev chain" });
+    const chain = makeChain(chainId, anvil.rpcUrl, { name: "docket dev chain" });
     const reader = makePublicClient(chain);
     await installMulticall3(reader);
     // Each block one second after the last, never two in the same second: a gas estimate is made
@@ -107,7 +110,7 @@ export async function startDevnet(opts: DevnetOptions = {}): Promise<Devnet> {
     return {
       rpcUrl: front.url,
       nodeUrl: anvil.rpcUrl,
-      chainId: DEV_CHAIN_ID,
+      chainId,
       chain,
       reader,
       deployment,

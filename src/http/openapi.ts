@@ -44,13 +44,15 @@ function errorEnvelope(codes?: readonly ErrorCode[]): Json {
   };
 }
 
-/** A body whose `error.code` (the envelope's) or `docketError.code` and `error` (the 402's) is one of `codes`. */
+/**
+ * A body whose `error.code` (the envelope's) or `docketError.code` (the 402's) is one of `codes`. The
+ * 402's own `error` keeps its schema: one of x402 v1's error reasons, not a docket code.
+ */
 function withCodes(schema: Json, codes: readonly ErrorCode[]): Json {
   const props = schema.properties as Record<string, Json> | undefined;
   const envelope = props?.docketError ?? props?.error;
   const code = (envelope?.properties as Record<string, Json> | undefined)?.code;
   if (code) code.enum = [...codes];
-  if (props?.docketError && props.error?.type === "string") props.error.enum = [...codes];
   return schema;
 }
 

@@ -6,6 +6,7 @@ import type { CourtParamsView } from "../chain/reads/courts.js";
 import { readTokenDomain, readTokenPayment } from "../chain/reads/payments.js";
 import { randomBytes32 } from "../chain/votes.js";
 import { DocketError, type ErrorCode } from "../errors/errors.js";
+import { bazaarExtensions, bazaarOutputSchemaV1, type PaidRoute } from "./bazaar.js";
 import { checkAuthorization, judgeAuthorization, SETTLED_IN_FILING, usedToFile, verifyThrough } from "./tokenFee.js";
 import { judgePayment, readPayment } from "./verify.js";
 import {
@@ -15,6 +16,7 @@ import {
   type PaymentRequiredBody,
   paymentRequiredBody,
   type SettleResponseV1,
+  v1ErrorReason,
 } from "./x402.js";
 import {
   type Authorization,
@@ -52,6 +54,8 @@ export interface Filing {
   plaintiff: Address;
   defendant: string;
   resource: string;
+  /** The paid route as x402's Bazaar lists it, declared in every 402 (over MCP: as the tool). */
+  discovery?: { route: PaidRoute; door: "http" | "mcp" };
 }
 
 /** What the flow asks of the operation, each when it needs it (so the checks keep their order). */
@@ -134,7 +138,10 @@ export async function settleFilingFee(
   if (failure?.code === "PAYMENT_ALREADY_USED") throw new DocketError(failure.code, failure.message, failure.details);
   if (failure) {
     const payer = facts.fee?.payer ?? (facts.tx ? getAddress(facts.tx.from) : filing.plaintiff);
-    const refused = { success: false, errorReason: failure.code.toLowerCase(), transaction: "", payer };
+    const errorReason =
+      proof.v === 1 ? (v1ErrorReason(failure.code, failure.details) as string) : failure.code.toLowerCase();
+    // v1's SettleResponseSchema wants a transaction: the refused payment's own hash (v2 says "").
+    const refused = { success: false, errorReason, transaction: proof.v === 1 ? proof.txHash : "", payer };
     return required(chain, { ...filing, params: facts.params, stake }, failure, settlement(proof.v, refused, chain));
   }
   const fee = facts.fee as NonNullable<typeof facts.fee>;
@@ -238,6 +245,7 @@ async function required(
     stake: t.stake,
     resource: t.resource,
     description: `Filing fee for a docket case by ${t.plaintiff} against ${t.defendant}`,
+    ...(t.discovery ? { outputSchema: bazaarOutputSchemaV1(t.discovery.route) } : {}),
   });
   const token = await tokenFee(chain, t.params);
   const accepts = requirementsV2({
@@ -248,7 +256,8 @@ async function required(
     chainAheadSeconds: token ? token.chainTime - Math.floor(Date.now() / 1000) : 0,
     nativeExtra: v1.extra,
   });
-  const v2 = paymentRequiredV2(accepts, { url: t.resource, description: v1.description }, why.code);
+  const extensions = t.discovery && bazaarExtensions(t.discovery.route, t.discovery.door);
+  const v2 = paymentRequiredV2(accepts, { url: t.resource, description: v1.description }, why.code, extensions);
   const payment = { required: { v1: paymentRequiredBody(v1, why), v2 }, ...(refused ? { settlement: refused } : {}) };
   return { paid: false, body: v2, payment };
 }

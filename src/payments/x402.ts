@@ -60,6 +60,10 @@ export const paymentRequirementsV1Schema = z.object({
   resource: z.string(),
   description: z.string(),
   mimeType: z.string(),
+  outputSchema: z
+    .record(z.string(), z.unknown())
+    .optional()
+    .describe("x402 Bazaar discovery (v1): the route's method, JSON body fields and an example answer"),
   maxTimeoutSeconds: z.number().int(),
   extra: z.object({
     unsigned_tx: unsignedTxSchema.describe("The fee payment, ready to sign as the payer"),
@@ -75,16 +79,68 @@ export const paymentRequirementsV1Schema = z.object({
 export type PaymentRequirementsV1 = z.infer<typeof paymentRequirementsV1Schema>;
 
 /**
- * docket's 402 body: x402 v1's PaymentRequired (`x402Version`, `error` a string as v1's schema has
- * it, `accepts`) and, beside it, docket's error envelope in `docketError` (`{ code, message, details? }`).
- * `error` is the code (PAYMENT_REQUIRED, or why a proof was refused), as in the v2 PAYMENT-REQUIRED.
+ * x402 v1's error reasons (its `ErrorReasons`: the only values v1's `x402ResponseSchema` takes for
+ * `error`, and its `SettleResponseSchema` for `errorReason`) that docket's refusals map to.
+ */
+export const V1_ERROR_REASONS = [
+  "invalid_transaction_state",
+  "invalid_payment",
+  "invalid_exact_evm_payload_recipient_mismatch",
+  "invalid_exact_evm_payload_authorization_value",
+  "invalid_exact_evm_payload_authorization_valid_after",
+  "invalid_exact_evm_payload_signature",
+  "payment_expired",
+  "insufficient_funds",
+] as const;
+export type V1ErrorReason = (typeof V1_ERROR_REASONS)[number];
+
+/** Why a v2 authorization was refused (PAYMENT_INVALID's `details.reason`), in v1's words. */
+const INVALID_REASONS: Record<string, V1ErrorReason> = {
+  expired: "payment_expired",
+  not_yet_valid: "invalid_exact_evm_payload_authorization_valid_after",
+  insufficient_funds: "insufficient_funds",
+  invalid_signature: "invalid_exact_evm_payload_signature",
+};
+
+/**
+ * A refusal in x402 v1's words: the payment is not a mined, successful transaction
+ * (`invalid_transaction_state`), it went elsewhere (`..._recipient_mismatch`), it was too small
+ * (`..._authorization_value`), an authorization failed a check (`payment_expired`...), or anything
+ * else about it (`invalid_payment`). PAYMENT_REQUIRED (no proof at all) has no reason: undefined.
+ */
+export function v1ErrorReason(code: ErrorCode, details?: Record<string, unknown>): V1ErrorReason | undefined {
+  switch (code) {
+    case "PAYMENT_REQUIRED":
+      return undefined;
+    case "PAYMENT_NOT_FOUND":
+    case "PAYMENT_FAILED":
+      return "invalid_transaction_state";
+    case "PAYMENT_WRONG_RECIPIENT":
+      return "invalid_exact_evm_payload_recipient_mismatch";
+    case "PAYMENT_INSUFFICIENT":
+      return "invalid_exact_evm_payload_authorization_value";
+    case "PAYMENT_INVALID":
+      return INVALID_REASONS[String(details?.reason)] ?? "invalid_payment";
+    default:
+      return "invalid_payment";
+  }
+}
+
+/**
+ * docket's 402 body: x402 v1's PaymentRequired (`x402Version`, `error` one of v1's error reasons when
+ * a proof was refused, `accepts`: it parses with v1's `x402ResponseSchema` on a chain v1 names) and,
+ * beside it, docket's error envelope in `docketError` (`{ code, message, details? }`) with docket's own
+ * code (PAYMENT_REQUIRED, or why a proof was refused), as the v2 PAYMENT-REQUIRED's `error` has it.
  */
 export const paymentRequiredSchema = z
   .object({
     x402Version: z.literal(X402_VERSION),
     error: z
-      .string()
-      .describe("x402 v1's error string: docket's code (PAYMENT_REQUIRED, or why the proof was refused)"),
+      .enum(V1_ERROR_REASONS)
+      .optional()
+      .describe(
+        "Why the proof given was refused, as one of x402 v1's error reasons; absent when none was given (docketError.code has docket's own code)",
+      ),
     accepts: z.array(paymentRequirementsV1Schema),
     docketError: z
       .object({
@@ -114,6 +170,10 @@ export const paymentRequiredV2Schema = z
         extra: z.record(z.string(), z.unknown()),
       }),
     ),
+    extensions: z
+      .record(z.string(), z.unknown())
+      .optional()
+      .describe("x402 extensions: `bazaar`, the discovery declaration of this tool (its input and output schemas)"),
   })
   .describe("x402 v2 payment required (the MCP binding's isError result): pay one of accepts and call again");
 
@@ -198,6 +258,8 @@ export const x402Terms: PaymentTerms = {
 
 /** What the filing fee payment must be, and for what. */
 export interface FeeTerms {
+  /** Bazaar discovery for v1 (`bazaarOutputSchemaV1`), when the route declares it. */
+  outputSchema?: Record<string, unknown>;
   /** The case factory, whose payFilingFee takes the fee. */
   payTo: Address;
   /** A fresh reference for this payment (random: one per 402). */
@@ -226,6 +288,7 @@ export function buildRequirements(chain: ChainAccess, t: FeeTerms): PaymentRequi
     resource: t.resource,
     description: t.description,
     mimeType: "application/json",
+    ...(t.outputSchema ? { outputSchema: t.outputSchema } : {}),
     maxTimeoutSeconds: PAYMENT_TIMEOUT_SECONDS,
     extra: {
       unsigned_tx: {
@@ -252,7 +315,8 @@ export function paymentRequiredBody(
   why: { code: ErrorCode; message: string; details?: Record<string, unknown> },
 ): PaymentRequiredBody {
   const docketError = { code: why.code, message: why.message, ...(why.details ? { details: why.details } : {}) };
-  return { x402Version: X402_VERSION, error: why.code, accepts: [requirements], docketError };
+  const error = v1ErrorReason(why.code, why.details);
+  return { x402Version: X402_VERSION, ...(error ? { error } : {}), accepts: [requirements], docketError };
 }
 
 const paymentPayloadV1Schema = z.object({

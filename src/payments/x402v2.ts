@@ -85,17 +85,19 @@ export function requirementsV2(t: RequirementsV2Terms): PaymentRequirements[] {
   return accepts;
 }
 
-/** The v2 PaymentRequired: `error` is the docket error code (x402 v2 has it a string). */
+/** The v2 PaymentRequired: `error` is the docket error code (x402 v2 has it a string); `extensions` Bazaar's declaration. */
 export function paymentRequiredV2(
   accepts: PaymentRequirements[],
   resource: { url: string; description: string },
   code: ErrorCode,
+  extensions?: Record<string, unknown>,
 ): PaymentRequired {
   return {
     x402Version: X402_V2,
     error: code,
     resource: { url: resource.url, description: resource.description, mimeType: "application/json" },
     accepts,
+    ...(extensions ? { extensions } : {}),
   };
 }
 

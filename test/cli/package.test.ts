@@ -77,9 +77,16 @@ describe("the packed package, installed offline into an empty directory", () => 
     });
   }, 300_000);
 
-  it("holds exactly what docket runs from: its bin, src/ whole, package.json and the README", () => {
+  it("holds exactly what docket runs from: its bin, src/ whole, package.json, server.json (its identity, which the cards read), the README, and the skills", () => {
     expect(packed).toEqual(
-      ["README.md", "bin/docket.js", "package.json", ...files(join(ROOT, "src")).map((f) => `src/${f}`)].sort(),
+      [
+        "README.md",
+        "bin/docket.js",
+        "package.json",
+        "server.json",
+        ...files(join(ROOT, "src")).map((f) => `src/${f}`),
+        ...files(join(ROOT, "skills")).map((f) => `skills/${f}`),
+      ].sort(),
     );
   });
 

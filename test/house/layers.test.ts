@@ -59,6 +59,7 @@ const MAY_IMPORT: Record<string, string[]> = {
   http: ["doors", "operations", "payments", "events", "evidence", "errors", "log", "formats", "config"],
   mcp: ["doors", "browser", "operations", "payments", "events", "errors", "log", "formats", "config"],
   web: ["doors", "browser", "operations", "events", "errors", "log", "formats", "config"],
+  discovery: ["http", "mcp", "operations", "errors", "log", "formats", "config"],
   // The composition root: everything.
   server: ["*"],
   commands: ["*"],

@@ -80,11 +80,12 @@ describe("/openapi.json", () => {
     const r402 = op.responses["402"];
     expect(Object.keys(r402.headers)).toEqual(["PAYMENT-REQUIRED", "PAYMENT-RESPONSE", "X-PAYMENT-RESPONSE"]);
     const body = r402.content["application/json"].schema;
-    expect(body.required).toEqual(["x402Version", "error", "accepts", "docketError"]);
+    expect(body.required).toEqual(["x402Version", "accepts", "docketError"]);
     expect(body.properties.x402Version).toMatchObject({ const: 1 });
-    // x402 v1's schema: `error` a string (docket's code); docket's envelope beside it.
+    // x402 v1's schema: `error` one of v1's error reasons (absent without a proof); docket's code in its envelope beside it.
     expect(body.properties.error).toMatchObject({ type: "string" });
-    expect(body.properties.error.enum).toContain("PAYMENT_REQUIRED");
+    expect(body.properties.error.enum).toContain("invalid_transaction_state");
+    expect(body.properties.error.enum).not.toContain("PAYMENT_REQUIRED");
     expect(body.properties.docketError.properties.code.enum).toContain("PAYMENT_REQUIRED");
     expect(body.properties.accepts.items.required).toEqual(
       expect.arrayContaining(["scheme", "network", "maxAmountRequired", "payTo", "asset", "resource", "extra"]),

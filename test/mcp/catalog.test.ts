@@ -256,11 +256,15 @@ describe("MCP catalogue (in-memory transport)", () => {
       const web = await http(byName("file_case"), args);
       expect(web.status).toBe(402);
       // The same v2 requirements as HTTP's PAYMENT-REQUIRED, but for the resource each front end was
-      // asked at; each 402 carries a fresh payment reference (in extra and in the fee transaction's data).
+      // asked at (and declared to x402's Bazaar as that door's: a tool, a route); each 402 carries a
+      // fresh payment reference (in extra and in the fee transaction's data).
       const header = JSON.parse(Buffer.from(web.headers.get("PAYMENT-REQUIRED") ?? "", "base64").toString("utf8"));
+      expect(asked.body.extensions.bazaar.info.input).toMatchObject({ type: "mcp", toolName: "file_case" });
+      expect(header.extensions.bazaar.info.input).toMatchObject({ type: "http", method: "POST" });
       const resourceless = (b: Json) => ({
         ...b,
         resource: { ...b.resource, url: "" },
+        extensions: undefined,
         accepts: b.accepts.map((a: Json) => ({
           ...a,
           extra: { ...a.extra, paymentRef: "", unsigned_tx: { ...a.extra.unsigned_tx, data: "" } },

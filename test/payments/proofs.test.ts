@@ -1,7 +1,8 @@
 import { type Address, decodeFunctionData, encodeFunctionData, type Hex, parseEventLogs } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { caseFactoryAbi } from "../../src/chain/abi/generated.js";
-import { decodePaymentResponse } from "../../src/payments/x402.js";
+import type { ErrorCode } from "../../src/errors/errors.js";
+import { decodePaymentResponse, v1ErrorReason } from "../../src/payments/x402.js";
 import { type Api, TestDocket } from "../support/index.js";
 import * as fees from "./helpers.js";
 
@@ -26,8 +27,8 @@ describe("file_case: refused proofs and inputs", () => {
   function expectRefused(r: Api, code: string, currentFee = fee) {
     expect(r.status, JSON.stringify(r.body)).toBe(402);
     expect(r.body.docketError.code).toBe(code);
-    // x402 v1's schema: `error` a string (the code), docket's envelope beside it.
-    expect(r.body.error).toBe(code);
+    // x402 v1's schema: `error` one of v1's error reasons, docket's code in its envelope beside it.
+    expect(r.body.error).toBe(v1ErrorReason(code as ErrorCode, r.body.docketError.details));
     expect(r.body.x402Version).toBe(1);
     expect(r.body.accepts[0]).toMatchObject({ maxAmountRequired: currentFee.toString(), payTo: t.chain.factory });
     expect(r.body.accepts[0].extra.unsigned_tx).toMatchObject({ to: t.chain.factory, value: currentFee.toString() });
@@ -36,7 +37,9 @@ describe("file_case: refused proofs and inputs", () => {
       args: [fees.feeRefOf(r)],
     });
     const settlement = decodePaymentResponse(r.headers.get("x-payment-response") as string);
-    expect(settlement).toMatchObject({ success: false, errorReason: code.toLowerCase(), transaction: "" });
+    // The same reason, and the refused payment's own hash (v1's SettleResponseSchema wants a transaction).
+    expect(settlement).toMatchObject({ success: false, errorReason: r.body.error });
+    expect(settlement.transaction).toMatch(/^0x[0-9a-f]{64}$/);
   }
 
   /** Signs an answered fileCase transaction as `signer`; returns the new case from its CaseFiled event. */

@@ -3,12 +3,13 @@ import { z } from "zod";
 import { caseFactoryAbi } from "../../chain/abi/generated.js";
 import { DocketError } from "../../errors/errors.js";
 import { staleKeys } from "../../freshness/stale.js";
+import type { PaidRoute } from "../../payments/bazaar.js";
 import { type Filing, type FilingFee, paymentProof, settleFilingFee } from "../../payments/filing.js";
 import { x402Terms } from "../../payments/x402.js";
 import { buildUnsignedTx } from "../../tx/unsignedTx.js";
 import { courtInput, courtsOf, findCourt, GENERAL_COURT } from "../courts/court.js";
 import { Answer, type Ctx, defineOperation } from "../kernel/operation.js";
-import { address, amount, evidenceRef, txHash, unsignedTxResponse } from "../kernel/schemas.js";
+import { address, amount, evidenceRef, jsonSchemaOf, txHash, unsignedTxResponse } from "../kernel/schemas.js";
 import { courtParams } from "./case.js";
 
 // The factory's own limits count UTF-8 bytes; zod counts characters, so both are checked.
@@ -70,6 +71,40 @@ const filed = unsignedTxResponse.extend({
     .describe("The fee payment this filing uses"),
 });
 
+const example = {
+  plaintiff: "0x2546BcD3c84621e976D8185a91A922aE77ECEc30",
+  defendant: "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
+  claimDescription: "Paid for a dataset that was never delivered.",
+  evidenceIpfsHash: "bafkreifzjut3te2nhyekklss27nh3k72ysco7y32koao5eei66wof36n5e",
+};
+
+/**
+ * The filing as x402's Bazaar lists it (src/payments/bazaar.ts): the operation's own input schema and
+ * example, and its paid answer's schema with an example of it.
+ */
+const paidRoute: PaidRoute = {
+  toolName: "file_case",
+  method: "POST",
+  inputSchema: jsonSchemaOf(input, "input"),
+  input: example,
+  outputSchema: jsonSchemaOf(filed, "output"),
+  output: {
+    unsigned_tx: {
+      to: "0xDc64a140Aa3E981100a9becA4E685f962f0cF6C9",
+      value: "10000000000000000",
+      data: "0xcf6ba536",
+      chainId: 31337,
+    },
+    instructions: "Files the case against 0x7099…79C8 with a stake of 10000000000000000 wei: sign it as the plaintiff",
+    payment: {
+      txHash: "0x730b1d7a0f2e1b4ad1c8d1e1b4e3d2c1a0f9e8d7c6b5a4f3e2d1c0b9a8f73dbf",
+      payer: example.plaintiff,
+      amount: "1000000000000000",
+      paymentRef: "0x8c1d2e3f4a5b6c7d8e9f0a1b2c3d4e5f6a7b8c9d0e1f2a3b4c5d6e7f8a9be4a7",
+    },
+  },
+};
+
 export const fileCase = defineOperation({
   name: "file_case",
   title: "File a case (payment required)",
@@ -88,17 +123,13 @@ export const fileCase = defineOperation({
   payment: x402Terms,
   // No CONTRACT_REVERT: the filing is not simulated (the fee it needs is not paid yet at the 402).
   errors: ["RPC_ERROR", "STAKE_BELOW_MINIMUM", "COURT_NOT_FOUND"],
-  example: {
-    plaintiff: "0x2546BcD3c84621e976D8185a91A922aE77ECEc30",
-    defendant: "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
-    claimDescription: "Paid for a dataset that was never delivered.",
-    evidenceIpfsHash: "bafkreifzjut3te2nhyekklss27nh3k72ysco7y32koao5eei66wof36n5e",
-  },
+  example,
   handler: async (i, ctx, req) => {
     const filing: Filing = {
       plaintiff: i.plaintiff as Address,
       defendant: i.defendant,
       resource: req.resourceUrl ?? "mcp://tool/file_case",
+      discovery: { route: paidRoute, door: req.resourceUrl ? "http" : "mcp" },
     };
     const proof = paymentProof(i.payment_tx_hash, req, ctx.chain.chainId);
     const fee = await settleFilingFee(ctx.chain, ctx.facilitator, filing, proof, {

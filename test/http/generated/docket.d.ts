@@ -1603,10 +1603,10 @@ export interface operations {
                         /** @constant */
                         x402Version: 1;
                         /**
-                         * @description x402 v1's error string: docket's code (PAYMENT_REQUIRED, or why the proof was refused)
+                         * @description Why the proof given was refused, as one of x402 v1's error reasons; absent when none was given (docketError.code has docket's own code)
                          * @enum {string}
                          */
-                        error: "PAYMENT_FAILED" | "PAYMENT_INSUFFICIENT" | "PAYMENT_INVALID" | "PAYMENT_NOT_FOUND" | "PAYMENT_REQUIRED" | "PAYMENT_WRONG_PAYER" | "PAYMENT_WRONG_RECIPIENT";
+                        error?: "invalid_transaction_state" | "invalid_payment" | "invalid_exact_evm_payload_recipient_mismatch" | "invalid_exact_evm_payload_authorization_value" | "invalid_exact_evm_payload_authorization_valid_after" | "invalid_exact_evm_payload_signature" | "payment_expired" | "insufficient_funds";
                         accepts: {
                             /** @constant */
                             scheme: "exact";
@@ -1624,6 +1624,10 @@ export interface operations {
                             resource: string;
                             description: string;
                             mimeType: string;
+                            /** @description x402 Bazaar discovery (v1): the route's method, JSON body fields and an example answer */
+                            outputSchema?: {
+                                [key: string]: unknown;
+                            };
                             maxTimeoutSeconds: number;
                             extra: {
                                 /** @description The fee payment, ready to sign as the payer */
