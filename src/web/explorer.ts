@@ -201,7 +201,7 @@ export function mountExplorer(
     page(async () => {
       const { address: a } = parse(z.object({ address: address("Case") }), req.params);
       const data = await casePage(reads, a);
-      return ["case", data, { title: `Case ${fmt.short(a)}`, same: data.same, live: { case: data.c.address } }];
+      return ["case", data, { title: data.title, same: data.same, live: { case: data.c.address } }];
     })(req, res, next),
   );
 
@@ -256,6 +256,13 @@ export function mountExplorer(
     );
   }
 
+  // The chain's clock for the pages' countdowns (src/browser/live.ts): the latest block's timestamp.
+  app.get(`${EXPLORER}/chain-time`, (_req, res) => {
+    reads
+      .chainTime()
+      .then((chainTime) => res.set("Cache-Control", "no-store").json({ chainTime }))
+      .catch((err) => res.status(asDocketError(err).status).json({ error: asDocketError(err).code }));
+  });
   app.get(`${EXPLORER}/assets/live.js`, (_req, res, next) => {
     clientScript("live")
       .then((js) => res.type("application/javascript").set("Cache-Control", "no-cache").send(js))

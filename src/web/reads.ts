@@ -1,3 +1,6 @@
+import { type Address, erc20Abi, isAddressEqual, zeroAddress } from "viem";
+import { caseFactoryAbi } from "../chain/abi/generated.js";
+import { readChainTime } from "../chain/reads/core.js";
 import { DoorKernel, operationNamed } from "../doors/kernel.js";
 import { DocketError } from "../errors/errors.js";
 import type { AgentBody } from "../operations/agents/agent.js";
@@ -16,10 +19,50 @@ export const EXPLORER = "/explorer";
 export class Reads {
   private readonly reads: Operation[];
   private readonly door: DoorKernel;
+  private readonly ctx: Ctx;
+  private readonly tokens = new Map<string, Promise<Token>>();
 
   constructor(ctx: Ctx, operations: readonly Operation[]) {
     this.reads = operations.filter((op) => op.kind === "read");
     this.door = new DoorKernel(ctx);
+    this.ctx = ctx;
+  }
+
+  /**
+   * The chain's time now: the latest block's timestamp, read afresh (never cached). Deadlines are
+   * chain time, and a dev chain's clock moves only when a block is mined: a page counts from this,
+   * never from the wall clock.
+   */
+  async chainTime(): Promise<number> {
+    return Number(await readChainTime(this.ctx.chain));
+  }
+
+  /** An ERC-20's symbol and decimals (read once per token), so amounts show as people read them. */
+  token(address: string): Promise<Token> {
+    let t = this.tokens.get(address.toLowerCase());
+    if (!t) {
+      const reader = this.ctx.chain.reader;
+      const a = address as Address;
+      t = Promise.all([
+        reader.readContract({ address: a, abi: erc20Abi, functionName: "symbol" }),
+        reader.readContract({ address: a, abi: erc20Abi, functionName: "decimals" }),
+      ])
+        .then(([symbol, decimals]) => ({ address, symbol, decimals }))
+        .catch(() => ({ address, symbol: "token units", decimals: 0 }));
+      this.tokens.set(address.toLowerCase(), t);
+    }
+    return t;
+  }
+
+  /** The filing fee as it is really paid: in the court's fee token (x402) when it takes one, else null. */
+  async tokenFilingFee(): Promise<{ amount: bigint; token: Token } | null> {
+    const p = await this.ctx.chain.reader.readContract({
+      address: this.ctx.chain.factory,
+      abi: caseFactoryAbi,
+      functionName: "getParams",
+    });
+    if (isAddressEqual(p.feeToken, zeroAddress)) return null;
+    return { amount: p.tokenFilingFee, token: await this.token(p.feeToken) };
   }
 
   /** The read named `name` (get_case, list_courts...), if it is served. */
@@ -75,6 +118,13 @@ export async function withoutIndex<T>(read: Promise<T>): Promise<T | null> {
     if (err instanceof DocketError && err.code === "INDEX_UNAVAILABLE") return null;
     throw err;
   }
+}
+
+/** An ERC-20 as amounts are shown in it. */
+export interface Token {
+  address: string;
+  symbol: string;
+  decimals: number;
 }
 
 /** The JSON route and the MCP tool (or resource) a page shows the same data as. */
