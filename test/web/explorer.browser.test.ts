@@ -337,7 +337,9 @@ describe.skipIf(skip)("the explorer in headless Chromium", () => {
     await expect(page.locator("h1").textContent()).resolves.toContain(court.name);
     const line = (court.policy.text as string).split("\n").find((l) => l.trim().length > 0) as string;
     await expect(page.locator("#live pre", { hasText: line.trim() }).count()).resolves.toBe(1);
-    const fee = page.locator("dl.values dt", { hasText: /^Court fee \(of the pot\)$/ }).locator("xpath=following-sibling::dd[1]");
+    const fee = page
+      .locator("dl.values dt", { hasText: /^Court fee \(of the pot\)$/ })
+      .locator("xpath=following-sibling::dd[1]");
     await expect(fee.textContent()).resolves.toContain(`${court.parameters.courtFeeBps / 100}%`);
     await expect(page.locator("footer .same").textContent()).resolves.toContain(`/courts/${court.id}`);
 
