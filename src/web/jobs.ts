@@ -26,6 +26,9 @@ interface JobRow {
 
 export interface JobsPage {
   rows: JobRow[];
+  /** The token budgets are paid in (the job contract's), and chain time for the expiries. */
+  token: Token;
+  chainTime: number;
   total: number;
   /** A filtered list's next page; null after the last (unfiltered lists page by offset). */
   nextCursor: string | null;
@@ -45,7 +48,11 @@ export interface JobsQuery {
 export async function jobsPage(reads: Reads, q: JobsQuery): Promise<JobsPage> {
   const body = await reads.get<{ total: number; jobs: JobRow[]; nextCursor?: string | null }>("list_jobs", { ...q });
 
-  const names = await reads.names(body.jobs.flatMap((j) => [j.client, ...(j.provider ? [j.provider] : [])]));
+  const [names, token, chainTime] = await Promise.all([
+    reads.names(body.jobs.flatMap((j) => [j.client, ...(j.provider ? [j.provider] : [])])),
+    reads.jobToken(),
+    reads.chainTime(),
+  ]);
   const search = new URLSearchParams(
     Object.entries(q)
       .filter(([, v]) => v !== undefined)
@@ -53,6 +60,8 @@ export async function jobsPage(reads: Reads, q: JobsQuery): Promise<JobsPage> {
   );
   return {
     rows: body.jobs,
+    token: token ?? { address: "", symbol: "token units", decimals: 0 },
+    chainTime,
     total: body.total,
     nextCursor: body.nextCursor ?? null,
     query: q,

@@ -2,9 +2,10 @@ import { DocketError } from "../errors/errors.js";
 import type { DocketEvent } from "../events/types.js";
 import type { AgentBody } from "../operations/agents/agent.js";
 import { type CaseBody, caseSchema } from "../operations/cases/case.js";
+import { type EventLine, eventLine } from "./eventWords.js";
 import { type EvidenceItem, evidenceItems } from "./evidence.js";
 import { fmt } from "./format.js";
-import { EXPLORER, type Reads, type SameData, withoutIndex } from "./reads.js";
+import { EXPLORER, type Reads, type SameData, type Token, withoutIndex } from "./reads.js";
 import type { RecentEvents } from "./recent.js";
 import {
   type Ahead,
@@ -54,13 +55,23 @@ interface InboxCase {
 
 /** A case as a list row: its parties by name. */
 export interface CaseRow {
-  c: CaseBody;
+  c: CaseBody & { court?: { id: number | string; name: string } };
   plaintiff: AgentBody | null;
   defendant: AgentBody | null;
+  /** Both stakes (wei). */
+  pot: bigint;
+  /** The next deadline (chain time), "due" when anyone may act now, null when none is known. */
+  next: number | "due" | null;
+  chainTime: number;
 }
 
 export interface OverviewPage {
   stats: Stats;
+  /** The filing fee as it is really paid: in the fee token through x402 when the court takes one. */
+  tokenFee: { amount: bigint; token: Token } | null;
+  /** Each latest event in words, with the names of those who acted. */
+  lines: Map<string, EventLine>;
+  names: Map<string, AgentBody | null>;
   /** Null without the index (the keeper's view comes from it). */
   keeper: { chainTime: number; total: number; actions: KeeperAction[] } | null;
   events: DocketEvent[];
@@ -77,16 +88,23 @@ export async function overviewPage(
   recent: RecentEvents,
   storedEvents: ((n: number) => Promise<DocketEvent[]>) | undefined,
 ): Promise<OverviewPage> {
-  const [stats, keeper, latest, stored] = await Promise.all([
+  const [stats, keeper, latest, stored, tokenFee] = await Promise.all([
     reads.get<Stats>("get_stats_overview"),
     withoutIndex(reads.get<NonNullable<OverviewPage["keeper"]>>("list_keeper_actions", { limit: 100 })),
     casesPage(reads, { limit: 5, offset: 0 }),
     storedEvents ? withoutIndex(storedEvents(LATEST_EVENTS)) : null,
+    reads.tokenFilingFee(),
   ]);
+  const events = newestEvents([...(stored ?? []), ...recent.latest(LATEST_EVENTS)], LATEST_EVENTS);
+  const lines = new Map(events.map((e) => [e.id, eventLine(e)]));
+  const names = await reads.names([...lines.values()].flatMap((l) => (l.who ? [l.who] : [])));
   return {
     stats,
+    tokenFee,
+    lines,
+    names,
     keeper: keeper && { ...keeper, actions: keeper.actions.slice(0, 20) },
-    events: newestEvents([...(stored ?? []), ...recent.latest(LATEST_EVENTS)], LATEST_EVENTS),
+    events,
     eventsIndexed: stored !== null,
     latest: latest.rows,
     same: { json: "/stats/overview", mcp: "get_stats_overview" },
@@ -158,7 +176,8 @@ export async function casesPage(reads: Reads, q: CasesQuery): Promise<CasesPage>
       total,
       filtered: false,
       pager: {
-        newer: q.offset > 0 ? page({ offset: String(Math.max(0, q.offset - q.limit)) }) : null,
+        // Past the end there is no newer page to offer: the page says where the list ends instead.
+        newer: q.offset > 0 && q.offset < total ? page({ offset: String(Math.max(0, q.offset - q.limit)) }) : null,
         older: start > 0 ? page({ offset: String(q.offset + q.limit) }) : null,
       },
       same: { json: `/cases?limit=${q.limit}&offset=${q.offset}`, mcp: "list_cases" },
@@ -195,12 +214,32 @@ async function newestFirst(reads: Reads, start: number, end: number): Promise<Ca
 }
 
 async function rows(reads: Reads, cases: CaseBody[]): Promise<CaseRow[]> {
-  const names = await reads.names(cases.flatMap((c) => [c.plaintiff, c.defendant]));
-  return cases.map((c) => ({
-    c,
-    plaintiff: names.get(c.plaintiff.toLowerCase()) ?? null,
-    defendant: names.get(c.defendant.toLowerCase()) ?? null,
-  }));
+  const open = cases.filter((c) => !FINAL.has(c.state) || c.appealWindowOpen);
+  const plaintiffs = [...new Set(open.map((c) => c.plaintiff))];
+  const [names, inboxes, now] = await Promise.all([
+    reads.names(cases.flatMap((c) => [c.plaintiff, c.defendant])),
+    // Each open case's next deadline, from its plaintiff's inbox (the index's; none without it).
+    Promise.all(
+      plaintiffs.map((p) =>
+        withoutIndex(reads.get<{ cases: InboxCase[] }>("get_inbox", { address: p, limit: 100 })).catch(() => null),
+      ),
+    ),
+    reads.chainTime(),
+  ]);
+  const due = new Map<string, InboxCase>();
+  for (const inbox of inboxes) for (const x of inbox?.cases ?? []) due.set(x.case.toLowerCase(), x);
+  return cases.map((c) => {
+    const mine = due.get(c.address.toLowerCase());
+    const overdue = mine?.actions.some((a) => a.as === "anyone") ?? false;
+    return {
+      c,
+      plaintiff: names.get(c.plaintiff.toLowerCase()) ?? null,
+      defendant: names.get(c.defendant.toLowerCase()) ?? null,
+      pot: BigInt(c.plaintiffStake) + BigInt(c.defendantStake),
+      next: overdue ? "due" : (mine?.nextChangeAt ?? null),
+      chainTime: now,
+    };
+  });
 }
 
 /** Who must act next on a case and by when, in chain time; `overdue` once the deadline passed and anyone may act. */

@@ -54,6 +54,12 @@ export class Reads {
     return t;
   }
 
+  /** The token ERC-8183 job budgets are paid in, where docket serves jobs. */
+  async jobToken(): Promise<Token | null> {
+    const a = this.ctx.chain.arbitration;
+    return a ? this.token(a.token) : null;
+  }
+
   /** The filing fee as it is really paid: in the court's fee token (x402) when it takes one, else null. */
   async tokenFilingFee(): Promise<{ amount: bigint; token: Token } | null> {
     const p = await this.ctx.chain.reader.readContract({

@@ -74,7 +74,7 @@ describe.skipIf(skip)("the explorer in headless Chromium", () => {
     // Every seeded case is listed among the latest five or reachable from "All cases".
     await page.getByRole("link", { name: "All cases" }).click();
     await page.waitForURL(/\/explorer\/cases$/);
-    const listed = await page.locator("ul.cases .case-link").count();
+    const listed = await page.locator("table.cases .case-link").count();
     expect(listed).toBe(Math.min(20, stats.totalCases));
   });
 
@@ -99,14 +99,14 @@ describe.skipIf(skip)("the explorer in headless Chromium", () => {
     await page.getByLabel("State").selectOption("Deliberating");
     await page.getByRole("button", { name: "Show" }).click();
     await page.waitForURL(/state=Deliberating/);
-    const states = await page.locator("ul.cases .state").allTextContents();
+    const states = await page.locator("table.cases .state").allTextContents();
     expect(states).toEqual(Array(stats.casesByState.Deliberating).fill("Deliberating"));
 
     const party = t.address(1);
     const involved = await page.goto(`${t.url}/explorer/cases?party=${party}`);
     expect(involved?.status()).toBe(200);
     for (const href of await page
-      .locator("ul.cases .case-link")
+      .locator("table.cases .case-link")
       .evaluateAll((as) => as.map((a) => a.getAttribute("href")))) {
       const c = (await t.get(`/cases/${String(href).split("/").pop()}`)).body.case;
       expect([c.plaintiff, c.defendant, ...c.judges]).toContain(party);
@@ -238,7 +238,7 @@ describe.skipIf(skip)("the explorer in headless Chromium", () => {
     const seen: string[] = [];
     for (;;) {
       const hrefs = await page
-        .locator("ul.cases .case-link")
+        .locator("table.cases .case-link")
         .evaluateAll((as) => as.map((a) => a.getAttribute("href")));
       seen.push(...hrefs.map((h) => String(h).split("/").pop() as string));
       const older = page.getByRole("link", { name: "Older" });
@@ -251,7 +251,7 @@ describe.skipIf(skip)("the explorer in headless Chromium", () => {
     const url = page.url();
     expect(url).toMatch(/cursor=/);
     await page.goto(url);
-    await expect(page.locator("ul.cases .case-link").getAttribute("href")).resolves.toBe(
+    await expect(page.locator("table.cases .case-link").getAttribute("href")).resolves.toBe(
       `/explorer/cases/${oldest.address}`,
     );
     const json = String(await page.locator("footer .same a").getAttribute("href"));
@@ -274,9 +274,11 @@ describe.skipIf(skip)("the explorer in headless Chromium", () => {
     await page.getByLabel("Words of the claim").fill(words.join(" "));
     await page.getByRole("button", { name: "Show" }).click();
     await page.waitForURL(/q=/);
-    const hrefs = await page.locator("ul.cases .case-link").evaluateAll((as) => as.map((a) => a.getAttribute("href")));
+    const hrefs = await page
+      .locator("table.cases .case-link")
+      .evaluateAll((as) => as.map((a) => a.getAttribute("href")));
     expect(hrefs).toContain(`/explorer/cases/${c.address}`);
-    for (const claim of await page.locator("ul.cases .claim").allTextContents())
+    for (const claim of await page.locator("table.cases .claim").allTextContents())
       for (const w of words) expect(claim.toLowerCase()).toContain(w.toLowerCase());
   });
 
@@ -383,13 +385,13 @@ describe.skipIf(skip)("the explorer in headless Chromium", () => {
     const list = (await t.get("/jobs")).body;
     await page.goto(`${t.url}/explorer/jobs`);
     await expect(page.locator("#live p.note").first().textContent()).resolves.toBe(`${list.total} jobs, newest first.`);
-    await expect(page.locator("ul.jobs .job-link").count()).resolves.toBe(list.jobs.length);
+    await expect(page.locator("table.jobs .job-link").count()).resolves.toBe(list.jobs.length);
     await page.selectOption("#f-state", "Completed");
     await page.getByRole("button", { name: "Show" }).click();
     await page.waitForURL(/state=Completed/);
     const completed = (await t.get("/jobs?state=Completed")).body;
     expect(completed.total).toBeGreaterThan(0);
-    await expect(page.locator("ul.jobs .state").allTextContents()).resolves.toEqual(
+    await expect(page.locator("table.jobs .state").allTextContents()).resolves.toEqual(
       completed.jobs.map(() => "Completed"),
     );
 

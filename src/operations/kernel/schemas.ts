@@ -27,10 +27,16 @@ function checksummed(s: string): Address | false {
   return a;
 }
 
-/** An address spelled in one case (0X prefix and all): its lowercase form; any other spelling as it is. */
+/**
+ * An address written in one case (0x and lowercase or capital hex, or all in capitals, 0X too): its
+ * lowercase form, which EIP-55 leaves unchecked. Any other spelling as it is.
+ */
 function oneCase(s: string): string {
   const hex = s.slice(2);
-  return /^0x$/i.test(s.slice(0, 2)) && (hex === hex.toUpperCase() || hex === hex.toLowerCase()) ? s.toLowerCase() : s;
+  const upper = hex === hex.toUpperCase();
+  return (s.startsWith("0x") && (upper || hex === hex.toLowerCase())) || (s.startsWith("0X") && upper)
+    ? s.toLowerCase()
+    : s;
 }
 
 /** An account or contract address; mixed case must carry a valid EIP-55 checksum. Output is checksummed. */
