@@ -356,13 +356,20 @@ export function nextStep(
   const at = mine?.nextChangeAt ?? null;
   const by = (text: string, deadline: number | null) =>
     deadline !== null && deadline > now ? { text, at: deadline, overdue: false } : { text, at: null, overdue: false };
+  // The inbox may be older than the chain's clock (cached until its next change, and a dev chain's
+  // clock jumps): a deadline it names that chain time has passed is overdue now.
+  const passed = (d: number | null) => d !== null && d <= now;
+  const late = (operation: string): NextStep => ({ text: `Overdue: ${OVERDUE[operation]}.`, at: null, overdue: true });
   switch (c.state) {
     case "Summoned":
+      if (passed(at)) return late("trigger_default");
       return by(`The defendant, ${nameOf(c.defendant)}, must answer with its stake`, at);
     case "Active":
     case "Appealed":
+      if (passed(at)) return late("resolve_after_deadline");
       return by(`A panel must be drawn (${mine?.waitingFor ?? "the panel draw"}) before the deadline`, at);
     case "Deliberating": {
+      if (c.hiddenVotes ? passed(c.revealDeadline) : passed(at)) return late("resolve_after_deadline");
       const pending = c.votes.filter((v) => v.vote === null).length;
       const judges = `${pending} ${plural(pending, "judge")} of ${c.judges.length}`;
       if (c.votingPhase === "commit") return by(`${judges} must still commit a hidden vote`, c.commitDeadline);
@@ -374,6 +381,7 @@ export function nextStep(
     }
     case "Resolved":
       if (!c.appealWindowOpen) return null;
+      if (passed(at)) return late("settle_case");
       return by(`The losing side, ${nameOf(c.outcome === "PlaintiffWon" ? c.defendant : c.plaintiff)}, may appeal`, at);
     default:
       return null;

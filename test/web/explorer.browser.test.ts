@@ -5,7 +5,7 @@ import { unframe } from "../../src/web/evidence.js";
 import type { Json } from "../mcp/helpers.js";
 import { axeViolations } from "../support/axe.js";
 import { launchChromium, skipWithoutChromium } from "../support/chromium.js";
-import { BuiltDocket } from "../support/index.js";
+import { BuiltDocket, rpc } from "../support/index.js";
 
 /**
  * The explorer in a real headless Chromium, on the seeded dev chain (public votes, the event
@@ -503,5 +503,156 @@ describe.skipIf(skip)("the explorer in headless Chromium", () => {
     expect(unintended).toEqual([]);
     // What the pages did ask for: themselves, their stylesheet and script, the event stream, evidence images.
     expect(requests.some((u) => u.endsWith("/explorer/assets/live.js"))).toBe(true);
+  });
+  it("every page type at 1280 and 390 px: no sideways scroll, no console error, no failed asset, no serious accessibility violation", async () => {
+    const seeded = t.devnet.seed?.cases ?? [];
+    const by = (label: string) => seeded.find((c) => c.label.startsWith(label))?.address;
+    const settled = (await t.get(`/cases/${by("resolved, settled")}`)).body.case;
+    const jobs = (await t.get("/jobs")).body.jobs as { id: number }[];
+    const paths = [
+      "/",
+      "/explorer/cases",
+      "/explorer/cases?state=Deliberating",
+      ...[
+        "resolved, settled",
+        "appealed",
+        "deliberating, commit",
+        "summoned",
+        "defaulted",
+        "job: ruled for the client",
+      ].map((l) => `/explorer/cases/${by(l)}`),
+      "/explorer/courts",
+      "/explorer/courts/1",
+      `/explorer/agents/${settled.plaintiff}`,
+      `/explorer/judges/${settled.judges[0]}`,
+      "/explorer/jobs",
+      `/explorer/jobs/${jobs[0]?.id}`,
+      "/explorer/courts/99",
+      "/explorer/cases?party=nobody-at-all",
+    ];
+    for (const width of [1280, 390]) {
+      const ctx = await (browser as Browser).newContext({ viewport: { width, height: 900 } });
+      const p = await ctx.newPage();
+      const problems: string[] = [];
+      let at = "";
+      p.on("console", (m) => {
+        // An error page's own status is the document's, not a failed asset.
+        if (m.type() === "error" && !(m.location().url === p.url() && /status of 4\d\d/.test(m.text())))
+          problems.push(`${at}: console: ${m.text()}`);
+      });
+      p.on("pageerror", (e) => problems.push(`${at}: ${e.message}`));
+      p.on("response", (r) => {
+        if (r.status() >= 400 && r.request().resourceType() !== "document")
+          problems.push(`${at}: ${r.status()} ${r.url()}`);
+      });
+      for (const path of paths) {
+        at = `${path} at ${width}px`;
+        await p.goto(`${t.url}${path}`, { waitUntil: "load" });
+        const [scroll, inner] = await p.evaluate(() => {
+          const g = globalThis as unknown as {
+            document: { scrollingElement: { scrollWidth: number } };
+            innerWidth: number;
+          };
+          return [g.document.scrollingElement.scrollWidth, g.innerWidth];
+        });
+        expect(scroll, `${at}: the page scrolls sideways`).toBeLessThanOrEqual(inner);
+        const serious = (await axeViolations(p)).filter((v) => v.impact === "serious" || v.impact === "critical");
+        expect(serious, at).toEqual([]);
+      }
+      await p.waitForTimeout(200);
+      expect(problems).toEqual([]);
+      await ctx.close();
+    }
+  });
+
+  it("the search box finds an agent by name, a case by its address in capitals with spaces around it, a job by number", async () => {
+    const seeded = t.devnet.seed?.cases.find((c) => c.label === "resolved, settled");
+    const c = (await t.get(`/cases/${seeded?.address}`)).body.case;
+    const agent = (await t.get(`/agent/${c.defendant}`)).body.agent;
+    await page.goto(`${t.url}/explorer/courts`);
+    const box = page.getByRole("searchbox", { name: "Search" });
+    await box.fill(agent.name.toUpperCase());
+    await box.press("Enter");
+    await page.waitForURL(new RegExp(`/explorer/agents/${c.defendant}$`));
+    await expect(page.locator("h1").textContent()).resolves.toContain(agent.name);
+
+    await box.fill(`  ${(c.address as string).toUpperCase()}  `);
+    await box.press("Enter");
+    await page.waitForURL(new RegExp(`/explorer/cases/${c.address}$`));
+    await expect(page.title()).resolves.toMatch(/ v /);
+
+    await box.fill("1");
+    await box.press("Enter");
+    await page.waitForURL(/\/explorer\/jobs\/1$/);
+  });
+
+  it("a case page says who must act next and the verdict up top, in plain words; a judge who never voted on a finished case did not vote", async () => {
+    const seeded = t.devnet.seed?.cases ?? [];
+    const summoned = seeded.find((s) => s.state === "Summoned");
+    const c = (await t.get(`/cases/${summoned?.address}`)).body.case;
+    const defendant = (await t.get(`/agent/${c.defendant}`)).body.agent;
+    await page.goto(`${t.url}/explorer/cases/${summoned?.address}`);
+    await expect(page.locator("p.next").textContent()).resolves.toContain(
+      `The defendant, ${defendant.name}, must answer`,
+    );
+    await expect(page.locator("p.next [data-deadline]").count()).resolves.toBe(1);
+
+    const dismissed = seeded.find((s) => s.state === "Dismissed");
+    const d = (await t.get(`/cases/${dismissed?.address}`)).body.case;
+    await page.goto(`${t.url}/explorer/cases/${dismissed?.address}`);
+    await expect(page.locator(".verdict .outcome").textContent()).resolves.toContain("Dismissed");
+    for (const v of d.votes.filter((x: Json) => x.vote === null))
+      await expect(page.locator(`tr[data-judge="${v.judge}"] td.vote`).textContent()).resolves.toBe("did not vote");
+
+    const settled = seeded.find((s) => s.label === "resolved, settled");
+    const r = (await t.get(`/cases/${settled?.address}`)).body.case;
+    await page.goto(`${t.url}/explorer/cases/${settled?.address}`);
+    const won = r.outcome === "PlaintiffWon" ? "Plaintiff won" : "Defendant won";
+    await expect(page.locator(".verdict .outcome").textContent()).resolves.toContain(won);
+    await expect(page.locator(".verdict .tally").textContent()).resolves.toContain(
+      `${r.votesForPlaintiff + r.votesForDefendant} of ${r.judges.length} votes cast, 2 decide`,
+    );
+    // Each state its own colour.
+    const colours = new Set<string>();
+    for (const s of seeded.slice(0, 8)) {
+      await page.goto(`${t.url}/explorer/cases/${s.address}`);
+      colours.add(
+        await page
+          .locator("p.status .state")
+          .evaluate(
+            (el) =>
+              (
+                globalThis as unknown as { getComputedStyle: (e: unknown) => { backgroundColor: string } }
+              ).getComputedStyle(el).backgroundColor,
+          ),
+      );
+    }
+    expect(colours.size).toBeGreaterThan(2);
+  });
+
+  // Last: it moves the shared dev chain's clock forward.
+  it("a countdown follows chain time: after evm_increaseTime and a mined block, the page counts from the chain's new time and says the deadline is overdue", async () => {
+    const summoned = t.devnet.seed?.cases.find((c) => c.state === "Summoned");
+    await page.goto(`${t.url}/explorer/cases/${summoned?.address}`);
+    const el = page.locator("p.next [data-deadline]");
+    const deadline = Number(await el.getAttribute("data-deadline"));
+    const before = Number(await el.getAttribute("data-chain-now"));
+    const block = (await rpc(t.devnet.rpcUrl, "eth_getBlockByNumber", ["latest", false])) as { timestamp: string };
+    expect(before).toBe(Number(block.timestamp));
+    // Wall-clock seconds pass, the chain mines nothing: the countdown stays where the chain is.
+    const shown = await el.textContent();
+    await page.waitForTimeout(2500);
+    await expect(el.textContent()).resolves.toBe(shown);
+
+    await rpc(t.devnet.rpcUrl, "evm_increaseTime", [deadline - before + 60]);
+    await rpc(t.devnet.rpcUrl, "evm_mine");
+    // The open page learns the chain's time and is drawn again: the default is now anyone's to trigger.
+    await page
+      .locator("p.next.overdue", { hasText: "anyone can trigger the default now" })
+      .waitFor({ timeout: 15_000 });
+    await page.reload();
+    await expect(page.locator("p.next").textContent()).resolves.toContain("Overdue");
+    const now = Number(await page.locator("#live").getAttribute("data-chain-now"));
+    expect(now).toBeGreaterThan(deadline);
   });
 });
