@@ -313,6 +313,10 @@ export function mountExplorer(
   app.get(`${EXPLORER}/assets/favicon.svg`, (_req, res) => {
     res.type("image/svg+xml").set("Cache-Control", "max-age=86400").sendFile(icon);
   });
+  // A browser asks for /favicon.ico wherever a page names no icon (the API's docs, a JSON answer).
+  app.get("/favicon.ico", (_req, res) => {
+    res.type("image/svg+xml").set("Cache-Control", "max-age=86400").sendFile(icon);
+  });
   app.get([EXPLORER, `${EXPLORER}/`], (_req, res) => res.redirect(302, "/"));
   app.use(EXPLORER, html, (req, res) =>
     fail(res, new DocketError("NOT_FOUND", `no page ${req.method} ${req.originalUrl.split("?")[0]}`)),

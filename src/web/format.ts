@@ -58,6 +58,10 @@ export const fmt = {
     if (typeof v === "number" && /(window|period)$/i.test(key)) return duration(v);
     return String(v);
   },
+  /** A media type as people name the kind of file. */
+  mediaType(t: string): string {
+    return MEDIA[t] ?? t;
+  },
   bytes(n: number): string {
     if (n < 1024) return `${n} B`;
     if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KiB`;
@@ -82,4 +86,14 @@ const PARAM_LABELS: Record<string, string> = {
   appealPanelSize: "Appeal panel",
   jumpPanelSize: "Panel when an appeal moves up",
   parameters: "Parameters",
+};
+
+const MEDIA: Record<string, string> = {
+  "application/pdf": "PDF",
+  "image/png": "PNG image",
+  "image/jpeg": "JPEG image",
+  "image/webp": "WebP image",
+  "text/plain": "text",
+  "text/markdown": "Markdown text",
+  "application/json": "JSON",
 };

@@ -167,6 +167,17 @@ describe.skipIf(skip)("the explorer in headless Chromium", () => {
       .poll(() => img.evaluate((i) => (i as unknown as { naturalWidth: number }).naturalWidth))
       .toBeGreaterThan(0);
     expect(await img.getAttribute("src")).toMatch(/^\/evidence\/b[a-z2-7]+$/);
+    // It enlarges: a link to the full image.
+    await expect(img.locator("xpath=..").getAttribute("href")).resolves.toBe(await img.getAttribute("src"));
+    // Every link that shows a CID points at that CID.
+    for (const [href, text] of await page
+      .locator("li.evidence-item a:has(code)")
+      .evaluateAll((as) => as.map((a) => [a.getAttribute("href"), a.querySelector("code")?.textContent]))) {
+      expect(href).toBe(`/evidence/${text}`);
+    }
+    // The title line is its own, above who sent it and when.
+    await expect(shown.first().locator("h3.title").count()).resolves.toBe(1);
+    expect((await fetch(`${t.url}/favicon.ico`)).status).toBe(200);
     const textItem = found.items.find((e) => e.document?.file?.text);
     const firstLine = (unframe(textItem.document.file.text) as string).split("\n")[0] as string;
     await expect(page.locator("pre.evidence-text", { hasText: firstLine }).count()).resolves.toBeGreaterThan(0);
@@ -326,8 +337,16 @@ describe.skipIf(skip)("the explorer in headless Chromium", () => {
       "won by default (no answer)",
     );
     expect(await axeViolations(page)).toEqual([]);
+    // A party that never staked has no judge's record to show; a judge's agent page links to it.
+    const stake = (await t.get(`/judges/stake/${plaintiff}`)).body;
+    if (stake.staked === "0" && stake.totalAssigned === 0) {
+      await expect(page.locator("a.judge-link").count()).resolves.toBe(0);
+      await expect(page.locator("#live").textContent()).resolves.toContain("Not a judge");
+    }
+    await page.goto(`${t.url}/explorer/agents/${judge}`);
     await page.locator("a.judge-link").click();
-    await page.waitForURL(new RegExp(`/explorer/judges/${plaintiff}$`));
+    await page.waitForURL(new RegExp(`/explorer/judges/${judge}$`));
+    await expect(page.locator("p.courts a").count()).resolves.toBeGreaterThan(0);
   });
 
   it("a court page shows its place, parameters, pool and policy as text; a case links to its court", async () => {
@@ -480,7 +499,7 @@ describe.skipIf(skip)("the explorer in headless Chromium", () => {
     await page.goto(`${t.url}/explorer/cases/${active.address}`);
     const planted = page.locator("li.evidence-item").last();
     await expect(planted.locator("pre.evidence-text").textContent()).resolves.toBe(HOSTILE_EVIDENCE);
-    await expect(planted.locator("p.by .party-text").textContent()).resolves.toBe(HOSTILE_NAME);
+    await expect(planted.locator("h3.title .party-text").textContent()).resolves.toBe(HOSTILE_NAME);
     await expect(planted.locator("script, img[src=x], iframe").count()).resolves.toBe(0);
 
     await page.goto(`${t.url}/explorer/cases/${caseAddr}`);
