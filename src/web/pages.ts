@@ -260,6 +260,8 @@ export interface CasePage {
   next: NextStep | null;
   /** The panel's count: votes cast (or committed, with hidden votes), seats, and how many decide. */
   tally: { cast: number; counted: string; seats: number; decide: number } | null;
+  /** Each round's verdict before this one, and the appeal that followed it (from the index). */
+  earlier: { round: number; outcome: string | null; votes: number; appellant: string | null; bond: string | null }[];
   /** Whether the case is over: a judge who never voted did not vote (rather than "not yet"). */
   final: boolean;
   /** Every round from the index (or, without it, what the chain tells), then the deadlines ahead. */
@@ -310,6 +312,7 @@ export async function casePage(reads: Reads, address: string): Promise<CasePage>
             decide: Math.floor(seats / 2) + 1,
           },
     final: FINAL.has(c.state) && !c.appealWindowOpen,
+    earlier: c.appealUsed ? earlierRounds(entries) : [],
     timeline:
       indexed === null || indexed === "lag" ? chainOnlyTimeline(c, now, ahead) : indexedTimeline(entries, ahead),
     timelineMissing:
@@ -329,6 +332,23 @@ export async function casePage(reads: Reads, address: string): Promise<CasePage>
     },
     same: { json: `/cases/${c.address}`, mcp: `get_case (resource docket://cases/${c.address})` },
   };
+}
+
+/** The verdicts an appeal reopened, each with its appeal: an appealed case's first round, up top. */
+function earlierRounds(entries: readonly IndexedEntry[]): CasePage["earlier"] {
+  const out: CasePage["earlier"] = [];
+  for (const e of entries) {
+    if (e.kind === "verdict" && e.round !== null) {
+      const votes = entries.filter((v) => (v.kind === "vote" || v.kind === "vote_revealed") && v.round === e.round);
+      out.push({ round: e.round, outcome: e.outcome, votes: votes.length, appellant: null, bond: null });
+    }
+    const last = out[out.length - 1];
+    if (e.kind === "appeal" && last) {
+      last.appellant = typeof e.args.appellant === "string" ? e.args.appellant : null;
+      last.bond = typeof e.args.bond === "string" ? e.args.bond : null;
+    }
+  }
+  return out.filter((r) => r.appellant !== null);
 }
 
 /** What anyone (a keeper) may do on a case once its deadline passed, in words. */

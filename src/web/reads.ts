@@ -12,7 +12,8 @@ export const EXPLORER = "/explorer";
 
 /**
  * The explorer's reads: every one is an operation run through the door kernel, as the API runs it
- * (same validation, same cache, same answer), never a chain read of its own. An operation is
+ * (same validation, same cache, same answer); the chain is read directly only for the clock, a
+ * token's symbol and decimals, and the court's token filing fee. An operation is
  * found by its name, so a page can tell whether one it can use is served (the jobs' operations
  * exist only where docket serves arbitration, for instance).
  */

@@ -230,6 +230,12 @@ describe.skipIf(skip)("the explorer in headless Chromium", () => {
     await expect(round1.locator('li[data-kind="appeal"]').textContent()).resolves.toMatch(/Appealed, with a bond of/);
     // The appeal opened round 2, whose panel is still to be drawn.
     await expect(page.locator('section.round[data-round="2"]').count()).resolves.toBe(1);
+    // Up top, before the timeline: the first verdict and who appealed it.
+    const appeal = entries.find((e: Json) => e.kind === "appeal");
+    const appellant = (await t.get(`/agent/${appeal.args.appellant}`)).body.agent;
+    const banner = page.locator(".verdict.earlier");
+    await expect(banner.textContent()).resolves.toContain("Round 1:");
+    await expect(banner.textContent()).resolves.toContain(`appealed by ${appellant.name}`);
   });
 
   it("a filter finds a party's oldest case, paging to it by cursor with shareable links", async () => {
