@@ -1,11 +1,11 @@
-import { type Address, erc20Abi, isAddressEqual, zeroAddress } from "viem";
-import { caseFactoryAbi } from "../chain/abi/generated.js";
-import { readChainTime } from "../chain/reads/core.js";
 import { DoorKernel, operationNamed } from "../doors/kernel.js";
 import { DocketError } from "../errors/errors.js";
 import type { AgentBody } from "../operations/agents/agent.js";
 import type { CaseBody } from "../operations/cases/case.js";
 import type { Ctx, Operation } from "../operations/kernel/operation.js";
+import { chainTime, jobTokenAddress, type Token, tokenFilingFee, tokenOf } from "../operations/system/chainFacts.js";
+
+export type { Token };
 
 /** Where the explorer's pages live; `/` is its overview for a browser (and the API's index for a program). */
 export const EXPLORER = "/explorer";
@@ -34,22 +34,15 @@ export class Reads {
    * chain time, and a dev chain's clock moves only when a block is mined: a page counts from this,
    * never from the wall clock.
    */
-  async chainTime(): Promise<number> {
-    return Number(await readChainTime(this.ctx.chain));
+  chainTime(): Promise<number> {
+    return chainTime(this.ctx);
   }
 
   /** An ERC-20's symbol and decimals (read once per token), so amounts show as people read them. */
   token(address: string): Promise<Token> {
     let t = this.tokens.get(address.toLowerCase());
     if (!t) {
-      const reader = this.ctx.chain.reader;
-      const a = address as Address;
-      t = Promise.all([
-        reader.readContract({ address: a, abi: erc20Abi, functionName: "symbol" }),
-        reader.readContract({ address: a, abi: erc20Abi, functionName: "decimals" }),
-      ])
-        .then(([symbol, decimals]) => ({ address, symbol, decimals }))
-        .catch(() => ({ address, symbol: "token units", decimals: 0 }));
+      t = tokenOf(this.ctx, address);
       this.tokens.set(address.toLowerCase(), t);
     }
     return t;
@@ -57,19 +50,14 @@ export class Reads {
 
   /** The token ERC-8183 job budgets are paid in, where docket serves jobs. */
   async jobToken(): Promise<Token | null> {
-    const a = this.ctx.chain.arbitration;
-    return a ? this.token(a.token) : null;
+    const a = jobTokenAddress(this.ctx);
+    return a ? this.token(a) : null;
   }
 
   /** The filing fee as it is really paid: in the court's fee token (x402) when it takes one, else null. */
   async tokenFilingFee(): Promise<{ amount: bigint; token: Token } | null> {
-    const p = await this.ctx.chain.reader.readContract({
-      address: this.ctx.chain.factory,
-      abi: caseFactoryAbi,
-      functionName: "getParams",
-    });
-    if (isAddressEqual(p.feeToken, zeroAddress)) return null;
-    return { amount: p.tokenFilingFee, token: await this.token(p.feeToken) };
+    const fee = await tokenFilingFee(this.ctx);
+    return fee && { amount: fee.amount, token: await this.token(fee.token) };
   }
 
   /** The read named `name` (get_case, list_courts...), if it is served. */
@@ -125,13 +113,6 @@ export async function withoutIndex<T>(read: Promise<T>): Promise<T | null> {
     if (err instanceof DocketError && err.code === "INDEX_UNAVAILABLE") return null;
     throw err;
   }
-}
-
-/** An ERC-20 as amounts are shown in it. */
-export interface Token {
-  address: string;
-  symbol: string;
-  decimals: number;
 }
 
 /** The JSON route and the MCP tool (or resource) a page shows the same data as. */
