@@ -2,6 +2,7 @@ import type { Browser, BrowserContext, Page, Request } from "playwright-core";
 import type { Address } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { unframe } from "../../src/web/evidence.js";
+import { outcomeWords } from "../../src/web/timeline.js";
 import type { Json } from "../mcp/helpers.js";
 import { axeViolations } from "../support/axe.js";
 import { launchChromium, skipWithoutChromium } from "../support/chromium.js";
@@ -203,9 +204,11 @@ describe.skipIf(skip)("the explorer in headless Chromium", () => {
     }
     const c = (await t.get(`/cases/${seeded.address}`)).body.case;
     await expect(round1.locator('li[data-kind="verdict"]').textContent()).resolves.toContain(
-      `Verdict of round 1: ${c.outcome}`,
+      `Verdict of round 1: ${outcomeWords(c.outcome)}`,
     );
     await expect(round1.locator('li[data-kind="settled"]').count()).resolves.toBe(1);
+    // Outcomes in words, never the contract's enum names.
+    await expect(page.locator("main").textContent()).resolves.not.toMatch(/PlaintiffWon|DefendantWon/);
     await expect(page.locator("p.index-missing").count()).resolves.toBe(0);
     expect(await axeViolations(page)).toEqual([]);
   });
@@ -225,7 +228,7 @@ describe.skipIf(skip)("the explorer in headless Chromium", () => {
       entries.filter((e: Json) => e.kind === "vote" && e.round === 1).length,
     );
     await expect(round1.locator('li[data-kind="verdict"]').textContent()).resolves.toContain(
-      `Verdict of round 1: ${verdict.outcome}`,
+      `Verdict of round 1: ${outcomeWords(verdict.outcome)}`,
     );
     await expect(round1.locator('li[data-kind="appeal"]').textContent()).resolves.toMatch(/Appealed, with a bond of/);
     // The appeal opened round 2, whose panel is still to be drawn.
