@@ -1,13 +1,15 @@
 /**
  * The explorer's screenshots in docs/explorer/ (docs/explorer.md shows them): each page type of the
  * seeded dev chain in headless Chromium, at 1280 and at 390 px wide, the first screenful of each
- * (small PNGs that still show what a person sees first). Run: `npm run screenshots`.
+ * (small PNGs, palette-reduced by ./pngSmall.ts, that still show what a person sees first). Run:
+ * `npm run screenshots`.
  */
-import { mkdir } from "node:fs/promises";
+import { mkdir, writeFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
 import { loadConfig } from "../src/config.js";
 import { startServer } from "../src/server.js";
+import { smallPng } from "./pngSmall.js";
 
 const out = fileURLToPath(new URL("../docs/explorer/", import.meta.url));
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
@@ -44,7 +46,7 @@ try {
     for (const [name, path] of pages) {
       await page.goto(`${docket.url}${path}`, { waitUntil: "load" });
       const file = `${out}${name}-${viewport.width}.png`;
-      await page.screenshot({ path: file });
+      await writeFile(file, smallPng(await page.screenshot()));
       console.log(`wrote ${file}`);
     }
     await context.close();
