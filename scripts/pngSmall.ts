@@ -4,26 +4,9 @@
  * mean of its pixels: a page's flat colours survive, antialiased edges move by a shade) and writes an indexed PNG at zlib level 9.
  */
 import { deflateSync, inflateSync } from "node:zlib";
+import { chunk } from "../src/devnet/png.js";
 
 const SIGNATURE = Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]);
-
-function crc32(buf: Buffer): number {
-  let c = ~0;
-  for (const b of buf) {
-    c ^= b;
-    for (let k = 0; k < 8; k++) c = c & 1 ? (c >>> 1) ^ 0xedb88320 : c >>> 1;
-  }
-  return ~c >>> 0;
-}
-
-function chunk(type: string, data: Buffer): Buffer {
-  const head = Buffer.alloc(8);
-  head.writeUInt32BE(data.length, 0);
-  head.write(type, 4, "ascii");
-  const crc = Buffer.alloc(4);
-  crc.writeUInt32BE(crc32(Buffer.concat([head.subarray(4), data])), 0);
-  return Buffer.concat([head, data, crc]);
-}
 
 /** The pixels of an 8-bit, non-interlaced RGB or RGBA PNG, as RGB triples. */
 function decode(png: Buffer): { width: number; height: number; rgb: Uint8Array } {
