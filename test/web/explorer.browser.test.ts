@@ -591,6 +591,15 @@ describe.skipIf(skip)("the explorer in headless Chromium", () => {
       expect(problems).toEqual([]);
       await ctx.close();
     }
+    // Dark mode keeps its contrast too (the state badges, the verdict, the next step).
+    const dark = await (browser as Browser).newContext({ viewport: { width: 390, height: 900 }, colorScheme: "dark" });
+    const d = await dark.newPage();
+    for (const path of paths.slice(0, 8)) {
+      await d.goto(`${t.url}${path}`, { waitUntil: "load" });
+      const serious = (await axeViolations(d)).filter((v) => v.impact === "serious" || v.impact === "critical");
+      expect(serious, `${path} in dark mode`).toEqual([]);
+    }
+    await dark.close();
   });
 
   it("the search box finds an agent by name, a case by its address in capitals with spaces around it, a job by number", async () => {
