@@ -3,7 +3,7 @@
  * `/events` and, when the open page's case (or, on the other pages, the court) changes, fetches the
  * page again and swaps its `#live` region for the fresh one. The fresh HTML is docket's own,
  * rendered and escaped by the server; it is parsed inert (DOMParser runs no script) and moved in as
- * nodes. Party text is never assembled into markup here. It also counts deadlines down in chain time.
+ * nodes. Party text is never assembled into markup here. It also counts deadlines down in chain time (never the wall clock).
  */
 import { duration } from "./duration.js";
 
@@ -11,16 +11,51 @@ const body = document.body;
 const types = (body.dataset.eventTypes ?? "").split(",").filter(Boolean);
 const followed = body.dataset.liveCase;
 
-/** When each countdown was first seen, so it counts from the chain time the server rendered it at. */
-const seen = new WeakMap<HTMLElement, number>();
+/**
+ * Chain time, as the server last told it: first the page's (`data-chain-now`, the latest block's
+ * timestamp when it was drawn), then `/explorer/chain-time`, asked every few seconds while the page
+ * shows a deadline. Never the wall clock: a dev chain's time moves only when a block is mined, and
+ * a countdown that ran on Date.now() would pass a deadline the chain has not reached (or the reverse).
+ */
+let chainNow = 0;
+/** Deadlines the page was drawn again for once passed (once each: a fresh page may still show one). */
+const redrawnFor = new Set<number>();
+
+function pageChainNow(): number {
+  let now = 0;
+  for (const el of document.querySelectorAll<HTMLElement>("[data-chain-now]"))
+    now = Math.max(now, Number(el.dataset.chainNow) || 0);
+  return now;
+}
 
 function tick(): void {
+  chainNow = Math.max(chainNow, pageChainNow());
+  let passed = false;
   for (const el of document.querySelectorAll<HTMLElement>("[data-deadline]")) {
-    if (!seen.has(el)) seen.set(el, Date.now());
     const at = Number(el.dataset.deadline);
-    const now = Number(el.dataset.chainNow) + (Date.now() - (seen.get(el) ?? Date.now())) / 1000;
-    const d = at - now;
-    el.textContent = d >= 0 ? `in ${duration(d)}` : `passed ${duration(-d)} ago`;
+    const d = at - chainNow;
+    el.textContent = d >= 0 ? `in ${duration(d)}` : `overdue by ${duration(-d)}`;
+    if (d < 0 && !redrawnFor.has(at)) {
+      redrawnFor.add(at);
+      passed = true;
+    }
+  }
+  // A deadline the chain passed changes what may be done: the page is drawn again to say so.
+  if (passed) schedule();
+}
+
+async function askChainTime(): Promise<void> {
+  if (!document.querySelector("[data-deadline]")) return;
+  try {
+    const res = await fetch("/explorer/chain-time", { cache: "no-store" });
+    if (!res.ok) return;
+    const body = (await res.json()) as { chainTime?: number };
+    if (typeof body.chainTime === "number" && body.chainTime > chainNow) {
+      chainNow = body.chainTime;
+      tick();
+    }
+  } catch {
+    // Offline for a moment: the next ask tries again.
   }
 }
 
@@ -67,5 +102,5 @@ function follow(): void {
 }
 
 tick();
-setInterval(tick, 1000);
+setInterval(() => void askChainTime(), 3000);
 if (typeof EventSource === "function") follow();

@@ -23,7 +23,8 @@ export function png(width: number, height: number, pixel: (x: number, y: number)
   ]);
 }
 
-function chunk(type: string, data: Buffer): Buffer {
+/** One PNG chunk: its length, type, data and CRC (scripts/pngSmall.ts writes its chunks with it too). */
+export function chunk(type: string, data: Buffer): Buffer {
   const head = Buffer.alloc(8);
   head.writeUInt32BE(data.length, 0);
   head.write(type, 4, "ascii");

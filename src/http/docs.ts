@@ -12,6 +12,7 @@ const page = `<!doctype html>
 <html lang="en">
 <head>
   <meta charset="utf-8">
+  <meta name="viewport" content="width=device-width, initial-scale=1">
   <title>docket API</title>
   <link rel="stylesheet" href="./swagger-ui.css">
 </head>

@@ -156,17 +156,24 @@ export function mountExplorer(
     if (e.code === "INTERNAL_ERROR") ctx.log.error({ err }, "explorer: page failed");
     if (res.headersSent) return;
     try {
-      render(res, e.status, "error", { error: e }, { title: "Not shown", same: { json: "/", mcp: "" }, live: {} });
+      const human = humanError(e);
+      render(
+        res,
+        e.status,
+        "error",
+        { error: e, human },
+        { title: human.title, same: { json: "/", mcp: "" }, live: {} },
+      );
     } catch (again) {
       ctx.log.error({ err: again }, "explorer: the error page failed too; sent the fallback page");
       res.status(e.status).type("html").set("Cache-Control", "no-store").send(fallbackPage(e));
     }
   };
   const page =
-    (build: (req: Request) => Promise<[string, object, Meta]>): RequestHandler =>
+    (build: (req: Request) => Promise<[string, object, Meta] | [string, object, Meta, number]>): RequestHandler =>
     (req, res) =>
       build(req)
-        .then(([view, data, meta]) => render(res, 200, view, data, meta))
+        .then(([view, data, meta, status]) => render(res, status ?? 200, view, data, meta))
         .catch((err) => fail(res, err));
   const html: RequestHandler = (req, res, next: NextFunction) => headers(req, res, next);
 
@@ -191,17 +198,40 @@ export function mountExplorer(
 
   app.get(`${EXPLORER}/cases`, html, (req, res, next) =>
     page(async () => {
-      const q = parse(casesQuery, req.query);
-      const [data, courtsList] = await Promise.all([casesPage(reads, q), courtList(reads)]);
+      const courtsList = await courtList(reads);
+      let q: z.output<typeof casesQuery>;
+      try {
+        q = parse(casesQuery, { ...req.query, ...(await byName(reads, req.query, ["party", "judge"])) });
+      } catch (err) {
+        // A person's mistake in the form: the form again, as typed, with what to do about it.
+        const e = asDocketError(err);
+        if (e.status >= 500) throw err;
+        const typed = Object.fromEntries(
+          Object.entries(req.query).map(([k, v]) => [k, typeof v === "string" ? v : undefined]),
+        );
+        const data = { query: { ...typed, limit: 20 }, rows: [], total: 0, filtered: true, pager: {}, courtsList };
+        const meta = { title: "Cases: check the form", same: { json: "/cases", mcp: "list_cases" }, live: {} };
+        return ["cases", { ...data, error: humanError(e).message }, meta, e.status];
+      }
+      const data = await casesPage(reads, q);
       return ["cases", { ...data, courtsList }, { title: "Cases", same: data.same, live: {} }];
     })(req, res, next),
   );
+
+  // The header's one search box: an address (a case's, an agent's, a judge's), an agent's name, a job's number.
+  app.get(`${EXPLORER}/search`, html, (req, res, next) => {
+    const raw = typeof req.query.q === "string" ? req.query.q.trim() : "";
+    search(reads, raw, jobs)
+      .then((to) => res.redirect(303, to))
+      .catch((err) => fail(res, err))
+      .catch(next);
+  });
 
   app.get(`${EXPLORER}/cases/:address`, html, (req, res, next) =>
     page(async () => {
       const { address: a } = parse(z.object({ address: address("Case") }), req.params);
       const data = await casePage(reads, a);
-      return ["case", data, { title: `Case ${fmt.short(a)}`, same: data.same, live: { case: data.c.address } }];
+      return ["case", data, { title: data.title, same: data.same, live: { case: data.c.address } }];
     })(req, res, next),
   );
 
@@ -232,7 +262,7 @@ export function mountExplorer(
     );
     app.get(`${EXPLORER}/courts/:id`, html, (req, res, next) =>
       page(async () => {
-        const { id } = parse(z.object({ id: z.string().regex(/^\d{1,10}$/) }), req.params);
+        const { id } = parse(z.object({ id: z.string().regex(/^\d{1,15}$/) }), req.params);
         const data = await courtPage(reads, id);
         return ["court", data, { title: `Court ${data.court.name}`, same: data.same, live: {} }];
       })(req, res, next),
@@ -256,6 +286,13 @@ export function mountExplorer(
     );
   }
 
+  // The chain's clock for the pages' countdowns (src/browser/live.ts): the latest block's timestamp.
+  app.get(`${EXPLORER}/chain-time`, (_req, res) => {
+    reads
+      .chainTime()
+      .then((chainTime) => res.set("Cache-Control", "no-store").json({ chainTime }))
+      .catch((err) => res.status(asDocketError(err).status).json({ error: asDocketError(err).code }));
+  });
   app.get(`${EXPLORER}/assets/live.js`, (_req, res, next) => {
     clientScript("live")
       .then((js) => res.type("application/javascript").set("Cache-Control", "no-cache").send(js))
@@ -274,6 +311,10 @@ export function mountExplorer(
       });
   });
   app.get(`${EXPLORER}/assets/favicon.svg`, (_req, res) => {
+    res.type("image/svg+xml").set("Cache-Control", "max-age=86400").sendFile(icon);
+  });
+  // A browser asks for /favicon.ico wherever a page names no icon (the API's docs, a JSON answer).
+  app.get("/favicon.ico", (_req, res) => {
     res.type("image/svg+xml").set("Cache-Control", "max-age=86400").sendFile(icon);
   });
   app.get([EXPLORER, `${EXPLORER}/`], (_req, res) => res.redirect(302, "/"));
@@ -309,8 +350,108 @@ const jobsQuery = z.object({
   offset: z.coerce.number().int().min(0).max(1_000_000).default(0),
 });
 
+/** What a person is told about a field of a page's address or form they got wrong (never a schema's words). */
+const FIELD_HELP: Record<string, (typed: string) => string> = {
+  address: (v) =>
+    `"${v}" is not an address: an address is 0x and 40 hexadecimal digits (all in one case, or with its checksum).`,
+  party: (v) => `No party "${v}": give an address (0x and 40 hexadecimal digits) or the name of a registered agent.`,
+  judge: (v) => `No judge "${v}": give an address (0x and 40 hexadecimal digits) or the name of a registered agent.`,
+  state: (v) => `"${v}" is not a state a case or a job can be in: pick one from the list.`,
+  court: (v) => `"${v}" is not a court: pick one from the list.`,
+  id: (v) => `"${v}" is not a number: a job and a court are numbered 1, 2, 3…`,
+  cursor: () => "This page's link is broken or out of date: start again from the newest.",
+  limit: () => "A page shows 1 to 100 rows.",
+  offset: () => "That page is not one the list has: start again from the newest.",
+  q: () => "Words of the claim: at most 200 characters.",
+};
+
 function parse<T extends z.ZodType>(schema: T, raw: unknown): z.output<T> {
   const r = schema.safeParse(raw);
-  if (!r.success) throw validationError(r.error, raw);
-  return r.data;
+  if (r.success) return r.data;
+  const e = validationError(r.error, raw);
+  const issue = r.error.issues[0];
+  const field = String(issue?.path[0] ?? "");
+  const typed = raw && typeof raw === "object" ? (raw as Record<string, unknown>)[field] : undefined;
+  const help = FIELD_HELP[field];
+  throw new DocketError(e.code, help ? help(String(typed ?? "").slice(0, 80)) : e.message, e.details);
+}
+
+/** A person's error page: a title and what to do, from any error (a schema's or a contract's words never shown alone). */
+export function humanError(e: DocketError): { title: string; message: string; hint: string } {
+  const d = e.details ?? {};
+  switch (e.code) {
+    case "COURT_NOT_FOUND":
+      return { title: "No such court", message: `There is no court ${String(d.court ?? "")}.`, hint: "courts" };
+    case "CASE_NOT_FOUND":
+      return {
+        title: "No such case",
+        message: `No case was filed at ${String(d.address ?? "this address")}.`,
+        hint: "search",
+      };
+    case "JOB_NOT_FOUND":
+      return { title: "No such job", message: `There is no job ${String(d.job ?? "")}.`, hint: "search" };
+    case "NOT_FOUND":
+      return { title: "Not found", message: "There is no page at this address.", hint: "search" };
+  }
+  if (e.code === "INDEX_UNAVAILABLE")
+    return {
+      title: "Needs docket's index",
+      message: "This page needs docket's index, which is not available here.",
+      hint: "index",
+    };
+  if (e.status >= 500)
+    return {
+      title: "Something went wrong",
+      message: "docket could not show this page just now. Try again in a moment.",
+      hint: "retry",
+    };
+  return { title: "Check what you asked for", message: e.message, hint: "search" };
+}
+
+/** Agents by name (registration order, the first 1000), each name lowercased: the search box's and the filters' names. */
+async function agentsNamed(reads: Reads, name: string): Promise<string[]> {
+  const want = name.trim().toLowerCase();
+  const found: string[] = [];
+  for (let offset = 0; offset < 1000; offset += 100) {
+    const page = await reads.get<{ total: number; agents: { address: string; name: string }[] }>("discover_agents", {
+      offset,
+      limit: 100,
+    });
+    for (const a of page.agents) if (a.name.trim().toLowerCase() === want) found.push(a.address);
+    if (offset + 100 >= page.total) break;
+  }
+  return found;
+}
+
+/** Filters given as an agent's name instead of an address: the agent's address (the name alone when none matches). */
+async function byName(reads: Reads, query: Record<string, unknown>, fields: string[]): Promise<Record<string, string>> {
+  const out: Record<string, string> = {};
+  for (const f of fields) {
+    const v = query[f];
+    if (typeof v !== "string" || v.trim() === "" || address("").safeParse(v).success) continue;
+    const [first] = await agentsNamed(reads, v);
+    if (first) out[f] = first;
+  }
+  return out;
+}
+
+/** Where the search box sends `q`: the page of what it names, or the cases whose claim holds its words. */
+async function search(reads: Reads, q: string, jobs: boolean): Promise<string> {
+  if (q === "") return "/";
+  const a = address("").safeParse(q);
+  if (a.success) {
+    const found = await reads.case(a.data).then(
+      () => true,
+      (err) => (err instanceof DocketError && err.code === "CASE_NOT_FOUND" ? false : Promise.reject(err)),
+    );
+    if (found) return `${EXPLORER}/cases/${a.data}`;
+    const agent = await reads.agent(a.data);
+    if (agent) return `${EXPLORER}/agents/${a.data}`;
+    const stake = await reads.get<{ staked: string }>("get_judge_stake", { address: a.data }).catch(() => null);
+    return `${EXPLORER}/${stake && stake.staked !== "0" ? "judges" : "agents"}/${a.data}`;
+  }
+  if (/^#?\d{1,15}$/.test(q) && jobs) return `${EXPLORER}/jobs/${q.replace("#", "")}`;
+  const [agent] = await agentsNamed(reads, q);
+  if (agent) return `${EXPLORER}/agents/${agent}`;
+  return `${EXPLORER}/cases?${new URLSearchParams({ q: q.slice(0, 200) })}`;
 }

@@ -1,7 +1,7 @@
 import type { AgentBody } from "../operations/agents/agent.js";
 import { type JobBody, jobSchema } from "../operations/jobs/job.js";
 import { unframe } from "./evidence.js";
-import type { Reads, SameData } from "./reads.js";
+import type { Reads, SameData, Token } from "./reads.js";
 
 /**
  * The jobs' pages, shown when docket serves the ERC-8183 job reads (`GET /jobs`, `GET /jobs/{id}`,
@@ -26,6 +26,9 @@ interface JobRow {
 
 export interface JobsPage {
   rows: JobRow[];
+  /** The token budgets are paid in (the job contract's), and chain time for the expiries. */
+  token: Token;
+  chainTime: number;
   total: number;
   /** A filtered list's next page; null after the last (unfiltered lists page by offset). */
   nextCursor: string | null;
@@ -45,7 +48,11 @@ export interface JobsQuery {
 export async function jobsPage(reads: Reads, q: JobsQuery): Promise<JobsPage> {
   const body = await reads.get<{ total: number; jobs: JobRow[]; nextCursor?: string | null }>("list_jobs", { ...q });
 
-  const names = await reads.names(body.jobs.flatMap((j) => [j.client, ...(j.provider ? [j.provider] : [])]));
+  const [names, token, chainTime] = await Promise.all([
+    reads.names(body.jobs.flatMap((j) => [j.client, ...(j.provider ? [j.provider] : [])])),
+    reads.jobToken(),
+    reads.chainTime(),
+  ]);
   const search = new URLSearchParams(
     Object.entries(q)
       .filter(([, v]) => v !== undefined)
@@ -53,6 +60,8 @@ export async function jobsPage(reads: Reads, q: JobsQuery): Promise<JobsPage> {
   );
   return {
     rows: body.jobs,
+    token: token ?? { address: "", symbol: "token units", decimals: 0 },
+    chainTime,
     total: body.total,
     nextCursor: body.nextCursor ?? null,
     query: q,
@@ -63,6 +72,8 @@ export async function jobsPage(reads: Reads, q: JobsQuery): Promise<JobsPage> {
 
 export interface JobPage {
   job: JobBody;
+  /** The budget's token, so the budget reads as "25 dUSD". */
+  token: Token;
   chainTime: number;
   /** The deliverable's text when it was published to docket's evidence store and is text; null otherwise. */
   deliverable: { cid: string; href: string; text: string | null } | null;
@@ -72,7 +83,10 @@ export interface JobPage {
 
 export async function jobPage(reads: Reads, id: number): Promise<JobPage> {
   const { job, chainTime } = await reads.get<{ job: JobBody; chainTime: number }>("get_job", { id });
-  const names = await reads.names([job.client, ...(job.provider ? [job.provider] : [])]);
+  const [names, token] = await Promise.all([
+    reads.names([job.client, ...(job.provider ? [job.provider] : [])]),
+    reads.token(job.token),
+  ]);
   let deliverable: JobPage["deliverable"] = null;
   if (job.deliverableCid) {
     const cid = job.deliverableCid;
@@ -84,6 +98,7 @@ export async function jobPage(reads: Reads, id: number): Promise<JobPage> {
   }
   return {
     job,
+    token,
     chainTime,
     deliverable,
     names,

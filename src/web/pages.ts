@@ -2,8 +2,10 @@ import { DocketError } from "../errors/errors.js";
 import type { DocketEvent } from "../events/types.js";
 import type { AgentBody } from "../operations/agents/agent.js";
 import { type CaseBody, caseSchema } from "../operations/cases/case.js";
+import { type EventLine, eventLine } from "./eventWords.js";
 import { type EvidenceItem, evidenceItems } from "./evidence.js";
-import { EXPLORER, type Reads, type SameData, withoutIndex } from "./reads.js";
+import { fmt } from "./format.js";
+import { EXPLORER, type Reads, type SameData, type Token, withoutIndex } from "./reads.js";
 import type { RecentEvents } from "./recent.js";
 import {
   type Ahead,
@@ -53,13 +55,23 @@ interface InboxCase {
 
 /** A case as a list row: its parties by name. */
 export interface CaseRow {
-  c: CaseBody;
+  c: CaseBody & { court?: { id: number | string; name: string } };
   plaintiff: AgentBody | null;
   defendant: AgentBody | null;
+  /** Both stakes (wei). */
+  pot: bigint;
+  /** The next deadline (chain time), "due" when anyone may act now, null when none is known. */
+  next: number | "due" | null;
+  chainTime: number;
 }
 
 export interface OverviewPage {
   stats: Stats;
+  /** The filing fee as it is really paid: in the fee token through x402 when the court takes one. */
+  tokenFee: { amount: bigint; token: Token } | null;
+  /** Each latest event in words, with the names of those who acted. */
+  lines: Map<string, EventLine>;
+  names: Map<string, AgentBody | null>;
   /** Null without the index (the keeper's view comes from it). */
   keeper: { chainTime: number; total: number; actions: KeeperAction[] } | null;
   events: DocketEvent[];
@@ -76,16 +88,23 @@ export async function overviewPage(
   recent: RecentEvents,
   storedEvents: ((n: number) => Promise<DocketEvent[]>) | undefined,
 ): Promise<OverviewPage> {
-  const [stats, keeper, latest, stored] = await Promise.all([
+  const [stats, keeper, latest, stored, tokenFee] = await Promise.all([
     reads.get<Stats>("get_stats_overview"),
     withoutIndex(reads.get<NonNullable<OverviewPage["keeper"]>>("list_keeper_actions", { limit: 100 })),
     casesPage(reads, { limit: 5, offset: 0 }),
     storedEvents ? withoutIndex(storedEvents(LATEST_EVENTS)) : null,
+    reads.tokenFilingFee(),
   ]);
+  const events = newestEvents([...(stored ?? []), ...recent.latest(LATEST_EVENTS)], LATEST_EVENTS);
+  const lines = new Map(events.map((e) => [e.id, eventLine(e)]));
+  const names = await reads.names([...lines.values()].flatMap((l) => (l.who ? [l.who] : [])));
   return {
     stats,
+    tokenFee,
+    lines,
+    names,
     keeper: keeper && { ...keeper, actions: keeper.actions.slice(0, 20) },
-    events: newestEvents([...(stored ?? []), ...recent.latest(LATEST_EVENTS)], LATEST_EVENTS),
+    events,
     eventsIndexed: stored !== null,
     latest: latest.rows,
     same: { json: "/stats/overview", mcp: "get_stats_overview" },
@@ -157,7 +176,8 @@ export async function casesPage(reads: Reads, q: CasesQuery): Promise<CasesPage>
       total,
       filtered: false,
       pager: {
-        newer: q.offset > 0 ? page({ offset: String(Math.max(0, q.offset - q.limit)) }) : null,
+        // Past the end there is no newer page to offer: the page says where the list ends instead.
+        newer: q.offset > 0 && q.offset < total ? page({ offset: String(Math.max(0, q.offset - q.limit)) }) : null,
         older: start > 0 ? page({ offset: String(q.offset + q.limit) }) : null,
       },
       same: { json: `/cases?limit=${q.limit}&offset=${q.offset}`, mcp: "list_cases" },
@@ -194,21 +214,56 @@ async function newestFirst(reads: Reads, start: number, end: number): Promise<Ca
 }
 
 async function rows(reads: Reads, cases: CaseBody[]): Promise<CaseRow[]> {
-  const names = await reads.names(cases.flatMap((c) => [c.plaintiff, c.defendant]));
-  return cases.map((c) => ({
-    c,
-    plaintiff: names.get(c.plaintiff.toLowerCase()) ?? null,
-    defendant: names.get(c.defendant.toLowerCase()) ?? null,
-  }));
+  const open = cases.filter((c) => !FINAL.has(c.state) || c.appealWindowOpen);
+  const plaintiffs = [...new Set(open.map((c) => c.plaintiff))];
+  const [names, inboxes, now] = await Promise.all([
+    reads.names(cases.flatMap((c) => [c.plaintiff, c.defendant])),
+    // Each open case's next deadline, from its plaintiff's inbox (the index's; none without it).
+    Promise.all(
+      plaintiffs.map((p) =>
+        withoutIndex(reads.get<{ cases: InboxCase[] }>("get_inbox", { address: p, limit: 100 })).catch(() => null),
+      ),
+    ),
+    reads.chainTime(),
+  ]);
+  const due = new Map<string, InboxCase>();
+  for (const inbox of inboxes) for (const x of inbox?.cases ?? []) due.set(x.case.toLowerCase(), x);
+  return cases.map((c) => {
+    const mine = due.get(c.address.toLowerCase());
+    const overdue = mine?.actions.some((a) => a.as === "anyone") ?? false;
+    return {
+      c,
+      plaintiff: names.get(c.plaintiff.toLowerCase()) ?? null,
+      defendant: names.get(c.defendant.toLowerCase()) ?? null,
+      pot: BigInt(c.plaintiffStake) + BigInt(c.defendantStake),
+      next: overdue ? "due" : (mine?.nextChangeAt ?? null),
+      chainTime: now,
+    };
+  });
+}
+
+/** Who must act next on a case and by when, in chain time; `overdue` once the deadline passed and anyone may act. */
+export interface NextStep {
+  text: string;
+  /** The deadline (chain time), when there is one ahead. */
+  at: number | null;
+  overdue: boolean;
 }
 
 export interface CasePage {
   c: CaseBody & { court?: { id: number | string; name: string } };
   names: Map<string, AgentBody | null>;
-  /** Chain time now, from the inbox (null without the index, which the inbox needs). */
-  chainTime: number | null;
-  next: { at: number; what: string } | null;
-  waitingFor: string | null;
+  /** "plaintiff v defendant", by their registered names (a short address for an unregistered one). */
+  title: string;
+  /** Chain time now: the latest block's timestamp, as the server read it. */
+  chainTime: number;
+  next: NextStep | null;
+  /** The panel's count: votes cast (or committed, with hidden votes), seats, and how many decide. */
+  tally: { cast: number; counted: string; seats: number; decide: number } | null;
+  /** Each round's verdict before this one, and the appeal that followed it (from the index). */
+  earlier: { round: number; outcome: string | null; votes: number; appellant: string | null; bond: string | null }[];
+  /** Whether the case is over: a judge who never voted did not vote (rather than "not yet"). */
+  final: boolean;
   /** Every round from the index (or, without it, what the chain tells), then the deadlines ahead. */
   timeline: TimelineRound[];
   /** Why the timeline is the chain's view only: no index, or the index has not reached the case yet. */
@@ -220,31 +275,44 @@ export interface CasePage {
   same: SameData;
 }
 
+/** States after which nothing more happens on a case (a Resolved one may still be appealed: see appealWindowOpen). */
+const FINAL = new Set(["Resolved", "Dismissed", "Defaulted"]);
+
 export async function casePage(reads: Reads, address: string): Promise<CasePage> {
   const { case: c } = await reads.case(address);
-  const [evidence, inbox, stats, indexed] = await Promise.all([
+  const [evidence, inbox, stats, indexed, now] = await Promise.all([
     reads.get<{ evidence: Record<string, unknown>[] }>("get_case_evidence", { address: c.address }),
     withoutIndex(reads.get<{ chainTime: number; cases: InboxCase[] }>("get_inbox", { address: c.plaintiff })),
     reads.get<Stats>("get_stats_overview"),
     withoutIndex(caseTimelineOf(reads, c.address)),
+    reads.chainTime(),
   ]);
   const entries = indexed === null || indexed === "lag" ? [] : indexed.entries;
   const names = await reads.names([c.plaintiff, c.defendant, ...c.judges, ...namedIn(entries)]);
-  const now = inbox?.chainTime ?? null;
   const mine = inbox?.cases.find((x) => x.case.toLowerCase() === c.address.toLowerCase());
-  // Once every judge has committed, the reveal phase runs to its own deadline: that is the one to watch.
-  const revealing = c.votingPhase === "reveal" && c.revealDeadline !== null && now !== null && c.revealDeadline > now;
-  const nextAt = revealing ? c.revealDeadline : (mine?.nextChangeAt ?? null);
-  const next = nextAt === null ? null : { at: nextAt, what: deadlineName(c, nextAt, mine) };
-  const ahead = now === null ? [] : aheadOf(c, now, next);
+  const nameOf = (a: string) => names.get(a.toLowerCase())?.name || fmt.short(a);
+  const next = nextStep(c, now, mine, nameOf);
+  const ahead = aheadOf(c, now, next);
   const pot = BigInt(c.plaintiffStake) + BigInt(c.defendantStake);
   const fee = (pot * BigInt(stats.fees.courtFeeBps)) / 10_000n;
+  const seats = c.judges.length;
   return {
     c,
     names,
+    title: `${nameOf(c.plaintiff)} v ${nameOf(c.defendant)}`,
     chainTime: now,
     next,
-    waitingFor: mine?.waitingFor ?? null,
+    tally:
+      seats === 0
+        ? null
+        : {
+            cast: c.votingPhase === "commit" ? c.votesCommitted : c.votesForPlaintiff + c.votesForDefendant,
+            counted: c.votingPhase === "commit" ? "committed" : c.hiddenVotes ? "revealed" : "cast",
+            seats,
+            decide: Math.floor(seats / 2) + 1,
+          },
+    final: FINAL.has(c.state) && !c.appealWindowOpen,
+    earlier: c.appealUsed ? earlierRounds(entries) : [],
     timeline:
       indexed === null || indexed === "lag" ? chainOnlyTimeline(c, now, ahead) : indexedTimeline(entries, ahead),
     timelineMissing:
@@ -266,6 +334,85 @@ export async function casePage(reads: Reads, address: string): Promise<CasePage>
   };
 }
 
+/** The verdicts an appeal reopened, each with its appeal: an appealed case's first round, up top. */
+function earlierRounds(entries: readonly IndexedEntry[]): CasePage["earlier"] {
+  const out: CasePage["earlier"] = [];
+  for (const e of entries) {
+    if (e.kind === "verdict" && e.round !== null) {
+      const votes = entries.filter((v) => (v.kind === "vote" || v.kind === "vote_revealed") && v.round === e.round);
+      out.push({ round: e.round, outcome: e.outcome, votes: votes.length, appellant: null, bond: null });
+    }
+    const last = out[out.length - 1];
+    if (e.kind === "appeal" && last) {
+      last.appellant = typeof e.args.appellant === "string" ? e.args.appellant : null;
+      last.bond = typeof e.args.bond === "string" ? e.args.bond : null;
+    }
+  }
+  return out.filter((r) => r.appellant !== null);
+}
+
+/** What anyone (a keeper) may do on a case once its deadline passed, in words. */
+const OVERDUE: Record<string, string> = {
+  trigger_default: "the defendant did not answer in time: anyone can trigger the default now (the plaintiff wins)",
+  resolve_after_deadline: "no verdict by the deadline: anyone can resolve the case now",
+  settle_case: "the appeal window closed: anyone can settle the case now (pay out the verdict)",
+};
+
+/**
+ * Who must act next on the case and by when, in chain time: from the case and the keeper's view
+ * of it (get_inbox's actions, which need the index). Past a deadline, what anyone may now do.
+ */
+export function nextStep(
+  c: CaseBody,
+  now: number,
+  mine: InboxCase | undefined,
+  nameOf: (a: string) => string,
+): NextStep | null {
+  const keeper = mine?.actions.find((a) => a.as === "anyone");
+  const overdue = keeper && OVERDUE[keeper.operation];
+  if (overdue) return { text: `Overdue: ${overdue}.`, at: null, overdue: true };
+  if (keeper?.operation === "assign_judges_random")
+    return { text: "Due now: the draw's randomness is in, anyone can seat the panel.", at: null, overdue: false };
+  const at = mine?.nextChangeAt ?? null;
+  const by = (text: string, deadline: number | null) =>
+    deadline !== null && deadline > now ? { text, at: deadline, overdue: false } : { text, at: null, overdue: false };
+  // The inbox may be older than the chain's clock (cached until its next change, and a dev chain's
+  // clock jumps): a deadline it names that chain time has passed is overdue now.
+  const passed = (d: number | null) => d !== null && d <= now;
+  const late = (operation: string): NextStep => ({ text: `Overdue: ${OVERDUE[operation]}.`, at: null, overdue: true });
+  switch (c.state) {
+    case "Summoned":
+      if (passed(at)) return late("trigger_default");
+      return by(`The defendant, ${nameOf(c.defendant)}, must answer with its stake`, at);
+    case "Active":
+    case "Appealed":
+      if (passed(at)) return late("resolve_after_deadline");
+      return by(`A panel must be drawn (${mine?.waitingFor ?? "the panel draw"}) before the deadline`, at);
+    case "Deliberating": {
+      if (c.hiddenVotes ? passed(c.revealDeadline) : passed(at)) return late("resolve_after_deadline");
+      const pending = c.votes.filter((v) => v.vote === null).length;
+      const judges = `${pending} ${plural(pending, "judge")} of ${c.judges.length}`;
+      if (c.votingPhase === "commit") return by(`${judges} must still commit a hidden vote`, c.commitDeadline);
+      if (c.votingPhase === "reveal") {
+        const hidden = c.votes.filter((v) => v.vote === "committed").length;
+        return by(`${hidden} ${plural(hidden, "judge")} must still reveal a vote`, c.revealDeadline);
+      }
+      return by(`${judges} must still vote`, at);
+    }
+    case "Resolved":
+      if (!c.appealWindowOpen) return null;
+      if (passed(at)) return late("settle_case");
+      return by(`The losing side, ${nameOf(c.outcome === "PlaintiffWon" ? c.defendant : c.plaintiff)}, may appeal`, at);
+    default:
+      return null;
+  }
+}
+
+/** "1 judge", "2 judges". */
+export function plural(n: number, word: string): string {
+  return n === 1 ? word : `${word}s`;
+}
+
 /** get_case_timeline's answer, or "lag" for a case the index does not hold yet (the chain has it). */
 async function caseTimelineOf(reads: Reads, address: string): Promise<{ entries: IndexedEntry[] } | "lag"> {
   try {
@@ -277,19 +424,10 @@ async function caseTimelineOf(reads: Reads, address: string): Promise<{ entries:
 }
 
 /** The current round's deadlines still ahead in chain time, and the next step's. */
-function aheadOf(c: CaseBody, now: number, next: CasePage["next"]): Ahead[] {
+function aheadOf(c: CaseBody, now: number, next: NextStep | null): Ahead[] {
   const out: Ahead[] = [];
   if (c.commitDeadline !== null && c.commitDeadline > now) out.push({ at: c.commitDeadline, what: "Commit deadline" });
   if (c.revealDeadline !== null && c.revealDeadline > now) out.push({ at: c.revealDeadline, what: "Reveal deadline" });
-  if (next && !out.some((d) => d.at === next.at)) out.push({ at: next.at, what: next.what });
+  if (next?.at && !out.some((d) => d.at === next.at)) out.push({ at: next.at, what: "Deadline" });
   return out.sort((a, b) => a.at - b.at);
-}
-
-/** What the deadline at `at` is: a phase of the panel's vote, a step someone must take by then, or just the next one. */
-function deadlineName(c: CaseBody, at: number, mine: InboxCase | undefined): string {
-  if (at === c.commitDeadline) return "commit deadline";
-  if (at === c.revealDeadline) return "reveal deadline";
-  if (c.appealWindowOpen) return "appeal window closes";
-  const step = mine?.actions.find((a) => a.deadline === at);
-  return step ? step.description : "next deadline";
 }

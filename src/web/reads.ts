@@ -3,23 +3,61 @@ import { DocketError } from "../errors/errors.js";
 import type { AgentBody } from "../operations/agents/agent.js";
 import type { CaseBody } from "../operations/cases/case.js";
 import type { Ctx, Operation } from "../operations/kernel/operation.js";
+import { chainTime, jobTokenAddress, type Token, tokenFilingFee, tokenOf } from "../operations/system/chainFacts.js";
+
+export type { Token };
 
 /** Where the explorer's pages live; `/` is its overview for a browser (and the API's index for a program). */
 export const EXPLORER = "/explorer";
 
 /**
  * The explorer's reads: every one is an operation run through the door kernel, as the API runs it
- * (same validation, same cache, same answer), never a chain read of its own. An operation is
+ * (same validation, same cache, same answer); the chain is read directly only for the clock, a
+ * token's symbol and decimals, and the court's token filing fee. An operation is
  * found by its name, so a page can tell whether one it can use is served (the jobs' operations
  * exist only where docket serves arbitration, for instance).
  */
 export class Reads {
   private readonly reads: Operation[];
   private readonly door: DoorKernel;
+  private readonly ctx: Ctx;
+  private readonly tokens = new Map<string, Promise<Token>>();
 
   constructor(ctx: Ctx, operations: readonly Operation[]) {
     this.reads = operations.filter((op) => op.kind === "read");
     this.door = new DoorKernel(ctx);
+    this.ctx = ctx;
+  }
+
+  /**
+   * The chain's time now: the latest block's timestamp, read afresh (never cached). Deadlines are
+   * chain time, and a dev chain's clock moves only when a block is mined: a page counts from this,
+   * never from the wall clock.
+   */
+  chainTime(): Promise<number> {
+    return chainTime(this.ctx);
+  }
+
+  /** An ERC-20's symbol and decimals (read once per token), so amounts show as people read them. */
+  token(address: string): Promise<Token> {
+    let t = this.tokens.get(address.toLowerCase());
+    if (!t) {
+      t = tokenOf(this.ctx, address);
+      this.tokens.set(address.toLowerCase(), t);
+    }
+    return t;
+  }
+
+  /** The token ERC-8183 job budgets are paid in, where docket serves jobs. */
+  async jobToken(): Promise<Token | null> {
+    const a = jobTokenAddress(this.ctx);
+    return a ? this.token(a) : null;
+  }
+
+  /** The filing fee as it is really paid: in the court's fee token (x402) when it takes one, else null. */
+  async tokenFilingFee(): Promise<{ amount: bigint; token: Token } | null> {
+    const fee = await tokenFilingFee(this.ctx);
+    return fee && { amount: fee.amount, token: await this.token(fee.token) };
   }
 
   /** The read named `name` (get_case, list_courts...), if it is served. */

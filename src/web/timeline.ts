@@ -48,6 +48,13 @@ export interface IndexedEntry {
 
 const eth = (wei: unknown) => `${formatEther(BigInt(String(wei ?? 0)))} ETH`;
 const str = (v: unknown) => (typeof v === "string" ? v : null);
+/** A verdict in plain words. */
+const OUTCOME: Record<string, string> = {
+  PlaintiffWon: "the plaintiff won",
+  DefendantWon: "the defendant won",
+  Dismissed: "dismissed",
+};
+export const outcomeWords = (o: string | null) => (o === null ? "none" : (OUTCOME[o] ?? o));
 
 /** What an indexed entry says, and who it names. */
 function words(e: IndexedEntry): { what: string; who: string | null; text: string | null } {
@@ -75,7 +82,7 @@ function words(e: IndexedEntry): { what: string; who: string | null; text: strin
     case "vote_revealed":
       return { what: `Revealed a vote for the ${e.side}`, who: judge, text: str(a.justification) || null };
     case "verdict":
-      return { what: `Verdict of round ${e.round ?? "?"}: ${e.outcome ?? "none"}`, who: null, text: null };
+      return { what: `Verdict of round ${e.round ?? "?"}: ${outcomeWords(e.outcome)}`, who: null, text: null };
     case "appeal":
       return { what: `Appealed, with a bond of ${eth(a.bond)}`, who: str(a.appellant), text: null };
     case "settled":
@@ -196,7 +203,7 @@ export function chainOnlyTimeline(c: CaseBody, now: number | null, ahead: readon
   if (c.revealDeadline !== null) out.push(entry(c.revealDeadline, "Reveal deadline", "deadline"));
   if (c.resolvedAt !== null) {
     const what =
-      c.state === "Defaulted" ? "Won by default: the defendant never answered" : `Verdict: ${c.outcome ?? "none"}`;
+      c.state === "Defaulted" ? "Won by default: the defendant never answered" : `Verdict: ${outcomeWords(c.outcome)}`;
     out.push(entry(c.resolvedAt, what, c.state === "Defaulted" ? "defaulted" : "verdict"));
   }
   for (const d of ahead) if (!out.some((t) => t.at === d.at)) out.push(entry(d.at, d.what, "deadline"));

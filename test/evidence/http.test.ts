@@ -102,6 +102,14 @@ describe("evidence over HTTP", () => {
     const data = (await t.post("/evidence", { content: '{"a":1}', mediaType: "application/json" })).body;
     const j = await fetch(`${t.url}/evidence/${data.cid}`);
     expect(j.headers.get("content-disposition")).toBe(`attachment; filename="${data.cid}"`);
+    // A PDF opens in the browser, sandboxed, named as a PDF.
+    const pdf = await json(
+      await upload(Buffer.from("%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n"), "application/pdf"),
+    );
+    const p = await fetch(`${t.url}/evidence/${pdf.cid}`);
+    expect(p.headers.get("content-type")).toBe("application/pdf");
+    expect(p.headers.get("content-disposition")).toBe(`inline; filename="${pdf.cid}.pdf"`);
+    expect(p.headers.get("content-security-policy")).toBe("default-src 'none'; sandbox");
     // Bytes that are not what they claim to be are refused too.
     expect((await upload(Buffer.from([0, 1, 2, 3]), "image/png")).status).toBe(415);
   });

@@ -86,8 +86,12 @@ describe("courts over HTTP, signed by test wallets", () => {
     const missing = await t.get("/courts/64");
     expect(missing.status).toBe(404);
     expect(missing.body.error).toMatchObject({ code: "COURT_NOT_FOUND", details: { court: 64 } });
-    // Past the 64 courts a tree can hold: not an id at all.
-    expect((await t.get("/courts/65")).status).toBe(422);
+    // Past the 64 courts a tree can hold: still no court by that id, as an unknown case is none.
+    for (const id of [65, 99, 4294967296]) {
+      const r = await t.get(`/courts/${id}`);
+      expect(r.status, String(id)).toBe(404);
+      expect(r.body.error).toMatchObject({ code: "COURT_NOT_FOUND", details: { court: id } });
+    }
     expect((await t.get("/courts/general")).status).toBe(422);
     expect((await t.get("/courts/0")).status).toBe(422);
   });

@@ -50,6 +50,25 @@ describe("errors: the envelope, the codes and the six rules", () => {
     expectEnvelope(body.body, "INVALID_ADDRESS");
   });
 
+  it("an address is taken all lowercase, all uppercase and with spaces around it: EIP-55 binds mixed case only", async () => {
+    const a = t.address(1);
+    for (const spelled of [
+      a.toLowerCase(),
+      `0x${a.slice(2).toUpperCase()}`,
+      a.toUpperCase(),
+      `  ${a}  `,
+      ` ${a.toLowerCase()}\t`,
+    ]) {
+      const r = await t.get(`/agent/${encodeURIComponent(spelled)}`);
+      expect(r.status, JSON.stringify(spelled)).toBe(200);
+      expect(r.body.agent.address).toBe(a);
+    }
+    // In a body too (the other door shares the schema): the answer names the checksummed address.
+    const tx = await t.post("/judges/stake", { address: `  ${a.toUpperCase()} `, amount: "100000000000000000" });
+    expect(tx.status, JSON.stringify(tx.body)).toBe(200);
+    expect(JSON.stringify(tx.body)).toContain(a);
+  });
+
   it("rule 3: an unknown case is 404 CASE_NOT_FOUND, for reads and writes", async () => {
     const r = await t.get(`/cases/${unknownCase}`);
     expect(r.status).toBe(404);

@@ -58,6 +58,16 @@ describe("/openapi.json", () => {
     expect(report.totals).toEqual({ errors: 0, warnings: 0, ignored: 0 });
   });
 
+  it("shows no number a person would not write: no integer bounded by ±2^53 (Swagger's example for a count or a time)", async () => {
+    const doc = JSON.stringify(await openapi(plain.url));
+    expect(doc.match(/9007199254740991/g)?.length ?? 0).toBe(0);
+  });
+
+  it("/docs/ is laid out for a phone: it carries a viewport tag", async () => {
+    const html = await (await fetch(`${plain.url}/docs/`)).text();
+    expect(html).toContain('<meta name="viewport" content="width=device-width, initial-scale=1">');
+  });
+
   it("names the server the client reached; behind a trusted proxy, the proxy's public address", async () => {
     const forwarded = { "X-Forwarded-Proto": "https", "X-Forwarded-Host": "docket.example:8443" };
     expect((await openapi(plain.url)).servers).toEqual([{ url: plain.url }]);

@@ -5,7 +5,6 @@ import { CallToolRequestSchema, ListToolsRequestSchema, McpError } from "@modelc
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
 import type { Address } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { z } from "zod";
 import { makeChain, makePublicClient } from "../../src/chain/client.js";
 import { loadConfig } from "../../src/config.js";
 import { devAccount } from "../../src/devnet/devAccounts.js";
@@ -14,6 +13,7 @@ import { rawCid } from "../../src/evidence/cid.js";
 import { toolError } from "../../src/mcp/errors.js";
 import { buildServer } from "../../src/mcp/server.js";
 import type { Operation } from "../../src/operations/kernel/operation.js";
+import { jsonSchemaOf } from "../../src/operations/kernel/schemas.js";
 import { operations } from "../../src/operations/registry.js";
 import { type Docket, startServer } from "../../src/server.js";
 import { signAndSend, TestDocket } from "../support/index.js";
@@ -96,8 +96,8 @@ describe("MCP catalogue (in-memory transport)", () => {
       for (const op of operations) {
         const tool = tools.find((t) => t.name === op.name);
         if (!tool) throw new Error(`${op.name} is not listed`);
-        // zod's schema, closed, an optional property also taking null.
-        const { $schema: _s, ...zodInput } = z.toJSONSchema(op.input, { io: "input" }) as Json;
+        // zod's schema as docket writes it (jsonSchemaOf), closed, an optional property also taking null.
+        const zodInput = jsonSchemaOf(op.input, "input") as Json;
         /** An object closed, its optional properties nullable, at any depth (create_webhook's filter). */
         const closed = (o: Json): Json => {
           const optional = Object.keys(o.properties).filter((k) => !(o.required ?? []).includes(k));
@@ -118,7 +118,7 @@ describe("MCP catalogue (in-memory transport)", () => {
         expect(tool.inputSchema, op.name).toEqual(closed(zodInput));
         expect(tool.inputSchema.type).toBe("object");
         expect(tool.outputSchema?.type).toBe("object");
-        const { $schema: _, ...success } = z.toJSONSchema(op.output, { io: "output" }) as Record<string, unknown>;
+        const success = jsonSchemaOf(op.output, "output");
         expect((tool.outputSchema as Json).anyOf[0], op.name).toEqual(success);
         // Both compile, as every client must do with them.
         ajv.getValidator(tool.inputSchema);

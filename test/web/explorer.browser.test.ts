@@ -2,10 +2,11 @@ import type { Browser, BrowserContext, Page, Request } from "playwright-core";
 import type { Address } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { unframe } from "../../src/web/evidence.js";
+import { outcomeWords } from "../../src/web/timeline.js";
 import type { Json } from "../mcp/helpers.js";
 import { axeViolations } from "../support/axe.js";
 import { launchChromium, skipWithoutChromium } from "../support/chromium.js";
-import { BuiltDocket } from "../support/index.js";
+import { BuiltDocket, rpc } from "../support/index.js";
 
 /**
  * The explorer in a real headless Chromium, on the seeded dev chain (public votes, the event
@@ -74,7 +75,7 @@ describe.skipIf(skip)("the explorer in headless Chromium", () => {
     // Every seeded case is listed among the latest five or reachable from "All cases".
     await page.getByRole("link", { name: "All cases" }).click();
     await page.waitForURL(/\/explorer\/cases$/);
-    const listed = await page.locator("ul.cases .case-link").count();
+    const listed = await page.locator("table.cases .case-link").count();
     expect(listed).toBe(Math.min(20, stats.totalCases));
   });
 
@@ -99,14 +100,14 @@ describe.skipIf(skip)("the explorer in headless Chromium", () => {
     await page.getByLabel("State").selectOption("Deliberating");
     await page.getByRole("button", { name: "Show" }).click();
     await page.waitForURL(/state=Deliberating/);
-    const states = await page.locator("ul.cases .state").allTextContents();
+    const states = await page.locator("table.cases .state").allTextContents();
     expect(states).toEqual(Array(stats.casesByState.Deliberating).fill("Deliberating"));
 
     const party = t.address(1);
     const involved = await page.goto(`${t.url}/explorer/cases?party=${party}`);
     expect(involved?.status()).toBe(200);
     for (const href of await page
-      .locator("ul.cases .case-link")
+      .locator("table.cases .case-link")
       .evaluateAll((as) => as.map((a) => a.getAttribute("href")))) {
       const c = (await t.get(`/cases/${String(href).split("/").pop()}`)).body.case;
       expect([c.plaintiff, c.defendant, ...c.judges]).toContain(party);
@@ -167,6 +168,17 @@ describe.skipIf(skip)("the explorer in headless Chromium", () => {
       .poll(() => img.evaluate((i) => (i as unknown as { naturalWidth: number }).naturalWidth))
       .toBeGreaterThan(0);
     expect(await img.getAttribute("src")).toMatch(/^\/evidence\/b[a-z2-7]+$/);
+    // It enlarges: a link to the full image.
+    await expect(img.locator("xpath=..").getAttribute("href")).resolves.toBe(await img.getAttribute("src"));
+    // Every link that shows a CID points at that CID.
+    for (const [href, text] of await page
+      .locator("li.evidence-item a:has(code)")
+      .evaluateAll((as) => as.map((a) => [a.getAttribute("href"), a.querySelector("code")?.textContent]))) {
+      expect(href).toBe(`/evidence/${text}`);
+    }
+    // The title line is its own, above who sent it and when.
+    await expect(shown.first().locator("h3.title").count()).resolves.toBe(1);
+    expect((await fetch(`${t.url}/favicon.ico`)).status).toBe(200);
     const textItem = found.items.find((e) => e.document?.file?.text);
     const firstLine = (unframe(textItem.document.file.text) as string).split("\n")[0] as string;
     await expect(page.locator("pre.evidence-text", { hasText: firstLine }).count()).resolves.toBeGreaterThan(0);
@@ -192,9 +204,11 @@ describe.skipIf(skip)("the explorer in headless Chromium", () => {
     }
     const c = (await t.get(`/cases/${seeded.address}`)).body.case;
     await expect(round1.locator('li[data-kind="verdict"]').textContent()).resolves.toContain(
-      `Verdict of round 1: ${c.outcome}`,
+      `Verdict of round 1: ${outcomeWords(c.outcome)}`,
     );
     await expect(round1.locator('li[data-kind="settled"]').count()).resolves.toBe(1);
+    // Outcomes in words, never the contract's enum names.
+    await expect(page.locator("main").textContent()).resolves.not.toMatch(/PlaintiffWon|DefendantWon/);
     await expect(page.locator("p.index-missing").count()).resolves.toBe(0);
     expect(await axeViolations(page)).toEqual([]);
   });
@@ -214,11 +228,17 @@ describe.skipIf(skip)("the explorer in headless Chromium", () => {
       entries.filter((e: Json) => e.kind === "vote" && e.round === 1).length,
     );
     await expect(round1.locator('li[data-kind="verdict"]').textContent()).resolves.toContain(
-      `Verdict of round 1: ${verdict.outcome}`,
+      `Verdict of round 1: ${outcomeWords(verdict.outcome)}`,
     );
     await expect(round1.locator('li[data-kind="appeal"]').textContent()).resolves.toMatch(/Appealed, with a bond of/);
     // The appeal opened round 2, whose panel is still to be drawn.
     await expect(page.locator('section.round[data-round="2"]').count()).resolves.toBe(1);
+    // Up top, before the timeline: the first verdict and who appealed it.
+    const appeal = entries.find((e: Json) => e.kind === "appeal");
+    const appellant = (await t.get(`/agent/${appeal.args.appellant}`)).body.agent;
+    const banner = page.locator(".verdict.earlier");
+    await expect(banner.textContent()).resolves.toContain("Round 1:");
+    await expect(banner.textContent()).resolves.toContain(`appealed by ${appellant.name}`);
   });
 
   it("a filter finds a party's oldest case, paging to it by cursor with shareable links", async () => {
@@ -238,7 +258,7 @@ describe.skipIf(skip)("the explorer in headless Chromium", () => {
     const seen: string[] = [];
     for (;;) {
       const hrefs = await page
-        .locator("ul.cases .case-link")
+        .locator("table.cases .case-link")
         .evaluateAll((as) => as.map((a) => a.getAttribute("href")));
       seen.push(...hrefs.map((h) => String(h).split("/").pop() as string));
       const older = page.getByRole("link", { name: "Older" });
@@ -251,7 +271,7 @@ describe.skipIf(skip)("the explorer in headless Chromium", () => {
     const url = page.url();
     expect(url).toMatch(/cursor=/);
     await page.goto(url);
-    await expect(page.locator("ul.cases .case-link").getAttribute("href")).resolves.toBe(
+    await expect(page.locator("table.cases .case-link").getAttribute("href")).resolves.toBe(
       `/explorer/cases/${oldest.address}`,
     );
     const json = String(await page.locator("footer .same a").getAttribute("href"));
@@ -274,9 +294,11 @@ describe.skipIf(skip)("the explorer in headless Chromium", () => {
     await page.getByLabel("Words of the claim").fill(words.join(" "));
     await page.getByRole("button", { name: "Show" }).click();
     await page.waitForURL(/q=/);
-    const hrefs = await page.locator("ul.cases .case-link").evaluateAll((as) => as.map((a) => a.getAttribute("href")));
+    const hrefs = await page
+      .locator("table.cases .case-link")
+      .evaluateAll((as) => as.map((a) => a.getAttribute("href")));
     expect(hrefs).toContain(`/explorer/cases/${c.address}`);
-    for (const claim of await page.locator("ul.cases .claim").allTextContents())
+    for (const claim of await page.locator("table.cases .claim").allTextContents())
       for (const w of words) expect(claim.toLowerCase()).toContain(w.toLowerCase());
   });
 
@@ -324,8 +346,16 @@ describe.skipIf(skip)("the explorer in headless Chromium", () => {
       "won by default (no answer)",
     );
     expect(await axeViolations(page)).toEqual([]);
+    // A party that never staked has no judge's record to show; a judge's agent page links to it.
+    const stake = (await t.get(`/judges/stake/${plaintiff}`)).body;
+    if (stake.staked === "0" && stake.totalAssigned === 0) {
+      await expect(page.locator("a.judge-link").count()).resolves.toBe(0);
+      await expect(page.locator("#live").textContent()).resolves.toContain("Not a judge");
+    }
+    await page.goto(`${t.url}/explorer/agents/${judge}`);
     await page.locator("a.judge-link").click();
-    await page.waitForURL(new RegExp(`/explorer/judges/${plaintiff}$`));
+    await page.waitForURL(new RegExp(`/explorer/judges/${judge}$`));
+    await expect(page.locator("p.courts a").count()).resolves.toBeGreaterThan(0);
   });
 
   it("a court page shows its place, parameters, pool and policy as text; a case links to its court", async () => {
@@ -337,7 +367,9 @@ describe.skipIf(skip)("the explorer in headless Chromium", () => {
     await expect(page.locator("h1").textContent()).resolves.toContain(court.name);
     const line = (court.policy.text as string).split("\n").find((l) => l.trim().length > 0) as string;
     await expect(page.locator("#live pre", { hasText: line.trim() }).count()).resolves.toBe(1);
-    const fee = page.locator("dl.values dt", { hasText: /^courtFeeBps$/ }).locator("xpath=following-sibling::dd[1]");
+    const fee = page
+      .locator("dl.values dt", { hasText: /^Court fee \(of the pot\)$/ })
+      .locator("xpath=following-sibling::dd[1]");
     await expect(fee.textContent()).resolves.toContain(`${court.parameters.courtFeeBps / 100}%`);
     await expect(page.locator("footer .same").textContent()).resolves.toContain(`/courts/${court.id}`);
 
@@ -381,13 +413,13 @@ describe.skipIf(skip)("the explorer in headless Chromium", () => {
     const list = (await t.get("/jobs")).body;
     await page.goto(`${t.url}/explorer/jobs`);
     await expect(page.locator("#live p.note").first().textContent()).resolves.toBe(`${list.total} jobs, newest first.`);
-    await expect(page.locator("ul.jobs .job-link").count()).resolves.toBe(list.jobs.length);
+    await expect(page.locator("table.jobs .job-link").count()).resolves.toBe(list.jobs.length);
     await page.selectOption("#f-state", "Completed");
     await page.getByRole("button", { name: "Show" }).click();
     await page.waitForURL(/state=Completed/);
     const completed = (await t.get("/jobs?state=Completed")).body;
     expect(completed.total).toBeGreaterThan(0);
-    await expect(page.locator("ul.jobs .state").allTextContents()).resolves.toEqual(
+    await expect(page.locator("table.jobs .state").allTextContents()).resolves.toEqual(
       completed.jobs.map(() => "Completed"),
     );
 
@@ -476,7 +508,7 @@ describe.skipIf(skip)("the explorer in headless Chromium", () => {
     await page.goto(`${t.url}/explorer/cases/${active.address}`);
     const planted = page.locator("li.evidence-item").last();
     await expect(planted.locator("pre.evidence-text").textContent()).resolves.toBe(HOSTILE_EVIDENCE);
-    await expect(planted.locator("p.by .party-text").textContent()).resolves.toBe(HOSTILE_NAME);
+    await expect(planted.locator("h3.title .party-text").textContent()).resolves.toBe(HOSTILE_NAME);
     await expect(planted.locator("script, img[src=x], iframe").count()).resolves.toBe(0);
 
     await page.goto(`${t.url}/explorer/cases/${caseAddr}`);
@@ -499,5 +531,165 @@ describe.skipIf(skip)("the explorer in headless Chromium", () => {
     expect(unintended).toEqual([]);
     // What the pages did ask for: themselves, their stylesheet and script, the event stream, evidence images.
     expect(requests.some((u) => u.endsWith("/explorer/assets/live.js"))).toBe(true);
+  });
+  it("every page type at 1280 and 390 px: no sideways scroll, no console error, no failed asset, no serious accessibility violation", async () => {
+    const seeded = t.devnet.seed?.cases ?? [];
+    const by = (label: string) => seeded.find((c) => c.label.startsWith(label))?.address;
+    const settled = (await t.get(`/cases/${by("resolved, settled")}`)).body.case;
+    const jobs = (await t.get("/jobs")).body.jobs as { id: number }[];
+    const paths = [
+      "/",
+      "/explorer/cases",
+      "/explorer/cases?state=Deliberating",
+      ...[
+        "resolved, settled",
+        "appealed",
+        "deliberating, commit",
+        "summoned",
+        "defaulted",
+        "job: ruled for the client",
+      ].map((l) => `/explorer/cases/${by(l)}`),
+      "/explorer/courts",
+      "/explorer/courts/1",
+      `/explorer/agents/${settled.plaintiff}`,
+      `/explorer/judges/${settled.judges[0]}`,
+      "/explorer/jobs",
+      `/explorer/jobs/${jobs[0]?.id}`,
+      "/explorer/courts/99",
+      "/explorer/cases?party=nobody-at-all",
+    ];
+    for (const width of [1280, 390]) {
+      const ctx = await (browser as Browser).newContext({ viewport: { width, height: 900 } });
+      const p = await ctx.newPage();
+      const problems: string[] = [];
+      let at = "";
+      p.on("console", (m) => {
+        // An error page's own status is the document's, not a failed asset.
+        if (m.type() === "error" && !(m.location().url === p.url() && /status of 4\d\d/.test(m.text())))
+          problems.push(`${at}: console: ${m.text()}`);
+      });
+      p.on("pageerror", (e) => problems.push(`${at}: ${e.message}`));
+      p.on("response", (r) => {
+        if (r.status() >= 400 && r.request().resourceType() !== "document")
+          problems.push(`${at}: ${r.status()} ${r.url()}`);
+      });
+      for (const path of paths) {
+        at = `${path} at ${width}px`;
+        await p.goto(`${t.url}${path}`, { waitUntil: "load" });
+        const [scroll, inner] = await p.evaluate(() => {
+          const g = globalThis as unknown as {
+            document: { scrollingElement: { scrollWidth: number } };
+            innerWidth: number;
+          };
+          return [g.document.scrollingElement.scrollWidth, g.innerWidth];
+        });
+        expect(scroll, `${at}: the page scrolls sideways`).toBeLessThanOrEqual(inner);
+        const serious = (await axeViolations(p)).filter((v) => v.impact === "serious" || v.impact === "critical");
+        expect(serious, at).toEqual([]);
+      }
+      await p.waitForTimeout(200);
+      expect(problems).toEqual([]);
+      await ctx.close();
+    }
+    // Dark mode keeps its contrast too (the state badges, the verdict, the next step).
+    const dark = await (browser as Browser).newContext({ viewport: { width: 390, height: 900 }, colorScheme: "dark" });
+    const d = await dark.newPage();
+    for (const path of paths.slice(0, 8)) {
+      await d.goto(`${t.url}${path}`, { waitUntil: "load" });
+      const serious = (await axeViolations(d)).filter((v) => v.impact === "serious" || v.impact === "critical");
+      expect(serious, `${path} in dark mode`).toEqual([]);
+    }
+    await dark.close();
+  });
+
+  it("the search box finds an agent by name, a case by its address in capitals with spaces around it, a job by number", async () => {
+    const seeded = t.devnet.seed?.cases.find((c) => c.label === "resolved, settled");
+    const c = (await t.get(`/cases/${seeded?.address}`)).body.case;
+    const agent = (await t.get(`/agent/${c.defendant}`)).body.agent;
+    await page.goto(`${t.url}/explorer/courts`);
+    const box = page.getByRole("searchbox", { name: "Search" });
+    await box.fill(agent.name.toUpperCase());
+    await box.press("Enter");
+    await page.waitForURL(new RegExp(`/explorer/agents/${c.defendant}$`));
+    await expect(page.locator("h1").textContent()).resolves.toContain(agent.name);
+
+    await box.fill(`  ${(c.address as string).toUpperCase()}  `);
+    await box.press("Enter");
+    await page.waitForURL(new RegExp(`/explorer/cases/${c.address}$`));
+    await expect(page.title()).resolves.toMatch(/ v /);
+
+    await box.fill("1");
+    await box.press("Enter");
+    await page.waitForURL(/\/explorer\/jobs\/1$/);
+  });
+
+  it("a case page says who must act next and the verdict up top, in plain words; a judge who never voted on a finished case did not vote", async () => {
+    const seeded = t.devnet.seed?.cases ?? [];
+    const summoned = seeded.find((s) => s.state === "Summoned");
+    const c = (await t.get(`/cases/${summoned?.address}`)).body.case;
+    const defendant = (await t.get(`/agent/${c.defendant}`)).body.agent;
+    await page.goto(`${t.url}/explorer/cases/${summoned?.address}`);
+    await expect(page.locator("p.next").textContent()).resolves.toContain(
+      `The defendant, ${defendant.name}, must answer`,
+    );
+    await expect(page.locator("p.next [data-deadline]").count()).resolves.toBe(1);
+
+    const dismissed = seeded.find((s) => s.state === "Dismissed");
+    const d = (await t.get(`/cases/${dismissed?.address}`)).body.case;
+    await page.goto(`${t.url}/explorer/cases/${dismissed?.address}`);
+    await expect(page.locator(".verdict .outcome").textContent()).resolves.toContain("Dismissed");
+    for (const v of d.votes.filter((x: Json) => x.vote === null))
+      await expect(page.locator(`tr[data-judge="${v.judge}"] td.vote`).textContent()).resolves.toBe("did not vote");
+
+    const settled = seeded.find((s) => s.label === "resolved, settled");
+    const r = (await t.get(`/cases/${settled?.address}`)).body.case;
+    await page.goto(`${t.url}/explorer/cases/${settled?.address}`);
+    const won = r.outcome === "PlaintiffWon" ? "Plaintiff won" : "Defendant won";
+    await expect(page.locator(".verdict .outcome").textContent()).resolves.toContain(won);
+    await expect(page.locator(".verdict .tally").textContent()).resolves.toContain(
+      `${r.votesForPlaintiff + r.votesForDefendant} of ${r.judges.length} votes cast, 2 decide`,
+    );
+    // Each state its own colour.
+    const colours = new Set<string>();
+    for (const s of seeded.slice(0, 8)) {
+      await page.goto(`${t.url}/explorer/cases/${s.address}`);
+      colours.add(
+        await page
+          .locator("p.status .state")
+          .evaluate(
+            (el) =>
+              (
+                globalThis as unknown as { getComputedStyle: (e: unknown) => { backgroundColor: string } }
+              ).getComputedStyle(el).backgroundColor,
+          ),
+      );
+    }
+    expect(colours.size).toBeGreaterThan(2);
+  });
+
+  // Last: it moves the shared dev chain's clock forward.
+  it("a countdown follows chain time: after evm_increaseTime and a mined block, the page counts from the chain's new time and says the deadline is overdue", async () => {
+    const summoned = t.devnet.seed?.cases.find((c) => c.state === "Summoned");
+    await page.goto(`${t.url}/explorer/cases/${summoned?.address}`);
+    const el = page.locator("p.next [data-deadline]");
+    const deadline = Number(await el.getAttribute("data-deadline"));
+    const before = Number(await el.getAttribute("data-chain-now"));
+    const block = (await rpc(t.devnet.rpcUrl, "eth_getBlockByNumber", ["latest", false])) as { timestamp: string };
+    expect(before).toBe(Number(block.timestamp));
+    // Wall-clock seconds pass, the chain mines nothing: the countdown stays where the chain is.
+    const shown = await el.textContent();
+    await page.waitForTimeout(2500);
+    await expect(el.textContent()).resolves.toBe(shown);
+
+    await rpc(t.devnet.rpcUrl, "evm_increaseTime", [deadline - before + 60]);
+    await rpc(t.devnet.rpcUrl, "evm_mine");
+    // The open page learns the chain's time and is drawn again: the default is now anyone's to trigger.
+    await page
+      .locator("p.next.overdue", { hasText: "anyone can trigger the default now" })
+      .waitFor({ timeout: 15_000 });
+    await page.reload();
+    await expect(page.locator("p.next").textContent()).resolves.toContain("Overdue");
+    const now = Number(await page.locator("#live").getAttribute("data-chain-now"));
+    expect(now).toBeGreaterThan(deadline);
   });
 });

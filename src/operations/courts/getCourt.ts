@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { keyOf } from "../../freshness/keys.js";
 import { Answer, chainErrors, defineOperation } from "../kernel/operation.js";
-import { courtId, courtSchema, courtsOf, findCourt, formatCourt } from "./court.js";
+import { courtSchema, courtsOf, findCourt, formatCourt } from "./court.js";
 
 export const getCourt = defineOperation({
   name: "get_court",
@@ -12,7 +12,8 @@ export const getCourt = defineOperation({
   toolset: "cases",
   http: { method: "GET", path: "/courts/:id" },
   input: z.object({
-    id: courtId("Court id (1: the General court)"),
+    // Any id: one no court has is 404 COURT_NOT_FOUND, as an unknown case is (not a validation error).
+    id: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER).describe("Court id (1: the General court)"),
   }),
   output: z.object({ court: courtSchema }),
   errors: [...chainErrors("read"), "COURT_NOT_FOUND"],

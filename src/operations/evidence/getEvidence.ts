@@ -16,7 +16,7 @@ export const getEvidence = defineOperation({
   name: "get_evidence",
   title: "Read one piece of evidence",
   description:
-    "The content of one piece of evidence by its CID (or ipfs://<cid>, /ipfs/<cid>), every byte checked against the CID. Over HTTP: the bytes themselves, with their media type, ETag = the CID and Cache-Control immutable (never rendered as active content: a sandboxing CSP, nosniff, and an attachment for anything but plain text and images). Over MCP: its media type and size, text inline when short (quoted as a party's data), and the resource docket://evidence/{cid} to read the rest (images and PDFs as blobs).",
+    "The content of one piece of evidence by its CID (or ipfs://<cid>, /ipfs/<cid>), every byte checked against the CID. Over HTTP: the bytes themselves, with their media type, ETag = the CID and Cache-Control immutable (never rendered as active content: a sandboxing CSP, nosniff, a PDF inline under its CID with .pdf, and an attachment for anything but plain text, images and PDFs). Over MCP: its media type and size, text inline when short (quoted as a party's data), and the resource docket://evidence/{cid} to read the rest (images and PDFs as blobs).",
   kind: "read",
   toolset: "cases",
   http: {
@@ -29,7 +29,8 @@ export const getEvidence = defineOperation({
         "Cache-Control": IMMUTABLE,
         "X-Content-Type-Options": "nosniff",
         "Content-Security-Policy": SANDBOX_CSP,
-        "Content-Disposition": "attachment, for anything but text/plain and images",
+        "Content-Disposition":
+          "inline with a .pdf filename for a PDF (opened in the browser, sandboxed); attachment for anything but text/plain, images and PDFs",
       },
     },
   },
@@ -57,6 +58,8 @@ export const getEvidence = defineOperation({
     });
     const type = content.mediaType ?? "application/octet-stream";
     const text = isTextType(type) && content.size <= INLINE_TEXT_BYTES ? utf8(content.bytes) : undefined;
+    // A PDF opens in the browser's viewer, named so it saves as one, still under the sandboxing CSP.
+    const pdf = type === "application/pdf";
     const inline = type === "text/plain" || isImageType(type);
     return new Answer(
       {
@@ -75,7 +78,9 @@ export const getEvidence = defineOperation({
           "Cache-Control": IMMUTABLE,
           "X-Content-Type-Options": "nosniff",
           "Content-Security-Policy": SANDBOX_CSP,
-          ...(inline ? {} : { "Content-Disposition": `attachment; filename="${cid}"` }),
+          ...(inline
+            ? {}
+            : { "Content-Disposition": pdf ? `inline; filename="${cid}.pdf"` : `attachment; filename="${cid}"` }),
         },
       },
     );

@@ -27,10 +27,26 @@ function checksummed(s: string): Address | false {
   return a;
 }
 
+/**
+ * An address written in one case (0x and lowercase or capital hex, or all in capitals, 0X too): its
+ * lowercase form, which EIP-55 leaves unchecked. Any other spelling as it is.
+ */
+function oneCase(s: string): string {
+  const hex = s.slice(2);
+  const upper = hex === hex.toUpperCase();
+  return (s.startsWith("0x") && (upper || hex === hex.toLowerCase())) || (s.startsWith("0X") && upper)
+    ? s.toLowerCase()
+    : s;
+}
+
 /** An account or contract address; mixed case must carry a valid EIP-55 checksum. Output is checksummed. */
 export const address = (description: string) =>
   z
     .string()
+    // People paste addresses with spaces around them and type them in capitals (as Etherscan takes
+    // them): EIP-55 binds mixed case only, so a one-case address is read as its lowercase.
+    .trim()
+    .overwrite(oneCase)
     // The pattern before the length: a field's first issue names its code, and an address one digit
     // too long is as malformed (400 INVALID_ADDRESS) as one digit short.
     .regex(new RegExp(ADDRESS_PATTERN), { error: "must be a 0x-prefixed 20-byte hex address" })
@@ -185,6 +201,15 @@ export type JsonSchema = Record<string, unknown>;
  * anything JSON Schema cannot say left open rather than thrown.
  */
 export function jsonSchemaOf(schema: z.ZodType, io: "input" | "output"): JsonSchema {
-  const { $schema: _, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: "any" }) as JsonSchema;
+  const { $schema: _, ...rest } = z.toJSONSchema(schema, {
+    io,
+    unrepresentable: "any",
+    // zod bounds every int by ±2^53; said in a schema, Swagger shows -9007199254740991 as the example
+    // of a count or a time. Only bounds a schema sets itself are worth stating.
+    override: ({ jsonSchema: s }) => {
+      if (s.minimum === Number.MIN_SAFE_INTEGER) delete s.minimum;
+      if (s.maximum === Number.MAX_SAFE_INTEGER) delete s.maximum;
+    },
+  }) as JsonSchema;
   return rest;
 }

@@ -157,7 +157,7 @@ export interface paths {
         };
         /**
          * Read one piece of evidence
-         * @description The content of one piece of evidence by its CID (or ipfs://<cid>, /ipfs/<cid>), every byte checked against the CID. Over HTTP: the bytes themselves, with their media type, ETag = the CID and Cache-Control immutable (never rendered as active content: a sandboxing CSP, nosniff, and an attachment for anything but plain text and images). Over MCP: its media type and size, text inline when short (quoted as a party's data), and the resource docket://evidence/{cid} to read the rest (images and PDFs as blobs).
+         * @description The content of one piece of evidence by its CID (or ipfs://<cid>, /ipfs/<cid>), every byte checked against the CID. Over HTTP: the bytes themselves, with their media type, ETag = the CID and Cache-Control immutable (never rendered as active content: a sandboxing CSP, nosniff, a PDF inline under its CID with .pdf, and an attachment for anything but plain text, images and PDFs). Over MCP: its media type and size, text inline when short (quoted as a party's data), and the resource docket://evidence/{cid} to read the rest (images and PDFs as blobs).
          *
          *     MCP tool: `get_evidence`.
          */
@@ -2812,7 +2812,7 @@ export interface operations {
                     "X-Content-Type-Options"?: string;
                     /** @description default-src 'none'; sandbox */
                     "Content-Security-Policy"?: string;
-                    /** @description attachment, for anything but text/plain and images */
+                    /** @description inline with a .pdf filename for a PDF (opened in the browser, sandboxed); attachment for anything but text/plain, images and PDFs */
                     "Content-Disposition"?: string;
                     [name: string]: unknown;
                 };

@@ -215,15 +215,16 @@ export function badHex(w: World): fc.Arbitrary<string> {
     hex(0, 39).map((h) => `0x${h}`),
     hex(41, 80).map((h) => `0x${h}`),
     hex(40, 40).map((h) => h),
-    hex(40, 40).map((h) => `0X${h}`),
+    // A capital 0X prefix: taken only when the whole address is in one case (then it reads as lowercase).
+    hex(40, 40)
+      .filter((h) => h !== h.toLowerCase() && h !== h.toUpperCase())
+      .map((h) => `0X${h}`),
     hex(40, 40).map((h) => `0x0x${h.slice(2)}`),
     fc
       .tuple(hex(39, 39), fc.constantFrom("g", "z", "G", " ", "-", "\u0000", "é", "０", "\u200b"), fc.nat(39))
       .map(([h, bad, i]) => `0x${h.slice(0, i)}${bad}${h.slice(i)}`),
-    validAddress(w).map((a) => ` ${a}`),
-    validAddress(w).map((a) => `${a}\n`),
-    validAddress(w).map((a) => a.toUpperCase()),
-    validAddress(w).map((a) => `0x${a.slice(2).toUpperCase()}`),
+    // (Spaces around an address, and one spelled all in capitals, are taken: the address schema trims them and reads one case as lowercase.)
+    validAddress(w).map((a) => `${a.slice(0, 20)} ${a.slice(20)}`),
     bytes(32),
     fc.constantFrom("0x", "0", "", "x", "0xZZ00000000000000000000000000000000000000", "0x-1", "0x1e18"),
   );
