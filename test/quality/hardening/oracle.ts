@@ -2,6 +2,7 @@ import { readCase } from "../../../src/chain/reads/cases.js";
 import type { Devnet } from "../../../src/devnet/devnet.js";
 import { type ErrorCode, errorStatus } from "../../../src/errors/errors.js";
 import type { Operation } from "../../../src/operations/kernel/operation.js";
+import { V1_ERROR_REASONS } from "../../../src/payments/x402.js";
 import type { World } from "./arbitraries.js";
 
 /**
@@ -54,12 +55,18 @@ export function leaks(answer: string, request: string): string | undefined {
 export function envelopeProblem(body: unknown, status?: number): string | undefined {
   if (body === null || typeof body !== "object" || Array.isArray(body)) return "body is not a JSON object";
   const b = body as Record<string, unknown>;
-  // A 402 is x402 v1's PaymentRequired (`error` a string: the code) with docket's envelope beside it.
+  // A 402 is x402 v1's PaymentRequired (`error` v1's reason, when there is one) with docket's envelope beside it.
   const allowed = status === 402 ? ["error", "x402Version", "accepts", "docketError"] : ["error"];
   const extra = Object.keys(b).filter((k) => !allowed.includes(k));
   if (extra.length > 0) return `envelope has extra top-level keys ${extra.join(", ")}`;
   const e = (status === 402 ? b.docketError : b.error) as Record<string, unknown> | undefined;
-  if (status === 402 && b.error !== e?.code) return `x402 error ${String(b.error)} is not the envelope's code`;
+  // `error` is one of x402 v1's reasons, or absent when no proof was given at all (PAYMENT_REQUIRED).
+  if (status === 402) {
+    const reason = b.error;
+    if (e?.code === "PAYMENT_REQUIRED" ? reason !== undefined : !V1_ERROR_REASONS.includes(reason as never)) {
+      return `x402 error ${String(reason)} is not v1's reason for the envelope's ${String(e?.code)}`;
+    }
+  }
   if (e === null || typeof e !== "object") return "no error object";
   if (typeof e.code !== "string" || !(e.code in errorStatus)) return `undocumented code ${String(e.code)}`;
   if (status !== undefined && errorStatus[e.code as ErrorCode] !== status) {
