@@ -76,6 +76,7 @@ async function refresh(): Promise<void> {
     const current = document.getElementById("live");
     if (!fresh || !current) return;
     current.replaceWith(document.importNode(fresh, true));
+    sortable();
     const status = document.getElementById("live-status");
     if (status) status.textContent = `Updated ${new Date().toLocaleTimeString()}`;
     tick();
@@ -101,6 +102,61 @@ function follow(): void {
   });
 }
 
+/**
+ * The list tables sort by any column (progressive: without JavaScript a list is in the order the
+ * server gives, newest first): each header becomes a button that sorts the rows on this page by its
+ * column, ascending, then descending on a second press; `aria-sort` says which. A cell's
+ * `data-sort` is its value (a number where it has one), else its text; an empty value sorts last.
+ * A live refresh keeps the order chosen.
+ */
+let sorted: { table: number; col: number; dir: 1 | -1 } | undefined;
+
+function sortable(): void {
+  const tables = [...document.querySelectorAll<HTMLTableElement>("table.list")];
+  tables.forEach((table, t) => {
+    const heads = [...(table.tHead?.rows[0]?.cells ?? [])];
+    heads.forEach((th, col) => {
+      if (th.querySelector("button")) return;
+      const button = document.createElement("button");
+      button.type = "button";
+      button.className = "sort";
+      button.textContent = th.textContent ?? "";
+      th.replaceChildren(button);
+      button.addEventListener("click", () => {
+        const dir = sorted?.table === t && sorted.col === col ? (-sorted.dir as 1 | -1) : 1;
+        sorted = { table: t, col, dir };
+        applySort();
+      });
+    });
+  });
+  applySort();
+}
+
+function applySort(): void {
+  if (!sorted) return;
+  const { col, dir } = sorted;
+  const table = document.querySelectorAll<HTMLTableElement>("table.list")[sorted.table];
+  const body = table?.tBodies[0];
+  if (!table || !body) return;
+  const key = (r: HTMLTableRowElement) => {
+    const cell = r.cells[col];
+    return (cell?.dataset.sort ?? cell?.textContent ?? "").trim();
+  };
+  const rows = [...body.rows];
+  const numeric = rows.every((r) => key(r) === "" || Number.isFinite(Number(key(r))));
+  rows.sort((a, b) => {
+    const [x, y] = [key(a), key(b)];
+    if (x === "" || y === "") return x === y ? 0 : x === "" ? 1 : -1;
+    return dir * (numeric ? Number(x) - Number(y) : x.localeCompare(y));
+  });
+  body.append(...rows);
+  [...(table.tHead?.rows[0]?.cells ?? [])].forEach((th, i) => {
+    if (i === col) th.setAttribute("aria-sort", dir === 1 ? "ascending" : "descending");
+    else th.removeAttribute("aria-sort");
+  });
+}
+
 tick();
+sortable();
 setInterval(() => void askChainTime(), 3000);
 if (typeof EventSource === "function") follow();

@@ -623,6 +623,30 @@ describe.skipIf(skip)("the explorer in headless Chromium", () => {
     await page.waitForURL(/\/explorer\/jobs\/1$/);
   });
 
+  it("a list sorts by its columns: the page's rows by when they were filed, oldest first then newest, and by stake", async () => {
+    await page.goto(`${t.url}/explorer/cases`);
+    const column = (label: string) =>
+      page.$$eval(`table.cases tbody td[data-label='${label}']`, (tds) =>
+        tds.map((td) => td.getAttribute("data-sort") ?? ""),
+      );
+    const header = (name: RegExp) => page.locator("table.cases th", { has: page.getByRole("button", { name }) });
+    const before = (await column("Filed")).map(Number);
+    expect(before.length).toBeGreaterThan(3);
+    // Without a choice the server's order: newest first.
+    expect(before).toEqual([...before].sort((a, b) => b - a));
+    await page.getByRole("button", { name: /^Filed/ }).click();
+    expect((await column("Filed")).map(Number)).toEqual([...before].sort((a, b) => a - b));
+    await expect(header(/^Filed/).getAttribute("aria-sort")).resolves.toBe("ascending");
+    await page.getByRole("button", { name: /^Filed/ }).click();
+    expect((await column("Filed")).map(Number)).toEqual([...before].sort((a, b) => b - a));
+    await expect(header(/^Filed/).getAttribute("aria-sort")).resolves.toBe("descending");
+    await page.getByRole("button", { name: /^Stake/ }).click();
+    const stakes = (await column("Stake")).map(BigInt);
+    expect(stakes).toEqual([...stakes].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)));
+    expect(new Set(stakes).size).toBeGreaterThan(1);
+    await expect(header(/^Filed/).getAttribute("aria-sort")).resolves.toBeNull();
+  });
+
   it("a case page says who must act next and the verdict up top, in plain words; a judge who never voted on a finished case did not vote", async () => {
     const seeded = t.devnet.seed?.cases ?? [];
     const summoned = seeded.find((s) => s.state === "Summoned");
