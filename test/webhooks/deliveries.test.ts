@@ -55,6 +55,7 @@ describe("webhook deliveries", () => {
   async function listed(index: number, id: string) {
     const r = await t.post("/webhooks/list", await signed(index));
     expect(r.status, JSON.stringify(r.body)).toBe(200);
+    // biome-ignore lint/suspicious/noExplicitAny: a webhook as list_webhooks answers it, checked field by field
     return (r.body.webhooks as { id: string }[]).find((w) => w.id === id) as Record<string, any>;
   }
 

@@ -125,12 +125,6 @@ export async function countWebhooks(db: Db, owner: string): Promise<number> {
   return Number(r?.n ?? 0);
 }
 
-/** The webhook's owner, or undefined when there is no such webhook. */
-export async function webhookOwner(db: Db, id: string): Promise<string | undefined> {
-  const r = await db.selectFrom("webhooks").select("owner").where("id", "=", id).executeTakeFirst();
-  return r?.owner;
-}
-
 /** Deletes `id` if `owner` owns it (its deliveries go with it); whether it did. */
 export async function deleteWebhook(db: Db, id: string, owner: string): Promise<boolean> {
   const r = await db.deleteFrom("webhooks").where("id", "=", id).where("owner", "=", owner).executeTakeFirst();

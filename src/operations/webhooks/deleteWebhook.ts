@@ -1,10 +1,9 @@
 import { z } from "zod";
-import { DocketError } from "../../errors/errors.js";
 import { readIndex } from "../../index/access.js";
-import { deleteWebhook as deleteOwned, webhookOwner } from "../../index/queries/webhooks.js";
+import { deleteWebhook as deleteOwned } from "../../index/queries/webhooks.js";
 import { defineOperation } from "../kernel/operation.js";
 import { signedBy, signedExample, signedFields } from "./signIn.js";
-import { webhookId } from "./webhook.js";
+import { ownedWebhook, webhookId } from "./webhook.js";
 
 export const deleteWebhook = defineOperation({
   name: "delete_webhook",
@@ -25,11 +24,8 @@ export const deleteWebhook = defineOperation({
   handler: async (i, ctx, req) => {
     const owner = (await signedBy(ctx, req, i)).toLowerCase();
     await readIndex(ctx, async (index) => {
-      const found = await webhookOwner(index.db, i.id);
-      if (found === undefined) throw new DocketError("WEBHOOK_NOT_FOUND", `no webhook ${i.id}`, { id: i.id });
-      if (found !== owner || !(await deleteOwned(index.db, i.id, owner))) {
-        throw new DocketError("NOT_OWNER", `webhook ${i.id} is another address's`, { id: i.id });
-      }
+      await ownedWebhook(index.db, i.id, owner);
+      await deleteOwned(index.db, i.id, owner);
     });
     return { id: i.id, deleted: true as const };
   },

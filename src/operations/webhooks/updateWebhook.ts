@@ -1,13 +1,13 @@
 import { randomBytes } from "node:crypto";
 import { z } from "zod";
-import { DocketError } from "../../errors/errors.js";
 import { readIndex } from "../../index/access.js";
-import { changeWebhook, webhookOwner } from "../../index/queries/webhooks.js";
+import { changeWebhook } from "../../index/queries/webhooks.js";
 import { defineOperation } from "../kernel/operation.js";
 import { signedBy, signedExample, signedFields } from "./signIn.js";
 import {
   checkWebhookUrl,
   filterInput,
+  ownedWebhook,
   remindersInput,
   storedFilter,
   storedReminders,
@@ -58,9 +58,7 @@ export const updateWebhook = defineOperation({
     const owner = (await signedBy(ctx, req, i)).toLowerCase();
     const secret = i.rotateSecret ? `whsec_${randomBytes(32).toString("base64")}` : undefined;
     const row = await readIndex(ctx, async (index) => {
-      const found = await webhookOwner(index.db, i.id);
-      if (found === undefined) throw new DocketError("WEBHOOK_NOT_FOUND", `no webhook ${i.id}`, { id: i.id });
-      if (found !== owner) throw new DocketError("NOT_OWNER", `webhook ${i.id} is another address's`, { id: i.id });
+      await ownedWebhook(index.db, i.id, owner);
       return changeWebhook(index.db, i.id, {
         url,
         filter: i.filter === undefined ? undefined : storedFilter(i.filter, owner),

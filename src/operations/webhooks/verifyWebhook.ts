@@ -1,11 +1,11 @@
 import { z } from "zod";
 import { DocketError } from "../../errors/errors.js";
 import { readIndex } from "../../index/access.js";
-import { activateWebhook, webhookWithSecret } from "../../index/queries/webhooks.js";
+import { activateWebhook } from "../../index/queries/webhooks.js";
 import { sendChallenge } from "../../webhooks/challenge.js";
 import { defineOperation } from "../kernel/operation.js";
 import { signedBy, signedExample, signedFields } from "./signIn.js";
-import { webhookBody, webhookId, webhookOutput } from "./webhook.js";
+import { ownedWebhook, webhookBody, webhookId, webhookOutput } from "./webhook.js";
 
 export const verifyWebhook = defineOperation({
   name: "verify_webhook",
@@ -37,9 +37,7 @@ export const verifyWebhook = defineOperation({
   example: { id: "wh_0123456789abcdef01234567", ...signedExample },
   handler: async (i, ctx, req) => {
     const owner = (await signedBy(ctx, req, i)).toLowerCase();
-    const found = await readIndex(ctx, (index) => webhookWithSecret(index.db, i.id));
-    if (!found) throw new DocketError("WEBHOOK_NOT_FOUND", `no webhook ${i.id}`, { id: i.id });
-    if (found.owner !== owner) throw new DocketError("NOT_OWNER", `webhook ${i.id} is another address's`, { id: i.id });
+    const found = await readIndex(ctx, (index) => ownedWebhook(index.db, i.id, owner));
     if (found.status === "active") {
       return { ...webhookBody(found), verification: { passed: true, status: null, error: null } };
     }

@@ -1,8 +1,10 @@
 import { isIP } from "node:net";
+import type { Kysely } from "kysely";
 import { getAddress } from "viem";
 import { z } from "zod";
 import { DocketError } from "../../errors/errors.js";
-import { WEBHOOK_EVENT_TYPES, type WebhookRow } from "../../index/queries/webhooks.js";
+import { WEBHOOK_EVENT_TYPES, type WebhookRow, webhookWithSecret } from "../../index/queries/webhooks.js";
+import type { StoreSchema } from "../../store/schema.js";
 import { isPrivateAddress, resolveHost } from "../../webhooks/ssrf.js";
 import type { Ctx } from "../kernel/operation.js";
 import { address } from "../kernel/schemas.js";
@@ -72,6 +74,21 @@ export function storedFilter(
 /** Lead times as stored: each once, longest first. */
 export function storedReminders(r: readonly number[]): number[] {
   return [...new Set(r)].sort((a, b) => b - a);
+}
+
+/**
+ * Webhook `id` with its secret, when `owner` (lower-case) owns it: 404 WEBHOOK_NOT_FOUND when there
+ * is none, 403 NOT_OWNER when it is another address's. Every operation on one webhook starts here.
+ */
+export async function ownedWebhook(
+  db: Kysely<StoreSchema>,
+  id: string,
+  owner: string,
+): Promise<WebhookRow & { secret: string }> {
+  const found = await webhookWithSecret(db, id);
+  if (!found) throw new DocketError("WEBHOOK_NOT_FOUND", `no webhook ${id}`, { id });
+  if (found.owner !== owner) throw new DocketError("NOT_OWNER", `webhook ${id} is another address's`, { id });
+  return found;
 }
 
 /** A webhook's id as an input. */

@@ -147,12 +147,14 @@ export class WebhookWorker {
         const page = await eventsAfter(db, cursor, PAGE);
         if (page.next === undefined) break;
         const rows: NewDelivery[] = [];
+        // One body per event, whichever webhooks take it.
+        const bodies = page.events.map((e) => JSON.stringify({ type: e.type, timestamp: now.toISOString(), data: e }));
         for (const h of group) {
           const f = filterOf(h);
           page.events.forEach((e, i) => {
-            if (!matches(e, f)) return;
-            const body = JSON.stringify({ type: e.type, timestamp: now.toISOString(), data: e });
-            rows.push({ webhookId: h.id, eventId: page.keys[i] as number, type: e.type, body });
+            if (matches(e, f)) {
+              rows.push({ webhookId: h.id, eventId: page.keys[i] as number, type: e.type, body: bodies[i] as string });
+            }
           });
         }
         await enqueue(db, rows, now, { ids: group.map((h) => h.id), from: cursor, to: page.next });
