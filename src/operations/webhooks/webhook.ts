@@ -1,10 +1,9 @@
 import { isIP } from "node:net";
-import type { Kysely } from "kysely";
 import { getAddress } from "viem";
 import { z } from "zod";
 import { DocketError } from "../../errors/errors.js";
+import type { IndexAccess } from "../../index/access.js";
 import { WEBHOOK_EVENT_TYPES, type WebhookRow, webhookWithSecret } from "../../index/queries/webhooks.js";
-import type { StoreSchema } from "../../store/schema.js";
 import { isPrivateAddress, resolveHost } from "../../webhooks/ssrf.js";
 import type { Ctx } from "../kernel/operation.js";
 import { address } from "../kernel/schemas.js";
@@ -81,7 +80,7 @@ export function storedReminders(r: readonly number[]): number[] {
  * is none, 403 NOT_OWNER when it is another address's. Every operation on one webhook starts here.
  */
 export async function ownedWebhook(
-  db: Kysely<StoreSchema>,
+  db: IndexAccess["db"],
   id: string,
   owner: string,
 ): Promise<WebhookRow & { secret: string }> {
